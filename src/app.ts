@@ -1,0 +1,80 @@
+// Boots everything a process needs, in order: database (embedded or DATABASE_URL), migrations,
+// Prisma, identity, services, and the HTTP app. The server, the worker and the CLI all start
+// here, so they share one way of reaching the database.
+import type { Config } from './config/index.js';
+import { createDb, resolveDatabase, type Db, type SqlCounter } from './db/client.js';
+import { applyMigrations } from './db/migrations.js';
+import { createAuth, type Auth } from './auth/better-auth.js';
+import { resolveAuthSecret } from './auth/secret.js';
+import { createLogger, type Logger } from './logger.js';
+import { createOrganizationDirectory } from './modules/organizations/service.js';
+import type { Services } from './services.js';
+import { createHttpApp, type HttpApp } from './http/app.js';
+import { MIGRATIONS_DIR, PACKAGE_VERSION } from './paths.js';
+
+export interface Runtime {
+  config: Config;
+  db: Db;
+  counter: SqlCounter;
+  auth: Auth;
+  services: Services;
+  logger: Logger;
+  databaseUrl: string;
+  close(): Promise<void>;
+}
+
+export interface BootOptions {
+  /** Apply pending migrations first (server, worker and `commerce migrate` do). */
+  migrate?: boolean;
+  countStatements?: boolean;
+  logger?: Logger;
+}
+
+export async function bootRuntime(config: Config, options: BootOptions = {}): Promise<Runtime> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const database = await resolveDatabase(config, (message) => logger.debug({ postgres: message.trim() }, 'embedded postgres'));
+  try {
+    if (options.migrate !== false) {
+      const { applied } = await applyMigrations(database.url, MIGRATIONS_DIR);
+      if (applied.length) logger.info({ applied }, 'migrations applied');
+    }
+    const { db, counter } = createDb(database.url, { countStatements: options.countStatements });
+    const baseUrl = config.baseUrl ?? `http://localhost:${config.port}`;
+    const auth = createAuth(config, db, { secret: resolveAuthSecret(config), baseUrl });
+    const services: Services = { organizations: createOrganizationDirectory(db) };
+    await services.organizations.defaultOrganization();
+    return {
+      config,
+      db,
+      counter,
+      auth,
+      services,
+      logger,
+      databaseUrl: database.url,
+      async close() {
+        await db.$disconnect();
+        await database.release();
+      },
+    };
+  } catch (error) {
+    await database.release();
+    throw error;
+  }
+}
+
+export interface App extends Runtime {
+  http: HttpApp;
+}
+
+export async function createApp(config: Config, options: BootOptions = {}): Promise<App> {
+  const runtime = await bootRuntime(config, options);
+  const http = createHttpApp({ ...runtime, version: PACKAGE_VERSION });
+  return {
+    ...runtime,
+    http,
+    async close() {
+      await http.close();
+      await runtime.close();
+    },
+  };
+}

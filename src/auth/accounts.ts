@@ -1,0 +1,81 @@
+// Operator-side identity actions (the CLI uses them): create users with a role, mint API keys.
+// Both go through better-auth so passwords and keys are hashed the one way it does.
+import type { Config } from '../config/index.js';
+import type { Db } from '../db/client.js';
+import { signUpTarget, type Auth } from './better-auth.js';
+
+export const MIN_API_KEY_TTL_SECONDS = 86_400;
+
+export class AccountError extends Error {
+  override name = 'AccountError';
+}
+
+export interface CreateUserInput {
+  email: string;
+  password: string;
+  name: string;
+  role: string;
+  organizationId: string;
+}
+
+export async function createUser(deps: { auth: Auth; config: Config }, input: CreateUserInput) {
+  if (!deps.config.auth.roles[input.role]) {
+    throw new AccountError(`unknown role ${input.role}; configured roles: ${Object.keys(deps.config.auth.roles).join(', ')}`);
+  }
+  try {
+    const result = await signUpTarget.run({ organizationId: input.organizationId, role: input.role }, () =>
+      deps.auth.api.signUpEmail({ body: { email: input.email, password: input.password, name: input.name } }),
+    );
+    return result.user as { id: string; email: string; name: string; role: string; organizationId: string };
+  } catch (error) {
+    throw new AccountError(`could not create user ${input.email}: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * The user a key is minted for when no --user is given: one service account per organization
+ * that has no password, so it can hold keys but never sign in.
+ */
+async function serviceUser(db: Db, organizationId: string) {
+  const email = `service+${organizationId}@commerce.invalid`;
+  return db.user.upsert({
+    where: { email },
+    create: { id: crypto.randomUUID(), email, name: 'API keys service account', role: 'admin', organizationId, emailVerified: true },
+    update: {},
+  });
+}
+
+export interface MintKeyInput {
+  scope: string;
+  name?: string;
+  ttlSeconds?: number;
+  userEmail?: string;
+  organizationId: string;
+}
+
+export async function mintApiKey(deps: { auth: Auth; config: Config; db: Db }, input: MintKeyInput) {
+  const scope = deps.config.apiKeyScopes[input.scope];
+  if (!scope) throw new AccountError(`unknown scope ${input.scope}; declared scopes: ${Object.keys(deps.config.apiKeyScopes).join(', ')}`);
+  if (input.ttlSeconds !== undefined && (!Number.isInteger(input.ttlSeconds) || input.ttlSeconds < MIN_API_KEY_TTL_SECONDS)) {
+    throw new AccountError(`--ttl must be a whole number of seconds, at least ${MIN_API_KEY_TTL_SECONDS}`);
+  }
+  const user = input.userEmail
+    ? await deps.db.user.findUnique({ where: { email: input.userEmail.toLowerCase() } })
+    : await serviceUser(deps.db, input.organizationId);
+  if (!user) throw new AccountError(`no user with email ${input.userEmail}`);
+  if (user.organizationId !== input.organizationId) throw new AccountError(`user ${user.email} belongs to another organization`);
+  try {
+    const created = await deps.auth.api.createApiKey({
+      body: {
+        configId: input.scope,
+        name: input.name,
+        expiresIn: input.ttlSeconds ?? null,
+        userId: user.id,
+        metadata: { organizationId: input.organizationId, role: user.role },
+      },
+    });
+    return { key: created.key, id: created.id, scope: input.scope, expiresAt: created.expiresAt, userId: user.id };
+  } catch (error) {
+    throw new AccountError(`could not create the key: ${(error as Error).message}`);
+  }
+}

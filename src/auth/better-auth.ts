@@ -1,0 +1,97 @@
+// Identity is better-auth: email sign-up/sign-in, the session cookie, bearer tokens (bearer
+// plugin) and API keys (@better-auth/api-key, one configuration per API-key scope so each scope
+// has its own prefix and expiry bounds). Roles and organizations are ours: `role` and
+// `organizationId` are server-set user fields, never accepted from sign-up input.
+import { randomUUID } from 'node:crypto';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { betterAuth } from 'better-auth';
+import { bearer } from 'better-auth/plugins';
+import { prismaAdapter } from '@better-auth/prisma-adapter';
+import { apiKey } from '@better-auth/api-key';
+import type { Config } from '../config/index.js';
+import type { Db } from '../db/client.js';
+import { permissionsFromMap } from './permissions.js';
+
+/**
+ * Who a new user becomes: the organization the request resolved to, and the role (customer
+ * for public sign-up; the CLI sets staff, admin or owner). Set around every call into
+ * better-auth, read by the user-create hook.
+ */
+export const signUpTarget = new AsyncLocalStorage<{ organizationId: string; role?: string }>();
+
+export const API_KEY_HEADER = 'x-api-key';
+
+function apiKeyConfigurations(config: Config) {
+  return Object.entries(config.apiKeyScopes).map(([name, scope]) => ({
+    configId: name,
+    defaultPrefix: scope.prefix,
+    maximumPrefixLength: 32,
+    apiKeyHeaders: API_KEY_HEADER,
+    enableMetadata: true,
+    // Our own rate limiter keys budgets by credential (http/rate-limit.ts); the plugin's
+    // per-key counter would cost a write on every request.
+    rateLimit: { enabled: false },
+    deferUpdates: true,
+    references: 'user' as const,
+    keyExpiration: {
+      defaultExpiresIn: null,
+      minExpiresIn: scope.keyExpiration?.minExpiresIn ?? 1,
+      maxExpiresIn: scope.keyExpiration?.maxExpiresIn ?? 365,
+    },
+    permissions: { defaultPermissions: scope.permissions },
+  }));
+}
+
+export function createAuth(config: Config, db: Db, options: { secret: string; baseUrl: string }) {
+  const secure = options.baseUrl.startsWith('https://');
+  return betterAuth({
+    appName: 'commerce',
+    baseURL: options.baseUrl,
+    basePath: '/api/auth',
+    secret: options.secret,
+    database: prismaAdapter(db, { provider: 'postgresql', transaction: true }),
+    trustedOrigins: [new URL(options.baseUrl).origin, ...config.auth.trustedOrigins],
+    // Budgets live in our own limiter, shared through Redis (http/rate-limit.ts).
+    rateLimit: { enabled: false },
+    emailAndPassword: {
+      enabled: true,
+      requireEmailVerification: config.auth.requireEmailVerification,
+      autoSignIn: !config.auth.requireEmailVerification,
+    },
+    session: { expiresIn: config.auth.sessionDuration, updateAge: Math.min(config.auth.sessionDuration, 60 * 60 * 24) },
+    user: {
+      additionalFields: {
+        role: { type: 'string', input: false, required: false, defaultValue: 'customer' },
+        organizationId: { type: 'string', input: false, required: false },
+      },
+    },
+    databaseHooks: {
+      user: {
+        create: {
+          before: async (user) => {
+            const target = signUpTarget.getStore();
+            if (!target) throw new Error('sign-up outside an organization context');
+            return { data: { ...user, organizationId: target.organizationId, role: target.role ?? 'customer' } };
+          },
+        },
+      },
+    },
+    advanced: {
+      cookiePrefix: config.auth.cookiePrefix,
+      useSecureCookies: secure,
+      defaultCookieAttributes: { httpOnly: true, sameSite: 'lax', secure },
+      database: { generateId: () => randomUUID() },
+    },
+    logger: { disabled: config.env === 'test' },
+    telemetry: { enabled: false },
+    plugins: [bearer(), apiKey(apiKeyConfigurations(config))],
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+/** The permission list of an API-key scope, as config declares it now. */
+export function scopePermissions(config: Config, scope: string): string[] | null {
+  const declared = config.apiKeyScopes[scope];
+  return declared ? permissionsFromMap(declared.permissions) : null;
+}

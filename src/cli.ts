@@ -1,0 +1,154 @@
+// `commerce`: operator commands against the same database as a running server (DATABASE_URL,
+// or the embedded PostgreSQL under DATA_DIR, reused while a server holds it).
+//   commerce users create --email --password --name --role
+//   commerce api-keys create --scope admin [--name] [--ttl 86400] [--user email] [--save-env .env]
+//                            [--env-var NAME] [--config path] [--json]
+//   commerce api-keys scopes [--json]
+//   commerce migrate | seed
+import fs from 'node:fs';
+import path from 'node:path';
+import { Command, InvalidArgumentError } from 'commander';
+import { loadConfig, ConfigError, type Config } from './config/index.js';
+import { bootRuntime, type Runtime } from './app.js';
+import { createLogger } from './logger.js';
+import { AccountError, createUser, mintApiKey, MIN_API_KEY_TTL_SECONDS } from './auth/accounts.js';
+import { seed } from './seed.js';
+
+class CliError extends Error {}
+
+function organizationOption(runtime: Runtime, slug?: string) {
+  return slug
+    ? runtime.services.organizations.bySlug(slug).then((org) => {
+        if (!org) throw new CliError(`no organization with slug ${slug}`);
+        return org;
+      })
+    : runtime.services.organizations.defaultOrganization();
+}
+
+async function withRuntime<T>(configPath: string | undefined, fn: (runtime: Runtime, config: Config) => Promise<T>): Promise<T> {
+  const config = await loadConfig({ logLevel: 'warn' }, { configPath });
+  const runtime = await bootRuntime(config, { logger: createLogger(process.env.LOG_LEVEL ?? 'warn') });
+  try {
+    return await fn(runtime, config);
+  } finally {
+    await runtime.close();
+  }
+}
+
+function ttl(value: string): number {
+  const seconds = Number(value);
+  if (!Number.isInteger(seconds) || seconds < MIN_API_KEY_TTL_SECONDS) {
+    throw new InvalidArgumentError(`must be a whole number of seconds, at least ${MIN_API_KEY_TTL_SECONDS}`);
+  }
+  return seconds;
+}
+
+/** Writes NAME=value into an env file, replacing an existing NAME line. */
+function saveEnv(file: string, name: string, value: string): void {
+  const target = path.resolve(file);
+  const lines = fs.existsSync(target) ? fs.readFileSync(target, 'utf8').split('\n').filter((line) => !line.startsWith(`${name}=`)) : [];
+  while (lines.length && lines[lines.length - 1] === '') lines.pop();
+  lines.push(`${name}=${value}`);
+  fs.writeFileSync(target, `${lines.join('\n')}\n`, { mode: 0o600 });
+}
+
+export function buildCli(): Command {
+  const program = new Command('commerce').description('Operate a commerce service').showHelpAfterError();
+
+  const users = program.command('users').description('Manage users');
+  users
+    .command('create')
+    .description('Create a user with a role (owner, admin, staff, customer or a configured one)')
+    .requiredOption('--email <email>')
+    .requiredOption('--password <password>')
+    .requiredOption('--name <name>')
+    .requiredOption('--role <role>')
+    .option('--org <slug>', 'organization slug (default: the default organization)')
+    .option('--config <path>', 'config module')
+    .option('--json', 'print the user as JSON')
+    .action(async (opts: { email: string; password: string; name: string; role: string; org?: string; config?: string; json?: boolean }) => {
+      await withRuntime(opts.config, async (runtime, config) => {
+        const organization = await organizationOption(runtime, opts.org);
+        const user = await createUser({ auth: runtime.auth, config }, { ...opts, organizationId: organization.id });
+        if (opts.json) console.log(JSON.stringify({ id: user.id, email: user.email, role: user.role, organizationId: user.organizationId }));
+        else console.log(`created ${user.role} ${user.email} (${user.id}) in ${organization.slug}`);
+      });
+    });
+
+  const keys = program.command('api-keys').description('Manage API keys');
+  keys
+    .command('create')
+    .description('Mint an API key against a declared scope; the key is shown only now')
+    .requiredOption('--scope <scope>', 'a scope declared in apiKeyScopes (see `commerce api-keys scopes`)')
+    .option('--name <name>', 'a label for the key')
+    .option('--ttl <seconds>', `lifetime in seconds (at least ${MIN_API_KEY_TTL_SECONDS}); default: no expiry`, ttl)
+    .option('--user <email>', 'the user the key acts for (default: the organization service account)')
+    .option('--org <slug>', 'organization slug (default: the default organization)')
+    .option('--save-env <file>', 'also write the key into this env file')
+    .option('--env-var <name>', 'variable name for --save-env', 'COMMERCE_API_KEY')
+    .option('--config <path>', 'config module')
+    .option('--json', 'print JSON; the last line is {"key": "..."}')
+    .action(async (opts: { scope: string; name?: string; ttl?: number; user?: string; org?: string; saveEnv?: string; envVar: string; config?: string; json?: boolean }) => {
+      await withRuntime(opts.config, async (runtime, config) => {
+        const organization = await organizationOption(runtime, opts.org);
+        const minted = await mintApiKey(
+          { auth: runtime.auth, config, db: runtime.db },
+          { scope: opts.scope, name: opts.name, ttlSeconds: opts.ttl, userEmail: opts.user, organizationId: organization.id },
+        );
+        if (opts.saveEnv) saveEnv(opts.saveEnv, opts.envVar, minted.key);
+        if (opts.json) {
+          console.log(JSON.stringify({ id: minted.id, scope: minted.scope, expiresAt: minted.expiresAt, userId: minted.userId, organization: organization.slug }));
+          console.log(JSON.stringify({ key: minted.key }));
+        } else {
+          console.log(`API key (scope ${minted.scope}${minted.expiresAt ? `, expires ${new Date(minted.expiresAt).toISOString()}` : ''}) — shown only once:`);
+          console.log(minted.key);
+          if (opts.saveEnv) console.log(`saved as ${opts.envVar} in ${opts.saveEnv}`);
+        }
+      });
+    });
+  keys
+    .command('scopes')
+    .description('List the declared API-key scopes')
+    .option('--config <path>', 'config module')
+    .option('--json', 'print JSON')
+    .action(async (opts: { config?: string; json?: boolean }) => {
+      const config = await loadConfig({}, { configPath: opts.config });
+      if (opts.json) return console.log(JSON.stringify(config.apiKeyScopes));
+      for (const [name, scope] of Object.entries(config.apiKeyScopes)) {
+        const perms = Object.entries(scope.permissions).map(([module, actions]) => actions.map((a) => `${module}:${a}`).join(' ')).join(' ');
+        console.log(`${name.padEnd(14)} ${scope.prefix.padEnd(12)} ${perms}\n${''.padEnd(14)} ${scope.description}`);
+      }
+    });
+
+  program
+    .command('migrate')
+    .description('Apply pending migrations from prisma/migrations')
+    .option('--config <path>', 'config module')
+    .action(async (opts: { config?: string }) => {
+      await withRuntime(opts.config, async () => console.log('migrations are up to date'));
+    });
+
+  program
+    .command('seed')
+    .description('Create the default organization and its default settings (idempotent)')
+    .option('--config <path>', 'config module')
+    .action(async (opts: { config?: string }) => {
+      await withRuntime(opts.config, async (runtime) => {
+        const summary = await seed(runtime);
+        console.log(`seeded ${summary.organization}: ${summary.settings.join(', ') || 'settings already present'}`);
+      });
+    });
+
+  return program;
+}
+
+buildCli()
+  .parseAsync(process.argv)
+  .catch((error: unknown) => {
+    if (error instanceof CliError || error instanceof AccountError || error instanceof ConfigError) {
+      console.error(`commerce: ${error.message}`);
+    } else {
+      console.error(error);
+    }
+    process.exit(1);
+  });

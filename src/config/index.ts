@@ -1,0 +1,81 @@
+// Loads the configuration: defaults ← config module ← environment ← explicit overrides.
+// Boot fails here, with the offending key named, rather than deep inside a request.
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { configSchema, type Config, type ConfigInput } from './schema.js';
+
+export type { Config, ConfigInput } from './schema.js';
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const CONFIG_FILE_NAMES = ['commerce.config.ts', 'commerce.config.mjs', 'commerce.config.js', 'commerce.config.json'];
+
+/** Reads the config module: COMMERCE_CONFIG, an explicit path, or commerce.config.* in cwd. */
+export async function loadConfigFile(explicitPath?: string): Promise<ConfigInput> {
+  const candidate = explicitPath ?? process.env.COMMERCE_CONFIG;
+  let file: string | undefined;
+  if (candidate) {
+    file = path.resolve(candidate);
+    if (!fs.existsSync(file)) throw new ConfigError(`config file not found: ${file}`);
+  } else {
+    file = CONFIG_FILE_NAMES.map((name) => path.resolve(name)).find((p) => fs.existsSync(p));
+  }
+  if (!file) return {};
+  if (file.endsWith('.json')) return JSON.parse(fs.readFileSync(file, 'utf8')) as ConfigInput;
+  const mod = (await import(pathToFileURL(file).href)) as { default?: ConfigInput | (() => ConfigInput) };
+  const value = typeof mod.default === 'function' ? mod.default() : mod.default;
+  return value ?? {};
+}
+
+/** Operational settings that twelve-factor deployments set through the environment. */
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConfigInput {
+  const out: ConfigInput = {};
+  const envName = env.NODE_ENV === 'production' || env.NODE_ENV === 'test' ? env.NODE_ENV : undefined;
+  if (envName) out.env = envName;
+  if (env.PORT) out.port = Number(env.PORT);
+  if (env.HOST) out.host = env.HOST;
+  if (env.BASE_URL) out.baseUrl = env.BASE_URL;
+  if (env.DATABASE_URL) out.databaseUrl = env.DATABASE_URL;
+  if (env.DATA_DIR) out.dataDir = env.DATA_DIR;
+  if (env.REDIS_URL) out.redisUrl = env.REDIS_URL;
+  if (env.LOG_LEVEL) out.logLevel = env.LOG_LEVEL as Config['logLevel'];
+  const secret = env.BETTER_AUTH_SECRET ?? env.AUTH_SECRET;
+  if (secret) out.auth = { ...out.auth, secret };
+  if (env.TRUSTED_ORIGINS) out.auth = { ...out.auth, trustedOrigins: env.TRUSTED_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean) };
+  return out;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
+}
+
+/** Deep merge for config objects: later wins, arrays and functions are replaced whole. */
+export function mergeConfig<T extends Record<string, unknown>>(...layers: Array<Partial<T> | undefined>): T {
+  const out: Record<string, unknown> = {};
+  for (const layer of layers) {
+    if (!layer) continue;
+    for (const [key, value] of Object.entries(layer)) {
+      if (value === undefined) continue;
+      out[key] = isPlainObject(value) && isPlainObject(out[key]) ? mergeConfig(out[key] as T, value as Partial<T>) : value;
+    }
+  }
+  return out as T;
+}
+
+/** Validates a merged config input; throws ConfigError naming each bad key. */
+export function parseConfig(input: ConfigInput): Config {
+  const result = configSchema.safeParse(input);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  return result.data;
+}
+
+export async function loadConfig(overrides: ConfigInput = {}, options: { configPath?: string } = {}): Promise<Config> {
+  const fileConfig = await loadConfigFile(options.configPath);
+  return parseConfig(mergeConfig<ConfigInput>(fileConfig, configFromEnv(), overrides));
+}

@@ -1,0 +1,133 @@
+// The typed configuration: one place for every default. Environment variables fill the
+// operational keys (see env.ts); a config module (commerce.config.ts / COMMERCE_CONFIG) fills the
+// rest. Plugins are functions config → config, applied in list order.
+import { z } from 'zod';
+
+/** A permission string: `module:action` or `module:action:scope`, or the `*:*` wildcard. */
+export const permissionString = z
+  .string()
+  .regex(/^(\*:\*|[a-z][a-z0-9_-]*:(\*|[a-z][a-z0-9_-]*)(:[a-z][a-z0-9_-]*)?)$/, 'must look like module:action[:scope]');
+
+const apiKeyScope = z.object({
+  prefix: z.string().min(1).max(32),
+  description: z.string().default(''),
+  /** module → actions, e.g. { catalog: ['read'], '*': ['*'] } */
+  permissions: z.record(z.string(), z.array(z.string())),
+  /** Bounds in days (fractions allowed), as better-auth's API-key plugin takes them. */
+  keyExpiration: z
+    .object({ minExpiresIn: z.number().positive().optional(), maxExpiresIn: z.number().positive().optional() })
+    .optional(),
+});
+export type ApiKeyScope = z.infer<typeof apiKeyScope>;
+
+export const DEFAULT_ROLES: Record<string, string[]> = {
+  owner: ['*:*'],
+  admin: ['*:*'],
+  staff: [
+    'catalog:create', 'catalog:update', 'catalog:read', 'catalog:read:unpublished',
+    'inventory:adjust', 'inventory:read',
+    'orders:create', 'orders:create:on-behalf', 'orders:read', 'orders:update',
+    'customers:read',
+    'cart:create', 'cart:update',
+  ],
+  customer: [
+    'catalog:read',
+    'cart:create', 'cart:read', 'cart:update',
+    'orders:create', 'orders:read:own',
+    'customers:read:self', 'customers:update:self',
+  ],
+};
+
+export const DEFAULT_API_KEY_SCOPES: Record<string, ApiKeyScope> = {
+  admin: {
+    prefix: 'cs_admin_',
+    description: 'Full access to the organization (*:*). For back-office integrations and CI.',
+    permissions: { '*': ['*'] },
+    keyExpiration: { minExpiresIn: 1, maxExpiresIn: 365 },
+  },
+  storefront: {
+    prefix: 'cs_store_',
+    description: 'What a storefront server needs: read the catalog, build carts and check out.',
+    permissions: { catalog: ['read'], cart: ['create', 'read', 'update'], orders: ['create'], promotions: ['read'], pricing: ['read'] },
+    keyExpiration: { minExpiresIn: 1, maxExpiresIn: 365 },
+  },
+};
+
+const rateLimitBudget = z.object({ points: z.number().int().positive(), durationSeconds: z.number().int().positive() });
+
+export const configSchema = z
+  .object({
+    env: z.enum(['development', 'production', 'test']).default('development'),
+    port: z.number().int().min(0).max(65535).default(3000),
+    host: z.string().default('0.0.0.0'),
+    /** Public origin of this server; decides `__Secure-` cookies and better-auth's base URL. */
+    baseUrl: z.string().url().optional(),
+    databaseUrl: z.string().optional(),
+    dataDir: z.string().default('./.data'),
+    redisUrl: z.string().optional(),
+    logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    bodyLimitBytes: z.number().int().positive().default(1024 * 1024),
+    auth: z
+      .object({
+        secret: z.string().min(32).optional(),
+        cookiePrefix: z.string().default('commerce'),
+        /** Session lifetime in seconds. */
+        sessionDuration: z.number().int().positive().default(60 * 60 * 24 * 7),
+        requireEmailVerification: z.boolean().default(false),
+        trustedOrigins: z.array(z.string()).default([]),
+        roles: z.record(z.string(), z.array(permissionString)).default(DEFAULT_ROLES),
+        /** Removed settings: present at all means boot fails (see assertNoDevKey). */
+        enableDevKey: z.unknown().optional(),
+        devKey: z.unknown().optional(),
+      })
+      .prefault({}),
+    apiKeys: z
+      .object({ enabled: z.boolean().default(true) })
+      .prefault({}),
+    apiKeyScopes: z.record(z.string().regex(/^[a-z][a-z0-9_-]*$/), apiKeyScope).default(DEFAULT_API_KEY_SCOPES),
+    /** Maps a request to an organization id (or null). Single-store installs leave it unset. */
+    storeResolver: z.custom<(request: Request) => string | null | Promise<string | null>>((v) => typeof v === 'function').optional(),
+    strictOrgResolution: z.boolean().default(false),
+    rateLimit: z
+      .object({
+        enabled: z.boolean().default(true),
+        /** Per API key or user: a storefront server renders for many shoppers through one key. */
+        authenticated: rateLimitBudget.default({ points: 6000, durationSeconds: 60 }),
+        /** Per client address. */
+        anonymous: rateLimitBudget.default({ points: 300, durationSeconds: 60 }),
+        /** Sign-in and sign-up attempts per email address. */
+        signIn: rateLimitBudget.default({ points: 10, durationSeconds: 300 }),
+      })
+      .prefault({}),
+    graphql: z
+      .object({
+        maxDepth: z.number().int().positive().default(12),
+        maxAliases: z.number().int().positive().default(30),
+        maxCost: z.number().int().positive().default(5000),
+        maxTokens: z.number().int().positive().default(5000),
+      })
+      .prefault({}),
+    jobs: z
+      .object({ autorun: z.object({ intervalMs: z.number().int().positive() }).optional() })
+      .prefault({}),
+  })
+  .superRefine((config, ctx) => {
+    const seen = new Map<string, string>();
+    for (const [name, scope] of Object.entries(config.apiKeyScopes)) {
+      const other = seen.get(scope.prefix);
+      if (other) ctx.addIssue({ code: 'custom', path: ['apiKeyScopes', name, 'prefix'], message: `prefix ${scope.prefix} is already used by scope ${other}: a key's prefix names its scope` });
+      seen.set(scope.prefix, name);
+    }
+    if (config.auth.enableDevKey !== undefined || config.auth.devKey !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['auth', config.auth.enableDevKey !== undefined ? 'enableDevKey' : 'devKey'],
+        message:
+          'auth.enableDevKey and auth.devKey were removed: there is no built-in development key. ' +
+          'Delete the setting and mint a key with `npx commerce api-keys create --scope admin`.',
+      });
+    }
+  });
+
+export type ConfigInput = z.input<typeof configSchema>;
+export type Config = z.output<typeof configSchema>;

@@ -1,0 +1,27 @@
+// What every operation receives as `ctx`: who is asking (actor), for which organization,
+// and the tools to answer (db, services, logger, loaders). Built once per request in
+// http/context.ts; services take it as their first argument.
+import type { Logger } from 'pino';
+import type { Config } from './config/index.js';
+import type { Db } from './db/client.js';
+import type { Actor } from './auth/actor.js';
+import type { Services } from './services.js';
+
+export interface OrganizationRef {
+  id: string;
+  slug: string;
+  name: string;
+}
+
+export interface RequestContext {
+  requestId: string;
+  request: Request;
+  actor: Actor | null;
+  organization: OrganizationRef;
+  db: Db;
+  services: Services;
+  logger: Logger;
+  config: Config;
+  /** Per-request DataLoader cache keyed by loader name (see graphql/loaders.ts). */
+  loaders: Map<string, unknown>;
+}

@@ -1,0 +1,48 @@
+// Prisma client factory: Prisma 7's Rust-free client over node-postgres (@prisma/adapter-pg).
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaClient } from '../generated/prisma/client.js';
+import type { Config } from '../config/index.js';
+import { EMBEDDED_DATABASE, ensureDatabase, startEmbeddedPostgres, urlFor } from './embedded.js';
+
+export type Db = PrismaClient;
+/** What a service receives inside `db.$transaction(async (tx) => ...)`. */
+export type Tx = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
+export { PrismaClient };
+
+export interface SqlCounter {
+  /** Statements sent since the process started; tests and benches read deltas of it. */
+  statements: number;
+}
+
+export interface DbOptions {
+  /** Pool size; the server and the worker each hold their own pool. */
+  max?: number;
+  /** Count statements (query-count probes); costs an event per statement. */
+  countStatements?: boolean;
+}
+
+export function createDb(url: string, options: DbOptions = {}): { db: Db; counter: SqlCounter } {
+  const adapter = new PrismaPg({ connectionString: url, max: options.max ?? 10 });
+  const counter: SqlCounter = { statements: 0 };
+  if (!options.countStatements) return { db: new PrismaClient({ adapter }), counter };
+  const db = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
+  db.$on('query', () => {
+    counter.statements += 1;
+  });
+  return { db, counter };
+}
+
+export interface ResolvedDatabase {
+  url: string;
+  embedded: boolean;
+  /** Stops the embedded cluster when this process started it; a no-op otherwise. */
+  release(): Promise<void>;
+}
+
+/** DATABASE_URL when set; otherwise the embedded PostgreSQL under DATA_DIR, started or reused. */
+export async function resolveDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>, log?: (m: string) => void): Promise<ResolvedDatabase> {
+  if (config.databaseUrl) return { url: config.databaseUrl, embedded: false, release: async () => undefined };
+  const handle = await startEmbeddedPostgres({ dataDir: config.dataDir, log });
+  await ensureDatabase(handle.adminUrl, EMBEDDED_DATABASE);
+  return { url: urlFor(handle.port, EMBEDDED_DATABASE), embedded: true, release: () => handle.stop() };
+}

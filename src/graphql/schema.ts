@@ -1,0 +1,31 @@
+// Assembles the schema: every module registers its operations on import; this file is the
+// list of modules. `npm run schema:print` writes schema.graphql from it.
+import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
+import { builder } from './builder.js';
+import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits } from './limits.js';
+import '../modules/settings/schema.js';
+
+let built: GraphQLSchema | null = null;
+
+function describeLimits(limits: GraphqlLimits): string {
+  return [
+    'Root of every read. Request limits (defaults; operators may change them):',
+    `- depth: at most ${limits.maxDepth} nested selections`,
+    `- aliases: at most ${limits.maxAliases} per operation`,
+    `- cost: at most ${limits.maxCost} (scalar fields cost 1, object fields 2, multiplied by 1.5 per level of nesting)`,
+    `- tokens: at most ${limits.maxTokens} per document`,
+    'An operation over a limit is refused before it executes, with a GraphQL error naming the limit.',
+  ].join('\n');
+}
+
+export function buildSchema(): GraphQLSchema {
+  if (built) return built;
+  builder.queryType({ description: describeLimits(DEFAULT_GRAPHQL_LIMITS) });
+  builder.mutationType({ description: 'Root of every write. The same request limits as Query apply.' });
+  built = builder.toSchema({ sortSchema: false });
+  return built;
+}
+
+export function printSchemaSDL(): string {
+  return `${printSchema(lexicographicSortSchema(buildSchema())).trim()}\n`;
+}

@@ -1,0 +1,60 @@
+// Yoga serves /graphql (GraphiQL for browsers, inlined: no CDN) and, through the REST facade
+// plugin, every /api route sofa generates. The per-request context is built by the HTTP layer
+// and handed in as the server context.
+import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import { GraphQLError, type GraphQLSchema } from 'graphql';
+import type { RequestContext } from '../context.js';
+import { requestScope } from '../logger.js';
+import { restFacade } from '../http/rest-facade.js';
+import { limitPlugins, type GraphqlLimits } from './limits.js';
+
+/** Errors we raised on purpose (AppError, scalar rejections) carry a code and a REST status. */
+function isClientSafe(error: unknown): boolean {
+  const ext = (error as { extensions?: { code?: unknown; restStatus?: unknown } } | null)?.extensions;
+  return typeof ext?.code === 'string' && typeof ext.restStatus === 'number';
+}
+
+export interface ServerContext {
+  ctx: RequestContext;
+}
+
+/** GraphiQL's page inlines its whole bundle (several MB): render it once. */
+let graphiqlPage: string | null = null;
+function cachedGraphiQL(options: Parameters<typeof renderGraphiQL>[0]): string {
+  graphiqlPage ??= renderGraphiQL(options);
+  return graphiqlPage;
+}
+
+export function createGraphqlServer(options: { schema: GraphQLSchema; limits: GraphqlLimits; version: string }) {
+  const facade = restFacade({ basePath: '/api', title: 'Commerce API', version: options.version });
+  const yoga: YogaServerInstance<ServerContext, RequestContext> = createYoga<ServerContext, RequestContext>({
+    schema: options.schema,
+    graphqlEndpoint: '/graphql',
+    // The context was built before Yoga saw the request (actor, organization, loaders).
+    context: ({ ctx }) => ctx,
+    graphiql: { title: 'Commerce GraphQL', defaultQuery: '{ settings }' },
+    renderGraphiQL: cachedGraphiQL,
+    landingPage: false,
+    // CORS is answered by the HTTP layer for every route alike (http/cors.ts).
+    cors: false,
+    logging: false,
+    maskedErrors: {
+      maskError(error: unknown, message: string): Error {
+        // Duck-typed rather than instanceof: graphql can be loaded twice (ESM and CJS builds),
+        // and an AppError from one copy is not an instance of the other's GraphQLError.
+        if (isClientSafe(error)) return error as GraphQLError;
+        const original = (error as { originalError?: unknown }).originalError;
+        if (isClientSafe(original)) return error as GraphQLError; // keeps path and locations
+        if ((error as Error)?.name === 'GraphQLError' && !original) return error as GraphQLError; // parse/validation errors
+        const scope = requestScope.getStore();
+        scope?.logger.error({ err: original ?? error }, 'unexpected error while executing an operation');
+        return new GraphQLError(message, {
+          extensions: { code: 'INTERNAL_ERROR', restStatus: 500, requestId: scope?.requestId },
+        });
+      },
+    },
+    plugins: [...limitPlugins(options.limits), facade],
+  });
+  return { yoga, facade };
+}

@@ -1,0 +1,191 @@
+// Composes the HTTP app. No business logic here: every request goes
+//   request id → CORS preflight → body limit → actor → rate limit → origin check → organization
+// and then to better-auth (/api/auth/*), a meta handler (/api/health, /api/doc, /api/reference)
+// or Yoga (/graphql, and /api/* through the sofa REST facade).
+import { performance } from 'node:perf_hooks';
+import type { Config } from '../config/index.js';
+import type { RequestContext, OrganizationRef } from '../context.js';
+import type { Db, SqlCounter } from '../db/client.js';
+import { AppError } from '../errors.js';
+import { requestScope, type Logger } from '../logger.js';
+import { ActorResolutionError, createActorResolver, type Actor } from '../auth/actor.js';
+import { signUpTarget, type Auth } from '../auth/better-auth.js';
+import type { Services } from '../services.js';
+import { buildSchema } from '../graphql/schema.js';
+import { createGraphqlServer } from '../graphql/yoga.js';
+import { readBody, BodyTooLargeError } from './body.js';
+import { corsHeaders, preflightResponse } from './cors.js';
+import { originRefusal } from './origin-check.js';
+import { createRateLimiter, rateLimitHeaders, type Budget, type RateDecision } from './rate-limit.js';
+import { requestIdFor } from './request-id.js';
+import { appErrorResponse, errorResponse } from './rest-errors.js';
+import { healthResponse } from './health.js';
+import { referenceBundle, referencePage } from './docs.js';
+import { buildOpenApiDocument } from './openapi.js';
+import { wrapAuthResponse } from './auth-response.js';
+
+export interface HttpAppDeps {
+  config: Config;
+  db: Db;
+  counter: SqlCounter;
+  auth: Auth;
+  services: Services;
+  logger: Logger;
+  version: string;
+}
+
+export interface HttpApp {
+  fetch(request: Request, server?: { clientAddress?: string }): Promise<Response>;
+  close(): Promise<void>;
+}
+
+const SIGN_IN_PATHS = new Set(['/api/auth/sign-in/email', '/api/auth/sign-up/email']);
+
+export function createHttpApp(deps: HttpAppDeps): HttpApp {
+  const { config, db, auth, services, logger, version } = deps;
+  const schema = buildSchema();
+  const { yoga, facade } = createGraphqlServer({ schema, limits: config.graphql, version });
+  const actors = createActorResolver(auth, config);
+  const limiter = createRateLimiter(config);
+  const baseOrigin = new URL(config.baseUrl ?? `http://localhost:${config.port}`).origin;
+  const trusted = new Set([baseOrigin, ...config.auth.trustedOrigins]);
+  let openApi: string | null = null;
+
+  function openApiDocument(): string {
+    if (!openApi) {
+      // sofa builds its router on Yoga's first schema event; a request has passed by now.
+      const sofaDoc = (facade.sofa() as unknown as { openAPIDocument: Record<string, unknown> }).openAPIDocument;
+      openApi = JSON.stringify(buildOpenApiDocument(sofaDoc, { title: 'Commerce API', version }));
+    }
+    return openApi;
+  }
+
+  async function resolveOrganization(request: Request, actor: Actor | null): Promise<OrganizationRef> {
+    let organization: OrganizationRef | null = null;
+    if (config.storeResolver) {
+      const id = await config.storeResolver(request);
+      organization = id ? await services.organizations.byId(id) : null;
+      if (!organization && config.strictOrgResolution) {
+        throw new AppError('SERVICE_UNAVAILABLE', 'No organization serves this request');
+      }
+    }
+    if (!organization && actor) organization = await services.organizations.byId(actor.organizationId);
+    organization ??= await services.organizations.defaultOrganization();
+    if (actor && actor.organizationId !== organization.id) {
+      throw new AppError('FORBIDDEN', 'These credentials belong to another organization');
+    }
+    return organization;
+  }
+
+  function clientKey(request: Request, server?: { clientAddress?: string }): string {
+    return server?.clientAddress ?? 'unknown';
+  }
+
+  async function limit(budget: Budget, key: string): Promise<RateDecision> {
+    return limiter.consume(budget, key);
+  }
+
+  async function signInBudgetKey(request: Request): Promise<string | null> {
+    try {
+      const body = (await request.clone().json()) as { email?: unknown };
+      return typeof body.email === 'string' ? body.email.trim().toLowerCase() : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Runs one request; returns the response and the rate decision whose headers it carries. */
+  async function route(request: Request, path: string, server?: { clientAddress?: string }): Promise<{ response: Response; rate?: RateDecision }> {
+    if (request.method === 'OPTIONS') return { response: preflightResponse(request, trusted) };
+
+    if (path === '/api/health' || path === '/api/doc' || path === '/api/reference' || path === '/api/reference/standalone.js') {
+      const rate = await limit('anonymous', clientKey(request, server));
+      if (!rate.allowed) return { response: tooMany(), rate };
+      if (request.method !== 'GET' && request.method !== 'HEAD') return { response: errorResponse(404, 'NOT_FOUND', `No route ${request.method} ${path}`), rate };
+      if (path === '/api/health') return { response: await healthResponse(db, version), rate };
+      if (path === '/api/doc') return { response: new Response(openApiDocument(), { headers: { 'content-type': 'application/json; charset=utf-8' } }), rate };
+      return { response: path === '/api/reference' ? referencePage() : referenceBundle(), rate };
+    }
+
+    if (path.startsWith('/api/auth/')) {
+      const email = request.method === 'POST' && SIGN_IN_PATHS.has(path) ? await signInBudgetKey(request) : null;
+      const rate = email ? await limit('signIn', email) : await limit('anonymous', clientKey(request, server));
+      if (!rate.allowed) return { response: tooMany(), rate };
+      const refusal = originRefusal(request, trusted);
+      if (refusal) return { response: errorResponse(403, 'FORBIDDEN', refusal), rate };
+      const organization = await resolveOrganization(request, null);
+      const response = await signUpTarget.run({ organizationId: organization.id }, () => auth.handler(request));
+      return { response: await wrapAuthResponse(response), rate };
+    }
+
+    if (path !== '/graphql' && !path.startsWith('/api/')) {
+      return { response: errorResponse(404, 'NOT_FOUND', `No route ${request.method} ${path}`) };
+    }
+
+    const actor = await actors.resolve(request.headers);
+    const rate = actor
+      ? await limit('authenticated', actor.apiKeyId ? `key:${actor.apiKeyId}` : `user:${actor.userId}`)
+      : await limit('anonymous', clientKey(request, server));
+    if (!rate.allowed) return { response: tooMany(), rate };
+    const refusal = originRefusal(request, trusted);
+    if (refusal) return { response: errorResponse(403, 'FORBIDDEN', refusal), rate };
+    const organization = await resolveOrganization(request, actor);
+    const scope = requestScope.getStore()!;
+    const ctx: RequestContext = {
+      requestId: scope.requestId,
+      request,
+      actor,
+      organization,
+      db,
+      services,
+      logger: scope.logger,
+      config,
+      loaders: new Map(),
+    };
+    return { response: await yoga.fetch(request, { ctx }), rate };
+  }
+
+  function tooMany(): Response {
+    return errorResponse(429, 'TOO_MANY_REQUESTS', 'Rate limit exceeded; retry after the number of seconds in Retry-After');
+  }
+
+  return {
+    async fetch(incoming, server) {
+      const requestId = requestIdFor(incoming);
+      const requestLogger = logger.child({ reqId: requestId });
+      return requestScope.run({ requestId, logger: requestLogger }, async () => {
+        const started = performance.now();
+        const url = new URL(incoming.url);
+        let response: Response;
+        let rate: RateDecision | undefined;
+        try {
+          const request = await readBody(incoming, config.bodyLimitBytes);
+          ({ response, rate } = await route(request, url.pathname, server));
+        } catch (error) {
+          if (error instanceof BodyTooLargeError) {
+            response = errorResponse(413, 'PAYLOAD_TOO_LARGE', `Request body above ${config.bodyLimitBytes} bytes`);
+          } else if (error instanceof AppError) {
+            response = appErrorResponse(error);
+          } else {
+            const stage = error instanceof ActorResolutionError ? error.stage : 'request';
+            requestLogger.error({ err: error, stage, path: url.pathname, method: incoming.method }, 'request failed');
+            response = errorResponse(500, 'INTERNAL_ERROR', 'Internal server error');
+          }
+        }
+        const headers = new Headers(response.headers);
+        headers.set('x-request-id', requestId);
+        if (rate) for (const [name, value] of Object.entries(rateLimitHeaders(rate))) headers.set(name, value);
+        for (const [name, value] of Object.entries(corsHeaders(incoming, trusted))) headers.set(name, value);
+        requestLogger.info(
+          { method: incoming.method, path: url.pathname, status: response.status, ms: Math.round((performance.now() - started) * 10) / 10 },
+          'request',
+        );
+        return new Response(response.body, { status: response.status, headers });
+      });
+    },
+    async close() {
+      await limiter.close();
+      await yoga.dispose?.();
+    },
+  };
+}

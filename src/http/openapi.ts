@@ -1,0 +1,207 @@
+// GET /api/doc: the OpenAPI 3.0 document. sofa derives response schemas from the GraphQL types;
+// everything else comes from the operation registry, because sofa's own output lists body
+// fields as query parameters too, repeats path params inside bodies, has no error responses
+// and no constraints. Request schemas are the operations' zod inputs (with their limits).
+import { z } from 'zod';
+import { operations, type Access, type RegisteredOperation } from '../graphql/operation.js';
+
+type Json = Record<string, unknown>;
+type AnyZod = z.core.$ZodType;
+
+const ERROR_STATUSES: Record<number, string> = {
+  400: 'Malformed JSON body (BAD_REQUEST)',
+  401: 'No valid credentials (UNAUTHORIZED)',
+  403: 'Missing permission, or a cookie request from an untrusted origin (FORBIDDEN)',
+  404: 'Resource or route does not exist (NOT_FOUND)',
+  409: 'Conflicting state, for example a duplicate (CONFLICT)',
+  413: 'Body above 1 MB (PAYLOAD_TOO_LARGE)',
+  422: 'Input validation failed (VALIDATION_FAILED), with the failing fields in details',
+  429: 'Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After',
+  500: 'Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id',
+  503: 'Organization could not be resolved under strict resolution',
+};
+
+const RATE_HEADERS = {
+  'X-Request-Id': { description: 'Unique id of this request (an incoming sane one is kept)', schema: { type: 'string' } },
+  'X-RateLimit-Limit': { description: 'Requests allowed in the window', schema: { type: 'integer' } },
+  'X-RateLimit-Remaining': { description: 'Requests left in the window', schema: { type: 'integer' } },
+  'X-RateLimit-Reset': { description: 'Unix time (seconds) when the window resets', schema: { type: 'integer' } },
+};
+
+function jsonSchema(schema: AnyZod): Json {
+  const out = z.toJSONSchema(schema, {
+    target: 'openapi-3.0',
+    io: 'input',
+    unrepresentable: 'any',
+    override: (ctx) => {
+      const def = ctx.zodSchema._zod.def as { type: string };
+      if (def.type === 'date') Object.assign(ctx.jsonSchema, { type: 'string', format: 'date-time' });
+    },
+  }) as Json;
+  delete out.$schema;
+  return out;
+}
+
+function pathParams(path: string): string[] {
+  return [...path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!);
+}
+
+function isOptional(schema: AnyZod): boolean {
+  return (schema as unknown as { safeParse: (v: unknown) => { success: boolean } }).safeParse(undefined).success;
+}
+
+function security(access: Access): Json[] | undefined {
+  if (access === 'public') return [];
+  return [{ apiKey: [] }, { bearerAuth: [] }, { sessionCookie: [] }];
+}
+
+function permissionNote(access: Access): string {
+  if (access === 'public') return 'Public.';
+  if (access === 'authenticated') return 'Requires any valid credential.';
+  if ('anyPermission' in access) return `Requires one of: ${access.anyPermission.join(', ')}.`;
+  const list = typeof access.permission === 'string' ? [access.permission] : access.permission;
+  return `Requires permission ${list.join(' and ')}.`;
+}
+
+function errorResponses(op: RegisteredOperation, hasBody: boolean): Json {
+  const statuses = [401, 403, 404, 422, 429, 500];
+  if (op.access === 'public') statuses.splice(0, 2);
+  if (hasBody) statuses.push(400, 413);
+  if (op.kind === 'mutation') statuses.push(409);
+  return Object.fromEntries(
+    statuses.sort().map((status) => [
+      String(status),
+      { description: ERROR_STATUSES[status], content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } } },
+    ]),
+  );
+}
+
+function operationObject(op: RegisteredOperation, sofaResponse: Json | undefined): Json {
+  const rest = op.rest!;
+  const inPath = new Set(pathParams(rest.path));
+  const shape = op.input.shape as Record<string, AnyZod>;
+  const hasBody = rest.method === 'POST' || rest.method === 'PUT' || rest.method === 'PATCH';
+  const parameters: Json[] = [];
+  const bodyFields: Record<string, AnyZod> = {};
+  for (const [name, schema] of Object.entries(shape)) {
+    if (inPath.has(name)) parameters.push({ name, in: 'path', required: true, schema: jsonSchema(schema) });
+    else if (hasBody) bodyFields[name] = schema;
+    else {
+      const { description, ...rest } = jsonSchema(schema);
+      parameters.push({ name, in: 'query', required: !isOptional(schema), schema: rest, ...(description ? { description } : {}) });
+    }
+  }
+  let requestBody: Json | undefined;
+  if (hasBody) {
+    const bodySchema = rest.bodyAs ? shape[rest.bodyAs]! : z.object(bodyFields);
+    requestBody = { required: rest.bodyAs ? true : Object.values(bodyFields).some((s) => !isOptional(s)), content: { 'application/json': { schema: jsonSchema(bodySchema) } } };
+  }
+  const status = String(rest.status ?? 200);
+  const payload = sofaResponse ?? {};
+  const schema = op.paginated ? payload : { type: 'object', required: ['data'], properties: { data: payload } };
+  return {
+    operationId: op.name,
+    summary: op.summary,
+    description: [op.description, permissionNote(op.access), `GraphQL twin: \`${op.kind} { ${op.name} }\`.`].filter(Boolean).join('\n\n'),
+    tags: [op.tag],
+    ...(parameters.length ? { parameters } : {}),
+    ...(requestBody ? { requestBody } : {}),
+    security: security(op.access),
+    responses: {
+      [status]: { description: op.summary, headers: RATE_HEADERS, content: { 'application/json': { schema } } },
+      ...errorResponses(op, hasBody),
+    },
+  };
+}
+
+function sofaResponseSchema(sofaDoc: Json, path: string, method: string, status: number): Json | undefined {
+  const openApiPath = `/api${path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`;
+  const op = ((sofaDoc.paths as Json)?.[openApiPath] as Json | undefined)?.[method.toLowerCase()] as Json | undefined;
+  const response = (op?.responses as Json | undefined)?.[String(status)] as Json | undefined;
+  return ((response?.content as Json | undefined)?.['application/json'] as Json | undefined)?.schema as Json | undefined;
+}
+
+/** Routes served outside sofa (identity, meta): documented here by hand. */
+function rawRoutes(): Json {
+  const json = (schema: Json) => ({ content: { 'application/json': { schema } } });
+  const credentials = { type: 'object', required: ['email', 'password'], properties: { email: { type: 'string', format: 'email' }, password: { type: 'string', minLength: 8, maxLength: 128 } } };
+  return {
+    '/api/health': {
+      get: {
+        operationId: 'health', summary: 'Liveness and database probe', tags: ['meta'], security: [],
+        responses: {
+          200: { description: 'Up', ...json({ type: 'object', required: ['status', 'version'], properties: { status: { type: 'string', enum: ['ok'] }, version: { type: 'string' } } }) },
+          503: { description: 'Database unreachable', ...json({ type: 'object', properties: { status: { type: 'string', enum: ['error'] }, version: { type: 'string' }, database: { type: 'string', enum: ['unreachable'] } } }) },
+        },
+      },
+    },
+    '/api/doc': { get: { operationId: 'openApiDocument', summary: 'This OpenAPI 3.0 document', tags: ['meta'], security: [], responses: { 200: { description: 'OpenAPI document', ...json({ type: 'object' }) } } } },
+    '/api/reference': { get: { operationId: 'apiReference', summary: 'Interactive API explorer (HTML)', tags: ['meta'], security: [], responses: { 200: { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } } } } },
+    '/api/auth/sign-up/email': {
+      post: {
+        operationId: 'authSignUpEmail', summary: 'Create a customer account of the resolved organization', tags: ['auth'], security: [],
+        requestBody: { required: true, ...json({ ...credentials, required: ['email', 'password', 'name'], properties: { ...credentials.properties, name: { type: 'string', minLength: 1 } } }) },
+        responses: { 200: { description: 'Signed up; carries `token` (bearer) unless email verification is required', ...json({ type: 'object' }) }, 422: { description: 'Email already used or invalid input', ...json({ type: 'object' }) }, 429: { description: 'Too many attempts for this email', ...json({ $ref: '#/components/schemas/ErrorResponse' }) } },
+      },
+    },
+    '/api/auth/sign-in/email': {
+      post: {
+        operationId: 'authSignInEmail', summary: 'Sign in; sets the session cookie and returns `token` for `Authorization: Bearer`', tags: ['auth'], security: [],
+        requestBody: { required: true, ...json(credentials) },
+        responses: { 200: { description: 'Signed in', ...json({ type: 'object', properties: { token: { type: 'string' }, user: { type: 'object' } } }) }, 401: { description: 'Wrong email or password', ...json({ type: 'object' }) }, 429: { description: 'Too many attempts for this email', ...json({ $ref: '#/components/schemas/ErrorResponse' }) } },
+      },
+    },
+    '/api/auth/get-session': {
+      get: { operationId: 'authGetSession', summary: 'The current session and user, or null', tags: ['auth'], responses: { 200: { description: 'Session or null', ...json({ type: 'object', nullable: true }) } } },
+    },
+  };
+}
+
+export function buildOpenApiDocument(sofaDoc: Json, info: { title: string; version: string }): Json {
+  const paths = rawRoutes() as Record<string, Json>;
+  for (const op of operations.values()) {
+    if (!op.rest) continue;
+    const key = `/api${op.rest.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`;
+    const sofaResponse = sofaResponseSchema(sofaDoc, op.rest.path, op.rest.method, op.rest.status ?? 200);
+    paths[key] = { ...(paths[key] ?? {}), [op.rest.method.toLowerCase()]: operationObject(op, sofaResponse) };
+  }
+  const schemas = { ...(((sofaDoc.components as Json | undefined)?.schemas as Json | undefined) ?? {}) };
+  // sofa emits a `File` schema for its upload scalar that nothing here uses.
+  delete schemas.File;
+  schemas.ErrorResponse = {
+    type: 'object',
+    required: ['error'],
+    properties: {
+      error: {
+        type: 'object',
+        required: ['code', 'message'],
+        properties: {
+          code: { type: 'string', example: 'VALIDATION_FAILED' },
+          message: { type: 'string' },
+          details: { description: 'For VALIDATION_FAILED: the failing fields', type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } } },
+        },
+      },
+    },
+  };
+  return {
+    openapi: '3.0.3',
+    info: {
+      title: info.title,
+      version: info.version,
+      description:
+        'Headless commerce API. Every route here is generated from the GraphQL schema at /graphql. ' +
+        'Success bodies are `{ data }` (lists add `meta.pagination`); errors are `{ error: { code, message, details? } }`.',
+    },
+    servers: [{ url: '/' }],
+    tags: [...new Set([...operations.values()].map((op) => op.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      schemas,
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'The `token` returned by POST /api/auth/sign-in/email' },
+        sessionCookie: { type: 'apiKey', in: 'cookie', name: 'commerce.session_token' },
+      },
+    },
+  };
+}

@@ -1,0 +1,80 @@
+// Rate limits keyed by credential: the API key or user when authenticated (generous: one
+// storefront server renders for many shoppers), the client address otherwise (modest), and
+// sign-in attempts per email (strict). In memory by default; shared through Redis when
+// REDIS_URL is set, so several server instances enforce one budget.
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { Redis } from 'ioredis';
+import type { Config } from '../config/index.js';
+
+export type Budget = 'authenticated' | 'anonymous' | 'signIn';
+
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Unix time (seconds) when the window resets. */
+  reset: number;
+  /** Seconds to wait, set when refused. */
+  retryAfter?: number;
+}
+
+export interface RateLimiter {
+  consume(budget: Budget, key: string): Promise<RateDecision>;
+  close(): Promise<void>;
+}
+
+function decision(points: number, res: RateLimiterRes, allowed: boolean): RateDecision {
+  const reset = Math.ceil((Date.now() + res.msBeforeNext) / 1000);
+  return {
+    allowed,
+    limit: points,
+    remaining: Math.max(0, res.remainingPoints),
+    reset,
+    retryAfter: allowed ? undefined : Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+  };
+}
+
+export function createRateLimiter(config: Config): RateLimiter {
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false }) : null;
+  redis?.on('error', () => undefined); // reported through the insurance limiter below
+  const budgets = config.rateLimit;
+  const limiters = new Map<Budget, RateLimiterAbstract>();
+  for (const budget of ['authenticated', 'anonymous', 'signIn'] as const) {
+    const { points, durationSeconds } = budgets[budget];
+    const base = { keyPrefix: `rl:${budget}`, points, duration: durationSeconds };
+    limiters.set(
+      budget,
+      redis
+        ? // When Redis is unreachable each instance falls back to its own memory budget rather
+          // than refusing every request or letting every request through.
+          new RateLimiterRedis({ ...base, storeClient: redis, insuranceLimiter: new RateLimiterMemory(base) })
+        : new RateLimiterMemory(base),
+    );
+  }
+
+  return {
+    async consume(budget, key) {
+      const points = budgets[budget].points;
+      if (!budgets.enabled) return { allowed: true, limit: points, remaining: points, reset: Math.ceil(Date.now() / 1000) };
+      try {
+        return decision(points, await limiters.get(budget)!.consume(key), true);
+      } catch (rejection) {
+        if (rejection instanceof RateLimiterRes) return decision(points, rejection, false);
+        throw rejection;
+      }
+    },
+    async close() {
+      redis?.disconnect();
+    },
+  };
+}
+
+export function rateLimitHeaders(d: RateDecision): Record<string, string> {
+  const headers: Record<string, string> = {
+    'x-ratelimit-limit': String(d.limit),
+    'x-ratelimit-remaining': String(d.remaining),
+    'x-ratelimit-reset': String(d.reset),
+  };
+  if (d.retryAfter !== undefined) headers['retry-after'] = String(d.retryAfter);
+  return headers;
+}

@@ -1,0 +1,53 @@
+// The one place GraphQL errors become REST errors: `{ error: { code, message, details? } }`
+// with the status the error carries (AppError's `restStatus`), or the status the failure kind
+// implies for errors raised by sofa and graphql-js themselves.
+import type { GraphQLError } from 'graphql';
+import { AppError, errorBody, STATUS_BY_CODE, type ErrorCode } from '../errors.js';
+import { requestScope } from '../logger.js';
+
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
+
+export function errorResponse(status: number, code: string, message: string, details?: unknown, headers?: Record<string, string>): Response {
+  return new Response(JSON.stringify(errorBody(code, message, details)), { status, headers: { ...JSON_HEADERS, ...headers } });
+}
+
+export function appErrorResponse(error: AppError): Response {
+  return errorResponse(error.status, error.code, error.message, error.details);
+}
+
+// graphql-js messages for variables that are missing or of the wrong type.
+const MISSING_VARIABLE = /^Variable "\$(\w+)" of required type "[^"]+" was not provided\.$/;
+const INVALID_VARIABLE = /^Variable "\$(\w+)" got invalid value (?:.*?); (.*)$/s;
+
+interface Classified {
+  status: number;
+  code: string;
+  message: string;
+  details?: unknown;
+}
+
+function classify(error: GraphQLError): Classified {
+  const ext = (error.extensions ?? {}) as { code?: string; restStatus?: number; details?: unknown; http?: { status?: number } };
+  if (ext.restStatus && ext.code) return { status: ext.restStatus, code: ext.code, message: error.message, details: ext.details };
+  if (error.message === 'POST body sent invalid JSON.') return { status: 400, code: 'BAD_REQUEST', message: 'Malformed JSON body' };
+  const missing = MISSING_VARIABLE.exec(error.message);
+  if (missing) return { status: 422, code: 'VALIDATION_FAILED', message: 'Input validation failed', details: [{ field: missing[1], message: 'is required' }] };
+  const invalid = INVALID_VARIABLE.exec(error.message);
+  if (invalid) return { status: 422, code: 'VALIDATION_FAILED', message: 'Input validation failed', details: [{ field: invalid[1], message: invalid[2] }] };
+  // sofa reports a query-string or path value its scalar rejects as 400: it is bad input.
+  if (ext.http?.status === 400) return { status: 422, code: 'VALIDATION_FAILED', message: error.message };
+  if (ext.code && ext.code in STATUS_BY_CODE) return { status: STATUS_BY_CODE[ext.code as ErrorCode], code: ext.code, message: error.message };
+  return { status: 500, code: 'INTERNAL_ERROR', message: 'Internal server error' };
+}
+
+export function restErrorFromGraphQL(errors: ReadonlyArray<GraphQLError | Error>): Response {
+  // The most severe error decides the status (a 500 beats a 404 beats a 422).
+  const classified = errors.map((error) => {
+    if (error instanceof AppError) return { status: error.status, code: error.code, message: error.message, details: error.details };
+    if ('extensions' in error) return classify(error as GraphQLError);
+    requestScope.getStore()?.logger.error({ err: error }, 'unexpected error in REST facade');
+    return { status: 500, code: 'INTERNAL_ERROR', message: 'Internal server error' };
+  });
+  const worst = classified.reduce((a, b) => (b.status > a.status ? b : a));
+  return errorResponse(worst.status, worst.code, worst.message, worst.details);
+}

@@ -1,0 +1,111 @@
+// The REST facade: sofa-api generates /api routes from the GraphQL fields, running each as a
+// GraphQL operation through Yoga's own execution (so auth, masking and plugins are the same
+// as /graphql). This is @graphql-yoga/plugin-sofa's small plugin plus what the contract needs:
+//   - success bodies in `{ data }` (paginated fields already have the `{ data, meta }` shape),
+//   - errors as `{ error: { code, message, details? } }` with the REST status,
+//   - routes whose body *is* one argument (`bodyAs`),
+//   - 404 NOT_FOUND for anything sofa has no route for, including its built-in /webhook routes.
+import { useSofa as createSofaHandler } from 'sofa-api';
+import type { Plugin, YogaInitialContext } from 'graphql-yoga';
+import { type ExecutionArgs, type ExecutionResult, type GraphQLError } from 'graphql';
+import { operations, type RegisteredOperation } from '../graphql/operation.js';
+import { errorResponse, restErrorFromGraphQL } from './rest-errors.js';
+
+type Sofa = ReturnType<typeof createSofaHandler>;
+type Enveloped = ReturnType<Parameters<NonNullable<Plugin['onYogaInit']>>[0]['yoga']['getEnveloped']>;
+
+interface CompiledRoute {
+  method: string;
+  pattern: RegExp;
+  operation: RegisteredOperation;
+}
+
+/** `/settings/:group` → /^\/api\/settings\/([^/]+)$/ */
+function compile(basePath: string, path: string): RegExp {
+  const source = (basePath + path).replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\/:([A-Za-z0-9_]+)/g, '/([^/]+)');
+  return new RegExp(`^${source}/?$`);
+}
+
+export interface RestFacadeOptions {
+  basePath: string;
+  title: string;
+  version: string;
+}
+
+export function restFacade(options: RestFacadeOptions): Plugin & { sofa: () => Sofa } {
+  let sofa: Sofa;
+  let getEnveloped: (ctx: unknown) => Enveloped;
+  const envelopedByContext = new WeakMap<object, Enveloped>();
+  const registered = [...operations.values()].filter((op) => op.rest);
+  const routes = Object.fromEntries(
+    registered.map((op) => [
+      `${op.kind === 'query' ? 'Query' : 'Mutation'}.${op.name}`,
+      { method: op.rest!.method, path: op.rest!.path, responseStatus: op.rest!.status ?? 200, tags: [op.tag], description: op.summary },
+    ]),
+  );
+  const compiled: CompiledRoute[] = registered.map((op) => ({ method: op.rest!.method, pattern: compile(options.basePath, op.rest!.path), operation: op }));
+  const paginated = new Set(registered.filter((op) => op.paginated).map((op) => op.name));
+
+  function wrap(result: ExecutionResult): ExecutionResult {
+    if (result.errors?.length || !result.data) return result;
+    const [field] = Object.keys(result.data);
+    if (!field || paginated.has(field)) return result;
+    return { ...result, data: { [field]: { data: result.data[field] } } };
+  }
+
+  async function rewriteBody(request: Request, route: CompiledRoute): Promise<Request> {
+    const bodyAs = route.operation.rest?.bodyAs;
+    if (!bodyAs) return request;
+    const text = await request.text();
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : {};
+    } catch {
+      // Leave it to sofa, which answers malformed JSON with 400.
+      return new Request(request.url, { method: request.method, headers: request.headers, body: text });
+    }
+    return new Request(request.url, { method: request.method, headers: request.headers, body: JSON.stringify({ [bodyAs]: parsed }) });
+  }
+
+  return {
+    sofa: () => sofa,
+    onYogaInit({ yoga }) {
+      getEnveloped = yoga.getEnveloped as never;
+    },
+    onSchemaChange({ schema }) {
+      sofa = createSofaHandler({
+        basePath: options.basePath,
+        schema,
+        routes: routes as never,
+        depthLimit: 2,
+        openAPI: { info: { title: options.title, version: options.version }, endpoint: false as never },
+        swaggerUI: { endpoint: false as never },
+        context(serverContext: YogaInitialContext) {
+          const enveloped = getEnveloped(serverContext);
+          return Promise.resolve(enveloped.contextFactory(serverContext as never)).then((contextValue) => {
+            envelopedByContext.set(contextValue as object, enveloped);
+            return contextValue;
+          });
+        },
+        async execute(args: ExecutionArgs) {
+          const enveloped = envelopedByContext.get(args.contextValue as object);
+          if (!enveloped) throw new TypeError('Illegal invocation.');
+          return wrap((await enveloped.execute(args)) as ExecutionResult);
+        },
+        errorHandler: (errors: ReadonlyArray<GraphQLError>) => restErrorFromGraphQL(errors),
+      } as never);
+    },
+    onRequest({ request, endResponse, serverContext, url }) {
+      if (!url.pathname.startsWith(options.basePath)) return;
+      const route = compiled.find((r) => r.method === request.method && r.pattern.test(url.pathname));
+      if (!route) {
+        endResponse(errorResponse(404, 'NOT_FOUND', `No route ${request.method} ${url.pathname}`));
+        return;
+      }
+      return rewriteBody(request, route).then(async (rewritten) => {
+        const response = await sofa.handleRequest(rewritten, serverContext as never);
+        endResponse(response ?? errorResponse(404, 'NOT_FOUND', `No route ${request.method} ${url.pathname}`));
+      });
+    },
+  };
+}

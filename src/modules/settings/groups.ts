@@ -1,0 +1,70 @@
+// The known settings groups and their fields. Known groups accept only their declared fields,
+// so a typo (`refundDailycap`) is a 422 rather than a silently ignored key; any other group
+// name accepts any JSON object.
+import { z } from 'zod';
+
+/** A settings group name: lowercase start, then letters, digits, `_` or `-`. */
+export const GROUP_NAME = /^[a-z][a-zA-Z0-9_-]{0,63}$/;
+
+function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isLocale(value: string): boolean {
+  try {
+    return Intl.getCanonicalLocales(value).length === 1;
+  } catch {
+    return false;
+  }
+}
+
+const text = (max: number) => z.string().max(max);
+
+/** Field schemas per known group. A patch value of null deletes that key instead. */
+export const KNOWN_GROUPS: Record<string, Record<string, z.ZodType>> = {
+  general: {
+    currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as USD'),
+    timezone: z.string().refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin'),
+    locale: z.string().refine(isLocale, 'must be a BCP 47 locale such as en or en-US'),
+  },
+  branding: {
+    storeName: text(200),
+    legalName: text(200),
+    email: z.email(),
+    phone: text(50),
+    website: z.url(),
+    logoUrl: z.url(),
+    taxId: text(100),
+    address: z
+      .object({
+        line1: text(200),
+        line2: text(200).optional(),
+        city: text(100),
+        state: text(100).optional(),
+        postalCode: text(20),
+        country: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code'),
+      })
+      .strict(),
+    receiptFooter: text(1000),
+    primaryColor: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a hex colour such as #1a2b3c'),
+  },
+  policies: {
+    /** Per operator per day, minor units. */
+    refundDailyCap: z.number().int().nonnegative(),
+    refundUndoWindowMinutes: z.number().int().nonnegative(),
+  },
+};
+
+export const POLICY_DEFAULTS = { refundUndoWindowMinutes: 15 } as const;
+
+/** A patch schema for a known group: every field optional, null allowed (it deletes). */
+export function patchSchema(group: string): z.ZodType<Record<string, unknown>> | null {
+  const fields = KNOWN_GROUPS[group];
+  if (!fields) return null;
+  return z.object(Object.fromEntries(Object.entries(fields).map(([key, schema]) => [key, schema.nullable().optional()]))).strict();
+}

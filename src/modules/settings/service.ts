@@ -1,0 +1,61 @@
+// Settings: one JSON object per organization and group. Reads and writes are always scoped to
+// ctx.organization. A patch is a shallow merge where null deletes a key, applied in a single
+// SQL statement (jsonb `||` then `-`) so two concurrent patches of one group both land.
+import type { RequestContext } from '../../context.js';
+import { validationFailed } from '../../errors.js';
+import { zodIssues } from '../../graphql/operation.js';
+import { GROUP_NAME, patchSchema } from './groups.js';
+
+type Json = Record<string, unknown>;
+type Ctx = Pick<RequestContext, 'db' | 'organization'>;
+
+export function assertGroupName(group: string): void {
+  if (!GROUP_NAME.test(group)) {
+    throw validationFailed([{ field: 'group', message: 'must start with a lowercase letter and hold only letters, digits, _ or - (at most 64)' }]);
+  }
+}
+
+export async function getAllSettings(ctx: Ctx): Promise<Record<string, Json>> {
+  const rows = await ctx.db.setting.findMany({
+    where: { organizationId: ctx.organization.id },
+    select: { group: true, values: true },
+    orderBy: { group: 'asc' },
+  });
+  return Object.fromEntries(rows.map((row) => [row.group, row.values as Json]));
+}
+
+export async function getSettingsGroup(ctx: Ctx, group: string): Promise<Json> {
+  assertGroupName(group);
+  const row = await ctx.db.setting.findUnique({
+    where: { organizationId_group: { organizationId: ctx.organization.id, group } },
+    select: { values: true },
+  });
+  return (row?.values as Json | undefined) ?? {};
+}
+
+/** Validates a patch against the group's schema (known groups only); 422 names each bad field. */
+export function validatePatch(group: string, patch: Json): Json {
+  const schema = patchSchema(group);
+  if (!schema) return patch;
+  const result = schema.safeParse(patch);
+  if (!result.success) throw validationFailed(zodIssues(result.error), `invalid ${group} settings`);
+  return result.data;
+}
+
+export async function patchSettingsGroup(ctx: Ctx, group: string, patch: Json): Promise<Json> {
+  assertGroupName(group);
+  const valid = validatePatch(group, patch);
+  const set: Json = {};
+  const remove: string[] = [];
+  for (const [key, value] of Object.entries(valid)) {
+    if (value === null) remove.push(key);
+    else if (value !== undefined) set[key] = value;
+  }
+  const rows = await ctx.db.$queryRaw<Array<{ values: Json }>>`
+    insert into settings (organization_id, "group", values, updated_at)
+    values (${ctx.organization.id}::uuid, ${group}, ${JSON.stringify(set)}::jsonb - ${remove}::text[], now())
+    on conflict (organization_id, "group") do update
+      set values = (settings.values || excluded.values) - ${remove}::text[], updated_at = now()
+    returning values`;
+  return rows[0]!.values;
+}

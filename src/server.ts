@@ -1,0 +1,30 @@
+// `npm start`: the whole API on PORT (default 3000) and HOST, on the embedded PostgreSQL unless
+// DATABASE_URL is set. Migrations are applied at boot.
+import { loadConfig, ConfigError } from './config/index.js';
+import { createApp } from './app.js';
+import { listen } from './http/listen.js';
+
+async function main(): Promise<void> {
+  const config = await loadConfig();
+  const app = await createApp(config);
+  const server = await listen(app.http, config.port, config.host);
+  app.logger.info({ url: server.url, graphql: `${server.url}/graphql`, reference: `${server.url}/api/reference` }, 'commerce API listening');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.logger.info({ signal }, 'shutting down');
+    await server.close();
+    await app.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) console.error(`commerce: ${error.message}`);
+  else console.error(error);
+  process.exit(1);
+});

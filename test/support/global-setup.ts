@@ -1,0 +1,63 @@
+// Once per `npm test`: a PostgreSQL server (DATABASE_URL's, or an embedded one under
+// .test-data/) and a template database with every migration applied. Each test file then
+// clones the template (CREATE DATABASE ... TEMPLATE, tens of milliseconds) and gets a fresh,
+// migrated database of its own.
+import path from 'node:path';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { startEmbeddedPostgres, type EmbeddedHandle } from '../../src/db/embedded.js';
+import { applyMigrations } from '../../src/db/migrations.js';
+import { MIGRATIONS_DIR, PACKAGE_ROOT } from '../../src/paths.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Connection string of a maintenance database on the test server. */
+    adminUrl: string;
+    /** The migrated template every test database is cloned from. */
+    templateDatabase: string;
+  }
+}
+
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+async function admin<T>(adminUrl: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export default async function setup(project: TestProject) {
+  let embedded: EmbeddedHandle | null = null;
+  let adminUrl: string;
+  if (process.env.DATABASE_URL) {
+    adminUrl = withDatabase(process.env.DATABASE_URL, 'postgres');
+  } else {
+    embedded = await startEmbeddedPostgres({ dataDir: path.join(PACKAGE_ROOT, '.test-data'), fast: true });
+    adminUrl = embedded.adminUrl;
+  }
+  const template = `commerce_test_tpl_${process.pid}_${Date.now().toString(36)}`;
+  await admin(adminUrl, (client) => client.query(`create database ${client.escapeIdentifier(template)}`));
+  await applyMigrations(withDatabase(adminUrl, template), MIGRATIONS_DIR);
+  // Connections to a template block cloning it; applyMigrations has closed its own.
+  project.provide('adminUrl', adminUrl);
+  project.provide('templateDatabase', template);
+
+  return async () => {
+    await admin(adminUrl, async (client) => {
+      const { rows } = await client.query<{ datname: string }>(
+        "select datname from pg_database where datname like 'commerce_test_%' and datname like $1",
+        [`%_${process.pid}_%`],
+      );
+      for (const { datname } of rows) await client.query(`drop database if exists ${client.escapeIdentifier(datname)} with (force)`);
+    });
+    await embedded?.stop();
+  };
+}
