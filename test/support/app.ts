@@ -47,7 +47,7 @@ export interface RequestOptions {
   method?: string;
   body?: unknown;
   /** Raw body text, sent as-is (malformed JSON tests). */
-  rawBody?: string | Uint8Array;
+  rawBody?: string | Buffer;
   headers?: Record<string, string>;
   apiKey?: string;
   bearer?: string;
@@ -102,7 +102,7 @@ export async function startTestApp(overrides: ConfigInput = {}): Promise<TestApp
 
   async function request<T>(path: string, options: RequestOptions = {}): Promise<TestResponse<T>> {
     const headers: Record<string, string> = { ...options.headers };
-    let body: string | Uint8Array | undefined;
+    let body: string | Buffer | undefined;
     if (options.rawBody !== undefined) body = options.rawBody;
     else if (options.body !== undefined) {
       body = JSON.stringify(options.body);
@@ -111,7 +111,7 @@ export async function startTestApp(overrides: ConfigInput = {}): Promise<TestApp
     if (options.apiKey) headers['x-api-key'] = options.apiKey;
     if (options.bearer) headers.authorization = `Bearer ${options.bearer}`;
     if (options.cookie) headers.cookie = options.cookie;
-    const response = await fetch(server.url + path, { method: options.method ?? (body === undefined ? 'GET' : 'POST'), headers, body });
+    const response = await fetch(server.url + path, { method: options.method ?? (body === undefined ? 'GET' : 'POST'), headers, body: body as BodyInit | undefined });
     const text = await response.text();
     let parsed: unknown = text;
     try {

@@ -1,0 +1,30 @@
+// Emitting an event = writing it to the `events` outbox table inside the transaction of the
+// write that caused it. It is only ever seen (by subscribers, webhook delivery) after that
+// transaction commits, and never for a rolled-back write. The dispatcher that reads the outbox
+// lives with the job runner (src/jobs).
+import type { Tx } from '../db/client.js';
+import type { Prisma } from '../generated/prisma/client.js';
+import type { EventName, EventPayload } from './registry.js';
+
+export interface EventOrigin {
+  organizationId: string;
+  actorId?: string | null;
+  requestId?: string | null;
+}
+
+/** The origin of events raised by a request: its organization, actor and request id. */
+export function originOf(ctx: { organization: { id: string }; actor: { userId: string } | null; requestId: string }): EventOrigin {
+  return { organizationId: ctx.organization.id, actorId: ctx.actor?.userId ?? null, requestId: ctx.requestId };
+}
+
+export async function recordEvent<N extends EventName>(tx: Tx, origin: EventOrigin, type: N, payload: EventPayload<N>): Promise<void> {
+  await tx.domainEvent.create({
+    data: {
+      organizationId: origin.organizationId,
+      type,
+      payload: payload as Prisma.InputJsonValue,
+      actorId: origin.actorId ?? null,
+      requestId: origin.requestId ?? null,
+    },
+  });
+}

@@ -1,0 +1,33 @@
+// The spec's event names, and their payload types. Each domain module declares the payloads of
+// its own events by augmenting EventPayloads (declaration merging), next to the code that
+// emits them:
+//
+//   declare module '../../events/registry.js' {
+//     interface EventPayloads { 'catalog.create': { entity: CatalogEntityPayload } }
+//   }
+
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface EventPayloads {}
+
+/** Every event name the service emits; webhook subscriptions accept these or `*`. */
+export const EVENT_NAMES = [
+  'orders.create',
+  'orders.statusChange',
+  'catalog.create',
+  'catalog.update',
+  'catalog.delete',
+  'inventory.afterAdjust',
+  'customers.create',
+  'customers.update',
+  'pricing.create',
+  'pricing.update',
+  'promotions.create',
+  'promotions.update',
+  'fulfillment.create',
+  'cart.afterAddItem',
+] as const;
+
+export type EventName = (typeof EVENT_NAMES)[number];
+
+/** The payload type of an event: the module's declaration, or a JSON object until it has one. */
+export type EventPayload<N extends EventName> = N extends keyof EventPayloads ? EventPayloads[N] : Record<string, unknown>;
