@@ -49,7 +49,7 @@ export interface ActorResolver {
   resolve(headers: Headers): Promise<Actor | null>;
 }
 
-export function createActorResolver(auth: Auth, config: Config): ActorResolver {
+export function createActorResolver(auth: Auth, config: Config, probe: () => Promise<unknown>): ActorResolver {
   // Each scope mints keys with its own prefix, so the prefix names the better-auth configuration
   // to verify against (longest first, in case one prefix starts another).
   const prefixes = Object.entries(config.apiKeyScopes)
@@ -66,7 +66,14 @@ export function createActorResolver(auth: Auth, config: Config): ActorResolver {
       if (isCredentialRejection(error)) return null;
       throw new ActorResolutionError('api-key', error);
     }
-    if (!result.valid || !result.key) return null;
+    if (!result.valid || !result.key) {
+      // The plugin reports a lookup that failed (database down) exactly as a wrong key. A wrong
+      // key is rare and cheap to double-check: if the store cannot answer, it is a fault.
+      await probe().catch((error: unknown) => {
+        throw new ActorResolutionError('api-key', error);
+      });
+      return null;
+    }
     const verified = result.key;
     const metadata = (typeof verified.metadata === 'string' ? JSON.parse(verified.metadata) : verified.metadata) as
       | { organizationId?: string; role?: string }

@@ -37,7 +37,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConfigInput
   if (envName) out.env = envName;
   if (env.PORT) out.port = Number(env.PORT);
   if (env.HOST) out.host = env.HOST;
-  if (env.BASE_URL) out.baseUrl = env.BASE_URL;
+  // PUBLIC_URL rather than BASE_URL: Vite and other tools set BASE_URL to '/' in the environment.
+  const publicUrl = env.PUBLIC_URL ?? env.BETTER_AUTH_URL;
+  if (publicUrl) out.baseUrl = publicUrl;
   if (env.DATABASE_URL) out.databaseUrl = env.DATABASE_URL;
   if (env.DATA_DIR) out.dataDir = env.DATA_DIR;
   if (env.REDIS_URL) out.redisUrl = env.REDIS_URL;

@@ -91,6 +91,8 @@ export const configSchema = z
     rateLimit: z
       .object({
         enabled: z.boolean().default(true),
+        /** Redis key prefix, so several deployments can share one Redis. */
+        keyPrefix: z.string().min(1).default('rl'),
         /** Per API key or user: a storefront server renders for many shoppers through one key. */
         authenticated: rateLimitBudget.default({ points: 6000, durationSeconds: 60 }),
         /** Per client address. */

@@ -45,7 +45,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
   const { config, db, auth, services, logger, version } = deps;
   const schema = buildSchema();
   const { yoga, facade } = createGraphqlServer({ schema, limits: config.graphql, version });
-  const actors = createActorResolver(auth, config);
+  const actors = createActorResolver(auth, config, () => db.$queryRaw`select 1`);
   const limiter = createRateLimiter(config);
   const baseOrigin = new URL(config.baseUrl ?? `http://localhost:${config.port}`).origin;
   const trusted = new Set([baseOrigin, ...config.auth.trustedOrigins]);
@@ -163,7 +163,9 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
           ({ response, rate } = await route(request, url.pathname, server));
         } catch (error) {
           if (error instanceof BodyTooLargeError) {
-            response = errorResponse(413, 'PAYLOAD_TOO_LARGE', `Request body above ${config.bodyLimitBytes} bytes`);
+            // The rest of the body is still in flight: close the connection rather than leave
+            // unread bytes in front of the next request on it.
+            response = errorResponse(413, 'PAYLOAD_TOO_LARGE', `Request body above ${config.bodyLimitBytes} bytes`, undefined, { connection: 'close' });
           } else if (error instanceof AppError) {
             response = appErrorResponse(error);
           } else {
