@@ -45,7 +45,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
   const { config, db, auth, services, logger, version } = deps;
   const schema = buildSchema();
   const { yoga, facade } = createGraphqlServer({ schema, limits: config.graphql, version });
-  const actors = createActorResolver(auth, config, () => db.$queryRaw`select 1`);
+  const actors = createActorResolver(auth, config, db);
   const limiter = createRateLimiter(config);
   const baseOrigin = new URL(config.baseUrl ?? `http://localhost:${config.port}`).origin;
   const trusted = new Set([baseOrigin, ...config.auth.trustedOrigins]);

@@ -5,17 +5,19 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/paths.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 
 const run = promisify(execFile);
+// Each case starts real processes (tsx, Prisma, the database): slow on a busy 2-core machine.
+vi.setConfig({ testTimeout: 120_000 });
 let t: TestApp;
 let env: NodeJS.ProcessEnv;
 
 async function commerce(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [path.join(PACKAGE_ROOT, 'bin/commerce.js'), ...args], { env, cwd: PACKAGE_ROOT, timeout: 60_000 });
+    const { stdout, stderr } = await run(process.execPath, [path.join(PACKAGE_ROOT, 'bin/commerce.js'), ...args], { env, cwd: PACKAGE_ROOT, timeout: 110_000 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };

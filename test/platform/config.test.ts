@@ -4,11 +4,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { loadConfig, ConfigError } from '../../src/config/index.js';
 import { PACKAGE_ROOT } from '../../src/paths.js';
 
 const run = promisify(execFile);
+// Each case starts real processes (tsx, Prisma, the database): slow on a busy 2-core machine.
+vi.setConfig({ testTimeout: 120_000 });
 
 describe('removed development key settings', () => {
   it.each([['enableDevKey', true], ['devKey', 'dev-123']])('auth.%s makes boot fail with a clear message', async (name, value) => {
@@ -18,7 +20,7 @@ describe('removed development key settings', () => {
     const result = await run(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
       cwd: PACKAGE_ROOT,
       env: { ...process.env, COMMERCE_CONFIG: file, PORT: '0', DATABASE_URL: 'postgresql://127.0.0.1:1/none' },
-      timeout: 30_000,
+      timeout: 110_000,
     }).then(
       () => ({ code: 0, stderr: '' }),
       (error: { code: number; stderr: string }) => error,
