@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { configSchema, type Config, type ConfigInput } from './schema.js';
+import { configSchema, DEFAULT_API_KEY_SCOPES, DEFAULT_ROLES, type Config, type ConfigInput } from './schema.js';
 
 export type { Config, ConfigInput } from './schema.js';
 
@@ -77,7 +77,26 @@ export function parseConfig(input: ConfigInput): Config {
   return result.data;
 }
 
+/**
+ * Defaults that merge with what the user declares rather than being replaced by it: declaring
+ * one extra API-key scope or one role keeps the built-in ones (a same-named entry wins).
+ */
+function mergeableDefaults(): ConfigInput {
+  return { apiKeyScopes: structuredClone(DEFAULT_API_KEY_SCOPES), auth: { roles: structuredClone(DEFAULT_ROLES) } };
+}
+
+/** Applies config.plugins in list order; each is a function config → config. */
+export function applyPlugins(input: ConfigInput): ConfigInput {
+  let config = input;
+  for (const plugin of input.plugins ?? []) config = (plugin as (c: ConfigInput) => ConfigInput)(config);
+  return config;
+}
+
+export function resolveConfig(...layers: ConfigInput[]): Config {
+  return parseConfig(applyPlugins(mergeConfig<ConfigInput>(mergeableDefaults(), ...layers)));
+}
+
 export async function loadConfig(overrides: ConfigInput = {}, options: { configPath?: string } = {}): Promise<Config> {
   const fileConfig = await loadConfigFile(options.configPath);
-  return parseConfig(mergeConfig<ConfigInput>(fileConfig, configFromEnv(), overrides));
+  return resolveConfig(fileConfig, configFromEnv(), overrides);
 }

@@ -149,7 +149,7 @@ function rawRoutes(): Json {
   };
 }
 
-export function buildOpenApiDocument(sofaDoc: Json, info: { title: string; version: string }): Json {
+export function buildOpenApiDocument(sofaDoc: Json, info: { title: string; version: string; cookieName: string }): Json {
   const paths = rawRoutes() as Record<string, Json>;
   for (const op of operations.values()) {
     if (!op.rest) continue;
@@ -192,7 +192,7 @@ export function buildOpenApiDocument(sofaDoc: Json, info: { title: string; versi
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'The `token` returned by POST /api/auth/sign-in/email' },
-        sessionCookie: { type: 'apiKey', in: 'cookie', name: 'commerce.session_token' },
+        sessionCookie: { type: 'apiKey', in: 'cookie', name: info.cookieName },
       },
     },
   };

@@ -49,3 +49,22 @@ describe('config validation', () => {
     expect(() => resolveAuthSecret(config)).toThrow(/BETTER_AUTH_SECRET/);
   });
 });
+
+describe('API-key scopes from config and plugins', () => {
+  const posScope = { prefix: 'pos_shift_', description: 'Per-shift POS key', permissions: { pos: ['operate'] }, keyExpiration: { minExpiresIn: 1 / 96, maxExpiresIn: 1 } };
+
+  it('keeps the built-in scopes when the user declares another', async () => {
+    const config = await loadConfig({ apiKeyScopes: { reporting: { prefix: 'cs_rep_', permissions: { analytics: ['read'] } } } });
+    expect(Object.keys(config.apiKeyScopes).sort()).toEqual(['admin', 'reporting', 'storefront']);
+  });
+
+  it('merges plugin scopes in list order, and a same-named user entry wins', async () => {
+    const { definePlugin } = await import('../../src/plugins/index.js');
+    const pos = definePlugin({ id: 'pos', version: '1.0.0', apiKeyScopes: { pos: posScope } });
+    const withPlugin = await loadConfig({ plugins: [pos] });
+    expect(withPlugin.apiKeyScopes.pos).toMatchObject({ prefix: 'pos_shift_', keyExpiration: { minExpiresIn: 1 / 96 } });
+    const userWins = await loadConfig({ plugins: [pos], apiKeyScopes: { pos: { ...posScope, prefix: 'mine_' } } });
+    expect(userWins.apiKeyScopes.pos!.prefix).toBe('mine_');
+    expect(() => definePlugin({ id: 'bad', version: 'one' })).toThrow(/semantic version/);
+  });
+});

@@ -6,7 +6,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { createApp, type App } from '../../src/app.js';
-import { parseConfig, mergeConfig, type ConfigInput } from '../../src/config/index.js';
+import { resolveConfig, type ConfigInput } from '../../src/config/index.js';
 import { createUser, mintApiKey } from '../../src/auth/accounts.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 import { listen, type Listening } from '../../src/http/listen.js';
@@ -79,8 +79,7 @@ export interface TestApp {
 
 export async function startTestApp(overrides: ConfigInput = {}, options: { logger?: Logger } = {}): Promise<TestApp> {
   const database = await createTestDatabase();
-  const config = parseConfig(
-    mergeConfig<ConfigInput>(
+  const config = resolveConfig(
       {
         env: 'test',
         baseUrl: TEST_BASE_URL,
@@ -90,7 +89,6 @@ export async function startTestApp(overrides: ConfigInput = {}, options: { logge
         auth: { secret: 'test-secret-test-secret-test-secret-0123456789' },
       },
       overrides,
-    ),
   );
   const app = await createApp(config, { migrate: false, countStatements: true, logger: options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent') });
   let server: Listening;
