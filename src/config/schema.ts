@@ -86,7 +86,7 @@ export const configSchema = z
       .prefault({}),
     apiKeyScopes: z.record(z.string().regex(/^[a-z][a-z0-9_-]*$/), apiKeyScope).default(DEFAULT_API_KEY_SCOPES),
     /** Functions config → config, applied in list order at load (see src/plugins). */
-    plugins: z.array(z.custom<(config: unknown) => unknown>((v) => typeof v === 'function')).default([]),
+    plugins: z.array(z.custom<(config: never) => unknown>((v) => typeof v === 'function')).default([]),
     /** Maps a request to an organization id (or null). Single-store installs leave it unset. */
     storeResolver: z.custom<(request: Request) => string | null | Promise<string | null>>((v) => typeof v === 'function').optional(),
     strictOrgResolution: z.boolean().default(false),
