@@ -78,8 +78,18 @@ export function restFacade(options: RestFacadeOptions): Plugin & { sofa: () => S
         schema,
         routes: routes as never,
         depthLimit: 2,
-        openAPI: { info: { title: options.title, version: options.version }, endpoint: false as never },
+        // An endpoint must be named for sofa (fets) to record paths and response schemas at all;
+        // /api/doc serves the post-processed document, and the facade never routes to this one.
+        openAPI: { info: { title: options.title, version: options.version }, endpoint: '/__sofa-openapi.json' },
         swaggerUI: { endpoint: false as never },
+        // How our scalars look in JSON, for the response schemas sofa derives.
+        customScalars: {
+          UUID: { type: 'string', format: 'uuid' },
+          DateTime: { type: 'string', format: 'date-time' },
+          MinorUnits: { type: 'integer', format: 'int64', description: 'Integer minor units of the currency' },
+          JSON: {},
+          JSONObject: { type: 'object', additionalProperties: true },
+        },
         context(serverContext: YogaInitialContext) {
           const enveloped = getEnveloped(serverContext);
           return Promise.resolve(enveloped.contextFactory(serverContext as never)).then((contextValue) => {
