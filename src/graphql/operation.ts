@@ -25,6 +25,8 @@ export interface RestRoute {
   path: string;
   /** Success status: 201 for creates, 200 otherwise. */
   status?: 200 | 201 | 202 | 204;
+  /** Other success statuses the operation may choose through `ctx.rest.status` (documented too). */
+  otherStatuses?: ReadonlyArray<200 | 201 | 202>;
   /**
    * The input key that receives the whole JSON body, for routes whose body is the value itself
    * (PATCH /settings/:group takes the patch object, not `{ values: {...} }`).

@@ -109,6 +109,9 @@ function operationObject(op: RegisteredOperation, sofaResponse: Json | undefined
     security: security(op.access),
     responses: {
       [status]: { description: op.summary, headers: RATE_HEADERS, content: { 'application/json': { schema } } },
+      ...Object.fromEntries(
+        (rest.otherStatuses ?? []).map((other) => [String(other), { description: `${op.summary} (see the description for when)`, headers: RATE_HEADERS, content: { 'application/json': { schema } } }]),
+      ),
       ...errorResponses(op, hasBody),
     },
   };

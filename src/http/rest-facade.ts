@@ -4,11 +4,13 @@
 //   - success bodies in `{ data }` (paginated fields already have the `{ data, meta }` shape),
 //   - errors as `{ error: { code, message, details? } }` with the REST status,
 //   - routes whose body *is* one argument (`bodyAs`),
+//   - a success status chosen by the operation (`ctx.rest.status`, one of `rest.otherStatuses`),
 //   - 404 NOT_FOUND for anything sofa has no route for, including its built-in /webhook routes.
 import { useSofa as createSofaHandler } from 'sofa-api';
 import type { Plugin, YogaInitialContext } from 'graphql-yoga';
 import { type ExecutionArgs, type ExecutionResult, type GraphQLError } from 'graphql';
 import { operations, type RegisteredOperation } from '../graphql/operation.js';
+import type { RequestContext } from '../context.js';
 import { errorResponse, restErrorFromGraphQL } from './rest-errors.js';
 
 type Sofa = ReturnType<typeof createSofaHandler>;
@@ -114,7 +116,15 @@ export function restFacade(options: RestFacadeOptions): Plugin & { sofa: () => S
       }
       return rewriteBody(request, route).then(async (rewritten) => {
         const response = await sofa.handleRequest(rewritten, serverContext as never);
-        endResponse(response ?? errorResponse(404, 'NOT_FOUND', `No route ${request.method} ${url.pathname}`));
+        if (!response) return endResponse(errorResponse(404, 'NOT_FOUND', `No route ${request.method} ${url.pathname}`));
+        // An operation whose success status depends on its outcome chose it on its context.
+        const chosen = (serverContext as { ctx?: RequestContext }).ctx?.rest.status;
+        const allowed = route.operation.rest?.otherStatuses;
+        if (chosen && response.ok && allowed?.includes(chosen as 200) && chosen !== response.status) {
+          endResponse(new Response(response.body, { status: chosen, headers: response.headers }));
+        } else {
+          endResponse(response);
+        }
       });
     },
   };
