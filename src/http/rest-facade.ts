@@ -9,7 +9,7 @@
 import { useSofa as createSofaHandler } from 'sofa-api';
 import type { Plugin, YogaInitialContext } from 'graphql-yoga';
 import { type ExecutionArgs, type ExecutionResult, type GraphQLError } from 'graphql';
-import { operations, type RegisteredOperation } from '../graphql/operation.js';
+import { accessRefusal, operations, type RegisteredOperation } from '../graphql/operation.js';
 import type { RequestContext } from '../context.js';
 import { errorResponse, restErrorFromGraphQL } from './rest-errors.js';
 
@@ -112,6 +112,13 @@ export function restFacade(options: RestFacadeOptions): Plugin & { sofa: () => S
       const route = compiled.find((r) => r.method === request.method && r.pattern.test(url.pathname));
       if (!route) {
         endResponse(errorResponse(404, 'NOT_FOUND', `No route ${request.method} ${url.pathname}`));
+        return;
+      }
+      // Who may call comes before what was sent: sofa parses path, query and body values before
+      // the field (and its scope-auth check) runs, and would answer 422 first.
+      const refusal = accessRefusal(route.operation.access, (serverContext as { ctx?: RequestContext }).ctx?.actor ?? null);
+      if (refusal) {
+        endResponse(errorResponse(refusal.status, refusal.code, refusal.message));
         return;
       }
       return rewriteBody(request, route).then(async (rewritten) => {
