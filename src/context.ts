@@ -25,10 +25,14 @@ export interface RequestContext {
   /** Per-request DataLoader cache keyed by loader name (see graphql/loaders.ts). */
   loaders: Map<string, unknown>;
   /**
-   * REST response choices of the operation itself: `status` for routes whose success status
+   * REST facade state of this request. `status`: set by an operation whose success status
    * depends on the outcome (201 when the call created the resource, 200 when it already
    * existed), one of the route's `rest.otherStatuses`. A shared object, so the choice survives
    * the context copies Yoga and sofa make; unset means the route's declared status.
    */
-  rest: { status?: number };
+  rest: {
+    status?: number;
+    /** Top-level body keys sent as explicit null (the facade passes them on; sofa drops them). */
+    nullArgs?: string[];
+  };
 }

@@ -4,11 +4,12 @@
 //   - success bodies in `{ data }` (paginated fields already have the `{ data, meta }` shape),
 //   - errors as `{ error: { code, message, details? } }` with the REST status,
 //   - routes whose body *is* one argument (`bodyAs`),
+//   - explicit nulls in a JSON body reach nullable arguments (sofa would drop them),
 //   - a success status chosen by the operation (`ctx.rest.status`, one of `rest.otherStatuses`),
 //   - 404 NOT_FOUND for anything sofa has no route for, including its built-in /webhook routes.
 import { useSofa as createSofaHandler } from 'sofa-api';
 import type { Plugin, YogaInitialContext } from 'graphql-yoga';
-import { type ExecutionArgs, type ExecutionResult, type GraphQLError } from 'graphql';
+import { Kind, type ExecutionArgs, type ExecutionResult, type GraphQLError } from 'graphql';
 import { accessRefusal, operations, type RegisteredOperation } from '../graphql/operation.js';
 import type { RequestContext } from '../context.js';
 import { errorResponse, restErrorFromGraphQL } from './rest-errors.js';
@@ -55,9 +56,13 @@ export function restFacade(options: RestFacadeOptions): Plugin & { sofa: () => S
     return { ...result, data: { [field]: { data: result.data[field] } } };
   }
 
-  async function rewriteBody(request: Request, route: CompiledRoute): Promise<Request> {
+  /**
+   * Prepares the body for sofa: wraps it under `bodyAs` for routes whose body is one argument,
+   * and notes the top-level keys sent as explicit null (sofa drops them; see withExplicitNulls).
+   */
+  async function rewriteBody(request: Request, route: CompiledRoute, rest: RequestContext['rest'] | undefined): Promise<Request> {
+    if (request.method !== 'POST' && request.method !== 'PUT' && request.method !== 'PATCH') return request;
     const bodyAs = route.operation.rest?.bodyAs;
-    if (!bodyAs) return request;
     const text = await request.text();
     let parsed: unknown;
     try {
@@ -66,7 +71,28 @@ export function restFacade(options: RestFacadeOptions): Plugin & { sofa: () => S
       // Leave it to sofa, which answers malformed JSON with 400.
       return new Request(request.url, { method: request.method, headers: request.headers, body: text });
     }
-    return new Request(request.url, { method: request.method, headers: request.headers, body: JSON.stringify({ [bodyAs]: parsed }) });
+    if (bodyAs) return new Request(request.url, { method: request.method, headers: request.headers, body: JSON.stringify({ [bodyAs]: parsed }) });
+    if (rest && parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
+      rest.nullArgs = Object.entries(parsed).filter(([, value]) => value === null).map(([key]) => key);
+    }
+    return new Request(request.url, { method: request.method, headers: request.headers, body: text || undefined });
+  }
+
+  /**
+   * sofa omits variables whose body value is null, so `{ "taxClassId": null }` would mean "leave
+   * it" instead of "clear it". Put explicit nulls back for the operation's nullable arguments
+   * (a null for a required one stays omitted and is reported as missing, 422).
+   */
+  function withExplicitNulls(args: ExecutionArgs): ExecutionArgs {
+    const nullArgs = (args.contextValue as Partial<RequestContext> | undefined)?.rest?.nullArgs;
+    if (!nullArgs?.length) return args;
+    const operation = args.document.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
+    const variables = { ...(args.variableValues ?? {}) };
+    for (const definition of operation?.kind === Kind.OPERATION_DEFINITION ? (operation.variableDefinitions ?? []) : []) {
+      const name = definition.variable.name.value;
+      if (nullArgs.includes(name) && !(name in variables) && definition.type.kind !== Kind.NON_NULL_TYPE) variables[name] = null;
+    }
+    return { ...args, variableValues: variables };
   }
 
   return {
@@ -102,7 +128,7 @@ export function restFacade(options: RestFacadeOptions): Plugin & { sofa: () => S
         async execute(args: ExecutionArgs) {
           const enveloped = envelopedByContext.get(args.contextValue as object);
           if (!enveloped) throw new TypeError('Illegal invocation.');
-          return wrap((await enveloped.execute(args)) as ExecutionResult);
+          return wrap((await enveloped.execute(withExplicitNulls(args))) as ExecutionResult);
         },
         errorHandler: (errors: ReadonlyArray<GraphQLError>) => restErrorFromGraphQL(errors),
       } as never);
@@ -121,7 +147,7 @@ export function restFacade(options: RestFacadeOptions): Plugin & { sofa: () => S
         endResponse(errorResponse(refusal.status, refusal.code, refusal.message));
         return;
       }
-      return rewriteBody(request, route).then(async (rewritten) => {
+      return rewriteBody(request, route, (serverContext as { ctx?: RequestContext }).ctx?.rest).then(async (rewritten) => {
         const response = await sofa.handleRequest(rewritten, serverContext as never);
         if (!response) return endResponse(errorResponse(404, 'NOT_FOUND', `No route ${request.method} ${url.pathname}`));
         // An operation whose success status depends on its outcome chose it on its context.
