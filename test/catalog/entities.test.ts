@@ -193,15 +193,18 @@ describe('list', () => {
 
 describe('update', () => {
   it('changes only the keys sent and records catalog.update with them', async () => {
-    const entity = await createEntity(t, admin, { metadata: { a: 1 } });
+    const entity = await createEntity(t, admin, { metadata: { a: 1 }, taxClassId: '6f1c1b8e-2d7a-4d1e-9a53-0c2f4c1f9b10' });
     const slug = uniqueSlug('renamed');
     const res = await t.request(`/api/catalog/entities/${entity.id}`, { method: 'PATCH', apiKey: admin, body: { slug } });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ id: entity.id, slug, metadata: { a: 1 }, status: 'draft', type: 'product' });
     const events = await eventsOf(t, entity.id);
     expect(events.at(-1)).toMatchObject({ type: 'catalog.update', payload: { changes: ['slug'] } });
-    const cleared = await t.request(`/api/catalog/entities/${entity.id}`, { method: 'PATCH', apiKey: admin, body: { taxClassId: null, metadata: { b: 2 } } });
-    expect(cleared.body.data).toMatchObject({ taxClassId: null, metadata: { b: 2 } });
+    expect(res.body.data.taxClassId).toBe('6f1c1b8e-2d7a-4d1e-9a53-0c2f4c1f9b10');
+    // An explicit null clears a clearable field; for one that cannot be cleared it means "leave it".
+    const cleared = await t.request(`/api/catalog/entities/${entity.id}`, { method: 'PATCH', apiKey: admin, body: { taxClassId: null, slug: null, metadata: { b: 2 } } });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.data).toMatchObject({ taxClassId: null, metadata: { b: 2 }, slug });
   });
 
   it('404 unknown, 409 slug taken, 422 bad input, 403 without catalog:update', async () => {

@@ -23,6 +23,7 @@ import {
   customFieldView,
   entityView,
   optionTypeView,
+  sortVariants,
   variantView,
   type CatalogEntityView,
 } from './views.js';
@@ -120,7 +121,7 @@ registerCatalogInclude({
       include: VARIANT_INCLUDE,
       orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
     });
-    return groupBy(rows.map(variantView), (row) => row.entityId);
+    return groupBy(sortVariants(rows).map(variantView), (row) => row.entityId);
   },
 });
 

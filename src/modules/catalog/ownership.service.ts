@@ -17,7 +17,7 @@ export async function listOwnership(ctx: CatalogCtx, entityId: string, storeId?:
   const entity = await findReadableEntity(ctx, entityId);
   const rows = await ctx.db.catalogFieldOwnership.findMany({
     where: { organizationId: ctx.organization.id, entityId: entity.id, ...(storeId ? { storeId } : {}) },
-    orderBy: [{ fieldPath: 'asc' }, { storeId: 'asc' }, { variantId: 'asc' }],
+    orderBy: [{ fieldPath: 'asc' }, { storeId: { sort: 'asc', nulls: 'first' } }, { variantId: { sort: 'asc', nulls: 'first' } }],
   });
   return rows.map(fieldOwnershipView);
 }

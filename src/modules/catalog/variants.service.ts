@@ -17,6 +17,7 @@ import {
   VARIANT_INCLUDE,
   optionTypeView,
   optionValueView,
+  sortVariants,
   variantView,
   type OptionTypeView,
   type OptionValueView,
@@ -72,10 +73,8 @@ async function variantViews(tx: Tx, ctx: CatalogCtx, ids: string[]): Promise<Var
   const rows = await tx.catalogVariant.findMany({
     where: { organizationId: ctx.organization.id, id: { in: ids } },
     include: VARIANT_INCLUDE,
-    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
   });
-  const order = new Map(ids.map((id, index) => [id, index]));
-  return rows.map(variantView).sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+  return sortVariants(rows).map(variantView);
 }
 
 // ── option types and values ──
@@ -323,7 +322,8 @@ async function fillMatrix(tx: Tx, ctx: CatalogCtx, entity: { id: string; slug: s
   const changes = [...(typesChanged ? ['optionTypes'] : []), ...(createdIds.length ? ['variants'] : [])];
   if (changes.length) await emitUpdated(tx, ctx, entity.id, changes);
   const views = await variantViews(tx, ctx, [...createdIds, ...existingIds]);
-  return { created: views.slice(0, createdIds.length), existing: views.slice(createdIds.length) };
+  const createdSet = new Set(createdIds);
+  return { created: views.filter((v) => createdSet.has(v.id)), existing: views.filter((v) => !createdSet.has(v.id)) };
 }
 
 /** Every combination of the values of the given option types (default: all of the entity's). */

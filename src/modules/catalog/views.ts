@@ -197,6 +197,27 @@ export interface VariantView {
   updatedAt: Date;
 }
 
+/**
+ * Variants in option order: by the option types' order, then each value's order (S before M,
+ * red before blue), so a matrix lists the way its axes do; creation order breaks ties.
+ */
+export function sortVariants(rows: VariantRow[]): VariantRow[] {
+  const rank = (row: VariantRow) =>
+    [...row.options]
+      .sort((a, b) => a.optionValue.optionType.sortOrder - b.optionValue.optionType.sortOrder || a.optionValue.optionType.name.localeCompare(b.optionValue.optionType.name))
+      .map((o) => o.optionValue.sortOrder);
+  const ranks = new Map(rows.map((row) => [row.id, rank(row)]));
+  return [...rows].sort((a, b) => {
+    const ra = ranks.get(a.id)!;
+    const rb = ranks.get(b.id)!;
+    for (let i = 0; i < Math.max(ra.length, rb.length); i += 1) {
+      const diff = (ra[i] ?? -1) - (rb[i] ?? -1);
+      if (diff) return diff;
+    }
+    return a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id);
+  });
+}
+
 export function variantView(row: VariantRow): VariantView {
   const optionValues = [...row.options]
     .sort((a, b) => a.optionValue.optionType.sortOrder - b.optionValue.optionType.sortOrder || a.optionValue.optionType.name.localeCompare(b.optionValue.optionType.name))
