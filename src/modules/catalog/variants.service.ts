@@ -11,7 +11,7 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import { conflict, notFound, validationFailed, type FieldIssue } from '../../errors.js';
 import { emitUpdated } from './events.js';
 import { runVariantsCreated } from './hooks.js';
-import { invalid, lockEntity, mapWriteErrors, type CatalogCtx } from './shared.js';
+import { inTransaction, invalid, lockEntity, mapWriteErrors, type CatalogCtx } from './shared.js';
 import { loadVariants } from './queries.js';
 import { OPTION_TYPE_INCLUDE, optionTypeView, optionValueView, type OptionTypeView, type OptionValueView, type VariantView } from './views.js';
 
@@ -78,7 +78,7 @@ export async function createOptionType(ctx: CatalogCtx, entityId: string, input:
   return mapWriteErrors(
     'Option type',
     () =>
-      ctx.db.$transaction(async (tx) => {
+      inTransaction(ctx, async (tx) => {
         await lockEntity(tx, ctx, entityId);
         const sortOrder = input.sortOrder ?? (await tx.catalogOptionType.count({ where: { organizationId: ctx.organization.id, entityId } }));
         const type = await tx.catalogOptionType.create({
@@ -109,7 +109,7 @@ export async function createOptionValue(ctx: CatalogCtx, optionTypeId: string, i
   return mapWriteErrors(
     'Option value',
     () =>
-      ctx.db.$transaction(async (tx) => {
+      inTransaction(ctx, async (tx) => {
         await lockEntity(tx, ctx, type.entityId);
         const sortOrder = input.sortOrder ?? (await tx.catalogOptionValue.count({ where: { optionTypeId } }));
         const row = await tx.catalogOptionValue.create({
@@ -231,7 +231,7 @@ export async function createVariant(ctx: CatalogCtx, entityId: string, input: Va
   return mapWriteErrors(
     'Variant',
     () =>
-      ctx.db.$transaction(async (tx) => {
+      inTransaction(ctx, async (tx) => {
         const entity = await lockEntity(tx, ctx, entityId);
         const types = await loadTypes(tx, ctx, entityId);
         const picks = ordered(types, input.options ? pickByName(types, input.options, 'options') : pickByIds(types, input.optionValueIds ?? []));
@@ -256,7 +256,7 @@ export async function quickVariant(ctx: CatalogCtx, entityId: string, input: Var
   return mapWriteErrors(
     'Variant',
     () =>
-      ctx.db.$transaction(async (tx) => {
+      inTransaction(ctx, async (tx) => {
         const entity = await lockEntity(tx, ctx, entityId);
         const axes = Object.entries(input.options).map(([name, value]) => [name, [value]] as [string, string[]]);
         const { types, changed } = await upsertAxes(tx, ctx, entityId, axes);
@@ -317,7 +317,7 @@ export async function generateVariants(ctx: CatalogCtx, entityId: string, input:
   return mapWriteErrors(
     'Variant',
     () =>
-      ctx.db.$transaction(async (tx) => {
+      inTransaction(ctx, async (tx) => {
         const entity = await lockEntity(tx, ctx, entityId);
         const types = await loadTypes(tx, ctx, entityId);
         const chosen = input.optionTypeIds ? types.filter((t) => input.optionTypeIds!.includes(t.id)) : types;
@@ -352,7 +352,7 @@ export async function bulkVariants(ctx: CatalogCtx, entityId: string, input: { a
   return mapWriteErrors(
     'Variant',
     () =>
-      ctx.db.$transaction(async (tx) => {
+      inTransaction(ctx, async (tx) => {
         const entity = await lockEntity(tx, ctx, entityId);
         const { types, changed } = await upsertAxes(tx, ctx, entityId, entries);
         const axes = ordered(
@@ -392,7 +392,7 @@ export async function updateVariant(ctx: CatalogCtx, variantId: string, input: V
   return mapWriteErrors(
     'Variant',
     () =>
-      ctx.db.$transaction(async (tx) => {
+      inTransaction(ctx, async (tx) => {
         await lockEntity(tx, ctx, entityId);
         await tx.catalogVariant.update({
           where: { id: variantId, organizationId: ctx.organization.id },
@@ -413,7 +413,7 @@ export async function updateVariant(ctx: CatalogCtx, variantId: string, input: V
 export async function deleteVariant(ctx: CatalogCtx, variantId: string): Promise<VariantView> {
   const entityId = await variantEntity(ctx, variantId);
   return mapWriteErrors('Variant', () =>
-    ctx.db.$transaction(async (tx) => {
+    inTransaction(ctx, async (tx) => {
       await lockEntity(tx, ctx, entityId);
       const [view] = await variantViews(tx, ctx, [variantId]);
       if (!view) throw notFound('Variant');
