@@ -135,6 +135,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
       logger: scope.logger,
       config,
       loaders: new Map(),
+      rest: {},
     };
     return { response: await yoga.fetch(request, { ctx }), rate };
   }

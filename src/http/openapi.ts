@@ -101,14 +101,19 @@ function operationObject(op: RegisteredOperation, sofaResponse: Json | undefined
     security: security(op.access),
     responses: {
       [status]: { description: op.summary, headers: RATE_HEADERS, content: { 'application/json': { schema } } },
+      ...Object.fromEntries(
+        (rest.otherStatuses ?? []).map((other) => [String(other), { description: `${op.summary} (see the description for when)`, headers: RATE_HEADERS, content: { 'application/json': { schema } } }]),
+      ),
       ...errorResponses(op, hasBody),
     },
   };
 }
 
 function sofaResponseSchema(sofaDoc: Json, path: string, method: string, status: number): Json | undefined {
-  const openApiPath = `/api${path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`;
-  const op = ((sofaDoc.paths as Json)?.[openApiPath] as Json | undefined)?.[method.toLowerCase()] as Json | undefined;
+  // sofa (fets) keys its paths relative to the /api base.
+  const openApiPath = path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+  const paths = (sofaDoc.paths as Json | undefined) ?? {};
+  const op = ((paths[openApiPath] ?? paths[`/api${openApiPath}`]) as Json | undefined)?.[method.toLowerCase()] as Json | undefined;
   const response = (op?.responses as Json | undefined)?.[String(status)] as Json | undefined;
   return ((response?.content as Json | undefined)?.['application/json'] as Json | undefined)?.schema as Json | undefined;
 }
