@@ -104,6 +104,15 @@ export function accessRefusal(access: Access, actor: { permissions: readonly str
   return missing.length ? forbidden(`Insufficient permissions: missing permission ${missing.join(' and ')}`) : null;
 }
 
+/** The access rule in words, for GraphQL descriptions and the OpenAPI document. */
+export function accessNote(access: Access): string {
+  if (access === 'public') return 'Public.';
+  if (access === 'authenticated') return 'Requires any valid credential.';
+  if ('anyPermission' in access) return `Requires one of the permissions ${access.anyPermission.join(', ')}.`;
+  const list = typeof access.permission === 'string' ? [access.permission] : access.permission;
+  return `Requires permission ${list.join(' and ')}.`;
+}
+
 export function zodIssues(error: z.ZodError): FieldIssue[] {
   return error.issues.map((issue) => ({ field: issue.path.map(String).join('.') || '(input)', message: issue.message }));
 }
@@ -137,7 +146,7 @@ export function defineOperation<Shape extends Record<string, AnyZod>, Result>(sp
     paginated: spec.paginated ?? false,
   });
 
-  const description = [spec.summary, spec.description, spec.rest ? `REST: ${spec.rest.method} /api${spec.rest.path}` : undefined]
+  const description = [spec.summary, spec.description, accessNote(spec.access), spec.rest ? `REST: ${spec.rest.method} /api${spec.rest.path}` : undefined]
     .filter(Boolean)
     .join('\n\n');
 

@@ -45,7 +45,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
   const { config, db, auth, services, logger, version } = deps;
   const schema = buildSchema();
   const { yoga, facade } = createGraphqlServer({ schema, limits: config.graphql, version });
-  const actors = createActorResolver(auth, config);
+  const actors = createActorResolver(auth, config, db);
   const limiter = createRateLimiter(config);
   const baseOrigin = new URL(config.baseUrl ?? `http://localhost:${config.port}`).origin;
   const trusted = new Set([baseOrigin, ...config.auth.trustedOrigins]);
@@ -55,7 +55,9 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
     if (!openApi) {
       // sofa builds its router on Yoga's first schema event; a request has passed by now.
       const sofaDoc = (facade.sofa() as unknown as { openAPIDocument: Record<string, unknown> }).openAPIDocument;
-      openApi = JSON.stringify(buildOpenApiDocument(sofaDoc, { title: 'Commerce API', version }));
+      const secure = baseOrigin.startsWith('https://');
+      const cookieName = `${secure ? '__Secure-' : ''}${config.auth.cookiePrefix}.session_token`;
+      openApi = JSON.stringify(buildOpenApiDocument(sofaDoc, { title: 'Commerce API', version, cookieName }));
     }
     return openApi;
   }
@@ -164,7 +166,9 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
           ({ response, rate } = await route(request, url.pathname, server));
         } catch (error) {
           if (error instanceof BodyTooLargeError) {
-            response = errorResponse(413, 'PAYLOAD_TOO_LARGE', `Request body above ${config.bodyLimitBytes} bytes`);
+            // The rest of the body is still in flight: close the connection rather than leave
+            // unread bytes in front of the next request on it.
+            response = errorResponse(413, 'PAYLOAD_TOO_LARGE', `Request body above ${config.bodyLimitBytes} bytes`, undefined, { connection: 'close' });
           } else if (error instanceof AppError) {
             response = appErrorResponse(error);
           } else {

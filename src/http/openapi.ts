@@ -3,7 +3,7 @@
 // fields as query parameters too, repeats path params inside bodies, has no error responses
 // and no constraints. Request schemas are the operations' zod inputs (with their limits).
 import { z } from 'zod';
-import { operations, type Access, type RegisteredOperation } from '../graphql/operation.js';
+import { accessNote, operations, type Access, type RegisteredOperation } from '../graphql/operation.js';
 
 type Json = Record<string, unknown>;
 type AnyZod = z.core.$ZodType;
@@ -55,14 +55,6 @@ function security(access: Access): Json[] | undefined {
   return [{ apiKey: [] }, { bearerAuth: [] }, { sessionCookie: [] }];
 }
 
-function permissionNote(access: Access): string {
-  if (access === 'public') return 'Public.';
-  if (access === 'authenticated') return 'Requires any valid credential.';
-  if ('anyPermission' in access) return `Requires one of: ${access.anyPermission.join(', ')}.`;
-  const list = typeof access.permission === 'string' ? [access.permission] : access.permission;
-  return `Requires permission ${list.join(' and ')}.`;
-}
-
 function errorResponses(op: RegisteredOperation, hasBody: boolean): Json {
   const statuses = [401, 403, 404, 422, 429, 500];
   if (op.access === 'public') statuses.splice(0, 2);
@@ -102,7 +94,7 @@ function operationObject(op: RegisteredOperation, sofaResponse: Json | undefined
   return {
     operationId: op.name,
     summary: op.summary,
-    description: [op.description, permissionNote(op.access), `GraphQL twin: \`${op.kind} { ${op.name} }\`.`].filter(Boolean).join('\n\n'),
+    description: [op.description, accessNote(op.access), `GraphQL twin: \`${op.kind} { ${op.name} }\`.`].filter(Boolean).join('\n\n'),
     tags: [op.tag],
     ...(parameters.length ? { parameters } : {}),
     ...(requestBody ? { requestBody } : {}),
@@ -162,7 +154,7 @@ function rawRoutes(): Json {
   };
 }
 
-export function buildOpenApiDocument(sofaDoc: Json, info: { title: string; version: string }): Json {
+export function buildOpenApiDocument(sofaDoc: Json, info: { title: string; version: string; cookieName: string }): Json {
   const paths = rawRoutes() as Record<string, Json>;
   for (const op of operations.values()) {
     if (!op.rest) continue;
@@ -205,7 +197,7 @@ export function buildOpenApiDocument(sofaDoc: Json, info: { title: string; versi
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'The `token` returned by POST /api/auth/sign-in/email' },
-        sessionCookie: { type: 'apiKey', in: 'cookie', name: 'commerce.session_token' },
+        sessionCookie: { type: 'apiKey', in: 'cookie', name: info.cookieName },
       },
     },
   };
