@@ -31,7 +31,9 @@ export const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 30_000 } as const
 export function withTransaction<T>(ctx: { db: DbClient }, fn: (tx: Tx) => Promise<T>): Promise<T> {
   // The transaction client has $transaction at run time (nested transactions); its type omits it.
   const client = ctx.db as Db;
-  return client.$transaction(fn, TRANSACTION_OPTIONS);
+  // A fresh options object per call: Prisma writes the parent transaction's id into the options
+  // of a nested call, and a shared object would make later top-level calls "nest" in a closed one.
+  return client.$transaction(fn, { ...TRANSACTION_OPTIONS });
 }
 
 /** The same context with `db` bound to a transaction, for services called inside it. */
