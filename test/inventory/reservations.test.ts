@@ -155,6 +155,6 @@ describe('reserve and release', () => {
     const res = await t.graphql(`mutation($id: UUID!) { inventoryReserve(entityId: $id, quantity: 1) { quantity level { available } } }`, { id: entity.id }, { apiKey: admin });
     expect(res.body.data!.inventoryReserve).toEqual({ quantity: 1, level: { available: 0 } });
     const again = await t.graphql(`mutation($id: UUID!) { inventoryReserve(entityId: $id, quantity: 1) { quantity } }`, { id: entity.id }, { apiKey: admin });
-    expect(again.body.errors[0].extensions.code).toBe('CONFLICT');
+    expect(again.body.errors![0].extensions.code).toBe('CONFLICT');
   });
 });
