@@ -90,8 +90,8 @@ describe('GET /inventory/check', () => {
   it('works over GraphQL', async () => {
     const entity = await createEntity(t, admin);
     await adjust(t, admin, { entityId: entity.id, quantity: 2 });
-    const res = await t.graphql(`query($ids: String!) { inventoryCheck(entityIds: $ids) { entityId available inStock } }`, { ids: entity.id }, { apiKey: storefront });
-    expect(res.body.data!.inventoryCheck).toEqual([{ entityId: entity.id, available: 2, inStock: true }]);
+    const res = await t.graphql(`query($ids: String!) { inventoryAvailability(entityIds: $ids) { entityId available inStock } }`, { ids: entity.id }, { apiKey: storefront });
+    expect(res.body.data!.inventoryAvailability).toEqual([{ entityId: entity.id, available: 2, inStock: true }]);
   });
 });
 

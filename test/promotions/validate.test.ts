@@ -131,12 +131,12 @@ describe('POST /promotions/validate', () => {
   it('works over GraphQL', async () => {
     const promotion = await create({ type: 'percentage_off_order', value: 10 });
     const res = await t.graphql(
-      `query($code: String!, $items: [JSONObject!]!) { promotionValidate(code: $code, currency: "USD", subtotal: 5000, lineItems: $items) { valid discount reason } }`,
+      `query($code: String!, $items: [JSONObject!]!) { promotionValidation(code: $code, currency: "USD", subtotal: 5000, lineItems: $items) { valid discount reason } }`,
       { code: promotion.code, items: [] },
       { apiKey: admin },
     );
     expect(res.body.errors).toBeUndefined();
-    expect(res.body.data!.promotionValidate).toEqual({ valid: true, discount: 500, reason: null });
+    expect(res.body.data!.promotionValidation).toEqual({ valid: true, discount: 500, reason: null });
   });
 });
 
