@@ -5,6 +5,11 @@ import { builder } from './builder.js';
 import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits } from './limits.js';
 import '../modules/settings/schema.js';
 import '../modules/catalog/schema.js';
+import '../modules/inventory/schema.js';
+import '../modules/pricing/schema.js';
+import '../modules/promotions/schema.js';
+import '../modules/tax/schema.js';
+import '../modules/audit/schema.js';
 
 let built: GraphQLSchema | null = null;
 
