@@ -6,6 +6,7 @@
 import { loadConfig, ConfigError } from './config/index.js';
 import { bootRuntime } from './app.js';
 import { startJobWorker, workerOptionsFrom } from './jobs/worker.js';
+import { handleShutdownSignalsInApp } from './db/embedded.js';
 // Every module registers its tasks and event subscribers when imported; schema.ts is the list.
 import './graphql/schema.js';
 
@@ -28,6 +29,7 @@ async function main(): Promise<void> {
     }
     process.exit(0);
   };
+  handleShutdownSignalsInApp();
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
 }
