@@ -9,10 +9,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig, ConfigError, type Config } from './config/index.js';
-import { bootRuntime, type Runtime } from './app.js';
-import { createLogger } from './logger.js';
-import { AccountError, createUser, mintApiKey, MIN_API_KEY_TTL_SECONDS } from './auth/accounts.js';
-import { seed } from './seed.js';
+import type { Runtime } from './app.js';
+
+import { MIN_API_KEY_TTL_SECONDS } from './auth/api-key-rules.js';
+
+// Commands that need the database import the app lazily: `api-keys scopes` and `--help` stay
+// instant, and the rest load only what they use.
 
 class CliError extends Error {}
 
@@ -27,6 +29,7 @@ function organizationOption(runtime: Runtime, slug?: string) {
 
 async function withRuntime<T>(configPath: string | undefined, fn: (runtime: Runtime, config: Config) => Promise<T>): Promise<T> {
   const config = await loadConfig({ logLevel: 'warn' }, { configPath });
+  const [{ bootRuntime }, { createLogger }] = await Promise.all([import('./app.js'), import('./logger.js')]);
   const runtime = await bootRuntime(config, { logger: createLogger(process.env.LOG_LEVEL ?? 'warn') });
   try {
     return await fn(runtime, config);
@@ -69,6 +72,7 @@ export function buildCli(): Command {
     .action(async (opts: { email: string; password: string; name: string; role: string; org?: string; config?: string; json?: boolean }) => {
       await withRuntime(opts.config, async (runtime, config) => {
         const organization = await organizationOption(runtime, opts.org);
+        const { createUser } = await import('./auth/accounts.js');
         const user = await createUser({ auth: runtime.auth, config }, { ...opts, organizationId: organization.id });
         if (opts.json) console.log(JSON.stringify({ id: user.id, email: user.email, role: user.role, organizationId: user.organizationId }));
         else console.log(`created ${user.role} ${user.email} (${user.id}) in ${organization.slug}`);
@@ -91,6 +95,7 @@ export function buildCli(): Command {
     .action(async (opts: { scope: string; name?: string; ttl?: number; user?: string; org?: string; saveEnv?: string; envVar: string; config?: string; json?: boolean }) => {
       await withRuntime(opts.config, async (runtime, config) => {
         const organization = await organizationOption(runtime, opts.org);
+        const { mintApiKey } = await import('./auth/accounts.js');
         const minted = await mintApiKey(
           { auth: runtime.auth, config, db: runtime.db },
           { scope: opts.scope, name: opts.name, ttlSeconds: opts.ttl, userEmail: opts.user, organizationId: organization.id },
@@ -134,6 +139,7 @@ export function buildCli(): Command {
     .option('--config <path>', 'config module')
     .action(async (opts: { config?: string }) => {
       await withRuntime(opts.config, async (runtime) => {
+        const { seed } = await import('./seed.js');
         const summary = await seed(runtime);
         console.log(`seeded ${summary.organization}: ${summary.settings.join(', ') || 'settings already present'}`);
       });
@@ -145,7 +151,8 @@ export function buildCli(): Command {
 buildCli()
   .parseAsync(process.argv)
   .catch((error: unknown) => {
-    if (error instanceof CliError || error instanceof AccountError || error instanceof ConfigError) {
+    // Expected failures (bad input, unknown scope or role) print one line, not a stack.
+    if (error instanceof CliError || error instanceof ConfigError || (error instanceof Error && error.name === 'AccountError')) {
       console.error(`commerce: ${error.message}`);
     } else {
       console.error(error);

@@ -24,4 +24,15 @@ export interface RequestContext {
   config: Config;
   /** Per-request DataLoader cache keyed by loader name (see graphql/loaders.ts). */
   loaders: Map<string, unknown>;
+  /**
+   * REST facade state of this request. `status`: set by an operation whose success status
+   * depends on the outcome (201 when the call created the resource, 200 when it already
+   * existed), one of the route's `rest.otherStatuses`. A shared object, so the choice survives
+   * the context copies Yoga and sofa make; unset means the route's declared status.
+   */
+  rest: {
+    status?: number;
+    /** Top-level body keys sent as explicit null (the facade passes them on; sofa drops them). */
+    nullArgs?: string[];
+  };
 }

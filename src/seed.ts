@@ -2,6 +2,7 @@
 // already exist are left as they are.
 import type { Prisma } from './generated/prisma/client.js';
 import type { Runtime } from './app.js';
+import { seedCatalog } from './modules/catalog/seed.js';
 
 const DEFAULT_SETTINGS: Record<string, Prisma.InputJsonObject> = {
   general: { currency: 'USD', timezone: 'UTC', locale: 'en' },
@@ -15,5 +16,6 @@ export async function seed(runtime: Pick<Runtime, 'db' | 'services'>): Promise<{
     const result = await runtime.db.setting.createMany({ data: [{ organizationId: organization.id, group, values }], skipDuplicates: true });
     if (result.count) created.push(group);
   }
+  await seedCatalog(runtime, organization);
   return { organization: organization.slug, settings: created };
 }

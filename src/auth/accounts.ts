@@ -4,7 +4,9 @@ import type { Config } from '../config/index.js';
 import type { Db } from '../db/client.js';
 import { signUpTarget, type Auth } from './better-auth.js';
 
-export const MIN_API_KEY_TTL_SECONDS = 86_400;
+import { MIN_API_KEY_TTL_SECONDS } from './api-key-rules.js';
+
+export { MIN_API_KEY_TTL_SECONDS };
 
 export class AccountError extends Error {
   override name = 'AccountError';

@@ -3,6 +3,8 @@
 // store unreachable, auth tables out of step): a fault must never be treated as anonymous.
 // Behaviour recorded at 0.16.0 of the spec's system, kept here.
 import type { Config } from '../config/index.js';
+import { defaultKeyHasher } from '@better-auth/api-key';
+import type { Db } from '../db/client.js';
 import { API_KEY_HEADER, scopePermissions, type Auth } from './better-auth.js';
 import { permissionsFromMap, rolePermissions } from './permissions.js';
 
@@ -21,6 +23,9 @@ export interface Actor {
   vendorId?: string;
 }
 
+/** How long a verified API key is trusted without a new lookup. */
+export const API_KEY_CACHE_MS = 5_000;
+
 export class ActorResolutionError extends Error {
   override name = 'ActorResolutionError';
   constructor(
@@ -37,54 +42,86 @@ function isCredentialRejection(error: unknown): boolean {
   return typeof status === 'number' && status >= 400 && status < 500;
 }
 
-interface VerifiedKey {
-  id: string;
-  configId: string;
-  referenceId: string;
-  metadata: Record<string, unknown> | string | null;
-  permissions: string | Record<string, string[]> | null;
-}
-
 export interface ActorResolver {
   resolve(headers: Headers): Promise<Actor | null>;
 }
 
-export function createActorResolver(auth: Auth, config: Config): ActorResolver {
+export function createActorResolver(auth: Auth, config: Config, db: Db): ActorResolver {
   // Each scope mints keys with its own prefix, so the prefix names the better-auth configuration
   // to verify against (longest first, in case one prefix starts another).
   const prefixes = Object.entries(config.apiKeyScopes)
     .map(([name, scope]) => ({ name, prefix: scope.prefix }))
     .sort((a, b) => b.prefix.length - a.prefix.length);
 
+  /** Keys whose last-use time was written recently: at most one write per key per minute. */
+  const touched = new Map<string, number>();
+  /**
+   * Verified keys for a few seconds: a storefront server sends thousands of requests a minute
+   * with one key, and each would otherwise cost a lookup. A revoked or disabled key stops
+   * working within API_KEY_CACHE_MS; an expired one at once (expiry is checked per request).
+   */
+  const verified = new Map<string, { actor: Actor; expiresAt: number | null; cachedAt: number }>();
+
+  /**
+   * Keys are minted by better-auth's API-key plugin (hashed with its own hasher), but checked
+   * here with one indexed read: the plugin's verify endpoint writes `lastRequest` on every
+   * call, which serializes concurrent requests of one key on a row lock.
+   */
   async function fromApiKey(key: string): Promise<Actor | null> {
-    const configId = prefixes.find((p) => key.startsWith(p.prefix))?.name;
-    if (!configId) return null;
-    let result: { valid: boolean; key: VerifiedKey | null };
+    const scope = prefixes.find((p) => key.startsWith(p.prefix))?.name;
+    if (!scope) return null;
+    const hashed = await defaultKeyHasher(key);
+    const cached = verified.get(hashed);
+    const now = Date.now();
+    if (cached && cached.cachedAt > now - API_KEY_CACHE_MS && (cached.expiresAt === null || cached.expiresAt > now)) {
+      touch(cached.actor.apiKeyId!);
+      return cached.actor;
+    }
+    verified.delete(hashed);
+    const actor = await lookupApiKey(hashed, scope);
+    if (actor) {
+      if (verified.size >= 10_000) verified.clear();
+      verified.set(hashed, { actor: actor.actor, expiresAt: actor.expiresAt, cachedAt: now });
+    }
+    return actor?.actor ?? null;
+  }
+
+  async function lookupApiKey(hashed: string, scope: string): Promise<{ actor: Actor; expiresAt: number | null } | null> {
+    let row: { id: string; configId: string; referenceId: string; enabled: boolean | null; expiresAt: Date | null; metadata: string | null; permissions: string | null } | null;
     try {
-      result = (await auth.api.verifyApiKey({ body: { key, configId } })) as unknown as typeof result;
+      row = await db.apikey.findFirst({
+        where: { key: hashed },
+        select: { id: true, configId: true, referenceId: true, enabled: true, expiresAt: true, metadata: true, permissions: true },
+      });
     } catch (error) {
-      if (isCredentialRejection(error)) return null;
       throw new ActorResolutionError('api-key', error);
     }
-    if (!result.valid || !result.key) return null;
-    const verified = result.key;
-    const metadata = (typeof verified.metadata === 'string' ? JSON.parse(verified.metadata) : verified.metadata) as
-      | { organizationId?: string; role?: string }
-      | null;
+    if (!row || row.enabled === false || row.configId !== scope) return null;
+    if (row.expiresAt && row.expiresAt.getTime() <= Date.now()) return null;
+    const metadata = row.metadata ? (JSON.parse(row.metadata) as { organizationId?: string; role?: string }) : null;
     if (!metadata?.organizationId) return null;
+    touch(row.id);
     // The scope as configured now wins over the copy stored at minting, so narrowing a scope in
     // config takes effect for existing keys.
-    const stored = typeof verified.permissions === 'string' ? (JSON.parse(verified.permissions) as Record<string, string[]>) : verified.permissions;
-    const permissions = scopePermissions(config, verified.configId) ?? (stored ? permissionsFromMap(stored) : []);
-    return {
+    const stored = row.permissions ? (JSON.parse(row.permissions) as Record<string, string[]>) : null;
+    const actor: Actor = {
       kind: 'apiKey',
-      userId: verified.referenceId,
+      userId: row.referenceId,
       organizationId: metadata.organizationId,
       role: metadata.role ?? null,
-      permissions,
-      apiKeyId: verified.id,
-      scope: verified.configId,
+      permissions: scopePermissions(config, row.configId) ?? (stored ? permissionsFromMap(stored) : []),
+      apiKeyId: row.id,
+      scope: row.configId,
     };
+    return { actor, expiresAt: row.expiresAt?.getTime() ?? null };
+  }
+
+  function touch(id: string): void {
+    const now = Date.now();
+    if ((touched.get(id) ?? 0) > now - 60_000) return;
+    touched.set(id, now);
+    if (touched.size > 10_000) touched.clear();
+    db.apikey.update({ where: { id }, data: { lastRequest: new Date(now) } }).catch(() => touched.delete(id));
   }
 
   async function fromSession(headers: Headers): Promise<Actor | null> {

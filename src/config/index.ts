@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { configSchema, type Config, type ConfigInput } from './schema.js';
+import { configSchema, DEFAULT_API_KEY_SCOPES, DEFAULT_ROLES, type Config, type ConfigInput } from './schema.js';
 
 export type { Config, ConfigInput } from './schema.js';
 
@@ -37,7 +37,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConfigInput
   if (envName) out.env = envName;
   if (env.PORT) out.port = Number(env.PORT);
   if (env.HOST) out.host = env.HOST;
-  if (env.BASE_URL) out.baseUrl = env.BASE_URL;
+  // PUBLIC_URL rather than BASE_URL: Vite and other tools set BASE_URL to '/' in the environment.
+  const publicUrl = env.PUBLIC_URL ?? env.BETTER_AUTH_URL;
+  if (publicUrl) out.baseUrl = publicUrl;
   if (env.DATABASE_URL) out.databaseUrl = env.DATABASE_URL;
   if (env.DATA_DIR) out.dataDir = env.DATA_DIR;
   if (env.REDIS_URL) out.redisUrl = env.REDIS_URL;
@@ -75,7 +77,26 @@ export function parseConfig(input: ConfigInput): Config {
   return result.data;
 }
 
+/**
+ * Defaults that merge with what the user declares rather than being replaced by it: declaring
+ * one extra API-key scope or one role keeps the built-in ones (a same-named entry wins).
+ */
+function mergeableDefaults(): ConfigInput {
+  return { apiKeyScopes: structuredClone(DEFAULT_API_KEY_SCOPES), auth: { roles: structuredClone(DEFAULT_ROLES) } };
+}
+
+/** Applies config.plugins in list order; each is a function config → config. */
+export function applyPlugins(input: ConfigInput): ConfigInput {
+  let config = input;
+  for (const plugin of input.plugins ?? []) config = (plugin as (c: ConfigInput) => ConfigInput)(config);
+  return config;
+}
+
+export function resolveConfig(...layers: ConfigInput[]): Config {
+  return parseConfig(applyPlugins(mergeConfig<ConfigInput>(mergeableDefaults(), ...layers)));
+}
+
 export async function loadConfig(overrides: ConfigInput = {}, options: { configPath?: string } = {}): Promise<Config> {
   const fileConfig = await loadConfigFile(options.configPath);
-  return parseConfig(mergeConfig<ConfigInput>(fileConfig, configFromEnv(), overrides));
+  return resolveConfig(fileConfig, configFromEnv(), overrides);
 }

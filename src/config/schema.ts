@@ -85,12 +85,16 @@ export const configSchema = z
       .object({ enabled: z.boolean().default(true) })
       .prefault({}),
     apiKeyScopes: z.record(z.string().regex(/^[a-z][a-z0-9_-]*$/), apiKeyScope).default(DEFAULT_API_KEY_SCOPES),
+    /** Functions config → config, applied in list order at load (see src/plugins). */
+    plugins: z.array(z.custom<(config: never) => unknown>((v) => typeof v === 'function')).default([]),
     /** Maps a request to an organization id (or null). Single-store installs leave it unset. */
     storeResolver: z.custom<(request: Request) => string | null | Promise<string | null>>((v) => typeof v === 'function').optional(),
     strictOrgResolution: z.boolean().default(false),
     rateLimit: z
       .object({
         enabled: z.boolean().default(true),
+        /** Redis key prefix, so several deployments can share one Redis. */
+        keyPrefix: z.string().min(1).default('rl'),
         /** Per API key or user: a storefront server renders for many shoppers through one key. */
         authenticated: rateLimitBudget.default({ points: 6000, durationSeconds: 60 }),
         /** Per client address. */

@@ -12,7 +12,8 @@
 //   });
 import { z } from 'zod';
 import type { RequestContext } from '../context.js';
-import { validationFailed, type FieldIssue } from '../errors.js';
+import { AppError, forbidden, validationFailed, type FieldIssue } from '../errors.js';
+import { hasAnyPermission, hasPermission } from '../auth/permissions.js';
 import { builder } from './builder.js';
 import { graphqlArgType, normalizeArgs } from './zod-args.js';
 
@@ -25,6 +26,8 @@ export interface RestRoute {
   path: string;
   /** Success status: 201 for creates, 200 otherwise. */
   status?: 200 | 201 | 202 | 204;
+  /** Other success statuses the operation may choose through `ctx.rest.status` (documented too). */
+  otherStatuses?: ReadonlyArray<200 | 201 | 202>;
   /**
    * The input key that receives the whole JSON body, for routes whose body is the value itself
    * (PATCH /settings/:group takes the patch object, not `{ values: {...} }`).
@@ -84,6 +87,32 @@ function authScopesFor(access: Access): Record<string, unknown> | undefined {
   return list.length === 1 ? { permission: list[0] } : { allPermissions: list };
 }
 
+/**
+ * The 401/403 an access rule gives this actor, or null when allowed. The REST facade checks it
+ * before sofa parses path, query and body values, so a bad body from a caller without the
+ * permission is 401/403, not 422 (GraphQL gets the same answers from scope-auth).
+ */
+export function accessRefusal(access: Access, actor: { permissions: readonly string[] } | null): AppError | null {
+  if (access === 'public') return null;
+  if (!actor) return new AppError('UNAUTHORIZED', 'Authentication required: send a session cookie, a bearer token or an x-api-key header');
+  if (access === 'authenticated') return null;
+  if ('anyPermission' in access) {
+    return hasAnyPermission(actor.permissions, access.anyPermission) ? null : forbidden(`Insufficient permissions: missing permission ${access.anyPermission.join(' or ')}`);
+  }
+  const list = typeof access.permission === 'string' ? [access.permission] : access.permission;
+  const missing = list.filter((permission) => !hasPermission(actor.permissions, permission));
+  return missing.length ? forbidden(`Insufficient permissions: missing permission ${missing.join(' and ')}`) : null;
+}
+
+/** The access rule in words, for GraphQL descriptions and the OpenAPI document. */
+export function accessNote(access: Access): string {
+  if (access === 'public') return 'Public.';
+  if (access === 'authenticated') return 'Requires any valid credential.';
+  if ('anyPermission' in access) return `Requires one of the permissions ${access.anyPermission.join(', ')}.`;
+  const list = typeof access.permission === 'string' ? [access.permission] : access.permission;
+  return `Requires permission ${list.join(' and ')}.`;
+}
+
 export function zodIssues(error: z.ZodError): FieldIssue[] {
   return error.issues.map((issue) => ({ field: issue.path.map(String).join('.') || '(input)', message: issue.message }));
 }
@@ -117,7 +146,7 @@ export function defineOperation<Shape extends Record<string, AnyZod>, Result>(sp
     paginated: spec.paginated ?? false,
   });
 
-  const description = [spec.summary, spec.description, spec.rest ? `REST: ${spec.rest.method} /api${spec.rest.path}` : undefined]
+  const description = [spec.summary, spec.description, accessNote(spec.access), spec.rest ? `REST: ${spec.rest.method} /api${spec.rest.path}` : undefined]
     .filter(Boolean)
     .join('\n\n');
 

@@ -4,6 +4,7 @@ import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphq
 import { builder } from './builder.js';
 import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits } from './limits.js';
 import '../modules/settings/schema.js';
+import '../modules/catalog/schema.js';
 import '../modules/jobs/schema.js';
 import '../modules/webhooks/schema.js';
 

@@ -3,14 +3,12 @@
 // and then to better-auth (/api/auth/*), a meta handler (/api/health, /api/doc, /api/reference)
 // or Yoga (/graphql, and /api/* through the sofa REST facade).
 import { performance } from 'node:perf_hooks';
-import type { Config } from '../config/index.js';
 import type { RequestContext, OrganizationRef } from '../context.js';
-import type { Db, SqlCounter } from '../db/client.js';
+import type { Runtime } from '../app.js';
 import { AppError } from '../errors.js';
-import { requestScope, type Logger } from '../logger.js';
+import { requestScope } from '../logger.js';
 import { ActorResolutionError, createActorResolver, type Actor } from '../auth/actor.js';
-import { signUpTarget, type Auth } from '../auth/better-auth.js';
-import type { Services } from '../services.js';
+import { signUpTarget } from '../auth/better-auth.js';
 import { buildSchema } from '../graphql/schema.js';
 import { createGraphqlServer } from '../graphql/yoga.js';
 import { readBody, BodyTooLargeError } from './body.js';
@@ -24,13 +22,7 @@ import { referenceBundle, referencePage } from './docs.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { wrapAuthResponse } from './auth-response.js';
 
-export interface HttpAppDeps {
-  config: Config;
-  db: Db;
-  counter: SqlCounter;
-  auth: Auth;
-  services: Services;
-  logger: Logger;
+export interface HttpAppDeps extends Pick<Runtime, 'config' | 'db' | 'auth' | 'services' | 'logger'> {
   version: string;
 }
 
@@ -45,7 +37,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
   const { config, db, auth, services, logger, version } = deps;
   const schema = buildSchema();
   const { yoga, facade } = createGraphqlServer({ schema, limits: config.graphql, version });
-  const actors = createActorResolver(auth, config);
+  const actors = createActorResolver(auth, config, db);
   const limiter = createRateLimiter(config);
   const baseOrigin = new URL(config.baseUrl ?? `http://localhost:${config.port}`).origin;
   const trusted = new Set([baseOrigin, ...config.auth.trustedOrigins]);
@@ -55,7 +47,9 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
     if (!openApi) {
       // sofa builds its router on Yoga's first schema event; a request has passed by now.
       const sofaDoc = (facade.sofa() as unknown as { openAPIDocument: Record<string, unknown> }).openAPIDocument;
-      openApi = JSON.stringify(buildOpenApiDocument(sofaDoc, { title: 'Commerce API', version }));
+      const secure = baseOrigin.startsWith('https://');
+      const cookieName = `${secure ? '__Secure-' : ''}${config.auth.cookiePrefix}.session_token`;
+      openApi = JSON.stringify(buildOpenApiDocument(sofaDoc, { title: 'Commerce API', version, cookieName }));
     }
     return openApi;
   }
@@ -77,7 +71,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
     return organization;
   }
 
-  function clientKey(request: Request, server?: { clientAddress?: string }): string {
+  function clientKey(server?: { clientAddress?: string }): string {
     return server?.clientAddress ?? 'unknown';
   }
 
@@ -99,7 +93,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
     if (request.method === 'OPTIONS') return { response: preflightResponse(request, trusted) };
 
     if (path === '/api/health' || path === '/api/doc' || path === '/api/reference' || path === '/api/reference/standalone.js') {
-      const rate = await limit('anonymous', clientKey(request, server));
+      const rate = await limit('anonymous', clientKey(server));
       if (!rate.allowed) return { response: tooMany(), rate };
       if (request.method !== 'GET' && request.method !== 'HEAD') return { response: errorResponse(404, 'NOT_FOUND', `No route ${request.method} ${path}`), rate };
       if (path === '/api/health') return { response: await healthResponse(db, version), rate };
@@ -109,7 +103,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
 
     if (path.startsWith('/api/auth/')) {
       const email = request.method === 'POST' && SIGN_IN_PATHS.has(path) ? await signInBudgetKey(request) : null;
-      const rate = email ? await limit('signIn', email) : await limit('anonymous', clientKey(request, server));
+      const rate = email ? await limit('signIn', email) : await limit('anonymous', clientKey(server));
       if (!rate.allowed) return { response: tooMany(), rate };
       const refusal = originRefusal(request, trusted);
       if (refusal) return { response: errorResponse(403, 'FORBIDDEN', refusal), rate };
@@ -125,7 +119,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
     const actor = await actors.resolve(request.headers);
     const rate = actor
       ? await limit('authenticated', actor.apiKeyId ? `key:${actor.apiKeyId}` : `user:${actor.userId}`)
-      : await limit('anonymous', clientKey(request, server));
+      : await limit('anonymous', clientKey(server));
     if (!rate.allowed) return { response: tooMany(), rate };
     const refusal = originRefusal(request, trusted);
     if (refusal) return { response: errorResponse(403, 'FORBIDDEN', refusal), rate };
@@ -141,6 +135,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
       logger: scope.logger,
       config,
       loaders: new Map(),
+      rest: {},
     };
     return { response: await yoga.fetch(request, { ctx }), rate };
   }
@@ -163,7 +158,9 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
           ({ response, rate } = await route(request, url.pathname, server));
         } catch (error) {
           if (error instanceof BodyTooLargeError) {
-            response = errorResponse(413, 'PAYLOAD_TOO_LARGE', `Request body above ${config.bodyLimitBytes} bytes`);
+            // The rest of the body is still in flight: close the connection rather than leave
+            // unread bytes in front of the next request on it.
+            response = errorResponse(413, 'PAYLOAD_TOO_LARGE', `Request body above ${config.bodyLimitBytes} bytes`, undefined, { connection: 'close' });
           } else if (error instanceof AppError) {
             response = appErrorResponse(error);
           } else {

@@ -16,7 +16,8 @@ export async function wrapAuthResponse(response: Response): Promise<Response> {
   } catch {
     return response;
   }
-  const status = response.status === 400 ? 422 : response.status;
+  // A taken email is a conflict with existing state, as a duplicate slug is.
+  const status = body.code?.startsWith('USER_ALREADY_EXISTS') ? 409 : response.status === 400 ? 422 : response.status;
   const code = CODE_BY_STATUS.get(status) ?? (status >= 500 ? 'INTERNAL_ERROR' : 'BAD_REQUEST');
   const wrapped = errorResponse(status, code, body.message ?? 'Authentication request failed', body.code ? { reason: body.code } : undefined);
   for (const [name, value] of response.headers) if (name.toLowerCase() !== 'content-type' && name.toLowerCase() !== 'content-length') wrapped.headers.append(name, value);

@@ -1,14 +1,14 @@
 // /api/reference: the Scalar API reference, served from the npm package's standalone bundle
 // (no CDN: many intranets have none), reading /api/doc.
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-
-const require = createRequire(import.meta.url);
+import { fileURLToPath } from 'node:url';
 
 let bundle: Buffer | null = null;
 function scalarBundle(): Buffer {
-  bundle ??= fs.readFileSync(path.join(path.dirname(require.resolve('@scalar/api-reference/package.json')), 'dist/browser/standalone.js'));
+  // The package exports only its ESM entry (dist/index.js); the browser bundle sits beside it.
+  const entry = fileURLToPath(import.meta.resolve('@scalar/api-reference'));
+  bundle ??= fs.readFileSync(path.join(path.dirname(entry), 'browser', 'standalone.js'));
   return bundle;
 }
 

@@ -3,7 +3,7 @@
 // fields as query parameters too, repeats path params inside bodies, has no error responses
 // and no constraints. Request schemas are the operations' zod inputs (with their limits).
 import { z } from 'zod';
-import { operations, type Access, type RegisteredOperation } from '../graphql/operation.js';
+import { accessNote, operations, type Access, type RegisteredOperation } from '../graphql/operation.js';
 
 type Json = Record<string, unknown>;
 type AnyZod = z.core.$ZodType;
@@ -55,14 +55,6 @@ function security(access: Access): Json[] | undefined {
   return [{ apiKey: [] }, { bearerAuth: [] }, { sessionCookie: [] }];
 }
 
-function permissionNote(access: Access): string {
-  if (access === 'public') return 'Public.';
-  if (access === 'authenticated') return 'Requires any valid credential.';
-  if ('anyPermission' in access) return `Requires one of: ${access.anyPermission.join(', ')}.`;
-  const list = typeof access.permission === 'string' ? [access.permission] : access.permission;
-  return `Requires permission ${list.join(' and ')}.`;
-}
-
 function errorResponses(op: RegisteredOperation, hasBody: boolean): Json {
   const statuses = [401, 403, 404, 422, 429, 500];
   if (op.access === 'public') statuses.splice(0, 2);
@@ -102,21 +94,26 @@ function operationObject(op: RegisteredOperation, sofaResponse: Json | undefined
   return {
     operationId: op.name,
     summary: op.summary,
-    description: [op.description, permissionNote(op.access), `GraphQL twin: \`${op.kind} { ${op.name} }\`.`].filter(Boolean).join('\n\n'),
+    description: [op.description, accessNote(op.access), `GraphQL twin: \`${op.kind} { ${op.name} }\`.`].filter(Boolean).join('\n\n'),
     tags: [op.tag],
     ...(parameters.length ? { parameters } : {}),
     ...(requestBody ? { requestBody } : {}),
     security: security(op.access),
     responses: {
       [status]: { description: op.summary, headers: RATE_HEADERS, content: { 'application/json': { schema } } },
+      ...Object.fromEntries(
+        (rest.otherStatuses ?? []).map((other) => [String(other), { description: `${op.summary} (see the description for when)`, headers: RATE_HEADERS, content: { 'application/json': { schema } } }]),
+      ),
       ...errorResponses(op, hasBody),
     },
   };
 }
 
 function sofaResponseSchema(sofaDoc: Json, path: string, method: string, status: number): Json | undefined {
-  const openApiPath = `/api${path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`;
-  const op = ((sofaDoc.paths as Json)?.[openApiPath] as Json | undefined)?.[method.toLowerCase()] as Json | undefined;
+  // sofa (fets) keys its paths relative to the /api base.
+  const openApiPath = path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+  const paths = (sofaDoc.paths as Json | undefined) ?? {};
+  const op = ((paths[openApiPath] ?? paths[`/api${openApiPath}`]) as Json | undefined)?.[method.toLowerCase()] as Json | undefined;
   const response = (op?.responses as Json | undefined)?.[String(status)] as Json | undefined;
   return ((response?.content as Json | undefined)?.['application/json'] as Json | undefined)?.schema as Json | undefined;
 }
@@ -157,7 +154,7 @@ function rawRoutes(): Json {
   };
 }
 
-export function buildOpenApiDocument(sofaDoc: Json, info: { title: string; version: string }): Json {
+export function buildOpenApiDocument(sofaDoc: Json, info: { title: string; version: string; cookieName: string }): Json {
   const paths = rawRoutes() as Record<string, Json>;
   for (const op of operations.values()) {
     if (!op.rest) continue;
@@ -200,7 +197,7 @@ export function buildOpenApiDocument(sofaDoc: Json, info: { title: string; versi
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'The `token` returned by POST /api/auth/sign-in/email' },
-        sessionCookie: { type: 'apiKey', in: 'cookie', name: 'commerce.session_token' },
+        sessionCookie: { type: 'apiKey', in: 'cookie', name: info.cookieName },
       },
     },
   };

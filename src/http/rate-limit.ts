@@ -41,7 +41,7 @@ export function createRateLimiter(config: Config): RateLimiter {
   const limiters = new Map<Budget, RateLimiterAbstract>();
   for (const budget of ['authenticated', 'anonymous', 'signIn'] as const) {
     const { points, durationSeconds } = budgets[budget];
-    const base = { keyPrefix: `rl:${budget}`, points, duration: durationSeconds };
+    const base = { keyPrefix: `${budgets.keyPrefix}:${budget}`, points, duration: durationSeconds };
     limiters.set(
       budget,
       redis

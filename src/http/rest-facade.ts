@@ -4,11 +4,14 @@
 //   - success bodies in `{ data }` (paginated fields already have the `{ data, meta }` shape),
 //   - errors as `{ error: { code, message, details? } }` with the REST status,
 //   - routes whose body *is* one argument (`bodyAs`),
+//   - explicit nulls in a JSON body reach nullable arguments (sofa would drop them),
+//   - a success status chosen by the operation (`ctx.rest.status`, one of `rest.otherStatuses`),
 //   - 404 NOT_FOUND for anything sofa has no route for, including its built-in /webhook routes.
 import { useSofa as createSofaHandler } from 'sofa-api';
 import type { Plugin, YogaInitialContext } from 'graphql-yoga';
-import { type ExecutionArgs, type ExecutionResult, type GraphQLError } from 'graphql';
-import { operations, type RegisteredOperation } from '../graphql/operation.js';
+import { Kind, type ExecutionArgs, type ExecutionResult, type GraphQLError } from 'graphql';
+import { accessRefusal, operations, type RegisteredOperation } from '../graphql/operation.js';
+import type { RequestContext } from '../context.js';
 import { errorResponse, restErrorFromGraphQL } from './rest-errors.js';
 
 type Sofa = ReturnType<typeof createSofaHandler>;
@@ -53,9 +56,13 @@ export function restFacade(options: RestFacadeOptions): Plugin & { sofa: () => S
     return { ...result, data: { [field]: { data: result.data[field] } } };
   }
 
-  async function rewriteBody(request: Request, route: CompiledRoute): Promise<Request> {
+  /**
+   * Prepares the body for sofa: wraps it under `bodyAs` for routes whose body is one argument,
+   * and notes the top-level keys sent as explicit null (sofa drops them; see withExplicitNulls).
+   */
+  async function rewriteBody(request: Request, route: CompiledRoute, rest: RequestContext['rest'] | undefined): Promise<Request> {
+    if (request.method !== 'POST' && request.method !== 'PUT' && request.method !== 'PATCH') return request;
     const bodyAs = route.operation.rest?.bodyAs;
-    if (!bodyAs) return request;
     const text = await request.text();
     let parsed: unknown;
     try {
@@ -64,7 +71,28 @@ export function restFacade(options: RestFacadeOptions): Plugin & { sofa: () => S
       // Leave it to sofa, which answers malformed JSON with 400.
       return new Request(request.url, { method: request.method, headers: request.headers, body: text });
     }
-    return new Request(request.url, { method: request.method, headers: request.headers, body: JSON.stringify({ [bodyAs]: parsed }) });
+    if (bodyAs) return new Request(request.url, { method: request.method, headers: request.headers, body: JSON.stringify({ [bodyAs]: parsed }) });
+    if (rest && parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
+      rest.nullArgs = Object.entries(parsed).filter(([, value]) => value === null).map(([key]) => key);
+    }
+    return new Request(request.url, { method: request.method, headers: request.headers, body: text || undefined });
+  }
+
+  /**
+   * sofa omits variables whose body value is null, so `{ "taxClassId": null }` would mean "leave
+   * it" instead of "clear it". Put explicit nulls back for the operation's nullable arguments
+   * (a null for a required one stays omitted and is reported as missing, 422).
+   */
+  function withExplicitNulls(args: ExecutionArgs): ExecutionArgs {
+    const nullArgs = (args.contextValue as Partial<RequestContext> | undefined)?.rest?.nullArgs;
+    if (!nullArgs?.length) return args;
+    const operation = args.document.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
+    const variables = { ...(args.variableValues ?? {}) };
+    for (const definition of operation?.kind === Kind.OPERATION_DEFINITION ? (operation.variableDefinitions ?? []) : []) {
+      const name = definition.variable.name.value;
+      if (nullArgs.includes(name) && !(name in variables) && definition.type.kind !== Kind.NON_NULL_TYPE) variables[name] = null;
+    }
+    return { ...args, variableValues: variables };
   }
 
   return {
@@ -78,8 +106,18 @@ export function restFacade(options: RestFacadeOptions): Plugin & { sofa: () => S
         schema,
         routes: routes as never,
         depthLimit: 2,
-        openAPI: { info: { title: options.title, version: options.version }, endpoint: false as never },
+        // An endpoint must be named for sofa (fets) to record paths and response schemas at all;
+        // /api/doc serves the post-processed document, and the facade never routes to this one.
+        openAPI: { info: { title: options.title, version: options.version }, endpoint: '/__sofa-openapi.json' },
         swaggerUI: { endpoint: false as never },
+        // How our scalars look in JSON, for the response schemas sofa derives.
+        customScalars: {
+          UUID: { type: 'string', format: 'uuid' },
+          DateTime: { type: 'string', format: 'date-time' },
+          MinorUnits: { type: 'integer', format: 'int64', description: 'Integer minor units of the currency' },
+          JSON: {},
+          JSONObject: { type: 'object', additionalProperties: true },
+        },
         context(serverContext: YogaInitialContext) {
           const enveloped = getEnveloped(serverContext);
           return Promise.resolve(enveloped.contextFactory(serverContext as never)).then((contextValue) => {
@@ -90,7 +128,7 @@ export function restFacade(options: RestFacadeOptions): Plugin & { sofa: () => S
         async execute(args: ExecutionArgs) {
           const enveloped = envelopedByContext.get(args.contextValue as object);
           if (!enveloped) throw new TypeError('Illegal invocation.');
-          return wrap((await enveloped.execute(args)) as ExecutionResult);
+          return wrap((await enveloped.execute(withExplicitNulls(args))) as ExecutionResult);
         },
         errorHandler: (errors: ReadonlyArray<GraphQLError>) => restErrorFromGraphQL(errors),
       } as never);
@@ -102,9 +140,24 @@ export function restFacade(options: RestFacadeOptions): Plugin & { sofa: () => S
         endResponse(errorResponse(404, 'NOT_FOUND', `No route ${request.method} ${url.pathname}`));
         return;
       }
-      return rewriteBody(request, route).then(async (rewritten) => {
+      // Who may call comes before what was sent: sofa parses path, query and body values before
+      // the field (and its scope-auth check) runs, and would answer 422 first.
+      const refusal = accessRefusal(route.operation.access, (serverContext as { ctx?: RequestContext }).ctx?.actor ?? null);
+      if (refusal) {
+        endResponse(errorResponse(refusal.status, refusal.code, refusal.message));
+        return;
+      }
+      return rewriteBody(request, route, (serverContext as { ctx?: RequestContext }).ctx?.rest).then(async (rewritten) => {
         const response = await sofa.handleRequest(rewritten, serverContext as never);
-        endResponse(response ?? errorResponse(404, 'NOT_FOUND', `No route ${request.method} ${url.pathname}`));
+        if (!response) return endResponse(errorResponse(404, 'NOT_FOUND', `No route ${request.method} ${url.pathname}`));
+        // An operation whose success status depends on its outcome chose it on its context.
+        const chosen = (serverContext as { ctx?: RequestContext }).ctx?.rest.status;
+        const allowed = route.operation.rest?.otherStatuses;
+        if (chosen && response.ok && allowed?.includes(chosen as 200) && chosen !== response.status) {
+          endResponse(new Response(response.body, { status: chosen, headers: response.headers }));
+        } else {
+          endResponse(response);
+        }
       });
     },
   };

@@ -51,7 +51,7 @@ describe('statements per operation', () => {
     const deps = { db: t.app.db, config: t.app.config, logger: t.app.logger, services: t.app.services };
     const emit = (n: number) =>
       t.app.db.$transaction(async (tx) => {
-        for (let i = 0; i < n; i++) await recordEvent(tx, { organizationId: org }, 'catalog.update', { i });
+        for (let i = 0; i < n; i++) await recordEvent(tx, { organizationId: org }, 'catalog.update', { i } as never);
       });
     await emit(5);
     const five = await count(() => dispatchEvents(deps));

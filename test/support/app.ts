@@ -6,9 +6,9 @@ import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { createApp, type App } from '../../src/app.js';
-import { parseConfig, mergeConfig, type ConfigInput } from '../../src/config/index.js';
+import { resolveConfig, type ConfigInput } from '../../src/config/index.js';
 import { createUser, mintApiKey } from '../../src/auth/accounts.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger, type Logger } from '../../src/logger.js';
 import { listen, type Listening } from '../../src/http/listen.js';
 import { PACKAGE_ROOT } from '../../src/paths.js';
 
@@ -64,6 +64,8 @@ export interface TestResponse<T = any> {
 export interface TestApp {
   url: string;
   app: App;
+  /** The test database's name (fault tests drop it). */
+  databaseName: string;
   request<T = any>(path: string, options?: RequestOptions): Promise<TestResponse<T>>;
   graphql<T = any>(query: string, variables?: Record<string, unknown>, options?: RequestOptions): Promise<TestResponse<{ data?: T; errors?: any[] }>>;
   /** Creates a user (as `commerce users create` does) and signs in over HTTP. */
@@ -75,10 +77,9 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(overrides: ConfigInput = {}): Promise<TestApp> {
+export async function startTestApp(overrides: ConfigInput = {}, options: { logger?: Logger } = {}): Promise<TestApp> {
   const database = await createTestDatabase();
-  const config = parseConfig(
-    mergeConfig<ConfigInput>(
+  const config = resolveConfig(
       {
         env: 'test',
         baseUrl: TEST_BASE_URL,
@@ -88,9 +89,8 @@ export async function startTestApp(overrides: ConfigInput = {}): Promise<TestApp
         auth: { secret: 'test-secret-test-secret-test-secret-0123456789' },
       },
       overrides,
-    ),
   );
-  const app = await createApp(config, { migrate: false, countStatements: true, logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent') });
+  const app = await createApp(config, { migrate: false, countStatements: true, logger: options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent') });
   let server: Listening;
   try {
     server = await listen(app.http, 0, '127.0.0.1');
@@ -125,6 +125,7 @@ export async function startTestApp(overrides: ConfigInput = {}): Promise<TestApp
   return {
     url: server.url,
     app,
+    databaseName: database.name,
     request,
     graphql: (query, variables, options = {}) => request('/graphql', { ...options, method: 'POST', body: { query, variables } }),
     async signIn(role, options = {}) {

@@ -1,0 +1,81 @@
+// Shared bench plumbing: start a target process, read its JSON lines, run autocannon.
+import { spawn, type ChildProcess } from 'node:child_process';
+import readline from 'node:readline';
+import autocannon from 'autocannon';
+
+export interface Target {
+  info: Record<string, string>;
+  child: ChildProcess;
+  /** The next JSON line the target prints. */
+  nextLine(): Promise<Record<string, unknown>>;
+  stop(): Promise<void>;
+}
+
+export async function startTarget(script: string, env: NodeJS.ProcessEnv = process.env, nodeArgs: string[] = []): Promise<Target> {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const lines = readline.createInterface({ input: child.stdout! });
+  const queue: Array<(line: Record<string, unknown>) => void> = [];
+  lines.on('line', (line) => {
+    try {
+      queue.shift()?.(JSON.parse(line));
+    } catch {
+      /* not one of ours */
+    }
+  });
+  const nextLine = () => new Promise<Record<string, unknown>>((resolve) => queue.push(resolve));
+  const info = (await nextLine()) as Record<string, string>;
+  return {
+    info,
+    child,
+    nextLine,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+export interface Scenario {
+  name: string;
+  url: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface Result {
+  name: string;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+export async function load(scenario: Scenario, seconds: number, connections: number): Promise<Result> {
+  const result = await autocannon({
+    url: scenario.url,
+    method: scenario.method ?? 'GET',
+    headers: scenario.headers,
+    body: scenario.body,
+    connections,
+    duration: seconds,
+  });
+  return {
+    name: scenario.name,
+    requestsPerSecond: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors,
+    non2xx: result.non2xx,
+  };
+}
+
+export function printTable(results: Array<Result & { statementsPerRequest?: number }>): void {
+  console.log('\n| scenario | req/s | p50 ms | p99 ms | non-2xx | SQL/request |');
+  console.log('|---|---:|---:|---:|---:|---:|');
+  for (const r of results) {
+    console.log(`| ${r.name} | ${r.requestsPerSecond} | ${r.p50} | ${r.p99} | ${r.non2xx + r.errors} | ${r.statementsPerRequest ?? '—'} |`);
+  }
+}

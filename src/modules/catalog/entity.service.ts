@@ -1,0 +1,213 @@
+// Catalog entities: list, get (by UUID or slug), create, update, delete and the status moves.
+// Reads need catalog:read; entities that are not active (draft, archived, discontinued) exist
+// only for callers with catalog:read:unpublished (404 and filtered out of lists for others).
+import type { CatalogEntity, CatalogEntityStatus, Prisma } from '../../generated/prisma/client.js';
+import { forbidden, notFound, validationFailed } from '../../errors.js';
+import { hasPermission } from '../../auth/permissions.js';
+import { pageWindow, toPage, type Page } from '../../graphql/pagination.js';
+import { applyCustomFields, validateCustomFields } from './custom-fields.service.js';
+import { emitCreated, emitDeleted, emitUpdated } from './events.js';
+import { parseInclude, withIncludes } from './include.js';
+import { inTransaction, PERMISSION, UUID_RE, lockEntity, mapWriteErrors, seesUnpublished, type CatalogCtx } from './shared.js';
+import type { CatalogEntityView } from './views.js';
+
+export const ENTITY_STATUSES = ['draft', 'active', 'archived', 'discontinued'] as const satisfies readonly CatalogEntityStatus[];
+
+/** `sort=field:direction` accepts these fields; ties break on id so pages never overlap. */
+export const SORT_FIELDS = ['createdAt', 'updatedAt', 'publishedAt', 'slug', 'type', 'status'] as const;
+type SortField = (typeof SORT_FIELDS)[number];
+const DEFAULT_SORT = 'createdAt:desc';
+
+const SLUG_CONFLICT: Array<[RegExp, string]> = [[/slug/, 'an entity with this slug already exists']];
+
+function orderBy(sort: string | undefined): Prisma.CatalogEntityOrderByWithRelationInput[] {
+  const [field, direction = 'asc', ...rest] = (sort || DEFAULT_SORT).split(':');
+  if (!SORT_FIELDS.includes(field as SortField) || (direction !== 'asc' && direction !== 'desc') || rest.length) {
+    throw validationFailed([{ field: 'sort', message: `must be field:direction with field one of ${SORT_FIELDS.join(', ')} and direction asc or desc` }]);
+  }
+  const order = direction as 'asc' | 'desc';
+  const primary = field === 'publishedAt' ? { publishedAt: { sort: order, nulls: 'last' as const } } : { [field as SortField]: order };
+  return [primary, { id: order }];
+}
+
+/** A category or brand filter: its UUID, or its slug. */
+function membershipFilter(value: string | undefined, relation: 'category' | 'brand'): Prisma.CatalogEntityWhereInput {
+  if (!value) return {};
+  const target = UUID_RE.test(value) ? { id: value.toLowerCase() } : { slug: value };
+  return relation === 'category' ? { categories: { some: { category: target } } } : { brands: { some: { brand: target } } };
+}
+
+export interface EntityListInput {
+  type?: string;
+  status?: CatalogEntityStatus;
+  category?: string;
+  brand?: string;
+  page: number;
+  limit: number;
+  sort?: string;
+  include?: string;
+}
+
+export async function listEntities(ctx: CatalogCtx, input: EntityListInput): Promise<Page<CatalogEntityView>> {
+  const include = parseInclude(input.include);
+  const order = orderBy(input.sort);
+  const where: Prisma.CatalogEntityWhereInput = {
+    organizationId: ctx.organization.id,
+    ...(input.type ? { type: input.type } : {}),
+    ...membershipFilter(input.category, 'category'),
+    ...membershipFilter(input.brand, 'brand'),
+    AND: [input.status ? { status: input.status } : {}, seesUnpublished(ctx) ? {} : { status: 'active' }],
+  };
+  const [rows, total] = await Promise.all([
+    ctx.db.catalogEntity.findMany({ where, orderBy: order, ...pageWindow(input) }),
+    ctx.db.catalogEntity.count({ where }),
+  ]);
+  return toPage(await withIncludes(ctx, rows, include), total, input);
+}
+
+/** An entity the caller may read, by UUID or slug; 404 when absent or not visible to them. */
+export async function findReadableEntity(ctx: CatalogCtx, idOrSlug: string): Promise<CatalogEntity> {
+  const key = UUID_RE.test(idOrSlug) ? { id: idOrSlug.toLowerCase() } : { slug: idOrSlug };
+  const row = await ctx.db.catalogEntity.findFirst({ where: { organizationId: ctx.organization.id, ...key } });
+  if (!row || (row.status !== 'active' && !seesUnpublished(ctx))) throw notFound('Catalog entity');
+  return row;
+}
+
+export async function getEntity(ctx: CatalogCtx, idOrSlug: string, includeRaw?: string): Promise<CatalogEntityView> {
+  const include = parseInclude(includeRaw);
+  const row = await findReadableEntity(ctx, idOrSlug);
+  const [view] = await withIncludes(ctx, [row], include);
+  return view!;
+}
+
+function assertMaySetSource(ctx: CatalogCtx, sourceStoreId: string | null | undefined): void {
+  if (sourceStoreId !== undefined && !hasPermission(ctx.actor?.permissions ?? [], PERMISSION.sync)) {
+    throw forbidden('Insufficient permissions: setting sourceStoreId needs catalog:sync');
+  }
+}
+
+/** publishedAt records the first move to active. */
+function publishedAtFor(status: CatalogEntityStatus | undefined, current: Date | null): Date | null | undefined {
+  if (status !== 'active' || current) return undefined;
+  return new Date();
+}
+
+export interface EntityCreateInput {
+  type: string;
+  slug: string;
+  status: CatalogEntityStatus;
+  metadata?: Record<string, unknown>;
+  customFields?: Record<string, unknown>;
+  locale: string;
+  taxClassId?: string | null;
+  sourceStoreId?: string | null;
+}
+
+export async function createEntity(ctx: CatalogCtx, input: EntityCreateInput): Promise<CatalogEntityView> {
+  assertMaySetSource(ctx, input.sourceStoreId ?? undefined);
+  const fields = await validateCustomFields(ctx.db, ctx, input.type, input.customFields, 'create');
+  const row = await mapWriteErrors(
+    'Catalog entity',
+    () =>
+      inTransaction(ctx, async (tx) => {
+        const entity = await tx.catalogEntity.create({
+          data: {
+            organizationId: ctx.organization.id,
+            type: input.type,
+            slug: input.slug,
+            status: input.status,
+            metadata: (input.metadata ?? {}) as Prisma.InputJsonObject,
+            taxClassId: input.taxClassId ?? null,
+            sourceStoreId: input.sourceStoreId ?? null,
+            publishedAt: input.status === 'active' ? new Date() : null,
+          },
+        });
+        await applyCustomFields(tx, ctx, entity.id, fields, input.locale);
+        await emitCreated(tx, ctx, entity);
+        return entity;
+      }),
+    SLUG_CONFLICT,
+  );
+  const [view] = await withIncludes(ctx, [row], ['customFields']);
+  return view!;
+}
+
+export interface EntityUpdateInput {
+  slug?: string;
+  status?: CatalogEntityStatus;
+  metadata?: Record<string, unknown>;
+  customFields?: Record<string, unknown>;
+  locale: string;
+  taxClassId?: string | null;
+  sourceStoreId?: string | null;
+}
+
+/** PATCH: only given keys change; `customFields` is itself a patch (null clears a field). */
+export async function updateEntity(ctx: CatalogCtx, id: string, input: EntityUpdateInput): Promise<CatalogEntityView> {
+  assertMaySetSource(ctx, input.sourceStoreId);
+  const row = await mapWriteErrors(
+    'Catalog entity',
+    () =>
+      inTransaction(ctx, async (tx) => {
+        const locked = await lockEntity(tx, ctx, id);
+        const fields = await validateCustomFields(tx, ctx, locked.type, input.customFields, 'update');
+        const changes = [
+          ...(['slug', 'status', 'metadata', 'taxClassId', 'sourceStoreId'] as const).filter((key) => input[key] !== undefined),
+          ...[...fields.set.map((f) => f.name), ...fields.clear].map((name) => `customFields.${name}`),
+        ];
+        const current = await tx.catalogEntity.findUniqueOrThrow({ where: { id: locked.id } });
+        if (!changes.length) return current;
+        const entity = await tx.catalogEntity.update({
+          where: { id: locked.id, organizationId: ctx.organization.id },
+          data: {
+            ...(input.slug !== undefined ? { slug: input.slug } : {}),
+            ...(input.status !== undefined ? { status: input.status, publishedAt: publishedAtFor(input.status, current.publishedAt) } : {}),
+            ...(input.metadata !== undefined ? { metadata: input.metadata as Prisma.InputJsonObject } : {}),
+            ...(input.taxClassId !== undefined ? { taxClassId: input.taxClassId } : {}),
+            ...(input.sourceStoreId !== undefined ? { sourceStoreId: input.sourceStoreId } : {}),
+            updatedAt: new Date(),
+          },
+        });
+        await applyCustomFields(tx, ctx, entity.id, fields, input.locale);
+        await emitUpdated(tx, ctx, entity.id, changes, entity);
+        return entity;
+      }),
+    SLUG_CONFLICT,
+  );
+  const [view] = await withIncludes(ctx, [row], ['customFields']);
+  return view!;
+}
+
+/**
+ * publish / archive / discontinue: allowed from any state. A move to the state the entity is
+ * already in changes nothing and emits nothing; a real move emits catalog.update (changes: status).
+ */
+export async function transitionEntity(ctx: CatalogCtx, id: string, to: CatalogEntityStatus): Promise<CatalogEntityView> {
+  const row = await inTransaction(ctx, async (tx) => {
+    const locked = await lockEntity(tx, ctx, id);
+    const current = await tx.catalogEntity.findUniqueOrThrow({ where: { id: locked.id } });
+    if (current.status === to) return current;
+    const entity = await tx.catalogEntity.update({
+      where: { id: locked.id, organizationId: ctx.organization.id },
+      data: { status: to, publishedAt: publishedAtFor(to, current.publishedAt) },
+    });
+    await emitUpdated(tx, ctx, entity.id, ['status'], entity);
+    return entity;
+  });
+  const [view] = await withIncludes(ctx, [row], []);
+  return view!;
+}
+
+/** Deletes the entity and everything that belongs to it (attributes, variants, options, values). */
+export async function deleteEntity(ctx: CatalogCtx, id: string): Promise<CatalogEntityView> {
+  const row = await mapWriteErrors('Catalog entity', () =>
+    inTransaction(ctx, async (tx) => {
+      await lockEntity(tx, ctx, id);
+      const entity = await tx.catalogEntity.delete({ where: { id, organizationId: ctx.organization.id } });
+      await emitDeleted(tx, ctx, entity);
+      return entity;
+    }),
+  );
+  const [view] = await withIncludes(ctx, [row], []);
+  return view!;
+}

@@ -1,0 +1,25 @@
+// Hooks other modules register on catalog writes, run inside the write's transaction so their
+// rows commit or roll back with it. The inventory module registers `variantsCreated` to seed a
+// zero stock level for each new variant (the spec's "variants/quick seeds zero stock"); until it
+// is installed, no stock rows exist and nothing is seeded.
+import type { Tx } from '../../db/client.js';
+import type { CatalogCtx } from './shared.js';
+
+export interface CreatedVariant {
+  id: string;
+  entityId: string;
+  sku: string;
+}
+
+export type VariantsCreatedHook = (tx: Tx, ctx: CatalogCtx, variants: CreatedVariant[]) => Promise<void>;
+
+const variantsCreated: VariantsCreatedHook[] = [];
+
+export function onVariantsCreated(hook: VariantsCreatedHook): void {
+  variantsCreated.push(hook);
+}
+
+export async function runVariantsCreated(tx: Tx, ctx: CatalogCtx, variants: CreatedVariant[]): Promise<void> {
+  if (!variants.length) return;
+  for (const hook of variantsCreated) await hook(tx, ctx, variants);
+}

@@ -1,0 +1,229 @@
+// GraphQL output types of the catalog. REST bodies are the same objects (sofa selects every
+// field). Embeds on CatalogEntity are null unless the read's `include` named them.
+import { builder } from '../../graphql/builder.js';
+import { includedValue } from './include.js';
+import type {
+  AttributesView,
+  BrandView,
+  CatalogEntityView,
+  CategoryView,
+  CustomFieldView,
+  FieldDefinitionView,
+  FieldOwnershipView,
+  OptionTypeView,
+  OptionValueView,
+  ProposalView,
+  VariantOptionView,
+  VariantView,
+} from './views.js';
+import type { VariantMatrix } from './variants.service.js';
+
+type Json = Record<string, unknown>;
+
+export const CatalogAttributesRef = builder.objectRef<AttributesView>('CatalogAttributes').implement({
+  description: 'Localized texts of an entity for one locale.',
+  fields: (t) => ({
+    entityId: t.field({ type: 'UUID', resolve: (a) => a.entityId }),
+    locale: t.exposeString('locale', { description: 'BCP 47 locale, e.g. en or de-DE' }),
+    title: t.exposeString('title', { nullable: true }),
+    description: t.exposeString('description', { nullable: true }),
+    seoTitle: t.exposeString('seoTitle', { nullable: true }),
+    seoDescription: t.exposeString('seoDescription', { nullable: true }),
+    createdAt: t.field({ type: 'DateTime', resolve: (a) => a.createdAt }),
+    updatedAt: t.field({ type: 'DateTime', resolve: (a) => a.updatedAt }),
+  }),
+});
+
+export const CatalogCategoryRef = builder.objectRef<CategoryView>('CatalogCategory').implement({
+  description: 'A node of the category tree.',
+  fields: (t) => ({
+    id: t.field({ type: 'UUID', resolve: (c) => c.id }),
+    name: t.exposeString('name'),
+    slug: t.exposeString('slug', { description: 'Unique per organization' }),
+    description: t.exposeString('description', { nullable: true }),
+    parentId: t.field({ type: 'UUID', nullable: true, description: 'Parent category; null for a root', resolve: (c) => c.parentId }),
+    sortOrder: t.exposeInt('sortOrder', { description: 'Ascending order among siblings' }),
+    metadata: t.field({ type: 'JSONObject', resolve: (c) => c.metadata }),
+    createdAt: t.field({ type: 'DateTime', resolve: (c) => c.createdAt }),
+    updatedAt: t.field({ type: 'DateTime', resolve: (c) => c.updatedAt }),
+  }),
+});
+
+export const CatalogBrandRef = builder.objectRef<BrandView>('CatalogBrand').implement({
+  description: 'A brand entities can belong to.',
+  fields: (t) => ({
+    id: t.field({ type: 'UUID', resolve: (b) => b.id }),
+    name: t.exposeString('name'),
+    slug: t.exposeString('slug', { description: 'Unique per organization' }),
+    description: t.exposeString('description', { nullable: true }),
+    logoUrl: t.exposeString('logoUrl', { nullable: true }),
+    websiteUrl: t.exposeString('websiteUrl', { nullable: true }),
+    sortOrder: t.exposeInt('sortOrder'),
+    metadata: t.field({ type: 'JSONObject', resolve: (b) => b.metadata }),
+    createdAt: t.field({ type: 'DateTime', resolve: (b) => b.createdAt }),
+    updatedAt: t.field({ type: 'DateTime', resolve: (b) => b.updatedAt }),
+  }),
+});
+
+export const CatalogOptionValueRef = builder.objectRef<OptionValueView>('CatalogOptionValue').implement({
+  description: 'One value of an option type (L, red).',
+  fields: (t) => ({
+    id: t.field({ type: 'UUID', resolve: (v) => v.id }),
+    optionTypeId: t.field({ type: 'UUID', resolve: (v) => v.optionTypeId }),
+    value: t.exposeString('value'),
+    label: t.exposeString('label', { nullable: true }),
+    sortOrder: t.exposeInt('sortOrder'),
+  }),
+});
+
+export const CatalogOptionTypeRef = builder.objectRef<OptionTypeView>('CatalogOptionType').implement({
+  description: 'An option axis of an entity (size, color) with its values.',
+  fields: (t) => ({
+    id: t.field({ type: 'UUID', resolve: (o) => o.id }),
+    entityId: t.field({ type: 'UUID', resolve: (o) => o.entityId }),
+    name: t.exposeString('name', { description: 'Unique per entity' }),
+    label: t.exposeString('label', { nullable: true }),
+    sortOrder: t.exposeInt('sortOrder'),
+    createdAt: t.field({ type: 'DateTime', resolve: (o) => o.createdAt }),
+    values: t.field({ type: [CatalogOptionValueRef], resolve: (o) => o.values }),
+  }),
+});
+
+export const CatalogVariantOptionRef = builder.objectRef<VariantOptionView>('CatalogVariantOption').implement({
+  description: 'The value a variant takes on one option type.',
+  fields: (t) => ({
+    optionTypeId: t.field({ type: 'UUID', resolve: (o) => o.optionTypeId }),
+    optionName: t.exposeString('optionName'),
+    optionValueId: t.field({ type: 'UUID', resolve: (o) => o.optionValueId }),
+    value: t.exposeString('value'),
+  }),
+});
+
+export const CatalogVariantRef = builder.objectRef<VariantView>('CatalogVariant').implement({
+  description: 'One sellable combination of option values.',
+  fields: (t) => ({
+    id: t.field({ type: 'UUID', resolve: (v) => v.id }),
+    entityId: t.field({ type: 'UUID', resolve: (v) => v.entityId }),
+    sku: t.exposeString('sku', { description: 'Unique per organization' }),
+    title: t.exposeString('title', { nullable: true, description: 'Defaults to the option values joined by " / "' }),
+    taxClassId: t.field({ type: 'UUID', nullable: true, description: 'Tax class of this variant; wins over the entity\'s', resolve: (v) => v.taxClassId }),
+    metadata: t.field({ type: 'JSONObject', resolve: (v) => v.metadata }),
+    optionValues: t.field({ type: [CatalogVariantOptionRef], resolve: (v) => v.optionValues }),
+    options: t.field({
+      type: 'JSONObject',
+      description: 'The option values keyed by option type name: { "size": "L", "color": "red" }',
+      resolve: (v) => Object.fromEntries(v.optionValues.map((o) => [o.optionName, o.value])),
+    }),
+    createdAt: t.field({ type: 'DateTime', resolve: (v) => v.createdAt }),
+    updatedAt: t.field({ type: 'DateTime', resolve: (v) => v.updatedAt }),
+  }),
+});
+
+export const CatalogVariantMatrixRef = builder.objectRef<VariantMatrix>('CatalogVariantMatrix').implement({
+  description: 'The variants of a requested option matrix: those this call created and those that already existed.',
+  fields: (t) => ({
+    created: t.field({ type: [CatalogVariantRef], resolve: (m) => m.created }),
+    existing: t.field({ type: [CatalogVariantRef], resolve: (m) => m.existing }),
+  }),
+});
+
+function customFieldFields<T extends CustomFieldView>(t: PothosFieldBuilder<T>) {
+  const text = (description: string | undefined, get: (f: T) => string) => t.field({ type: 'String', description, resolve: get });
+  const maybe = (description: string | undefined, get: (f: T) => string | null) => t.field({ type: 'String', nullable: true, description, resolve: get });
+  return {
+    id: t.field({ type: 'UUID', resolve: (f) => f.id }),
+    entityId: t.field({ type: 'UUID', resolve: (f) => f.entityId }),
+    fieldName: text(undefined, (f) => f.fieldName),
+    locale: text(undefined, (f) => f.locale),
+    value: t.field({ type: 'JSON', resolve: (f) => f.value }),
+    status: text('proposed, approved, rejected or superseded', (f) => f.status),
+    source: text('platform for direct writes; the proposer\'s stated source otherwise', (f) => f.source),
+    sourceStoreId: maybe(undefined, (f) => f.sourceStoreId),
+    note: maybe(undefined, (f) => f.note),
+    proposedBy: maybe('User id of the writer or proposer', (f) => f.proposedBy),
+    reviewedBy: maybe('User id of who approved or rejected it', (f) => f.reviewedBy),
+    reviewedAt: t.field({ type: 'DateTime', nullable: true, resolve: (f) => f.reviewedAt }),
+    createdAt: t.field({ type: 'DateTime', resolve: (f) => f.createdAt }),
+    updatedAt: t.field({ type: 'DateTime', resolve: (f) => f.updatedAt }),
+  };
+}
+
+// Pothos' field builder type for an objectRef of T, as the implement() callback receives it.
+type PothosFieldBuilder<T> = Parameters<NonNullable<Parameters<ReturnType<typeof builder.objectRef<T>>['implement']>[0]['fields']>>[0];
+
+export const CatalogCustomFieldRef = builder.objectRef<CustomFieldView>('CatalogCustomField').implement({
+  description: 'A custom-field value with its provenance.',
+  fields: (t) => customFieldFields(t),
+});
+
+export const CatalogCustomFieldProposalRef = builder.objectRef<ProposalView>('CatalogCustomFieldProposal').implement({
+  description: 'A pending custom-field value in the organization queue: the full custom-field row plus its entity\'s slug and type.',
+  fields: (t) => ({
+    ...customFieldFields(t),
+    entitySlug: t.exposeString('entitySlug'),
+    entityType: t.exposeString('entityType'),
+  }),
+});
+
+export const CatalogFieldDefinitionRef = builder.objectRef<FieldDefinitionView>('CatalogFieldDefinition').implement({
+  description: 'A custom field of an entity type.',
+  fields: (t) => ({
+    id: t.field({ type: 'UUID', resolve: (d) => d.id }),
+    entityType: t.exposeString('entityType'),
+    name: t.exposeString('name', { description: 'Key under customFields; unique per organization and entity type' }),
+    label: t.exposeString('label', { nullable: true }),
+    description: t.exposeString('description', { nullable: true }),
+    type: t.exposeString('type', { description: 'string, number, boolean, date, enum or json' }),
+    enumValues: t.exposeStringList('enumValues', { description: 'Allowed values of an enum field' }),
+    required: t.exposeBoolean('required'),
+    filterable: t.exposeBoolean('filterable', { description: 'Indexed for search filters and facets' }),
+    archivedAt: t.field({ type: 'DateTime', nullable: true, resolve: (d) => d.archivedAt }),
+    createdAt: t.field({ type: 'DateTime', resolve: (d) => d.createdAt }),
+    updatedAt: t.field({ type: 'DateTime', resolve: (d) => d.updatedAt }),
+  }),
+});
+
+export const CatalogFieldOwnershipRef = builder.objectRef<FieldOwnershipView>('CatalogFieldOwnership').implement({
+  description: 'Who owns a field of an entity, optionally per store and per variant.',
+  fields: (t) => ({
+    id: t.field({ type: 'UUID', resolve: (o) => o.id }),
+    entityId: t.field({ type: 'UUID', resolve: (o) => o.entityId }),
+    fieldPath: t.exposeString('fieldPath'),
+    owner: t.exposeString('owner', { description: 'platform, store or shared' }),
+    storeId: t.exposeString('storeId', { nullable: true }),
+    variantId: t.field({ type: 'UUID', nullable: true, resolve: (o) => o.variantId }),
+    createdAt: t.field({ type: 'DateTime', resolve: (o) => o.createdAt }),
+    updatedAt: t.field({ type: 'DateTime', resolve: (o) => o.updatedAt }),
+  }),
+});
+
+const embed = <T>(name: string) => (entity: CatalogEntityView) => includedValue<T>(entity, name);
+
+export const CatalogEntityRef = builder.objectRef<CatalogEntityView>('CatalogEntity').implement({
+  description:
+    'A catalog entity: a product, a digital download or any other sellable type. Related data is embedded ' +
+    'through the `include` argument; an embed that was not asked for is null.',
+  fields: (t) => ({
+    id: t.field({ type: 'UUID', resolve: (e) => e.id }),
+    type: t.exposeString('type', { description: 'For example product or digitalDownload' }),
+    slug: t.exposeString('slug', { description: 'Unique per organization' }),
+    status: t.exposeString('status', { description: 'draft, active, archived or discontinued' }),
+    metadata: t.field({ type: 'JSONObject', resolve: (e) => e.metadata as Json }),
+    taxClassId: t.field({ type: 'UUID', nullable: true, resolve: (e) => e.taxClassId }),
+    sourceStoreId: t.exposeString('sourceStoreId', { nullable: true, description: 'Set for entities sourced from a connected store' }),
+    publishedAt: t.field({ type: 'DateTime', nullable: true, description: 'First move to active', resolve: (e) => e.publishedAt }),
+    createdAt: t.field({ type: 'DateTime', resolve: (e) => e.createdAt }),
+    updatedAt: t.field({ type: 'DateTime', resolve: (e) => e.updatedAt }),
+    attributes: t.field({ type: [CatalogAttributesRef], nullable: true, description: 'include=attributes', resolve: embed<AttributesView[]>('attributes') }),
+    variants: t.field({ type: [CatalogVariantRef], nullable: true, description: 'include=variants', resolve: embed<VariantView[]>('variants') }),
+    optionTypes: t.field({ type: [CatalogOptionTypeRef], nullable: true, description: 'include=optionTypes', resolve: embed<OptionTypeView[]>('optionTypes') }),
+    categories: t.field({ type: [CatalogCategoryRef], nullable: true, description: 'include=categories', resolve: embed<CategoryView[]>('categories') }),
+    brands: t.field({ type: [CatalogBrandRef], nullable: true, description: 'include=brands', resolve: embed<BrandView[]>('brands') }),
+    customFields: t.field({
+      type: [CatalogCustomFieldRef],
+      nullable: true,
+      description: 'include=customFields: approved values with provenance, one row per field and locale (create and update answers always carry them)',
+      resolve: embed<CustomFieldView[]>('customFields'),
+    }),
+  }),
+});

@@ -1,0 +1,55 @@
+// When the database goes away: the health probe answers 503, and a session check that cannot
+// run is a 500 (logged with stage, path and method), never an anonymous request.
+import { Writable } from 'node:stream';
+import pg from 'pg';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.js';
+
+const lines: Array<Record<string, unknown>> = [];
+const sink = new Writable({
+  write(chunk, _encoding, done) {
+    for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+    done();
+  },
+});
+
+let t: TestApp;
+let token: string;
+let key: string;
+
+beforeAll(async () => {
+  t = await startTestApp({}, { logger: pino({ level: 'info' }, sink) });
+  token = (await t.signIn('owner')).token;
+  key = await t.apiKey('admin');
+  expect((await t.request('/api/settings', { bearer: token })).status).toBe(200);
+  const admin = new pg.Client({ connectionString: inject('adminUrl') });
+  await admin.connect();
+  await admin.query(`drop database ${admin.escapeIdentifier(t.databaseName)} with (force)`);
+  await admin.end();
+});
+afterAll(() => t?.close());
+
+describe('database unreachable', () => {
+  it('GET /api/health answers 503 { status: error, version, database: unreachable }', async () => {
+    const res = await t.request('/api/health');
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({ status: 'error', version: '0.1.0', database: 'unreachable' });
+  });
+
+  it('a bearer request whose session check cannot run is a masked 500, not anonymous', async () => {
+    const res = await t.request('/api/settings', { bearer: token });
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ error: { code: 'INTERNAL_ERROR', message: 'Internal server error' } });
+    const requestId = res.headers.get('x-request-id');
+    const logged = lines.find((line) => line.reqId === requestId && line.level === 50);
+    expect(logged).toMatchObject({ stage: 'session', path: '/api/settings', method: 'GET' });
+  });
+
+  it('so is an API-key request', async () => {
+    const res = await t.request('/api/settings', { apiKey: key });
+    expect(res.status).toBe(500);
+    const logged = lines.find((line) => line.reqId === res.headers.get('x-request-id') && line.level === 50);
+    expect(logged).toMatchObject({ stage: 'api-key', path: '/api/settings', method: 'GET' });
+  });
+});
