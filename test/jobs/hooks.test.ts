@@ -23,7 +23,7 @@ describe('hooks', () => {
     await hooks.runBefore('tests.beforeCheckout', { cartId: 'c1', total: 100 }, ctx);
     expect(calls).toEqual(['first:c1', 'second']);
     expect(hooks.count('tests.beforeCheckout')).toBe(2);
-    expect(hooks.keys().sort()).toEqual(['tests.beforeCheckout', 'tests.afterOrder']);
+    expect(hooks.keys().sort()).toEqual(['tests.afterOrder', 'tests.beforeCheckout']);
   });
 
   it('a throwing before-hook stops the operation: its error propagates and later handlers do not run', async () => {
