@@ -15,6 +15,8 @@ import { taxService } from './modules/tax/index.js';
 import { auditService } from './modules/audit/index.js';
 import type { Services } from './services.js';
 import { createHttpApp, type HttpApp } from './http/app.js';
+import { createJobsService } from './jobs/service.js';
+import { startJobWorker, workerOptionsFrom } from './jobs/worker.js';
 import { MIGRATIONS_DIR, PACKAGE_VERSION } from './paths.js';
 
 export interface Runtime {
@@ -35,6 +37,19 @@ export interface BootOptions {
   logger?: Logger;
 }
 
+/** ctx.services for a process: one instance of each cross-module service. */
+export function createServices(db: Db, config: Config): Services {
+  return {
+    organizations: createOrganizationDirectory(db),
+    inventory: inventoryService,
+    pricing: pricingService,
+    promotions: promotionsService,
+    tax: taxService,
+    audit: auditService,
+    jobs: createJobsService({ db, config }),
+  };
+}
+
 export async function bootRuntime(config: Config, options: BootOptions = {}): Promise<Runtime> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const database = await resolveDatabase(config, (message) => logger.debug({ postgres: message.trim() }, 'embedded postgres'));
@@ -46,14 +61,7 @@ export async function bootRuntime(config: Config, options: BootOptions = {}): Pr
     const { db, counter } = createDb(database.url, { countStatements: options.countStatements });
     const baseUrl = config.baseUrl ?? `http://localhost:${config.port}`;
     const auth = createAuth(config, db, { secret: resolveAuthSecret(config), baseUrl });
-    const services: Services = {
-      organizations: createOrganizationDirectory(db),
-      inventory: inventoryService,
-      pricing: pricingService,
-      promotions: promotionsService,
-      tax: taxService,
-      audit: auditService,
-    };
+    const services = createServices(db, config);
     await services.organizations.defaultOrganization();
     return {
       config,
@@ -81,10 +89,13 @@ export interface App extends Runtime {
 export async function createApp(config: Config, options: BootOptions = {}): Promise<App> {
   const runtime = await bootRuntime(config, options);
   const http = createHttpApp({ ...runtime, version: PACKAGE_VERSION });
+  // jobs.autorun: the job worker inside the server, polling at the configured interval.
+  const autorun = config.jobs.autorun ? startJobWorker(runtime, workerOptionsFrom(config, { pollIntervalMs: config.jobs.autorun.intervalMs })) : null;
   return {
     ...runtime,
     http,
     async close() {
+      await autorun?.stop();
       await http.close();
       await runtime.close();
     },

@@ -11,6 +11,7 @@ import type { PricingService } from './modules/pricing/index.js';
 import type { PromotionsService } from './modules/promotions/index.js';
 import type { TaxService } from './modules/tax/index.js';
 import type { AuditService } from './modules/audit/index.js';
+import type { JobsService } from './jobs/service.js';
 
 export interface Services {
   organizations: OrganizationDirectory;
@@ -19,4 +20,6 @@ export interface Services {
   promotions: PromotionsService;
   tax: TaxService;
   audit: AuditService;
+  /** Enqueue background jobs (optionally inside the caller's transaction). */
+  jobs: JobsService;
 }

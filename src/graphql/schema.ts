@@ -10,6 +10,8 @@ import '../modules/pricing/schema.js';
 import '../modules/promotions/schema.js';
 import '../modules/tax/schema.js';
 import '../modules/audit/schema.js';
+import '../modules/jobs/schema.js';
+import '../modules/webhooks/schema.js';
 
 let built: GraphQLSchema | null = null;
 
