@@ -10,6 +10,8 @@ import { createLogger, type Logger } from './logger.js';
 import { createOrganizationDirectory } from './modules/organizations/service.js';
 import type { Services } from './services.js';
 import { createHttpApp, type HttpApp } from './http/app.js';
+import { createJobsService } from './jobs/service.js';
+import { startJobWorker, workerOptionsFrom } from './jobs/worker.js';
 import { MIGRATIONS_DIR, PACKAGE_VERSION } from './paths.js';
 
 export interface Runtime {
@@ -41,7 +43,7 @@ export async function bootRuntime(config: Config, options: BootOptions = {}): Pr
     const { db, counter } = createDb(database.url, { countStatements: options.countStatements });
     const baseUrl = config.baseUrl ?? `http://localhost:${config.port}`;
     const auth = createAuth(config, db, { secret: resolveAuthSecret(config), baseUrl });
-    const services: Services = { organizations: createOrganizationDirectory(db) };
+    const services: Services = { organizations: createOrganizationDirectory(db), jobs: createJobsService({ db, config }) };
     await services.organizations.defaultOrganization();
     return {
       config,
@@ -69,10 +71,13 @@ export interface App extends Runtime {
 export async function createApp(config: Config, options: BootOptions = {}): Promise<App> {
   const runtime = await bootRuntime(config, options);
   const http = createHttpApp({ ...runtime, version: PACKAGE_VERSION });
+  // jobs.autorun: the job worker inside the server, polling at the configured interval.
+  const autorun = config.jobs.autorun ? startJobWorker(runtime, workerOptionsFrom(config, { pollIntervalMs: config.jobs.autorun.intervalMs })) : null;
   return {
     ...runtime,
     http,
     async close() {
+      await autorun?.stop();
       await http.close();
       await runtime.close();
     },

@@ -3,6 +3,7 @@
 import { loadConfig, ConfigError } from './config/index.js';
 import { createApp } from './app.js';
 import { listen } from './http/listen.js';
+import { handleShutdownSignalsInApp } from './db/embedded.js';
 
 async function main(): Promise<void> {
   const config = await loadConfig();
@@ -19,6 +20,7 @@ async function main(): Promise<void> {
     await app.close();
     process.exit(0);
   };
+  handleShutdownSignalsInApp();
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
 }

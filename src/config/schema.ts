@@ -112,7 +112,43 @@ export const configSchema = z
       })
       .prefault({}),
     jobs: z
-      .object({ autorun: z.object({ intervalMs: z.number().int().positive() }).optional() })
+      .object({
+        /** Run the job worker inside the server too, polling every intervalMs (LISTEN/NOTIFY wakes it sooner). */
+        autorun: z.object({ intervalMs: z.number().int().positive() }).optional(),
+        /** Queues the worker (and autorun) serve. */
+        queues: z.array(z.string().min(1)).min(1).default(['default']),
+        /** Jobs one worker process runs at the same time. */
+        concurrency: z.number().int().positive().default(10),
+        /** Poll interval of `npm run worker`; notifications usually wake it first. */
+        pollIntervalMs: z.number().int().positive().default(5000),
+        /** A running job's heartbeat period; the reaper takes back jobs silent for staleAfterMs. */
+        heartbeatIntervalMs: z.number().int().positive().default(10_000),
+        staleAfterMs: z.number().int().positive().default(60_000),
+        reapIntervalMs: z.number().int().positive().default(30_000),
+        /** On SIGTERM, how long running jobs may finish before they are released back to pending. */
+        shutdownGraceMs: z.number().int().nonnegative().default(20_000),
+        /** Claim order: a field and direction, or a deterministic comparator (default createdAt asc). */
+        processingOrder: z
+          .union([
+            z.object({ field: z.enum(['createdAt', 'updatedAt', 'attempts', 'taskSlug']), direction: z.enum(['asc', 'desc']).default('asc') }),
+            z.custom<(a: JobOrderView, b: JobOrderView) => number>((v) => typeof v === 'function'),
+          ])
+          .optional(),
+      })
+      .prefault({}),
+    webhooks: z
+      .object({
+        /**
+         * Deliver to private, loopback and link-local addresses. Unset: allowed only when env is
+         * development or test (see allowsPrivateWebhookTargets).
+         */
+        allowPrivateTargets: z.boolean().optional(),
+        /** One delivery attempt's time limit. */
+        timeoutMs: z.number().int().positive().default(10_000),
+        /** Attempts per delivery (counting the first) and the exponential backoff's first delay. */
+        maxAttempts: z.number().int().positive().default(8),
+        retryDelayMs: z.number().int().positive().default(30_000),
+      })
       .prefault({}),
     /**
      * Payment adapter (src/modules/payments). `auto`: Stripe when a secret key is set
@@ -162,4 +198,18 @@ export const configSchema = z
   });
 
 export type ConfigInput = z.input<typeof configSchema>;
+
+/** What a processingOrder comparator sees of a claimable job. */
+export interface JobOrderView {
+  id: string;
+  taskSlug: string;
+  attempts: number;
+  createdAt: Date;
+  updatedAt: Date;
+  input: unknown;
+}
+
+export function allowsPrivateWebhookTargets(config: Pick<Config, 'env' | 'webhooks'>): boolean {
+  return config.webhooks.allowPrivateTargets ?? (config.env === 'development' || config.env === 'test');
+}
 export type Config = z.output<typeof configSchema>;

