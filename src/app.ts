@@ -11,6 +11,8 @@ import { createOrganizationDirectory } from './modules/organizations/service.js'
 import type { Services } from './services.js';
 import { createHttpApp, type HttpApp } from './http/app.js';
 import { createJobsService } from './jobs/service.js';
+import { createPaymentsService } from './modules/payments/service.js';
+import { createMailer } from './modules/orders/documents/mailer.js';
 import { startJobWorker, workerOptionsFrom } from './jobs/worker.js';
 import { MIGRATIONS_DIR, PACKAGE_VERSION } from './paths.js';
 
@@ -43,7 +45,12 @@ export async function bootRuntime(config: Config, options: BootOptions = {}): Pr
     const { db, counter } = createDb(database.url, { countStatements: options.countStatements });
     const baseUrl = config.baseUrl ?? `http://localhost:${config.port}`;
     const auth = createAuth(config, db, { secret: resolveAuthSecret(config), baseUrl });
-    const services: Services = { organizations: createOrganizationDirectory(db), jobs: createJobsService({ db, config }) };
+    const services: Services = {
+      organizations: createOrganizationDirectory(db),
+      jobs: createJobsService({ db, config }),
+      payments: createPaymentsService(config, logger),
+      mailer: createMailer(config),
+    };
     await services.organizations.defaultOrganization();
     return {
       config,

@@ -7,6 +7,10 @@ import '../modules/settings/schema.js';
 import '../modules/catalog/schema.js';
 import '../modules/jobs/schema.js';
 import '../modules/webhooks/schema.js';
+import '../modules/carts/schema.js';
+import '../modules/checkout/schema.js';
+import '../modules/orders/schema.js';
+import '../modules/payments/schema.js';
 
 let built: GraphQLSchema | null = null;
 

@@ -187,7 +187,8 @@ export interface SettleDeps {
   logger: Logger;
 }
 
-export type SettleOutcome = 'succeeded' | 'failed' | 'skipped';
+/** skipped: not pending any more (undone, already settled); notDue: still inside its undo window. */
+export type SettleOutcome = 'succeeded' | 'failed' | 'skipped' | 'notDue';
 
 /**
  * Sends a pending refund whose undo window has passed to the payment provider, once: the row is
@@ -200,7 +201,10 @@ export async function settleRefund(deps: SettleDeps, organizationId: string, ref
       select id from order_refunds
       where id = ${refundId}::uuid and organization_id = ${organizationId}::uuid and status = 'pending' and undo_deadline <= now()
       for update`;
-    if (!locked[0]) return 'skipped';
+    if (!locked[0]) {
+      const row = await tx.orderRefund.findFirst({ where: { id: refundId, organizationId }, select: { status: true } });
+      return row?.status === 'pending' ? 'notDue' : 'skipped';
+    }
     const refund = await tx.orderRefund.findUniqueOrThrow({ where: { id: refundId }, include: { lines: true, order: true } });
     const order = refund.order;
     const result = order.paymentIntentId

@@ -60,6 +60,18 @@ export async function listOrders(ctx: OrdersCtx, input: OrderListInput): Promise
   return toPage(rows.map(orderView), total, input);
 }
 
+/**
+ * Locks an order of the organization by UUID for system work (the payment webhook): no caller
+ * scoping. Null when absent.
+ */
+export async function lockOrderForSystem(tx: Tx, organizationId: string, id: string): Promise<OrderRow | null> {
+  if (!UUID_RE.test(id)) return null;
+  const locked = await tx.$queryRaw<Array<{ id: string }>>`
+    select id from orders where organization_id = ${organizationId}::uuid and id = ${id}::uuid for update`;
+  if (!locked[0]) return null;
+  return tx.order.findUniqueOrThrow({ where: { id: locked[0].id }, include: ORDER_INCLUDE });
+}
+
 /** Locks the order row for the rest of the transaction and reads it with its lines; 404 when absent. */
 export async function lockOrder(tx: Tx, ctx: Pick<OrdersCtx, 'organization' | 'actor'>, idOrNumber: string): Promise<OrderRow> {
   const where = orderWhere(ctx, idOrNumber);

@@ -37,7 +37,8 @@ export class StripePaymentAdapter implements PaymentAdapter {
         const error = intent.last_payment_error;
         return { ok: false, code: error?.code ?? 'payment_failed', declineCode: error?.decline_code ?? undefined, message: error?.message ?? 'The payment failed.' };
       }
-      const status = intent.status === 'requires_confirmation' ? 'requires_action' : intent.status;
+      const known = ['succeeded', 'processing', 'requires_capture'] as const;
+      const status = known.find((s) => s === intent.status) ?? 'requires_action';
       return { ok: true, intentId: intent.id, status };
     } catch (error) {
       if (error instanceof Stripe.errors.StripeCardError) {

@@ -302,3 +302,15 @@ ALTER TABLE "order_fulfillment_lines" ADD CONSTRAINT "order_fulfillment_lines_fu
 
 -- AddForeignKey
 ALTER TABLE "order_fulfillment_lines" ADD CONSTRAINT "order_fulfillment_lines_line_id_fkey" FOREIGN KEY ("line_id") REFERENCES "order_lines"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- Invariants Prisma cannot express: quantities and money stay within their bounds whatever
+-- writes them.
+ALTER TABLE "cart_items" ADD CONSTRAINT "cart_items_quantity_positive" CHECK ("quantity" > 0);
+ALTER TABLE "cart_items" ADD CONSTRAINT "cart_items_snapshot_nonnegative" CHECK ("unit_price_snapshot" >= 0);
+ALTER TABLE "order_lines" ADD CONSTRAINT "order_lines_quantities" CHECK ("quantity" > 0 AND "refunded_quantity" BETWEEN 0 AND "quantity" AND "fulfilled_quantity" BETWEEN 0 AND "quantity");
+ALTER TABLE "order_lines" ADD CONSTRAINT "order_lines_amounts" CHECK ("unit_price" >= 0 AND "total_price" >= 0 AND "discount_total" BETWEEN 0 AND "total_price" AND "tax_total" >= 0);
+ALTER TABLE "orders" ADD CONSTRAINT "orders_amounts" CHECK ("subtotal" >= 0 AND "discount_total" >= 0 AND "tax_total" >= 0 AND "shipping_total" >= 0 AND "grand_total" >= 0 AND "captured_amount" >= 0);
+ALTER TABLE "orders" ADD CONSTRAINT "orders_refunds_within_capture" CHECK ("refunded_amount" >= 0 AND "refunded_amount" <= "captured_amount");
+ALTER TABLE "order_refunds" ADD CONSTRAINT "order_refunds_amount_positive" CHECK ("amount" > 0);
+ALTER TABLE "order_refund_lines" ADD CONSTRAINT "order_refund_lines_quantity_positive" CHECK ("quantity" > 0 AND "amount" >= 0);
+ALTER TABLE "order_fulfillment_lines" ADD CONSTRAINT "order_fulfillment_lines_quantity_positive" CHECK ("quantity" > 0);
