@@ -199,7 +199,7 @@ export async function settleRefund(deps: SettleDeps, organizationId: string, ref
   return inTransaction(deps.db, async (tx) => {
     const locked = await tx.$queryRaw<Array<{ id: string }>>`
       select id from order_refunds
-      where id = ${refundId}::uuid and organization_id = ${organizationId}::uuid and status = 'pending' and undo_deadline <= now()
+      where id = ${refundId}::uuid and organization_id = ${organizationId}::uuid and status = 'pending' and undo_deadline <= ${new Date()}
       for update`;
     if (!locked[0]) {
       const row = await tx.orderRefund.findFirst({ where: { id: refundId, organizationId }, select: { status: true } });
