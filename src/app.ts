@@ -8,6 +8,11 @@ import { createAuth, type Auth } from './auth/better-auth.js';
 import { resolveAuthSecret } from './auth/secret.js';
 import { createLogger, type Logger } from './logger.js';
 import { createOrganizationDirectory } from './modules/organizations/service.js';
+import { inventoryService } from './modules/inventory/index.js';
+import { pricingService } from './modules/pricing/index.js';
+import { promotionsService } from './modules/promotions/index.js';
+import { taxService } from './modules/tax/index.js';
+import { auditService } from './modules/audit/index.js';
 import type { Services } from './services.js';
 import { createHttpApp, type HttpApp } from './http/app.js';
 import { createJobsService } from './jobs/service.js';
@@ -50,6 +55,11 @@ export async function bootRuntime(config: Config, options: BootOptions = {}): Pr
       jobs: createJobsService({ db, config }),
       payments: createPaymentsService(config, logger),
       mailer: createMailer(config),
+      inventory: inventoryService,
+      pricing: pricingService,
+      promotions: promotionsService,
+      tax: taxService,
+      audit: auditService,
     };
     await services.organizations.defaultOrganization();
     return {

@@ -47,8 +47,8 @@ export const DEFAULT_API_KEY_SCOPES: Record<string, ApiKeyScope> = {
   },
   storefront: {
     prefix: 'cs_store_',
-    description: 'What a storefront server needs: read the catalog, build carts and check out.',
-    permissions: { catalog: ['read'], cart: ['create', 'read', 'update'], orders: ['create'], promotions: ['read'], pricing: ['read'] },
+    description: 'What a storefront server needs: read the catalog, prices and availability, build carts and check out.',
+    permissions: { catalog: ['read'], cart: ['create', 'read', 'update'], orders: ['create'], promotions: ['read'], pricing: ['read'], inventory: ['read'] },
     keyExpiration: { minExpiresIn: 1, maxExpiresIn: 365 },
   },
 };

@@ -10,10 +10,24 @@
 //     output: 'JSONObject',
 //     resolve: (ctx, input) => settings.getGroup(ctx, input.group),
 //   });
+//
+// Audit: every mutation that needs a permission is audited without a word from its module. The
+// handler runs inside one transaction (its `ctx.db` is the transaction client, and services'
+// own transactions nest in it), and the audit entry is written in that transaction after the
+// handler returns: the write and its audit entry commit together or not at all. Defaults: the
+// event is `<module>.<action>` (module = the required permission's module, action = the field
+// name without the module word: catalogEntityCreate → catalog.entityCreate, settingsUpdate →
+// settings.update); the entity is the returned object (type from the output type's name in
+// snake_case, id from its `id`), else the module and the first path parameter; `after` is the
+// returned object. An operation refines this with `audit: { event, entityType, entityId, before,
+// after }` (before is read inside the transaction, before the handler runs), opts a
+// non-privileged mutation in with `audit: {}`, or opts out with `audit: false` (say why).
 import { z } from 'zod';
 import type { RequestContext } from '../context.js';
 import { AppError, forbidden, validationFailed, type FieldIssue } from '../errors.js';
 import { hasAnyPermission, hasPermission } from '../auth/permissions.js';
+import { inTransaction, withTransaction } from '../db/transaction.js';
+import { recordAudit } from '../modules/audit/record.js';
 import { builder } from './builder.js';
 import { graphqlArgType, normalizeArgs } from './zod-args.js';
 
@@ -42,6 +56,19 @@ export type Access =
   | 'authenticated'
   | 'public';
 
+/** How an operation's audit entry is written; every field has a default (see the header). */
+export interface AuditSpec<Input, Result> {
+  /** Dotted event name, e.g. `orders.statusChange`; a function when it depends on the outcome. */
+  event?: string | ((input: Input, result: Result) => string);
+  /** e.g. `order`, `catalog_entity`, `settings`. */
+  entityType?: string;
+  entityId?: (input: Input, result: Result) => string | null | undefined;
+  /** The state before the write, read inside the operation's transaction before the handler. */
+  before?: (ctx: RequestContext, input: Input) => Promise<unknown> | unknown;
+  /** The state after the write; default the returned object. `false` records none. */
+  after?: false | ((result: Result, input: Input) => unknown);
+}
+
 export interface OperationSpec<Shape extends Record<string, AnyZod>, Result> {
   /** GraphQL field name: noun for queries, noun then verb for mutations (settingsUpdate). */
   name: string;
@@ -62,6 +89,12 @@ export interface OperationSpec<Shape extends Record<string, AnyZod>, Result> {
   /** The output is a `{ data, meta }` page: REST returns it as-is instead of wrapping in `{ data }`. */
   paginated?: boolean;
   resolve: (ctx: RequestContext, input: z.infer<z.ZodObject<Shape>>) => Promise<Result> | Result;
+  /**
+   * Audit entry of this operation (see the header). Mutations that need a permission are audited
+   * by default; `{...}` refines the entry or opts another mutation in; `false` opts out.
+   * Declare it after `resolve`: TypeScript then infers the result type its callbacks receive.
+   */
+  audit?: AuditSpec<z.infer<z.ZodObject<Shape>>, NoInfer<Result>> | false;
 }
 
 export interface RegisteredOperation {
@@ -74,6 +107,8 @@ export interface RegisteredOperation {
   access: Access;
   input: z.ZodObject<Record<string, AnyZod>>;
   paginated: boolean;
+  /** The audit event name when audited with a fixed name, `true` when it varies, null when not audited. */
+  audit: string | true | null;
 }
 
 /** Every declared operation, in declaration order: sofa routes and OpenAPI are built from it. */
@@ -130,10 +165,78 @@ export function parseInput<S extends z.ZodObject<Record<string, AnyZod>>>(
   return result.data;
 }
 
+// ── audit defaults ──
+
+const SCALAR_OUTPUTS = new Set(['String', 'Int', 'Float', 'Boolean', 'ID', 'UUID', 'DateTime', 'MinorUnits', 'JSON', 'JSONObject']);
+
+/** The module an operation belongs to: that of the permission it needs, else its tag. */
+function moduleOf(access: Access, tag: string): string {
+  if (access === 'public' || access === 'authenticated') return tag;
+  const list = 'anyPermission' in access ? access.anyPermission : typeof access.permission === 'string' ? [access.permission] : access.permission;
+  const module = list[0]?.split(':')[0];
+  return module && module !== '*' ? module : tag;
+}
+
+/** `catalogEntityCreate` in module catalog → `catalog.entityCreate`; `orderStatusUpdate` in orders → `orders.statusUpdate`. */
+export function defaultAuditEvent(name: string, module: string): string {
+  const [first = name] = name.split(/(?=[A-Z])/);
+  const word = first.toLowerCase();
+  const m = module.toLowerCase();
+  const action = word.length < name.length && (m.startsWith(word) || word.startsWith(m)) ? name.slice(first.length) : name;
+  return `${module}.${action.charAt(0).toLowerCase()}${action.slice(1)}`;
+}
+
+function snakeCase(name: string): string {
+  return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2').toLowerCase();
+}
+
+/** The GraphQL type name of an operation's output when it is an object type. */
+function outputTypeName(output: unknown): string | null {
+  const single = Array.isArray(output) ? null : output;
+  if (typeof single === 'string') return SCALAR_OUTPUTS.has(single) ? null : single;
+  const name = (single as { name?: unknown } | null)?.name;
+  return typeof name === 'string' && !SCALAR_OUTPUTS.has(name) ? name : null;
+}
+
+function idOf(value: unknown): string | null {
+  const id = value && typeof value === 'object' && !Array.isArray(value) ? (value as { id?: unknown }).id : undefined;
+  return typeof id === 'string' ? id : null;
+}
+
+/** Whether an operation is audited, and how, with every default filled in. */
+function auditPlan<Shape extends Record<string, AnyZod>, Result>(spec: OperationSpec<Shape, Result>, tag: string) {
+  type Input = z.infer<z.ZodObject<Shape>>;
+  const privileged = spec.kind === 'mutation' && spec.access !== 'public' && spec.access !== 'authenticated';
+  if (spec.audit === false || (!spec.audit && !privileged)) return null;
+  const declared: AuditSpec<Input, Result> = spec.audit ?? {};
+  const module = moduleOf(spec.access, tag);
+  const typeName = outputTypeName(spec.output);
+  const pathParam = spec.rest?.path.match(/:([A-Za-z0-9_]+)/)?.[1];
+  const event = declared.event ?? defaultAuditEvent(spec.name, module);
+  return {
+    label: typeof event === 'string' ? event : (true as const),
+    before: declared.before,
+    entry(input: Input, result: Result, before: unknown) {
+      const resultId = idOf(result);
+      const fromInput = pathParam ? (input as Record<string, unknown>)[pathParam] : (input as Record<string, unknown>).id;
+      const paired = resultId && typeName ? { type: snakeCase(typeName), id: resultId } : { type: module, id: typeof fromInput === 'string' ? fromInput : null };
+      const after = declared.after === false ? undefined : declared.after ? declared.after(result, input) : result && typeof result === 'object' && !Array.isArray(result) ? result : undefined;
+      return {
+        event: typeof event === 'string' ? event : event(input, result),
+        entityType: declared.entityType ?? paired.type,
+        entityId: declared.entityId ? (declared.entityId(input, result) ?? null) : declared.entityType ? (resultId ?? paired.id) : paired.id,
+        before,
+        after,
+      };
+    },
+  };
+}
+
 export function defineOperation<Shape extends Record<string, AnyZod>, Result>(spec: OperationSpec<Shape, Result>): void {
   if (operations.has(spec.name)) throw new Error(`operation ${spec.name} is declared twice`);
   const schema = z.object(spec.input);
   const tag = spec.tag ?? spec.rest?.path.split('/')[1] ?? spec.name;
+  const audit = auditPlan(spec, tag);
   operations.set(spec.name, {
     name: spec.name,
     kind: spec.kind,
@@ -144,11 +247,27 @@ export function defineOperation<Shape extends Record<string, AnyZod>, Result>(sp
     access: spec.access,
     input: schema as unknown as z.ZodObject<Record<string, AnyZod>>,
     paginated: spec.paginated ?? false,
+    audit: audit?.label ?? null,
   });
 
-  const description = [spec.summary, spec.description, accessNote(spec.access), spec.rest ? `REST: ${spec.rest.method} /api${spec.rest.path}` : undefined]
+  const auditNote = audit ? (audit.label === true ? 'Audited.' : `Audited as ${audit.label}.`) : undefined;
+  const description = [spec.summary, spec.description, accessNote(spec.access), auditNote, spec.rest ? `REST: ${spec.rest.method} /api${spec.rest.path}` : undefined]
     .filter(Boolean)
     .join('\n\n');
+
+  type Input = z.infer<z.ZodObject<Shape>>;
+  // An audited operation runs in one transaction with its audit entry; its handler sees that
+  // transaction as ctx.db (and a fresh loader cache, so no loader outlives the transaction).
+  const run = !audit
+    ? (ctx: RequestContext, input: Input) => spec.resolve(ctx, input)
+    : (ctx: RequestContext, input: Input) =>
+        withTransaction(ctx, async (tx) => {
+          const txCtx: RequestContext = { ...inTransaction(ctx, tx), loaders: new Map() };
+          const before = audit.before ? await audit.before(txCtx, input) : undefined;
+          const result = await spec.resolve(txCtx, input);
+          await recordAudit(tx, ctx, audit.entry(input, result, before));
+          return result;
+        });
 
   // Pothos' generic field typing cannot follow a schema assembled at run time from zod, so the
   // registration goes through a deliberately loose view of the field builder.
@@ -168,8 +287,7 @@ export function defineOperation<Shape extends Record<string, AnyZod>, Result>(sp
       ),
       // scope-auth has already run when this executes: authentication and permission come before
       // input validation, so an anonymous caller with a bad body gets 401, not 422.
-      resolve: async (_root: unknown, args: Record<string, unknown>, ctx: RequestContext) =>
-        spec.resolve(ctx, parseInput(schema, args, spec.refine)),
+      resolve: async (_root: unknown, args: Record<string, unknown>, ctx: RequestContext) => run(ctx, parseInput(schema, args, spec.refine)),
     }),
   );
 }

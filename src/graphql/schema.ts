@@ -11,6 +11,11 @@ import '../modules/carts/schema.js';
 import '../modules/checkout/schema.js';
 import '../modules/orders/schema.js';
 import '../modules/payments/schema.js';
+import '../modules/inventory/schema.js';
+import '../modules/pricing/schema.js';
+import '../modules/promotions/schema.js';
+import '../modules/tax/schema.js';
+import '../modules/audit/schema.js';
 
 let built: GraphQLSchema | null = null;
 

@@ -208,7 +208,7 @@ describe('isolation and GraphQL', () => {
     expect(added.body.errors).toBeUndefined();
     expect(added.body.data.cartItemAdd.items[0]).toMatchObject({ quantity: 2, unitPriceSnapshot: 1999 });
     const hidden = await t.graphql('query($id: UUID!) { cart(id: $id) { id } }', { id });
-    expect(hidden.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    expect(hidden.body.errors![0].extensions.code).toBe('NOT_FOUND');
     const seen = await t.graphql('query($id: UUID!) { cart(id: $id) { id items { quantity } } }', { id }, { headers });
     expect(seen.body.data.cart.items[0].quantity).toBe(2);
   });

@@ -76,7 +76,7 @@ describe('orders', () => {
     expect((await t.request(`/api/orders/${guest.id}`, { bearer: alice.token })).status).toBe(404);
     // GraphQL gives the same answers.
     const gql = await t.graphql('query($id: String!) { order(idOrNumber: $id) { id } }', { id: theirs.id }, { bearer: alice.token });
-    expect(gql.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    expect(gql.body.errors![0].extensions.code).toBe('NOT_FOUND');
     expect(gql.body.data).toBeNull();
   });
 

@@ -100,6 +100,6 @@ describe('order status', () => {
     const ok = await t.graphql('mutation($id: String!) { orderStatusUpdate(id: $id, status: "processing") { status } }', { id: order.id }, { apiKey: store.admin });
     expect(ok.body.data.orderStatusUpdate.status).toBe('processing');
     const bad = await t.graphql('mutation($id: String!) { orderStatusUpdate(id: $id, status: "pending") { status } }', { id: order.id }, { apiKey: store.admin });
-    expect(bad.body.errors[0].extensions.code).toBe('INVALID_TRANSITION');
+    expect(bad.body.errors![0].extensions.code).toBe('INVALID_TRANSITION');
   });
 });

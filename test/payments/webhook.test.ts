@@ -124,7 +124,7 @@ describe('payment webhook', () => {
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.paymentWebhookReceive).toEqual({ received: true, duplicate: false, outcome: 'confirmed', orderId: order.id });
     const bad = await t.graphql('mutation($p: String!, $s: String!) { paymentWebhookReceive(payload: $p, signature: $s) { received } }', { p: signed.body, s: 't=1,v1=00' });
-    expect(bad.body.errors[0].extensions.code).toBe('BAD_REQUEST');
+    expect(bad.body.errors![0].extensions.code).toBe('BAD_REQUEST');
   });
 
   it('only acts on orders of the organization the webhook is addressed to', async () => {

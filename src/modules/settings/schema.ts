@@ -41,4 +41,5 @@ defineOperation({
   input: { group, values: z.record(z.string(), z.unknown()).describe('The patch: keys to set, null to delete') },
   output: 'JSONObject',
   resolve: (ctx, input) => patchSettingsGroup(ctx, input.group, input.values),
+  audit: { event: 'settings.update', entityType: 'settings', entityId: (input) => input.group, before: (ctx, input) => getSettingsGroup(ctx, input.group) },
 });

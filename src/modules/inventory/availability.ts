@@ -1,0 +1,75 @@
+// Availability of many entities at once (GET /inventory/check, the catalog embed
+// `include=inventory`): per entity in total, per variant, per warehouse and per level, from one
+// SQL statement whatever the number of entities.
+//
+// `available` of a level is on hand − reserved, floored at 0 when totals add levels up (a level
+// oversold by a backorder does not hide another warehouse's stock). An entity without any stock
+// row is reported with zeros and `tracked: false`, whether or not it exists: availability never
+// tells a caller which ids exist in another organization.
+import type { ServiceContext } from '../../db/transaction.js';
+
+export interface StockFigures {
+  onHand: number;
+  reserved: number;
+  available: number;
+}
+
+export interface LevelAvailability extends StockFigures {
+  variantId: string | null;
+  warehouseId: string;
+}
+
+export interface VariantAvailability extends StockFigures {
+  /** Null for entity-level stock. */
+  variantId: string | null;
+}
+
+export interface WarehouseAvailability extends StockFigures {
+  warehouseId: string;
+}
+
+export interface EntityAvailability extends StockFigures {
+  entityId: string;
+  /** The entity has at least one stock level. */
+  tracked: boolean;
+  inStock: boolean;
+  variants: VariantAvailability[];
+  warehouses: WarehouseAvailability[];
+  levels: LevelAvailability[];
+}
+
+function add(target: StockFigures, level: StockFigures): void {
+  target.onHand += level.onHand;
+  target.reserved += level.reserved;
+  target.available += Math.max(0, level.available);
+}
+
+function untracked(entityId: string): EntityAvailability {
+  return { entityId, tracked: false, inStock: false, onHand: 0, reserved: 0, available: 0, variants: [], warehouses: [], levels: [] };
+}
+
+export async function checkAvailability(ctx: ServiceContext, entityIds: readonly string[]): Promise<EntityAvailability[]> {
+  const ids = [...new Set(entityIds.map((id) => id.toLowerCase()))];
+  if (!ids.length) return [];
+  const rows = await ctx.db.inventoryLevel.findMany({
+    where: { organizationId: ctx.organization.id, entityId: { in: ids } },
+    select: { entityId: true, variantId: true, warehouseId: true, onHand: true, reserved: true },
+    orderBy: [{ entityId: 'asc' }, { variantKey: 'asc' }, { warehouseId: 'asc' }],
+  });
+  const byEntity = new Map<string, EntityAvailability>(ids.map((id) => [id, untracked(id)]));
+  for (const row of rows) {
+    const entity = byEntity.get(row.entityId)!;
+    const level: LevelAvailability = { variantId: row.variantId, warehouseId: row.warehouseId, onHand: row.onHand, reserved: row.reserved, available: row.onHand - row.reserved };
+    entity.tracked = true;
+    entity.levels.push(level);
+    add(entity, level);
+    let variant = entity.variants.find((v) => v.variantId === row.variantId);
+    if (!variant) entity.variants.push((variant = { variantId: row.variantId, onHand: 0, reserved: 0, available: 0 }));
+    add(variant, level);
+    let warehouse = entity.warehouses.find((w) => w.warehouseId === row.warehouseId);
+    if (!warehouse) entity.warehouses.push((warehouse = { warehouseId: row.warehouseId, onHand: 0, reserved: 0, available: 0 }));
+    add(warehouse, level);
+  }
+  for (const entity of byEntity.values()) entity.inStock = entity.available > 0;
+  return ids.map((id) => byEntity.get(id)!);
+}
