@@ -8,7 +8,7 @@ let t: TestApp;
 let store: Store;
 
 beforeAll(async () => {
-  t = await startTestApp(ORDER_TEST_CONFIG);
+  t = await startTestApp({ ...ORDER_TEST_CONFIG, auth: { roles: { viewer: ['catalog:read', 'cart:create', 'cart:read', 'cart:update'] } } });
   store = await openStore(t);
 });
 afterAll(() => t?.close());
@@ -210,7 +210,7 @@ describe('who checks out', () => {
 
   it('needs orders:create from signed-in callers', async () => {
     const p = await product(store, { price: 300, stock: 5 });
-    const readOnly = await t.signIn('reader-without-orders');
+    const readOnly = await t.signIn('viewer');
     const cart = await guestCart(store, [{ entityId: p }]);
     const res = await t.request('/api/checkout', { bearer: readOnly.token, headers: cart.headers, body: checkoutBody(cart) });
     expect(res.status).toBe(403);

@@ -146,10 +146,12 @@ describe('invoice email', () => {
     }
     expect(match).toHaveLength(1);
     const message = match[0];
-    expect(message.envelope.to).toEqual(['jane@example.com']);
+    expect(message.to.map((a: { address: string }) => a.address)).toEqual(['jane@example.com']);
+    expect(message.cc ?? []).toEqual([]);
+    expect(message.bcc ?? []).toEqual([]);
     expect(message.subject).toContain(res.body.data.invoiceNumber);
     expect(message.attachments[0]).toMatchObject({ filename: `${res.body.data.invoiceNumber}.pdf`, contentType: 'application/pdf' });
-    expect(message.replyTo.value[0].address).toBe('hello@acme.example');
+    expect(message.replyTo[0].address).toBe('hello@acme.example');
   });
 
   it('refuses an order without a customer address with 422', async () => {

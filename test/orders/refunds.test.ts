@@ -71,7 +71,8 @@ describe('refund amounts and limits', () => {
     const order = await paidOrder([{ entityId: p }]);
     const res = await t.request(`/api/orders/${order.id}/refunds`, { apiKey: store.admin, body: { lines: [{ lineItemId: order.lineItems[0].lineItemId, quantity: 1 }], ...patch } });
     expect(res.status).toBe(422);
-    expect(JSON.stringify(res.body.error.details)).toContain(field);
+    expect(res.body.error.code).toBe('VALIDATION_FAILED');
+    expect(JSON.stringify(res.body.error)).toContain(field);
   });
 
   it('accepts a reason of exactly 500 characters', async () => {
@@ -199,6 +200,8 @@ describe('undo and settlement', () => {
     await t.app.db.job.update({ where: { id: job!.id }, data: { waitUntil: new Date(Date.now() - 1000) } });
     const run = await t.request('/api/jobs/run?limit=50', { apiKey: store.admin });
     expect(run.status, run.text).toBe(200);
+    const ran = await t.app.db.job.findUniqueOrThrow({ where: { id: job!.id } });
+    expect(ran.status, `${ran.error} ${run.text}`).toBe('succeeded');
     const settled = (await t.request(`/api/orders/${order.id}/refunds`, { apiKey: store.admin })).body.data[0];
     expect(settled).toMatchObject({ id, status: 'succeeded' });
     expect(offlineLog().filter((c) => c.kind === 'refund' && c.idempotencyKey === `refund:${id}`)).toHaveLength(1);

@@ -8,7 +8,7 @@ import { originOf, recordEvent } from '../../events/outbox.js';
 import { portsOf } from '../checkout/wiring.js';
 import { loadSellables, unsellableReason } from '../checkout/sellables.js';
 import type { RequestContext } from '../../context.js';
-import type { OrdersCtx } from '../orders/shared.js';
+import { serviceCtx, type OrdersCtx } from '../orders/shared.js';
 import { actsForCustomers, assertCartReachable, newCartToken, requireCartPermission } from './access.js';
 import { CART_INCLUDE, cartItemView, cartView, type CartView } from './views.js';
 import './events.js';
@@ -96,7 +96,7 @@ export async function addCartItem(ctx: CartCtx, cartId: string, input: AddItemIn
     const existing = await tx.cartItem.findFirst({ where: { cartId: cart.id, entityId: input.entityId, variantId } });
     const quantity = (existing?.quantity ?? 0) + input.quantity;
     if (quantity > MAX_ITEM_QUANTITY) throw validationFailed([{ field: 'quantity', message: `at most ${MAX_ITEM_QUANTITY} units of one item per cart` }]);
-    const [resolved] = await portsOf(ctx.services).prices.resolve(tx, ctx.organization.id, [{ entityId: input.entityId, variantId, currency: cart.currency, customerGroupIds: [], quantity }]);
+    const [resolved] = await portsOf(ctx.services).prices.resolve(serviceCtx(ctx, tx), [{ entityId: input.entityId, variantId, currency: cart.currency, customerGroupIds: [], quantity }]);
     const unitPrice = resolved ?? input.unitPriceSnapshot ?? null;
     if (unitPrice === null) throw validationFailed([{ field: 'unitPriceSnapshot', message: `this item has no price in ${cart.currency}: send unitPriceSnapshot` }]);
 

@@ -1,8 +1,9 @@
 // What checkout (and order cancellation and fulfillment) need from the inventory, pricing,
 // promotions and tax modules: the smallest interface, so the order pipeline reads the same
-// whichever module implements each part. Every call takes the transaction it runs in, so a
-// failed checkout rolls back reservations and promotion uses with everything else.
-import type { DbLike } from '../orders/shared.js';
+// whichever module implements each part (wiring.ts maps it onto ctx.services). Every call takes a
+// ServiceContext whose db is the transaction it runs in, so a failed checkout rolls back
+// reservations and promotion uses with everything else.
+import type { ServiceContext } from '../../db/transaction.js';
 
 export interface PriceQuery {
   entityId: string;
@@ -14,7 +15,7 @@ export interface PriceQuery {
 
 export interface PricePort {
   /** The best unit price (minor units) per query, or null when the item has no price in that currency. */
-  resolve(db: DbLike, organizationId: string, queries: PriceQuery[]): Promise<Array<number | null>>;
+  resolve(ctx: ServiceContext, queries: PriceQuery[]): Promise<Array<number | null>>;
 }
 
 export interface TaxQuery {
@@ -26,7 +27,7 @@ export interface TaxQuery {
 
 export interface TaxPort {
   /** Per line, in the spec's order: variant class, entity class, the organization's default class, then 0. */
-  resolve(db: DbLike, organizationId: string, lines: TaxQuery[]): Promise<Array<{ taxClassId: string | null; rateBps: number }>>;
+  resolve(ctx: ServiceContext, lines: TaxQuery[]): Promise<Array<{ taxClassId: string | null; rateBps: number }>>;
 }
 
 export interface PromotionLine {
@@ -54,7 +55,7 @@ export interface Redemption {
   /** Discount attributed to single lines (percentage_off_item, buy_x_get_y), by line index; the rest is spread by value. */
   lineDiscounts?: Array<{ index: number; amount: number }>;
   freeShipping: boolean;
-  applied: Array<{ code: string; promotionId: string; type: string; amount: number }>;
+  applied: Array<{ code: string; promotionId: string; type: string; amount: number; redemptionId: string }>;
 }
 
 export interface PromotionPort {
@@ -62,7 +63,9 @@ export interface PromotionPort {
    * Validates every code against the priced order and records one use of each inside `tx`;
    * usage limits hold under concurrency. A refused code throws an AppError whose message says why.
    */
-  redeem(tx: DbLike, organizationId: string, input: RedeemInput): Promise<Redemption>;
+  redeem(ctx: ServiceContext, input: RedeemInput): Promise<Redemption>;
+  /** Gives the uses back (a cancelled order). */
+  release(ctx: ServiceContext, redemptionIds: string[]): Promise<void>;
 }
 
 export interface ReserveLine {
@@ -91,11 +94,11 @@ export interface InventoryPort {
    * Reserves every line or none: a line that cannot be covered throws an AppError naming it.
    * Never oversells under concurrency. Returns, per line, where its units are reserved.
    */
-  reserve(tx: DbLike, organizationId: string, lines: ReserveLine[]): Promise<StockReservation[][]>;
+  reserve(ctx: ServiceContext, lines: ReserveLine[]): Promise<StockReservation[][]>;
   /** Gives reserved units back (a cancelled order). */
-  release(tx: DbLike, organizationId: string, moves: StockMove[]): Promise<void>;
+  release(ctx: ServiceContext, moves: StockMove[]): Promise<void>;
   /** Reserved units left the building (a fulfillment): reserved and on hand both go down. */
-  commit(tx: DbLike, organizationId: string, moves: StockMove[]): Promise<void>;
+  commit(ctx: ServiceContext, moves: StockMove[]): Promise<void>;
 }
 
 export interface CheckoutPorts {

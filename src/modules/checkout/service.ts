@@ -24,7 +24,7 @@ import { lockCart, type CartCtx } from '../carts/service.js';
 import { actsForCustomers } from '../carts/access.js';
 import { nextNumber, yearIn } from '../orders/numbers.js';
 import { recordStatusChange } from '../orders/service.js';
-import { actorRecord, orgSettings, PERMISSION } from '../orders/shared.js';
+import { actorRecord, orgSettings, PERMISSION, serviceCtx } from '../orders/shared.js';
 import { inTransaction } from '../orders/tx.js';
 import { ORDER_INCLUDE, orderPayload, orderView, type OrderView } from '../orders/views.js';
 import { computeTotals } from './totals.js';
@@ -145,7 +145,7 @@ export async function checkout(ctx: CheckoutCtx, input: CheckoutInput): Promise<
         const sellables = await loadSellables(tx, ctx.organization.id, items.map((i) => ({ entityId: i.entityId, variantId: i.variantId })));
         const refused = sellables.map((s, i) => ({ itemId: items[i]!.id, reason: unsellableReason(s) })).filter((r) => r.reason);
         if (refused.length) throw checkoutFailed(`${refused.length} item(s) cannot be sold: ${refused.map((r) => r.reason).join('; ')}`, { items: refused });
-        const prices = await ports.prices.resolve(tx, ctx.organization.id, items.map((i) => ({ entityId: i.entityId, variantId: i.variantId, currency: cart.currency, customerGroupIds: groups, quantity: i.quantity })));
+        const prices = await ports.prices.resolve(serviceCtx(ctx, tx), items.map((i) => ({ entityId: i.entityId, variantId: i.variantId, currency: cart.currency, customerGroupIds: groups, quantity: i.quantity })));
         const unpriced = items.filter((_, i) => prices[i] === null).map((i) => i.id);
         if (unpriced.length) throw checkoutFailed(`${unpriced.length} item(s) have no price in ${cart.currency}`, { items: unpriced.map((itemId) => ({ itemId, reason: 'no price' })) });
         const sold = items.map((item, i) => ({ item, sellable: sellables[i]!, unitPrice: prices[i]! }));
@@ -154,7 +154,7 @@ export async function checkout(ctx: CheckoutCtx, input: CheckoutInput): Promise<
         // 3. promotions, tax, shipping
         const redemption = codes.length
           ? await ports.promotions
-              .redeem(tx, ctx.organization.id, {
+              .redeem(serviceCtx(ctx, tx), {
                 codes,
                 currency: cart.currency,
                 subtotal,
@@ -167,7 +167,7 @@ export async function checkout(ctx: CheckoutCtx, input: CheckoutInput): Promise<
                 throw error instanceof AppError ? checkoutFailed(error.message, { step: 'promotions', code: error.code, ...(error.details ? { details: error.details } : {}) }) : error;
               })
           : { discountTotal: 0, freeShipping: false, applied: [], lineDiscounts: [] };
-        const rates = await ports.taxes.resolve(tx, ctx.organization.id, sold.map((s) => ({ entityId: s.item.entityId, variantId: s.item.variantId, entityTaxClassId: s.sellable.entityTaxClassId, variantTaxClassId: s.sellable.variantTaxClassId })));
+        const rates = await ports.taxes.resolve(serviceCtx(ctx, tx), sold.map((s) => ({ entityId: s.item.entityId, variantId: s.item.variantId, entityTaxClassId: s.sellable.entityTaxClassId, variantTaxClassId: s.sellable.variantTaxClassId })));
         const totals = computeTotals({
           lines: sold.map((s, i) => ({ unitPrice: s.unitPrice, quantity: s.item.quantity, rateBps: rates[i]!.rateBps })),
           discountTotal: redemption.discountTotal,
@@ -207,7 +207,7 @@ export async function checkout(ctx: CheckoutCtx, input: CheckoutInput): Promise<
           return x.entityId.localeCompare(y.entityId) || (x.variantId ?? '').localeCompare(y.variantId ?? '');
         });
         const reservedSorted = await ports.inventory
-          .reserve(tx, ctx.organization.id, order.map((i) => ({ entityId: sold[i]!.item.entityId, variantId: sold[i]!.item.variantId, quantity: sold[i]!.item.quantity, reference: `order:${orderId}` })))
+          .reserve(serviceCtx(ctx, tx), order.map((i) => ({ entityId: sold[i]!.item.entityId, variantId: sold[i]!.item.variantId, quantity: sold[i]!.item.quantity, reference: `order:${orderId}` })))
           .catch((error: unknown) => {
             throw error instanceof AppError ? checkoutFailed(error.message, { step: 'inventory', code: error.code, ...(error.details ? { details: error.details } : {}) }) : error;
           });

@@ -9,7 +9,7 @@ import type { LineFulfillmentStatus, OrderStatus } from '../../generated/prisma/
 import { portsOf } from '../checkout/wiring.js';
 import type { StockMove } from '../checkout/ports.js';
 import { findOrder, lockOrder, moveOrder, runAfterCommit } from './service.js';
-import { actorRecord, type OrdersCtx } from './shared.js';
+import { actorRecord, serviceCtx, type OrdersCtx } from './shared.js';
 import { findTransition } from './status.js';
 import { inTransaction } from './tx.js';
 import { fulfillmentView, type FulfillmentView, type OrderRow } from './views.js';
@@ -87,7 +87,7 @@ export async function fulfillLines(tx: Tx, ctx: OrdersCtx, order: OrderRow, inpu
     row.fulfilledQuantity = fulfilled;
     row.reservations = left;
   }
-  if (moves.length) await portsOf(ctx.services).inventory.commit(tx, ctx.organization.id, moves);
+  if (moves.length) await portsOf(ctx.services).inventory.commit(serviceCtx(ctx, tx), moves);
 
   const view = fulfillmentView(created);
   await recordEvent(tx, originOf(ctx), 'fulfillment.create', { fulfillment: { ...view, createdAt: view.createdAt.toISOString(), orderNumber: order.number } });

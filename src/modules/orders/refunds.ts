@@ -106,6 +106,7 @@ export async function createRefund(ctx: OrdersCtx, orderId: string, input: Refun
         operatorKind: operator.kind,
         operatorDay: day,
         undoDeadline: new Date(now.getTime() + settings.refundUndoWindowMinutes * 60_000),
+        createdAt: now,
         lines: { create: lines.map((l) => ({ lineId: l.lineId, quantity: l.quantity, amount: BigInt(l.amount) })) },
       },
       include: REFUND_INCLUDE,

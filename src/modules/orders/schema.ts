@@ -71,6 +71,7 @@ defineOperation({
   input: { id: orderId, status: z.enum(ORDER_STATUSES).describe('The target status; cancelled cancels'), reason: z.string().max(500).optional() },
   output: OrderRef,
   resolve: (ctx, input) => updateOrderStatus(ctx, input.id, input),
+  audit: { event: 'orders.statusChange', entityType: 'order', entityId: (_input, order) => order.id, before: async (ctx, input) => ({ status: (await getOrder(ctx, input.id)).status }), after: (order) => ({ status: order.status }) },
 });
 
 defineOperation({
@@ -104,6 +105,7 @@ defineOperation({
   },
   output: OrderFulfillmentRef,
   resolve: (ctx, input) => createFulfillment(ctx, input.id, input),
+  audit: { event: 'fulfillment.create', entityType: 'order', entityId: (_input, fulfillment) => fulfillment.orderId },
 });
 
 defineOperation({
@@ -125,6 +127,7 @@ defineOperation({
   },
   output: OrderRefundRef,
   resolve: (ctx, input) => createRefund(ctx, input.id, input),
+  audit: { event: 'orders.refund', entityType: 'order', entityId: (_input, refund) => refund.orderId },
 });
 
 defineOperation({
@@ -137,6 +140,7 @@ defineOperation({
   input: { id: orderId, refundId: z.guid() },
   output: OrderRefundRef,
   resolve: (ctx, input) => undoRefund(ctx, input.id, input.refundId),
+  audit: { event: 'orders.refundUndo', entityType: 'order', entityId: (_input, refund) => refund.orderId },
 });
 
 defineOperation({
@@ -170,6 +174,7 @@ defineOperation({
   input: { id: orderId, body: z.string().min(1).max(NOTE_BODY_MAX).describe(`1 to ${NOTE_BODY_MAX} characters`), pinned: z.boolean().default(false) },
   output: OrderNoteRef,
   resolve: (ctx, input) => addNote(ctx, input.id, input),
+  audit: { event: 'orders.noteCreate', entityType: 'order', entityId: (_input, note) => note.orderId },
 });
 
 defineOperation({
@@ -192,6 +197,7 @@ defineOperation({
   input: { id: orderId, noteId: z.guid() },
   output: OrderNoteRef,
   resolve: (ctx, input) => deleteNote(ctx, input.id, input.noteId),
+  audit: { event: 'orders.noteDelete', entityType: 'order', entityId: (_input, note) => note.orderId },
 });
 
 defineOperation({
@@ -253,4 +259,5 @@ defineOperation({
   input: { id: orderId },
   output: InvoiceEmailRef,
   resolve: (ctx, input) => emailInvoice(ctx, input.id),
+  audit: { event: 'orders.invoiceEmail', entityType: 'order', entityId: (input) => input.id },
 });

@@ -10,7 +10,7 @@ import { portsOf } from '../checkout/wiring.js';
 import type { StockMove } from '../checkout/ports.js';
 import { fulfillLines } from './fulfillments.js';
 import { ORDER_NUMBER_RE } from './numbers.js';
-import { actorRecord, ownOrdersOnly, type ActorRecord, type DbLike, type OrdersCtx } from './shared.js';
+import { actorRecord, ownOrdersOnly, serviceCtx, type ActorRecord, type DbLike, type OrdersCtx } from './shared.js';
 import { findTransition, patchTargets, type Transition, type Trigger } from './status.js';
 import { inTransaction } from './tx.js';
 import { ORDER_INCLUDE, orderPayload, orderView, type OrderRow, type OrderView } from './views.js';
@@ -136,8 +136,11 @@ export async function moveOrder(tx: Tx, ctx: OrdersCtx, order: OrderRow, options
   for (const effect of transition.effects) {
     if (effect === 'releaseStock') {
       const moves = reservedMoves(order);
-      if (moves.length) await portsOf(ctx.services).inventory.release(tx, ctx.organization.id, moves);
+      if (moves.length) await portsOf(ctx.services).inventory.release(serviceCtx(ctx, tx), moves);
       await tx.orderLine.updateMany({ where: { orderId: order.id }, data: { reservations: [] } });
+    } else if (effect === 'releasePromotions') {
+      const applied = ((order.pricing as { promotions?: Array<{ redemptionId?: string }> } | null)?.promotions ?? []).map((p) => p.redemptionId).filter((id): id is string => !!id);
+      if (applied.length) await portsOf(ctx.services).promotions.release(serviceCtx(ctx, tx), applied);
     } else if (effect === 'voidPayment') {
       if (order.paymentStatus === 'awaiting_payment') {
         data.paymentStatus = 'voided';

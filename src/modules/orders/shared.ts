@@ -3,11 +3,17 @@
 // arithmetic in the organization's timezone.
 import type { RequestContext } from '../../context.js';
 import type { Db, Tx } from '../../db/client.js';
+import type { ServiceContext } from '../../db/transaction.js';
 import { hasPermission } from '../../auth/permissions.js';
 import { POLICY_DEFAULTS } from '../settings/groups.js';
 
 export type OrdersCtx = Pick<RequestContext, 'db' | 'organization' | 'actor' | 'requestId' | 'services' | 'logger' | 'config'>;
 export type DbLike = Db | Tx;
+
+/** The context other modules' services take, bound to a transaction. */
+export function serviceCtx(ctx: Pick<RequestContext, 'organization' | 'actor' | 'requestId'>, db: DbLike): ServiceContext {
+  return { organization: ctx.organization, actor: ctx.actor, requestId: ctx.requestId, db };
+}
 
 export const PERMISSION = {
   read: 'orders:read',

@@ -7,7 +7,7 @@
 //   processing                                        patch        partially_fulfilled
 //   processing                                        patch        fulfilled            fulfill what is left
 //   fulfilled                                         patch        refunded
-//   pending, confirmed, processing, part._fulfilled   patch        cancelled            release stock, void payment
+//   pending, confirmed, processing, part._fulfilled   patch        cancelled            release stock and promotion uses, void payment
 //   pending (awaiting payment)                        payment      confirmed            mark paid
 //   processing, partially_fulfilled                   fulfillment  partially_fulfilled / fulfilled (derived from lines)
 //
@@ -22,6 +22,8 @@ export type Trigger = 'patch' | 'payment' | 'fulfillment';
 export type Effect =
   /** Give back the stock still reserved for unfulfilled units. */
   | 'releaseStock'
+  /** Give the promotion uses of the order back. */
+  | 'releasePromotions'
   /** Cancel a payment that has not been collected. */
   | 'voidPayment'
   /** The provider confirmed the charge: payment status paid, captured amount recorded. */
@@ -44,7 +46,7 @@ export const ORDER_TRANSITIONS: readonly Transition[] = [
   { from: ['processing'], trigger: 'patch', to: 'partially_fulfilled', effects: [] },
   { from: ['processing'], trigger: 'patch', to: 'fulfilled', effects: ['fulfillRemaining'] },
   { from: ['fulfilled'], trigger: 'patch', to: 'refunded', effects: [] },
-  { from: ['pending', 'confirmed', 'processing', 'partially_fulfilled'], trigger: 'patch', to: 'cancelled', effects: ['releaseStock', 'voidPayment'] },
+  { from: ['pending', 'confirmed', 'processing', 'partially_fulfilled'], trigger: 'patch', to: 'cancelled', effects: ['releaseStock', 'releasePromotions', 'voidPayment'] },
   { from: ['pending'], trigger: 'payment', to: 'confirmed', when: 'awaitingPayment', effects: ['markPaid'] },
   { from: ['processing', 'partially_fulfilled'], trigger: 'fulfillment', to: 'partially_fulfilled', effects: [] },
   { from: ['processing', 'partially_fulfilled'], trigger: 'fulfillment', to: 'fulfilled', effects: [] },
