@@ -3,13 +3,14 @@
 //   STRIPE_SECRET_KEY / STRIPE_WEBHOOK_SECRET fill payments.stripeSecretKey / webhookSecret.
 // The offline adapter needs a webhook secret too (tests and developers sign events with it):
 // payments.webhookSecret when set, otherwise one generated once under DATA_DIR (like the auth
-// secret) and logged at boot. Production refuses the offline adapter unless chosen explicitly.
+// secret) and logged at boot. Production never falls back to the offline adapter: without a
+// provider (or payments.provider = offline chosen on purpose) every charge is refused.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, type Config } from '../../config/index.js';
 import type { Logger } from '../../logger.js';
-import type { PaymentAdapter } from './adapter.js';
+import { WebhookSignatureError, type PaymentAdapter } from './adapter.js';
 import { OfflinePaymentAdapter } from './offline.js';
 import { StripePaymentAdapter } from './stripe.js';
 
@@ -33,9 +34,11 @@ export function createPaymentsService(config: Config, logger: Logger, env: NodeJ
   }
 
   if (config.env === 'production' && settings.provider !== 'offline') {
-    throw new ConfigError(
-      'no payment provider configured: set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET, or payments.provider = "offline" to run the offline test adapter on purpose',
-    );
+    // Never take fake payments in production by accident: the server runs (catalog, admin work),
+    // checkouts fail with a clear reason, webhooks are refused.
+    const message = 'no payment provider configured: set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET, or payments.provider = "offline" to run the offline test adapter on purpose';
+    logger.error(message);
+    return { adapter: new UnconfiguredPaymentAdapter(message), webhookSecret: '', timeoutMs: settings.timeoutMs };
   }
   const webhookSecret = configuredSecret ?? devWebhookSecret(config);
   if (!configuredSecret) logger.info({ file: path.resolve(config.dataDir, 'payments-webhook-secret') }, 'offline payment adapter: webhook secret generated under DATA_DIR');
@@ -52,5 +55,21 @@ function devWebhookSecret(config: Config): string {
     return secret;
   } catch {
     return fs.readFileSync(file, 'utf8').trim();
+  }
+}
+
+/** Production without a provider: every charge and refund is refused with the reason, every webhook 400. */
+export class UnconfiguredPaymentAdapter implements PaymentAdapter {
+  readonly name = 'unconfigured';
+  constructor(private readonly reason: string) {}
+  async createPayment() {
+    return { ok: false as const, code: 'payments_not_configured', message: `Payments are not available: ${this.reason}` };
+  }
+  async cancelPayment(): Promise<void> {}
+  async refund() {
+    return { ok: false as const, code: 'payments_not_configured', message: this.reason };
+  }
+  verifyWebhook(): never {
+    throw new WebhookSignatureError(this.reason);
   }
 }
