@@ -7,8 +7,9 @@
 //   5. reserve stock (lines in a fixed order, so concurrent checkouts cannot deadlock each other
 //      and never oversell);
 //   6. charge through the payment adapter (declines roll everything back);
-//   7. take the next ORD-YYYY-NNNNNN number — last, so the counter row is locked only briefly —
-//      insert the order, its lines and first status, mark the cart converted, emit orders.create.
+//   7. insert the order, its lines and first status, mark the cart converted, then take the next
+//      ORD-YYYY-NNNNNN number — last, so the counter row (which orders every checkout of the
+//      organization) is locked for one statement and the orders.create event only.
 // After commit `orders.afterCreate` hooks run; their errors come back in meta.hookErrors.
 // An idempotencyKey binds the order to the caller (API key, user, or the guest cart): the same
 // key again returns the original order (200 instead of 201) and charges nothing.
@@ -22,7 +23,7 @@ import { hooks, type HookContext, type HookError } from '../../events/hooks.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { lockCart, type CartCtx } from '../carts/service.js';
 import { actsForCustomers } from '../carts/access.js';
-import { nextNumber, yearIn } from '../orders/numbers.js';
+import { assignNumber, yearIn } from '../orders/numbers.js';
 import { recordStatusChange } from '../orders/service.js';
 import { actorRecord, orgSettings, PERMISSION, serviceCtx } from '../orders/shared.js';
 import { inTransaction } from '../orders/tx.js';
@@ -228,15 +229,14 @@ export async function checkout(ctx: CheckoutCtx, input: CheckoutInput): Promise<
           chargedIntent = payment.intentId;
         }
 
-        // 7. the order
+        // 7. the order, written under a provisional number; the real one is taken last (below)
         const now = new Date();
-        const number = await nextNumber(tx, ctx.organization.id, 'order', yearIn(now, settings.timezone));
         const paidAlready = totals.grandTotal === 0;
         const created = await tx.order.create({
           data: {
             id: orderId,
             organizationId: ctx.organization.id,
-            number,
+            number: `pending:${orderId}`,
             cartId: cart.id,
             customerId,
             customerEmail: email,
@@ -284,7 +284,10 @@ export async function checkout(ctx: CheckoutCtx, input: CheckoutInput): Promise<
         await recordStatusChange(tx, ctx, orderId, null, 'pending', { trigger: 'checkout', actor });
         if (paidAlready) await recordStatusChange(tx, ctx, orderId, 'pending', 'confirmed', { trigger: 'payment', reason: 'nothing to pay', actor });
         await tx.cart.update({ where: { id: cart.id }, data: { status: 'converted' } });
-        const view = orderView({ ...created, lines: lines.sort((a, b) => a.position - b.position) });
+        // The counter row serializes every checkout of the organization until commit: take it in
+        // the last write but one, so it is held for one statement and the event insert.
+        const number = await assignNumber(tx, ctx.organization.id, 'order', yearIn(now, settings.timezone), orderId);
+        const view = orderView({ ...created, number, lines: lines.sort((a, b) => a.position - b.position) });
         await recordEvent(tx, originOf(ctx), 'orders.create', { order: orderPayload(view) });
         return { order: view, replayed: false };
       },
