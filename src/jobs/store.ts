@@ -3,7 +3,7 @@
 // status") and where each row lives:
 //
 //   pending    → processing  runner claims (wait_until passed or unset)          claimJobs
-//   processing → succeeded   handler returned: output, completed_at               completeJob
+//   processing → succeeded   handler returned: output, completed_at               completeJobs
 //   processing → pending     handler threw, attempts < max: wait_until = backoff  failJob
 //   processing → failed      handler threw, attempts reached max: error           failJob
 //   processing → pending     not the oldest exclusive job of its key in a batch:   claimJobs (never
@@ -139,8 +139,23 @@ export interface ClaimOptions {
   order?: ProcessingOrder;
 }
 
+/** What a claim returns of each job: what the runner and the handler need, nothing more (every column costs). */
+export interface ClaimedJob {
+  id: string;
+  organizationId: string;
+  queue: string;
+  taskSlug: string;
+  input: unknown;
+  /** Counts this run. */
+  attempts: number;
+  maxAttempts: number;
+  concurrencyKey: string | null;
+  lockToken: string;
+  createdAt: Date;
+}
+
 export interface ClaimResult {
-  jobs: Job[];
+  jobs: ClaimedJob[];
   /** Jobs the batch locked but left pending: exclusive jobs whose key was taken. */
   released: number;
 }
@@ -167,8 +182,9 @@ export async function claimJobs(db: Sql, options: ClaimOptions): Promise<ClaimRe
 
   let idFilter = Prisma.empty;
   let orderBy = Prisma.sql`j.created_at asc, j.id asc`;
+  let ids: string[] | null = null;
   if (typeof options.order === 'function') {
-    const ids = await orderedCandidates(db, options, options.order, limit * COMPARATOR_WINDOW);
+    ids = await orderedCandidates(db, options, options.order, limit * COMPARATOR_WINDOW);
     if (ids.length === 0) return { jobs: [], released: 0 };
     idFilter = Prisma.sql`and j.id = any(${ids}::uuid[])`;
     orderBy = Prisma.sql`array_position(${ids}::uuid[], j.id)`;
@@ -177,7 +193,7 @@ export async function claimJobs(db: Sql, options: ClaimOptions): Promise<ClaimRe
     orderBy = Prisma.sql`${column}, j.created_at asc, j.id asc`;
   }
 
-  const rows = await db.$queryRaw<Array<JobRow & { batch_size: number }>>`
+  const rows = await db.$queryRaw<Array<ClaimedRow & { batch_size: number }>>`
     with ready as (
       select j.id, j.organization_id, j.concurrency_key, j.exclusive, j.created_at
       from jobs j
@@ -213,35 +229,58 @@ export async function claimJobs(db: Sql, options: ClaimOptions): Promise<ClaimRe
           locked_by = ${options.workerId}, lock_token = b.token, updated_at = now()
       from batch b
       where j.id = b.id and (b.concurrency_key is null or not b.exclusive or b.id in (select job_id from keyed))
-      returning j.*
+      returning j.id, j.organization_id, j.queue, j.task_slug, j.input, j.attempts, j.max_attempts, j.concurrency_key, j.lock_token, j.created_at
     )
     select c.*, n.batch_size from (select count(*)::int as batch_size from batch) n left join claimed c on true`;
 
   const batchSize = rows[0]?.batch_size ?? 0;
-  const jobs = rows.filter((row) => row.id !== null).map(rowToJob);
-  if (options.order) sortLike(jobs, options.order);
-  else jobs.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1));
+  const jobs = rows.filter((row) => row.id !== null).map(claimedJob);
+  // RETURNING has no order: put the jobs back in claim order (handlers start in that order).
+  const byAge = (a: ClaimedJob, b: ClaimedJob) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1);
+  if (ids) jobs.sort((a, b) => ids!.indexOf(a.id) - ids!.indexOf(b.id));
+  else if (options.order && typeof options.order !== 'function') sortByField(jobs, options.order, byAge);
+  else jobs.sort(byAge);
   return { jobs, released: batchSize - jobs.length };
 }
 
-/** RETURNING gives no order; put the claimed jobs back in claim order for the report. */
-function sortLike(jobs: Job[], order: ProcessingOrder): void {
-  if (typeof order === 'function') {
-    jobs.sort((a, b) => order(view(a), view(b)));
-    return;
-  }
+interface ClaimedRow {
+  id: string;
+  organization_id: string;
+  queue: string;
+  task_slug: string;
+  input: unknown;
+  attempts: number;
+  max_attempts: number;
+  concurrency_key: string | null;
+  lock_token: string;
+  created_at: Date;
+}
+
+function claimedJob(row: ClaimedRow): ClaimedJob {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    queue: row.queue,
+    taskSlug: row.task_slug,
+    input: row.input,
+    attempts: row.attempts,
+    maxAttempts: row.max_attempts,
+    concurrencyKey: row.concurrency_key,
+    lockToken: row.lock_token,
+    createdAt: row.created_at,
+  };
+}
+
+function sortByField(jobs: ClaimedJob[], order: { field: string; direction: 'asc' | 'desc' }, tieBreak: (a: ClaimedJob, b: ClaimedJob) => number): void {
+  // updated_at was just set by the claim, so it orders like created_at here.
+  const key = (job: ClaimedJob): number | string =>
+    order.field === 'taskSlug' ? job.taskSlug : order.field === 'attempts' ? job.attempts : job.createdAt.getTime();
   const sign = order.direction === 'desc' ? -1 : 1;
-  const key = (job: Job): number | string =>
-    order.field === 'taskSlug' ? job.taskSlug : order.field === 'attempts' ? job.attempts : job[order.field].getTime();
   jobs.sort((a, b) => {
     const x = key(a);
     const y = key(b);
-    return (x < y ? -1 : x > y ? 1 : 0) * sign || a.createdAt.getTime() - b.createdAt.getTime();
+    return (x < y ? -1 : x > y ? 1 : 0) * sign || tieBreak(a, b);
   });
-}
-
-function view(job: Pick<Job, 'id' | 'taskSlug' | 'attempts' | 'createdAt' | 'updatedAt' | 'input'>): JobOrderView {
-  return { id: job.id, taskSlug: job.taskSlug, attempts: job.attempts, createdAt: job.createdAt, updatedAt: job.updatedAt, input: job.input };
 }
 
 /** A comparator order: read a window of ready jobs, sort it in JS, claim in that order. */
@@ -263,19 +302,29 @@ export interface Claim {
   lockToken: string;
 }
 
-/** processing → succeeded. False when the claim was lost (the job was reaped meanwhile). */
-export async function completeJob(db: Sql, claim: Claim, output: unknown): Promise<boolean> {
-  const value = output === undefined ? Prisma.sql`null` : Prisma.sql`${JSON.stringify(output)}::jsonb`;
-  const rows = await db.$queryRaw<Array<{ n: number }>>`
-    with done as (
-      update jobs set status = 'succeeded', output = ${value}, error = null, completed_at = now(), updated_at = now(),
-                      heartbeat_at = null, lock_token = null
-      where id = ${claim.id}::uuid and lock_token = ${claim.lockToken}::uuid and status = 'processing'
-      returning id
+/**
+ * processing → succeeded for many claims in one statement (the runner groups completions that
+ * finish together). Returns the ids whose claim was still held and so were recorded.
+ */
+export async function completeJobs(db: Sql, completions: Array<{ claim: Claim; output: unknown }>): Promise<Set<string>> {
+  if (completions.length === 0) return new Set();
+  const ids = completions.map((c) => c.claim.id);
+  const tokens = completions.map((c) => c.claim.lockToken);
+  const outputs = completions.map((c) => (c.output === undefined ? null : JSON.stringify(c.output)));
+  const rows = await db.$queryRaw<Array<{ id: string }>>`
+    with input as (
+      select * from unnest(${ids}::uuid[], ${tokens}::uuid[], ${outputs}::jsonb[]) as t(id, token, output)
     ),
-    freed as (delete from job_key_locks where job_id = ${claim.id}::uuid and lock_token = ${claim.lockToken}::uuid)
-    select count(*)::int as n from done`;
-  return rows[0]!.n === 1;
+    done as (
+      update jobs set status = 'succeeded', output = input.output, error = null, completed_at = now(), updated_at = now(),
+                      heartbeat_at = null, lock_token = null
+      from input
+      where jobs.id = input.id and jobs.lock_token = input.token and jobs.status = 'processing'
+      returning jobs.id
+    ),
+    freed as (delete from job_key_locks l using input where l.job_id = input.id and l.lock_token = input.token)
+    select id from done`;
+  return new Set(rows.map((r) => r.id));
 }
 
 export interface FailOutcome {

@@ -9,7 +9,7 @@ import type { Config } from '../config/index.js';
 import type { Db } from '../db/client.js';
 import type { Logger } from '../logger.js';
 import type { Services } from '../services.js';
-import type { Job } from '../generated/prisma/client.js';
+import type { ClaimedJob } from './store.js';
 
 // eslint-disable-next-line @typescript-eslint/no-empty-interface
 export interface TaskTypes {}
@@ -32,7 +32,7 @@ export interface RetryPolicy {
 
 export interface TaskContext {
   /** The job as claimed: attempts already counts this run. */
-  job: Job;
+  job: ClaimedJob;
   organizationId: string;
   db: Db;
   logger: Logger;

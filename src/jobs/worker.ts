@@ -64,6 +64,9 @@ export function startJobWorker(deps: WorkerDeps, options: WorkerOptions): JobWor
   let wakeRequested = true;
   let sleeper: { timer: NodeJS.Timeout; resolve: () => void } | null = null;
   let nextReapAt = Date.now();
+  // Whether the outbox may hold undispatched events: set by an events notification, a (re)connect
+  // of the listener, a poll timeout, or a full batch; without a listener, always.
+  let eventsDirty = true;
 
   function wake(): void {
     wakeRequested = true;
@@ -77,13 +80,19 @@ export function startJobWorker(deps: WorkerDeps, options: WorkerOptions): JobWor
 
   function sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      sleeper = { timer: setTimeout(() => { sleeper = null; resolve(); }, ms), resolve };
+      const timer = setTimeout(() => {
+        sleeper = null;
+        eventsDirty = true; // the safety net: look at the outbox on every poll
+        resolve();
+      }, ms);
+      sleeper = { timer, resolve };
     });
   }
 
   const listener: Listener | null = deps.databaseUrl
     ? listen(deps.databaseUrl, dispatch ? [JOBS_CHANNEL, EVENTS_CHANNEL] : [JOBS_CHANNEL], (channel, payload) => {
         if (channel === JOBS_CHANNEL && payload && !options.queues.includes(payload)) return;
+        if (channel !== JOBS_CHANNEL) eventsDirty = true;
         wake();
       }, logger)
     : null;
@@ -91,9 +100,14 @@ export function startJobWorker(deps: WorkerDeps, options: WorkerOptions): JobWor
   /** One pass; true when there is probably more to do right away. */
   async function pass(): Promise<boolean> {
     let more = false;
-    if (dispatch) {
+    if (dispatch && (eventsDirty || !listener)) {
+      eventsDirty = false;
       const report = await dispatchEvents(deps, { limit: DEFAULT_DISPATCH_BATCH });
-      if (report.dispatched === DEFAULT_DISPATCH_BATCH) more = true;
+      // A full batch means more may wait; an event that failed waits for the next poll.
+      if (report.dispatched === DEFAULT_DISPATCH_BATCH) {
+        eventsDirty = true;
+        more = true;
+      }
     }
     for (const queue of options.queues) {
       const free = options.concurrency - runner.inFlight;

@@ -194,3 +194,26 @@ describe('bulk', () => {
     expect(await t.app.db.catalogOptionType.count({ where: { entityId: entity.id } })).toBe(0);
   });
 });
+
+describe('update and delete one variant', () => {
+  it('changes SKU, title, tax class and metadata; deletes; 404/409/422/403', async () => {
+    const entity = await createEntity(t, admin);
+    const a = (await post(`/api/catalog/entities/${entity.id}/variants/quick`, { options: { size: 'S' }, taxClassId: '6f1c1b8e-2d7a-4d1e-9a53-0c2f4c1f9b10' })).body.data;
+    const b = (await post(`/api/catalog/entities/${entity.id}/variants/quick`, { options: { size: 'M' } })).body.data;
+    expect(a.taxClassId).toBe('6f1c1b8e-2d7a-4d1e-9a53-0c2f4c1f9b10');
+    const patch = (id: string, body: unknown, apiKey = admin) => t.request(`/api/catalog/variants/${id}`, { method: 'PATCH', apiKey, body });
+    const updated = await patch(a.id, { sku: 'NEW-SKU-S', title: 'Small', taxClassId: null, metadata: { weightGrams: 180 } });
+    expect(updated.status).toBe(200);
+    expect(updated.body.data).toMatchObject({ id: a.id, sku: 'NEW-SKU-S', title: 'Small', taxClassId: null, metadata: { weightGrams: 180 }, options: { size: 'S' } });
+    expect((await patch(b.id, { sku: 'NEW-SKU-S' })).status).toBe(409);
+    expect((await patch(b.id, { sku: '' })).status).toBe(422);
+    expect((await patch(MISSING, { sku: 'X' })).status).toBe(404);
+    expect((await patch(b.id, { sku: 'X' }, storefront)).status).toBe(403);
+    const removed = await t.request(`/api/catalog/variants/${b.id}`, { method: 'DELETE', apiKey: admin });
+    expect(removed.status).toBe(200);
+    expect(removed.body.data.id).toBe(b.id);
+    expect((await t.request(`/api/catalog/variants/${b.id}`, { method: 'DELETE', apiKey: admin })).status).toBe(404);
+    const left = await t.request(`/api/catalog/entities/${entity.id}?include=variants`, { apiKey: admin });
+    expect(left.body.data.variants.map((v: any) => v.id)).toEqual([a.id]);
+  });
+});

@@ -33,7 +33,7 @@ describe('jobs.autorun', () => {
 
   it('dispatches committed events to subscribers', async () => {
     const id = await t.app.db.$transaction(async (tx) => {
-      await recordEvent(tx, { organizationId: org }, 'catalog.update', { entityId: 'e-1' });
+      await recordEvent(tx, { organizationId: org }, 'catalog.update', { entityId: 'e-1' } as never);
       const row = await tx.domainEvent.findFirstOrThrow({ orderBy: { createdAt: 'desc' } });
       return row.id;
     });

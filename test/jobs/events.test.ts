@@ -9,11 +9,12 @@ import { enqueueJob } from '../../src/jobs/enqueue.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { defaultOrgId } from './support.js';
 
-declare module '../../src/events/registry.js' {
-  interface EventPayloads {
-    'inventory.afterAdjust': { sku: string; delta: number };
-  }
+/** The payload these tests emit. The inventory module owns the event's real type; the dispatcher does not care. */
+interface Adjust {
+  sku: string;
+  delta: number;
 }
+const deltaOf = (event: DispatchedEvent) => (event.payload as unknown as Adjust).delta;
 
 let t: TestApp;
 let org: string;
@@ -32,7 +33,7 @@ afterAll(() => t?.close());
 
 async function emit(n: number, organizationId = org): Promise<void> {
   await t.app.db.$transaction(async (tx) => {
-    for (let i = 0; i < n; i++) await recordEvent(tx, { organizationId, actorId: 'user-1', requestId: 'req-1' }, 'inventory.afterAdjust', { sku: `sku-${i}`, delta: i });
+    for (let i = 0; i < n; i++) await recordEvent(tx, { organizationId, actorId: 'user-1', requestId: 'req-1' }, 'inventory.afterAdjust', { sku: `sku-${i}`, delta: i } as never);
   });
 }
 
@@ -48,7 +49,7 @@ async function drainAll(): Promise<void> {
 
 describe('event dispatch', () => {
   it('hands a committed event to its subscribers and to * subscribers once, then marks it dispatched', async () => {
-    const byName: DispatchedEvent<'inventory.afterAdjust'>[] = [];
+    const byName: DispatchedEvent[] = [];
     const all: string[] = [];
     unsubscribe.push(eventSubscribers.on('inventory.afterAdjust', (event) => void byName.push(event)));
     unsubscribe.push(eventSubscribers.on('*', (event) => void all.push(event.type)));
@@ -71,7 +72,7 @@ describe('event dispatch', () => {
     unsubscribe.push(eventSubscribers.on('*', (event) => void seen.push(event.id)));
     await t.app.db
       .$transaction(async (tx) => {
-        await recordEvent(tx, { organizationId: org }, 'catalog.delete', { entityId: 'gone' });
+        await recordEvent(tx, { organizationId: org }, 'catalog.delete', { entityId: 'gone' } as never);
         throw new Error('the write failed');
       })
       .catch(() => undefined);
@@ -127,8 +128,8 @@ describe('event dispatch', () => {
       eventSubscribers.on(
         'inventory.afterAdjust',
         (event) => {
-          if (broken && event.payload.delta === 1) throw new Error('downstream not ready');
-          seen.push(event.payload.delta);
+          if (broken && deltaOf(event) === 1) throw new Error('downstream not ready');
+          seen.push(deltaOf(event));
         },
         { required: true },
       ),

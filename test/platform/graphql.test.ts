@@ -48,6 +48,20 @@ describe('request limits', () => {
     expect(res.body.errors?.[0].message).toMatch(/alias/i);
   });
 
+  it('refuses a query deeper than the configured depth', async () => {
+    const shallow = await startTestApp({ graphql: { maxDepth: 3 } });
+    try {
+      const adminKey = await shallow.apiKey('admin');
+      const ok = await shallow.graphql('{ catalogEntities { data { slug } } }', {}, { apiKey: adminKey });
+      expect(ok.body.errors).toBeUndefined();
+      const deep = await shallow.graphql('{ catalogEntities { data { categories { slug } } } }', {}, { apiKey: adminKey });
+      expect(deep.body.data).toBeUndefined();
+      expect(deep.body.errors?.[0].message).toMatch(/depth/i);
+    } finally {
+      await shallow.close();
+    }
+  });
+
   it('refuses an oversized document', async () => {
     const fields = Array.from({ length: 6000 }, () => '__typename').join(' ');
     const res = await t.graphql(`{ ${fields} }`, {}, { apiKey: key });

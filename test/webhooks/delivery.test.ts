@@ -42,7 +42,7 @@ async function endpoint(path: string, events: string[] = ['catalog.create'], api
 /** What a catalog write does: record the event inside its transaction. */
 async function emit(type: 'catalog.create' | 'orders.create' = 'catalog.create', data: Record<string, unknown> = { entityId: 'ent-1', slug: 'blue-shirt' }, organizationId = org): Promise<string> {
   return t.app.db.$transaction(async (tx) => {
-    await recordEvent(tx, { organizationId, actorId: 'u-1', requestId: 'r-1' }, type, data);
+    await recordEvent(tx, { organizationId, actorId: 'u-1', requestId: 'r-1' }, type, data as never);
     return (await tx.domainEvent.findFirstOrThrow({ where: { organizationId }, orderBy: { createdAt: 'desc' } })).id;
   });
 }

@@ -3,7 +3,7 @@
 import { notFound } from '../../errors.js';
 import { findReadableEntity } from './entity.service.js';
 import { emitUpdated } from './events.js';
-import { lockEntity, type CatalogCtx } from './shared.js';
+import { inTransaction, lockEntity, type CatalogCtx } from './shared.js';
 import { attributesView, type AttributesView } from './views.js';
 
 export interface AttributesInput {
@@ -27,7 +27,7 @@ export async function setAttributes(ctx: CatalogCtx, entityId: string, locale: s
     seoTitle: input.seoTitle ?? null,
     seoDescription: input.seoDescription ?? null,
   };
-  return ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx, async (tx) => {
     const entity = await lockEntity(tx, ctx, entityId);
     const row = await tx.catalogAttributes.upsert({
       where: { entityId_locale: { entityId: entity.id, locale } },

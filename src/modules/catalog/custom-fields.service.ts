@@ -13,7 +13,7 @@ import { notFound, validationFailed, type FieldIssue } from '../../errors.js';
 import { toPage, pageWindow, type Page } from '../../graphql/pagination.js';
 import { definitionsFor, valueProblem } from './field-definitions.service.js';
 import { emitUpdated } from './events.js';
-import { assertSyncAllowed, lockEntity, type CatalogCtx } from './shared.js';
+import { inTransaction, assertSyncAllowed, isForeignKeyViolation, lockEntity, type CatalogCtx } from './shared.js';
 import { customFieldView, type CustomFieldView, type ProposalView } from './views.js';
 
 type Patch = Record<string, unknown>;
@@ -104,20 +104,26 @@ export async function proposeValue(ctx: CatalogCtx, entityId: string, fieldName:
   const definition = (await definitionsFor(ctx.db, ctx, entity.type)).get(fieldName);
   const problem = fieldProblem(definition, entity.type) ?? valueProblem(definition!, input.value);
   if (problem) throw validationFailed([{ field: definition && !definition.archivedAt ? 'value' : 'fieldName', message: problem }]);
-  const row = await ctx.db.catalogCustomField.create({
-    data: {
-      organizationId: ctx.organization.id,
-      entityId,
-      fieldName,
-      locale: input.locale,
-      value: input.value as Prisma.InputJsonValue,
-      status: 'proposed',
-      source: input.source,
-      sourceStoreId: input.sourceStoreId ?? null,
-      note: input.note ?? null,
-      proposedBy: ctx.actor?.userId ?? null,
-    },
-  });
+  const row = await ctx.db.catalogCustomField
+    .create({
+      data: {
+        organizationId: ctx.organization.id,
+        entityId,
+        fieldName,
+        locale: input.locale,
+        value: input.value as Prisma.InputJsonValue,
+        status: 'proposed',
+        source: input.source,
+        sourceStoreId: input.sourceStoreId ?? null,
+        note: input.note ?? null,
+        proposedBy: ctx.actor?.userId ?? null,
+      },
+    })
+    .catch((error: unknown) => {
+      // The entity was deleted since it was read.
+      if (isForeignKeyViolation(error)) throw notFound('Catalog entity');
+      throw error;
+    });
   return customFieldView(row);
 }
 
@@ -132,7 +138,7 @@ async function newestProposal(tx: Tx, ctx: CatalogCtx, entityId: string, fieldNa
 
 /** Approves the newest pending proposal: it becomes the live value in the same transaction. */
 export async function approveProposal(ctx: CatalogCtx, entityId: string, fieldName: string, locale: string): Promise<CustomFieldView> {
-  return ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx, async (tx) => {
     const entity = await lockEntity(tx, ctx, entityId);
     assertSyncAllowed(ctx, entity, 'approving a proposal');
     const proposal = await newestProposal(tx, ctx, entityId, fieldName, locale);
@@ -158,7 +164,7 @@ export async function approveProposal(ctx: CatalogCtx, entityId: string, fieldNa
 
 /** Rejects the newest pending proposal of a field and locale; the live value is untouched. */
 export async function rejectProposal(ctx: CatalogCtx, entityId: string, fieldName: string, locale: string): Promise<CustomFieldView> {
-  return ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx, async (tx) => {
     const entity = await lockEntity(tx, ctx, entityId);
     assertSyncAllowed(ctx, entity, 'rejecting a proposal');
     const proposal = await newestProposal(tx, ctx, entityId, fieldName, locale);

@@ -8,7 +8,7 @@ import { pageWindow, toPage, type Page } from '../../graphql/pagination.js';
 import { applyCustomFields, validateCustomFields } from './custom-fields.service.js';
 import { emitCreated, emitDeleted, emitUpdated } from './events.js';
 import { parseInclude, withIncludes } from './include.js';
-import { PERMISSION, UUID_RE, lockEntity, mapWriteErrors, seesUnpublished, type CatalogCtx } from './shared.js';
+import { inTransaction, PERMISSION, UUID_RE, lockEntity, mapWriteErrors, seesUnpublished, type CatalogCtx } from './shared.js';
 import type { CatalogEntityView } from './views.js';
 
 export const ENTITY_STATUSES = ['draft', 'active', 'archived', 'discontinued'] as const satisfies readonly CatalogEntityStatus[];
@@ -109,7 +109,7 @@ export async function createEntity(ctx: CatalogCtx, input: EntityCreateInput): P
   const row = await mapWriteErrors(
     'Catalog entity',
     () =>
-      ctx.db.$transaction(async (tx) => {
+      inTransaction(ctx, async (tx) => {
         const entity = await tx.catalogEntity.create({
           data: {
             organizationId: ctx.organization.id,
@@ -148,7 +148,7 @@ export async function updateEntity(ctx: CatalogCtx, id: string, input: EntityUpd
   const row = await mapWriteErrors(
     'Catalog entity',
     () =>
-      ctx.db.$transaction(async (tx) => {
+      inTransaction(ctx, async (tx) => {
         const locked = await lockEntity(tx, ctx, id);
         const fields = await validateCustomFields(tx, ctx, locked.type, input.customFields, 'update');
         const changes = [
@@ -183,7 +183,7 @@ export async function updateEntity(ctx: CatalogCtx, id: string, input: EntityUpd
  * already in changes nothing and emits nothing; a real move emits catalog.update (changes: status).
  */
 export async function transitionEntity(ctx: CatalogCtx, id: string, to: CatalogEntityStatus): Promise<CatalogEntityView> {
-  const row = await ctx.db.$transaction(async (tx) => {
+  const row = await inTransaction(ctx, async (tx) => {
     const locked = await lockEntity(tx, ctx, id);
     const current = await tx.catalogEntity.findUniqueOrThrow({ where: { id: locked.id } });
     if (current.status === to) return current;
@@ -201,7 +201,7 @@ export async function transitionEntity(ctx: CatalogCtx, id: string, to: CatalogE
 /** Deletes the entity and everything that belongs to it (attributes, variants, options, values). */
 export async function deleteEntity(ctx: CatalogCtx, id: string): Promise<CatalogEntityView> {
   const row = await mapWriteErrors('Catalog entity', () =>
-    ctx.db.$transaction(async (tx) => {
+    inTransaction(ctx, async (tx) => {
       await lockEntity(tx, ctx, id);
       const entity = await tx.catalogEntity.delete({ where: { id, organizationId: ctx.organization.id } });
       await emitDeleted(tx, ctx, entity);

@@ -14,19 +14,8 @@
 import type { CatalogEntity } from '../../generated/prisma/client.js';
 import { validationFailed } from '../../errors.js';
 import type { CatalogCtx } from './shared.js';
-import {
-  OPTION_TYPE_INCLUDE,
-  VARIANT_INCLUDE,
-  attributesView,
-  brandView,
-  categoryView,
-  customFieldView,
-  entityView,
-  optionTypeView,
-  sortVariants,
-  variantView,
-  type CatalogEntityView,
-} from './views.js';
+import { loadEntityBrands, loadEntityCategories, loadOptionTypes, loadVariants } from './queries.js';
+import { attributesView, customFieldView, entityView, type CatalogEntityView } from './views.js';
 
 export interface CatalogIncluder<T = unknown> {
   /** The name callers put in `include` (also the CatalogEntity field that shows it). */
@@ -87,13 +76,13 @@ export async function withIncludes(ctx: CatalogCtx, rows: CatalogEntity[], names
   return views;
 }
 
-function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
-  const map = new Map<string, T[]>();
+function groupBy<T, V = T>(items: T[], key: (item: T) => string, value: (item: T) => V = (item) => item as unknown as V): Map<string, V[]> {
+  const map = new Map<string, V[]>();
   for (const item of items) {
     const k = key(item);
     const list = map.get(k);
-    if (list) list.push(item);
-    else map.set(k, [item]);
+    if (list) list.push(value(item));
+    else map.set(k, [value(item)]);
   }
   return map;
 }
@@ -116,12 +105,7 @@ registerCatalogInclude({
   name: 'variants',
   description: 'Variants with their option values',
   async load(ctx, ids) {
-    const rows = await ctx.db.catalogVariant.findMany({
-      where: { organizationId: ctx.organization.id, entityId: { in: ids } },
-      include: VARIANT_INCLUDE,
-      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-    });
-    return groupBy(sortVariants(rows).map(variantView), (row) => row.entityId);
+    return groupBy(await loadVariants(ctx.db, ctx.organization.id, { entityIds: ids }), (row) => row.entityId);
   },
 });
 
@@ -129,12 +113,7 @@ registerCatalogInclude({
   name: 'optionTypes',
   description: 'Option types (axes such as size or color) with their values',
   async load(ctx, ids) {
-    const rows = await ctx.db.catalogOptionType.findMany({
-      where: { organizationId: ctx.organization.id, entityId: { in: ids } },
-      include: OPTION_TYPE_INCLUDE,
-      orderBy: [{ sortOrder: 'asc' }, { createdAt: 'asc' }, { id: 'asc' }],
-    });
-    return groupBy(rows.map(optionTypeView), (row) => row.entityId);
+    return groupBy(await loadOptionTypes(ctx.db, ctx.organization.id, ids), (row) => row.entityId);
   },
 });
 
@@ -142,13 +121,8 @@ registerCatalogInclude({
   name: 'categories',
   description: 'Categories the entity belongs to',
   async load(ctx, ids) {
-    const rows = await ctx.db.catalogEntityCategory.findMany({
-      where: { organizationId: ctx.organization.id, entityId: { in: ids } },
-      include: { category: true },
-      orderBy: [{ createdAt: 'asc' }],
-    });
-    const byEntity = groupBy(rows, (row) => row.entityId);
-    return new Map([...byEntity].map(([id, list]) => [id, list.map((row) => categoryView(row.category))]));
+    const rows = await loadEntityCategories(ctx.db, ctx.organization.id, ids);
+    return groupBy(rows, (row) => row.entityId, ({ entityId: _id, ...category }) => category);
   },
 });
 
@@ -156,13 +130,8 @@ registerCatalogInclude({
   name: 'brands',
   description: 'Brands the entity belongs to',
   async load(ctx, ids) {
-    const rows = await ctx.db.catalogEntityBrand.findMany({
-      where: { organizationId: ctx.organization.id, entityId: { in: ids } },
-      include: { brand: true },
-      orderBy: [{ createdAt: 'asc' }],
-    });
-    const byEntity = groupBy(rows, (row) => row.entityId);
-    return new Map([...byEntity].map(([id, list]) => [id, list.map((row) => brandView(row.brand))]));
+    const rows = await loadEntityBrands(ctx.db, ctx.organization.id, ids);
+    return groupBy(rows, (row) => row.entityId, ({ entityId: _id, ...brand }) => brand);
   },
 });
 

@@ -2,7 +2,7 @@
 // one store and/or one variant. Channel connectors read it to decide whose edit wins when the
 // catalog and a connected store disagree. One row per (entity, fieldPath, storeId, variantId);
 // PUT sets the owner of that tuple.
-import { invalid, assertSyncAllowed, lockEntity, type CatalogCtx } from './shared.js';
+import { inTransaction, invalid, assertSyncAllowed, lockEntity, type CatalogCtx } from './shared.js';
 import { findReadableEntity } from './entity.service.js';
 import { fieldOwnershipView, type FieldOwnershipView } from './views.js';
 import type { CatalogFieldOwner } from '../../generated/prisma/client.js';
@@ -32,7 +32,7 @@ export interface OwnershipInput {
 export async function setOwnership(ctx: CatalogCtx, entityId: string, input: OwnershipInput): Promise<FieldOwnershipView> {
   const storeId = input.storeId ?? null;
   const variantId = input.variantId ?? null;
-  return ctx.db.$transaction(async (tx) => {
+  return inTransaction(ctx, async (tx) => {
     const entity = await lockEntity(tx, ctx, entityId);
     assertSyncAllowed(ctx, entity, 'setting field ownership');
     if (variantId) {

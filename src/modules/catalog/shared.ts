@@ -112,6 +112,17 @@ export async function mapWriteErrors<T>(what: string, run: () => Promise<T>, con
   }
 }
 
+/**
+ * Interactive transaction limits for catalog writes. Writes of one entity queue on its row lock
+ * (variants/quick races, concurrent approvals), and that wait counts toward Prisma's default
+ * 5 s timeout; these bounds keep a busy entity from turning into spurious 500s.
+ */
+export const TX_OPTIONS = { maxWait: 10_000, timeout: 30_000 } as const;
+
+export function inTransaction<T>(ctx: Pick<CatalogCtx, 'db'>, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return ctx.db.$transaction(fn, TX_OPTIONS);
+}
+
 /** Locks one entity row of the organization for the rest of the transaction; 404 when absent. */
 export async function lockEntity(
   tx: Tx,

@@ -10,7 +10,7 @@ import { notFound } from '../../errors.js';
 import { pageWindow, toPage, type Page } from '../../graphql/pagination.js';
 import { emitUpdated } from './events.js';
 import { withIncludes } from './include.js';
-import { invalid, lockEntity, mapWriteErrors, type CatalogCtx } from './shared.js';
+import { inTransaction, invalid, isForeignKeyViolation, lockEntity, mapWriteErrors, type CatalogCtx } from './shared.js';
 import { brandView, categoryView, type BrandView, type CatalogEntityView, type CategoryView } from './views.js';
 
 type Json = Record<string, unknown>;
@@ -194,7 +194,7 @@ async function assertTarget(ctx: CatalogCtx, kind: Kind, targetId: string): Prom
 /** Adds the entity to a category or brand (no-op when it is a member); returns the entity with that embed. */
 export async function addMembership(ctx: CatalogCtx, kind: Kind, entityId: string, targetId: string): Promise<CatalogEntityView> {
   await assertTarget(ctx, kind, targetId);
-  const entity = await ctx.db.$transaction(async (tx) => {
+  const entity = await inTransaction(ctx, async (tx) => {
     await lockEntity(tx, ctx, entityId);
     const base = { entityId, organizationId: ctx.organization.id };
     const created =
@@ -203,13 +203,17 @@ export async function addMembership(ctx: CatalogCtx, kind: Kind, entityId: strin
         : await tx.catalogEntityBrand.createMany({ data: [{ ...base, brandId: targetId }], skipDuplicates: true });
     if (!created.count) return tx.catalogEntity.findUniqueOrThrow({ where: { id: entityId } });
     return emitUpdated(tx, ctx, entityId, [kind]);
+  }).catch((error: unknown) => {
+    // The category or brand was deleted between the check and the insert.
+    if (isForeignKeyViolation(error)) throw notFound(kind === 'categories' ? 'Category' : 'Brand');
+    throw error;
   });
   const [view] = await withIncludes(ctx, [entity], [kind]);
   return view!;
 }
 
 export async function removeMembership(ctx: CatalogCtx, kind: Kind, entityId: string, targetId: string): Promise<CatalogEntityView> {
-  const entity = await ctx.db.$transaction(async (tx) => {
+  const entity = await inTransaction(ctx, async (tx) => {
     await lockEntity(tx, ctx, entityId);
     const where = { entityId, organizationId: ctx.organization.id };
     const removed =

@@ -1,7 +1,19 @@
 // Option types, option values and variants.
 import { z } from 'zod';
 import { defineOperation } from '../../graphql/operation.js';
-import { MAX_AXES, MAX_MATRIX, MAX_VALUES_PER_AXIS, bulkVariants, createOptionType, createOptionValue, createVariant, generateVariants, quickVariant } from './variants.service.js';
+import {
+  MAX_AXES,
+  MAX_MATRIX,
+  MAX_VALUES_PER_AXIS,
+  bulkVariants,
+  createOptionType,
+  createOptionValue,
+  createVariant,
+  deleteVariant,
+  generateVariants,
+  quickVariant,
+  updateVariant,
+} from './variants.service.js';
 import { PERMISSION, jsonObject } from './shared.js';
 import { CatalogOptionTypeRef, CatalogOptionValueRef, CatalogVariantMatrixRef, CatalogVariantRef } from './types.js';
 
@@ -136,4 +148,30 @@ defineOperation({
     const matrix = await bulkVariants(ctx, entityId, input);
     return created(ctx, matrix, matrix.created.length > 0);
   },
+});
+
+defineOperation({
+  name: 'catalogVariantUpdate',
+  kind: 'mutation',
+  summary: 'Update a variant',
+  description:
+    'Only the keys sent change: sku (unique per organization; a duplicate is 409), title, taxClassId (null clears it), metadata. ' +
+    'Its option values are its identity and do not change. Emits catalog.update (changes: variants) for its entity.',
+  rest: { method: 'PATCH', path: '/catalog/variants/:variantId' },
+  access: { permission: PERMISSION.update },
+  input: { variantId: z.guid(), sku: sku.optional(), title: z.string().max(500).nullable().optional(), taxClassId: variantFields.taxClassId, metadata: variantFields.metadata },
+  output: CatalogVariantRef,
+  resolve: (ctx, { variantId, ...input }) => updateVariant(ctx, variantId, input),
+});
+
+defineOperation({
+  name: 'catalogVariantDelete',
+  kind: 'mutation',
+  summary: 'Delete a variant',
+  description: 'Answers the deleted variant. Emits catalog.update (changes: variants) for its entity.',
+  rest: { method: 'DELETE', path: '/catalog/variants/:variantId' },
+  access: { permission: PERMISSION.update },
+  input: { variantId: z.guid() },
+  output: CatalogVariantRef,
+  resolve: (ctx, input) => deleteVariant(ctx, input.variantId),
 });

@@ -11,18 +11,9 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import { conflict, notFound, validationFailed, type FieldIssue } from '../../errors.js';
 import { emitUpdated } from './events.js';
 import { runVariantsCreated } from './hooks.js';
-import { invalid, lockEntity, mapWriteErrors, type CatalogCtx } from './shared.js';
-import {
-  OPTION_TYPE_INCLUDE,
-  VARIANT_INCLUDE,
-  optionTypeView,
-  optionValueView,
-  sortVariants,
-  variantView,
-  type OptionTypeView,
-  type OptionValueView,
-  type VariantView,
-} from './views.js';
+import { inTransaction, invalid, lockEntity, mapWriteErrors, type CatalogCtx } from './shared.js';
+import { loadVariants } from './queries.js';
+import { OPTION_TYPE_INCLUDE, optionTypeView, optionValueView, type OptionTypeView, type OptionValueView, type VariantView } from './views.js';
 
 /** Limits that keep one call's matrix bounded (named here, next to the rule). */
 export const MAX_AXES = 10;
@@ -68,13 +59,8 @@ function loadTypes(tx: Tx, ctx: CatalogCtx, entityId: string): Promise<OptionTyp
   });
 }
 
-async function variantViews(tx: Tx, ctx: CatalogCtx, ids: string[]): Promise<VariantView[]> {
-  if (!ids.length) return [];
-  const rows = await tx.catalogVariant.findMany({
-    where: { organizationId: ctx.organization.id, id: { in: ids } },
-    include: VARIANT_INCLUDE,
-  });
-  return sortVariants(rows).map(variantView);
+function variantViews(tx: Tx, ctx: CatalogCtx, ids: string[]): Promise<VariantView[]> {
+  return loadVariants(tx, ctx.organization.id, { ids });
 }
 
 // ── option types and values ──
@@ -92,7 +78,7 @@ export async function createOptionType(ctx: CatalogCtx, entityId: string, input:
   return mapWriteErrors(
     'Option type',
     () =>
-      ctx.db.$transaction(async (tx) => {
+      inTransaction(ctx, async (tx) => {
         await lockEntity(tx, ctx, entityId);
         const sortOrder = input.sortOrder ?? (await tx.catalogOptionType.count({ where: { organizationId: ctx.organization.id, entityId } }));
         const type = await tx.catalogOptionType.create({
@@ -123,7 +109,7 @@ export async function createOptionValue(ctx: CatalogCtx, optionTypeId: string, i
   return mapWriteErrors(
     'Option value',
     () =>
-      ctx.db.$transaction(async (tx) => {
+      inTransaction(ctx, async (tx) => {
         await lockEntity(tx, ctx, type.entityId);
         const sortOrder = input.sortOrder ?? (await tx.catalogOptionValue.count({ where: { optionTypeId } }));
         const row = await tx.catalogOptionValue.create({
@@ -245,7 +231,7 @@ export async function createVariant(ctx: CatalogCtx, entityId: string, input: Va
   return mapWriteErrors(
     'Variant',
     () =>
-      ctx.db.$transaction(async (tx) => {
+      inTransaction(ctx, async (tx) => {
         const entity = await lockEntity(tx, ctx, entityId);
         const types = await loadTypes(tx, ctx, entityId);
         const picks = ordered(types, input.options ? pickByName(types, input.options, 'options') : pickByIds(types, input.optionValueIds ?? []));
@@ -270,7 +256,7 @@ export async function quickVariant(ctx: CatalogCtx, entityId: string, input: Var
   return mapWriteErrors(
     'Variant',
     () =>
-      ctx.db.$transaction(async (tx) => {
+      inTransaction(ctx, async (tx) => {
         const entity = await lockEntity(tx, ctx, entityId);
         const axes = Object.entries(input.options).map(([name, value]) => [name, [value]] as [string, string[]]);
         const { types, changed } = await upsertAxes(tx, ctx, entityId, axes);
@@ -331,7 +317,7 @@ export async function generateVariants(ctx: CatalogCtx, entityId: string, input:
   return mapWriteErrors(
     'Variant',
     () =>
-      ctx.db.$transaction(async (tx) => {
+      inTransaction(ctx, async (tx) => {
         const entity = await lockEntity(tx, ctx, entityId);
         const types = await loadTypes(tx, ctx, entityId);
         const chosen = input.optionTypeIds ? types.filter((t) => input.optionTypeIds!.includes(t.id)) : types;
@@ -366,7 +352,7 @@ export async function bulkVariants(ctx: CatalogCtx, entityId: string, input: { a
   return mapWriteErrors(
     'Variant',
     () =>
-      ctx.db.$transaction(async (tx) => {
+      inTransaction(ctx, async (tx) => {
         const entity = await lockEntity(tx, ctx, entityId);
         const { types, changed } = await upsertAxes(tx, ctx, entityId, entries);
         const axes = ordered(
@@ -382,5 +368,58 @@ export async function bulkVariants(ctx: CatalogCtx, entityId: string, input: { a
         return fillMatrix(tx, ctx, entity, cartesian(axes), input.skuPrefix, changed);
       }),
     SKU_CONFLICT,
+  );
+}
+
+// ── one variant's own fields ──
+
+export interface VariantUpdateInput {
+  sku?: string;
+  title?: string | null;
+  taxClassId?: string | null;
+  metadata?: Json;
+}
+
+async function variantEntity(ctx: CatalogCtx, variantId: string): Promise<string> {
+  const variant = await ctx.db.catalogVariant.findFirst({ where: { id: variantId, organizationId: ctx.organization.id }, select: { entityId: true } });
+  if (!variant) throw notFound('Variant');
+  return variant.entityId;
+}
+
+/** Changes a variant's SKU, title, tax class or metadata (its option values are its identity). */
+export async function updateVariant(ctx: CatalogCtx, variantId: string, input: VariantUpdateInput): Promise<VariantView> {
+  const entityId = await variantEntity(ctx, variantId);
+  return mapWriteErrors(
+    'Variant',
+    () =>
+      inTransaction(ctx, async (tx) => {
+        await lockEntity(tx, ctx, entityId);
+        await tx.catalogVariant.update({
+          where: { id: variantId, organizationId: ctx.organization.id },
+          data: {
+            ...(input.sku !== undefined ? { sku: input.sku } : {}),
+            ...(input.title !== undefined ? { title: input.title } : {}),
+            ...(input.taxClassId !== undefined ? { taxClassId: input.taxClassId } : {}),
+            ...(input.metadata !== undefined ? { metadata: input.metadata as Prisma.InputJsonObject } : {}),
+          },
+        });
+        await emitUpdated(tx, ctx, entityId, ['variants']);
+        return (await variantViews(tx, ctx, [variantId]))[0]!;
+      }),
+    SKU_CONFLICT,
+  );
+}
+
+export async function deleteVariant(ctx: CatalogCtx, variantId: string): Promise<VariantView> {
+  const entityId = await variantEntity(ctx, variantId);
+  return mapWriteErrors('Variant', () =>
+    inTransaction(ctx, async (tx) => {
+      await lockEntity(tx, ctx, entityId);
+      const [view] = await variantViews(tx, ctx, [variantId]);
+      if (!view) throw notFound('Variant');
+      await tx.catalogVariant.delete({ where: { id: variantId, organizationId: ctx.organization.id } });
+      await emitUpdated(tx, ctx, entityId, ['variants']);
+      return view;
+    }),
   );
 }

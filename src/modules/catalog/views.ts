@@ -173,11 +173,6 @@ export function optionTypeView(row: OptionTypeRow): OptionTypeView {
   };
 }
 
-export const VARIANT_INCLUDE = {
-  options: { include: { optionValue: { include: { optionType: { select: { name: true, sortOrder: true } } } } } },
-} satisfies Prisma.CatalogVariantInclude;
-export type VariantRow = Prisma.CatalogVariantGetPayload<{ include: typeof VARIANT_INCLUDE }>;
-
 export interface VariantOptionView {
   optionTypeId: string;
   optionName: string;
@@ -195,44 +190,6 @@ export interface VariantView {
   optionValues: VariantOptionView[];
   createdAt: Date;
   updatedAt: Date;
-}
-
-/**
- * Variants in option order: by the option types' order, then each value's order (S before M,
- * red before blue), so a matrix lists the way its axes do; creation order breaks ties.
- */
-export function sortVariants(rows: VariantRow[]): VariantRow[] {
-  const rank = (row: VariantRow) =>
-    [...row.options]
-      .sort((a, b) => a.optionValue.optionType.sortOrder - b.optionValue.optionType.sortOrder || a.optionValue.optionType.name.localeCompare(b.optionValue.optionType.name))
-      .map((o) => o.optionValue.sortOrder);
-  const ranks = new Map(rows.map((row) => [row.id, rank(row)]));
-  return [...rows].sort((a, b) => {
-    const ra = ranks.get(a.id)!;
-    const rb = ranks.get(b.id)!;
-    for (let i = 0; i < Math.max(ra.length, rb.length); i += 1) {
-      const diff = (ra[i] ?? -1) - (rb[i] ?? -1);
-      if (diff) return diff;
-    }
-    return a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id);
-  });
-}
-
-export function variantView(row: VariantRow): VariantView {
-  const optionValues = [...row.options]
-    .sort((a, b) => a.optionValue.optionType.sortOrder - b.optionValue.optionType.sortOrder || a.optionValue.optionType.name.localeCompare(b.optionValue.optionType.name))
-    .map((o) => ({ optionTypeId: o.optionTypeId, optionName: o.optionValue.optionType.name, optionValueId: o.optionValueId, value: o.optionValue.value }));
-  return {
-    id: row.id,
-    entityId: row.entityId,
-    sku: row.sku,
-    title: row.title,
-    taxClassId: row.taxClassId,
-    metadata: (row.metadata ?? {}) as Json,
-    optionValues,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-  };
 }
 
 // ── custom fields ──

@@ -85,16 +85,7 @@ CREATE TABLE "webhook_delivery_attempts" (
 );
 
 -- CreateIndex
-CREATE INDEX "jobs_queue_status_created_at_idx" ON "jobs"("queue", "status", "created_at");
-
--- CreateIndex
-CREATE INDEX "jobs_organization_id_status_updated_at_idx" ON "jobs"("organization_id", "status", "updated_at");
-
--- CreateIndex
-CREATE INDEX "jobs_organization_id_concurrency_key_status_created_at_idx" ON "jobs"("organization_id", "concurrency_key", "status", "created_at");
-
--- CreateIndex
-CREATE INDEX "jobs_status_heartbeat_at_idx" ON "jobs"("status", "heartbeat_at");
+CREATE INDEX "jobs_organization_id_created_at_idx" ON "jobs"("organization_id", "created_at");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "job_key_locks_job_id_key" ON "job_key_locks"("job_id");
@@ -161,3 +152,14 @@ $$;
 
 CREATE TRIGGER "events_notify_dispatcher" AFTER INSERT ON "events"
   FOR EACH STATEMENT EXECUTE FUNCTION "commerce_notify_event"();
+
+-- The runner's lookups, each a partial index on the state it reads, so a state move adds index
+-- entries only for the state it enters (see the comment on model Job in schema.prisma).
+-- Claim: the oldest pending jobs of a queue.
+CREATE INDEX "jobs_pending_claim_idx" ON "jobs"("queue", "created_at", "id") WHERE "status" = 'pending';
+-- Head of an exclusive key, and supersedes: pending jobs of one organization and key by age.
+CREATE INDEX "jobs_pending_key_idx" ON "jobs"("organization_id", "concurrency_key", "created_at", "id") WHERE "status" = 'pending' AND "concurrency_key" IS NOT NULL;
+-- Reaper: processing jobs by heartbeat.
+CREATE INDEX "jobs_processing_heartbeat_idx" ON "jobs"("heartbeat_at") WHERE "status" = 'processing';
+-- GET /admin/jobs/failed: an organization's failed jobs, most recent first.
+CREATE INDEX "jobs_failed_idx" ON "jobs"("organization_id", "updated_at" DESC) WHERE "status" = 'failed';

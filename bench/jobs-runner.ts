@@ -1,0 +1,45 @@
+// One runner process of the jobs throughput bench (bench/jobs-throughput.ts spawns 1 or 4).
+// Runs the real worker loop (claim, heartbeat, complete, LISTEN/NOTIFY wake-ups) on queue
+// `bench` with a no-op task that only remembers which job ids it ran; the parent collects them
+// over IPC to check that every job ran exactly once.
+import { parseConfig } from '../src/config/index.js';
+import { createDb } from '../src/db/client.js';
+import { createLogger } from '../src/logger.js';
+import { createOrganizationDirectory } from '../src/modules/organizations/service.js';
+import type { Services } from '../src/services.js';
+import { createJobsService } from '../src/jobs/service.js';
+import { startJobWorker, workerOptionsFrom } from '../src/jobs/worker.js';
+import { defineTask } from '../src/jobs/tasks.js';
+
+const databaseUrl = process.env.DATABASE_URL!;
+const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 32);
+const ran: string[] = [];
+
+defineTask({
+  slug: 'bench/noop',
+  handler(_input, ctx) {
+    ran.push(ctx.job.id);
+    return null;
+  },
+});
+
+const config = parseConfig({ env: 'test', databaseUrl, logLevel: 'silent', auth: { secret: 'bench-secret-bench-secret-bench-secret-000' } });
+const { db } = createDb(databaseUrl, { max: Number(process.env.BENCH_POOL ?? 8) });
+const logger = createLogger('warn');
+// The no-op task reads no service; the worker's context type lists every module's (merge of jobs with orders/inventory).
+const services = { organizations: createOrganizationDirectory(db), jobs: createJobsService({ db, config }) } as unknown as Services;
+const worker = startJobWorker(
+  { db, config, logger, services, databaseUrl },
+  workerOptionsFrom(config, { queues: ['bench'], concurrency, pollIntervalMs: 1000, reapIntervalMs: 3_600_000, dispatch: false }),
+);
+
+process.on('message', async (message: string) => {
+  if (message === 'report') {
+    await worker.stop();
+    await db.$disconnect();
+    // Exit only once the (large) report has left: an exiting process can drop a queued IPC message.
+    process.send!({ ran }, () => process.exit(0));
+  }
+});
+// Ready once the LISTEN connection is up (the parent checks pg_stat_activity) — say hello now.
+process.send!({ ready: true, pid: process.pid });
