@@ -1,21 +1,39 @@
-// `commerce seed`: what a new store needs before its first request. Idempotent: settings that
-// already exist are left as they are.
+// `commerce seed`: what a new store needs before its first request, and a demo catalog with
+// prices, stock in a default warehouse and a default tax class. Idempotent: what exists is left
+// as it is.
 import type { Prisma } from './generated/prisma/client.js';
 import type { Runtime } from './app.js';
 import { seedCatalog } from './modules/catalog/seed.js';
+import { seedStock, seedWarehouse } from './modules/inventory/seed.js';
+import { seedPrices } from './modules/pricing/seed.js';
+import { seedTaxClasses } from './modules/tax/seed.js';
 
 const DEFAULT_SETTINGS: Record<string, Prisma.InputJsonObject> = {
   general: { currency: 'USD', timezone: 'UTC', locale: 'en' },
   policies: { refundUndoWindowMinutes: 15 },
 };
 
-export async function seed(runtime: Pick<Runtime, 'db' | 'services'>): Promise<{ organization: string; settings: string[] }> {
+export interface SeedSummary {
+  organization: string;
+  settings: string[];
+  prices: number;
+  stockLevels: number;
+  taxClasses: number;
+}
+
+export async function seed(runtime: Pick<Runtime, 'db' | 'services'>): Promise<SeedSummary> {
   const organization = await runtime.services.organizations.defaultOrganization();
   const created: string[] = [];
   for (const [group, values] of Object.entries(DEFAULT_SETTINGS)) {
     const result = await runtime.db.setting.createMany({ data: [{ organizationId: organization.id, group, values }], skipDuplicates: true });
     if (result.count) created.push(group);
   }
+  const ctx = { db: runtime.db, organization, actor: null, requestId: 'seed' };
+  // The warehouse first: the catalog's new variants get their zero stock there.
+  await seedWarehouse(ctx);
   await seedCatalog(runtime, organization);
-  return { organization: organization.slug, settings: created };
+  const taxClasses = await seedTaxClasses(ctx);
+  const prices = await seedPrices(ctx);
+  const stockLevels = await seedStock(ctx);
+  return { organization: organization.slug, settings: created, prices, stockLevels, taxClasses };
 }

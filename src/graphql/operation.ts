@@ -218,16 +218,18 @@ function auditPlan<Shape extends Record<string, AnyZod>, Result>(spec: Operation
     before: declared.before,
     entry(input: Input, result: Result, before: unknown) {
       const resultId = idOf(result);
-      const fromInput = pathParam ? (input as Record<string, unknown>)[pathParam] : (input as Record<string, unknown>).id;
-      const paired = resultId && typeName ? { type: snakeCase(typeName), id: resultId } : { type: module, id: typeof fromInput === 'string' ? fromInput : null };
-      const after = declared.after === false ? undefined : declared.after ? declared.after(result, input) : result && typeof result === 'object' && !Array.isArray(result) ? result : undefined;
-      return {
-        event: typeof event === 'string' ? event : event(input, result),
-        entityType: declared.entityType ?? paired.type,
-        entityId: declared.entityId ? (declared.entityId(input, result) ?? null) : declared.entityType ? (resultId ?? paired.id) : paired.id,
-        before,
-        after,
-      };
+      const inputId = (input as Record<string, unknown>)[pathParam ?? 'id'];
+      // The returned object when it is one (its type and id), else the module and the id the
+      // caller named; a declared entityType pairs with the returned id when there is one.
+      const entity =
+        resultId && typeName
+          ? { type: snakeCase(typeName), id: resultId }
+          : { type: module, id: typeof inputId === 'string' ? inputId : null };
+      const entityType = declared.entityType ?? entity.type;
+      const entityId = declared.entityId ? (declared.entityId(input, result) ?? null) : declared.entityType ? (resultId ?? entity.id) : entity.id;
+      const isObject = result !== null && typeof result === 'object' && !Array.isArray(result);
+      const after = declared.after === false ? undefined : declared.after ? declared.after(result, input) : isObject ? result : undefined;
+      return { event: typeof event === 'string' ? event : event(input, result), entityType, entityId, before, after };
     },
   };
 }

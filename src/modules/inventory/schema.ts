@@ -329,7 +329,7 @@ export function parseEntityIds(raw: string): string[] {
 }
 
 defineOperation({
-  name: 'inventoryCheck',
+  name: 'inventoryAvailability',
   kind: 'query',
   summary: 'Availability of entities: in total, per variant, per warehouse and per level',
   description: `Query \`entityIds\`: comma-separated UUIDs, at most ${MAX_CHECK_IDS}. Answers in the order asked; an id without stock is reported with zeros and tracked: false. One SQL statement.`,

@@ -199,7 +199,7 @@ const lineItem = z.object({
 });
 
 defineOperation({
-  name: 'promotionValidate',
+  name: 'promotionValidation',
   kind: 'query',
   summary: 'What a promotion code would give a cart, or why it is rejected',
   description:

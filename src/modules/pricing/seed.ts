@@ -1,0 +1,49 @@
+// `commerce seed`: USD prices for the demo catalog (src/modules/catalog/seed.ts): one per
+// product, and a dearer XL where the product comes in sizes. Idempotent: existing prices are
+// left as they are.
+import type { ServiceContext } from '../../db/transaction.js';
+import { createPrice, priceScopeKey } from './prices.service.js';
+
+/** Demo product slug → price in USD cents. */
+export const DEMO_PRICES: Record<string, number> = {
+  'classic-crew-tee': 2800,
+  'v-neck-tee': 2600,
+  'pocket-tee': 2400,
+  'trail-hoodie': 6800,
+  'zip-hoodie': 7200,
+  'canvas-tote': 1800,
+  'daypack-20l': 8900,
+  'wool-beanie': 3200,
+  'six-panel-cap': 2900,
+  'stoneware-mug': 2200,
+  'pour-over-set': 5400,
+  'desk-print': 3500,
+};
+/** What an XL costs above the product's price. */
+export const XL_SURCHARGE = 300;
+
+export async function seedPrices(ctx: ServiceContext): Promise<number> {
+  const entities = await ctx.db.catalogEntity.findMany({
+    where: { organizationId: ctx.organization.id, slug: { in: Object.keys(DEMO_PRICES) } },
+    select: { id: true, slug: true, variants: { select: { id: true, title: true } } },
+  });
+  const existing = await ctx.db.price.findMany({
+    where: { organizationId: ctx.organization.id, currency: 'USD', entityId: { in: entities.map((e) => e.id) } },
+    select: { entityId: true, scopeKey: true },
+  });
+  const have = new Set(existing.map((p) => `${p.entityId}/${p.scopeKey}`));
+  let created = 0;
+  for (const entity of entities) {
+    const amount = DEMO_PRICES[entity.slug]!;
+    const wanted = [
+      { variantId: null as string | null, amount },
+      ...entity.variants.filter((v) => v.title?.split(' / ').includes('XL')).map((v) => ({ variantId: v.id, amount: amount + XL_SURCHARGE })),
+    ];
+    for (const price of wanted) {
+      if (have.has(`${entity.id}/${priceScopeKey(price.variantId, null)}`)) continue;
+      await createPrice(ctx, { entityId: entity.id, variantId: price.variantId, currency: 'USD', amount: price.amount });
+      created += 1;
+    }
+  }
+  return created;
+}
