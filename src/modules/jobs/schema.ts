@@ -101,4 +101,7 @@ defineOperation({
   },
   output: JobRunReportRef,
   resolve: (ctx, input) => runJobsOnce(ctx, input),
+  // Not wrapped in the audit transaction: the batch's jobs run on their own connections and must
+  // see what the dispatcher wrote (committed), and each job commits on its own.
+  audit: false,
 });
