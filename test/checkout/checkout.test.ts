@@ -208,6 +208,20 @@ describe('who checks out', () => {
     expect(res.body.data).toMatchObject({ customerId: alice.userId, customerEmail: alice.email });
   });
 
+  it('takes customerGroupIds from servers and staff only, and prices the group', async () => {
+    const p = await product(store, { price: 1000, stock: 5 });
+    const group = 'wholesale';
+    const price = await t.request('/api/pricing/prices', { apiKey: store.admin, body: { entityId: p, currency: 'USD', amount: 800, customerGroupId: group } });
+    expect(price.status, price.text).toBe(201);
+    const shopper = await guestCart(store, [{ entityId: p }], undefined);
+    const refused = await t.request('/api/checkout', { headers: shopper.headers, body: checkoutBody(shopper, { customerGroupIds: [group] }) });
+    expect(refused.status).toBe(403);
+    const res = await checkout(store, await guestCart(store, [{ entityId: p }]), { body: { customerGroupIds: [group] } });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.data.lineItems[0].unitPrice).toBe(800);
+    expect(res.body.data.customerGroupIds).toEqual([group]);
+  });
+
   it('needs orders:create from signed-in callers', async () => {
     const p = await product(store, { price: 300, stock: 5 });
     const readOnly = await t.signIn('viewer');

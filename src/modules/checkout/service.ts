@@ -113,6 +113,10 @@ export async function checkout(ctx: CheckoutCtx, input: CheckoutInput): Promise<
     const replay = await replayOf(ctx.db, ctx, scope, key, input.cartId);
     if (replay) return replayed(ctx, replay);
   }
+  // Group prices are a privilege: a shopper's own session cannot claim a group.
+  if (input.customerGroupIds?.length && ctx.actor?.kind !== 'apiKey' && !actsForCustomers(ctx)) {
+    throw forbidden('customerGroupIds can be sent only by a server (API key) or staff acting for customers');
+  }
   const customer = await resolveCustomer(ctx, input);
   const settings = await orgSettings(ctx.db, ctx.organization.id);
   const ports = portsOf(ctx.services);
