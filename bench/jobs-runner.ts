@@ -24,7 +24,7 @@ defineTask({
 const config = parseConfig({ env: 'test', databaseUrl, logLevel: 'silent', auth: { secret: 'bench-secret-bench-secret-bench-secret-000' } });
 const { db } = createDb(databaseUrl, { max: Number(process.env.BENCH_POOL ?? 8) });
 const logger = createLogger('warn');
-const services = createServices(db, config);
+const services = createServices(db, config, logger);
 const worker = startJobWorker(
   { db, config, logger, services, databaseUrl },
   workerOptionsFrom(config, { queues: ['bench'], concurrency, pollIntervalMs: 1000, reapIntervalMs: 3_600_000, dispatch: false }),

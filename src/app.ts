@@ -16,6 +16,8 @@ import { auditService } from './modules/audit/index.js';
 import type { Services } from './services.js';
 import { createHttpApp, type HttpApp } from './http/app.js';
 import { createJobsService } from './jobs/service.js';
+import { createPaymentsService } from './modules/payments/service.js';
+import { createMailer } from './modules/orders/documents/mailer.js';
 import { startJobWorker, workerOptionsFrom } from './jobs/worker.js';
 import { MIGRATIONS_DIR, PACKAGE_VERSION } from './paths.js';
 
@@ -38,9 +40,11 @@ export interface BootOptions {
 }
 
 /** ctx.services for a process: one instance of each cross-module service. */
-export function createServices(db: Db, config: Config): Services {
+export function createServices(db: Db, config: Config, logger: Logger): Services {
   return {
     organizations: createOrganizationDirectory(db),
+    payments: createPaymentsService(config, logger),
+    mailer: createMailer(config),
     inventory: inventoryService,
     pricing: pricingService,
     promotions: promotionsService,
@@ -61,7 +65,7 @@ export async function bootRuntime(config: Config, options: BootOptions = {}): Pr
     const { db, counter } = createDb(database.url, { countStatements: options.countStatements });
     const baseUrl = config.baseUrl ?? `http://localhost:${config.port}`;
     const auth = createAuth(config, db, { secret: resolveAuthSecret(config), baseUrl });
-    const services = createServices(db, config);
+    const services = createServices(db, config, logger);
     await services.organizations.defaultOrganization();
     return {
       config,

@@ -11,6 +11,10 @@ import { seedTaxClasses } from './modules/tax/seed.js';
 const DEFAULT_SETTINGS: Record<string, Prisma.InputJsonObject> = {
   general: { currency: 'USD', timezone: 'UTC', locale: 'en' },
   policies: { refundUndoWindowMinutes: 15 },
+  // Checkout adds shipping.flatRate (minor units), free from shipping.freeOver; receipts and
+  // invoices show the branding identity.
+  shipping: { flatRate: 500, freeOver: 5000 },
+  branding: { storeName: 'Demo Store', receiptFooter: 'Thank you for shopping with us.' },
 };
 
 export interface SeedSummary {

@@ -6,20 +6,26 @@
 // the checkout calls them inside its own transaction, one after another, so stock, promotion
 // usage, prices and its order commit or roll back together.
 import type { OrganizationDirectory } from './modules/organizations/service.js';
+import type { JobsService } from './jobs/service.js';
+import type { PaymentsService } from './modules/payments/service.js';
+import type { Mailer } from './modules/orders/documents/mailer.js';
 import type { InventoryService } from './modules/inventory/index.js';
 import type { PricingService } from './modules/pricing/index.js';
 import type { PromotionsService } from './modules/promotions/index.js';
 import type { TaxService } from './modules/tax/index.js';
 import type { AuditService } from './modules/audit/index.js';
-import type { JobsService } from './jobs/service.js';
 
 export interface Services {
   organizations: OrganizationDirectory;
+  /** Enqueue background jobs (optionally inside the caller's transaction). */
+  jobs: JobsService;
+  /** The payment adapter (Stripe or the offline test adapter) and the webhook secret. */
+  payments: PaymentsService;
+  /** Outgoing mail: SMTP when configured, otherwise JSON files under DATA_DIR/mail. */
+  mailer: Mailer;
   inventory: InventoryService;
   pricing: PricingService;
   promotions: PromotionsService;
   tax: TaxService;
   audit: AuditService;
-  /** Enqueue background jobs (optionally inside the caller's transaction). */
-  jobs: JobsService;
 }

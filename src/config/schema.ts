@@ -150,6 +150,34 @@ export const configSchema = z
         retryDelayMs: z.number().int().positive().default(30_000),
       })
       .prefault({}),
+    /**
+     * Payment adapter (src/modules/payments). `auto`: Stripe when a secret key is set
+     * (payments.stripeSecretKey or STRIPE_SECRET_KEY), otherwise the offline test adapter, which
+     * production refuses unless chosen explicitly with `offline`.
+     */
+    payments: z
+      .object({
+        provider: z.enum(['auto', 'stripe', 'offline']).default('auto'),
+        stripeSecretKey: z.string().min(1).optional(),
+        /**
+         * Signing secret of POST /api/payments/webhook (STRIPE_WEBHOOK_SECRET). Required with Stripe;
+         * the offline adapter generates one under DATA_DIR in development when unset.
+         */
+        webhookSecret: z.string().min(1).optional(),
+        /** How long one call to the provider may take before checkout gives up on it. */
+        timeoutMs: z.number().int().positive().default(20_000),
+      })
+      .prefault({}),
+    /**
+     * Outgoing mail (invoice emails). With an SMTP URL (mail.smtpUrl or SMTP_URL) mail goes out
+     * through nodemailer; without one each message is written as JSON under DATA_DIR/mail.
+     */
+    mail: z
+      .object({
+        smtpUrl: z.string().min(1).optional(),
+        from: z.string().min(3).optional(),
+      })
+      .prefault({}),
   })
   .superRefine((config, ctx) => {
     const seen = new Map<string, string>();

@@ -5,13 +5,17 @@ import { builder } from './builder.js';
 import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits } from './limits.js';
 import '../modules/settings/schema.js';
 import '../modules/catalog/schema.js';
+import '../modules/jobs/schema.js';
+import '../modules/webhooks/schema.js';
+import '../modules/carts/schema.js';
+import '../modules/checkout/schema.js';
+import '../modules/orders/schema.js';
+import '../modules/payments/schema.js';
 import '../modules/inventory/schema.js';
 import '../modules/pricing/schema.js';
 import '../modules/promotions/schema.js';
 import '../modules/tax/schema.js';
 import '../modules/audit/schema.js';
-import '../modules/jobs/schema.js';
-import '../modules/webhooks/schema.js';
 
 let built: GraphQLSchema | null = null;
 

@@ -21,6 +21,7 @@ import { healthResponse } from './health.js';
 import { referenceBundle, referencePage } from './docs.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { wrapAuthResponse } from './auth-response.js';
+import { matchRawRoute, serveRawRoute } from './raw-routes.js';
 
 export interface HttpAppDeps extends Pick<Runtime, 'config' | 'db' | 'auth' | 'services' | 'logger'> {
   version: string;
@@ -137,6 +138,9 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
       loaders: new Map(),
       rest: {},
     };
+    // Documents and the payment webhook: not JSON, so served beside sofa (http/raw-routes.ts).
+    const raw = matchRawRoute(request.method, path);
+    if (raw) return { response: await serveRawRoute(raw, ctx), rate };
     return { response: await yoga.fetch(request, { ctx }), rate };
   }
 

@@ -1,7 +1,7 @@
 // CORS for every route alike. Only trusted origins get CORS headers (with credentials, so a
 // trusted storefront can use the session cookie); other origins get none and the browser
 // keeps the response from their scripts.
-const ALLOWED_HEADERS = 'content-type, authorization, x-api-key, x-request-id';
+const ALLOWED_HEADERS = 'content-type, authorization, x-api-key, x-request-id, x-cart-token';
 const EXPOSED_HEADERS = 'x-request-id, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset, retry-after';
 
 export function corsHeaders(request: Request, trusted: ReadonlySet<string>): Record<string, string> {

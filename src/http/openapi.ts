@@ -4,6 +4,7 @@
 // and no constraints. Request schemas are the operations' zod inputs (with their limits).
 import { z } from 'zod';
 import { accessNote, operations, type Access, type RegisteredOperation } from '../graphql/operation.js';
+import { rawRouteDocs } from './raw-routes.js';
 
 type Json = Record<string, unknown>;
 type AnyZod = z.core.$ZodType;
@@ -155,7 +156,7 @@ function rawRoutes(): Json {
 }
 
 export function buildOpenApiDocument(sofaDoc: Json, info: { title: string; version: string; cookieName: string }): Json {
-  const paths = rawRoutes() as Record<string, Json>;
+  const paths = { ...rawRoutes(), ...rawRouteDocs() } as Record<string, Json>;
   for (const op of operations.values()) {
     if (!op.rest) continue;
     const key = `/api${op.rest.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`;

@@ -100,8 +100,8 @@ defineOperation({
     limit: z.number().int().min(1).max(100).default(10).describe('Jobs to claim, default 10, at most 100'),
   },
   output: JobRunReportRef,
-  // Not one audited transaction: the run dispatches events and runs jobs, each in transactions
-  // of its own that the jobs it starts must see committed. Each job leaves its own trail.
-  audit: false,
   resolve: (ctx, input) => runJobsOnce(ctx, input),
+  // Not wrapped in the audit transaction: the batch's jobs run on their own connections and must
+  // see what the dispatcher wrote (committed), and each job commits on its own.
+  audit: false,
 });

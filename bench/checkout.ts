@@ -1,0 +1,124 @@
+// Checkout bench: 20 concurrent shoppers (guest carts, anonymous, with their cart token) each
+// loop: create a cart, add 3 items, check out with pm_card_visa. New visits start for BENCH_SECONDS
+// (default 12; the visits in flight then finish, so the run stays within 15 s) against the real
+// app in its own process. Before the load, one checkout runs alone to count its SQL statements
+// (Prisma's query log: BEGIN and the SAVEPOINTs of nested service transactions are not in it).
+//   node --import tsx bench/checkout.ts      (BENCH_SECONDS, BENCH_CLIENTS, BENCH_PRODUCTS)
+import { performance } from 'node:perf_hooks';
+import { startTarget } from './support/driver.js';
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 12);
+const clients = Number(process.env.BENCH_CLIENTS ?? 20);
+/** Shoppers pick 3 of these at random: hot products contend on their stock rows. */
+const productCount = Number(process.env.BENCH_PRODUCTS ?? 30);
+
+const server = await startTarget('bench/support/server.ts');
+const base = server.info.url!;
+const admin = { 'x-api-key': server.info.key!, 'content-type': 'application/json' };
+
+async function call(path: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}): Promise<{ status: number; body: any }> {
+  const response = await fetch(base + path, {
+    method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+    headers: { 'content-type': 'application/json', ...init.headers },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null };
+}
+
+async function must(path: string, init: Parameters<typeof call>[1], expected = [200, 201]): Promise<any> {
+  const res = await call(path, init);
+  if (!expected.includes(res.status)) throw new Error(`${init?.method ?? 'POST'} ${path} → ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data;
+}
+
+async function statements(): Promise<number> {
+  server.child.kill('SIGUSR2');
+  return Number((await server.nextLine()).statements);
+}
+
+// ── store setup: a warehouse, products with a price, plenty of stock, a tax class ──
+const warehouse = await must('/api/inventory/warehouses', { headers: admin, body: { name: 'Bench', code: 'BENCH' } });
+const taxClass = await must('/api/tax/classes', { headers: admin, body: { name: 'standard', rateBps: 2000, isDefault: true } });
+const products: string[] = [];
+for (let i = 0; i < productCount; i += 1) {
+  const entity = await must('/api/catalog/entities', { headers: admin, body: { type: 'product', slug: `bench-${i}`, status: 'active', taxClassId: taxClass.id } });
+  await must('/api/pricing/prices', { headers: admin, body: { entityId: entity.id, currency: 'USD', amount: 1000 + i * 10 } });
+  await must('/api/inventory/adjust', { headers: admin, body: { entityId: entity.id, warehouseId: warehouse.id, type: 'restock', quantity: 1_000_000 } });
+  products.push(entity.id);
+}
+
+const address = { line1: '1 Main St', city: 'Springfield', postalCode: '62701', country: 'US' };
+
+function pick3(): string[] {
+  const chosen = new Set<string>();
+  while (chosen.size < Math.min(3, products.length)) chosen.add(products[Math.floor(Math.random() * products.length)]!);
+  return [...chosen];
+}
+
+/** One shopper's visit; returns the checkout call's latency and the whole visit's. */
+async function visit(): Promise<{ checkoutMs: number; flowMs: number; status: number }> {
+  const started = performance.now();
+  const cart = await must('/api/carts', { body: { currency: 'USD' } });
+  const headers = { 'x-cart-token': cart.cartToken };
+  for (const entityId of pick3()) await must(`/api/carts/${cart.id}/items`, { headers, body: { entityId, quantity: 1 } });
+  const before = performance.now();
+  const res = await call('/api/checkout', { headers, body: { cartId: cart.id, paymentMethodId: 'pm_card_visa', currency: 'USD', shippingAddress: address, email: 'bench@example.com' } });
+  const end = performance.now();
+  return { checkoutMs: end - before, flowMs: end - started, status: res.status };
+}
+
+// Warm-up: JIT, pools, caches.
+await Promise.all(Array.from({ length: 5 }, () => visit()));
+
+// One checkout alone: its SQL statements (the counter is process-wide, so nothing else may run).
+const cart = await must('/api/carts', { body: { currency: 'USD' } });
+const headers = { 'x-cart-token': cart.cartToken };
+for (const entityId of pick3()) await must(`/api/carts/${cart.id}/items`, { headers, body: { entityId, quantity: 1 } });
+const s0 = await statements();
+await must('/api/checkout', { headers, body: { cartId: cart.id, paymentMethodId: 'pm_card_visa', currency: 'USD', shippingAddress: address } });
+const checkoutStatements = (await statements()) - s0;
+const s1 = await statements();
+await visit();
+const flowStatements = (await statements()) - s1;
+
+// The load.
+const checkoutLatencies: number[] = [];
+const flowLatencies: number[] = [];
+let orders = 0;
+let failures = 0;
+const deadline = performance.now() + seconds * 1000;
+const started = performance.now();
+await Promise.all(
+  Array.from({ length: clients }, async () => {
+    while (performance.now() < deadline) {
+      try {
+        const result = await visit();
+        if (result.status === 201) {
+          orders += 1;
+          checkoutLatencies.push(result.checkoutMs);
+          flowLatencies.push(result.flowMs);
+        } else failures += 1;
+      } catch {
+        failures += 1;
+      }
+    }
+  }),
+);
+const elapsed = (performance.now() - started) / 1000;
+await server.stop();
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0);
+}
+
+console.log(`\ncheckout bench: ${clients} concurrent shoppers for ${elapsed.toFixed(1)} s, ${productCount} products, 3 items per cart`);
+console.log('| measure | value |');
+console.log('|---|---:|');
+console.log(`| orders per second | ${(orders / elapsed).toFixed(1)} |`);
+console.log(`| orders placed / failed visits | ${orders} / ${failures} |`);
+console.log(`| POST /checkout p50 / p99 ms | ${percentile(checkoutLatencies, 50)} / ${percentile(checkoutLatencies, 99)} |`);
+console.log(`| whole visit (5 requests) p50 / p99 ms | ${percentile(flowLatencies, 50)} / ${percentile(flowLatencies, 99)} |`);
+console.log(`| SQL statements of one checkout (3 lines) | ${checkoutStatements} |`);
+console.log(`| SQL statements of one whole visit | ${flowStatements} |`);

@@ -1,0 +1,63 @@
+// Raw routes: the few /api routes that cannot go through sofa because their body is not JSON
+// (binary and HTML documents, the payment webhook's raw signed body). A module declares one with
+// defineRawRoute at import time, next to the GraphQL operation that shares its service; the HTTP
+// app serves it after the same request pipeline (request id, body limit, actor, rate limit,
+// origin check, organization) with the same access rules as operations, and /api/doc lists it.
+import type { RequestContext } from '../context.js';
+import { accessRefusal, accessNote, type Access } from '../graphql/operation.js';
+import { appErrorResponse } from './rest-errors.js';
+
+type Json = Record<string, unknown>;
+
+export interface RawRoute {
+  method: 'GET' | 'POST';
+  /** Path under /api with `:param` segments, e.g. /orders/:id/invoice.pdf. */
+  path: string;
+  access: Access;
+  /** The OpenAPI operation object (summary, tags, responses...); security and the access note are added. */
+  openapi: Json;
+  handle(ctx: RequestContext, params: Record<string, string>): Promise<Response>;
+}
+
+interface Compiled extends RawRoute {
+  pattern: RegExp;
+  names: string[];
+}
+
+const routes: Compiled[] = [];
+
+export function defineRawRoute(route: RawRoute): void {
+  const names = [...route.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!);
+  const source = `/api${route.path}`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\/:([A-Za-z0-9_]+)/g, '/([^/]+)');
+  routes.push({ ...route, pattern: new RegExp(`^${source}$`), names });
+}
+
+export function matchRawRoute(method: string, pathname: string): { route: RawRoute; params: Record<string, string> } | null {
+  for (const route of routes) {
+    if (route.method !== method) continue;
+    const match = route.pattern.exec(pathname);
+    if (!match) continue;
+    const params = Object.fromEntries(route.names.map((name, i) => [name, decodeURIComponent(match[i + 1]!)]));
+    return { route, params };
+  }
+  return null;
+}
+
+export async function serveRawRoute(match: { route: RawRoute; params: Record<string, string> }, ctx: RequestContext): Promise<Response> {
+  const refusal = accessRefusal(match.route.access, ctx.actor);
+  if (refusal) return appErrorResponse(refusal);
+  return match.route.handle(ctx, match.params);
+}
+
+/** The raw routes as OpenAPI paths. */
+export function rawRouteDocs(): Record<string, Json> {
+  const paths: Record<string, Json> = {};
+  for (const route of routes) {
+    const key = `/api${route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`;
+    const description = [route.openapi.description, accessNote(route.access)].filter(Boolean).join('\n\n');
+    const security = route.access === 'public' ? [] : [{ apiKey: [] }, { bearerAuth: [] }, { sessionCookie: [] }];
+    const parameters = route.names.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+    paths[key] = { ...(paths[key] ?? {}), [route.method.toLowerCase()]: { ...route.openapi, description, security, ...(parameters.length ? { parameters } : {}) } };
+  }
+  return paths;
+}

@@ -1,0 +1,115 @@
+// Cart operations: create, get, add item, change quantity, remove item.
+import { z } from 'zod';
+import { builder } from '../../graphql/builder.js';
+import { defineOperation } from '../../graphql/operation.js';
+import { money } from '../../graphql/zod-args.js';
+import { CART_TOKEN_HEADER } from './access.js';
+import { addCartItem, createCart, getCart, MAX_ITEM_QUANTITY, removeCartItem, updateCartItem } from './service.js';
+import type { CartItemView, CartView } from './views.js';
+
+const CartItemRef = builder.objectRef<CartItemView>('CartItem').implement({
+  fields: (t) => ({
+    itemId: t.field({ type: 'UUID', resolve: (i) => i.itemId }),
+    entityId: t.field({ type: 'UUID', resolve: (i) => i.entityId }),
+    variantId: t.field({ type: 'UUID', nullable: true, resolve: (i) => i.variantId }),
+    quantity: t.exposeInt('quantity'),
+    unitPriceSnapshot: t.field({ type: 'MinorUnits', description: 'The resolved price when the item was added (checkout re-prices)', resolve: (i) => i.unitPriceSnapshot }),
+    lineTotalSnapshot: t.field({ type: 'MinorUnits', resolve: (i) => i.lineTotalSnapshot }),
+    createdAt: t.field({ type: 'DateTime', resolve: (i) => i.createdAt }),
+    updatedAt: t.field({ type: 'DateTime', resolve: (i) => i.updatedAt }),
+  }),
+});
+
+const CartRef = builder.objectRef<CartView>('Cart').implement({
+  description: `A shopping cart. A guest cart (no customer) is reachable only with the cartToken returned at its creation, sent as the ${CART_TOKEN_HEADER} header.`,
+  fields: (t) => ({
+    id: t.field({ type: 'UUID', resolve: (c) => c.id }),
+    currency: t.exposeString('currency'),
+    customerId: t.exposeString('customerId', { nullable: true }),
+    status: t.exposeString('status', { description: 'open, or converted once checked out' }),
+    items: t.field({ type: [CartItemRef], resolve: (c) => c.items }),
+    subtotalSnapshot: t.field({ type: 'MinorUnits', resolve: (c) => c.subtotalSnapshot }),
+    cartToken: t.exposeString('cartToken', { nullable: true, description: `Only in the answer that created a guest cart: keep it and send it as ${CART_TOKEN_HEADER}` }),
+    createdAt: t.field({ type: 'DateTime', resolve: (c) => c.createdAt }),
+    updatedAt: t.field({ type: 'DateTime', resolve: (c) => c.updatedAt }),
+  }),
+});
+
+const ACCESS =
+  `Anonymous shoppers use guest carts; signed-in callers need cart:create, cart:read or cart:update. A customer reaches only their own carts; ` +
+  `a guest cart needs its ${CART_TOKEN_HEADER} header; staff with orders:create:on-behalf reach every cart. An unreachable cart is 404.`;
+
+const cartId = z.guid().describe('Cart UUID');
+const quantity = z.number().int().positive().max(MAX_ITEM_QUANTITY).describe(`A positive whole number, at most ${MAX_ITEM_QUANTITY}`);
+
+defineOperation({
+  name: 'cartCreate',
+  kind: 'mutation',
+  summary: 'Create a cart',
+  description: `Without a customer the cart is a guest cart and the answer carries its cartToken (shown once). A customer's carts are theirs; staff with orders:create:on-behalf may name a customerId. ${ACCESS}`,
+  rest: { method: 'POST', path: '/carts', status: 201 },
+  access: 'public',
+  input: {
+    currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as USD'),
+    customerId: z.string().min(1).max(64).optional().describe('The customer (user id) the cart is for'),
+  },
+  output: CartRef,
+  resolve: (ctx, input) => createCart(ctx, input),
+});
+
+defineOperation({
+  name: 'cart',
+  kind: 'query',
+  summary: 'Get a cart with its line items',
+  description: ACCESS,
+  rest: { method: 'GET', path: '/carts/:id' },
+  access: 'public',
+  input: { id: cartId },
+  output: CartRef,
+  resolve: (ctx, input) => getCart(ctx, input.id),
+});
+
+defineOperation({
+  name: 'cartItemAdd',
+  kind: 'mutation',
+  summary: 'Add an item to a cart',
+  description:
+    'Only active catalog entities can be added (an entity with variants is added as one of them). The unitPriceSnapshot stored is the ' +
+    'resolved price when one exists, otherwise the one sent. Adding an item already in the cart adds to its quantity. A checked-out cart ' +
+    `is 409. Emits cart.afterAddItem. ${ACCESS}`,
+  rest: { method: 'POST', path: '/carts/:id/items', status: 201 },
+  access: 'public',
+  input: {
+    id: cartId,
+    entityId: z.guid(),
+    variantId: z.guid().optional(),
+    quantity,
+    unitPriceSnapshot: money().optional().describe('Unit price shown to the shopper, minor units; used only when no price resolves'),
+  },
+  output: CartRef,
+  resolve: (ctx, input) => addCartItem(ctx, input.id, input),
+});
+
+defineOperation({
+  name: 'cartItemUpdate',
+  kind: 'mutation',
+  summary: "Change a cart item's quantity",
+  description: ACCESS,
+  rest: { method: 'PATCH', path: '/carts/:id/items/:itemId' },
+  access: 'public',
+  input: { id: cartId, itemId: z.guid(), quantity },
+  output: CartRef,
+  resolve: (ctx, input) => updateCartItem(ctx, input.id, input.itemId, input),
+});
+
+defineOperation({
+  name: 'cartItemRemove',
+  kind: 'mutation',
+  summary: 'Remove an item from a cart',
+  description: ACCESS,
+  rest: { method: 'DELETE', path: '/carts/:id/items/:itemId' },
+  access: 'public',
+  input: { id: cartId, itemId: z.guid() },
+  output: CartRef,
+  resolve: (ctx, input) => removeCartItem(ctx, input.id, input.itemId),
+});

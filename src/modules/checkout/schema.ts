@@ -1,0 +1,62 @@
+// POST /checkout: a cart becomes an order (service.ts).
+import { z } from 'zod';
+import { builder } from '../../graphql/builder.js';
+import { defineOperation } from '../../graphql/operation.js';
+import { CheckoutMetaRef, OrderRef } from '../orders/types.js';
+import { CART_TOKEN_HEADER } from '../carts/access.js';
+import { checkout, type CheckoutResult } from './service.js';
+
+const CheckoutResultRef = builder.objectRef<CheckoutResult>('CheckoutResult').implement({
+  description: 'The order created by checkout (data) and non-fatal hook errors (meta.hookErrors).',
+  fields: (t) => ({
+    data: t.field({ type: OrderRef, resolve: (r) => r.data }),
+    meta: t.field({ type: CheckoutMetaRef, resolve: (r) => r.meta }),
+  }),
+});
+
+const address = z
+  .object({
+    firstName: z.string().max(100).optional(),
+    lastName: z.string().max(100).optional(),
+    company: z.string().max(200).optional(),
+    line1: z.string().min(1).max(200),
+    line2: z.string().max(200).optional(),
+    city: z.string().min(1).max(100),
+    state: z.string().max(100).optional(),
+    postalCode: z.string().min(1).max(20),
+    country: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code such as US'),
+    phone: z.string().max(50).optional(),
+  })
+  .strict();
+
+defineOperation({
+  name: 'checkout',
+  kind: 'mutation',
+  summary: 'Create an order from a cart',
+  description:
+    'In one transaction: re-prices every line (never the cart snapshots), applies promotionCodes, taxes each line by its tax class, adds ' +
+    'shipping (settings shipping.flatRate, free from shipping.freeOver), reserves stock (concurrent checkouts never oversell), runs ' +
+    'checkout.beforeCreate hooks (which may veto), charges paymentMethodId through the payment adapter and numbers the order ' +
+    'ORD-YYYY-NNNNNN. The order stays pending (paymentStatus awaiting_payment) until the provider\'s payment_intent.succeeded event ' +
+    'confirms it. Any failure — an unsellable or unpriced item, a refused code, missing stock, a declined card, a veto — is 422 ' +
+    'CHECKOUT_FAILED with the reason in error.details.reason, and nothing is kept. With idempotencyKey, a replay by the same caller ' +
+    'returns the original order with 200 and charges nothing. After-hook (orders.afterCreate) failures are listed in meta.hookErrors. ' +
+    `Anonymous shoppers may check out a guest cart (with its ${CART_TOKEN_HEADER} header); signed-in callers need orders:create; ` +
+    'naming another customer needs orders:create:on-behalf. Emits orders.create.',
+  rest: { method: 'POST', path: '/checkout', status: 201, otherStatuses: [200] },
+  access: 'public',
+  input: {
+    cartId: z.guid(),
+    paymentMethodId: z.string().min(1).max(255).describe('Payment method id of the provider, e.g. pm_card_visa'),
+    currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as USD').describe('Must be the cart currency'),
+    customerId: z.string().min(1).max(64).optional(),
+    customerGroupIds: z.array(z.string().min(1).max(64)).max(50).optional().describe('Group prices to apply; accepted from API keys and staff acting for customers only (403 otherwise)'),
+    promotionCodes: z.array(z.string().min(1).max(64)).max(20).optional(),
+    shippingAddress: address,
+    email: z.email().max(254).optional().describe("Guest orders: the customer's email address (invoices are sent there)"),
+    idempotencyKey: z.string().min(1).max(255).optional().describe('Replays with the same key return the original order'),
+  },
+  output: CheckoutResultRef,
+  paginated: true,
+  resolve: (ctx, input) => checkout(ctx, input),
+});

@@ -1,0 +1,82 @@
+// What carts and checkout need to know about the items they sell, in one statement: each
+// requested entity (and variant) of the organization with its status, type, title, SKU and tax
+// classes. An entity that has variants is sold as one of them (variantId required).
+import type { DbLike } from '../orders/shared.js';
+
+export interface SellableRequest {
+  entityId: string;
+  variantId: string | null;
+}
+
+export interface Sellable {
+  entityId: string;
+  variantId: string | null;
+  entityType: string;
+  status: string;
+  hasVariants: boolean;
+  /** The variant was named but is not a variant of this entity. */
+  variantMissing: boolean;
+  sku: string;
+  title: string;
+  entityTaxClassId: string | null;
+  variantTaxClassId: string | null;
+}
+
+interface Row {
+  idx: number;
+  entity_id: string | null;
+  type: string;
+  slug: string;
+  status: string;
+  tax_class_id: string | null;
+  metadata: Record<string, unknown> | null;
+  entity_title: string | null;
+  has_variants: boolean;
+  variant_id: string | null;
+  variant_sku: string | null;
+  variant_title: string | null;
+  variant_tax_class_id: string | null;
+}
+
+/** The sellables for `requests`, index for index; null where the entity does not exist in the organization. */
+export async function loadSellables(db: DbLike, organizationId: string, requests: SellableRequest[]): Promise<Array<Sellable | null>> {
+  if (!requests.length) return [];
+  const entityIds = requests.map((r) => r.entityId);
+  const variantIds = requests.map((r) => r.variantId);
+  const rows = await db.$queryRaw<Row[]>`
+    select req.idx::int as idx, e.id as entity_id, e.type, e.slug, e.status::text as status, e.tax_class_id, e.metadata,
+      (select a.title from catalog_attributes a where a.entity_id = e.id and a.locale = 'en') as entity_title,
+      exists (select 1 from catalog_variants x where x.entity_id = e.id) as has_variants,
+      v.id as variant_id, v.sku as variant_sku, v.title as variant_title, v.tax_class_id as variant_tax_class_id
+    from unnest(${entityIds}::uuid[], ${variantIds}::uuid[]) with ordinality as req(entity_id, variant_id, idx)
+    join catalog_entities e on e.id = req.entity_id and e.organization_id = ${organizationId}::uuid
+    left join catalog_variants v on v.id = req.variant_id and v.entity_id = e.id`;
+  const out: Array<Sellable | null> = requests.map(() => null);
+  for (const row of rows) {
+    const request = requests[row.idx - 1]!;
+    const metadataSku = typeof row.metadata?.sku === 'string' ? row.metadata.sku : null;
+    const baseTitle = row.entity_title ?? row.slug;
+    out[row.idx - 1] = {
+      entityId: row.entity_id!,
+      variantId: row.variant_id,
+      entityType: row.type,
+      status: row.status,
+      hasVariants: row.has_variants,
+      variantMissing: request.variantId !== null && row.variant_id === null,
+      sku: row.variant_sku ?? metadataSku ?? row.slug,
+      title: row.variant_id ? `${baseTitle}${row.variant_title ? ` - ${row.variant_title}` : ''}` : baseTitle,
+      entityTaxClassId: row.tax_class_id,
+      variantTaxClassId: row.variant_tax_class_id,
+    };
+  }
+  return out;
+}
+
+/** Why an item cannot be sold, or null when it can. */
+export function unsellableReason(sellable: Sellable | null): string | null {
+  if (!sellable) return 'catalog entity not found';
+  if (sellable.variantMissing) return 'variant not found for this entity';
+  if (sellable.status !== 'active') return `catalog entity is ${sellable.status}, not active: only active entities can be sold`;
+  if (sellable.hasVariants && !sellable.variantId) return 'this entity is sold by variant: choose one with variantId';
+  return null;
+}

@@ -1,0 +1,323 @@
+// Checkout: one cart becomes one order, in one transaction.
+//   1. lock the cart (it must be reachable by the caller and still open);
+//   2. re-price every line through the price resolver (the cart's snapshots are never trusted);
+//   3. redeem promotion codes, spread the discount over the lines, tax each line through the tax
+//      resolver, add shipping, total;
+//   4. run `checkout.beforeCreate` hooks (a throw vetoes);
+//   5. reserve stock (lines in a fixed order, so concurrent checkouts cannot deadlock each other
+//      and never oversell);
+//   6. charge through the payment adapter (declines roll everything back);
+//   7. insert the order, its lines and first status, mark the cart converted, then take the next
+//      ORD-YYYY-NNNNNN number — last, so the counter row (which orders every checkout of the
+//      organization) is locked for one statement and the orders.create event only.
+// After commit `orders.afterCreate` hooks run; their errors come back in meta.hookErrors.
+// An idempotencyKey binds the order to the caller (API key, user, or the guest cart): the same
+// key again returns the original order (200 instead of 201) and charges nothing.
+import { randomUUID } from 'node:crypto';
+import type { RequestContext } from '../../context.js';
+import type { Tx } from '../../db/client.js';
+import { hasPermission } from '../../auth/permissions.js';
+import { AppError, conflict, forbidden, validationFailed } from '../../errors.js';
+import { originOf, recordEvent } from '../../events/outbox.js';
+import { hooks, type HookContext, type HookError } from '../../events/hooks.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { lockCart, type CartCtx } from '../carts/service.js';
+import { actsForCustomers } from '../carts/access.js';
+import { assignNumber, yearIn } from '../orders/numbers.js';
+import { recordStatusChange } from '../orders/service.js';
+import { actorRecord, orgSettings, PERMISSION, serviceCtx } from '../orders/shared.js';
+import { inTransaction } from '../orders/tx.js';
+import { ORDER_INCLUDE, orderPayload, orderView, type OrderView } from '../orders/views.js';
+import { computeTotals } from './totals.js';
+import { loadSellables, unsellableReason } from './sellables.js';
+import { portsOf } from './wiring.js';
+import type { CheckoutHookLine } from './hooks.js';
+import './hooks.js';
+
+export interface ShippingAddress {
+  firstName?: string;
+  lastName?: string;
+  company?: string;
+  line1: string;
+  line2?: string;
+  city: string;
+  state?: string;
+  postalCode: string;
+  country: string;
+  phone?: string;
+}
+
+export interface CheckoutInput {
+  cartId: string;
+  paymentMethodId: string;
+  currency: string;
+  customerId?: string | null;
+  customerGroupIds?: string[] | null;
+  promotionCodes?: string[] | null;
+  shippingAddress: ShippingAddress;
+  /** For guest orders: where the invoice and receipts go. Customers' orders use their account address. */
+  email?: string | null;
+  idempotencyKey?: string | null;
+}
+
+export interface CheckoutResult {
+  data: OrderView;
+  meta: { hookErrors: HookError[]; replayed: boolean };
+}
+
+/** Checkout answers with 200 for a replay: it writes the REST status on the request context. */
+export type CheckoutCtx = CartCtx & Pick<RequestContext, 'rest'>;
+
+export function checkoutFailed(reason: string, details: Record<string, unknown> = {}): AppError {
+  return new AppError('CHECKOUT_FAILED', `Checkout failed: ${reason}`, { reason, ...details });
+}
+
+/** Whose idempotency keys these are: the API key, the signed-in user, or (anonymous) the guest cart. */
+function idempotencyScope(ctx: CartCtx, cartId: string): string {
+  if (!ctx.actor) return `cart:${cartId}`;
+  return ctx.actor.apiKeyId ? `key:${ctx.actor.apiKeyId}` : `user:${ctx.actor.userId}`;
+}
+
+async function replayOf(db: CartCtx['db'] | Tx, ctx: CartCtx, scope: string, key: string, cartId: string): Promise<OrderView | null> {
+  const order = await db.order.findFirst({ where: { organizationId: ctx.organization.id, idempotencyScope: scope, idempotencyKey: key }, include: ORDER_INCLUDE });
+  if (!order) return null;
+  if (order.cartId !== cartId) throw conflict('This idempotencyKey was already used for the checkout of another cart', { orderId: order.id });
+  return orderView(order);
+}
+
+function hookContext(ctx: CartCtx, tx?: Tx): HookContext {
+  return { organization: ctx.organization, actor: ctx.actor, db: ctx.db, services: ctx.services, logger: ctx.logger, config: ctx.config, tx };
+}
+
+/** The customer the order is for, and the address its documents go to. */
+async function resolveCustomer(ctx: CartCtx, input: CheckoutInput): Promise<{ customerId: string | null; email: string | null }> {
+  let customerId: string | null = null;
+  if (ctx.actor?.customerId) {
+    if (input.customerId && input.customerId !== ctx.actor.customerId) throw forbidden('A customer checks out for themselves only');
+    customerId = ctx.actor.customerId;
+  } else if (input.customerId) {
+    if (!actsForCustomers(ctx)) throw forbidden('Checking out for a customer needs orders:create:on-behalf');
+    customerId = input.customerId;
+  }
+  if (!customerId) return { customerId: null, email: input.email ?? null };
+  const user = await ctx.db.user.findFirst({ where: { id: customerId, organizationId: ctx.organization.id }, select: { email: true } });
+  if (!user) throw validationFailed([{ field: 'customerId', message: 'no such customer in this organization' }]);
+  return { customerId, email: user.email };
+}
+
+export async function checkout(ctx: CheckoutCtx, input: CheckoutInput): Promise<CheckoutResult> {
+  if (ctx.actor && !hasPermission(ctx.actor.permissions, PERMISSION.create)) throw forbidden('Insufficient permissions: missing permission orders:create');
+  const scope = idempotencyScope(ctx, input.cartId);
+  const key = input.idempotencyKey ?? null;
+  if (key) {
+    const replay = await replayOf(ctx.db, ctx, scope, key, input.cartId);
+    if (replay) return replayed(ctx, replay);
+  }
+  // Group prices are a privilege: a shopper's own session cannot claim a group.
+  if (input.customerGroupIds?.length && ctx.actor?.kind !== 'apiKey' && !actsForCustomers(ctx)) {
+    throw forbidden('customerGroupIds can be sent only by a server (API key) or staff acting for customers');
+  }
+  const customer = await resolveCustomer(ctx, input);
+  const settings = await orgSettings(ctx.db, ctx.organization.id);
+  const ports = portsOf(ctx.services);
+  const payments = ctx.services.payments;
+  const orderId = randomUUID();
+  const codes = [...new Set((input.promotionCodes ?? []).map((c) => c.trim()).filter(Boolean))];
+  const groups = input.customerGroupIds ?? [];
+  let chargedIntent: string | null = null;
+
+  let outcome: { order: OrderView; replayed: boolean };
+  try {
+    outcome = await inTransaction(
+      ctx.db,
+      async (tx) => {
+        chargedIntent = null;
+        const cart = await lockCart(tx, ctx, input.cartId);
+        if (cart.status !== 'open') {
+          const again = key ? await replayOf(tx, ctx, scope, key, input.cartId) : null;
+          if (again) return { order: again, replayed: true };
+          throw checkoutFailed('this cart has already been checked out', { cartId: cart.id });
+        }
+        if (input.currency !== cart.currency) throw checkoutFailed(`the cart is in ${cart.currency}, not ${input.currency}`, { field: 'currency' });
+        if (cart.customerId && customer.customerId && cart.customerId !== customer.customerId) throw checkoutFailed('the cart belongs to another customer', { field: 'customerId' });
+        const customerId = customer.customerId ?? cart.customerId;
+        const email = customer.email ?? (cart.customerId ? (await tx.user.findFirst({ where: { id: cart.customerId, organizationId: ctx.organization.id }, select: { email: true } }))?.email ?? null : null);
+
+        const items = await tx.cartItem.findMany({ where: { cartId: cart.id }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+        if (!items.length) throw checkoutFailed('the cart is empty');
+
+        // 2. what is sold, at today's prices
+        const sellables = await loadSellables(tx, ctx.organization.id, items.map((i) => ({ entityId: i.entityId, variantId: i.variantId })));
+        const refused = sellables.map((s, i) => ({ itemId: items[i]!.id, reason: unsellableReason(s) })).filter((r) => r.reason);
+        if (refused.length) throw checkoutFailed(`${refused.length} item(s) cannot be sold: ${refused.map((r) => r.reason).join('; ')}`, { items: refused });
+        const prices = await ports.prices.resolve(serviceCtx(ctx, tx), items.map((i) => ({ entityId: i.entityId, variantId: i.variantId, currency: cart.currency, customerGroupIds: groups, quantity: i.quantity })));
+        const unpriced = items.filter((_, i) => prices[i] === null).map((i) => i.id);
+        if (unpriced.length) throw checkoutFailed(`${unpriced.length} item(s) have no price in ${cart.currency}`, { items: unpriced.map((itemId) => ({ itemId, reason: 'no price' })) });
+        const sold = items.map((item, i) => ({ item, sellable: sellables[i]!, unitPrice: prices[i]! }));
+        const subtotal = sold.reduce((sum, s) => sum + s.unitPrice * s.item.quantity, 0);
+
+        // 3. promotions, tax, shipping
+        const redemption = codes.length
+          ? await ports.promotions
+              .redeem(serviceCtx(ctx, tx), {
+                codes,
+                currency: cart.currency,
+                subtotal,
+                lineItems: sold.map((s) => ({ entityId: s.item.entityId, entityType: s.sellable.entityType, quantity: s.item.quantity, unitPrice: s.unitPrice, totalPrice: s.unitPrice * s.item.quantity })),
+                customerId,
+                customerGroupIds: groups,
+                orderId,
+              })
+              .catch((error: unknown) => {
+                throw error instanceof AppError ? checkoutFailed(error.message, { step: 'promotions', code: error.code, ...(error.details ? { details: error.details } : {}) }) : error;
+              })
+          : { discountTotal: 0, freeShipping: false, applied: [], lineDiscounts: [] };
+        const rates = await ports.taxes.resolve(serviceCtx(ctx, tx), sold.map((s) => ({ entityId: s.item.entityId, variantId: s.item.variantId, entityTaxClassId: s.sellable.entityTaxClassId, variantTaxClassId: s.sellable.variantTaxClassId })));
+        const totals = computeTotals({
+          lines: sold.map((s, i) => ({ unitPrice: s.unitPrice, quantity: s.item.quantity, rateBps: rates[i]!.rateBps })),
+          discountTotal: redemption.discountTotal,
+          lineDiscounts: redemption.lineDiscounts,
+          freeShipping: redemption.freeShipping,
+          shipping: settings.shipping,
+        });
+        const hookLines: CheckoutHookLine[] = sold.map((s, i) => ({
+          entityId: s.item.entityId,
+          variantId: s.item.variantId,
+          entityType: s.sellable.entityType,
+          sku: s.sellable.sku,
+          title: s.sellable.title,
+          quantity: s.item.quantity,
+          unitPrice: s.unitPrice,
+          ...totals.lines[i]!,
+        }));
+
+        // 4. plugins may veto
+        try {
+          await hooks.runBefore('checkout.beforeCreate', {
+            cart: { id: cart.id, currency: cart.currency, customerId: cart.customerId },
+            customerId,
+            lines: hookLines,
+            totals: { subtotal: totals.subtotal, discountTotal: totals.discountTotal, taxTotal: totals.taxTotal, shippingTotal: totals.shippingTotal, grandTotal: totals.grandTotal },
+            promotionCodes: codes,
+            shippingAddress: input.shippingAddress as unknown as Record<string, unknown>,
+          }, hookContext(ctx, tx));
+        } catch (error) {
+          throw checkoutFailed((error as Error)?.message ?? 'refused by a checkout hook', { step: 'checkout.beforeCreate' });
+        }
+
+        // 5. stock, in a fixed lock order
+        const order = sold.map((_, i) => i).sort((a, b) => {
+          const x = sold[a]!.item;
+          const y = sold[b]!.item;
+          return x.entityId.localeCompare(y.entityId) || (x.variantId ?? '').localeCompare(y.variantId ?? '');
+        });
+        const reservedSorted = await ports.inventory
+          .reserve(serviceCtx(ctx, tx), order.map((i) => ({ entityId: sold[i]!.item.entityId, variantId: sold[i]!.item.variantId, quantity: sold[i]!.item.quantity, reference: `order:${orderId}` })))
+          .catch((error: unknown) => {
+            throw error instanceof AppError ? checkoutFailed(error.message, { step: 'inventory', code: error.code, ...(error.details ? { details: error.details } : {}) }) : error;
+          });
+        const reservations = sold.map(() => [] as Array<{ warehouseId: string; quantity: number }>);
+        order.forEach((lineIndex, k) => (reservations[lineIndex] = reservedSorted[k] ?? []));
+
+        // 6. payment
+        let paymentIntentId: string | null = null;
+        if (totals.grandTotal > 0) {
+          const payment = await payments.adapter
+            .createPayment({ orderId, organizationId: ctx.organization.id, amount: totals.grandTotal, currency: cart.currency, paymentMethodId: input.paymentMethodId, idempotencyKey: `checkout:${orderId}`, customerEmail: email })
+            .catch((error: unknown) => {
+              ctx.logger.error({ err: error, orderId }, 'payment provider call failed');
+              throw checkoutFailed('the payment provider could not be reached; nothing was charged, try again', { step: 'payment' });
+            });
+          if (!payment.ok) throw checkoutFailed(payment.message, { step: 'payment', paymentCode: payment.code, ...(payment.declineCode ? { declineCode: payment.declineCode } : {}) });
+          paymentIntentId = payment.intentId;
+          chargedIntent = payment.intentId;
+        }
+
+        // 7. the order, written under a provisional number; the real one is taken last (below)
+        const now = new Date();
+        const paidAlready = totals.grandTotal === 0;
+        const created = await tx.order.create({
+          data: {
+            id: orderId,
+            organizationId: ctx.organization.id,
+            number: `pending:${orderId}`,
+            cartId: cart.id,
+            customerId,
+            customerEmail: email,
+            status: paidAlready ? 'confirmed' : 'pending',
+            paymentStatus: paidAlready ? 'paid' : 'awaiting_payment',
+            currency: cart.currency,
+            subtotal: BigInt(totals.subtotal),
+            discountTotal: BigInt(totals.discountTotal),
+            taxTotal: BigInt(totals.taxTotal),
+            shippingTotal: BigInt(totals.shippingTotal),
+            grandTotal: BigInt(totals.grandTotal),
+            shippingAddress: input.shippingAddress as unknown as Prisma.InputJsonObject,
+            promotionCodes: codes,
+            customerGroupIds: groups,
+            pricing: { promotions: redemption.applied, freeShipping: redemption.freeShipping, shipping: settings.shipping } as unknown as Prisma.InputJsonObject,
+            paymentProvider: totals.grandTotal > 0 ? payments.adapter.name : null,
+            paymentMethodId: input.paymentMethodId,
+            paymentIntentId,
+            idempotencyScope: key ? scope : null,
+            idempotencyKey: key,
+            placedAt: now,
+          },
+        });
+        const lines = await tx.orderLine.createManyAndReturn({
+          data: sold.map((s, i) => ({
+            organizationId: ctx.organization.id,
+            orderId,
+            position: i,
+            entityId: s.item.entityId,
+            variantId: s.item.variantId,
+            entityType: s.sellable.entityType,
+            sku: s.sellable.sku,
+            title: s.sellable.title,
+            quantity: s.item.quantity,
+            unitPrice: BigInt(s.unitPrice),
+            totalPrice: BigInt(totals.lines[i]!.totalPrice),
+            discountTotal: BigInt(totals.lines[i]!.discountTotal),
+            taxClassId: rates[i]!.taxClassId,
+            taxRateBps: rates[i]!.rateBps,
+            taxTotal: BigInt(totals.lines[i]!.taxTotal),
+            reservations: reservations[i]!,
+          })),
+        });
+        const actor = actorRecord(ctx);
+        await recordStatusChange(tx, ctx, orderId, null, 'pending', { trigger: 'checkout', actor });
+        if (paidAlready) await recordStatusChange(tx, ctx, orderId, 'pending', 'confirmed', { trigger: 'payment', reason: 'nothing to pay', actor });
+        await tx.cart.update({ where: { id: cart.id }, data: { status: 'converted' } });
+        // The counter row serializes every checkout of the organization until commit: take it in
+        // the last write but one, so it is held for one statement and the event insert.
+        const number = await assignNumber(tx, ctx.organization.id, 'order', yearIn(now, settings.timezone), orderId);
+        const view = orderView({ ...created, number, lines: lines.sort((a, b) => a.position - b.position) });
+        await recordEvent(tx, originOf(ctx), 'orders.create', { order: orderPayload(view) });
+        return { order: view, replayed: false };
+      },
+      { timeout: payments.timeoutMs + 15_000 },
+    );
+  } catch (error) {
+    // Charged, then rolled back (a commit failure, a lost race): give the authorization back.
+    const intent = chargedIntent as string | null;
+    if (intent) await payments.adapter.cancelPayment(intent, `rollback:${orderId}`).catch((e: unknown) => ctx.logger.error({ err: e, intent, orderId }, 'could not cancel the payment of a rolled-back checkout'));
+    if (key && isUniqueViolation(error)) {
+      const replay = await replayOf(ctx.db, ctx, scope, key, input.cartId);
+      if (replay) return replayed(ctx, replay);
+    }
+    throw error;
+  }
+  if (outcome.replayed) return replayed(ctx, outcome.order);
+
+  const hookErrors = await hooks.runAfter('orders.afterCreate', { order: outcome.order }, hookContext(ctx));
+  return { data: outcome.order, meta: { hookErrors, replayed: false } };
+}
+
+function replayed(ctx: CheckoutCtx, order: OrderView): CheckoutResult {
+  ctx.rest.status = 200;
+  return { data: order, meta: { hookErrors: [], replayed: true } };
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
+}

@@ -1,0 +1,73 @@
+// The order's money, computed once at checkout from re-resolved prices (never the cart's
+// snapshots): line totals, the discount spread over lines, tax per line on its discounted
+// amount, shipping, and the grand total. Pure: the same inputs always give the same numbers.
+import { allocate, taxOn } from '../orders/money.js';
+
+export interface PricedLine {
+  unitPrice: number;
+  quantity: number;
+  rateBps: number;
+}
+
+export interface ShippingRule {
+  /** Flat shipping per order, minor units (settings `shipping.flatRate`, default 0). */
+  flatRate: number;
+  /** Shipping is free when the discounted subtotal reaches this (settings `shipping.freeOver`). */
+  freeOver: number | null;
+}
+
+export interface TotalsInput {
+  lines: PricedLine[];
+  /** Order-level discount (promotions), minor units. */
+  discountTotal: number;
+  /** Discounts the promotions attributed to single lines (by index); counted inside discountTotal. */
+  lineDiscounts?: Array<{ index: number; amount: number }>;
+  freeShipping: boolean;
+  shipping: ShippingRule;
+}
+
+export interface LineTotals {
+  totalPrice: number;
+  discountTotal: number;
+  taxTotal: number;
+}
+
+export interface Totals {
+  lines: LineTotals[];
+  subtotal: number;
+  discountTotal: number;
+  taxTotal: number;
+  shippingTotal: number;
+  grandTotal: number;
+}
+
+export function computeTotals(input: TotalsInput): Totals {
+  const totals = input.lines.map((line) => line.unitPrice * line.quantity);
+  const subtotal = totals.reduce((a, b) => a + b, 0);
+  const discount = Math.min(Math.max(0, input.discountTotal), subtotal);
+
+  // Line-attributed discounts first (capped at each line's total), the rest spread by line value.
+  const direct = totals.map(() => 0);
+  for (const { index, amount } of input.lineDiscounts ?? []) {
+    if (index >= 0 && index < direct.length) direct[index] = Math.min(totals[index]!, direct[index]! + Math.max(0, amount));
+  }
+  let directSum = direct.reduce((a, b) => a + b, 0);
+  if (directSum > discount) {
+    // Never more than the order's discount: scale the attributed parts down to it.
+    const scaled = allocate(discount, direct);
+    direct.splice(0, direct.length, ...scaled);
+    directSum = discount;
+  }
+  const spread = allocate(discount - directSum, totals.map((t, i) => t - direct[i]!));
+  const lineDiscounts = totals.map((_, i) => direct[i]! + spread[i]!);
+
+  const lines = input.lines.map((line, i) => {
+    const net = totals[i]! - lineDiscounts[i]!;
+    return { totalPrice: totals[i]!, discountTotal: lineDiscounts[i]!, taxTotal: taxOn(net, line.rateBps) };
+  });
+  const taxTotal = lines.reduce((a, l) => a + l.taxTotal, 0);
+  const discounted = subtotal - discount;
+  const shippingTotal =
+    input.freeShipping || input.lines.length === 0 || (input.shipping.freeOver !== null && discounted >= input.shipping.freeOver) ? 0 : input.shipping.flatRate;
+  return { lines, subtotal, discountTotal: discount, taxTotal, shippingTotal, grandTotal: discounted + taxTotal + shippingTotal };
+}

@@ -1,0 +1,232 @@
+// Refunds of order lines. Rules (spec, Errors and Limits):
+//   - a line above quantity − refundedQuantity is 422;
+//   - the amount comes from the order's own prices, discounts and taxes (unitsShare of each line's
+//     net total; shipping is not refunded per line) and never exceeds what was captured;
+//   - per operator and calendar day in the organization's timezone, refunds add up to at most
+//     policies.refundDailyCap (403 past it); concurrent refunds of one operator are serialized by
+//     an advisory lock so two cannot both slip under the cap;
+//   - an undo is possible until policies.refundUndoWindowMinutes (default 15) after the refund,
+//     blocked (409) after it.
+// Money moves through the payment adapter (idempotency key = the refund id) only once the undo
+// window has passed — `settleRefund`, run by the `orders/settle-refund` job at the deadline, or at
+// once when the window is 0 — so an undo never has to claw back a refund already paid out.
+import type { Db, Tx } from '../../db/client.js';
+import { AppError, conflict, forbidden, notFound, validationFailed } from '../../errors.js';
+import type { Logger } from '../../logger.js';
+import type { PaymentsService } from '../payments/service.js';
+import { unitsShare } from './money.js';
+import { findOrder, lockOrder } from './service.js';
+import { actorRecord, calendarDay, orgSettings, startOfNextDay, toNumber, type OrdersCtx } from './shared.js';
+import { scheduleRefundSettlement } from './settlement.js';
+import { inTransaction } from './tx.js';
+import { refundView, type RefundView } from './views.js';
+
+export const REFUND_REASON_MAX = 500;
+const REFUND_INCLUDE = { lines: { orderBy: { lineId: 'asc' } } } as const;
+
+export interface RefundInput {
+  lines: Array<{ lineItemId: string; quantity: number }>;
+  reason?: string | null;
+}
+
+/** Who is refunding: the cap is per operator, an API key counting as the user it was minted for. */
+function operatorOf(ctx: OrdersCtx): { id: string; kind: string } {
+  const actor = actorRecord(ctx);
+  if (!actor.id) throw forbidden('Refunds need an identified operator');
+  return { id: actor.id, kind: actor.kind };
+}
+
+async function usedToday(tx: Tx | Db, organizationId: string, operatorId: string, day: string): Promise<number> {
+  const sum = await tx.orderRefund.aggregate({
+    where: { organizationId, operatorId, operatorDay: day, status: { in: ['pending', 'succeeded'] } },
+    _sum: { amount: true },
+  });
+  return toNumber(sum._sum.amount ?? 0n);
+}
+
+export async function createRefund(ctx: OrdersCtx, orderId: string, input: RefundInput): Promise<RefundView> {
+  const operator = operatorOf(ctx);
+  const settings = await orgSettings(ctx.db, ctx.organization.id);
+  const refund = await inTransaction(ctx.db, async (tx) => {
+    const order = await lockOrder(tx, ctx, orderId);
+    const byId = new Map(order.lines.map((line) => [line.id, line]));
+    const issues: Array<{ field: string; message: string }> = [];
+    const merged = new Map<string, number>();
+    input.lines.forEach((line, i) => {
+      if (!byId.has(line.lineItemId)) issues.push({ field: `lines.${i}.lineItemId`, message: 'is not a line of this order' });
+      else merged.set(line.lineItemId, (merged.get(line.lineItemId) ?? 0) + line.quantity);
+    });
+    for (const [lineId, quantity] of merged) {
+      const row = byId.get(lineId)!;
+      const refundable = row.quantity - row.refundedQuantity;
+      if (quantity > refundable) {
+        const index = input.lines.findIndex((l) => l.lineItemId === lineId);
+        issues.push({ field: `lines.${index}.quantity`, message: `is above quantity - refundedQuantity (${row.quantity} - ${row.refundedQuantity} = ${refundable})` });
+      }
+    }
+    if (issues.length) throw validationFailed(issues);
+
+    const lines = [...merged].map(([lineId, quantity]) => {
+      const row = byId.get(lineId)!;
+      const net = toNumber(row.totalPrice) - toNumber(row.discountTotal) + toNumber(row.taxTotal);
+      const amount = unitsShare(net, row.quantity, row.refundedQuantity + quantity) - unitsShare(net, row.quantity, row.refundedQuantity);
+      return { lineId, quantity, amount, refundedQuantity: row.refundedQuantity };
+    });
+    const refundable = toNumber(order.capturedAmount) - toNumber(order.refundedAmount);
+    if (toNumber(order.capturedAmount) === 0) throw conflict('This order has no captured payment to refund', { paymentStatus: order.paymentStatus });
+    // Never over what was captured: trim from the last line if rounding or earlier refunds would exceed it.
+    let amount = lines.reduce((sum, l) => sum + l.amount, 0);
+    for (let i = lines.length - 1; i >= 0 && amount > refundable; i -= 1) {
+      const cut = Math.min(lines[i]!.amount, amount - refundable);
+      lines[i]!.amount -= cut;
+      amount -= cut;
+    }
+    if (amount <= 0) throw conflict('Nothing left to refund: the captured amount is already refunded', { capturedAmount: toNumber(order.capturedAmount), refundedAmount: toNumber(order.refundedAmount) });
+
+    const now = new Date();
+    const day = calendarDay(now, settings.timezone);
+    if (settings.refundDailyCap !== null) {
+      await tx.$executeRaw`select pg_advisory_xact_lock(hashtextextended(${`refund-cap:${ctx.organization.id}:${operator.id}`}, 0))`;
+      const used = await usedToday(tx, ctx.organization.id, operator.id, day);
+      if (used + amount > settings.refundDailyCap) {
+        throw new AppError('FORBIDDEN', `This refund of ${amount} would take you past your daily refund cap (${used} of ${settings.refundDailyCap} used today)`, {
+          cap: settings.refundDailyCap, used, requested: amount, remaining: Math.max(0, settings.refundDailyCap - used),
+        });
+      }
+    }
+
+    const created = await tx.orderRefund.create({
+      data: {
+        organizationId: ctx.organization.id,
+        orderId: order.id,
+        amount: BigInt(amount),
+        currency: order.currency,
+        reason: input.reason ?? null,
+        operatorId: operator.id,
+        operatorKind: operator.kind,
+        operatorDay: day,
+        undoDeadline: new Date(now.getTime() + settings.refundUndoWindowMinutes * 60_000),
+        createdAt: now,
+        lines: { create: lines.map((l) => ({ lineId: l.lineId, quantity: l.quantity, amount: BigInt(l.amount) })) },
+      },
+      include: REFUND_INCLUDE,
+    });
+    for (const l of lines) await tx.orderLine.update({ where: { id: l.lineId }, data: { refundedQuantity: { increment: l.quantity } } });
+    await tx.order.update({ where: { id: order.id }, data: { refundedAmount: { increment: BigInt(amount) } } });
+    await scheduleRefundSettlement(tx, ctx, created.id, settings.refundUndoWindowMinutes * 60_000);
+    return created;
+  });
+  if (settings.refundUndoWindowMinutes === 0) {
+    await settleRefund({ db: ctx.db, payments: ctx.services.payments, logger: ctx.logger }, ctx.organization.id, refund.id);
+    return refundView(await ctx.db.orderRefund.findUniqueOrThrow({ where: { id: refund.id }, include: REFUND_INCLUDE }));
+  }
+  return refundView(refund);
+}
+
+export async function undoRefund(ctx: OrdersCtx, orderId: string, refundId: string): Promise<RefundView> {
+  const actor = actorRecord(ctx);
+  return inTransaction(ctx.db, async (tx) => {
+    const order = await lockOrder(tx, ctx, orderId);
+    const refund = await tx.orderRefund.findFirst({ where: { id: refundId, orderId: order.id, organizationId: ctx.organization.id }, include: REFUND_INCLUDE });
+    if (!refund) throw notFound('Refund');
+    if (refund.status === 'undone') throw conflict('This refund is already undone');
+    const now = new Date();
+    if (refund.status !== 'pending' || now >= refund.undoDeadline) {
+      throw conflict(`The undo window of this refund closed at ${refund.undoDeadline.toISOString()}: it can no longer be undone`, { undoDeadline: refund.undoDeadline.toISOString(), status: refund.status });
+    }
+    await restoreRefunded(tx, refund);
+    const updated = await tx.orderRefund.update({ where: { id: refund.id }, data: { status: 'undone', undoneAt: now, undoneBy: actor.id }, include: REFUND_INCLUDE });
+    return refundView(updated);
+  });
+}
+
+/** Gives a refund's quantities and amount back to its order (undo, or a refund the provider refused). */
+async function restoreRefunded(tx: Tx, refund: { orderId: string; amount: bigint; lines: Array<{ lineId: string; quantity: number }> }): Promise<void> {
+  for (const line of refund.lines) await tx.orderLine.update({ where: { id: line.lineId }, data: { refundedQuantity: { decrement: line.quantity } } });
+  await tx.order.update({ where: { id: refund.orderId }, data: { refundedAmount: { decrement: refund.amount } } });
+}
+
+export async function listRefunds(ctx: OrdersCtx, orderId: string): Promise<RefundView[]> {
+  const order = await findOrder(ctx, orderId);
+  const rows = await ctx.db.orderRefund.findMany({ where: { orderId: order.id, organizationId: ctx.organization.id }, include: REFUND_INCLUDE, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+  return rows.map(refundView);
+}
+
+export interface RefundCapView {
+  operatorId: string;
+  /** The operator's calendar day in the organization's timezone. */
+  day: string;
+  timezone: string;
+  /** null: no cap configured (policies.refundDailyCap unset). */
+  cap: number | null;
+  used: number;
+  remaining: number | null;
+  resetsAt: Date;
+}
+
+export async function refundCapStatus(ctx: OrdersCtx): Promise<RefundCapView> {
+  const operator = operatorOf(ctx);
+  const settings = await orgSettings(ctx.db, ctx.organization.id);
+  const day = calendarDay(new Date(), settings.timezone);
+  const used = await usedToday(ctx.db, ctx.organization.id, operator.id, day);
+  return {
+    operatorId: operator.id,
+    day,
+    timezone: settings.timezone,
+    cap: settings.refundDailyCap,
+    used,
+    remaining: settings.refundDailyCap === null ? null : Math.max(0, settings.refundDailyCap - used),
+    resetsAt: startOfNextDay(day, settings.timezone),
+  };
+}
+
+// ── settlement ──
+
+export interface SettleDeps {
+  db: Db;
+  payments: PaymentsService;
+  logger: Logger;
+}
+
+/** skipped: not pending any more (undone, already settled); notDue: still inside its undo window. */
+export type SettleOutcome = 'succeeded' | 'failed' | 'skipped' | 'notDue';
+
+/**
+ * Sends a pending refund whose undo window has passed to the payment provider, once: the row is
+ * locked, and the provider call carries the refund id as idempotency key, so a retried job or
+ * two racing runners refund the money once.
+ */
+export async function settleRefund(deps: SettleDeps, organizationId: string, refundId: string): Promise<SettleOutcome> {
+  return inTransaction(deps.db, async (tx) => {
+    const locked = await tx.$queryRaw<Array<{ id: string }>>`
+      select id from order_refunds
+      where id = ${refundId}::uuid and organization_id = ${organizationId}::uuid and status = 'pending' and undo_deadline <= ${new Date()}
+      for update`;
+    if (!locked[0]) {
+      const row = await tx.orderRefund.findFirst({ where: { id: refundId, organizationId }, select: { status: true } });
+      return row?.status === 'pending' ? 'notDue' : 'skipped';
+    }
+    const refund = await tx.orderRefund.findUniqueOrThrow({ where: { id: refundId }, include: { lines: true, order: true } });
+    const order = refund.order;
+    const result = order.paymentIntentId
+      ? await deps.payments.adapter.refund({
+          intentId: order.paymentIntentId,
+          amount: toNumber(refund.amount),
+          currency: refund.currency,
+          idempotencyKey: `refund:${refund.id}`,
+          metadata: { refundId: refund.id, orderId: order.id, orderNumber: order.number },
+        })
+      : ({ ok: false, code: 'no_payment', message: 'The order has no payment intent to refund' } as const);
+    if (result.ok) {
+      await tx.orderRefund.update({ where: { id: refund.id }, data: { status: 'succeeded', providerRefundId: result.refundId, settledAt: new Date() } });
+      const settled = await tx.orderRefund.aggregate({ where: { orderId: order.id, status: 'succeeded' }, _sum: { amount: true } });
+      const paidOut = toNumber(settled._sum.amount ?? 0n);
+      await tx.order.update({ where: { id: order.id }, data: { paymentStatus: paidOut >= toNumber(order.capturedAmount) ? 'refunded' : 'partially_refunded' } });
+      return 'succeeded';
+    }
+    deps.logger.warn({ refundId, orderId: order.id, code: result.code }, `refund refused by the payment provider: ${result.message}`);
+    await restoreRefunded(tx, refund);
+    await tx.orderRefund.update({ where: { id: refund.id }, data: { status: 'failed', failureReason: `${result.code}: ${result.message}`, settledAt: new Date() } });
+    return 'failed';
+  });
+}

@@ -1,0 +1,209 @@
+// Orders: read (by UUID or ORD- number, own orders only for orders:read:own callers), list, and
+// every status move through the state table (status.ts) with its effects, history row and
+// orders.statusChange event in one transaction.
+import type { Tx } from '../../db/client.js';
+import { AppError, notFound } from '../../errors.js';
+import { originOf, recordEvent } from '../../events/outbox.js';
+import type { OrderStatus, Prisma } from '../../generated/prisma/client.js';
+import { pageWindow, toPage, type Page } from '../../graphql/pagination.js';
+import { portsOf } from '../checkout/wiring.js';
+import type { StockMove } from '../checkout/ports.js';
+import { fulfillLines } from './fulfillments.js';
+import { ORDER_NUMBER_RE } from './numbers.js';
+import { actorRecord, ownOrdersOnly, serviceCtx, type ActorRecord, type DbLike, type OrdersCtx } from './shared.js';
+import { findTransition, patchTargets, type Transition, type Trigger } from './status.js';
+import { inTransaction } from './tx.js';
+import { ORDER_INCLUDE, orderPayload, orderView, type OrderRow, type OrderView } from './views.js';
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The where clause that finds `idOrNumber` in the organization, or null when it cannot match anything. */
+export function orderWhere(ctx: Pick<OrdersCtx, 'organization' | 'actor'>, idOrNumber: string): Prisma.OrderWhereInput | null {
+  const own = ownOrdersOnly(ctx);
+  if (own && !own.customerId) return null;
+  const base: Prisma.OrderWhereInput = { organizationId: ctx.organization.id, ...(own ? { customerId: own.customerId } : {}) };
+  if (UUID_RE.test(idOrNumber)) return { ...base, id: idOrNumber.toLowerCase() };
+  if (ORDER_NUMBER_RE.test(idOrNumber)) return { ...base, number: idOrNumber };
+  return null;
+}
+
+/** One order as this caller may see it; 404 otherwise (another customer's order included). */
+export async function findOrder(ctx: Pick<OrdersCtx, 'db' | 'organization' | 'actor'>, idOrNumber: string, db: DbLike = ctx.db): Promise<OrderRow> {
+  const where = orderWhere(ctx, idOrNumber);
+  const row = where ? await db.order.findFirst({ where, include: ORDER_INCLUDE }) : null;
+  if (!row) throw notFound('Order');
+  return row;
+}
+
+export async function getOrder(ctx: OrdersCtx, idOrNumber: string): Promise<OrderView> {
+  return orderView(await findOrder(ctx, idOrNumber));
+}
+
+export interface OrderListInput {
+  status?: OrderStatus;
+  page: number;
+  limit: number;
+}
+
+export async function listOrders(ctx: OrdersCtx, input: OrderListInput): Promise<Page<OrderView>> {
+  const own = ownOrdersOnly(ctx);
+  if (own && !own.customerId) return toPage([], 0, input);
+  const where: Prisma.OrderWhereInput = {
+    organizationId: ctx.organization.id,
+    ...(own ? { customerId: own.customerId } : {}),
+    ...(input.status ? { status: input.status } : {}),
+  };
+  const [rows, total] = await Promise.all([
+    ctx.db.order.findMany({ where, include: ORDER_INCLUDE, orderBy: [{ placedAt: 'desc' }, { id: 'desc' }], ...pageWindow(input) }),
+    ctx.db.order.count({ where }),
+  ]);
+  return toPage(rows.map(orderView), total, input);
+}
+
+/**
+ * Locks an order of the organization by UUID for system work (the payment webhook): no caller
+ * scoping. Null when absent.
+ */
+export async function lockOrderForSystem(tx: Tx, organizationId: string, id: string): Promise<OrderRow | null> {
+  if (!UUID_RE.test(id)) return null;
+  const locked = await tx.$queryRaw<Array<{ id: string }>>`
+    select id from orders where organization_id = ${organizationId}::uuid and id = ${id}::uuid for update`;
+  if (!locked[0]) return null;
+  return tx.order.findUniqueOrThrow({ where: { id: locked[0].id }, include: ORDER_INCLUDE });
+}
+
+/** Locks the order row for the rest of the transaction and reads it with its lines; 404 when absent. */
+export async function lockOrder(tx: Tx, ctx: Pick<OrdersCtx, 'organization' | 'actor'>, idOrNumber: string): Promise<OrderRow> {
+  const where = orderWhere(ctx, idOrNumber);
+  if (!where) throw notFound('Order');
+  const id = (where.id as string | undefined) ?? null;
+  const number = (where.number as string | undefined) ?? null;
+  const locked = await tx.$queryRaw<Array<{ id: string }>>`
+    select id from orders
+    where organization_id = ${ctx.organization.id}::uuid
+      and (${id}::uuid is null or id = ${id}::uuid)
+      and (${number}::text is null or number = ${number})
+    for update`;
+  if (!locked[0]) throw notFound('Order');
+  const row = await tx.order.findFirst({ where: { ...where, id: locked[0].id }, include: ORDER_INCLUDE });
+  if (!row) throw notFound('Order');
+  return row;
+}
+
+// ── status moves ──
+
+export interface MoveOptions {
+  trigger: Trigger;
+  to: OrderStatus;
+  reason?: string | null;
+  actor: ActorRecord;
+  /** markPaid: the amount the provider confirmed. */
+  capturedAmount?: number;
+}
+
+export interface MoveResult {
+  order: OrderView;
+  /** Work for after commit (the provider is called outside the transaction). */
+  afterCommit: Array<() => Promise<void>>;
+}
+
+function invalidTransition(order: OrderRow, to: OrderStatus, trigger: Trigger): AppError {
+  const allowed = trigger === 'patch' ? patchTargets(order.status) : [];
+  const hint = trigger === 'patch' ? (allowed.length ? ` (allowed: ${allowed.join(', ')})` : ' (no move is allowed from it)') : '';
+  return new AppError('INVALID_TRANSITION', `An order in status ${order.status} cannot move to ${to}${hint}`, { from: order.status, to, allowed });
+}
+
+/** The stock still reserved for the order's lines, as moves for the inventory port. */
+export function reservedMoves(order: OrderRow): StockMove[] {
+  return order.lines.flatMap((line) =>
+    ((line.reservations ?? []) as Array<{ warehouseId: string; quantity: number }>)
+      .filter((r) => r.quantity > 0)
+      .map((r) => ({ entityId: line.entityId, variantId: line.variantId, warehouseId: r.warehouseId, quantity: r.quantity, reference: `order:${order.id}` })),
+  );
+}
+
+/**
+ * Applies one row of the state table to a locked order inside `tx`: effects, the history row and
+ * orders.statusChange. Refuses (422 INVALID_TRANSITION) a move the table does not list.
+ */
+export async function moveOrder(tx: Tx, ctx: OrdersCtx, order: OrderRow, options: MoveOptions): Promise<MoveResult> {
+  const transition: Transition | null = findTransition(order.status, options.trigger, options.to);
+  if (!transition) throw invalidTransition(order, options.to, options.trigger);
+  if (transition.when === 'awaitingPayment' && order.paymentStatus !== 'awaiting_payment') throw invalidTransition(order, options.to, options.trigger);
+
+  const data: Prisma.OrderUpdateInput = { status: transition.to };
+  const afterCommit: MoveResult['afterCommit'] = [];
+  for (const effect of transition.effects) {
+    if (effect === 'releaseStock') {
+      const moves = reservedMoves(order);
+      if (moves.length) await portsOf(ctx.services).inventory.release(serviceCtx(ctx, tx), moves);
+      await tx.orderLine.updateMany({ where: { orderId: order.id }, data: { reservations: [] } });
+    } else if (effect === 'releasePromotions') {
+      const applied = ((order.pricing as { promotions?: Array<{ redemptionId?: string }> } | null)?.promotions ?? []).map((p) => p.redemptionId).filter((id): id is string => !!id);
+      if (applied.length) await portsOf(ctx.services).promotions.release(serviceCtx(ctx, tx), applied);
+    } else if (effect === 'voidPayment') {
+      if (order.paymentStatus === 'awaiting_payment') {
+        data.paymentStatus = 'voided';
+        const intentId = order.paymentIntentId;
+        if (intentId) {
+          const adapter = ctx.services.payments.adapter;
+          afterCommit.push(() => adapter.cancelPayment(intentId, `cancel:${order.id}`).catch((error: unknown) => ctx.logger.warn({ err: error, orderId: order.id }, 'could not void the payment of a cancelled order')));
+        }
+      }
+    } else if (effect === 'markPaid') {
+      data.paymentStatus = 'paid';
+      data.capturedAmount = BigInt(options.capturedAmount ?? Number(order.grandTotal));
+    } else if (effect === 'fulfillRemaining') {
+      const remaining = order.lines.filter((line) => line.fulfilledQuantity < line.quantity).map((line) => ({ lineItemId: line.id, quantity: line.quantity - line.fulfilledQuantity }));
+      if (remaining.length) await fulfillLines(tx, ctx, order, { lines: remaining }, { derive: false });
+    }
+  }
+  await tx.order.update({ where: { id: order.id }, data });
+  await recordStatusChange(tx, ctx, order.id, order.status, transition.to, options);
+  const updated = await tx.order.findUniqueOrThrow({ where: { id: order.id }, include: ORDER_INCLUDE });
+  const view = orderView(updated);
+  await recordEvent(tx, { ...originOf(ctx), actorId: options.actor.id }, 'orders.statusChange', {
+    order: orderPayload(view),
+    from: order.status,
+    to: transition.to,
+    trigger: options.trigger,
+    reason: options.reason ?? null,
+  });
+  return { order: view, afterCommit };
+}
+
+export async function recordStatusChange(
+  tx: DbLike,
+  ctx: Pick<OrdersCtx, 'organization'>,
+  orderId: string,
+  from: OrderStatus | null,
+  to: OrderStatus,
+  options: { trigger: string; reason?: string | null; actor: ActorRecord },
+): Promise<void> {
+  await tx.orderStatusChange.create({
+    data: {
+      organizationId: ctx.organization.id,
+      orderId,
+      fromStatus: from,
+      toStatus: to,
+      trigger: options.trigger,
+      reason: options.reason ?? null,
+      actorId: options.actor.id,
+      actorKind: options.actor.kind,
+    },
+  });
+}
+
+export async function runAfterCommit(tasks: Array<() => Promise<void>>): Promise<void> {
+  for (const task of tasks) await task();
+}
+
+/** PATCH /orders/:id/status. */
+export async function updateOrderStatus(ctx: OrdersCtx, id: string, input: { status: OrderStatus; reason?: string | null }): Promise<OrderView> {
+  const result = await inTransaction(ctx.db, async (tx) => {
+    const order = await lockOrder(tx, ctx, id);
+    return moveOrder(tx, ctx, order, { trigger: 'patch', to: input.status, reason: input.reason, actor: actorRecord(ctx) });
+  });
+  await runAfterCommit(result.afterCommit);
+  return result.order;
+}

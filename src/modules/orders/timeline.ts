@@ -1,0 +1,83 @@
+// GET /orders/:id/timeline: one list, newest first, merging the order's status changes, notes,
+// refunds and refund undos (and refunds the provider refused) as { type, at, actor, summary, data }.
+// `type` is status, note or refund (an undo is a refund entry whose data.action is `undone`).
+import { findOrder } from './service.js';
+import { toNumber, type OrdersCtx } from './shared.js';
+
+export interface TimelineEntry {
+  type: 'status' | 'note' | 'refund';
+  at: Date;
+  actor: { id: string | null; kind: string };
+  summary: string;
+  data: Record<string, unknown>;
+}
+
+function money(amount: bigint | number, currency: string): string {
+  return `${toNumber(amount)} ${currency} (minor units)`;
+}
+
+export async function orderTimeline(ctx: OrdersCtx, orderId: string): Promise<TimelineEntry[]> {
+  const order = await findOrder(ctx, orderId);
+  const where = { orderId: order.id, organizationId: ctx.organization.id };
+  const [changes, notes, refunds] = await Promise.all([
+    ctx.db.orderStatusChange.findMany({ where }),
+    ctx.db.orderNote.findMany({ where }),
+    ctx.db.orderRefund.findMany({ where, include: { lines: true } }),
+  ]);
+  const entries: Array<TimelineEntry & { seq: number }> = [];
+  for (const c of changes) {
+    entries.push({
+      type: 'status',
+      at: c.createdAt,
+      actor: { id: c.actorId, kind: c.actorKind },
+      summary: c.fromStatus ? `Status changed from ${c.fromStatus} to ${c.toStatus}` : `Order placed (${c.toStatus})`,
+      data: { id: c.id, from: c.fromStatus, to: c.toStatus, trigger: c.trigger, reason: c.reason },
+      seq: 0,
+    });
+  }
+  for (const n of notes) {
+    entries.push({
+      type: 'note',
+      at: n.createdAt,
+      actor: { id: n.authorId, kind: n.authorKind },
+      summary: n.pinned ? 'Pinned note added' : 'Note added',
+      data: { id: n.id, body: n.body, pinned: n.pinned },
+      seq: 1,
+    });
+  }
+  for (const r of refunds) {
+    const lines = r.lines.map((l) => ({ lineItemId: l.lineId, quantity: l.quantity, amount: toNumber(l.amount) }));
+    const base = { refundId: r.id, amount: toNumber(r.amount), currency: r.currency, lines };
+    entries.push({
+      type: 'refund',
+      at: r.createdAt,
+      actor: { id: r.operatorId, kind: r.operatorKind },
+      summary: `Refund of ${money(r.amount, r.currency)}${r.reason ? `: ${r.reason}` : ''}`,
+      data: { ...base, action: 'created', reason: r.reason },
+      seq: 2,
+    });
+    if (r.undoneAt) {
+      entries.push({
+        type: 'refund',
+        at: r.undoneAt,
+        actor: { id: r.undoneBy, kind: r.undoneBy ? 'user' : 'system' },
+        summary: `Refund of ${money(r.amount, r.currency)} undone`,
+        data: { ...base, action: 'undone' },
+        seq: 3,
+      });
+    }
+    if (r.status === 'failed' && r.settledAt) {
+      entries.push({
+        type: 'refund',
+        at: r.settledAt,
+        actor: { id: null, kind: 'system' },
+        summary: `Refund of ${money(r.amount, r.currency)} refused by the payment provider`,
+        data: { ...base, action: 'failed', failureReason: r.failureReason },
+        seq: 4,
+      });
+    }
+  }
+  // Newest first; entries of the same instant keep a stable, causal order (later kinds first).
+  entries.sort((a, b) => b.at.getTime() - a.at.getTime() || b.seq - a.seq);
+  return entries.map(({ seq: _seq, ...entry }) => entry);
+}

@@ -1,0 +1,197 @@
+// GraphQL output types of orders. REST bodies are the same objects.
+import { builder } from '../../graphql/builder.js';
+import type { HookError } from '../../events/hooks.js';
+import type { RefundCapView } from './refunds.js';
+import type { TimelineEntry } from './timeline.js';
+import type { FulfillmentView, NoteView, OrderLineView, OrderView, RefundLineView, RefundView } from './views.js';
+import type { InvoiceEmailResult } from './documents/service.js';
+
+type Json = Record<string, unknown>;
+
+export const OrderLineRef = builder.objectRef<OrderLineView>('OrderLine').implement({
+  description: 'One line of an order, priced at checkout.',
+  fields: (t) => ({
+    lineItemId: t.field({ type: 'UUID', resolve: (l) => l.lineItemId }),
+    entityId: t.field({ type: 'UUID', resolve: (l) => l.entityId }),
+    variantId: t.field({ type: 'UUID', nullable: true, resolve: (l) => l.variantId }),
+    entityType: t.exposeString('entityType'),
+    sku: t.exposeString('sku'),
+    title: t.exposeString('title'),
+    quantity: t.exposeInt('quantity'),
+    refundedQuantity: t.exposeInt('refundedQuantity', { description: 'Units refunded (pending or paid out; undone refunds give them back)' }),
+    fulfilledQuantity: t.exposeInt('fulfilledQuantity'),
+    fulfillmentStatus: t.exposeString('fulfillmentStatus', { description: 'unfulfilled, partially_fulfilled or fulfilled' }),
+    unitPrice: t.field({ type: 'MinorUnits', resolve: (l) => l.unitPrice }),
+    totalPrice: t.field({ type: 'MinorUnits', description: 'unitPrice × quantity', resolve: (l) => l.totalPrice }),
+    discountTotal: t.field({ type: 'MinorUnits', description: "This line's share of the order's discounts", resolve: (l) => l.discountTotal }),
+    taxClassId: t.field({ type: 'UUID', nullable: true, resolve: (l) => l.taxClassId }),
+    taxRateBps: t.exposeInt('taxRateBps', { description: 'Tax rate in basis points' }),
+    taxTotal: t.field({ type: 'MinorUnits', description: 'Tax on (totalPrice − discountTotal), rounded half up', resolve: (l) => l.taxTotal }),
+  }),
+});
+
+export const OrderRef = builder.objectRef<OrderView>('Order').implement({
+  description: 'An order: grandTotal = subtotal − discountTotal + taxTotal + shippingTotal, in minor units of currency.',
+  fields: (t) => ({
+    id: t.field({ type: 'UUID', resolve: (o) => o.id }),
+    number: t.exposeString('number', { description: 'ORD-YYYY-NNNNNN, sequential per organization and year' }),
+    status: t.exposeString('status', { description: 'pending, confirmed, processing, partially_fulfilled, fulfilled, refunded or cancelled' }),
+    paymentStatus: t.exposeString('paymentStatus', { description: 'awaiting_payment, paid, partially_refunded, refunded or voided' }),
+    currency: t.exposeString('currency'),
+    customerId: t.exposeString('customerId', { nullable: true }),
+    customerEmail: t.exposeString('customerEmail', { nullable: true }),
+    subtotal: t.field({ type: 'MinorUnits', resolve: (o) => o.subtotal }),
+    discountTotal: t.field({ type: 'MinorUnits', resolve: (o) => o.discountTotal }),
+    taxTotal: t.field({ type: 'MinorUnits', resolve: (o) => o.taxTotal }),
+    shippingTotal: t.field({ type: 'MinorUnits', resolve: (o) => o.shippingTotal }),
+    grandTotal: t.field({ type: 'MinorUnits', resolve: (o) => o.grandTotal }),
+    capturedAmount: t.field({ type: 'MinorUnits', description: 'What the payment provider confirmed as charged', resolve: (o) => o.capturedAmount }),
+    refundedAmount: t.field({ type: 'MinorUnits', description: 'Refunds pending or paid out', resolve: (o) => o.refundedAmount }),
+    shippingAddress: t.field({ type: 'JSONObject', nullable: true, resolve: (o) => o.shippingAddress }),
+    promotionCodes: t.exposeStringList('promotionCodes'),
+    customerGroupIds: t.exposeStringList('customerGroupIds'),
+    pricing: t.field({ type: 'JSONObject', description: 'Applied promotions and the shipping rule', resolve: (o) => o.pricing as Json }),
+    paymentProvider: t.exposeString('paymentProvider', { nullable: true }),
+    paymentIntentId: t.exposeString('paymentIntentId', { nullable: true }),
+    invoiceNumber: t.exposeString('invoiceNumber', { nullable: true, description: 'INV-YYYY-NNNNNN, issued with the first invoice' }),
+    lineItems: t.field({ type: [OrderLineRef], resolve: (o) => o.lineItems }),
+    placedAt: t.field({ type: 'DateTime', resolve: (o) => o.placedAt }),
+    createdAt: t.field({ type: 'DateTime', resolve: (o) => o.createdAt }),
+    updatedAt: t.field({ type: 'DateTime', resolve: (o) => o.updatedAt }),
+  }),
+});
+
+export const OrderNoteRef = builder.objectRef<NoteView>('OrderNote').implement({
+  fields: (t) => ({
+    id: t.field({ type: 'UUID', resolve: (n) => n.id }),
+    orderId: t.field({ type: 'UUID', resolve: (n) => n.orderId }),
+    body: t.exposeString('body'),
+    pinned: t.exposeBoolean('pinned'),
+    authorId: t.exposeString('authorId', { nullable: true }),
+    createdAt: t.field({ type: 'DateTime', resolve: (n) => n.createdAt }),
+  }),
+});
+
+export const RefundLineRef = builder.objectRef<RefundLineView>('OrderRefundLine').implement({
+  fields: (t) => ({
+    lineItemId: t.field({ type: 'UUID', resolve: (l) => l.lineItemId }),
+    quantity: t.exposeInt('quantity'),
+    amount: t.field({ type: 'MinorUnits', resolve: (l) => l.amount }),
+  }),
+});
+
+export const OrderRefundRef = builder.objectRef<RefundView>('OrderRefund').implement({
+  description: 'A refund of order lines. pending until its undo window closes, then paid out through the payment adapter (succeeded or failed); undone inside the window.',
+  fields: (t) => ({
+    id: t.field({ type: 'UUID', resolve: (r) => r.id }),
+    orderId: t.field({ type: 'UUID', resolve: (r) => r.orderId }),
+    amount: t.field({ type: 'MinorUnits', resolve: (r) => r.amount }),
+    currency: t.exposeString('currency'),
+    reason: t.exposeString('reason', { nullable: true }),
+    status: t.exposeString('status', { description: 'pending, succeeded, failed or undone' }),
+    operatorId: t.exposeString('operatorId'),
+    lines: t.field({ type: [RefundLineRef], resolve: (r) => r.lines }),
+    undoDeadline: t.field({ type: 'DateTime', resolve: (r) => r.undoDeadline }),
+    undoneAt: t.field({ type: 'DateTime', nullable: true, resolve: (r) => r.undoneAt }),
+    undoneBy: t.exposeString('undoneBy', { nullable: true }),
+    settledAt: t.field({ type: 'DateTime', nullable: true, resolve: (r) => r.settledAt }),
+    providerRefundId: t.exposeString('providerRefundId', { nullable: true }),
+    failureReason: t.exposeString('failureReason', { nullable: true }),
+    createdAt: t.field({ type: 'DateTime', resolve: (r) => r.createdAt }),
+  }),
+});
+
+export const RefundCapRef = builder.objectRef<RefundCapView>('OrderRefundCap').implement({
+  description: "The acting operator's refunds today against policies.refundDailyCap, in the organization's timezone.",
+  fields: (t) => ({
+    operatorId: t.exposeString('operatorId'),
+    day: t.exposeString('day', { description: 'YYYY-MM-DD in the organization timezone' }),
+    timezone: t.exposeString('timezone'),
+    cap: t.field({ type: 'MinorUnits', nullable: true, description: 'null: no cap configured', resolve: (c) => c.cap }),
+    used: t.field({ type: 'MinorUnits', resolve: (c) => c.used }),
+    remaining: t.field({ type: 'MinorUnits', nullable: true, resolve: (c) => c.remaining }),
+    resetsAt: t.field({ type: 'DateTime', resolve: (c) => c.resetsAt }),
+  }),
+});
+
+const FulfillmentLineRef = builder.objectRef<{ lineItemId: string; quantity: number }>('OrderFulfillmentLine').implement({
+  fields: (t) => ({
+    lineItemId: t.field({ type: 'UUID', resolve: (l) => l.lineItemId }),
+    quantity: t.exposeInt('quantity'),
+  }),
+});
+
+export const OrderFulfillmentRef = builder.objectRef<FulfillmentView>('OrderFulfillment').implement({
+  fields: (t) => ({
+    id: t.field({ type: 'UUID', resolve: (f) => f.id }),
+    orderId: t.field({ type: 'UUID', resolve: (f) => f.orderId }),
+    carrier: t.exposeString('carrier', { nullable: true }),
+    trackingNumber: t.exposeString('trackingNumber', { nullable: true }),
+    trackingUrl: t.exposeString('trackingUrl', { nullable: true }),
+    lines: t.field({ type: [FulfillmentLineRef], resolve: (f) => f.lines }),
+    createdBy: t.exposeString('createdBy', { nullable: true }),
+    createdAt: t.field({ type: 'DateTime', resolve: (f) => f.createdAt }),
+  }),
+});
+
+const TimelineActorRef = builder.objectRef<TimelineEntry['actor']>('OrderTimelineActor').implement({
+  fields: (t) => ({
+    id: t.exposeString('id', { nullable: true, description: 'User id (API keys act for their user); null for the system' }),
+    kind: t.exposeString('kind', { description: 'user, apiKey, anonymous or system' }),
+  }),
+});
+
+export const TimelineEntryRef = builder.objectRef<TimelineEntry>('OrderTimelineEntry').implement({
+  fields: (t) => ({
+    type: t.exposeString('type', { description: 'status, note or refund (an undo is a refund entry with data.action = undone)' }),
+    at: t.field({ type: 'DateTime', resolve: (e) => e.at }),
+    actor: t.field({ type: TimelineActorRef, resolve: (e) => e.actor }),
+    summary: t.exposeString('summary'),
+    data: t.field({ type: 'JSONObject', resolve: (e) => e.data }),
+  }),
+});
+
+export interface OrderDocumentView {
+  filename: string;
+  contentType: string;
+  /** HTML as text; a PDF base64-encoded. */
+  content: string;
+  encoding: 'utf8' | 'base64';
+}
+
+export const OrderDocumentRef = builder.objectRef<OrderDocumentView>('OrderDocument').implement({
+  description: 'A rendered order document. Over REST the same documents are served as files (invoice.pdf, invoice.html, receipt.html).',
+  fields: (t) => ({
+    filename: t.exposeString('filename'),
+    contentType: t.exposeString('contentType'),
+    encoding: t.exposeString('encoding', { description: 'utf8 for HTML, base64 for PDF' }),
+    content: t.exposeString('content'),
+  }),
+});
+
+export const InvoiceEmailRef = builder.objectRef<InvoiceEmailResult>('OrderInvoiceEmail').implement({
+  fields: (t) => ({
+    sent: t.exposeBoolean('sent'),
+    to: t.exposeString('to', { description: "The order's customer address, the only possible recipient" }),
+    invoiceNumber: t.exposeString('invoiceNumber'),
+    messageId: t.exposeString('messageId'),
+    transport: t.exposeString('transport', { description: 'smtp, or file (JSON under DATA_DIR/mail)' }),
+  }),
+});
+
+const HookErrorRef = builder.objectRef<HookError>('HookError').implement({
+  description: 'A non-fatal error of an after-hook (the operation itself succeeded).',
+  fields: (t) => ({
+    key: t.exposeString('key'),
+    hook: t.exposeString('hook'),
+    message: t.exposeString('message'),
+    code: t.exposeString('code', { nullable: true }),
+  }),
+});
+
+export const CheckoutMetaRef = builder.objectRef<{ hookErrors: HookError[]; replayed: boolean }>('CheckoutMeta').implement({
+  fields: (t) => ({
+    hookErrors: t.field({ type: [HookErrorRef], resolve: (m) => m.hookErrors }),
+    replayed: t.exposeBoolean('replayed', { description: 'true when an idempotencyKey replay returned the original order' }),
+  }),
+});
