@@ -6,6 +6,7 @@ import type { Config } from './config/index.js';
 import type { Db } from './db/client.js';
 import type { Actor } from './auth/actor.js';
 import type { Services } from './services.js';
+import type { RequestRateLimit } from './http/rate-limit.js';
 
 export interface OrganizationRef {
   id: string;
@@ -22,6 +23,8 @@ export interface RequestContext {
   services: Services;
   logger: Logger;
   config: Config;
+  /** The caller's rate budget, for charges beyond the request's first point (HTTP requests only). */
+  rateLimit?: RequestRateLimit;
   /** Per-request DataLoader cache keyed by loader name (see graphql/loaders.ts). */
   loaders: Map<string, unknown>;
   /**

@@ -16,3 +16,14 @@ export interface RequestScope {
 }
 
 export const requestScope = new AsyncLocalStorage<RequestScope>();
+
+/**
+ * Whether an error only says the client went away (an aborted fetch, a closed socket): such a
+ * request is logged at debug with its request id, never as a server error.
+ */
+export function isClientAbort(error: unknown): boolean {
+  for (let e = error as { name?: string; code?: string | number; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (e.name === 'AbortError' || e.code === 'ABORT_ERR' || e.code === 20 || e.code === 'ECONNRESET' || e.code === 'ERR_STREAM_PREMATURE_CLOSE') return true;
+  }
+  return false;
+}

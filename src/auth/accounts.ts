@@ -2,7 +2,9 @@
 // Both go through better-auth so passwords and keys are hashed the one way it does.
 import type { Config } from '../config/index.js';
 import type { Db } from '../db/client.js';
+import { defaultKeyHasher } from '@better-auth/api-key';
 import { signUpTarget, type Auth } from './better-auth.js';
+import { signKeyGrant } from './key-signature.js';
 
 import { MIN_API_KEY_TTL_SECONDS } from './api-key-rules.js';
 
@@ -76,8 +78,22 @@ export async function mintApiKey(deps: { auth: Auth; config: Config; db: Db }, i
         metadata: { organizationId: input.organizationId, role: user.role },
       },
     });
+    // The grant's signature (auth/key-signature.ts): without it the actor resolver refuses the key.
+    const grant = { hashedKey: await defaultKeyHasher(created.key), scope: input.scope, organizationId: input.organizationId, userId: user.id };
+    const signature = signKeyGrant(authSecret(deps.auth), grant);
+    await deps.db.apikey.update({
+      where: { id: created.id },
+      data: { metadata: JSON.stringify({ organizationId: input.organizationId, role: user.role, signature }) },
+    });
     return { key: created.key, id: created.id, scope: input.scope, expiresAt: created.expiresAt, userId: user.id };
   } catch (error) {
     throw new AccountError(`could not create the key: ${(error as Error).message}`);
   }
+}
+
+/** The secret better-auth signs with; API-key grants are signed with a key derived from it. */
+export function authSecret(auth: Auth): string {
+  const secret = (auth.options as { secret?: string }).secret;
+  if (!secret) throw new AccountError('the auth secret is not configured');
+  return secret;
 }

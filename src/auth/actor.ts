@@ -7,6 +7,7 @@ import { defaultKeyHasher } from '@better-auth/api-key';
 import type { Db } from '../db/client.js';
 import { API_KEY_HEADER, scopePermissions, type Auth } from './better-auth.js';
 import { permissionsFromMap, rolePermissions } from './permissions.js';
+import { verifyKeyGrant } from './key-signature.js';
 
 export interface Actor {
   kind: 'user' | 'apiKey';
@@ -21,6 +22,11 @@ export interface Actor {
   /** A customer acts on their own records (carts, orders, profile). */
   customerId?: string;
   vendorId?: string;
+  /**
+   * The user's role must use two-factor (auth.twoFactor.requiredForRoles) and the user has not
+   * enrolled: the session may reach only the enrolment endpoints until then.
+   */
+  twoFactorEnrolmentRequired?: boolean;
 }
 
 /** How long a verified API key is trusted without a new lookup. */
@@ -47,6 +53,8 @@ export interface ActorResolver {
 }
 
 export function createActorResolver(auth: Auth, config: Config, db: Db): ActorResolver {
+  const secret = (auth.options as { secret: string }).secret;
+  const twoFactor = config.auth.twoFactor;
   // Each scope mints keys with its own prefix, so the prefix names the better-auth configuration
   // to verify against (longest first, in case one prefix starts another).
   const prefixes = Object.entries(config.apiKeyScopes)
@@ -98,8 +106,10 @@ export function createActorResolver(auth: Auth, config: Config, db: Db): ActorRe
     }
     if (!row || row.enabled === false || row.configId !== scope) return null;
     if (row.expiresAt && row.expiresAt.getTime() <= Date.now()) return null;
-    const metadata = row.metadata ? (JSON.parse(row.metadata) as { organizationId?: string; role?: string }) : null;
+    const metadata = row.metadata ? (JSON.parse(row.metadata) as { organizationId?: string; role?: string; signature?: unknown }) : null;
     if (!metadata?.organizationId) return null;
+    // Only keys the server minted (CLI, plugins) carry a valid grant signature.
+    if (!verifyKeyGrant(secret, { hashedKey: hashed, scope: row.configId, organizationId: metadata.organizationId, userId: row.referenceId }, metadata.signature)) return null;
     touch(row.id);
     // The scope as configured now wins over the copy stored at minting, so narrowing a scope in
     // config takes effect for existing keys.
@@ -125,7 +135,7 @@ export function createActorResolver(auth: Auth, config: Config, db: Db): ActorRe
   }
 
   async function fromSession(headers: Headers): Promise<Actor | null> {
-    let session: { user: { id: string; role?: string | null; organizationId?: string | null } } | null;
+    let session: { user: { id: string; role?: string | null; organizationId?: string | null; twoFactorEnabled?: boolean | null } } | null;
     try {
       session = (await auth.api.getSession({ headers })) as typeof session;
     } catch (error) {
@@ -141,6 +151,7 @@ export function createActorResolver(auth: Auth, config: Config, db: Db): ActorRe
       role,
       permissions: rolePermissions(config.auth.roles, role),
       customerId: role === 'customer' ? session.user.id : undefined,
+      ...(twoFactor.enabled && twoFactor.requiredForRoles.includes(role) && !session.user.twoFactorEnabled ? { twoFactorEnrolmentRequired: true } : {}),
     };
   }
 

@@ -5,12 +5,14 @@
 import { randomUUID } from 'node:crypto';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { betterAuth } from 'better-auth';
-import { bearer } from 'better-auth/plugins';
+import { bearer, twoFactor } from 'better-auth/plugins';
 import { prismaAdapter } from '@better-auth/prisma-adapter';
 import { apiKey } from '@better-auth/api-key';
 import type { Config } from '../config/index.js';
 import type { Db } from '../db/client.js';
 import { permissionsFromMap } from './permissions.js';
+import { createMailer, type Mailer } from '../modules/orders/documents/mailer.js';
+import { authMail } from './mail.js';
 
 /**
  * Who a new user becomes: the organization the request resolved to, and the role (customer
@@ -42,8 +44,10 @@ function apiKeyConfigurations(config: Config) {
   }));
 }
 
-export function createAuth(config: Config, db: Db, options: { secret: string; baseUrl: string }) {
+export function createAuth(config: Config, db: Db, options: { secret: string; baseUrl: string; mailer?: Mailer }) {
   const secure = options.baseUrl.startsWith('https://');
+  const mail = authMail(options.mailer ?? createMailer(config));
+  const { google, github } = config.auth.socialProviders;
   return betterAuth({
     appName: 'commerce',
     baseURL: options.baseUrl,
@@ -57,9 +61,25 @@ export function createAuth(config: Config, db: Db, options: { secret: string; ba
       enabled: true,
       requireEmailVerification: config.auth.requireEmailVerification,
       autoSignIn: !config.auth.requireEmailVerification,
+      // Password reset through the mail transport (SMTP, or JSON files under DATA_DIR/mail).
+      sendResetPassword: mail.resetPassword,
+      resetPasswordTokenExpiresIn: config.auth.emailLinkTtlSeconds,
+      revokeSessionsOnPasswordReset: true,
+    },
+    emailVerification: {
+      sendVerificationEmail: mail.verifyEmail,
+      sendOnSignUp: config.auth.requireEmailVerification,
+      autoSignInAfterVerification: true,
+      expiresIn: config.auth.emailLinkTtlSeconds,
+    },
+    socialProviders: {
+      ...(google ? { google: { clientId: google.clientId, clientSecret: google.clientSecret } } : {}),
+      ...(github ? { github: { clientId: github.clientId, clientSecret: github.clientSecret } } : {}),
     },
     session: { expiresIn: config.auth.sessionDuration, updateAge: Math.min(config.auth.sessionDuration, 60 * 60 * 24) },
     user: {
+      // A verified user confirms from the old address first; the new one is then verified.
+      changeEmail: { enabled: true, sendChangeEmailConfirmation: mail.confirmEmailChange },
       additionalFields: {
         role: { type: 'string', input: false, required: false, defaultValue: 'customer' },
         organizationId: { type: 'string', input: false, required: false },
@@ -84,7 +104,13 @@ export function createAuth(config: Config, db: Db, options: { secret: string; ba
     },
     logger: { disabled: config.env === 'test' },
     telemetry: { enabled: false },
-    plugins: [bearer(), apiKey(apiKeyConfigurations(config))],
+    plugins: [
+      bearer(),
+      apiKey(apiKeyConfigurations(config)),
+      ...(config.auth.twoFactor.enabled
+        ? [twoFactor({ issuer: config.auth.twoFactor.issuer ?? 'commerce', accountLockout: { enabled: true, maxFailedAttempts: 5, durationSeconds: 15 * 60 } })]
+        : []),
+    ],
   });
 }
 

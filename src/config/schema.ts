@@ -75,6 +75,28 @@ export const configSchema = z
         sessionDuration: z.number().int().positive().default(60 * 60 * 24 * 7),
         requireEmailVerification: z.boolean().default(false),
         trustedOrigins: z.array(z.string()).default([]),
+        /**
+         * Two-factor sign-in (TOTP, backup codes) through better-auth's plugin. Users enrol at
+         * /api/auth/two-factor/enable. A role in requiredForRoles must enrol: until it has, its
+         * sessions reach only the enrolment endpoints (403 TWO_FACTOR_REQUIRED elsewhere).
+         */
+        twoFactor: z
+          .object({
+            enabled: z.boolean().default(false),
+            requiredForRoles: z.array(z.string()).default([]),
+            /** Shown in authenticator apps; defaults to the store name "commerce". */
+            issuer: z.string().optional(),
+          })
+          .prefault({}),
+        /** OAuth sign-in providers by client id and secret (google and github are shown in the spec). */
+        socialProviders: z
+          .object({
+            google: z.object({ clientId: z.string().min(1), clientSecret: z.string().min(1) }).optional(),
+            github: z.object({ clientId: z.string().min(1), clientSecret: z.string().min(1) }).optional(),
+          })
+          .prefault({}),
+        /** Lifetime of password-reset and email-verification links, in seconds. */
+        emailLinkTtlSeconds: z.number().int().positive().default(60 * 60),
         roles: z.record(z.string(), z.array(permissionString)).default(DEFAULT_ROLES),
         /** Removed settings: present at all means boot fails (see assertNoDevKey). */
         enableDevKey: z.unknown().optional(),
@@ -101,6 +123,16 @@ export const configSchema = z
         anonymous: rateLimitBudget.default({ points: 300, durationSeconds: 60 }),
         /** Sign-in and sign-up attempts per email address. */
         signIn: rateLimitBudget.default({ points: 10, durationSeconds: 300 }),
+        /**
+         * Attempts at guessable values (promotion-code validation) per caller, whatever the
+         * transport: every alias of a guessable GraphQL field is one attempt.
+         */
+        guess: rateLimitBudget.default({ points: 20, durationSeconds: 60 }),
+        /**
+         * A GraphQL operation is charged one point per this many units of its cost (the same
+         * weights as graphql.maxCost), at least one: aliases and wide selections cost what they do.
+         */
+        graphqlCostPerPoint: z.number().int().positive().default(100),
       })
       .prefault({}),
     graphql: z
@@ -109,6 +141,15 @@ export const configSchema = z
         maxAliases: z.number().int().positive().default(30),
         maxCost: z.number().int().positive().default(5000),
         maxTokens: z.number().int().positive().default(5000),
+        /** Serve GraphiQL to browsers at /graphql. Default: on, except in production. */
+        graphiql: z.boolean().optional(),
+        /**
+         * Answer introspection (__schema, __type) for anonymous callers and customers. When off,
+         * only API keys and staff sessions may introspect. Default: on, except in production.
+         */
+        publicIntrospection: z.boolean().optional(),
+        /** "Did you mean ...?" hints in validation errors. Default: on, except in production. */
+        suggestions: z.boolean().optional(),
       })
       .prefault({}),
     jobs: z

@@ -25,3 +25,17 @@ export function isForeignKeyViolation(error: unknown): boolean {
 export function isRecordNotFound(error: unknown): boolean {
   return known(error)?.code === 'P2025';
 }
+
+/**
+ * The input fields a unique violation is about, for a 409's details: the violated columns
+ * (snake_case in the database) as the API's camelCase field names, without the organization
+ * column every tenant-scoped key starts with. Never the constraint's own name: that is schema
+ * detail a client can neither act on nor should see.
+ */
+export function conflictingFields(unique: string): string[] {
+  return unique
+    .split(',')
+    .map((column) => column.trim().replace(/^"|"$/g, ''))
+    .filter((column) => column && column !== 'organization_id' && column !== 'organizationId' && !column.endsWith('_key') && !column.endsWith('_idx'))
+    .map((column) => column.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()));
+}

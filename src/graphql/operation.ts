@@ -90,6 +90,11 @@ export interface OperationSpec<Shape extends Record<string, AnyZod>, Result> {
   paginated?: boolean;
   resolve: (ctx: RequestContext, input: z.infer<z.ZodObject<Shape>>) => Promise<Result> | Result;
   /**
+   * The operation answers whether a guessed value exists (a promotion code): every call, and
+   * every alias of it in one GraphQL document, takes a point of the caller's `guess` budget.
+   */
+  guessable?: boolean;
+  /**
    * Audit entry of this operation (see the header). Mutations that need a permission are audited
    * by default; `{...}` refines the entry or opts another mutation in; `false` opts out.
    * Declare it after `resolve`: TypeScript then infers the result type its callbacks receive.
@@ -289,7 +294,10 @@ export function defineOperation<Shape extends Record<string, AnyZod>, Result>(sp
       ),
       // scope-auth has already run when this executes: authentication and permission come before
       // input validation, so an anonymous caller with a bad body gets 401, not 422.
-      resolve: async (_root: unknown, args: Record<string, unknown>, ctx: RequestContext) => run(ctx, parseInput(schema, args, spec.refine)),
+      resolve: async (_root: unknown, args: Record<string, unknown>, ctx: RequestContext) => {
+        if (spec.guessable) await ctx.rateLimit?.charge(1, 'guess');
+        return run(ctx, parseInput(schema, args, spec.refine));
+      },
     }),
   );
 }

@@ -8,6 +8,8 @@ import type { RequestContext } from '../context.js';
 import { requestScope } from '../logger.js';
 import { restFacade } from '../http/rest-facade.js';
 import { limitPlugins, type GraphqlLimits } from './limits.js';
+import { useRequestGuards } from './guards.js';
+import { isClientAbort } from '../logger.js';
 
 /** Errors we raised on purpose (AppError, scalar rejections) carry a code and a REST status. */
 function isClientSafe(error: unknown): boolean {
@@ -26,14 +28,21 @@ function cachedGraphiQL(options: Parameters<typeof renderGraphiQL>[0]): string {
   return graphiqlPage;
 }
 
-export function createGraphqlServer(options: { schema: GraphQLSchema; limits: GraphqlLimits; version: string }) {
+export interface GraphqlExposure {
+  graphiql: boolean;
+  publicIntrospection: boolean;
+  suggestions: boolean;
+  costPerPoint: number;
+}
+
+export function createGraphqlServer(options: { schema: GraphQLSchema; limits: GraphqlLimits; version: string; exposure: GraphqlExposure }) {
   const facade = restFacade({ basePath: '/api', title: 'Commerce API', version: options.version });
   const yoga: YogaServerInstance<ServerContext, RequestContext> = createYoga<ServerContext, RequestContext>({
     schema: options.schema,
     graphqlEndpoint: '/graphql',
     // The context was built before Yoga saw the request (actor, organization, loaders).
     context: ({ ctx }) => ctx,
-    graphiql: { title: 'Commerce GraphQL', defaultQuery: '{ settings }' },
+    graphiql: options.exposure.graphiql ? { title: 'Commerce GraphQL', defaultQuery: '{ settings }' } : false,
     renderGraphiQL: cachedGraphiQL,
     landingPage: false,
     // CORS is answered by the HTTP layer for every route alike (http/cors.ts).
@@ -48,13 +57,19 @@ export function createGraphqlServer(options: { schema: GraphQLSchema; limits: Gr
         if (isClientSafe(original)) return error as GraphQLError; // keeps path and locations
         if ((error as Error)?.name === 'GraphQLError' && !original) return error as GraphQLError; // parse/validation errors
         const scope = requestScope.getStore();
-        scope?.logger.error({ err: original ?? error }, 'unexpected error while executing an operation');
+        // A client that hung up is not a server fault (load generators stopping, tabs closed).
+        if (isClientAbort(original ?? error)) scope?.logger.debug('client closed the request during execution');
+        else scope?.logger.error({ err: original ?? error }, 'unexpected error while executing an operation');
         return new GraphQLError(message, {
           extensions: { code: 'INTERNAL_ERROR', restStatus: 500, requestId: scope?.requestId },
         });
       },
     },
-    plugins: [...limitPlugins(options.limits), facade],
+    plugins: [
+      ...limitPlugins(options.limits, { suggestions: options.exposure.suggestions }),
+      useRequestGuards({ costPerPoint: options.exposure.costPerPoint, publicIntrospection: options.exposure.publicIntrospection }),
+      facade,
+    ],
   });
   return { yoga, facade };
 }

@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import type { RequestContext, OrganizationRef } from '../context.js';
 import type { Runtime } from '../app.js';
 import { AppError } from '../errors.js';
-import { requestScope } from '../logger.js';
+import { isClientAbort, requestScope } from '../logger.js';
 import { ActorResolutionError, createActorResolver, type Actor } from '../auth/actor.js';
 import { signUpTarget } from '../auth/better-auth.js';
 import { buildSchema } from '../graphql/schema.js';
@@ -14,7 +14,9 @@ import { createGraphqlServer } from '../graphql/yoga.js';
 import { readBody, BodyTooLargeError } from './body.js';
 import { corsHeaders, preflightResponse } from './cors.js';
 import { originRefusal } from './origin-check.js';
-import { createRateLimiter, rateLimitHeaders, type Budget, type RateDecision } from './rate-limit.js';
+import { createRateLimiter, rateLimitHeaders, requestRateLimit, type Budget, type RateDecision } from './rate-limit.js';
+import { rejectNulCharacters, signInEmail } from './input-guard.js';
+import { isExposedAuthEndpoint } from '../auth/exposed-endpoints.js';
 import { requestIdFor } from './request-id.js';
 import { appErrorResponse, errorResponse } from './rest-errors.js';
 import { healthResponse } from './health.js';
@@ -37,7 +39,18 @@ const SIGN_IN_PATHS = new Set(['/api/auth/sign-in/email', '/api/auth/sign-up/ema
 export function createHttpApp(deps: HttpAppDeps): HttpApp {
   const { config, db, auth, services, logger, version } = deps;
   const schema = buildSchema();
-  const { yoga, facade } = createGraphqlServer({ schema, limits: config.graphql, version });
+  const production = config.env === 'production';
+  const { yoga, facade } = createGraphqlServer({
+    schema,
+    limits: config.graphql,
+    version,
+    exposure: {
+      graphiql: config.graphql.graphiql ?? !production,
+      publicIntrospection: config.graphql.publicIntrospection ?? !production,
+      suggestions: config.graphql.suggestions ?? !production,
+      costPerPoint: config.rateLimit.graphqlCostPerPoint,
+    },
+  });
   const actors = createActorResolver(auth, config, db);
   const limiter = createRateLimiter(config);
   const baseOrigin = new URL(config.baseUrl ?? `http://localhost:${config.port}`).origin;
@@ -80,15 +93,6 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
     return limiter.consume(budget, key);
   }
 
-  async function signInBudgetKey(request: Request): Promise<string | null> {
-    try {
-      const body = (await request.clone().json()) as { email?: unknown };
-      return typeof body.email === 'string' ? body.email.trim().toLowerCase() : null;
-    } catch {
-      return null;
-    }
-  }
-
   /** Runs one request; returns the response and the rate decision whose headers it carries. */
   async function route(request: Request, path: string, server?: { clientAddress?: string }): Promise<{ response: Response; rate?: RateDecision }> {
     if (request.method === 'OPTIONS') return { response: preflightResponse(request, trusted) };
@@ -103,7 +107,12 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
     }
 
     if (path.startsWith('/api/auth/')) {
-      const email = request.method === 'POST' && SIGN_IN_PATHS.has(path) ? await signInBudgetKey(request) : null;
+      // better-auth mounts more than may face the public (its API-key endpoints mint keys for
+      // any organization): only the listed endpoints answer (auth/exposed-endpoints.ts).
+      if (!isExposedAuthEndpoint(config, request.method, path.slice('/api/auth'.length))) {
+        return { response: errorResponse(404, 'NOT_FOUND', `No route ${request.method} ${path}`) };
+      }
+      const email = request.method === 'POST' && SIGN_IN_PATHS.has(path) ? await signInEmail(request) : null;
       const rate = email ? await limit('signIn', email) : await limit('anonymous', clientKey(server));
       if (!rate.allowed) return { response: tooMany(), rate };
       const refusal = originRefusal(request, trusted);
@@ -118,12 +127,20 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
     }
 
     const actor = await actors.resolve(request.headers);
-    const rate = actor
-      ? await limit('authenticated', actor.apiKeyId ? `key:${actor.apiKeyId}` : `user:${actor.userId}`)
-      : await limit('anonymous', clientKey(server));
+    const budget = actor
+      ? { budget: 'authenticated' as const, key: actor.apiKeyId ? `key:${actor.apiKeyId}` : `user:${actor.userId}` }
+      : { budget: 'anonymous' as const, key: clientKey(server) };
+    const rate = await limit(budget.budget, budget.key);
     if (!rate.allowed) return { response: tooMany(), rate };
     const refusal = originRefusal(request, trusted);
     if (refusal) return { response: errorResponse(403, 'FORBIDDEN', refusal), rate };
+    if (actor?.twoFactorEnrolmentRequired) {
+      return {
+        response: errorResponse(403, 'TWO_FACTOR_REQUIRED', `Role ${actor.role} must use two-factor sign-in: enrol at POST /api/auth/two-factor/enable, then sign in again`),
+        rate,
+      };
+    }
+    const rateLimit = requestRateLimit(limiter, budget, rate);
     const organization = await resolveOrganization(request, actor);
     const scope = requestScope.getStore()!;
     const ctx: RequestContext = {
@@ -137,11 +154,13 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
       config,
       loaders: new Map(),
       rest: {},
+      rateLimit,
     };
     // Documents and the payment webhook: not JSON, so served beside sofa (http/raw-routes.ts).
     const raw = matchRawRoute(request.method, path);
     if (raw) return { response: await serveRawRoute(raw, ctx), rate };
-    return { response: await yoga.fetch(request, { ctx }), rate };
+    const response = await yoga.fetch(request, { ctx });
+    return { response, rate: rateLimit.last ?? rate };
   }
 
   function tooMany(): Response {
@@ -159,6 +178,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
         let rate: RateDecision | undefined;
         try {
           const request = await readBody(incoming, config.bodyLimitBytes);
+          await rejectNulCharacters(request, url);
           ({ response, rate } = await route(request, url.pathname, server));
         } catch (error) {
           if (error instanceof BodyTooLargeError) {
@@ -167,6 +187,10 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
             response = errorResponse(413, 'PAYLOAD_TOO_LARGE', `Request body above ${config.bodyLimitBytes} bytes`, undefined, { connection: 'close' });
           } else if (error instanceof AppError) {
             response = appErrorResponse(error);
+          } else if (isClientAbort(error) || incoming.signal?.aborted) {
+            // The client hung up; nobody reads this answer. Not a server error.
+            requestLogger.debug({ path: url.pathname, method: incoming.method }, 'client closed the request');
+            response = errorResponse(499, 'CLIENT_CLOSED_REQUEST', 'The client closed the request');
           } else {
             const stage = error instanceof ActorResolutionError ? error.stage : 'request';
             requestLogger.error({ err: error, stage, path: url.pathname, method: incoming.method }, 'request failed');
@@ -176,6 +200,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
         const headers = new Headers(response.headers);
         headers.set('x-request-id', requestId);
         if (rate) for (const [name, value] of Object.entries(rateLimitHeaders(rate))) headers.set(name, value);
+        if (response.status === 429 && !headers.has('retry-after')) headers.set('retry-after', String(rate?.retryAfter ?? 1));
         for (const [name, value] of Object.entries(corsHeaders(incoming, trusted))) headers.set(name, value);
         requestLogger.info(
           { method: incoming.method, path: url.pathname, status: response.status, ms: Math.round((performance.now() - started) * 10) / 10 },

@@ -5,8 +5,9 @@
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { Redis } from 'ioredis';
 import type { Config } from '../config/index.js';
+import { AppError } from '../errors.js';
 
-export type Budget = 'authenticated' | 'anonymous' | 'signIn';
+export type Budget = 'authenticated' | 'anonymous' | 'signIn' | 'guess';
 
 export interface RateDecision {
   allowed: boolean;
@@ -19,7 +20,8 @@ export interface RateDecision {
 }
 
 export interface RateLimiter {
-  consume(budget: Budget, key: string): Promise<RateDecision>;
+  /** Takes `points` (default 1) from the key's budget; refused when fewer remain. */
+  consume(budget: Budget, key: string, points?: number): Promise<RateDecision>;
   close(): Promise<void>;
 }
 
@@ -39,7 +41,7 @@ export function createRateLimiter(config: Config): RateLimiter {
   redis?.on('error', () => undefined); // reported through the insurance limiter below
   const budgets = config.rateLimit;
   const limiters = new Map<Budget, RateLimiterAbstract>();
-  for (const budget of ['authenticated', 'anonymous', 'signIn'] as const) {
+  for (const budget of ['authenticated', 'anonymous', 'signIn', 'guess'] as const) {
     const { points, durationSeconds } = budgets[budget];
     const base = { keyPrefix: `${budgets.keyPrefix}:${budget}`, points, duration: durationSeconds };
     limiters.set(
@@ -53,11 +55,11 @@ export function createRateLimiter(config: Config): RateLimiter {
   }
 
   return {
-    async consume(budget, key) {
+    async consume(budget, key, cost = 1) {
       const points = budgets[budget].points;
       if (!budgets.enabled) return { allowed: true, limit: points, remaining: points, reset: Math.ceil(Date.now() / 1000) };
       try {
-        return decision(points, await limiters.get(budget)!.consume(key), true);
+        return decision(points, await limiters.get(budget)!.consume(key, cost), true);
       } catch (rejection) {
         if (rejection instanceof RateLimiterRes) return decision(points, rejection, false);
         throw rejection;
@@ -77,4 +79,40 @@ export function rateLimitHeaders(d: RateDecision): Record<string, string> {
   };
   if (d.retryAfter !== undefined) headers['retry-after'] = String(d.retryAfter);
   return headers;
+}
+
+/**
+ * The rate budget of one request's caller, for charges made after the request was admitted:
+ * a GraphQL operation's cost beyond its first point, and attempts at guessable values. `last` is
+ * the newest decision, whose numbers the response headers carry.
+ */
+export interface RequestRateLimit {
+  /**
+   * Charges `points` to the caller's budget (the request's own, or `budget`, e.g. 'guess');
+   * throws 429 TOO_MANY_REQUESTS when it is spent.
+   */
+  charge(points: number, budget?: Budget): Promise<void>;
+  last?: RateDecision;
+}
+
+export function requestRateLimit(limiter: RateLimiter, keys: { budget: Budget; key: string }, first?: RateDecision): RequestRateLimit {
+  const state: RequestRateLimit = {
+    last: first,
+    async charge(points, budget = keys.budget) {
+      if (points <= 0) return;
+      // The guess budget is per caller too: the same key as the request's own budget.
+      const decided = await limiter.consume(budget, budget === keys.budget ? keys.key : `${keys.budget}:${keys.key}`, points);
+      if (budget === keys.budget || !decided.allowed) state.last = decided;
+      if (!decided.allowed) {
+        throw new AppError(
+          'TOO_MANY_REQUESTS',
+          budget === 'guess'
+            ? 'Too many attempts at guessable values (promotion codes); retry after the number of seconds in Retry-After'
+            : 'Rate limit exceeded; retry after the number of seconds in Retry-After',
+          { retryAfter: decided.retryAfter },
+        );
+      }
+    },
+  };
+  return state;
 }

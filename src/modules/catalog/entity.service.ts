@@ -8,7 +8,7 @@ import { pageWindow, toPage, type Page } from '../../graphql/pagination.js';
 import { applyCustomFields, validateCustomFields } from './custom-fields.service.js';
 import { emitCreated, emitDeleted, emitUpdated } from './events.js';
 import { parseInclude, withIncludes } from './include.js';
-import { inTransaction, PERMISSION, UUID_RE, lockEntity, mapWriteErrors, seesUnpublished, type CatalogCtx } from './shared.js';
+import { assertTaxClass, inTransaction, PERMISSION, UUID_RE, lockEntity, mapWriteErrors, seesUnpublished, type CatalogCtx } from './shared.js';
 import type { CatalogEntityView } from './views.js';
 
 export const ENTITY_STATUSES = ['draft', 'active', 'archived', 'discontinued'] as const satisfies readonly CatalogEntityStatus[];
@@ -105,6 +105,7 @@ export interface EntityCreateInput {
 
 export async function createEntity(ctx: CatalogCtx, input: EntityCreateInput): Promise<CatalogEntityView> {
   assertMaySetSource(ctx, input.sourceStoreId ?? undefined);
+  await assertTaxClass(ctx.db, ctx, input.taxClassId);
   const fields = await validateCustomFields(ctx.db, ctx, input.type, input.customFields, 'create');
   const row = await mapWriteErrors(
     'Catalog entity',
@@ -145,6 +146,7 @@ export interface EntityUpdateInput {
 /** PATCH: only given keys change; `customFields` is itself a patch (null clears a field). */
 export async function updateEntity(ctx: CatalogCtx, id: string, input: EntityUpdateInput): Promise<CatalogEntityView> {
   assertMaySetSource(ctx, input.sourceStoreId);
+  await assertTaxClass(ctx.db, ctx, input.taxClassId);
   const row = await mapWriteErrors(
     'Catalog entity',
     () =>

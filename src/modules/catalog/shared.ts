@@ -5,7 +5,7 @@ import type { RequestContext } from '../../context.js';
 import type { Tx } from '../../db/client.js';
 import { hasPermission } from '../../auth/permissions.js';
 import { AppError, conflict, forbidden, notFound } from '../../errors.js';
-import { Prisma } from '../../generated/prisma/client.js';
+import { conflictingFields, isForeignKeyViolation, isRecordNotFound, uniqueViolation } from '../../db/errors.js';
 
 /** What catalog services need from a request (the seed and the bench build one without HTTP). */
 export type CatalogCtx = Pick<RequestContext, 'db' | 'organization' | 'actor' | 'requestId'>;
@@ -71,27 +71,7 @@ export const jsonObject = z.record(z.string(), z.unknown());
 
 // ── database errors ──
 
-function knownError(error: unknown): Prisma.PrismaClientKnownRequestError | null {
-  return error instanceof Prisma.PrismaClientKnownRequestError ? error : null;
-}
-
-/** The columns or constraint named by a unique violation (P2002), as text for matching. */
-export function uniqueViolation(error: unknown): string | null {
-  const known = knownError(error);
-  if (known?.code !== 'P2002') return null;
-  const meta = known.meta as { target?: unknown; driverAdapterError?: { cause?: { constraint?: { fields?: string[]; index?: string } } } } | undefined;
-  const constraint = meta?.driverAdapterError?.cause?.constraint;
-  const target = meta?.target ?? constraint?.fields ?? constraint?.index ?? '';
-  return Array.isArray(target) ? target.join(',') : String(target);
-}
-
-export function isForeignKeyViolation(error: unknown): boolean {
-  return knownError(error)?.code === 'P2003';
-}
-
-export function isRecordNotFound(error: unknown): boolean {
-  return knownError(error)?.code === 'P2025';
-}
+export { uniqueViolation, isForeignKeyViolation, isRecordNotFound };
 
 /**
  * Runs a write and maps unique violations to 409 through `conflicts` (matched against the
@@ -104,7 +84,7 @@ export async function mapWriteErrors<T>(what: string, run: () => Promise<T>, con
     const unique = uniqueViolation(error);
     if (unique !== null) {
       const match = conflicts.find(([pattern]) => pattern.test(unique));
-      throw conflict(match?.[1] ?? `${what} conflicts with an existing one`, { constraint: unique });
+      throw conflict(match?.[1] ?? `${what} conflicts with an existing one`, { fields: conflictingFields(unique) });
     }
     if (isRecordNotFound(error)) throw notFound(what);
     if (isForeignKeyViolation(error)) throw conflict(`${what} is referenced by other records`);
@@ -140,4 +120,15 @@ export async function lockEntity(
 
 export function invalid(field: string, message: string): AppError {
   return new AppError('VALIDATION_FAILED', 'Input validation failed', [{ field, message }]);
+}
+
+/**
+ * A foreign key given in a body must name a row of the caller's organization: an id of another
+ * organization, or of nothing, is 422 naming the field (never a silent cross-tenant link, never a
+ * 409/500 from the database). Tax classes are the ids catalog bodies carry.
+ */
+export async function assertTaxClass(db: Pick<Tx, 'taxClass'>, ctx: Pick<CatalogCtx, 'organization'>, id: string | null | undefined, field = 'taxClassId'): Promise<void> {
+  if (!id) return;
+  const found = await db.taxClass.findFirst({ where: { id, organizationId: ctx.organization.id }, select: { id: true } });
+  if (!found) throw invalid(field, 'no such tax class in this organization');
 }

@@ -11,7 +11,7 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import { conflict, notFound, validationFailed, type FieldIssue } from '../../errors.js';
 import { emitUpdated } from './events.js';
 import { runVariantsCreated } from './hooks.js';
-import { inTransaction, invalid, lockEntity, mapWriteErrors, type CatalogCtx } from './shared.js';
+import { assertTaxClass, inTransaction, invalid, lockEntity, mapWriteErrors, type CatalogCtx } from './shared.js';
 import { loadVariants } from './queries.js';
 import { OPTION_TYPE_INCLUDE, optionTypeView, optionValueView, type OptionTypeView, type OptionValueView, type VariantView } from './views.js';
 
@@ -196,6 +196,7 @@ interface NewVariant {
 }
 
 async function insertVariants(tx: Tx, ctx: CatalogCtx, entity: { id: string; slug: string }, combos: Array<{ picks: Pick1[] } & NewVariant>, skuPrefix?: string): Promise<string[]> {
+  for (const id of new Set(combos.map((c) => c.taxClassId).filter(Boolean))) await assertTaxClass(tx, ctx, id);
   const rows = combos.map((combo) => {
     const values = combo.picks.map((p) => p.value);
     return {
@@ -389,6 +390,7 @@ async function variantEntity(ctx: CatalogCtx, variantId: string): Promise<string
 /** Changes a variant's SKU, title, tax class or metadata (its option values are its identity). */
 export async function updateVariant(ctx: CatalogCtx, variantId: string, input: VariantUpdateInput): Promise<VariantView> {
   const entityId = await variantEntity(ctx, variantId);
+  await assertTaxClass(ctx.db, ctx, input.taxClassId);
   return mapWriteErrors(
     'Variant',
     () =>

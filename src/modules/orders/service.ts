@@ -129,7 +129,9 @@ export function reservedMoves(order: OrderRow): StockMove[] {
 export async function moveOrder(tx: Tx, ctx: OrdersCtx, order: OrderRow, options: MoveOptions): Promise<MoveResult> {
   const transition: Transition | null = findTransition(order.status, options.trigger, options.to);
   if (!transition) throw invalidTransition(order, options.to, options.trigger);
-  if (transition.when === 'awaitingPayment' && order.paymentStatus !== 'awaiting_payment') throw invalidTransition(order, options.to, options.trigger);
+  // A payment completing a partial one (partially_paid) confirms like a first full payment.
+  const awaiting = order.paymentStatus === 'awaiting_payment' || (options.trigger === 'payment' && order.paymentStatus === 'partially_paid');
+  if (transition.when === 'awaitingPayment' && !awaiting) throw invalidTransition(order, options.to, options.trigger);
 
   const data: Prisma.OrderUpdateInput = { status: transition.to };
   const afterCommit: MoveResult['afterCommit'] = [];

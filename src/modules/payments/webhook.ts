@@ -35,6 +35,26 @@ function verify(ctx: OrdersCtx, rawBody: string, signature: string | null): Prov
   }
 }
 
+/**
+ * What a succeeded intent paid towards this order, or why it cannot count: the intent must be the
+ * one checkout created for the order (an event without an intent id, or with another, proves
+ * nothing about this order), the order must still expect money, and the amount must be a
+ * non-negative whole number of minor units in the order's currency.
+ */
+function paymentOf(
+  object: NonNullable<ProviderEvent['data']>['object'],
+  order: { paymentIntentId: string | null; paymentStatus: string; currency: string },
+): { intentId: string; amount: number } | string {
+  const intentId = typeof object.id === 'string' && object.id ? object.id : null;
+  if (!intentId) return 'event has no payment intent id';
+  if (!order.paymentIntentId || order.paymentIntentId !== intentId) return 'payment intent does not match the order';
+  if (order.paymentStatus !== 'awaiting_payment' && order.paymentStatus !== 'partially_paid') return `order payment is ${order.paymentStatus}`;
+  const amount = typeof object.amount_received === 'number' ? object.amount_received : object.amount;
+  if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount < 0) return 'event has no amount_received';
+  if (typeof object.currency === 'string' && object.currency.toUpperCase() !== order.currency.toUpperCase()) return `payment currency ${object.currency} is not the order's ${order.currency}`;
+  return { intentId, amount };
+}
+
 export async function receiveWebhook(ctx: Pick<RequestContext, 'db' | 'organization' | 'actor' | 'requestId' | 'services' | 'logger' | 'config'>, rawBody: string, signature: string | null): Promise<WebhookReceipt> {
   const event = verify(ctx, rawBody, signature);
   const provider = ctx.services.payments.adapter.name;
@@ -57,19 +77,29 @@ export async function receiveWebhook(ctx: Pick<RequestContext, 'db' | 'organizat
       else {
         const order = await lockOrderForSystem(tx, ctx.organization.id, orderId);
         if (!order) throw new AppError('NOT_FOUND', `Order ${orderId} not found in this organization (yet): retry later`);
-        const captured = typeof object.amount_received === 'number' ? object.amount_received : typeof object.amount === 'number' ? object.amount : Number(order.grandTotal);
-        if (order.paymentIntentId && object.id && order.paymentIntentId !== object.id) outcome = 'ignored: payment intent does not match the order';
-        else if (order.paymentStatus !== 'awaiting_payment') outcome = `ignored: order payment is ${order.paymentStatus}`;
-        else if (order.status === 'pending') {
-          ({ afterCommit } = await moveOrder(tx, systemCtx, order, { trigger: 'payment', to: 'confirmed', actor: SYSTEM_ACTOR, capturedAmount: captured, reason: `payment ${object.id ?? ''}`.trim() }));
-          outcome = 'confirmed';
-        } else if (order.status === 'cancelled') {
-          ctx.logger.warn({ orderId, intent: object.id }, 'payment succeeded for a cancelled order: refund it');
+        const paid = paymentOf(object, order);
+        if (typeof paid === 'string') outcome = `ignored: ${paid}`;
+        else if (order.status === 'cancelled') {
+          ctx.logger.warn({ orderId, intent: object.id, amount: paid.amount }, 'payment succeeded for a cancelled order: refund it');
           outcome = 'ignored: order is cancelled';
         } else {
-          // Staff confirmed the order by hand before the money arrived: record the payment only.
-          await tx.order.update({ where: { id: order.id }, data: { paymentStatus: 'paid', capturedAmount: BigInt(captured) } });
-          outcome = 'paid';
+          const grandTotal = Number(order.grandTotal);
+          const captured = Number(order.capturedAmount ?? 0) + paid.amount;
+          if (captured < grandTotal) {
+            // A short payment: record it, and keep the order waiting for the rest.
+            await tx.order.update({ where: { id: order.id }, data: { paymentStatus: 'partially_paid', capturedAmount: BigInt(captured) } });
+            outcome = 'partially_paid';
+          } else {
+            if (captured > grandTotal) ctx.logger.warn({ orderId, captured, grandTotal }, 'payment exceeds the order total: refund the difference');
+            if (order.status === 'pending') {
+              ({ afterCommit } = await moveOrder(tx, systemCtx, order, { trigger: 'payment', to: 'confirmed', actor: SYSTEM_ACTOR, capturedAmount: captured, reason: `payment ${paid.intentId}` }));
+              outcome = 'confirmed';
+            } else {
+              // Staff confirmed the order by hand before the money arrived: record the payment only.
+              await tx.order.update({ where: { id: order.id }, data: { paymentStatus: 'paid', capturedAmount: BigInt(captured) } });
+              outcome = 'paid';
+            }
+          }
         }
       }
     } else if (event.type === 'payment_intent.payment_failed' || event.type === 'payment_intent.canceled') {

@@ -15,7 +15,7 @@ export const PRICING_INCLUDE = {
 registerCatalogInclude<PriceView[]>({
   ...PRICING_INCLUDE,
   async load(ctx, ids) {
-    const seesGroups = hasAnyPermission(ctx.actor?.permissions ?? [], PRICING.read.anyPermission);
+    const seesGroups = hasAnyPermission(ctx.actor?.permissions ?? [], PRICING.lists.anyPermission);
     const rows = await ctx.db.price.findMany({
       where: { organizationId: ctx.organization.id, entityId: { in: ids }, ...(seesGroups ? {} : { customerGroupId: null }) },
       orderBy: [{ currency: 'asc' }, { variantId: { sort: 'asc', nulls: 'first' } }, { customerGroupId: { sort: 'asc', nulls: 'first' } }],

@@ -109,7 +109,7 @@ defineOperation({
   summary: 'List prices',
   description: 'Filters: entityId, variantId, currency, customerGroupId. Oldest first.',
   rest: { method: 'GET', path: '/pricing/prices' },
-  access: PRICING.read,
+  access: PRICING.lists,
   input: {
     entityId: entityId.optional(),
     variantId: variantId.optional(),
@@ -185,7 +185,7 @@ defineOperation({
   summary: 'List price modifiers',
   description: 'Filters: entityId, categoryId, customerGroupId; `current=true` keeps those in effect now.',
   rest: { method: 'GET', path: '/pricing/modifiers' },
-  access: PRICING.read,
+  access: PRICING.lists,
   input: {
     entityId: entityId.optional(),
     categoryId: z.guid().optional(),

@@ -11,8 +11,13 @@ import type { ServiceContext } from '../../db/transaction.js';
 export const PRICING = {
   create: { anyPermission: ['pricing:create', 'pricing:manage'] },
   update: { anyPermission: ['pricing:update', 'pricing:manage'] },
-  /** GET /pricing/prices: the spec's pricing:update, or the read permission storefront keys hold. */
-  read: { anyPermission: ['pricing:read', 'pricing:update', 'pricing:manage'] },
+  /**
+   * The raw price lists (GET /pricing/prices, /pricing/modifiers, customer-group rows in
+   * `include=pricing`): the spec's pricing:update. Not pricing:read, which storefront keys hold:
+   * customer-group prices and modifiers are negotiated terms, not public prices. Storefronts ask
+   * /pricing/resolve for the price that applies to a shopper.
+   */
+  lists: { anyPermission: ['pricing:update', 'pricing:manage'] },
 } as const;
 
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));

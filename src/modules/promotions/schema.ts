@@ -207,6 +207,8 @@ defineOperation({
     'Reads only: nothing is redeemed. Bad input is 422.',
   rest: { method: 'POST', path: '/promotions/validate' },
   access: PROMOTIONS.validate,
+  // Codes are secrets of a kind: each check (each alias) spends the caller's guess budget.
+  guessable: true,
   input: {
     code,
     currency: currencySchema,

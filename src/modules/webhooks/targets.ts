@@ -43,23 +43,49 @@ for (const [address, prefix] of [
   blocked.addSubnet(address, prefix, 'ipv6');
 }
 
-/** The IPv4 address embedded in an IPv4-mapped, NAT64 (64:ff9b::/96) or 6to4 (2002::/16) address. */
-function embeddedIpv4(address: string): string | null {
-  const lower = address.toLowerCase();
-  const dotted = /^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted) return dotted[1]!;
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (hex) {
-    const high = parseInt(hex[1]!, 16);
-    const low = parseInt(hex[2]!, 16);
-    return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+/**
+ * The eight 16-bit groups of an IPv6 address, whatever way it is written (`::127.0.0.1`,
+ * `::7f00:1`, `0:0:0:0:0:0:7f00:0001`, a trailing dotted quad, a zone id): the private-range
+ * test runs on numbers, never on one spelling of the text.
+ */
+export function ipv6Groups(address: string): number[] | null {
+  let text = address.toLowerCase().replace(/%.*$/, '');
+  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (dotted) {
+    if (net.isIP(dotted[1]!) !== 4) return null;
+    const [a, b, c, d] = dotted[1]!.split('.').map(Number) as [number, number, number, number];
+    text = text.slice(0, -dotted[1]!.length) + `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
   }
-  const sixToFour = /^2002:([0-9a-f]{1,4}):([0-9a-f]{1,4}):/.exec(lower);
-  if (sixToFour) {
-    const high = parseInt(sixToFour[1]!, 16);
-    const low = parseInt(sixToFour[2]!, 16);
-    return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
-  }
+  const halves = text.split('::');
+  if (halves.length > 2) return null;
+  const parse = (part: string) => (part ? part.split(':').map((g) => (/^[0-9a-f]{1,4}$/.test(g) ? parseInt(g, 16) : NaN)) : []);
+  const head = parse(halves[0]!);
+  const tail = halves.length === 2 ? parse(halves[1]!) : [];
+  const missing = 8 - head.length - tail.length;
+  if (halves.length === 1 ? head.length !== 8 : missing < 1) return null;
+  const groups = [...head, ...new Array<number>(halves.length === 2 ? missing : 0).fill(0), ...tail];
+  return groups.some(Number.isNaN) ? null : groups;
+}
+
+function ipv4Of(high: number, low: number): string {
+  return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+}
+
+/**
+ * The verdict for IPv6 forms that carry or reach an IPv4 address: IPv4-compatible (::/96,
+ * deprecated, never public: refused outright), IPv4-mapped (::ffff:0:0/96), IPv4-translated
+ * (::ffff:0:0:0/96), NAT64 (64:ff9b::/96 → its IPv4; 64:ff9b:1::/48 local-use: refused), 6to4
+ * (2002::/16 → its IPv4) and Teredo (2001::/32, whose client address is obfuscated: refused).
+ * Null when the address is none of these.
+ */
+function embeddedVerdict(g: number[]): boolean | null {
+  const zero = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
+  if (zero(0, 6)) return true;
+  if (zero(0, 5) && g[5] === 0xffff) return blocked.check(ipv4Of(g[6]!, g[7]!), 'ipv4');
+  if (zero(0, 4) && g[4] === 0xffff && g[5] === 0) return blocked.check(ipv4Of(g[6]!, g[7]!), 'ipv4');
+  if (g[0] === 0x64 && g[1] === 0xff9b) return zero(2, 6) ? blocked.check(ipv4Of(g[6]!, g[7]!), 'ipv4') : true;
+  if (g[0] === 0x2002) return blocked.check(ipv4Of(g[1]!, g[2]!), 'ipv4');
+  if (g[0] === 0x2001 && g[1] === 0) return true;
   return null;
 }
 
@@ -68,9 +94,11 @@ export function isNonPublicAddress(address: string): boolean {
   const family = net.isIP(address);
   if (family === 4) return blocked.check(address, 'ipv4');
   if (family === 6) {
-    const inner = embeddedIpv4(address);
-    if (inner) return blocked.check(inner, 'ipv4');
-    return blocked.check(address, 'ipv6');
+    const groups = ipv6Groups(address);
+    if (!groups) return true;
+    const verdict = embeddedVerdict(groups);
+    if (verdict !== null) return verdict;
+    return blocked.check(groups.map((x) => x.toString(16)).join(':'), 'ipv6');
   }
   return true; // not an address at all
 }

@@ -1,0 +1,2 @@
+-- AlterEnum
+ALTER TYPE "payment_status" ADD VALUE 'partially_paid';
