@@ -124,10 +124,11 @@ export const configSchema = z
         /** Sign-in and sign-up attempts per email address. */
         signIn: rateLimitBudget.default({ points: 10, durationSeconds: 300 }),
         /**
-         * Attempts at guessable values (promotion-code validation) per caller, whatever the
-         * transport: every alias of a guessable GraphQL field is one attempt.
+         * Attempts at guessable values (promotion-code validation) per session or client
+         * address; a request may hold one attempt (aliases do not multiply it). API keys are
+         * bounded by their request budget instead.
          */
-        guess: rateLimitBudget.default({ points: 20, durationSeconds: 60 }),
+        guess: rateLimitBudget.default({ points: 60, durationSeconds: 60 }),
         /**
          * A GraphQL operation is charged one point per this many units of its cost (the same
          * weights as graphql.maxCost), at least one: aliases and wide selections cost what they do.

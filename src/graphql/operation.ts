@@ -90,8 +90,8 @@ export interface OperationSpec<Shape extends Record<string, AnyZod>, Result> {
   paginated?: boolean;
   resolve: (ctx: RequestContext, input: z.infer<z.ZodObject<Shape>>) => Promise<Result> | Result;
   /**
-   * The operation answers whether a guessed value exists (a promotion code): every call, and
-   * every alias of it in one GraphQL document, takes a point of the caller's `guess` budget.
+   * The operation answers whether a guessed value exists (a promotion code): one call per
+   * request, and calls spend the caller's `guess` budget (http/rate-limit.ts `guess`).
    */
   guessable?: boolean;
   /**
@@ -295,7 +295,7 @@ export function defineOperation<Shape extends Record<string, AnyZod>, Result>(sp
       // scope-auth has already run when this executes: authentication and permission come before
       // input validation, so an anonymous caller with a bad body gets 401, not 422.
       resolve: async (_root: unknown, args: Record<string, unknown>, ctx: RequestContext) => {
-        if (spec.guessable) await ctx.rateLimit?.charge(1, 'guess');
+        if (spec.guessable) await ctx.rateLimit?.guess();
         return run(ctx, parseInput(schema, args, spec.refine));
       },
     }),

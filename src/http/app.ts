@@ -128,7 +128,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
 
     const actor = await actors.resolve(request.headers);
     const budget = actor
-      ? { budget: 'authenticated' as const, key: actor.apiKeyId ? `key:${actor.apiKeyId}` : `user:${actor.userId}` }
+      ? { budget: 'authenticated' as const, key: actor.apiKeyId ? `key:${actor.apiKeyId}` : `user:${actor.userId}`, apiKey: Boolean(actor.apiKeyId) }
       : { budget: 'anonymous' as const, key: clientKey(server) };
     const rate = await limit(budget.budget, budget.key);
     if (!rate.allowed) return { response: tooMany(), rate };

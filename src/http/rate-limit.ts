@@ -92,12 +92,25 @@ export interface RequestRateLimit {
    * throws 429 TOO_MANY_REQUESTS when it is spent.
    */
   charge(points: number, budget?: Budget): Promise<void>;
+  /**
+   * One attempt at a guessable value (a promotion code). A request may make one: thirty aliases
+   * of the same field in one GraphQL document are thirty guesses for the price of one request,
+   * so the second is refused (429). Sessions and anonymous callers also spend their `guess`
+   * budget; API keys are servers answering for many shoppers, bounded by their request budget.
+   */
+  guess(): Promise<void>;
   last?: RateDecision;
 }
 
-export function requestRateLimit(limiter: RateLimiter, keys: { budget: Budget; key: string }, first?: RateDecision): RequestRateLimit {
+export function requestRateLimit(limiter: RateLimiter, keys: { budget: Budget; key: string; apiKey?: boolean }, first?: RateDecision): RequestRateLimit {
+  let guesses = 0;
   const state: RequestRateLimit = {
     last: first,
+    async guess() {
+      guesses += 1;
+      if (guesses > 1) throw new AppError('TOO_MANY_REQUESTS', 'One promotion-code check per request: send each code in a request of its own', { retryAfter: 1 });
+      if (!keys.apiKey) await state.charge(1, 'guess');
+    },
     async charge(points, budget = keys.budget) {
       if (points <= 0) return;
       // The guess budget is per caller too: the same key as the request's own budget.

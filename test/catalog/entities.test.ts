@@ -5,11 +5,14 @@ import { createBrand, createCategory, createEntity, eventsOf, uniqueSlug } from 
 let t: TestApp;
 let admin: string;
 let storefront: string;
+/** A tax class of this organization: bodies may only reference their own organization's rows. */
+let taxClass: string;
 
 beforeAll(async () => {
   t = await startTestApp();
   admin = await t.apiKey('admin');
   storefront = await t.apiKey('storefront');
+  taxClass = (await t.request('/api/tax/classes', { apiKey: admin, body: { name: 'reduced', rateBps: 700 } })).body.data.id;
 });
 afterAll(() => t?.close());
 
@@ -26,7 +29,7 @@ describe('create', () => {
   });
 
   it('sets publishedAt when created active, and keeps a tax class reference', async () => {
-    const taxClassId = '6f1c1b8e-2d7a-4d1e-9a53-0c2f4c1f9b10';
+    const taxClassId = taxClass;
     const entity = await createEntity(t, admin, { status: 'active', taxClassId });
     expect(entity.status).toBe('active');
     expect(entity.publishedAt).not.toBeNull();
@@ -193,14 +196,14 @@ describe('list', () => {
 
 describe('update', () => {
   it('changes only the keys sent and records catalog.update with them', async () => {
-    const entity = await createEntity(t, admin, { metadata: { a: 1 }, taxClassId: '6f1c1b8e-2d7a-4d1e-9a53-0c2f4c1f9b10' });
+    const entity = await createEntity(t, admin, { metadata: { a: 1 }, taxClassId: taxClass });
     const slug = uniqueSlug('renamed');
     const res = await t.request(`/api/catalog/entities/${entity.id}`, { method: 'PATCH', apiKey: admin, body: { slug } });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ id: entity.id, slug, metadata: { a: 1 }, status: 'draft', type: 'product' });
     const events = await eventsOf(t, entity.id);
     expect(events.at(-1)).toMatchObject({ type: 'catalog.update', payload: { changes: ['slug'] } });
-    expect(res.body.data.taxClassId).toBe('6f1c1b8e-2d7a-4d1e-9a53-0c2f4c1f9b10');
+    expect(res.body.data.taxClassId).toBe(taxClass);
     // An explicit null clears a clearable field; for one that cannot be cleared it means "leave it".
     const cleared = await t.request(`/api/catalog/entities/${entity.id}`, { method: 'PATCH', apiKey: admin, body: { taxClassId: null, slug: null, metadata: { b: 2 } } });
     expect(cleared.status).toBe(200);

@@ -6,6 +6,8 @@ import { createEntity, eventsOf } from './helpers.js';
 let t: TestApp;
 let admin: string;
 let storefront: string;
+/** A tax class of this organization: bodies may only reference their own organization's rows. */
+let taxClass: string;
 const MISSING = '2b1f3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d';
 // What the inventory module will do here: seed stock rows for new variants, in the same transaction.
 const seeded: CreatedVariant[] = [];
@@ -17,6 +19,7 @@ beforeAll(async () => {
   t = await startTestApp();
   admin = await t.apiKey('admin');
   storefront = await t.apiKey('storefront');
+  taxClass = (await t.request('/api/tax/classes', { apiKey: admin, body: { name: 'reduced', rateBps: 700 } })).body.data.id;
 });
 afterAll(() => t?.close());
 
@@ -58,7 +61,7 @@ describe('one variant', () => {
     const byIds = await post(`/api/catalog/entities/${entity.id}/variants`, { optionValueIds: [size.values[0].id], sku: 'CUSTOM-S' });
     expect(byIds.status).toBe(201);
     expect(byIds.body.data).toMatchObject({ sku: 'CUSTOM-S', title: 'S', options: { size: 'S' } });
-    const taxClassId = '6f1c1b8e-2d7a-4d1e-9a53-0c2f4c1f9b10';
+    const taxClassId = taxClass;
     const byNames = await post(`/api/catalog/entities/${entity.id}/variants`, { options: { color: 'red', size: 'M' }, taxClassId });
     expect(byNames.status).toBe(201);
     expect(byNames.body.data).toMatchObject({ sku: `${entity.slug.toUpperCase()}-M-RED`, title: 'M / red', options: { size: 'M', color: 'red' }, taxClassId });
@@ -198,9 +201,9 @@ describe('bulk', () => {
 describe('update and delete one variant', () => {
   it('changes SKU, title, tax class and metadata; deletes; 404/409/422/403', async () => {
     const entity = await createEntity(t, admin);
-    const a = (await post(`/api/catalog/entities/${entity.id}/variants/quick`, { options: { size: 'S' }, taxClassId: '6f1c1b8e-2d7a-4d1e-9a53-0c2f4c1f9b10' })).body.data;
+    const a = (await post(`/api/catalog/entities/${entity.id}/variants/quick`, { options: { size: 'S' }, taxClassId: taxClass })).body.data;
     const b = (await post(`/api/catalog/entities/${entity.id}/variants/quick`, { options: { size: 'M' } })).body.data;
-    expect(a.taxClassId).toBe('6f1c1b8e-2d7a-4d1e-9a53-0c2f4c1f9b10');
+    expect(a.taxClassId).toBe(taxClass);
     const patch = (id: string, body: unknown, apiKey = admin) => t.request(`/api/catalog/variants/${id}`, { method: 'PATCH', apiKey, body });
     const updated = await patch(a.id, { sku: 'NEW-SKU-S', title: 'Small', taxClassId: null, metadata: { weightGrams: 180 } });
     expect(updated.status).toBe(200);

@@ -27,7 +27,9 @@ async function commerce(...args: string[]): Promise<{ code: number; stdout: stri
 
 beforeAll(async () => {
   t = await startTestApp();
-  env = { ...process.env, DATABASE_URL: t.app.databaseUrl, BETTER_AUTH_SECRET: 'cli-test-secret-cli-test-secret-0123456789', LOG_LEVEL: 'silent' };
+  // The CLI signs the keys it mints with the server's secret (src/auth/key-signature.ts), as a
+  // deployment's CLI and server share BETTER_AUTH_SECRET (or DATA_DIR's generated one).
+  env = { ...process.env, DATABASE_URL: t.app.databaseUrl, BETTER_AUTH_SECRET: t.app.config.auth.secret, LOG_LEVEL: 'silent' };
 });
 afterAll(() => t?.close());
 

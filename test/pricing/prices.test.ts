@@ -126,7 +126,7 @@ describe('prices', () => {
     expect((await t.request(`/api/audit/price/${price.id}`, { apiKey: other.admin })).body.data).toEqual([]);
   });
 
-  it('needs pricing:create to create, pricing:update to change, a pricing read permission to list', async () => {
+  it('needs pricing:create to create, pricing:update to change and to list', async () => {
     const entity = await createEntity(t, admin);
     const price = await createPrice({ entityId: entity.id, currency: 'USD', amount: 1 });
     await expectGuarded(t, '/api/pricing/prices', { body: { entityId: entity.id, currency: 'CAD', amount: 1 } });
@@ -136,12 +136,18 @@ describe('prices', () => {
     expect((await t.request('/api/pricing/prices', { body: { amount: 0.5 } })).status).toBe(401);
     const staff = await t.signIn('staff');
     expect((await t.request('/api/pricing/prices', { bearer: staff.token, body: { entityId: entity.id, currency: 'CAD', amount: 1 } })).status).toBe(403);
+    // The raw lists hold customer-group (negotiated) prices: the spec's pricing:update, which a
+    // storefront key (pricing:read) does not hold.
     const storefront = await t.apiKey('storefront');
-    expect((await t.request(`/api/pricing/prices?entityId=${entity.id}`, { apiKey: storefront })).status).toBe(200);
+    const listed = await t.request(`/api/pricing/prices?entityId=${entity.id}`, { apiKey: storefront });
+    expect(listed.status).toBe(403);
+    expect(listed.body.error.message).toContain('pricing:update');
+    expect((await t.request('/api/pricing/modifiers', { apiKey: storefront })).status).toBe(403);
     expect((await t.request('/api/pricing/prices', { apiKey: storefront, body: { entityId: entity.id, currency: 'CAD', amount: 1 } })).status).toBe(403);
+    expect((await t.request(`/api/pricing/prices?entityId=${entity.id}`, { apiKey: admin })).status).toBe(200);
   });
 
-  it('works over GraphQL, and include=pricing embeds prices (group prices only for pricing readers)', async () => {
+  it('works over GraphQL, and include=pricing embeds prices (group prices only for pricing:update holders)', async () => {
     const entity = await createEntity(t, admin);
     const res = await t.graphql(
       `mutation($id: UUID!) { priceCreate(entityId: $id, currency: "USD", amount: 4200) { id amount currency } }`,
@@ -152,13 +158,15 @@ describe('prices', () => {
     expect(res.body.data!.priceCreate).toMatchObject({ amount: 4200, currency: 'USD' });
     await createPrice({ entityId: entity.id, currency: 'USD', amount: 3000, customerGroupId: 'trade' });
 
-    const storefront = await t.apiKey('storefront');
-    const embedded = await t.request(`/api/catalog/entities/${entity.id}?include=pricing`, { apiKey: storefront });
+    const embedded = await t.request(`/api/catalog/entities/${entity.id}?include=pricing`, { apiKey: admin });
     expect(embedded.body.data.pricing.map((p: any) => [p.amount, p.customerGroupId])).toEqual([[4200, null], [3000, 'trade']]);
+    const storefront = await t.apiKey('storefront');
+    const asStorefront = await t.request(`/api/catalog/entities/${entity.id}?include=pricing`, { apiKey: storefront });
+    expect(asStorefront.body.data.pricing.map((p: any) => [p.amount, p.customerGroupId])).toEqual([[4200, null]]);
     const customer = await t.signIn('customer');
     const asCustomer = await t.request(`/api/catalog/entities/${entity.id}?include=pricing`, { bearer: customer.token });
     expect(asCustomer.body.data.pricing.map((p: any) => p.amount)).toEqual([4200]);
-    const gql = await t.graphql(`query($id: String!) { catalogEntity(idOrSlug: $id, include: "pricing") { pricing { amount } } }`, { id: entity.id }, { apiKey: storefront });
+    const gql = await t.graphql(`query($id: String!) { catalogEntity(idOrSlug: $id, include: "pricing") { pricing { amount } } }`, { id: entity.id }, { apiKey: admin });
     expect(gql.body.data!.catalogEntity.pricing).toHaveLength(2);
   });
 });
