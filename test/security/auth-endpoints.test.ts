@@ -109,3 +109,42 @@ describe('the audit of every better-auth endpoint', () => {
     expect((await t.request('/api/auth/sign-in/social', { body: { provider: 'github' } })).status).toBe(404);
   });
 });
+
+describe('each exposed session endpoint acts on the caller only', () => {
+  it('revoke-session cannot end another user\'s session; revoke-other-sessions and revoke-sessions end the caller\'s', async () => {
+    const alice = await signUp();
+    const bob = await signUp();
+    const bobSessions = await t.request('/api/auth/list-sessions', { bearer: bob.token });
+    const bobToken = bobSessions.body[0].token as string;
+    const attempt = await t.request('/api/auth/revoke-session', { bearer: alice.token, body: { token: bobToken } });
+    expect(attempt.status).toBeLessThan(500);
+    expect((await t.request('/api/auth/get-session', { bearer: bob.token })).body?.user).toBeTruthy();
+
+    // Alice signs in on a second device, then ends the other sessions from it.
+    const email = (await t.request('/api/auth/get-session', { bearer: alice.token })).body.user.email;
+    const second = await t.request('/api/auth/sign-in/email', { body: { email, password: 'correct-horse-battery' } });
+    expect((await t.request('/api/auth/revoke-other-sessions', { bearer: second.body.token, body: {} })).status).toBe(200);
+    expect((await t.request('/api/auth/get-session', { bearer: alice.token })).body).toBeNull();
+    expect((await t.request('/api/auth/revoke-sessions', { bearer: second.body.token, body: {} })).status).toBe(200);
+    expect((await t.request('/api/auth/get-session', { bearer: second.body.token })).body).toBeNull();
+    expect((await t.request('/api/auth/get-session', { bearer: bob.token })).body?.user).toBeTruthy();
+  });
+
+  it('change-password needs the current password', async () => {
+    const carol = await signUp();
+    const wrong = await t.request('/api/auth/change-password', { bearer: carol.token, body: { currentPassword: 'not-it-at-all', newPassword: 'brand-new-secret-1' } });
+    expect(wrong.status).toBeGreaterThanOrEqual(400);
+    expect(wrong.status).toBeLessThan(500);
+    const right = await t.request('/api/auth/change-password', { bearer: carol.token, body: { currentPassword: 'correct-horse-battery', newPassword: 'brand-new-secret-1' } });
+    expect(right.status, right.text).toBe(200);
+    expect((await t.request('/api/auth/change-password', { body: { currentPassword: 'x', newPassword: 'y-long-enough' } })).status).toBe(401);
+  });
+
+  it('ok and error answer without data; a cookie-carrying write from an untrusted origin is refused', async () => {
+    expect((await t.request('/api/auth/ok')).status).toBe(200);
+    expect((await t.request('/api/auth/error')).status).toBeLessThan(500);
+    const dave = await signUp();
+    const cross = await t.request('/api/auth/sign-out', { cookie: dave.cookie, headers: { origin: 'https://evil.example' }, body: {} });
+    expect(cross.status).toBe(403);
+  });
+});

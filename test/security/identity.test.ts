@@ -186,3 +186,70 @@ describe('social providers', () => {
     expect(res.headers.getSetCookie().some((c) => c.includes('session_token=') && !c.includes('Max-Age=0'))).toBe(false);
   });
 });
+
+describe('two-factor management endpoints', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ auth: { twoFactor: { enabled: true } } });
+  });
+  afterAll(() => t?.close());
+
+  it('get-totp-uri and generate-backup-codes need the password; a backup code completes a sign-in once; disable needs the password', async () => {
+    const user = await t.signIn('customer');
+    const enabled = await t.request('/api/auth/two-factor/enable', { bearer: user.token, body: { password: 'correct-horse-battery' } });
+    const secret = new URL(enabled.body.totpURI).searchParams.get('secret')!;
+    // Completing enrolment replaces the session: the new token comes in set-auth-token (the
+    // body still names the old one).
+    const enrolled = await t.request('/api/auth/two-factor/verify-totp', { bearer: user.token, body: { code: totp(secret) } });
+    expect(enrolled.status).toBe(200);
+    const session = (enrolled.headers.get('set-auth-token') ?? enrolled.body.token) as string;
+
+    expect((await t.request('/api/auth/two-factor/get-totp-uri', { bearer: session, body: { password: 'wrong-password-here' } })).status).toBeGreaterThanOrEqual(400);
+    const uri = await t.request('/api/auth/two-factor/get-totp-uri', { bearer: session, body: { password: 'correct-horse-battery' } });
+    expect(uri.status, uri.text).toBe(200);
+    expect(uri.body.totpURI).toContain(`secret=${secret}`);
+    const codes = await t.request('/api/auth/two-factor/generate-backup-codes', { bearer: session, body: { password: 'correct-horse-battery' } });
+    expect(codes.status).toBe(200);
+    const backup = codes.body.backupCodes[0] as string;
+
+    const first = await t.request('/api/auth/sign-in/email', { body: { email: user.email, password: 'correct-horse-battery' } });
+    const challenge = cookieOf(first, 'two_factor')!;
+    const viaBackup = await t.request('/api/auth/two-factor/verify-backup-code', { cookie: challenge, headers: ORIGIN, body: { code: backup } });
+    expect(viaBackup.status, viaBackup.text).toBe(200);
+    const again = await t.request('/api/auth/sign-in/email', { body: { email: user.email, password: 'correct-horse-battery' } });
+    const reused = await t.request('/api/auth/two-factor/verify-backup-code', { cookie: cookieOf(again, 'two_factor')!, headers: ORIGIN, body: { code: backup } });
+    expect(reused.status).toBe(401);
+
+    const token = viaBackup.body.token as string;
+    expect((await t.request('/api/auth/two-factor/disable', { bearer: token, body: { password: 'wrong-password-here' } })).status).toBeGreaterThanOrEqual(400);
+    expect((await t.request('/api/auth/two-factor/disable', { bearer: token, body: { password: 'correct-horse-battery' } })).status).toBe(200);
+    const plain = await t.request('/api/auth/sign-in/email', { body: { email: user.email, password: 'correct-horse-battery' } });
+    expect(plain.body.token).toBeTruthy();
+  });
+});
+
+describe('change of email', () => {
+  let t: TestApp;
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'commerce-mail-'));
+    t = await startTestApp({ dataDir });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await fs.rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('a verified user confirms the change from the old address first', async () => {
+    const user = await t.signIn('customer');
+    await t.app.db.user.update({ where: { id: user.userId }, data: { emailVerified: true } });
+    const newEmail = `moved-${Date.now()}@example.com`;
+    const res = await t.request('/api/auth/change-email', { bearer: user.token, body: { newEmail, callbackURL: `${TEST_BASE_URL}/account` } });
+    expect(res.status, res.text).toBe(200);
+    const [mail] = await mailsTo(dataDir, user.email);
+    expect(mail!.subject).toBe('Confirm the change of your email address');
+    expect(mail!.text).toContain(newEmail);
+    // Nothing changes until the link is followed.
+    expect((await t.app.db.user.findUniqueOrThrow({ where: { id: user.userId } })).email).toBe(user.email);
+  });
+});
