@@ -34,7 +34,17 @@ export interface HttpApp {
   close(): Promise<void>;
 }
 
-const SIGN_IN_PATHS = new Set(['/api/auth/sign-in/email', '/api/auth/sign-up/email']);
+/**
+ * Auth endpoints that name an email address in their body: each call spends that address's
+ * sign-in budget, so neither passwords nor a victim's inbox (reset and verification mails) can be
+ * hammered through one address, whatever client address the calls come from.
+ */
+const EMAIL_BUDGET_PATHS = new Set([
+  '/api/auth/sign-in/email',
+  '/api/auth/sign-up/email',
+  '/api/auth/request-password-reset',
+  '/api/auth/send-verification-email',
+]);
 
 export function createHttpApp(deps: HttpAppDeps): HttpApp {
   const { config, db, auth, services, logger, version } = deps;
@@ -112,7 +122,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
       if (!isExposedAuthEndpoint(config, request.method, path.slice('/api/auth'.length))) {
         return { response: errorResponse(404, 'NOT_FOUND', `No route ${request.method} ${path}`) };
       }
-      const email = request.method === 'POST' && SIGN_IN_PATHS.has(path) ? await signInEmail(request) : null;
+      const email = request.method === 'POST' && EMAIL_BUDGET_PATHS.has(path) ? await signInEmail(request) : null;
       const rate = email ? await limit('signIn', email) : await limit('anonymous', clientKey(server));
       if (!rate.allowed) return { response: tooMany(), rate };
       const refusal = originRefusal(request, trusted);

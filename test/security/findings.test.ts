@@ -273,3 +273,13 @@ describe('10. a client that hangs up is not a server error', () => {
     }
   });
 });
+
+describe('2b. mail-sending auth endpoints spend the address\'s budget too', () => {
+  it('password-reset requests for one address are limited (no inbox flooding)', async () => {
+    const email = `flood-${Date.now()}@example.com`;
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await t.request('/api/auth/request-password-reset', { body: { email, redirectTo: 'http://localhost:3000/reset' } })).status);
+    expect(statuses.slice(0, 5)).toEqual([200, 200, 200, 200, 200]);
+    expect(statuses[5]).toBe(429);
+  });
+});
