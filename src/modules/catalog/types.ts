@@ -2,6 +2,7 @@
 // field). Embeds on CatalogEntity are null unless the read's `include` named them.
 import { builder } from '../../graphql/builder.js';
 import { includedValue } from './include.js';
+import type { RequestContext } from '../../context.js';
 import type {
   AttributesView,
   BrandView,
@@ -197,12 +198,13 @@ export const CatalogFieldOwnershipRef = builder.objectRef<FieldOwnershipView>('C
   }),
 });
 
-const embed = <T>(name: string) => (entity: CatalogEntityView) => includedValue<T>(entity, name);
+const embed = <T>(name: string) => (entity: CatalogEntityView, _args: unknown, ctx: RequestContext) => includedValue<T>(entity, name, ctx);
 
 export const CatalogEntityRef = builder.objectRef<CatalogEntityView>('CatalogEntity').implement({
   description:
-    'A catalog entity: a product, a digital download or any other sellable type. Related data is embedded ' +
-    'through the `include` argument; an embed that was not asked for is null.',
+    'A catalog entity: a product, a digital download or any other sellable type. Over GraphQL every relation ' +
+    'resolves when selected (batched: one SQL statement per relation per level, whatever the page size). Over REST ' +
+    'related data is embedded through the `include` argument; an embed that was not asked for is null.',
   fields: (t) => ({
     id: t.field({ type: 'UUID', resolve: (e) => e.id }),
     type: t.exposeString('type', { description: 'For example product or digitalDownload' }),
@@ -214,15 +216,15 @@ export const CatalogEntityRef = builder.objectRef<CatalogEntityView>('CatalogEnt
     publishedAt: t.field({ type: 'DateTime', nullable: true, description: 'First move to active', resolve: (e) => e.publishedAt }),
     createdAt: t.field({ type: 'DateTime', resolve: (e) => e.createdAt }),
     updatedAt: t.field({ type: 'DateTime', resolve: (e) => e.updatedAt }),
-    attributes: t.field({ type: [CatalogAttributesRef], nullable: true, description: 'include=attributes', resolve: embed<AttributesView[]>('attributes') }),
-    variants: t.field({ type: [CatalogVariantRef], nullable: true, description: 'include=variants', resolve: embed<VariantView[]>('variants') }),
-    optionTypes: t.field({ type: [CatalogOptionTypeRef], nullable: true, description: 'include=optionTypes', resolve: embed<OptionTypeView[]>('optionTypes') }),
-    categories: t.field({ type: [CatalogCategoryRef], nullable: true, description: 'include=categories', resolve: embed<CategoryView[]>('categories') }),
-    brands: t.field({ type: [CatalogBrandRef], nullable: true, description: 'include=brands', resolve: embed<BrandView[]>('brands') }),
+    attributes: t.field({ type: [CatalogAttributesRef], nullable: true, description: 'Resolved when selected; over REST include=attributes', resolve: embed<AttributesView[]>('attributes') }),
+    variants: t.field({ type: [CatalogVariantRef], nullable: true, description: 'Resolved when selected; over REST include=variants', resolve: embed<VariantView[]>('variants') }),
+    optionTypes: t.field({ type: [CatalogOptionTypeRef], nullable: true, description: 'Resolved when selected; over REST include=optionTypes', resolve: embed<OptionTypeView[]>('optionTypes') }),
+    categories: t.field({ type: [CatalogCategoryRef], nullable: true, description: 'Resolved when selected; over REST include=categories', resolve: embed<CategoryView[]>('categories') }),
+    brands: t.field({ type: [CatalogBrandRef], nullable: true, description: 'Resolved when selected; over REST include=brands', resolve: embed<BrandView[]>('brands') }),
     customFields: t.field({
       type: [CatalogCustomFieldRef],
       nullable: true,
-      description: 'include=customFields: approved values with provenance, one row per field and locale (create and update answers always carry them)',
+      description: 'Resolved when selected; over REST include=customFields: approved values with provenance, one row per field and locale (create and update answers always carry them)',
       resolve: embed<CustomFieldView[]>('customFields'),
     }),
   }),

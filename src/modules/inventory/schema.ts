@@ -135,7 +135,7 @@ const LevelAvailabilityRef = builder.objectRef<LevelAvailability>('LevelAvailabi
   }),
 });
 
-const VariantAvailabilityRef = builder.objectRef<VariantAvailability>('VariantAvailability').implement({
+export const VariantAvailabilityRef = builder.objectRef<VariantAvailability>('VariantAvailability').implement({
   fields: (t) => ({
     variantId: t.field({ type: 'UUID', nullable: true, description: 'Null for entity-level stock', resolve: (v) => v.variantId }),
     onHand: t.exposeInt('onHand'),
@@ -172,8 +172,8 @@ builder.objectField(CatalogEntityRef, 'inventory', (t) =>
   t.field({
     type: EntityAvailabilityRef,
     nullable: true,
-    description: `Embed \`include=inventory\`: ${INVENTORY_INCLUDE.description}. Null unless asked for.`,
-    resolve: (entity) => includedValue<EntityAvailability>(entity, 'inventory'),
+    description: `Resolved when selected (over REST: embed \`include=inventory\`): ${INVENTORY_INCLUDE.description}. Over REST null unless asked for.`,
+    resolve: (entity, _args, ctx) => includedValue<EntityAvailability>(entity, 'inventory', ctx),
   }),
 );
 

@@ -72,8 +72,8 @@ builder.objectField(CatalogEntityRef, 'pricing', (t) =>
   t.field({
     type: [PriceRef],
     nullable: true,
-    description: `Embed \`include=pricing\`: ${PRICING_INCLUDE.description}. Null unless asked for.`,
-    resolve: (entity) => includedValue<PriceView[]>(entity, 'pricing'),
+    description: `Resolved when selected (over REST: embed \`include=pricing\`): ${PRICING_INCLUDE.description}. Over REST null unless asked for.`,
+    resolve: (entity, _args, ctx) => includedValue<PriceView[]>(entity, 'pricing', ctx),
   }),
 );
 
