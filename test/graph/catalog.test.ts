@@ -72,11 +72,21 @@ async function counted(query: string, variables: Record<string, unknown>, apiKey
   return { count: t.statements() - before, res };
 }
 
+/**
+ * The statements of a query, the fewer of two runs: background writes of the platform (an API
+ * key's lastRequest, written at most once a minute) can land inside one measurement.
+ */
+async function measured(query: string, variables: Record<string, unknown>, options: Parameters<typeof counted>[2]) {
+  const first = await counted(query, variables, options);
+  const second = await counted(query, variables, options);
+  return first.count <= second.count ? first : second;
+}
+
 describe('catalog relations resolve when selected', () => {
   it('answers every relation without include, variants → prices → stock, at the same statement count for 10 and 100 entities', async () => {
     await counted(PAGE, { type, limit: 1 }, admin); // warm caches (organization, key)
-    const ten = await counted(PAGE, { type, limit: 10 }, admin);
-    const hundred = await counted(PAGE, { type, limit: 100 }, admin);
+    const ten = await measured(PAGE, { type, limit: 10 }, admin);
+    const hundred = await measured(PAGE, { type, limit: 100 }, admin);
     expect(ten.res.body.errors).toBeUndefined();
     expect(hundred.res.body.errors).toBeUndefined();
     const entities = hundred.res.body.data!.catalogEntities.data;

@@ -13,6 +13,8 @@ import { INVENTORY_INCLUDE } from './catalog-hooks.js';
 import { releaseStock, reserveStock, type ReservationResult, type SettleResult } from './reservations.service.js';
 import { createWarehouse, listWarehouses } from './warehouses.service.js';
 import { levelPayload, type LevelView, type MovementView, type ReservationView, type WarehouseView } from './views.js';
+import { defineEnum } from '../../graphql/enums.js';
+const AdjustmentTypeEnum = defineEnum('InventoryAdjustmentType', ADJUSTMENT_TYPE_NAMES, 'Why stock changed: restock, return, sale, damage, loss, correction or backorder.');
 
 const READ = { permission: 'inventory:read' } as const;
 const ADJUST = { permission: 'inventory:adjust' } as const;
@@ -62,7 +64,7 @@ export const InventoryMovementRef = builder.objectRef<MovementView>('InventoryMo
     entityId: t.field({ type: 'UUID', resolve: (m) => m.entityId }),
     variantId: t.field({ type: 'UUID', nullable: true, resolve: (m) => m.variantId }),
     warehouseId: t.field({ type: 'UUID', resolve: (m) => m.warehouseId }),
-    type: t.exposeString('type'),
+    type: t.field({ type: AdjustmentTypeEnum, description: 'The adjustment type (a reserved sale consumed by checkout is sale)', resolve: (m) => m.type as never }),
     quantity: t.exposeInt('quantity', { description: 'Signed change of on hand' }),
     onHandAfter: t.exposeInt('onHandAfter'),
     unitCost: t.field({ type: 'MinorUnits', nullable: true, resolve: (m) => m.unitCost }),
