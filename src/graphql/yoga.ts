@@ -8,6 +8,8 @@ import type { RequestContext } from '../context.js';
 import { requestScope } from '../logger.js';
 import { restFacade } from '../http/rest-facade.js';
 import { limitPlugins, type GraphqlLimits } from './limits.js';
+import { useAutomaticPersistedQueries } from './apq.js';
+import { useFieldErrorDetails } from './field-errors.js';
 
 /** Errors we raised on purpose (AppError, scalar rejections) carry a code and a REST status. */
 function isClientSafe(error: unknown): boolean {
@@ -54,7 +56,7 @@ export function createGraphqlServer(options: { schema: GraphQLSchema; limits: Gr
         });
       },
     },
-    plugins: [...limitPlugins(options.limits), facade],
+    plugins: [useAutomaticPersistedQueries(), useFieldErrorDetails(), ...limitPlugins(options.limits), facade],
   });
   return { yoga, facade };
 }

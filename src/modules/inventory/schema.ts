@@ -2,6 +2,7 @@
 // check, reserve, release. Also the catalog embed `include=inventory` (catalog-hooks.ts).
 import { z } from 'zod';
 import { builder } from '../../graphql/builder.js';
+import { AddressRef, type AddressView } from '../../graphql/address.js';
 import { defineOperation } from '../../graphql/operation.js';
 import { pageOf } from '../../graphql/pagination.js';
 import { money, pageInput } from '../../graphql/zod-args.js';
@@ -29,7 +30,7 @@ export const WarehouseRef = builder.objectRef<WarehouseView>('Warehouse').implem
     id: t.field({ type: 'UUID', resolve: (w) => w.id }),
     name: t.exposeString('name'),
     code: t.exposeString('code'),
-    address: t.field({ type: 'JSONObject', nullable: true, resolve: (w) => w.address }),
+    address: t.field({ type: AddressRef, nullable: true, resolve: (w) => w.address as AddressView | null }),
     isDefault: t.exposeBoolean('isDefault', { description: 'Where stock goes when no warehouse is named' }),
     createdAt: t.field({ type: 'DateTime', resolve: (w) => w.createdAt }),
     updatedAt: t.field({ type: 'DateTime', resolve: (w) => w.updatedAt }),

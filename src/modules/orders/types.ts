@@ -1,5 +1,6 @@
 // GraphQL output types of orders. REST bodies are the same objects.
 import { builder } from '../../graphql/builder.js';
+import { AddressRef, type AddressView } from '../../graphql/address.js';
 import type { HookError } from '../../events/hooks.js';
 import type { RefundCapView } from './refunds.js';
 import type { TimelineEntry } from './timeline.js';
@@ -37,38 +38,6 @@ export const OrderLineRef = builder.objectRef<OrderLineView>('OrderLine').implem
     taxClassId: t.field({ type: 'UUID', nullable: true, resolve: (l) => l.taxClassId }),
     taxRateBps: t.exposeInt('taxRateBps', { description: 'Tax rate in basis points' }),
     taxTotal: t.field({ type: 'MinorUnits', description: 'Tax on (totalPrice − discountTotal), rounded half up', resolve: (l) => l.taxTotal }),
-  }),
-});
-
-interface AddressView {
-  firstName?: string | null;
-  lastName?: string | null;
-  company?: string | null;
-  line1?: string | null;
-  line2?: string | null;
-  city?: string | null;
-  state?: string | null;
-  postalCode?: string | null;
-  country?: string | null;
-  phone?: string | null;
-}
-
-const text = (description?: string) => ({ nullable: true as const, ...(description ? { description } : {}) });
-
-/** A postal address as checkout validates it (line1, city, postalCode and country are required there). */
-export const AddressRef = builder.objectRef<AddressView>('Address').implement({
-  description: 'A postal address.',
-  fields: (t) => ({
-    firstName: t.exposeString('firstName', text()),
-    lastName: t.exposeString('lastName', text()),
-    company: t.exposeString('company', text()),
-    line1: t.exposeString('line1', text()),
-    line2: t.exposeString('line2', text()),
-    city: t.exposeString('city', text()),
-    state: t.exposeString('state', text('State, province or region')),
-    postalCode: t.exposeString('postalCode', text()),
-    country: t.exposeString('country', text('ISO 3166-1 alpha-2 code')),
-    phone: t.exposeString('phone', text()),
   }),
 });
 
