@@ -37,5 +37,7 @@ export interface RequestContext {
     status?: number;
     /** Top-level body keys sent as explicit null (the facade passes them on; sofa drops them). */
     nullArgs?: string[];
+    /** Set by the facade: the request is a REST route, whose embeds follow `include`, not the selection. */
+    facade?: boolean;
   };
 }

@@ -16,6 +16,11 @@ import '../modules/pricing/schema.js';
 import '../modules/promotions/schema.js';
 import '../modules/tax/schema.js';
 import '../modules/audit/schema.js';
+// Relations between modules (resolved when selected, batched): after every module's own types.
+import '../modules/pricing/graph.js';
+import '../modules/inventory/graph.js';
+import '../modules/orders/graph.js';
+import '../modules/carts/graph.js';
 
 let built: GraphQLSchema | null = null;
 

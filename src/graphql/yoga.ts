@@ -10,6 +10,8 @@ import { restFacade } from '../http/rest-facade.js';
 import { limitPlugins, type GraphqlLimits } from './limits.js';
 import { useRequestGuards } from './guards.js';
 import { isClientAbort } from '../logger.js';
+import { useAutomaticPersistedQueries } from './apq.js';
+import { useFieldErrorDetails } from './field-errors.js';
 
 /** Errors we raised on purpose (AppError, scalar rejections) carry a code and a REST status. */
 function isClientSafe(error: unknown): boolean {
@@ -66,6 +68,8 @@ export function createGraphqlServer(options: { schema: GraphQLSchema; limits: Gr
       },
     },
     plugins: [
+      useAutomaticPersistedQueries(),
+      useFieldErrorDetails(),
       ...limitPlugins(options.limits, { suggestions: options.exposure.suggestions }),
       useRequestGuards({ costPerPoint: options.exposure.costPerPoint, publicIntrospection: options.exposure.publicIntrospection }),
       facade,

@@ -9,9 +9,11 @@
 //   - 404 NOT_FOUND for anything sofa has no route for, including its built-in /webhook routes.
 import { useSofa as createSofaHandler } from 'sofa-api';
 import type { Plugin, YogaInitialContext } from 'graphql-yoga';
-import { Kind, type ExecutionArgs, type ExecutionResult, type GraphQLError } from 'graphql';
+import { Kind, type ExecutionArgs, type ExecutionResult, type GraphQLError, type GraphQLSchema } from 'graphql';
+import { MapperKind, mapSchema } from '@graphql-tools/utils';
 import { accessRefusal, operations, type RegisteredOperation } from '../graphql/operation.js';
 import type { RequestContext } from '../context.js';
+import { graphOnlyFields } from '../graphql/loaders.js';
 import { errorResponse, restErrorFromGraphQL } from './rest-errors.js';
 
 type Sofa = ReturnType<typeof createSofaHandler>;
@@ -35,8 +37,21 @@ export interface RestFacadeOptions {
   version: string;
 }
 
+/**
+ * The schema sofa builds its routes from: the full schema without the graph-only relations
+ * (graphql/loaders.ts `graphOnly`). mapSchema (@graphql-tools/utils, sofa's own toolkit) rewires
+ * every type reference, which hand-rebuilding a schema would have to redo.
+ */
+function withoutGraphOnlyFields(schema: GraphQLSchema): GraphQLSchema {
+  if (!graphOnlyFields.size) return schema;
+  return mapSchema(schema, {
+    [MapperKind.OBJECT_FIELD]: (field, fieldName, typeName) => (graphOnlyFields.has(`${typeName}.${fieldName}`) ? null : field),
+  });
+}
+
 export function restFacade(options: RestFacadeOptions): Plugin & { sofa: () => Sofa } {
   let sofa: Sofa;
+  let fullSchema: GraphQLSchema;
   let getEnveloped: (ctx: unknown) => Enveloped;
   const envelopedByContext = new WeakMap<object, Enveloped>();
   const registered = [...operations.values()].filter((op) => op.rest);
@@ -101,9 +116,13 @@ export function restFacade(options: RestFacadeOptions): Plugin & { sofa: () => S
       getEnveloped = yoga.getEnveloped as never;
     },
     onSchemaChange({ schema }) {
+      fullSchema = schema;
       sofa = createSofaHandler({
         basePath: options.basePath,
-        schema,
+        // sofa derives each route's selection (and its OpenAPI response) from this schema: the
+        // relations only the graph resolves are left out, so REST bodies and statement counts stay
+        // as they were. Execution still runs against the full schema (see execute below).
+        schema: withoutGraphOnlyFields(schema),
         routes: routes as never,
         depthLimit: 2,
         // An endpoint must be named for sofa (fets) to record paths and response schemas at all;
@@ -128,7 +147,7 @@ export function restFacade(options: RestFacadeOptions): Plugin & { sofa: () => S
         async execute(args: ExecutionArgs) {
           const enveloped = envelopedByContext.get(args.contextValue as object);
           if (!enveloped) throw new TypeError('Illegal invocation.');
-          return wrap((await enveloped.execute(withExplicitNulls(args))) as ExecutionResult);
+          return wrap((await enveloped.execute(withExplicitNulls({ ...args, schema: fullSchema }))) as ExecutionResult);
         },
         errorHandler: (errors: ReadonlyArray<GraphQLError>) => restErrorFromGraphQL(errors),
       } as never);
@@ -147,7 +166,9 @@ export function restFacade(options: RestFacadeOptions): Plugin & { sofa: () => S
         endResponse(errorResponse(refusal.status, refusal.code, refusal.message));
         return;
       }
-      return rewriteBody(request, route, (serverContext as { ctx?: RequestContext }).ctx?.rest).then(async (rewritten) => {
+      const restState = (serverContext as { ctx?: RequestContext }).ctx?.rest;
+      if (restState) restState.facade = true;
+      return rewriteBody(request, route, restState).then(async (rewritten) => {
         const response = await sofa.handleRequest(rewritten, serverContext as never);
         if (!response) return endResponse(errorResponse(404, 'NOT_FOUND', `No route ${request.method} ${url.pathname}`));
         // An operation whose success status depends on its outcome chose it on its context.

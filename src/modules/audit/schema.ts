@@ -5,6 +5,7 @@ import { defineOperation } from '../../graphql/operation.js';
 import { pageOf } from '../../graphql/pagination.js';
 import { pageInput } from '../../graphql/zod-args.js';
 import { listAuditEntries, type AuditEntryView } from './service.js';
+import { ActorKindEnum } from '../orders/types.js';
 
 /** The spec's audit limit: default 50, at most 100. */
 export const AUDIT_PAGE = { defaultLimit: 50, maxLimit: 100 } as const;
@@ -19,7 +20,7 @@ export const AuditEntryRef = builder.objectRef<AuditEntryView>('AuditEntry').imp
     entityType: t.exposeString('entityType', { description: 'e.g. settings, price, promotion, catalog_entity, inventory' }),
     entityId: t.exposeString('entityId', { nullable: true }),
     actorId: t.exposeString('actorId', { nullable: true, description: 'User id (for an API key, the user it was minted for); null for the system' }),
-    actorType: t.exposeString('actorType', { description: 'user, apiKey, anonymous or system' }),
+    actorType: t.field({ type: ActorKindEnum, resolve: (a) => a.actorType as never }),
     apiKeyId: t.exposeString('apiKeyId', { nullable: true }),
     before: t.field({ type: 'JSON', nullable: true, resolve: (e) => e.before }),
     after: t.field({ type: 'JSON', nullable: true, resolve: (e) => e.after }),

@@ -6,8 +6,10 @@ import { money } from '../../graphql/zod-args.js';
 import { CART_TOKEN_HEADER } from './access.js';
 import { addCartItem, createCart, getCart, MAX_ITEM_QUANTITY, removeCartItem, updateCartItem } from './service.js';
 import type { CartItemView, CartView } from './views.js';
+import { defineEnum } from '../../graphql/enums.js';
+const CartStatusEnum = defineEnum('CartStatus', ['open', 'converted'] as const, 'open, or converted once checked out (then it cannot change).');
 
-const CartItemRef = builder.objectRef<CartItemView>('CartItem').implement({
+export const CartItemRef = builder.objectRef<CartItemView>('CartItem').implement({
   fields: (t) => ({
     itemId: t.field({ type: 'UUID', resolve: (i) => i.itemId }),
     entityId: t.field({ type: 'UUID', resolve: (i) => i.entityId }),
@@ -20,13 +22,13 @@ const CartItemRef = builder.objectRef<CartItemView>('CartItem').implement({
   }),
 });
 
-const CartRef = builder.objectRef<CartView>('Cart').implement({
+export const CartRef = builder.objectRef<CartView>('Cart').implement({
   description: `A shopping cart. A guest cart (no customer) is reachable only with the cartToken returned at its creation, sent as the ${CART_TOKEN_HEADER} header.`,
   fields: (t) => ({
     id: t.field({ type: 'UUID', resolve: (c) => c.id }),
     currency: t.exposeString('currency'),
     customerId: t.exposeString('customerId', { nullable: true }),
-    status: t.exposeString('status', { description: 'open, or converted once checked out' }),
+    status: t.field({ type: CartStatusEnum, resolve: (c) => c.status as never }),
     items: t.field({ type: [CartItemRef], resolve: (c) => c.items }),
     subtotalSnapshot: t.field({ type: 'MinorUnits', resolve: (c) => c.subtotalSnapshot }),
     cartToken: t.exposeString('cartToken', { nullable: true, description: `Only in the answer that created a guest cart: keep it and send it as ${CART_TOKEN_HEADER}` }),

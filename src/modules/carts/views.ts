@@ -12,6 +12,8 @@ export interface CartItemView {
   lineTotalSnapshot: number;
   createdAt: Date;
   updatedAt: Date;
+  /** The cart's currency (not a field of its own: the graph prices the item in it). */
+  cartCurrency?: string;
 }
 
 export interface CartView {
@@ -47,7 +49,7 @@ export function cartItemView(row: CartItem): CartItemView {
 }
 
 export function cartView(row: CartRow, cartToken: string | null = null): CartView {
-  const items = row.items.map(cartItemView);
+  const items = row.items.map((item) => ({ ...cartItemView(item), cartCurrency: row.currency }));
   return {
     id: row.id,
     currency: row.currency,

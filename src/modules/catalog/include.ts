@@ -14,6 +14,8 @@
 import type { CatalogEntity } from '../../generated/prisma/client.js';
 import { validationFailed } from '../../errors.js';
 import type { CatalogCtx } from './shared.js';
+import type { RequestContext } from '../../context.js';
+import { batchLoader, groupBy, viaRestFacade } from '../../graphql/loaders.js';
 import { loadEntityBrands, loadEntityCategories, loadOptionTypes, loadVariants } from './queries.js';
 import { attributesView, customFieldView, entityView, type CatalogEntityView } from './views.js';
 
@@ -56,9 +58,26 @@ export function parseInclude(raw: string | undefined | null): string[] {
   return names;
 }
 
-/** The embed an includer put on an entity, or null when it was not asked for. */
-export function includedValue<T>(entity: CatalogEntityView, name: string): T | null {
-  return name in entity.included ? (entity.included[name] as T) : null;
+/**
+ * The value of an embed field. Over REST: what `include` put on the entity, or null when it was
+ * not asked for (REST bodies and statement counts stay as they were). Over GraphQL: the
+ * selection is the include, so an embed that was not loaded up front is loaded now through the
+ * request's batch loader: one statement (per includer) for every entity of the response level.
+ */
+export function includedValue<T>(entity: CatalogEntityView, name: string, ctx?: CatalogCtx & Pick<RequestContext, 'loaders' | 'rest'>): T | null | Promise<T> {
+  if (name in entity.included) return entity.included[name] as T;
+  if (!ctx || viaRestFacade(ctx)) return null;
+  return loadIncluded<T>(ctx, name, entity.id);
+}
+
+/**
+ * An includer's value for one entity through the request's batch loader (shared by every field
+ * that needs it: a variant's prices come from the same batch as its entity's `pricing`).
+ */
+export function loadIncluded<T>(ctx: CatalogCtx & Pick<RequestContext, 'loaders'>, name: string, entityId: string): Promise<T> {
+  const includer = includers.get(name);
+  if (!includer) throw new Error(`catalog include ${name} is not registered`);
+  return batchLoader<unknown>(ctx, `catalog.include.${name}`, (ids) => includer.load(ctx, ids), () => includer.empty?.() ?? []).load(entityId) as Promise<T>;
 }
 
 /** Entity views with the asked-for embeds: each includer runs once for all of `rows`, in parallel. */
@@ -74,17 +93,6 @@ export async function withIncludes(ctx: CatalogCtx, rows: CatalogEntity[], names
     for (const [name, byEntity] of loaded) view.included[name] = byEntity.get(view.id) ?? includers.get(name)!.empty?.() ?? [];
   }
   return views;
-}
-
-function groupBy<T, V = T>(items: T[], key: (item: T) => string, value: (item: T) => V = (item) => item as unknown as V): Map<string, V[]> {
-  const map = new Map<string, V[]>();
-  for (const item of items) {
-    const k = key(item);
-    const list = map.get(k);
-    if (list) list.push(value(item));
-    else map.set(k, [value(item)]);
-  }
-  return map;
 }
 
 // ── the catalog's own includers ──

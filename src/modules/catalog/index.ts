@@ -5,9 +5,10 @@
 //     stock there);
 //   - findReadableEntity: an entity by UUID or slug with the catalog's visibility rules;
 //   - the views and event payload types.
-export { registerCatalogInclude, includedValue, availableIncludes, type CatalogIncluder } from './include.js';
+export { registerCatalogInclude, includedValue, loadIncluded, availableIncludes, type CatalogIncluder } from './include.js';
 export { onVariantsCreated, type CreatedVariant, type VariantsCreatedHook } from './hooks.js';
 export { findReadableEntity } from './entity.service.js';
+export { loadCatalogEntity, loadCatalogVariant } from './graph.js';
 export { CatalogEntityRef, CatalogVariantRef } from './types.js';
 export type { CatalogCtx } from './shared.js';
 export type { CatalogEntityView, CatalogEntityPayload, VariantView } from './views.js';

@@ -6,3 +6,4 @@ import './taxonomy.schema.js';
 import './variants.schema.js';
 import './custom-fields.schema.js';
 import './ownership.schema.js';
+import './graph.js';

@@ -2,6 +2,7 @@
 // field). Embeds on CatalogEntity are null unless the read's `include` named them.
 import { builder } from '../../graphql/builder.js';
 import { includedValue } from './include.js';
+import type { RequestContext } from '../../context.js';
 import type {
   AttributesView,
   BrandView,
@@ -17,8 +18,17 @@ import type {
   VariantView,
 } from './views.js';
 import type { VariantMatrix } from './variants.service.js';
+import { defineEnum } from '../../graphql/enums.js';
+import { ENTITY_STATUSES } from './entity.service.js';
+import { FIELD_TYPES } from './field-definitions.service.js';
+import { OWNERS } from './ownership.service.js';
 
 type Json = Record<string, unknown>;
+
+export const CatalogEntityStatusEnum = defineEnum('CatalogEntityStatus', ENTITY_STATUSES, 'Lifecycle of a catalog entity.');
+export const CatalogFieldTypeEnum = defineEnum('CatalogFieldType', FIELD_TYPES, 'Value type of a custom field.');
+export const CatalogFieldOwnerEnum = defineEnum('CatalogFieldOwner', OWNERS, 'Who owns a field of an entity.');
+export const CatalogCustomFieldStatusEnum = defineEnum('CatalogCustomFieldStatus', ['proposed', 'approved', 'rejected', 'superseded'] as const, 'Review state of a custom-field value.');
 
 export const CatalogAttributesRef = builder.objectRef<AttributesView>('CatalogAttributes').implement({
   description: 'Localized texts of an entity for one locale.',
@@ -136,7 +146,7 @@ function customFieldFields<T extends CustomFieldView>(t: PothosFieldBuilder<T>) 
     fieldName: text(undefined, (f) => f.fieldName),
     locale: text(undefined, (f) => f.locale),
     value: t.field({ type: 'JSON', resolve: (f) => f.value }),
-    status: text('proposed, approved, rejected or superseded', (f) => f.status),
+    status: t.field({ type: CatalogCustomFieldStatusEnum, resolve: (f) => f.status as never }),
     source: text('platform for direct writes; the proposer\'s stated source otherwise', (f) => f.source),
     sourceStoreId: maybe(undefined, (f) => f.sourceStoreId),
     note: maybe(undefined, (f) => f.note),
@@ -173,7 +183,7 @@ export const CatalogFieldDefinitionRef = builder.objectRef<FieldDefinitionView>(
     name: t.exposeString('name', { description: 'Key under customFields; unique per organization and entity type' }),
     label: t.exposeString('label', { nullable: true }),
     description: t.exposeString('description', { nullable: true }),
-    type: t.exposeString('type', { description: 'string, number, boolean, date, enum or json' }),
+    type: t.field({ type: CatalogFieldTypeEnum, resolve: (d) => d.type as never }),
     enumValues: t.exposeStringList('enumValues', { description: 'Allowed values of an enum field' }),
     required: t.exposeBoolean('required'),
     filterable: t.exposeBoolean('filterable', { description: 'Indexed for search filters and facets' }),
@@ -189,7 +199,7 @@ export const CatalogFieldOwnershipRef = builder.objectRef<FieldOwnershipView>('C
     id: t.field({ type: 'UUID', resolve: (o) => o.id }),
     entityId: t.field({ type: 'UUID', resolve: (o) => o.entityId }),
     fieldPath: t.exposeString('fieldPath'),
-    owner: t.exposeString('owner', { description: 'platform, store or shared' }),
+    owner: t.field({ type: CatalogFieldOwnerEnum, resolve: (o) => o.owner as never }),
     storeId: t.exposeString('storeId', { nullable: true }),
     variantId: t.field({ type: 'UUID', nullable: true, resolve: (o) => o.variantId }),
     createdAt: t.field({ type: 'DateTime', resolve: (o) => o.createdAt }),
@@ -197,32 +207,33 @@ export const CatalogFieldOwnershipRef = builder.objectRef<FieldOwnershipView>('C
   }),
 });
 
-const embed = <T>(name: string) => (entity: CatalogEntityView) => includedValue<T>(entity, name);
+const embed = <T>(name: string) => (entity: CatalogEntityView, _args: unknown, ctx: RequestContext) => includedValue<T>(entity, name, ctx);
 
 export const CatalogEntityRef = builder.objectRef<CatalogEntityView>('CatalogEntity').implement({
   description:
-    'A catalog entity: a product, a digital download or any other sellable type. Related data is embedded ' +
-    'through the `include` argument; an embed that was not asked for is null.',
+    'A catalog entity: a product, a digital download or any other sellable type. Over GraphQL every relation ' +
+    'resolves when selected (batched: one SQL statement per relation per level, whatever the page size). Over REST ' +
+    'related data is embedded through the `include` argument; an embed that was not asked for is null.',
   fields: (t) => ({
     id: t.field({ type: 'UUID', resolve: (e) => e.id }),
     type: t.exposeString('type', { description: 'For example product or digitalDownload' }),
     slug: t.exposeString('slug', { description: 'Unique per organization' }),
-    status: t.exposeString('status', { description: 'draft, active, archived or discontinued' }),
+    status: t.field({ type: CatalogEntityStatusEnum, description: 'Only active entities are visible without catalog:read:unpublished', resolve: (e) => e.status as never }),
     metadata: t.field({ type: 'JSONObject', resolve: (e) => e.metadata as Json }),
     taxClassId: t.field({ type: 'UUID', nullable: true, resolve: (e) => e.taxClassId }),
     sourceStoreId: t.exposeString('sourceStoreId', { nullable: true, description: 'Set for entities sourced from a connected store' }),
     publishedAt: t.field({ type: 'DateTime', nullable: true, description: 'First move to active', resolve: (e) => e.publishedAt }),
     createdAt: t.field({ type: 'DateTime', resolve: (e) => e.createdAt }),
     updatedAt: t.field({ type: 'DateTime', resolve: (e) => e.updatedAt }),
-    attributes: t.field({ type: [CatalogAttributesRef], nullable: true, description: 'include=attributes', resolve: embed<AttributesView[]>('attributes') }),
-    variants: t.field({ type: [CatalogVariantRef], nullable: true, description: 'include=variants', resolve: embed<VariantView[]>('variants') }),
-    optionTypes: t.field({ type: [CatalogOptionTypeRef], nullable: true, description: 'include=optionTypes', resolve: embed<OptionTypeView[]>('optionTypes') }),
-    categories: t.field({ type: [CatalogCategoryRef], nullable: true, description: 'include=categories', resolve: embed<CategoryView[]>('categories') }),
-    brands: t.field({ type: [CatalogBrandRef], nullable: true, description: 'include=brands', resolve: embed<BrandView[]>('brands') }),
+    attributes: t.field({ type: [CatalogAttributesRef], nullable: true, description: 'Resolved when selected; over REST include=attributes', resolve: embed<AttributesView[]>('attributes') }),
+    variants: t.field({ type: [CatalogVariantRef], nullable: true, description: 'Resolved when selected; over REST include=variants', resolve: embed<VariantView[]>('variants') }),
+    optionTypes: t.field({ type: [CatalogOptionTypeRef], nullable: true, description: 'Resolved when selected; over REST include=optionTypes', resolve: embed<OptionTypeView[]>('optionTypes') }),
+    categories: t.field({ type: [CatalogCategoryRef], nullable: true, description: 'Resolved when selected; over REST include=categories', resolve: embed<CategoryView[]>('categories') }),
+    brands: t.field({ type: [CatalogBrandRef], nullable: true, description: 'Resolved when selected; over REST include=brands', resolve: embed<BrandView[]>('brands') }),
     customFields: t.field({
       type: [CatalogCustomFieldRef],
       nullable: true,
-      description: 'include=customFields: approved values with provenance, one row per field and locale (create and update answers always carry them)',
+      description: 'Resolved when selected; over REST include=customFields: approved values with provenance, one row per field and locale (create and update answers always carry them)',
       resolve: embed<CustomFieldView[]>('customFields'),
     }),
   }),

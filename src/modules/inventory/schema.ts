@@ -2,6 +2,7 @@
 // check, reserve, release. Also the catalog embed `include=inventory` (catalog-hooks.ts).
 import { z } from 'zod';
 import { builder } from '../../graphql/builder.js';
+import { AddressRef, type AddressView } from '../../graphql/address.js';
 import { defineOperation } from '../../graphql/operation.js';
 import { pageOf } from '../../graphql/pagination.js';
 import { money, pageInput } from '../../graphql/zod-args.js';
@@ -13,6 +14,8 @@ import { INVENTORY_INCLUDE } from './catalog-hooks.js';
 import { releaseStock, reserveStock, type ReservationResult, type SettleResult } from './reservations.service.js';
 import { createWarehouse, listWarehouses } from './warehouses.service.js';
 import { levelPayload, type LevelView, type MovementView, type ReservationView, type WarehouseView } from './views.js';
+import { defineEnum } from '../../graphql/enums.js';
+const AdjustmentTypeEnum = defineEnum('InventoryAdjustmentType', ADJUSTMENT_TYPE_NAMES, 'Why stock changed: restock, return, sale, damage, loss, correction or backorder.');
 
 const READ = { permission: 'inventory:read' } as const;
 const ADJUST = { permission: 'inventory:adjust' } as const;
@@ -27,7 +30,7 @@ export const WarehouseRef = builder.objectRef<WarehouseView>('Warehouse').implem
     id: t.field({ type: 'UUID', resolve: (w) => w.id }),
     name: t.exposeString('name'),
     code: t.exposeString('code'),
-    address: t.field({ type: 'JSONObject', nullable: true, resolve: (w) => w.address }),
+    address: t.field({ type: AddressRef, nullable: true, resolve: (w) => w.address as AddressView | null }),
     isDefault: t.exposeBoolean('isDefault', { description: 'Where stock goes when no warehouse is named' }),
     createdAt: t.field({ type: 'DateTime', resolve: (w) => w.createdAt }),
     updatedAt: t.field({ type: 'DateTime', resolve: (w) => w.updatedAt }),
@@ -62,7 +65,7 @@ export const InventoryMovementRef = builder.objectRef<MovementView>('InventoryMo
     entityId: t.field({ type: 'UUID', resolve: (m) => m.entityId }),
     variantId: t.field({ type: 'UUID', nullable: true, resolve: (m) => m.variantId }),
     warehouseId: t.field({ type: 'UUID', resolve: (m) => m.warehouseId }),
-    type: t.exposeString('type'),
+    type: t.field({ type: AdjustmentTypeEnum, description: 'The adjustment type (a reserved sale consumed by checkout is sale)', resolve: (m) => m.type as never }),
     quantity: t.exposeInt('quantity', { description: 'Signed change of on hand' }),
     onHandAfter: t.exposeInt('onHandAfter'),
     unitCost: t.field({ type: 'MinorUnits', nullable: true, resolve: (m) => m.unitCost }),
@@ -135,7 +138,7 @@ const LevelAvailabilityRef = builder.objectRef<LevelAvailability>('LevelAvailabi
   }),
 });
 
-const VariantAvailabilityRef = builder.objectRef<VariantAvailability>('VariantAvailability').implement({
+export const VariantAvailabilityRef = builder.objectRef<VariantAvailability>('VariantAvailability').implement({
   fields: (t) => ({
     variantId: t.field({ type: 'UUID', nullable: true, description: 'Null for entity-level stock', resolve: (v) => v.variantId }),
     onHand: t.exposeInt('onHand'),
@@ -172,8 +175,8 @@ builder.objectField(CatalogEntityRef, 'inventory', (t) =>
   t.field({
     type: EntityAvailabilityRef,
     nullable: true,
-    description: `Embed \`include=inventory\`: ${INVENTORY_INCLUDE.description}. Null unless asked for.`,
-    resolve: (entity) => includedValue<EntityAvailability>(entity, 'inventory'),
+    description: `Resolved when selected (over REST: embed \`include=inventory\`): ${INVENTORY_INCLUDE.description}. Over REST null unless asked for.`,
+    resolve: (entity, _args, ctx) => includedValue<EntityAvailability>(entity, 'inventory', ctx),
   }),
 );
 

@@ -8,6 +8,10 @@ import { pageInput } from '../../graphql/zod-args.js';
 import type { JobOutcome } from '../../jobs/runner.js';
 import '../../jobs/reaper.js';
 import { listFailedJobs, retryJob, runJobsOnce, type CronRunReport } from './service.js';
+import { defineEnum } from '../../graphql/enums.js';
+import { JOB_STATUSES } from '../../jobs/store.js';
+const JobStatusEnum = defineEnum('JobStatus', JOB_STATUSES, 'State of a job in the job table.');
+const JobRunStatusEnum = defineEnum('JobRunStatus', ['succeeded', 'pending', 'failed', 'lost'] as const, 'What one run did to a job: pending = will retry; lost = its claim was taken back before it finished.');
 
 export const JobRef = builder.prismaObject('Job', {
   description: 'A background job. status: pending → processing → succeeded | failed (failed jobs can be retried).',
@@ -16,7 +20,7 @@ export const JobRef = builder.prismaObject('Job', {
     organizationId: t.expose('organizationId', { type: 'UUID' }),
     queue: t.exposeString('queue'),
     taskSlug: t.exposeString('taskSlug', { description: 'The task that runs it, e.g. webhooks/deliver' }),
-    status: t.exposeString('status', { description: 'pending, processing, succeeded or failed' }),
+    status: t.field({ type: JobStatusEnum, resolve: (j) => j.status as never }),
     input: t.expose('input', { type: 'JSON' }),
     output: t.expose('output', { type: 'JSON', nullable: true }),
     error: t.exposeString('error', { nullable: true }),
@@ -36,7 +40,7 @@ const JobOutcomeRef = builder.objectRef<JobOutcome>('JobRunOutcome').implement({
   fields: (t) => ({
     id: t.expose('id', { type: 'UUID' }),
     taskSlug: t.exposeString('taskSlug'),
-    status: t.exposeString('status', { description: 'succeeded, pending (will retry), failed or lost' }),
+    status: t.field({ type: JobRunStatusEnum, resolve: (o) => o.status as never }),
     attempts: t.exposeInt('attempts'),
     error: t.exposeString('error', { nullable: true }),
     waitUntil: t.expose('waitUntil', { type: 'DateTime', nullable: true }),

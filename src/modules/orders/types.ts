@@ -1,12 +1,23 @@
 // GraphQL output types of orders. REST bodies are the same objects.
 import { builder } from '../../graphql/builder.js';
+import { AddressRef, type AddressView } from '../../graphql/address.js';
 import type { HookError } from '../../events/hooks.js';
 import type { RefundCapView } from './refunds.js';
 import type { TimelineEntry } from './timeline.js';
 import type { FulfillmentView, NoteView, OrderLineView, OrderView, RefundLineView, RefundView } from './views.js';
 import type { InvoiceEmailResult } from './documents/service.js';
+import { defineEnum } from '../../graphql/enums.js';
+import { ORDER_STATUSES } from './status.js';
 
-type Json = Record<string, unknown>;
+
+export const OrderStatusEnum = defineEnum('OrderStatus', ORDER_STATUSES, 'State of an order (PATCH /orders/:id/status follows the state table).');
+const PaymentStatusEnum = defineEnum('PaymentStatus', ['awaiting_payment', 'paid', 'partially_refunded', 'refunded', 'voided'] as const, 'Payment state of an order.');
+const LineFulfillmentStatusEnum = defineEnum('LineFulfillmentStatus', ['unfulfilled', 'partially_fulfilled', 'fulfilled'] as const, 'How much of an order line has shipped.');
+const RefundStatusEnum = defineEnum('RefundStatus', ['pending', 'succeeded', 'failed', 'undone'] as const, 'pending until the undo window closes, then paid out (succeeded or failed); undone inside the window.');
+export const ActorKindEnum = defineEnum('ActorKind', ['user', 'apiKey', 'anonymous', 'system'] as const, 'Who acted: a user (API keys act for their user), an API key, an anonymous caller or the system.');
+const TimelineEntryTypeEnum = defineEnum('OrderTimelineEntryType', ['status', 'note', 'refund'] as const, 'Kind of an order timeline entry.');
+const DocumentEncodingEnum = defineEnum('DocumentEncoding', ['utf8', 'base64'] as const, 'utf8 for HTML, base64 for PDF.');
+const MailTransportEnum = defineEnum('MailTransport', ['smtp', 'file'] as const, 'smtp, or file (JSON under DATA_DIR/mail).');
 
 export const OrderLineRef = builder.objectRef<OrderLineView>('OrderLine').implement({
   description: 'One line of an order, priced at checkout.',
@@ -20,7 +31,7 @@ export const OrderLineRef = builder.objectRef<OrderLineView>('OrderLine').implem
     quantity: t.exposeInt('quantity'),
     refundedQuantity: t.exposeInt('refundedQuantity', { description: 'Units refunded (pending or paid out; undone refunds give them back)' }),
     fulfilledQuantity: t.exposeInt('fulfilledQuantity'),
-    fulfillmentStatus: t.exposeString('fulfillmentStatus', { description: 'unfulfilled, partially_fulfilled or fulfilled' }),
+    fulfillmentStatus: t.field({ type: LineFulfillmentStatusEnum, resolve: (l) => l.fulfillmentStatus as never }),
     unitPrice: t.field({ type: 'MinorUnits', resolve: (l) => l.unitPrice }),
     totalPrice: t.field({ type: 'MinorUnits', description: 'unitPrice × quantity', resolve: (l) => l.totalPrice }),
     discountTotal: t.field({ type: 'MinorUnits', description: "This line's share of the order's discounts", resolve: (l) => l.discountTotal }),
@@ -30,13 +41,48 @@ export const OrderLineRef = builder.objectRef<OrderLineView>('OrderLine').implem
   }),
 });
 
+interface OrderPricingView {
+  promotions?: Array<{ code: string; promotionId: string; type: string; amount: number; redemptionId: string }>;
+  freeShipping?: boolean;
+  shipping?: { flatRate: number; freeOver: number | null } | null;
+}
+
+const AppliedPromotionRef = builder.objectRef<NonNullable<OrderPricingView['promotions']>[number]>('OrderAppliedPromotion').implement({
+  description: 'A promotion code redeemed by the order.',
+  fields: (t) => ({
+    code: t.exposeString('code'),
+    promotionId: t.field({ type: 'UUID', resolve: (p) => p.promotionId }),
+    type: t.exposeString('type', { description: 'The promotion type (see PromotionType)' }),
+    amount: t.field({ type: 'MinorUnits', description: 'Discount it gave, minor units of the order currency', resolve: (p) => p.amount }),
+    redemptionId: t.field({ type: 'UUID', resolve: (p) => p.redemptionId }),
+  }),
+});
+
+const ShippingRuleRef = builder.objectRef<NonNullable<OrderPricingView['shipping']>>('OrderShippingRule').implement({
+  description: 'The shipping rule (settings `shipping`) in force when the order was placed.',
+  fields: (t) => ({
+    flatRate: t.field({ type: 'MinorUnits', resolve: (r) => r.flatRate }),
+    freeOver: t.field({ type: 'MinorUnits', nullable: true, description: 'Subtotal from which shipping is free; null: never', resolve: (r) => r.freeOver }),
+  }),
+});
+
+const OrderPricingRef = builder.objectRef<OrderPricingView>('OrderPricing').implement({
+  description: 'How the order was priced: applied promotions and the shipping rule.',
+  fields: (t) => ({
+    promotions: t.field({ type: [AppliedPromotionRef], resolve: (p) => p.promotions ?? [] }),
+    freeShipping: t.boolean({ resolve: (p) => p.freeShipping ?? false }),
+    shipping: t.field({ type: ShippingRuleRef, nullable: true, resolve: (p) => p.shipping ?? null }),
+  }),
+});
+
 export const OrderRef = builder.objectRef<OrderView>('Order').implement({
   description: 'An order: grandTotal = subtotal − discountTotal + taxTotal + shippingTotal, in minor units of currency.',
   fields: (t) => ({
     id: t.field({ type: 'UUID', resolve: (o) => o.id }),
-    number: t.exposeString('number', { description: 'ORD-YYYY-NNNNNN, sequential per organization and year' }),
-    status: t.exposeString('status', { description: 'pending, confirmed, processing, partially_fulfilled, fulfilled, refunded or cancelled' }),
-    paymentStatus: t.exposeString('paymentStatus', { description: 'awaiting_payment, paid, partially_refunded, refunded or voided' }),
+    orderNumber: t.string({ description: 'ORD-YYYY-NNNNNN, sequential per organization and year', resolve: (o) => o.number }),
+    number: t.exposeString('number', { description: 'ORD-YYYY-NNNNNN (the same as orderNumber)', deprecationReason: 'Use orderNumber; number stays for one release.' }),
+    status: t.field({ type: OrderStatusEnum, resolve: (o) => o.status as never }),
+    paymentStatus: t.field({ type: PaymentStatusEnum, resolve: (o) => o.paymentStatus as never }),
     currency: t.exposeString('currency'),
     customerId: t.exposeString('customerId', { nullable: true }),
     customerEmail: t.exposeString('customerEmail', { nullable: true }),
@@ -47,10 +93,10 @@ export const OrderRef = builder.objectRef<OrderView>('Order').implement({
     grandTotal: t.field({ type: 'MinorUnits', resolve: (o) => o.grandTotal }),
     capturedAmount: t.field({ type: 'MinorUnits', description: 'What the payment provider confirmed as charged', resolve: (o) => o.capturedAmount }),
     refundedAmount: t.field({ type: 'MinorUnits', description: 'Refunds pending or paid out', resolve: (o) => o.refundedAmount }),
-    shippingAddress: t.field({ type: 'JSONObject', nullable: true, resolve: (o) => o.shippingAddress }),
+    shippingAddress: t.field({ type: AddressRef, nullable: true, resolve: (o) => o.shippingAddress as AddressView | null }),
     promotionCodes: t.exposeStringList('promotionCodes'),
     customerGroupIds: t.exposeStringList('customerGroupIds'),
-    pricing: t.field({ type: 'JSONObject', description: 'Applied promotions and the shipping rule', resolve: (o) => o.pricing as Json }),
+    pricing: t.field({ type: OrderPricingRef, description: 'Applied promotions and the shipping rule', resolve: (o) => o.pricing as OrderPricingView }),
     paymentProvider: t.exposeString('paymentProvider', { nullable: true }),
     paymentIntentId: t.exposeString('paymentIntentId', { nullable: true }),
     invoiceNumber: t.exposeString('invoiceNumber', { nullable: true, description: 'INV-YYYY-NNNNNN, issued with the first invoice' }),
@@ -88,7 +134,7 @@ export const OrderRefundRef = builder.objectRef<RefundView>('OrderRefund').imple
     amount: t.field({ type: 'MinorUnits', resolve: (r) => r.amount }),
     currency: t.exposeString('currency'),
     reason: t.exposeString('reason', { nullable: true }),
-    status: t.exposeString('status', { description: 'pending, succeeded, failed or undone' }),
+    status: t.field({ type: RefundStatusEnum, resolve: (r) => r.status as never }),
     operatorId: t.exposeString('operatorId'),
     lines: t.field({ type: [RefundLineRef], resolve: (r) => r.lines }),
     undoDeadline: t.field({ type: 'DateTime', resolve: (r) => r.undoDeadline }),
@@ -137,13 +183,13 @@ export const OrderFulfillmentRef = builder.objectRef<FulfillmentView>('OrderFulf
 const TimelineActorRef = builder.objectRef<TimelineEntry['actor']>('OrderTimelineActor').implement({
   fields: (t) => ({
     id: t.exposeString('id', { nullable: true, description: 'User id (API keys act for their user); null for the system' }),
-    kind: t.exposeString('kind', { description: 'user, apiKey, anonymous or system' }),
+    kind: t.field({ type: ActorKindEnum, resolve: (a) => a.kind as never }),
   }),
 });
 
 export const TimelineEntryRef = builder.objectRef<TimelineEntry>('OrderTimelineEntry').implement({
   fields: (t) => ({
-    type: t.exposeString('type', { description: 'status, note or refund (an undo is a refund entry with data.action = undone)' }),
+    type: t.field({ type: TimelineEntryTypeEnum, description: 'An undo is a refund entry with data.action = undone', resolve: (e) => e.type }),
     at: t.field({ type: 'DateTime', resolve: (e) => e.at }),
     actor: t.field({ type: TimelineActorRef, resolve: (e) => e.actor }),
     summary: t.exposeString('summary'),
@@ -164,7 +210,7 @@ export const OrderDocumentRef = builder.objectRef<OrderDocumentView>('OrderDocum
   fields: (t) => ({
     filename: t.exposeString('filename'),
     contentType: t.exposeString('contentType'),
-    encoding: t.exposeString('encoding', { description: 'utf8 for HTML, base64 for PDF' }),
+    encoding: t.field({ type: DocumentEncodingEnum, resolve: (d) => d.encoding }),
     content: t.exposeString('content'),
   }),
 });
@@ -175,7 +221,7 @@ export const InvoiceEmailRef = builder.objectRef<InvoiceEmailResult>('OrderInvoi
     to: t.exposeString('to', { description: "The order's customer address, the only possible recipient" }),
     invoiceNumber: t.exposeString('invoiceNumber'),
     messageId: t.exposeString('messageId'),
-    transport: t.exposeString('transport', { description: 'smtp, or file (JSON under DATA_DIR/mail)' }),
+    transport: t.field({ type: MailTransportEnum, resolve: (m) => m.transport as never }),
   }),
 });
 

@@ -12,6 +12,8 @@ import { createPrice, deletePrice, findPrice, listPrices, pricePayload, updatePr
 import { resolvePrice, type ResolvedPrice } from './resolver.js';
 import { PRICING, currencySchema, customerGroupIdSchema, parseGroupList } from './shared.js';
 import { PRICING_INCLUDE } from './include.js';
+import { defineEnum } from '../../graphql/enums.js';
+const PriceModifierTypeEnum = defineEnum('PriceModifierType', ['percentage', 'fixed'] as const, 'How a price modifier discounts.');
 
 export const PriceRef = builder.objectRef<PriceView>('Price').implement({
   description: 'The amount of an entity (or one of its variants) in one currency, for everyone or for one customer group.',
@@ -36,7 +38,7 @@ export const PriceModifierRef = builder.objectRef<ModifierView>('PriceModifier')
   fields: (t) => ({
     id: t.field({ type: 'UUID', resolve: (m) => m.id }),
     name: t.exposeString('name'),
-    type: t.exposeString('type', { description: 'percentage or fixed' }),
+    type: t.field({ type: PriceModifierTypeEnum, description: 'percentage: value in basis points; fixed: minor units', resolve: (m) => m.type as never }),
     value: t.exposeFloat('value', { description: 'Percent off (percentage) or minor units off (fixed)' }),
     currency: t.exposeString('currency', { nullable: true }),
     entityId: t.field({ type: 'UUID', nullable: true, resolve: (m) => m.entityId }),
@@ -72,8 +74,8 @@ builder.objectField(CatalogEntityRef, 'pricing', (t) =>
   t.field({
     type: [PriceRef],
     nullable: true,
-    description: `Embed \`include=pricing\`: ${PRICING_INCLUDE.description}. Null unless asked for.`,
-    resolve: (entity) => includedValue<PriceView[]>(entity, 'pricing'),
+    description: `Resolved when selected (over REST: embed \`include=pricing\`): ${PRICING_INCLUDE.description}. Over REST null unless asked for.`,
+    resolve: (entity, _args, ctx) => includedValue<PriceView[]>(entity, 'pricing', ctx),
   }),
 );
 

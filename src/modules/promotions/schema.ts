@@ -20,6 +20,8 @@ import {
   type PromotionView,
   type ValidationResult,
 } from './service.js';
+import { defineEnum } from '../../graphql/enums.js';
+const PromotionTypeEnum = defineEnum('PromotionType', PROMOTION_TYPES, 'What a promotion gives.');
 
 const PROMOTIONS = {
   create: { anyPermission: ['promotions:create', 'promotions:manage'] },
@@ -44,7 +46,7 @@ export const PromotionRef = builder.objectRef<PromotionView>('Promotion').implem
     code: t.exposeString('code', { description: 'Unique per organization; matched case-insensitively, stored upper-case' }),
     name: t.exposeString('name'),
     description: t.exposeString('description', { nullable: true }),
-    type: t.exposeString('type'),
+    type: t.field({ type: PromotionTypeEnum, resolve: (p) => p.type as never }),
     value: t.exposeFloat('value', { description: 'See the type description' }),
     currency: t.exposeString('currency', { nullable: true, description: 'Restricts the code to carts in this currency' }),
     validFrom: t.field({ type: 'DateTime', resolve: (p) => p.validFrom }),
@@ -85,7 +87,7 @@ export const PromotionValidationRef = builder.objectRef<ValidationResult>('Promo
     }),
     message: t.exposeString('message'),
     promotionId: t.field({ type: 'UUID', nullable: true, resolve: (r) => r.promotionId }),
-    type: t.exposeString('type', { nullable: true }),
+    type: t.field({ type: PromotionTypeEnum, nullable: true, resolve: (p) => (p.type ?? null) as never }),
     discount: t.field({ type: 'MinorUnits', description: 'Total discount in minor units of the cart currency', resolve: (r) => r.discount }),
     freeShipping: t.exposeBoolean('freeShipping'),
     lines: t.field({ type: [LineDiscountRef], description: 'Per-line split for item promotions', resolve: (r) => r.lines }),

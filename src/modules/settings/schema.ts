@@ -43,3 +43,4 @@ defineOperation({
   resolve: (ctx, input) => patchSettingsGroup(ctx, input.group, input.values),
   audit: { event: 'settings.update', entityType: 'settings', entityId: (input) => input.group, before: (ctx, input) => getSettingsGroup(ctx, input.group) },
 });
+import './types.js';

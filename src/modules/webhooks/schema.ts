@@ -19,6 +19,8 @@ import {
   type CreatedEndpoint,
   type PublicEndpoint,
 } from './service.js';
+import { defineEnum } from '../../graphql/enums.js';
+const DeliveryStatusEnum = defineEnum('WebhookDeliveryStatus', DELIVERY_STATUSES, 'State of a webhook delivery.');
 
 const EVENTS_DESCRIPTION = 'Event names this endpoint receives (orders.create, catalog.update, ...), or * for all';
 
@@ -59,7 +61,7 @@ export const WebhookDeliveryRef = builder.prismaObject('WebhookDelivery', {
     eventId: t.expose('eventId', { type: 'UUID' }),
     eventType: t.exposeString('eventType'),
     payload: t.expose('payload', { type: 'JSON', description: 'The body sent: { id, type, createdAt, organizationId, data }' }),
-    status: t.exposeString('status', { description: 'pending (queued or retrying), succeeded or failed' }),
+    status: t.field({ type: DeliveryStatusEnum, description: 'pending: queued or retrying', resolve: (d) => d.status as never }),
     attempts: t.exposeInt('attempts', { description: 'HTTP attempts made so far' }),
     lastStatusCode: t.exposeInt('lastStatusCode', { nullable: true }),
     lastError: t.exposeString('lastError', { nullable: true }),

@@ -1,0 +1,42 @@
+// Field errors the way clients consume them: a variable the schema refuses (a malformed UUID, a
+// string where an Int belongs) carries the failing path in `extensions.details`, exactly as a
+// zod failure does and as REST's 422 details do: [{ field, message }]. graphql-js reports these
+// only in the message text ('Variable "$id" got invalid value "x" at "input.id"; ...').
+import { GraphQLError, type ExecutionResult } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+
+const VARIABLE_ERROR = /^Variable "\$([A-Za-z_][A-Za-z0-9_]*)" (?:got invalid value .*?(?: at "([^"]+)")?; |of required type "[^"]+" was not provided|of non-null type "[^"]+" must not be null)(.*)$/s;
+
+/** The `[{ field, message }]` details of a variable coercion error, or null for any other error. */
+export function variableErrorDetails(message: string): Array<{ field: string; message: string }> | null {
+  const match = VARIABLE_ERROR.exec(message);
+  if (!match) return null;
+  const [, name, at, reason] = match;
+  const field = at ? at.replace(/\[(\d+)\]/g, '.$1') : name!;
+  const invalid = message.includes('got invalid value');
+  return [{ field, message: invalid ? (reason ?? '').trim() || 'is invalid' : message.includes('was not provided') ? 'is required' : 'must not be null' }];
+}
+
+function withDetails(error: GraphQLError): GraphQLError {
+  if (error.extensions?.details !== undefined) return error;
+  const details = variableErrorDetails(error.message);
+  if (!details) return error;
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError,
+    extensions: { ...error.extensions, code: 'VALIDATION_FAILED', restStatus: 422, details },
+  });
+}
+
+export function useFieldErrorDetails(): Plugin {
+  return {
+    onExecutionResult({ result, setResult }) {
+      const single = result as ExecutionResult;
+      if (!single || !Array.isArray(single.errors) || !single.errors.length) return;
+      setResult({ ...single, errors: single.errors.map((error) => withDetails(error as GraphQLError)) });
+    },
+  };
+}
