@@ -20,7 +20,7 @@ const CartItemRef = builder.objectRef<CartItemView>('CartItem').implement({
   }),
 });
 
-const CartRef = builder.objectRef<CartView>('Cart').implement({
+export const CartRef = builder.objectRef<CartView>('Cart').implement({
   description: `A shopping cart. A guest cart (no customer) is reachable only with the cartToken returned at its creation, sent as the ${CART_TOKEN_HEADER} header.`,
   fields: (t) => ({
     id: t.field({ type: 'UUID', resolve: (c) => c.id }),
