@@ -96,6 +96,8 @@ describe('POST /analytics/query', () => {
       [{ measures: ['Orders.count'], order: { 'Orders.currency': 'asc' } }, 'Orders.currency'],
       [{ measures: ['Orders.count'], segments: ['Inventory.lowStock'] }, 'Inventory'],
       [{ measures: ['Orders.count', 'Inventory.totalOnHand'] }, 'Inventory.totalOnHand'],
+      [{ measures: ['Orders.count'], filters: [{ and: [{ or: [{ member: 'Orders.status' }] }] }] }, 'Orders.status'],
+      [{ measures: ['Orders.count'], filters: [{ or: [{ member: 'Orders.total', operator: 'gt', values: ['1'] }] }] }, 'Orders.total'],
       [{ measures: ["Orders.count'; drop table orders; --"] }, 'Orders.count'],
     ];
     for (const [body, member] of cases) {
@@ -147,7 +149,7 @@ describe('visibility', () => {
     expect(res.status).toBe(401);
     expect((await t.request('/api/analytics/meta')).status).toBe(401);
     const gql = await t.graphql('{ analyticsMeta { name } }');
-    expect(gql.body.errors[0].extensions.code).toBe('UNAUTHORIZED');
+    expect(gql.body.errors![0].extensions.code).toBe('UNAUTHORIZED');
   });
 });
 

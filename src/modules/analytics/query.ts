@@ -25,22 +25,28 @@ export interface FilterInput {
   or?: FilterInput[];
 }
 
-const filterSchema: z.ZodType<FilterInput> = z.lazy(() =>
-  z
-    .object({
-      member: memberName.optional(),
-      operator: z.enum(OPERATORS).optional(),
-      values: z.array(z.union([z.string().max(1000), z.number()])).max(1000).optional(),
-      and: z.array(filterSchema).max(100).optional(),
-      or: z.array(filterSchema).max(100).optional(),
-    })
-    .strict()
-    .superRefine((f, ctx) => {
-      const kinds = [f.member !== undefined, f.and !== undefined, f.or !== undefined].filter(Boolean).length;
-      if (kinds !== 1) ctx.addIssue({ code: 'custom', message: 'a filter is { member, operator, values } or { and: [...] } or { or: [...] }' });
-      if (f.member !== undefined && !f.operator) ctx.addIssue({ code: 'custom', path: ['operator'], message: `operator required for ${f.member}` });
-    }),
-);
+// Groups nest: `and`/`or` items are checked by this same schema inside superRefine rather than
+// through z.lazy, because a recursive zod schema becomes a dangling JSON-schema $ref in /api/doc.
+const filterSchema = z
+  .object({
+    member: memberName.optional(),
+    operator: z.enum(OPERATORS).optional(),
+    values: z.array(z.union([z.string().max(1000), z.number()])).max(1000).optional(),
+    and: z.array(z.looseObject({}).describe('A nested filter or group')).max(100).optional(),
+    or: z.array(z.looseObject({}).describe('A nested filter or group')).max(100).optional(),
+  })
+  .strict()
+  .superRefine((f, ctx) => {
+    const kinds = [f.member !== undefined, f.and !== undefined, f.or !== undefined].filter(Boolean).length;
+    if (kinds !== 1) ctx.addIssue({ code: 'custom', message: 'a filter is { member, operator, values } or { and: [...] } or { or: [...] }' });
+    if (f.member !== undefined && !f.operator) ctx.addIssue({ code: 'custom', path: ['operator'], message: `operator required for ${f.member}` });
+    for (const key of ['and', 'or'] as const) {
+      f[key]?.forEach((child, i) => {
+        const result = filterSchema.safeParse(child);
+        if (!result.success) for (const issue of result.error.issues) ctx.addIssue({ code: 'custom', path: [key, i, ...issue.path.map((p) => p as string | number)], message: issue.message });
+      });
+    }
+  });
 
 const dateRangeSchema = z.union([z.enum(DATE_PRESETS), z.array(z.string().max(40)).min(1).max(2)]);
 
@@ -78,7 +84,7 @@ export const QUERY_INPUT = {
   measures: z.array(memberName).min(1).max(50).describe('Model.measure names'),
   dimensions: z.array(memberName).max(20).default([]).describe('Model.dimension names'),
   timeDimensions: z.array(withGraphqlInput(timeDimensionSchema, TimeDimensionInputRef)).max(5).default([]),
-  filters: z.array(withGraphqlInput(filterSchema as z.ZodType<FilterInput>, FilterInputRef)).max(100).default([]),
+  filters: z.array(withGraphqlInput(filterSchema, FilterInputRef)).max(100).default([]),
   order: z.record(z.string().max(200), z.enum(['asc', 'desc'])).optional().describe('Map of member name to asc or desc'),
   limit: z.number().int().min(1).optional().describe(`Rows, default ${DEFAULT_LIMIT}; larger values are clamped to ${MAX_LIMIT}`),
   segments: z.array(memberName).max(20).default([]).describe('Model.segment names, e.g. Inventory.lowStock'),
