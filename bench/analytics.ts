@@ -98,7 +98,7 @@ for (let round = 0; round < ROUNDS; round += 1) {
 }
 
 // The plan of the 30-day query as the app compiles it.
-const compiled = compileQuery(dailyRevenue as never, { kind: 'organization' }, orgId);
+const compiled = compileQuery({ dimensions: [], filters: [], segments: [], ...dailyRevenue } as never, { kind: 'organization' }, orgId);
 const plan = JSON.stringify((await db.query(`explain (format json) ${compiled.sql.text}`, compiled.sql.values as unknown[])).rows[0]);
 const indexName = /"Index Name":\s*"(orders_organization_id_placed_at_idx|orders_organization_id_status_placed_at_idx)"/.exec(plan)?.[1] ?? null;
 
