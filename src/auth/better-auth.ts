@@ -13,6 +13,7 @@ import type { Db } from '../db/client.js';
 import { permissionsFromMap } from './permissions.js';
 import { createMailer, type Mailer } from '../modules/orders/documents/mailer.js';
 import { authMail } from './mail.js';
+import { customerForNewUser, customerForUpdatedUser } from '../modules/customers/identity.js';
 
 /**
  * Who a new user becomes: the organization the request resolved to, and the role (customer
@@ -93,7 +94,11 @@ export function createAuth(config: Config, db: Db, options: { secret: string; ba
             if (!target) throw new Error('sign-up outside an organization context');
             return { data: { ...user, organizationId: target.organizationId, role: target.role ?? 'customer' } };
           },
+          // A customer record per customer sign-up (event customers.create).
+          after: async (user) => customerForNewUser(db, user as never),
         },
+        // Email verified (or changed and verified): claim guest orders placed with that email.
+        update: { after: async (user) => customerForUpdatedUser(db, user as never) },
       },
     },
     advanced: {

@@ -16,6 +16,8 @@ import '../modules/pricing/schema.js';
 import '../modules/promotions/schema.js';
 import '../modules/tax/schema.js';
 import '../modules/audit/schema.js';
+import '../modules/customers/schema.js';
+import '../modules/analytics/schema.js';
 // Relations between modules (resolved when selected, batched): after every module's own types.
 import '../modules/pricing/graph.js';
 import '../modules/inventory/graph.js';

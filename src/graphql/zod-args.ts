@@ -85,15 +85,31 @@ function scalarFor(schema: AnyZod): string {
   }
 }
 
+/**
+ * Zod object schemas that GraphQL should see as a typed input object (a Pothos InputRef) instead
+ * of JSONObject: `withGraphqlInput(schema, ref)` pairs them (the analytics query's filters and
+ * time dimensions). zod still validates; the input type is what GraphiQL and SDKs show.
+ */
+const graphqlInputs = new WeakMap<object, unknown>();
+
+export function withGraphqlInput<S extends AnyZod>(schema: S, ref: unknown): S {
+  graphqlInputs.set(schema, ref);
+  return schema;
+}
+
+function typeFor(schema: AnyZod): string {
+  return (graphqlInputs.get(schema) as string | undefined) ?? scalarFor(schema);
+}
+
 export function graphqlArgType(schema: AnyZod): GraphqlArgType {
   const { inner, optional } = unwrap(schema);
   const description = (schema as { description?: string }).description ?? (inner as { description?: string }).description;
   const d = def(inner);
   if (d.type === 'array') {
     const element = unwrap(d.element as AnyZod).inner;
-    return { type: [scalarFor(element)], required: !optional, description };
+    return { type: [typeFor(element)], required: !optional, description };
   }
-  return { type: scalarFor(inner), required: !optional, description };
+  return { type: typeFor(inner), required: !optional, description };
 }
 
 /** GraphQL gives null for an explicitly null optional argument; zod's optional() wants undefined. */

@@ -167,7 +167,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
       rateLimit,
     };
     // Documents and the payment webhook: not JSON, so served beside sofa (http/raw-routes.ts).
-    const raw = matchRawRoute(request.method, path);
+    const raw = matchRawRoute(request.method, path, request.headers.get('accept'));
     if (raw) return { response: await serveRawRoute(raw, ctx), rate };
     const response = await yoga.fetch(request, { ctx });
     return { response, rate: rateLimit.last ?? rate };

@@ -17,6 +17,12 @@ export interface RawRoute {
   /** The OpenAPI operation object (summary, tags, responses...); security and the access note are added. */
   openapi: Json;
   handle(ctx: RequestContext, params: Record<string, string>): Promise<Response>;
+  /**
+   * Serve only requests whose Accept header names this media type (e.g. text/csv): the route is
+   * then another representation of a sofa route on the same path, documented by that route, so
+   * it adds no OpenAPI entry of its own.
+   */
+  accept?: string;
 }
 
 interface Compiled extends RawRoute {
@@ -32,9 +38,10 @@ export function defineRawRoute(route: RawRoute): void {
   routes.push({ ...route, pattern: new RegExp(`^${source}$`), names });
 }
 
-export function matchRawRoute(method: string, pathname: string): { route: RawRoute; params: Record<string, string> } | null {
+export function matchRawRoute(method: string, pathname: string, accept: string | null = null): { route: RawRoute; params: Record<string, string> } | null {
   for (const route of routes) {
     if (route.method !== method) continue;
+    if (route.accept && !accept?.toLowerCase().includes(route.accept)) continue;
     const match = route.pattern.exec(pathname);
     if (!match) continue;
     const params = Object.fromEntries(route.names.map((name, i) => [name, decodeURIComponent(match[i + 1]!)]));
@@ -53,6 +60,7 @@ export async function serveRawRoute(match: { route: RawRoute; params: Record<str
 export function rawRouteDocs(): Record<string, Json> {
   const paths: Record<string, Json> = {};
   for (const route of routes) {
+    if (route.accept) continue;
     const key = `/api${route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`;
     const description = [route.openapi.description, accessNote(route.access)].filter(Boolean).join('\n\n');
     const security = route.access === 'public' ? [] : [{ apiKey: [] }, { bearerAuth: [] }, { sessionCookie: [] }];

@@ -1,0 +1,169 @@
+// Customer portal (/me/*) and staff customer operations.
+import { z } from 'zod';
+import { defineOperation } from '../../graphql/operation.js';
+import { pageOf } from '../../graphql/pagination.js';
+import { pageInput } from '../../graphql/zod-args.js';
+import { OrderRef } from '../orders/types.js';
+import { ORDER_STATUSES } from '../orders/status.js';
+import { reorder } from './reorder.js';
+import { addAddress, deleteAddress, getCustomer, getProfile, listAddresses, listCustomers, myOrder, myOrderTracking, myOrders, updateProfile } from './service.js';
+import { CustomerAddressRef, CustomerProfileRef, CustomerRef, OrderTrackingRef, ReorderResultRef } from './types.js';
+
+const SESSION_NOTE = 'Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.';
+const orderId = z.string().min(1).max(64).describe('Order UUID or number (ORD-YYYY-NNNNNN)');
+const READ_SELF = { permission: 'customers:read:self' } as const;
+const READ_OWN_ORDERS = { permission: 'orders:read:own' } as const;
+
+defineOperation({
+  name: 'meProfile',
+  kind: 'query',
+  summary: "The signed-in customer's profile",
+  description: SESSION_NOTE,
+  rest: { method: 'GET', path: '/me/profile' },
+  access: READ_SELF,
+  input: {},
+  output: CustomerProfileRef,
+  resolve: (ctx) => getProfile(ctx),
+});
+
+defineOperation({
+  name: 'meProfileUpdate',
+  kind: 'mutation',
+  summary: "Update the signed-in customer's profile",
+  description: `name, phone (null clears), marketingConsent. The email changes through better-auth's change-email flow (POST /api/auth/change-email), which verifies the new address. Emits customers.update. ${SESSION_NOTE}`,
+  rest: { method: 'PATCH', path: '/me/profile' },
+  access: { permission: 'customers:update:self' },
+  input: {
+    name: z.string().trim().min(1).max(200).optional(),
+    phone: z.string().trim().min(3).max(40).regex(/^[+0-9 ()./-]+$/, 'digits, spaces and + ( ) . / - only').nullable().optional(),
+    marketingConsent: z.boolean().optional(),
+  },
+  output: CustomerProfileRef,
+  resolve: (ctx, input) => updateProfile(ctx, input),
+  audit: { event: 'customers.update', entityType: 'customer', entityId: (_input, c) => c.id },
+});
+
+defineOperation({
+  name: 'meAddresses',
+  kind: 'query',
+  summary: "The signed-in customer's saved addresses, oldest first",
+  description: SESSION_NOTE,
+  rest: { method: 'GET', path: '/me/addresses' },
+  access: READ_SELF,
+  input: {},
+  output: [CustomerAddressRef],
+  resolve: (ctx) => listAddresses(ctx),
+});
+
+defineOperation({
+  name: 'meAddressCreate',
+  kind: 'mutation',
+  summary: 'Save an address',
+  description: `The first address becomes the default shipping and billing address; isDefaultShipping / isDefaultBilling move the default to this one. At most 50 addresses. ${SESSION_NOTE}`,
+  rest: { method: 'POST', path: '/me/addresses', status: 201 },
+  access: { permission: 'customers:update:self' },
+  input: {
+    firstName: z.string().trim().min(1).max(100),
+    lastName: z.string().trim().min(1).max(100),
+    company: z.string().trim().min(1).max(200).optional(),
+    line1: z.string().trim().min(1).max(200),
+    line2: z.string().trim().min(1).max(200).optional(),
+    city: z.string().trim().min(1).max(100),
+    state: z.string().trim().min(1).max(100).optional(),
+    postalCode: z.string().trim().min(1).max(20),
+    country: z.string().regex(/^[A-Za-z]{2}$/, 'ISO 3166-1 alpha-2 code, e.g. US').describe('ISO 3166-1 alpha-2'),
+    phone: z.string().trim().min(3).max(40).optional(),
+    isDefaultShipping: z.boolean().default(false),
+    isDefaultBilling: z.boolean().default(false),
+  },
+  output: CustomerAddressRef,
+  resolve: (ctx, input) => addAddress(ctx, input),
+  audit: { event: 'customers.addressCreate', entityType: 'customer', entityId: (_input, a) => a.id },
+});
+
+defineOperation({
+  name: 'meAddressDelete',
+  kind: 'mutation',
+  summary: 'Delete a saved address; answers the deleted address',
+  description: `Another customer's address id is 404. ${SESSION_NOTE}`,
+  rest: { method: 'DELETE', path: '/me/addresses/:id' },
+  access: { permission: 'customers:update:self' },
+  input: { id: z.guid() },
+  output: CustomerAddressRef,
+  resolve: (ctx, input) => deleteAddress(ctx, input.id),
+  audit: { event: 'customers.addressDelete', entityType: 'customer_address', entityId: (input) => input.id },
+});
+
+defineOperation({
+  name: 'meOrders',
+  kind: 'query',
+  summary: "The signed-in customer's orders, newest first",
+  description: SESSION_NOTE,
+  rest: { method: 'GET', path: '/me/orders' },
+  access: READ_OWN_ORDERS,
+  input: { status: z.enum(ORDER_STATUSES).optional().describe(ORDER_STATUSES.join(', ')), ...pageInput(20, 100) },
+  output: pageOf('Order', OrderRef),
+  paginated: true,
+  resolve: (ctx, input) => myOrders(ctx, input),
+});
+
+defineOperation({
+  name: 'meOrder',
+  kind: 'query',
+  summary: 'One of my orders by UUID or number',
+  description: `Another customer's order is 404. ${SESSION_NOTE}`,
+  rest: { method: 'GET', path: '/me/orders/:idOrNumber' },
+  access: READ_OWN_ORDERS,
+  input: { idOrNumber: orderId },
+  output: OrderRef,
+  resolve: (ctx, input) => myOrder(ctx, input.idOrNumber),
+});
+
+defineOperation({
+  name: 'meOrderTracking',
+  kind: 'query',
+  summary: 'Fulfillment tracking of one of my orders',
+  description: `Fulfillments with carrier, tracking number and URL, and per line the shipments it went out in. ${SESSION_NOTE}`,
+  rest: { method: 'GET', path: '/me/orders/:idOrNumber/tracking' },
+  access: READ_OWN_ORDERS,
+  input: { idOrNumber: orderId },
+  output: OrderTrackingRef,
+  resolve: (ctx, input) => myOrderTracking(ctx, input.idOrNumber),
+});
+
+defineOperation({
+  name: 'meOrderReorder',
+  kind: 'mutation',
+  summary: 'A new cart filled from one of my orders at today\'s prices',
+  description: `Lines that can no longer be sold are left out and listed in meta.skipped with the reason; the call still succeeds. ${SESSION_NOTE}`,
+  rest: { method: 'POST', path: '/me/orders/:orderId/reorder', status: 201 },
+  access: { permission: 'cart:create' },
+  input: { orderId },
+  output: ReorderResultRef,
+  paginated: true,
+  resolve: (ctx, input) => reorder(ctx, input.orderId),
+  audit: false, // a shopper's own cart, like POST /carts: not a privileged change
+});
+
+defineOperation({
+  name: 'customers',
+  kind: 'query',
+  summary: 'List customers, newest first, with orders count and lifetime value',
+  rest: { method: 'GET', path: '/customers' },
+  access: { permission: 'customers:read' },
+  input: { search: z.string().trim().min(1).max(200).optional().describe('Part of the email or name'), ...pageInput(20, 100) },
+  output: pageOf('Customer', CustomerRef),
+  paginated: true,
+  resolve: (ctx, input) => listCustomers(ctx, input),
+});
+
+defineOperation({
+  name: 'customer',
+  kind: 'query',
+  summary: 'One customer with orders count and lifetime value',
+  rest: { method: 'GET', path: '/customers/:id' },
+  access: { permission: 'customers:read' },
+  input: { id: z.string().min(1).max(64) },
+  output: CustomerRef,
+  resolve: (ctx, input) => getCustomer(ctx, input.id),
+});

@@ -1,0 +1,123 @@
+// GraphQL output types of customers and the portal. REST bodies are the same objects.
+import { builder } from '../../graphql/builder.js';
+import { CartRef } from '../carts/schema.js';
+import { OrderFulfillmentRef } from '../orders/types.js';
+import type { ReorderResult, SkippedLine } from './reorder.js';
+import type { TrackingView } from './service.js';
+import type { CustomerAddressView, CustomerSummaryView, CustomerView } from './views.js';
+
+export const CustomerAddressRef = builder.objectRef<CustomerAddressView>('CustomerAddress').implement({
+  description: "A saved address of a customer.",
+  fields: (t) => ({
+    id: t.field({ type: 'UUID', resolve: (a) => a.id }),
+    firstName: t.exposeString('firstName'),
+    lastName: t.exposeString('lastName'),
+    company: t.exposeString('company', { nullable: true }),
+    line1: t.exposeString('line1'),
+    line2: t.exposeString('line2', { nullable: true }),
+    city: t.exposeString('city'),
+    state: t.exposeString('state', { nullable: true }),
+    postalCode: t.exposeString('postalCode'),
+    country: t.exposeString('country', { description: 'ISO 3166-1 alpha-2' }),
+    phone: t.exposeString('phone', { nullable: true }),
+    isDefaultShipping: t.exposeBoolean('isDefaultShipping'),
+    isDefaultBilling: t.exposeBoolean('isDefaultBilling'),
+    createdAt: t.field({ type: 'DateTime', resolve: (a) => a.createdAt }),
+  }),
+});
+
+function profileFields(t: any) {
+  return {
+    id: t.exposeString('id', { description: "The customer's id (the same as the user id of their account)" }),
+    userId: t.exposeString('userId', { nullable: true }),
+    email: t.exposeString('email', { description: "Changed through better-auth's change-email flow (POST /api/auth/change-email), not here" }),
+    name: t.exposeString('name'),
+    phone: t.exposeString('phone', { nullable: true }),
+    marketingConsent: t.exposeBoolean('marketingConsent'),
+    customerGroupIds: t.exposeStringList('customerGroupIds'),
+    defaultShippingAddress: t.field({ type: CustomerAddressRef, nullable: true, resolve: (c: CustomerView) => c.defaultShippingAddress }),
+    defaultBillingAddress: t.field({ type: CustomerAddressRef, nullable: true, resolve: (c: CustomerView) => c.defaultBillingAddress }),
+    createdAt: t.field({ type: 'DateTime', resolve: (c: CustomerView) => c.createdAt }),
+    updatedAt: t.field({ type: 'DateTime', resolve: (c: CustomerView) => c.updatedAt }),
+  };
+}
+
+export const CustomerProfileRef = builder.objectRef<CustomerView>('CustomerProfile').implement({
+  description: "The signed-in customer's own profile.",
+  fields: (t) => profileFields(t),
+});
+
+export const CustomerRef = builder.objectRef<CustomerSummaryView>('Customer').implement({
+  description: 'A customer as staff see it: the profile plus orders count and lifetime value.',
+  fields: (t) => ({
+    ...profileFields(t),
+    ordersCount: t.exposeInt('ordersCount'),
+    lifetimeValue: t.field({ type: 'MinorUnits', description: 'Captured minus refunded over all orders, minor units', resolve: (c) => c.lifetimeValue }),
+    lastOrderAt: t.field({ type: 'DateTime', nullable: true, resolve: (c) => c.lastOrderAt }),
+  }),
+});
+
+const ShipmentRef = builder
+  .objectRef<TrackingView['lines'][number]['shipments'][number]>('OrderLineShipment')
+  .implement({
+    description: 'Units of one order line sent in one fulfillment.',
+    fields: (t) => ({
+      fulfillmentId: t.field({ type: 'UUID', resolve: (s) => s.fulfillmentId }),
+      quantity: t.exposeInt('quantity'),
+      carrier: t.exposeString('carrier', { nullable: true }),
+      trackingNumber: t.exposeString('trackingNumber', { nullable: true }),
+      trackingUrl: t.exposeString('trackingUrl', { nullable: true }),
+    }),
+  });
+
+const TrackingLineRef = builder.objectRef<TrackingView['lines'][number]>('OrderTrackingLine').implement({
+  fields: (t) => ({
+    lineItemId: t.field({ type: 'UUID', resolve: (l) => l.lineItemId }),
+    sku: t.exposeString('sku'),
+    title: t.exposeString('title'),
+    quantity: t.exposeInt('quantity'),
+    fulfilledQuantity: t.exposeInt('fulfilledQuantity'),
+    fulfillmentStatus: t.exposeString('fulfillmentStatus'),
+    shipments: t.field({ type: [ShipmentRef], resolve: (l) => l.shipments }),
+  }),
+});
+
+export const OrderTrackingRef = builder.objectRef<TrackingView>('OrderTracking').implement({
+  description: "An order's fulfillments with carrier, tracking number and URL, and per line what was shipped in which.",
+  fields: (t) => ({
+    orderId: t.field({ type: 'UUID', resolve: (v) => v.orderId }),
+    orderNumber: t.exposeString('orderNumber'),
+    status: t.exposeString('status'),
+    fulfillments: t.field({ type: [OrderFulfillmentRef], resolve: (v) => v.fulfillments }),
+    lines: t.field({ type: [TrackingLineRef], resolve: (v) => v.lines }),
+  }),
+});
+
+const SkippedLineRef = builder.objectRef<SkippedLine>('ReorderSkippedLine').implement({
+  description: 'An order line that could not go into the new cart, and why.',
+  fields: (t) => ({
+    lineItemId: t.field({ type: 'UUID', resolve: (l) => l.lineItemId }),
+    entityId: t.field({ type: 'UUID', resolve: (l) => l.entityId }),
+    variantId: t.field({ type: 'UUID', nullable: true, resolve: (l) => l.variantId }),
+    sku: t.exposeString('sku'),
+    title: t.exposeString('title'),
+    quantity: t.exposeInt('quantity'),
+    reason: t.exposeString('reason'),
+  }),
+});
+
+const ReorderMetaRef = builder.objectRef<ReorderResult['meta']>('ReorderMeta').implement({
+  fields: (t) => ({
+    orderId: t.field({ type: 'UUID', resolve: (m) => m.orderId }),
+    orderNumber: t.exposeString('orderNumber'),
+    skipped: t.field({ type: [SkippedLineRef], resolve: (m) => m.skipped }),
+  }),
+});
+
+export const ReorderResultRef = builder.objectRef<ReorderResult>('ReorderResult').implement({
+  description: 'The new cart (data) and the lines left out (meta.skipped).',
+  fields: (t) => ({
+    data: t.field({ type: CartRef, resolve: (r) => r.data }),
+    meta: t.field({ type: ReorderMetaRef, resolve: (r) => r.meta }),
+  }),
+});
