@@ -20,7 +20,7 @@ beforeAll(async () => {
   const brand = await createBrand(t, admin);
   // 105 active entities, each with two variants, attributes, a category, a brand, a custom field,
   // an entity price and a price of its first variant.
-  await inBatches(Array.from({ length: 105 }, (_, i) => i), 10, async (i) => {
+  await inBatches(Array.from({ length: 105 }, (_, i) => i), 4, async (i) => {
     const created = await t.request('/api/catalog/entities', {
       apiKey: admin,
       body: { type, slug: uniqueSlug(`g${i}`), status: 'active', customFields: { material: `wool ${i}` } },
