@@ -49,11 +49,21 @@ export function localStorageAdapter(store: StorageLike, key = 'commerce.offlineQ
  * React Native, which never call this, do not need it. Writes go to a temporary file renamed
  * over the target, so a crash mid-write leaves the previous queue intact.
  */
+interface FsPromises {
+  readFile(path: string, encoding: 'utf8'): Promise<string>;
+  writeFile(path: string, data: string, encoding: 'utf8'): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+}
+// A non-literal specifier: browser and React Native builds (and their type checks, without
+// @types/node) never resolve node:fs.
+const NODE_FS = 'node:fs/promises';
+const nodeFs = () => import(/* @vite-ignore */ NODE_FS) as Promise<FsPromises>;
+
 export function jsonFileStorage(file: string): QueueStorage {
   let chain: Promise<void> = Promise.resolve();
   return {
     async load() {
-      const fs = await import('node:fs/promises');
+      const fs = await nodeFs();
       try {
         const parsed = JSON.parse(await fs.readFile(file, 'utf8')) as unknown;
         return Array.isArray(parsed) ? (parsed as QueuedOperation[]) : [];
@@ -66,7 +76,7 @@ export function jsonFileStorage(file: string): QueueStorage {
       const text = JSON.stringify(operations, null, 2);
       // Serialized: two overlapping saves must not land in the wrong order.
       chain = chain.then(async () => {
-        const fs = await import('node:fs/promises');
+        const fs = await nodeFs();
         const temporary = `${file}.${Date.now()}.tmp`;
         await fs.writeFile(temporary, text, 'utf8');
         await fs.rename(temporary, file);
