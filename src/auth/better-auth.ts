@@ -106,6 +106,9 @@ export function createAuth(config: Config, db: Db, options: { secret: string; ba
       useSecureCookies: secure,
       defaultCookieAttributes: { httpOnly: true, sameSite: 'lax', secure },
       database: { generateId: () => randomUUID() },
+      // better-auth turns its origin/CSRF check off when NODE_ENV=test; the suite must run the
+      // production check (http/origin-check.ts adapts credential-less clients to it).
+      disableOriginCheck: false,
     },
     logger: { disabled: config.env === 'test' },
     telemetry: { enabled: false },

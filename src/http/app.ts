@@ -13,7 +13,7 @@ import { buildSchema } from '../graphql/schema.js';
 import { createGraphqlServer } from '../graphql/yoga.js';
 import { readBody, BodyTooLargeError } from './body.js';
 import { corsHeaders, preflightResponse } from './cors.js';
-import { originRefusal } from './origin-check.js';
+import { originRefusal, withoutFetchMetadataForCredentiallessClient } from './origin-check.js';
 import { createRateLimiter, rateLimitHeaders, requestRateLimit, type Budget, type RateDecision } from './rate-limit.js';
 import { rejectNulCharacters, signInEmail } from './input-guard.js';
 import { isExposedAuthEndpoint } from '../auth/exposed-endpoints.js';
@@ -128,7 +128,8 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
       const refusal = originRefusal(request, trusted);
       if (refusal) return { response: errorResponse(403, 'FORBIDDEN', refusal), rate };
       const organization = await resolveOrganization(request, null);
-      const response = await signUpTarget.run({ organizationId: organization.id }, () => auth.handler(request));
+      const forAuth = await withoutFetchMetadataForCredentiallessClient(request);
+      const response = await signUpTarget.run({ organizationId: organization.id }, () => auth.handler(forAuth));
       return { response: await wrapAuthResponse(response), rate };
     }
 

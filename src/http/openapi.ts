@@ -85,7 +85,9 @@ function operationObject(op: RegisteredOperation, sofaResponse: Json | undefined
     }
   }
   let requestBody: Json | undefined;
-  if (hasBody) {
+  // A POST whose input is all path params (publish, archive...) takes no body: say so rather
+  // than documenting an empty object.
+  if (hasBody && (rest.bodyAs || Object.keys(bodyFields).length)) {
     const bodySchema = rest.bodyAs ? shape[rest.bodyAs]! : z.object(bodyFields);
     requestBody = { required: rest.bodyAs ? true : Object.values(bodyFields).some((s) => !isOptional(s)), content: { 'application/json': { schema: jsonSchema(bodySchema) } } };
   }
@@ -122,35 +124,73 @@ function sofaResponseSchema(sofaDoc: Json, path: string, method: string, status:
 /** Routes served outside sofa (identity, meta): documented here by hand. */
 function rawRoutes(): Json {
   const json = (schema: Json) => ({ content: { 'application/json': { schema } } });
+  const error = (description: string) => ({ description, ...json({ $ref: '#/components/schemas/ErrorResponse' }) });
   const credentials = { type: 'object', required: ['email', 'password'], properties: { email: { type: 'string', format: 'email' }, password: { type: 'string', minLength: 8, maxLength: 128 } } };
+  // better-auth's own answers (sign-up, sign-in, get-session), as it sends them.
+  const authResult = { $ref: '#/components/schemas/AuthResult' };
   return {
     '/api/health': {
       get: {
         operationId: 'health', summary: 'Liveness and database probe', tags: ['meta'], security: [],
         responses: {
           200: { description: 'Up', ...json({ type: 'object', required: ['status', 'version'], properties: { status: { type: 'string', enum: ['ok'] }, version: { type: 'string' } } }) },
-          503: { description: 'Database unreachable', ...json({ type: 'object', properties: { status: { type: 'string', enum: ['error'] }, version: { type: 'string' }, database: { type: 'string', enum: ['unreachable'] } } }) },
+          503: { description: 'Database unreachable', ...json({ type: 'object', required: ['status', 'version', 'database'], properties: { status: { type: 'string', enum: ['error'] }, version: { type: 'string' }, database: { type: 'string', enum: ['unreachable'] } } }) },
         },
       },
     },
-    '/api/doc': { get: { operationId: 'openApiDocument', summary: 'This OpenAPI 3.0 document', tags: ['meta'], security: [], responses: { 200: { description: 'OpenAPI document', ...json({ type: 'object' }) } } } },
+    '/api/doc': { get: { operationId: 'openApiDocument', summary: 'This OpenAPI 3.0 document', tags: ['meta'], security: [], responses: { 200: { description: 'OpenAPI document', ...json({ type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { type: 'string' }, info: { type: 'object', additionalProperties: true }, paths: { type: 'object', additionalProperties: true } }, additionalProperties: true }) } } } },
     '/api/reference': { get: { operationId: 'apiReference', summary: 'Interactive API explorer (HTML)', tags: ['meta'], security: [], responses: { 200: { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } } } } },
     '/api/auth/sign-up/email': {
       post: {
         operationId: 'authSignUpEmail', summary: 'Create a customer account of the resolved organization', tags: ['auth'], security: [],
         requestBody: { required: true, ...json({ ...credentials, required: ['email', 'password', 'name'], properties: { ...credentials.properties, name: { type: 'string', minLength: 1 } } }) },
-        responses: { 200: { description: 'Signed up; carries `token` (bearer) unless email verification is required', ...json({ type: 'object' }) }, 422: { description: 'Email already used or invalid input', ...json({ type: 'object' }) }, 429: { description: 'Too many attempts for this email', ...json({ $ref: '#/components/schemas/ErrorResponse' }) } },
+        responses: { 200: { description: 'Signed up; `token` is the bearer token (null when email verification is required)', ...json(authResult) }, 409: error('Email already used (details.reason USER_ALREADY_EXISTS...)'), 422: error('Invalid input'), 429: error('Too many attempts for this email') },
       },
     },
     '/api/auth/sign-in/email': {
       post: {
         operationId: 'authSignInEmail', summary: 'Sign in; sets the session cookie and returns `token` for `Authorization: Bearer`', tags: ['auth'], security: [],
         requestBody: { required: true, ...json(credentials) },
-        responses: { 200: { description: 'Signed in', ...json({ type: 'object', properties: { token: { type: 'string' }, user: { type: 'object' } } }) }, 401: { description: 'Wrong email or password', ...json({ type: 'object' }) }, 429: { description: 'Too many attempts for this email', ...json({ $ref: '#/components/schemas/ErrorResponse' }) } },
+        responses: { 200: { description: 'Signed in', ...json(authResult) }, 401: error('Wrong email or password'), 403: error('Email not verified, or a cookie request from an untrusted origin'), 422: error('Invalid input'), 429: error('Too many attempts for this email') },
+      },
+    },
+    '/api/auth/sign-out': {
+      post: {
+        operationId: 'authSignOut', summary: 'End the current session (bearer or cookie)', tags: ['auth'],
+        responses: { 200: { description: 'Signed out', ...json({ type: 'object', required: ['success'], properties: { success: { type: 'boolean' } } }) }, 403: error('A cookie request from an untrusted origin') },
       },
     },
     '/api/auth/get-session': {
-      get: { operationId: 'authGetSession', summary: 'The current session and user, or null', tags: ['auth'], responses: { 200: { description: 'Session or null', ...json({ type: 'object', nullable: true }) } } },
+      get: {
+        operationId: 'authGetSession', summary: 'The current session and user, or null', tags: ['auth'],
+        responses: { 200: { description: 'Session or null', ...json({ type: 'object', nullable: true, required: ['session', 'user'], properties: { session: { $ref: '#/components/schemas/AuthSession' }, user: { $ref: '#/components/schemas/AuthUser' } } }) } },
+      },
+    },
+  };
+}
+
+/** Component schemas of the identity routes (better-auth's shapes with our additional fields). */
+function authSchemas(): Record<string, Json> {
+  const dateTime = { type: 'string', format: 'date-time' };
+  return {
+    AuthUser: {
+      type: 'object',
+      required: ['id', 'email', 'name', 'emailVerified', 'createdAt', 'updatedAt'],
+      properties: {
+        id: { type: 'string', format: 'uuid' }, email: { type: 'string', format: 'email' }, name: { type: 'string' }, emailVerified: { type: 'boolean' },
+        image: { type: 'string', nullable: true }, role: { type: 'string', description: 'owner, admin, staff or customer' }, organizationId: { type: 'string', format: 'uuid' },
+        createdAt: dateTime, updatedAt: dateTime,
+      },
+    },
+    AuthSession: {
+      type: 'object',
+      required: ['id', 'userId', 'expiresAt'],
+      properties: { id: { type: 'string' }, userId: { type: 'string', format: 'uuid' }, expiresAt: dateTime, createdAt: dateTime, updatedAt: dateTime, ipAddress: { type: 'string', nullable: true }, userAgent: { type: 'string', nullable: true } },
+    },
+    AuthResult: {
+      type: 'object',
+      required: ['token', 'user'],
+      properties: { token: { type: 'string', nullable: true, description: 'Bearer token for `Authorization: Bearer`' }, user: { $ref: '#/components/schemas/AuthUser' } },
     },
   };
 }
@@ -166,6 +206,7 @@ export function buildOpenApiDocument(sofaDoc: Json, info: { title: string; versi
   const schemas = { ...(((sofaDoc.components as Json | undefined)?.schemas as Json | undefined) ?? {}) };
   // sofa emits a `File` schema for its upload scalar that nothing here uses.
   delete schemas.File;
+  Object.assign(schemas, authSchemas());
   schemas.ErrorResponse = {
     type: 'object',
     required: ['error'],
@@ -176,7 +217,13 @@ export function buildOpenApiDocument(sofaDoc: Json, info: { title: string; versi
         properties: {
           code: { type: 'string', example: 'VALIDATION_FAILED' },
           message: { type: 'string' },
-          details: { description: 'For VALIDATION_FAILED: the failing fields', type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } } },
+          details: {
+            description: 'For VALIDATION_FAILED: the failing fields; for other codes an object such as `{ reason }`',
+            oneOf: [
+              { type: 'array', items: { type: 'object', required: ['field', 'message'], properties: { field: { type: 'string' }, message: { type: 'string' } } } },
+              { type: 'object', additionalProperties: true },
+            ],
+          },
         },
       },
     },

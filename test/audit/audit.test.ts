@@ -123,7 +123,7 @@ describe('GET /audit', () => {
     expect((await audit(`?entityType=catalog_entity&to=${past}`, other.admin)).data).toEqual([]);
   });
 
-  it('pages with limit default 50, at most 100 (422 above)', async () => {
+  it('pages with limit default 50, capped at 100 (clamped above, 422 below 1)', async () => {
     const other = await otherOrganization(t);
     for (let i = 0; i < 6; i += 1) {
       await Promise.all(Array.from({ length: 10 }, (_, j) => t.request(`/api/settings/group-${i}-${j}`, { method: 'PATCH', apiKey: other.admin, body: { n: j } })));
@@ -133,7 +133,10 @@ describe('GET /audit', () => {
     expect(first.meta.pagination).toEqual({ page: 1, limit: 50, total: 60, totalPages: 2 });
     expect((await audit('?event=settings.update&page=2', other.admin)).data).toHaveLength(10);
     expect((await audit('?event=settings.update&limit=100', other.admin)).data).toHaveLength(60);
-    for (const query of ['?limit=101', '?limit=0', '?from=yesterday', '?from=2026-01-02T00:00:00Z&to=2026-01-01T00:00:00Z', '?page=0']) {
+    const capped = await audit('?event=settings.update&limit=1000', other.admin);
+    expect(capped.data).toHaveLength(60);
+    expect(capped.meta.pagination).toEqual({ page: 1, limit: 100, total: 60, totalPages: 1 });
+    for (const query of ['?limit=-1', '?limit=ten', '?limit=0', '?from=yesterday', '?from=2026-01-02T00:00:00Z&to=2026-01-01T00:00:00Z', '?page=0']) {
       const res = await t.request(`/api/audit${query}`, { apiKey: other.admin });
       expect(res.status, query).toBe(422);
       expect(res.body.error.code).toBe('VALIDATION_FAILED');
@@ -149,7 +152,10 @@ describe('GET /audit', () => {
     const limited = await t.request(`/api/audit/catalog_entity/${entity.id}?limit=1`, { apiKey: admin });
     expect(limited.body.data).toHaveLength(1);
     expect(limited.body.meta.pagination.total).toBe(3);
-    expect((await t.request(`/api/audit/catalog_entity/${entity.id}?limit=500`, { apiKey: admin })).status).toBe(422);
+    const capped = await t.request(`/api/audit/catalog_entity/${entity.id}?limit=500`, { apiKey: admin });
+    expect(capped.status).toBe(200);
+    expect(capped.body.meta.pagination.limit).toBe(100);
+    expect((await t.request(`/api/audit/catalog_entity/${entity.id}?limit=-3`, { apiKey: admin })).status).toBe(422);
   });
 
   it('keeps organizations apart', async () => {

@@ -54,7 +54,10 @@ describe('orders', () => {
 
     const page2 = await t.request('/api/orders?limit=1&page=2', { apiKey: store.admin });
     expect(page2.body.data[0].id).toBe(a.id);
-    expect((await t.request('/api/orders?limit=101', { apiKey: store.admin })).status).toBe(422);
+    const capped = await t.request('/api/orders?limit=101', { apiKey: store.admin });
+    expect(capped.status).toBe(200);
+    expect(capped.body.meta.pagination.limit).toBe(100);
+    expect((await t.request('/api/orders?limit=-5', { apiKey: store.admin })).status).toBe(422);
     expect((await t.request('/api/orders?status=shipped', { apiKey: store.admin })).status).toBe(422);
   });
 

@@ -1,0 +1,46 @@
+// `tsc --strict` compile test: test/client/fixtures/storefront.ts uses the SDK through its
+// package subpath (commerce-service/client) and asserts that responses, bodies and errors are
+// real types. A second compile, against a copy of the SDK whose generated types degrade to
+// `any`, must fail: the check can fail.
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../../src/paths.js';
+
+const run = promisify(execFile);
+const TSC = path.join(PACKAGE_ROOT, 'node_modules/typescript/bin/tsc');
+const FIXTURES = path.join(PACKAGE_ROOT, 'test/client/fixtures');
+const scratch = path.join(FIXTURES, `.degraded-${process.pid}`);
+
+async function compile(project: string): Promise<{ ok: boolean; output: string }> {
+  try {
+    const { stdout } = await run(process.execPath, [TSC, '-p', project], { cwd: PACKAGE_ROOT });
+    return { ok: true, output: stdout };
+  } catch (error) {
+    return { ok: false, output: String((error as { stdout?: string }).stdout ?? error) };
+  }
+}
+
+afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
+
+describe('SDK types under tsc --strict', () => {
+  it('compile a storefront script with every response and body typed', async () => {
+    const result = await compile(path.join(FIXTURES, 'tsconfig.json'));
+    expect(result.output).toBe('');
+    expect(result.ok).toBe(true);
+  }, 180_000);
+
+  it('fail to compile when the generated types degrade to any', async () => {
+    fs.mkdirSync(scratch, { recursive: true });
+    fs.cpSync(path.join(PACKAGE_ROOT, 'src/client'), path.join(scratch, 'client'), { recursive: true });
+    fs.writeFileSync(path.join(scratch, 'client/generated/api.ts'), 'export type paths = any;\nexport type components = any;\n');
+    const source = fs.readFileSync(path.join(FIXTURES, 'storefront.ts'), 'utf8').replace("'commerce-service/client'", "'./client/index.js'");
+    fs.writeFileSync(path.join(scratch, 'storefront.ts'), source);
+    fs.copyFileSync(path.join(FIXTURES, 'tsconfig.json'), path.join(scratch, 'tsconfig.json'));
+    const result = await compile(path.join(scratch, 'tsconfig.json'));
+    expect(result.ok).toBe(false);
+    expect(result.output).toMatch(/storefront\.ts/);
+  }, 180_000);
+});
