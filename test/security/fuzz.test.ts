@@ -11,7 +11,7 @@ import { startTestApp, type TestApp } from '../support/app.js';
 import { openStore, placeOrder, product, ORDER_TEST_CONFIG } from '../orders/helpers.js';
 import { hintFor, IdPool, invalidArbitrary, junk, resolveRefs, validArbitrary } from './registry-inputs.js';
 
-const RUNS = process.env.COMMERCE_SLOW_TESTS === '1' ? 60 : 8;
+const RUNS = process.env.COMMERCE_SLOW_TESTS === '1' ? 25 : 8;
 
 let t: TestApp;
 let doc: Record<string, any>;
