@@ -16,7 +16,9 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     app.logger.info({ signal }, 'shutting down');
-    await server.close();
+    // Drain: requests in flight are answered (up to jobs.shutdownGraceMs, the same grace the
+    // worker gives running jobs) before the database pool closes.
+    await server.close(config.jobs.shutdownGraceMs);
     await app.close();
     process.exit(0);
   };

@@ -153,6 +153,17 @@ export const configSchema = z
         suggestions: z.boolean().optional(),
       })
       .prefault({}),
+    /**
+     * How long finished work is kept: dispatched outbox events, succeeded jobs and webhook
+     * delivery attempts older than maxAgeDays are deleted by every worker each intervalMs (and by
+     * the `retention/prune` task for cron-only deployments), so these tables stay bounded.
+     */
+    retention: z
+      .object({
+        maxAgeDays: z.number().int().positive().default(30),
+        intervalMs: z.number().int().positive().default(60 * 60 * 1000),
+      })
+      .prefault({}),
     jobs: z
       .object({
         /** Run the job worker inside the server too, polling every intervalMs (LISTEN/NOTIFY wakes it sooner). */

@@ -19,7 +19,7 @@ import { rejectNulCharacters, signInEmail } from './input-guard.js';
 import { isExposedAuthEndpoint } from '../auth/exposed-endpoints.js';
 import { requestIdFor } from './request-id.js';
 import { appErrorResponse, errorResponse } from './rest-errors.js';
-import { healthResponse } from './health.js';
+import { livenessResponse, readinessResponse } from './health.js';
 import { referenceBundle, referencePage } from './docs.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { wrapAuthResponse } from './auth-response.js';
@@ -107,11 +107,12 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
   async function route(request: Request, path: string, server?: { clientAddress?: string }): Promise<{ response: Response; rate?: RateDecision }> {
     if (request.method === 'OPTIONS') return { response: preflightResponse(request, trusted) };
 
-    if (path === '/api/health' || path === '/api/doc' || path === '/api/reference' || path === '/api/reference/standalone.js') {
+    if (path === '/api/health' || path === '/api/health/ready' || path === '/api/doc' || path === '/api/reference' || path === '/api/reference/standalone.js') {
       const rate = await limit('anonymous', clientKey(server));
       if (!rate.allowed) return { response: tooMany(), rate };
       if (request.method !== 'GET' && request.method !== 'HEAD') return { response: errorResponse(404, 'NOT_FOUND', `No route ${request.method} ${path}`), rate };
-      if (path === '/api/health') return { response: await healthResponse(db, version), rate };
+      if (path === '/api/health') return { response: livenessResponse(version), rate };
+      if (path === '/api/health/ready') return { response: await readinessResponse(db, version), rate };
       if (path === '/api/doc') return { response: new Response(openApiDocument(), { headers: { 'content-type': 'application/json; charset=utf-8' } }), rate };
       return { response: path === '/api/reference' ? referencePage() : referenceBundle(), rate };
     }

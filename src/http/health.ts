@@ -1,22 +1,58 @@
-// GET /api/health: `{ status, version }`, or 503 with database "unreachable" when a probe
-// query fails (bounded by a timeout so a hung database cannot hang the probe).
+// Health probes, split the way orchestrators use them:
+//   GET /api/health        liveness: the process serves requests. `{ status: "ok", version }`
+//                          whatever the database does, so a database outage does not get every
+//                          API process restarted (that would not bring the database back).
+//   GET /api/health/ready  readiness: the database answers (within a timeout, so a hung database
+//                          cannot hang the probe) and every migration shipped with this version is
+//                          applied; 503 with what is missing otherwise, so a load balancer sends
+//                          traffic only to processes that can serve it.
+import fs from 'node:fs';
 import type { Db } from '../db/client.js';
+import { MIGRATIONS_DIR } from '../paths.js';
 
 const PROBE_TIMEOUT_MS = 2000;
 
-export async function healthResponse(db: Db, version: string): Promise<Response> {
-  const probe = db.$queryRaw`select 1`;
+export function livenessResponse(version: string): Response {
+  return Response.json({ status: 'ok', version });
+}
+
+let shipped: string[] | null = null;
+/** The migration folders this version ships (read once: they do not change under a running process). */
+function shippedMigrations(): string[] {
+  shipped ??= fs
+    .readdirSync(MIGRATIONS_DIR, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && fs.existsSync(`${MIGRATIONS_DIR}/${entry.name}/migration.sql`))
+    .map((entry) => entry.name)
+    .sort();
+  return shipped;
+}
+
+async function withTimeout<T>(promise: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error('database probe timed out')), PROBE_TIMEOUT_MS);
   });
   try {
-    await Promise.race([probe, timeout]);
-    return Response.json({ status: 'ok', version });
-  } catch {
-    probe.catch(() => undefined);
-    return Response.json({ status: 'error', version, database: 'unreachable' }, { status: 503 });
+    return await Promise.race([promise, timeout]);
+  } catch (error) {
+    promise.catch(() => undefined);
+    throw error;
   } finally {
     clearTimeout(timer);
   }
+}
+
+export async function readinessResponse(db: Db, version: string): Promise<Response> {
+  let applied: Set<string>;
+  try {
+    const rows = await withTimeout(
+      db.$queryRaw<Array<{ migration_name: string }>>`select migration_name from _prisma_migrations where finished_at is not null and rolled_back_at is null`,
+    );
+    applied = new Set(rows.map((row) => row.migration_name));
+  } catch {
+    return Response.json({ status: 'error', version, database: 'unreachable' }, { status: 503 });
+  }
+  const pending = shippedMigrations().filter((name) => !applied.has(name));
+  if (pending.length) return Response.json({ status: 'error', version, database: 'ok', migrations: { pending } }, { status: 503 });
+  return Response.json({ status: 'ok', version, database: 'ok', migrations: { pending: [] } });
 }

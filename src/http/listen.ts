@@ -9,7 +9,11 @@ export interface Listening {
   url: string;
   port: number;
   server: http.Server;
-  close(): Promise<void>;
+  /**
+   * Stops accepting connections and resolves once every request in flight has been answered;
+   * connections still busy after graceMs are cut (default 0: tests and fatal paths).
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
 export async function listen(app: HttpApp, port: number, host: string): Promise<Listening> {
@@ -28,10 +32,16 @@ export async function listen(app: HttpApp, port: number, host: string): Promise<
     url: `http://${shownHost}:${address.port}`,
     port: address.port,
     server,
-    close: () =>
+    close: (graceMs = 0) =>
       new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
+        // Idle keep-alive sockets go now; sockets with a request in flight finish it first
+        // (Node answers it with Connection: close), so SIGTERM cuts no request within the grace.
+        const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+        server.close(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+        server.closeIdleConnections();
       }),
   };
 }

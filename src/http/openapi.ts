@@ -131,10 +131,16 @@ function rawRoutes(): Json {
   return {
     '/api/health': {
       get: {
-        operationId: 'health', summary: 'Liveness and database probe', tags: ['meta'], security: [],
+        operationId: 'health', summary: 'Liveness: the process serves requests (does not touch the database)', tags: ['meta'], security: [],
+        responses: { 200: { description: 'Alive', ...json({ type: 'object', required: ['status', 'version'], properties: { status: { type: 'string', enum: ['ok'] }, version: { type: 'string' } } }) } },
+      },
+    },
+    '/api/health/ready': {
+      get: {
+        operationId: 'healthReady', summary: 'Readiness: the database answers and every migration of this version is applied', tags: ['meta'], security: [],
         responses: {
-          200: { description: 'Up', ...json({ type: 'object', required: ['status', 'version'], properties: { status: { type: 'string', enum: ['ok'] }, version: { type: 'string' } } }) },
-          503: { description: 'Database unreachable', ...json({ type: 'object', required: ['status', 'version', 'database'], properties: { status: { type: 'string', enum: ['error'] }, version: { type: 'string' }, database: { type: 'string', enum: ['unreachable'] } } }) },
+          200: { description: 'Ready', ...json({ type: 'object', required: ['status', 'version', 'database'], properties: { status: { type: 'string', enum: ['ok'] }, version: { type: 'string' }, database: { type: 'string', enum: ['ok'] }, migrations: { type: 'object', properties: { pending: { type: 'array', items: { type: 'string' } } } } } }) },
+          503: { description: 'Database unreachable or migrations pending', ...json({ type: 'object', properties: { status: { type: 'string', enum: ['error'] }, version: { type: 'string' }, database: { type: 'string', enum: ['ok', 'unreachable'] }, migrations: { type: 'object', properties: { pending: { type: 'array', items: { type: 'string' } } } } } }) },
         },
       },
     },

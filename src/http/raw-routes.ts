@@ -32,6 +32,11 @@ interface Compiled extends RawRoute {
 
 const routes: Compiled[] = [];
 
+/** Every raw route declared so far (the permission matrix and the fuzz property walk them). */
+export function registeredRawRoutes(): readonly RawRoute[] {
+  return routes;
+}
+
 export function defineRawRoute(route: RawRoute): void {
   const names = [...route.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!);
   const source = `/api${route.path}`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\/:([A-Za-z0-9_]+)/g, '/([^/]+)');

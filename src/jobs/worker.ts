@@ -9,6 +9,7 @@
 import { dispatchEvents, DEFAULT_DISPATCH_BATCH } from '../events/dispatcher.js';
 import { EVENTS_CHANNEL, JOBS_CHANNEL, listen, type Listener } from './listener.js';
 import { JobRunner, type RunnerDeps } from './runner.js';
+import { pruneFinished } from './retention.js';
 import { reapStaleJobs, type ProcessingOrder } from './store.js';
 
 export interface WorkerOptions {
@@ -19,6 +20,10 @@ export interface WorkerOptions {
   staleAfterMs: number;
   reapIntervalMs: number;
   shutdownGraceMs: number;
+  /** Finished work older than this is deleted (see retention.ts). */
+  retentionMaxAgeDays: number;
+  /** How often this worker prunes. */
+  retentionIntervalMs: number;
   processingOrder?: ProcessingOrder;
   workerId?: string;
   /** Dispatch outbox events too (default true). */
@@ -50,6 +55,8 @@ export function workerOptionsFrom(config: RunnerDeps['config'], overrides: Parti
     staleAfterMs: jobs.staleAfterMs,
     reapIntervalMs: jobs.reapIntervalMs,
     shutdownGraceMs: jobs.shutdownGraceMs,
+    retentionMaxAgeDays: config.retention.maxAgeDays,
+    retentionIntervalMs: config.retention.intervalMs,
     processingOrder: jobs.processingOrder,
     ...overrides,
   };
@@ -64,6 +71,7 @@ export function startJobWorker(deps: WorkerDeps, options: WorkerOptions): JobWor
   let wakeRequested = true;
   let sleeper: { timer: NodeJS.Timeout; resolve: () => void } | null = null;
   let nextReapAt = Date.now();
+  let nextPruneAt = Date.now();
   // Whether the outbox may hold undispatched events: set by an events notification, a (re)connect
   // of the listener, a poll timeout, or a full batch; without a listener, always.
   let eventsDirty = true;
@@ -126,6 +134,11 @@ export function startJobWorker(deps: WorkerDeps, options: WorkerOptions): JobWor
       nextReapAt = Date.now() + options.reapIntervalMs;
       const reaped = await reapStaleJobs(deps.db, { staleAfterMs: options.staleAfterMs });
       if (reaped.length) logger.warn({ jobs: reaped.map((j) => ({ id: j.id, status: j.status })) }, 'reaped jobs of stopped workers');
+    }
+    if (Date.now() >= nextPruneAt) {
+      nextPruneAt = Date.now() + options.retentionIntervalMs;
+      const pruned = await pruneFinished(deps.db, { maxAgeDays: options.retentionMaxAgeDays });
+      if (pruned.events || pruned.jobs || pruned.webhookAttempts) logger.info({ pruned, maxAgeDays: options.retentionMaxAgeDays }, 'pruned finished work past retention');
     }
     return more;
   }

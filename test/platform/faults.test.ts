@@ -1,4 +1,4 @@
-// When the database goes away: the health probe answers 503, and a session check that cannot
+// When the database goes away: the readiness probe answers 503 (liveness stays 200), and a session check that cannot
 // run is a 500 (logged with stage, path and method), never an anonymous request.
 import { Writable } from 'node:stream';
 import pg from 'pg';
@@ -31,10 +31,16 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 describe('database unreachable', () => {
-  it('GET /api/health answers 503 { status: error, version, database: unreachable }', async () => {
-    const res = await t.request('/api/health');
+  it('GET /api/health/ready answers 503 { status: error, version, database: unreachable }', async () => {
+    const res = await t.request('/api/health/ready');
     expect(res.status).toBe(503);
     expect(res.body).toEqual({ status: 'error', version: '0.1.0', database: 'unreachable' });
+  });
+
+  it('GET /api/health (liveness) still answers 200: the process is alive, restarting it would not help', async () => {
+    const res = await t.request('/api/health');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ok', version: '0.1.0' });
   });
 
   it('a bearer request whose session check cannot run is a masked 500, not anonymous', async () => {

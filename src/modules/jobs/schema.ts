@@ -7,6 +7,7 @@ import { pageOf } from '../../graphql/pagination.js';
 import { pageInput } from '../../graphql/zod-args.js';
 import type { JobOutcome } from '../../jobs/runner.js';
 import '../../jobs/reaper.js';
+import '../../jobs/retention.js';
 import { listFailedJobs, retryJob, runJobsOnce, type CronRunReport } from './service.js';
 import { defineEnum } from '../../graphql/enums.js';
 import { JOB_STATUSES } from '../../jobs/store.js';

@@ -1,0 +1,34 @@
+// Liveness vs readiness: /api/health answers while the process serves; /api/health/ready also
+// needs the database and every migration of this version (the unreachable database case is in
+// faults.test.ts).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t?.close());
+
+describe('health probes', () => {
+  it('GET /api/health/ready is 200 with no pending migration on a migrated database', async () => {
+    const res = await t.request('/api/health/ready');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ok', version: '0.1.0', database: 'ok', migrations: { pending: [] } });
+    expect((await t.request('/api/health')).body).toEqual({ status: 'ok', version: '0.1.0' });
+  });
+
+  it('is 503 naming the migration that is not applied, and ready again once it is', async () => {
+    const [last] = await t.app.db.$queryRaw<Array<{ migration_name: string }>>`select migration_name from _prisma_migrations order by migration_name desc limit 1`;
+    await t.app.db.$executeRaw`update _prisma_migrations set finished_at = null where migration_name = ${last!.migration_name}`;
+    try {
+      const res = await t.request('/api/health/ready');
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual({ status: 'error', version: '0.1.0', database: 'ok', migrations: { pending: [last!.migration_name] } });
+      expect((await t.request('/api/health')).status).toBe(200);
+    } finally {
+      await t.app.db.$executeRaw`update _prisma_migrations set finished_at = now() where migration_name = ${last!.migration_name}`;
+    }
+    expect((await t.request('/api/health/ready')).status).toBe(200);
+  });
+});
