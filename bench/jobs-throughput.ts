@@ -61,7 +61,7 @@ interface Child {
 function spawnRunner(kind: Kind): Promise<Child> {
   return new Promise((resolve, reject) => {
     const child = fork(path.join(here, kind === 'ours' ? 'jobs-runner.ts' : 'jobs-graphile-runner.ts'), [], {
-      execArgv: ['--import', 'tsx'],
+      execArgv: ['--import', 'tsx', ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [])],
       env: { ...process.env, DATABASE_URL: benchUrl, BENCH_CONCURRENCY: values.concurrency },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });

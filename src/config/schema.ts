@@ -119,12 +119,6 @@ export const configSchema = z
         queues: z.array(z.string().min(1)).min(1).default(['default']),
         /** Jobs one worker process runs at the same time. */
         concurrency: z.number().int().positive().default(10),
-        /**
-         * Jobs a worker claims ahead of its free slots in one statement and keeps (heartbeated)
-         * until a slot frees: fewer, larger claims (like graphile-worker's localQueue). Default
-         * 4 × concurrency; set it to the concurrency to claim only what can start at once.
-         */
-        localQueueSize: z.number().int().positive().optional(),
         /** Poll interval of `npm run worker`; notifications usually wake it first. */
         pollIntervalMs: z.number().int().positive().default(5000),
         /** A running job's heartbeat period; the reaper takes back jobs silent for staleAfterMs. */

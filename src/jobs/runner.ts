@@ -79,8 +79,6 @@ export class JobRunner {
   private readonly registry: TaskRegistry;
   private readonly heartbeatIntervalMs: number;
   private readonly running = new Map<string, Running>();
-  /** Claimed and waiting in the worker's local queue: heartbeated like running jobs. */
-  private readonly held = new Map<string, Claim>();
   private heartbeatTimer: NodeJS.Timeout | null = null;
   /** Completions waiting to be written together (see complete()). */
   private completions: Array<{ claim: Claim; output: unknown; resolve(recorded: boolean): void; reject(error: unknown): void }> = [];
@@ -135,28 +133,8 @@ export class JobRunner {
     };
   }
 
-  /** Keeps claims that wait for a free slot alive (heartbeats) until execute() or release. */
-  hold(jobs: ClaimedJob[]): void {
-    for (const job of jobs) this.held.set(job.id, { id: job.id, lockToken: job.lockToken });
-    if (jobs.length) this.ensureHeartbeat();
-  }
-
-  /** Whether a held claim is still ours (false once the reaper took it back). */
-  isHeld(id: string): boolean {
-    return this.held.has(id);
-  }
-
-  /** Hands held (never started) jobs back to pending with their attempt given back. */
-  async releaseHeld(jobs: ClaimedJob[]): Promise<number> {
-    const claims = jobs.map((job) => this.held.get(job.id)).filter((c): c is Claim => c !== undefined);
-    for (const claim of claims) this.held.delete(claim.id);
-    if (this.running.size === 0 && this.held.size === 0) this.stopHeartbeat();
-    return releaseJobs(this.deps.db, claims);
-  }
-
   /** Runs one claimed job to its next state. Never throws: a failure is the job's outcome. */
   async execute(job: ClaimedJob): Promise<JobOutcome> {
-    this.held.delete(job.id);
     const claim: Claim = { id: job.id, lockToken: job.lockToken };
     const base = { id: job.id, taskSlug: job.taskSlug, attempts: job.attempts };
     const task = this.registry.get(job.taskSlug);
@@ -211,7 +189,7 @@ export class JobRunner {
       }
     } finally {
       this.running.delete(job.id);
-      if (this.running.size === 0 && this.held.size === 0) this.stopHeartbeat();
+      if (this.running.size === 0) this.stopHeartbeat();
     }
   }
 
@@ -266,16 +244,11 @@ export class JobRunner {
     return releaseJobs(this.deps.db, claims.map((r) => r.claim));
   }
 
-  /** One heartbeat for all running and held jobs; a claim that is gone aborts its handler. */
+  /** One heartbeat for all running jobs; a claim that is gone aborts its handler. */
   async heartbeat(): Promise<void> {
     const claims = [...this.running.values()];
-    const waiting = [...this.held.values()];
-    if (claims.length === 0 && waiting.length === 0) return;
-    const held = await heartbeatJobs(this.deps.db, [...claims.map((r) => r.claim), ...waiting]);
-    for (const claim of waiting) {
-      // Taken back while it waited: it must not start here (another worker may run it).
-      if (!held.has(claim.id) && this.held.get(claim.id) === claim) this.held.delete(claim.id);
-    }
+    if (claims.length === 0) return;
+    const held = await heartbeatJobs(this.deps.db, claims.map((r) => r.claim));
     for (const running of claims) {
       if (held.has(running.claim.id) || !this.running.has(running.claim.id)) continue;
       running.lost = true;

@@ -9,13 +9,11 @@
 import { dispatchEvents, DEFAULT_DISPATCH_BATCH } from '../events/dispatcher.js';
 import { EVENTS_CHANNEL, JOBS_CHANNEL, listen, type Listener } from './listener.js';
 import { JobRunner, type RunnerDeps } from './runner.js';
-import { reapStaleJobs, type ClaimedJob, type ProcessingOrder } from './store.js';
+import { reapStaleJobs, type ProcessingOrder } from './store.js';
 
 export interface WorkerOptions {
   queues: string[];
   concurrency: number;
-  /** Claimed ahead of free slots (see config jobs.localQueueSize); default 4 × concurrency. */
-  localQueueSize?: number;
   pollIntervalMs: number;
   heartbeatIntervalMs: number;
   staleAfterMs: number;
@@ -47,7 +45,6 @@ export function workerOptionsFrom(config: RunnerDeps['config'], overrides: Parti
   return {
     queues: jobs.queues,
     concurrency: jobs.concurrency,
-    localQueueSize: jobs.localQueueSize,
     pollIntervalMs: jobs.pollIntervalMs,
     heartbeatIntervalMs: jobs.heartbeatIntervalMs,
     staleAfterMs: jobs.staleAfterMs,
@@ -62,11 +59,6 @@ export function startJobWorker(deps: WorkerDeps, options: WorkerOptions): JobWor
   const logger = deps.logger.child({ component: 'job-worker' });
   const runner = new JobRunner({ ...deps, logger }, { workerId: options.workerId, heartbeatIntervalMs: options.heartbeatIntervalMs, processingOrder: options.processingOrder });
   const running = new Set<Promise<unknown>>();
-  // The local queue: jobs claimed in one statement ahead of free slots, started as slots free.
-  // Claiming per free slot made every few jobs cost a claim round trip; a batch amortizes it
-  // (the jobs are ours, heartbeated, and handed back on stop like running ones).
-  const localQueue: ClaimedJob[] = [];
-  const localQueueSize = Math.max(options.concurrency, options.localQueueSize ?? options.concurrency * 4);
   const dispatch = options.dispatch ?? true;
   let stopping = false;
   let wakeRequested = true;
@@ -105,20 +97,6 @@ export function startJobWorker(deps: WorkerDeps, options: WorkerOptions): JobWor
       }, logger)
     : null;
 
-  function startQueued(): void {
-    while (!stopping && localQueue.length && runner.inFlight < options.concurrency) {
-      const job = localQueue.shift()!;
-      if (!runner.isHeld(job.id)) continue; // taken back by the reaper while it waited
-      const execution = runner.execute(job).finally(() => {
-        running.delete(execution);
-        // A freed slot takes the next queued job at once; the loop refills the queue.
-        startQueued();
-        wake();
-      });
-      running.add(execution);
-    }
-  }
-
   /** One pass; true when there is probably more to do right away. */
   async function pass(): Promise<boolean> {
     let more = false;
@@ -132,19 +110,18 @@ export function startJobWorker(deps: WorkerDeps, options: WorkerOptions): JobWor
       }
     }
     for (const queue of options.queues) {
-      if (stopping) break;
       const free = options.concurrency - runner.inFlight;
-      if (free <= 0) break;
-      if (localQueue.length < free) {
-        const limit = localQueueSize - localQueue.length;
-        const { jobs } = await runner.claim({ queue, limit });
-        runner.hold(jobs);
-        localQueue.push(...jobs);
-        if (jobs.length === limit) more = true;
+      if (free <= 0 || stopping) break;
+      const { jobs } = await runner.claim({ queue, limit: free });
+      for (const job of jobs) {
+        const execution = runner.execute(job).finally(() => {
+          running.delete(execution);
+          wake();
+        });
+        running.add(execution);
       }
-      startQueued();
+      if (jobs.length === free) more = true;
     }
-    if (localQueue.length) more = true;
     if (Date.now() >= nextReapAt) {
       nextReapAt = Date.now() + options.reapIntervalMs;
       const reaped = await reapStaleJobs(deps.db, { staleAfterMs: options.staleAfterMs });
@@ -181,16 +158,13 @@ export function startJobWorker(deps: WorkerDeps, options: WorkerOptions): JobWor
       wake();
       await loop;
       await listener?.close();
-      // Queued jobs never started: back to pending now, attempts given back.
-      const unstarted = localQueue.splice(0);
-      const handedBack = unstarted.length ? await runner.releaseHeld(unstarted) : 0;
       if (running.size) {
         let timer: NodeJS.Timeout | undefined;
         const grace = new Promise<void>((resolve) => { timer = setTimeout(resolve, options.shutdownGraceMs); });
         await Promise.race([Promise.allSettled([...running]), grace]);
         clearTimeout(timer);
       }
-      const released = (runner.inFlight ? await runner.releaseAll() : 0) + handedBack;
+      const released = runner.inFlight ? await runner.releaseAll() : 0;
       if (released) logger.warn({ released }, 'released running jobs back to pending on shutdown');
       logger.info({ workerId: runner.workerId }, 'job worker stopped');
       return { released };
