@@ -6,11 +6,17 @@
 //   node --import tsx bench/jobs-throughput.ts [--jobs 5000] [--processes 1,4] [--concurrency 32]
 //
 // Works on a scratch database created (and dropped) on that server. Each run stops after 15 s.
+//
+// The yardstick is graphile-worker (a devDependency) in the same run, with its documented
+// throughput settings (localQueue, batched completions): the same jobs, process counts and
+// concurrency, one-statement enqueue, rounds alternating between the two (BENCH_ROUNDS, default
+// 3), medians and the ratio ours / graphile-worker.
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { runMigrations } from 'graphile-worker';
 import { applyMigrations } from '../src/db/migrations.js';
 import { MIGRATIONS_DIR } from '../src/paths.js';
 
@@ -25,6 +31,8 @@ const { values } = parseArgs({
 const JOBS = Number(values.jobs);
 const PROCESS_COUNTS = values.processes!.split(',').map(Number);
 const RUN_LIMIT_MS = 15_000;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+type Kind = 'ours' | 'graphile';
 
 const serverUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const scratch = `jobs_bench_${process.pid}`;
@@ -50,10 +58,10 @@ interface Child {
   report(): Promise<string[]>;
 }
 
-function spawnRunner(): Promise<Child> {
+function spawnRunner(kind: Kind): Promise<Child> {
   return new Promise((resolve, reject) => {
-    const child = fork(path.join(here, 'jobs-runner.ts'), [], {
-      execArgv: ['--import', 'tsx'],
+    const child = fork(path.join(here, kind === 'ours' ? 'jobs-runner.ts' : 'jobs-graphile-runner.ts'), [], {
+      execArgv: ['--import', 'tsx', ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [])],
       env: { ...process.env, DATABASE_URL: benchUrl, BENCH_CONCURRENCY: values.concurrency },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
@@ -87,16 +95,66 @@ function spawnRunner(): Promise<Child> {
 async function listeners(): Promise<number> {
   return admin(async (client) => {
     const { rows } = await client.query<{ n: number }>(
-      "select count(*)::int as n from pg_stat_activity where datname = $1 and application_name = 'commerce-jobs-listener' and query ilike 'listen%'",
+      "select count(distinct pid)::int as n from pg_stat_activity where datname = $1 and query ilike 'listen%'",
       [scratch],
     );
     return rows[0]!.n;
   });
 }
 
-async function runOnce(processes: number, organizationId: string): Promise<{ processes: number; jobs: number; seconds: number; perSecond: number; exactlyOnce: boolean; detail: string }> {
+interface RunResult {
+  processes: number;
+  jobs: number;
+  seconds: number;
+  perSecond: number;
+  exactlyOnce: boolean;
+  /** Jobs per process, smallest / largest share: 1 is perfectly even. */
+  evenness: number;
+  detail: string;
+}
+
+async function runGraphile(processes: number): Promise<RunResult> {
+  await admin((client) => client.query('delete from graphile_worker._private_jobs'), benchUrl);
+  const children = await Promise.all(Array.from({ length: processes }, () => spawnRunner('graphile')));
+  while ((await listeners()) < processes) await new Promise((r) => setTimeout(r, 50));
+  const db = new pg.Client({ connectionString: benchUrl });
+  db.on('error', () => undefined);
+  await db.connect();
+  const started = performance.now();
+  await db.query(
+    `select graphile_worker.add_jobs(array(
+       select json_populate_record(null::graphile_worker.job_spec, json_build_object('identifier', 'noop', 'payload', json_build_object('n', n)))
+       from generate_series(1, $1) n))`,
+    [JOBS],
+  );
+  let left = JOBS;
+  while (performance.now() - started < RUN_LIMIT_MS) {
+    // graphile-worker deletes a job when it succeeds.
+    left = (await db.query<{ n: number }>('select count(*)::int as n from graphile_worker._private_jobs')).rows[0]!.n;
+    if (left === 0) break;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const reports = await Promise.all(children.map((c) => c.report()));
+  await db.end();
+  const ran = reports.flat();
+  const unique = new Set(ran);
+  const done = JOBS - left;
+  const shares = reports.map((r) => r.length);
+  return {
+    processes,
+    jobs: done,
+    seconds: Math.round(seconds * 100) / 100,
+    perSecond: Math.round(done / seconds),
+    exactlyOnce: left === 0 && ran.length === JOBS && unique.size === JOBS,
+    evenness: Math.round((Math.min(...shares) / Math.max(1, Math.max(...shares))) * 100) / 100,
+    detail: `handler runs ${ran.length} (distinct ${unique.size}) per process [${shares.join(', ')}]`,
+  };
+}
+
+async function runOnce(processes: number, organizationId: string): Promise<RunResult> {
   await admin((client) => client.query('truncate jobs cascade'), benchUrl);
-  const children = await Promise.all(Array.from({ length: processes }, spawnRunner));
+  const children = await Promise.all(Array.from({ length: processes }, () => spawnRunner('ours')));
   while ((await listeners()) < processes) await new Promise((r) => setTimeout(r, 50));
 
   const db = new pg.Client({ connectionString: benchUrl });
@@ -130,27 +188,49 @@ async function runOnce(processes: number, organizationId: string): Promise<{ pro
     seconds: Math.round(seconds * 100) / 100,
     perSecond: Math.round(done / seconds),
     exactlyOnce,
+    evenness: Math.round((Math.min(...reports.map((r) => r.length)) / Math.max(1, ...reports.map((r) => r.length))) * 100) / 100,
     detail: `handler runs ${ran.length} (distinct ${unique.size}) per process [${reports.map((r) => r.length).join(', ')}]; table ${rows.map((r) => `${r.status}×${r.attempts}:${r.n}`).join(' ')}`,
   };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 async function main(): Promise<void> {
   await admin((client) => client.query(`create database ${client.escapeIdentifier(scratch)}`));
   try {
     await applyMigrations(benchUrl, MIGRATIONS_DIR);
+    await runMigrations({ connectionString: benchUrl, logger: undefined });
     const organizationId = await admin(async (client) => {
       const { rows } = await client.query<{ id: string }>("insert into organizations (id, slug, name, updated_at) values (gen_random_uuid(), 'bench', 'Bench', now()) returning id");
       return rows[0]!.id;
     }, benchUrl);
-    console.log(`jobs throughput: ${JOBS} no-op jobs, ${values.concurrency} concurrent jobs per process, PostgreSQL at ${new URL(serverUrl).host}`);
+    console.log(`jobs throughput: ${JOBS} no-op jobs, ${values.concurrency} concurrent jobs per process, ${ROUNDS} alternating rounds, PostgreSQL at ${new URL(serverUrl).host}`);
+    const summary: string[] = [];
     for (const processes of PROCESS_COUNTS) {
-      const result = await runOnce(processes, organizationId);
-      console.log(
-        `${processes} process${processes === 1 ? ' ' : 'es'}: ${result.jobs}/${JOBS} jobs in ${result.seconds}s = ${result.perSecond} jobs/s; ` +
-          `exactly once: ${result.exactlyOnce ? 'yes' : 'NO'} (${result.detail})`,
-      );
-      if (!result.exactlyOnce || result.jobs !== JOBS) process.exitCode = 1;
+      const ours: RunResult[] = [];
+      const theirs: RunResult[] = [];
+      for (let round = 0; round < ROUNDS; round += 1) {
+        for (const kind of ['graphile', 'ours'] as const) {
+          const result = kind === 'ours' ? await runOnce(processes, organizationId) : await runGraphile(processes);
+          (kind === 'ours' ? ours : theirs).push(result);
+          console.log(
+            `  round ${round + 1} ${kind === 'ours' ? 'commerce       ' : 'graphile-worker'} ${processes}p: ${result.jobs}/${JOBS} in ${result.seconds}s = ${result.perSecond} jobs/s; ` +
+              `exactly once: ${result.exactlyOnce ? 'yes' : 'NO'}; evenness ${result.evenness} (${result.detail})`,
+          );
+          if (!result.exactlyOnce || result.jobs !== JOBS) process.exitCode = 1;
+        }
+      }
+      const a = median(ours.map((r) => r.perSecond));
+      const b = median(theirs.map((r) => r.perSecond));
+      summary.push(`| ${processes} | ${a} | ${b} | ${(a / Math.max(1, b)).toFixed(2)}× | ${median(ours.map((r) => r.evenness))} | ${median(theirs.map((r) => r.evenness))} |`);
     }
+    console.log('\n| processes | commerce jobs/s | graphile-worker jobs/s | ratio | evenness (min/max share) | graphile evenness |');
+    console.log('|---:|---:|---:|---:|---:|---:|');
+    for (const line of summary) console.log(line);
   } finally {
     await admin((client) => client.query(`drop database if exists ${client.escapeIdentifier(scratch)} with (force)`));
   }

@@ -51,6 +51,8 @@ export interface Result {
   p99: number;
   errors: number;
   non2xx: number;
+  /** Requests completed in the run. */
+  total: number;
 }
 
 export async function load(scenario: Scenario, seconds: number, connections: number): Promise<Result> {
@@ -69,6 +71,7 @@ export async function load(scenario: Scenario, seconds: number, connections: num
     p99: result.latency.p99,
     errors: result.errors,
     non2xx: result.non2xx,
+    total: result.requests.total,
   };
 }
 

@@ -8,6 +8,10 @@ import { loadConfig } from '../../src/config/index.js';
 import { resolveDatabase } from '../../src/db/client.js';
 import { mintApiKey } from '../../src/auth/accounts.js';
 import { listen } from '../../src/http/listen.js';
+import { createEntity } from '../../src/modules/catalog/entity.service.js';
+import { setAttributes } from '../../src/modules/catalog/attributes.service.js';
+import { bulkVariants } from '../../src/modules/catalog/variants.service.js';
+import { createPrice } from '../../src/modules/pricing/prices.service.js';
 
 const base = await loadConfig({ logLevel: 'silent', dataDir: process.env.DATA_DIR ?? '.data-bench' });
 const server = await resolveDatabase(base);
@@ -25,15 +29,38 @@ const config = await loadConfig({
   databaseUrl: url.toString(),
   dataDir: process.env.DATA_DIR ?? '.data-bench',
   // The bench measures throughput, not the limiter's refusals.
-  rateLimit: { authenticated: { points: 10_000_000, durationSeconds: 60 }, anonymous: { points: 10_000_000, durationSeconds: 60 } },
+  // BENCH_ANONYMOUS_POINTS=0 makes every anonymous request a refusal (the limiter's floor).
+  rateLimit: {
+    authenticated: { points: 10_000_000, durationSeconds: 60 },
+    anonymous: { points: Number(process.env.BENCH_ANONYMOUS_POINTS ?? 10_000_000), durationSeconds: 60 },
+  },
 });
 const app = await createApp(config, { countStatements: true });
 const organization = await app.services.organizations.defaultOrganization();
 const { key } = await mintApiKey({ auth: app.auth, config, db: app.db }, { scope: 'admin', organizationId: organization.id });
 await app.db.setting.create({ data: { organizationId: organization.id, group: 'general', values: { currency: 'USD', timezone: 'UTC', locale: 'en' } } });
+// BENCH_PRODUCTS=n: n active products with 6 variants (size × color), English attributes and
+// a USD price each, written through the services so the rows are what the API would write.
+const products = Number(process.env.BENCH_PRODUCTS ?? 0);
+const sample: string[] = [];
+if (products > 0) {
+  const ctx = { db: app.db, organization, actor: null, requestId: 'bench' };
+  for (let start = 0; start < products; start += 10) {
+    await Promise.all(
+      Array.from({ length: Math.min(10, products - start) }, async (_, k) => {
+        const i = start + k;
+        const entity = await createEntity(ctx as never, { type: 'product', slug: `bench-item-${i}`, status: 'active', locale: 'en' });
+        await setAttributes(ctx as never, entity.id, 'en', { title: `Bench item ${i}`, description: 'A product for the load scenario.' });
+        await bulkVariants(ctx as never, entity.id, { axes: { size: ['S', 'M', 'L'], color: ['red', 'blue'] } });
+        await createPrice(ctx as never, { entityId: entity.id, currency: 'USD', amount: 1000 + i });
+        sample.push(entity.id);
+      }),
+    );
+  }
+}
 const listening = await listen(app.http, 0, '127.0.0.1');
 // databaseUrl: benches that need bulk data (bench/analytics.ts) seed it with SQL straight into this database.
-console.log(JSON.stringify({ url: listening.url, key, databaseUrl: url.toString(), organizationId: organization.id }));
+console.log(JSON.stringify({ url: listening.url, key, databaseUrl: url.toString(), organizationId: organization.id, entityId: sample[0] ?? '' }));
 
 process.on('SIGUSR2', () => console.log(JSON.stringify({ statements: app.counter.statements })));
 process.on('SIGTERM', async () => {

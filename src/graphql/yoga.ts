@@ -2,8 +2,9 @@
 // plugin, every /api route sofa generates. The per-request context is built by the HTTP layer
 // and handed in as the server context.
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
-import { GraphQLError, type GraphQLSchema } from 'graphql';
+import type { renderGraphiQL as RenderGraphiQL } from '@graphql-yoga/render-graphiql';
+import { lazyModule } from '../lazy.js';
+import { GraphQLError, parse, printType, type GraphQLSchema } from 'graphql';
 import type { RequestContext } from '../context.js';
 import { requestScope } from '../logger.js';
 import { restFacade } from '../http/rest-facade.js';
@@ -23,10 +24,11 @@ export interface ServerContext {
   ctx: RequestContext;
 }
 
-/** GraphiQL's page inlines its whole bundle (several MB): render it once. */
+/** GraphiQL's page inlines its whole bundle (several MB): loaded on the first visit, rendered once. */
+const graphiql = lazyModule<{ renderGraphiQL: typeof RenderGraphiQL }>('@graphql-yoga/render-graphiql');
 let graphiqlPage: string | null = null;
-function cachedGraphiQL(options: Parameters<typeof renderGraphiQL>[0]): string {
-  graphiqlPage ??= renderGraphiQL(options);
+function cachedGraphiQL(options: Parameters<typeof RenderGraphiQL>[0]): string {
+  graphiqlPage ??= graphiql().renderGraphiQL(options);
   return graphiqlPage;
 }
 
@@ -37,7 +39,22 @@ export interface GraphqlExposure {
   costPerPoint: number;
 }
 
+/**
+ * sofa looks each operation's description up in its root type's `astNode`, and without one
+ * (a code-first schema has none) prints and re-parses the whole Query or Mutation type for every
+ * route and every argument: about 2 s of start-up for this schema. One printed definition per
+ * root type, made once, gives it the same descriptions.
+ */
+function giveRootTypesDefinitions(schema: GraphQLSchema): void {
+  for (const type of [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()]) {
+    if (type && !type.astNode) {
+      (type as { astNode: unknown }).astNode = parse(printType(type)).definitions[0];
+    }
+  }
+}
+
 export function createGraphqlServer(options: { schema: GraphQLSchema; limits: GraphqlLimits; version: string; exposure: GraphqlExposure }) {
+  giveRootTypesDefinitions(options.schema);
   const facade = restFacade({ basePath: '/api', title: 'Commerce API', version: options.version });
   const yoga: YogaServerInstance<ServerContext, RequestContext> = createYoga<ServerContext, RequestContext>({
     schema: options.schema,

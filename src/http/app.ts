@@ -24,6 +24,7 @@ import { referenceBundle, referencePage } from './docs.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { wrapAuthResponse } from './auth-response.js';
 import { matchRawRoute, serveRawRoute } from './raw-routes.js';
+import { conditional } from './conditional.js';
 
 export interface HttpAppDeps extends Pick<Runtime, 'config' | 'db' | 'auth' | 'services' | 'logger'> {
   version: string;
@@ -104,7 +105,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
   }
 
   /** Runs one request; returns the response and the rate decision whose headers it carries. */
-  async function route(request: Request, path: string, server?: { clientAddress?: string }): Promise<{ response: Response; rate?: RateDecision }> {
+  async function route(request: Request, path: string, server?: { clientAddress?: string }): Promise<{ response: Response; rate?: RateDecision; actor?: Actor | null }> {
     if (request.method === 'OPTIONS') return { response: preflightResponse(request, trusted) };
 
     if (path === '/api/health' || path === '/api/health/ready' || path === '/api/doc' || path === '/api/reference' || path === '/api/reference/standalone.js') {
@@ -170,9 +171,9 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
     };
     // Documents and the payment webhook: not JSON, so served beside sofa (http/raw-routes.ts).
     const raw = matchRawRoute(request.method, path, request.headers.get('accept'));
-    if (raw) return { response: await serveRawRoute(raw, ctx), rate };
+    if (raw) return { response: await serveRawRoute(raw, ctx), rate, actor };
     const response = await yoga.fetch(request, { ctx });
-    return { response, rate: rateLimit.last ?? rate };
+    return { response, rate: rateLimit.last ?? rate, actor };
   }
 
   function tooMany(): Response {
@@ -188,10 +189,11 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
         const url = new URL(incoming.url);
         let response: Response;
         let rate: RateDecision | undefined;
+        let actor: Actor | null | undefined;
         try {
           const request = await readBody(incoming, config.bodyLimitBytes);
           await rejectNulCharacters(request, url);
-          ({ response, rate } = await route(request, url.pathname, server));
+          ({ response, rate, actor } = await route(request, url.pathname, server));
         } catch (error) {
           if (error instanceof BodyTooLargeError) {
             // The rest of the body is still in flight: close the connection rather than leave
@@ -214,11 +216,21 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
         if (rate) for (const [name, value] of Object.entries(rateLimitHeaders(rate))) headers.set(name, value);
         if (response.status === 429 && !headers.has('retry-after')) headers.set('retry-after', String(rate?.retryAfter ?? 1));
         for (const [name, value] of Object.entries(corsHeaders(incoming, trusted))) headers.set(name, value);
+        const { status, body } = await conditional(
+          {
+            method: incoming.method,
+            path: url.pathname,
+            ifNoneMatch: incoming.headers.get('if-none-match'),
+            shareable: actor === null ? !incoming.headers.has('cookie') : actor?.kind === 'apiKey' && actor.scope === 'storefront',
+          },
+          response,
+          headers,
+        );
         requestLogger.info(
-          { method: incoming.method, path: url.pathname, status: response.status, ms: Math.round((performance.now() - started) * 10) / 10 },
+          { method: incoming.method, path: url.pathname, status, ms: Math.round((performance.now() - started) * 10) / 10 },
           'request',
         );
-        return new Response(response.body, { status: response.status, headers });
+        return new Response(body, { status, headers });
       });
     },
     async close() {

@@ -1,9 +1,12 @@
 // The Stripe adapter: PaymentIntents confirmed at checkout with the shopper's PaymentMethod,
 // refunds against the intent, both with idempotency keys, and webhook verification with the
 // endpoint's signing secret.
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
+import { lazyModule } from '../../lazy.js';
 import type { CreatePaymentInput, CreatePaymentResult, PaymentAdapter, RefundInput, RefundResult } from './adapter.js';
 import { verifyStripeSignature } from './signature.js';
+
+const StripeSdk = lazyModule<typeof Stripe>('stripe');
 
 export class StripePaymentAdapter implements PaymentAdapter {
   readonly name = 'stripe';
@@ -15,7 +18,7 @@ export class StripePaymentAdapter implements PaymentAdapter {
     options: { timeoutMs: number },
   ) {
     // Retries reuse the idempotency key, so a timeout never turns into a second charge.
-    this.stripe = new Stripe(secretKey, { timeout: options.timeoutMs, maxNetworkRetries: 2 });
+    this.stripe = new (StripeSdk())(secretKey, { timeout: options.timeoutMs, maxNetworkRetries: 2 });
   }
 
   async createPayment(input: CreatePaymentInput): Promise<CreatePaymentResult> {
@@ -41,10 +44,10 @@ export class StripePaymentAdapter implements PaymentAdapter {
       const status = known.find((s) => s === intent.status) ?? 'requires_action';
       return { ok: true, intentId: intent.id, status };
     } catch (error) {
-      if (error instanceof Stripe.errors.StripeCardError) {
+      if (error instanceof StripeSdk().errors.StripeCardError) {
         return { ok: false, code: error.code ?? 'card_declined', declineCode: error.decline_code ?? undefined, message: error.message };
       }
-      if (error instanceof Stripe.errors.StripeInvalidRequestError) {
+      if (error instanceof StripeSdk().errors.StripeInvalidRequestError) {
         return { ok: false, code: error.code ?? 'invalid_request', message: error.message };
       }
       throw error;
@@ -64,7 +67,7 @@ export class StripePaymentAdapter implements PaymentAdapter {
       if (refund.status === 'failed' || refund.status === 'canceled') return { ok: false, code: refund.failure_reason ?? 'refund_failed', message: `Refund ${refund.status}` };
       return { ok: true, refundId: refund.id, status: refund.status ?? 'pending' };
     } catch (error) {
-      if (error instanceof Stripe.errors.StripeInvalidRequestError) return { ok: false, code: error.code ?? 'invalid_request', message: error.message };
+      if (error instanceof StripeSdk().errors.StripeInvalidRequestError) return { ok: false, code: error.code ?? 'invalid_request', message: error.message };
       throw error;
     }
   }

@@ -2,10 +2,13 @@
 // settings `branding`, invoice and order numbers, bill-to, lines, tax per rate and totals.
 // pdfkit's standard Helvetica covers Latin-1 (WinAnsi); text outside it is transliterated to '?'
 // by pdfkit, so stores selling under non-Latin titles should register a font (not bundled here).
-import PDFDocument from 'pdfkit';
+import type PDFKit from 'pdfkit';
+import { lazyModule } from '../../../lazy.js';
 import { addressLines, formatDate, formatMoneyForPdf, formatRate } from './format.js';
 import { storeIdentity } from './invoice-html.js';
 import type { DocumentData } from './data.js';
+
+const PDFDocument = lazyModule<typeof PDFKit>('pdfkit');
 
 const MARGIN = 50;
 
@@ -13,7 +16,7 @@ export function renderInvoicePdf(data: DocumentData): Promise<Buffer> {
   const { order, locale } = data;
   const money = (minor: number) => formatMoneyForPdf(minor, order.currency, locale);
   const accent = /^#[0-9a-fA-F]{6}$/.test(data.branding.primaryColor ?? '') ? data.branding.primaryColor! : '#222222';
-  const doc = new PDFDocument({
+  const doc = new (PDFDocument())({
     size: 'A4',
     margin: MARGIN,
     info: { Title: `Invoice ${data.invoiceNumber ?? ''}`.trim(), Author: data.storeName, Subject: `Order ${order.number}`, Creator: 'commerce-service' },

@@ -5,7 +5,10 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
+import type Nodemailer from 'nodemailer';
+import { lazyModule } from '../../../lazy.js';
+
+const nodemailer = lazyModule<typeof Nodemailer>('nodemailer');
 import type { Config } from '../../../config/index.js';
 
 export interface MailMessage {
@@ -36,7 +39,7 @@ export function createMailer(config: Config, env: NodeJS.ProcessEnv = process.en
   const smtpUrl = config.mail.smtpUrl ?? env.SMTP_URL;
   const from = config.mail.from ?? env.MAIL_FROM ?? DEFAULT_FROM;
   if (smtpUrl) {
-    const transport = nodemailer.createTransport(smtpUrl);
+    const transport = nodemailer().createTransport(smtpUrl);
     return {
       transport: 'smtp',
       from,
@@ -46,7 +49,7 @@ export function createMailer(config: Config, env: NodeJS.ProcessEnv = process.en
       },
     };
   }
-  const transport = nodemailer.createTransport({ jsonTransport: true });
+  const transport = nodemailer().createTransport({ jsonTransport: true });
   const directory = path.resolve(config.dataDir, 'mail');
   return {
     transport: 'file',

@@ -1,0 +1,136 @@
+// `npm run bench`: the HTTP scenarios of issue 14 side by side with a raw node:http yardstick,
+// all in one process tree (this process drives autocannon; the baseline and the app each run
+// in a child of their own so neither shares the load generator's event loop).
+//
+// The machine is shared and noisy, so absolute req/s mean little: every scenario alternates
+// rounds with the baseline (raw, scenario, raw, scenario, ...; BENCH_ROUNDS each, default 3)
+// and the table reports medians, the median of the per-round ratios to raw, SQL statements per
+// request (the app's statement counter over the measured rounds) and the app's RSS after the
+// scenario. Then the checkout and job-queue benches run as they do alone.
+//
+//   npm run bench            BENCH_SECONDS (5), BENCH_CONNECTIONS (50), BENCH_ROUNDS (3),
+//                            BENCH_PRODUCTS (100), BENCH_ONLY=http to skip checkout and jobs
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import { load, startTarget, type Result, type Scenario, type Target } from './support/driver.js';
+import { statementCounter } from './support/probe.js';
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const products = Number(process.env.BENCH_PRODUCTS ?? 100);
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+function rssMb(pid: number | undefined): number {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+  } catch {
+    return Math.round(process.memoryUsage().rss / 1024 / 1024);
+  }
+}
+
+interface Row {
+  name: string;
+  rps: number;
+  rawRps: number;
+  ratio: number;
+  p50: number;
+  p99: number;
+  failures: number;
+  statements: number | null;
+  rssMb: number;
+}
+
+async function measure(baseline: Target, app: Target, scenario: Scenario, expectFailures = false): Promise<Row> {
+  await load(scenario, 1, connections); // warm-up: JIT, pools, caches
+  const ours: Result[] = [];
+  const raw: Result[] = [];
+  const ratios: number[] = [];
+  let statements = 0;
+  let requests = 0;
+  for (let round = 0; round < rounds; round += 1) {
+    const r = await load({ name: 'raw', url: baseline.info.url! }, seconds, connections);
+    const before = await statementCounter(app);
+    const o = await load(scenario, seconds, connections);
+    statements += (await statementCounter(app)) - before;
+    requests += o.total;
+    raw.push(r);
+    ours.push(o);
+    ratios.push(o.requestsPerSecond / Math.max(1, r.requestsPerSecond));
+  }
+  const failures = ours.reduce((n, r) => n + r.errors + (expectFailures ? 0 : r.non2xx), 0);
+  return {
+    name: scenario.name,
+    rps: median(ours.map((r) => r.requestsPerSecond)),
+    rawRps: median(raw.map((r) => r.requestsPerSecond)),
+    ratio: median(ratios),
+    p50: median(ours.map((r) => r.p50)),
+    p99: median(ours.map((r) => r.p99)),
+    failures,
+    statements: requests ? Math.round((statements / requests) * 100) / 100 : null,
+    rssMb: rssMb(app.child.pid),
+  };
+}
+
+function printRows(rows: Row[]): void {
+  console.log(`\nload average ${os.loadavg().map((n) => n.toFixed(1)).join(' / ')}, ${os.cpus().length} cores, ${connections} connections, ${rounds} alternating rounds of ${seconds} s, medians`);
+  console.log('\n| scenario | req/s | raw req/s | ratio to raw | p50 ms | p99 ms | failed | SQL/request | RSS MB |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const r of rows) {
+    console.log(`| ${r.name} | ${r.rps} | ${r.rawRps} | ${r.ratio.toFixed(4)}× | ${r.p50} | ${r.p99} | ${r.failures} | ${r.statements ?? '—'} | ${r.rssMb} |`);
+  }
+}
+
+const baseline = await startTarget('bench/support/baseline.ts');
+// One app process (a second one would share, and on exit stop, the embedded PostgreSQL when
+// DATABASE_URL is unset). Anonymous callers get a budget of one request, so the limiter
+// scenario measures refusals; keyed scenarios have their own, unlimited budget.
+const app = await startTarget('bench/support/server.ts', { ...process.env, BENCH_PRODUCTS: String(products), BENCH_ANONYMOUS_POINTS: '1' });
+const rows: Row[] = [];
+try {
+  const auth = { 'x-api-key': app.info.key! };
+  const idleRss = rssMb(app.child.pid);
+  console.log(`app idle RSS after boot and seeding: ${idleRss} MB`);
+  const list = (include: string) => `${app.info.url}/api/catalog/entities?limit=20${include ? `&include=${include}` : ''}`;
+  const graphqlList = JSON.stringify({
+    query:
+      '{ catalogEntities(limit: 20, include: "variants,attributes,pricing") { data { id slug type status metadata createdAt updatedAt attributes { locale title description seoTitle seoDescription } variants { id sku title options metadata } pricing { id currency amount variantId } } } }',
+  });
+  const scenarios: Array<{ scenario: Scenario; expectFailures?: boolean }> = [
+    { scenario: { name: 'GET /api/settings/general', url: `${app.info.url}/api/settings/general`, headers: auth } },
+    { scenario: { name: 'GET /api/catalog/entities/:id', url: `${app.info.url}/api/catalog/entities/${app.info.entityId}`, headers: auth } },
+    { scenario: { name: 'GET /api/catalog/entities?limit=20', url: list(''), headers: auth } },
+    { scenario: { name: 'GET /api/catalog/entities?limit=20&include=variants,attributes,pricing', url: list('variants,attributes,pricing'), headers: auth } },
+    {
+      scenario: { name: 'POST /graphql catalogEntities(limit: 20) same fields', url: `${app.info.url}/graphql`, method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: graphqlList },
+    },
+    { scenario: { name: 'anonymous request refused by the rate limiter (429)', url: `${app.info.url}/api/settings/general` }, expectFailures: true },
+  ];
+  for (const { scenario, expectFailures } of scenarios) {
+    // Probe once so a broken scenario fails loudly instead of benchmarking an error page.
+    const probe = await fetch(scenario.url, { method: scenario.method ?? 'GET', headers: scenario.headers, body: scenario.body });
+    const text = await probe.text();
+    if (!expectFailures && (probe.status !== 200 || text.includes('"errors"'))) throw new Error(`${scenario.name}: ${probe.status} ${text.slice(0, 300)}`);
+    rows.push(await measure(baseline, app, scenario, expectFailures));
+    console.error(`done: ${scenario.name}`);
+  }
+} finally {
+  await Promise.all([app.stop(), baseline.stop()]);
+}
+printRows(rows);
+
+if (process.env.BENCH_ONLY !== 'http') {
+  // The write paths have their own drivers (shoppers, job runners); they report their own
+  // yardsticks (orders/s, graphile-worker in the same run).
+  for (const script of ['bench/checkout.ts', 'bench/jobs-throughput.ts']) {
+    console.log(`\n## ${script}`);
+    spawnSync(process.execPath, ['--import', 'tsx', script], { stdio: 'inherit', env: process.env });
+  }
+}

@@ -1,0 +1,76 @@
+// HTTP semantics that save whole requests: every successful GET/HEAD answer carries a strong
+// ETag over its body, a matching If-None-Match gets 304 without a body (RFC 9110 §13.1.2), and
+// catalog reads by a storefront (publishable, same answer for every shopper holding the key) or
+// by nobody are cacheable by shared caches for a short while, so a CDN in front can absorb
+// storefront traffic. Answers that depend on who asks (admin keys, users) stay `private`.
+import { createHash } from 'node:crypto';
+
+/** Seconds a shared cache may serve an anonymous catalog read without asking again. */
+export const PUBLIC_CATALOG_MAX_AGE = 60;
+
+/** Bodies larger than this (PDF invoices, the reference bundle) are passed through untagged. */
+const MAX_TAGGED_BYTES = 4 * 1024 * 1024;
+
+export interface ConditionalInput {
+  method: string;
+  path: string;
+  ifNoneMatch: string | null;
+  /** Anonymous, or a storefront API key without a user session: the same answer for everyone holding it. */
+  shareable: boolean;
+}
+
+function etagFor(body: Uint8Array): string {
+  // sha1 is a content fingerprint here, not a security boundary; it is the cheapest of
+  // node's hashes on short bodies.
+  return `"${createHash('sha1').update(body).digest('base64url')}"`;
+}
+
+/** RFC 9110 §13.1.2: weak comparison, a list of tags or `*`. */
+function matches(ifNoneMatch: string, etag: string): boolean {
+  if (ifNoneMatch.trim() === '*') return true;
+  const opaque = etag.replace(/^W\//, '');
+  return ifNoneMatch.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === opaque);
+}
+
+function isPublicCatalogRead(path: string): boolean {
+  return path === '/api/catalog/entities' || path.startsWith('/api/catalog/entities/') || path === '/api/catalog/categories' || path.startsWith('/api/catalog/categories/') || path === '/api/catalog/brands' || path.startsWith('/api/catalog/brands/');
+}
+
+/**
+ * Adds ETag / Cache-Control to a successful GET answer and turns it into 304 when the client
+ * already holds it. `headers` are the final headers the answer will carry (mutated in place).
+ */
+export async function conditional(input: ConditionalInput, response: Response, headers: Headers): Promise<{ status: number; body: BodyInit | null }> {
+  const eligible =
+    (input.method === 'GET' || input.method === 'HEAD') &&
+    response.status === 200 &&
+    response.body !== null &&
+    !headers.has('etag') &&
+    !(headers.get('content-type') ?? '').startsWith('text/event-stream') &&
+    (input.path.startsWith('/api/') || input.path === '/graphql') &&
+    !input.path.startsWith('/api/auth/') &&
+    !headers.has('set-cookie');
+  if (!eligible) return { status: response.status, body: response.body };
+  const length = Number(headers.get('content-length') ?? 0);
+  if (length > MAX_TAGGED_BYTES) return { status: response.status, body: response.body };
+  const body = new Uint8Array(await response.arrayBuffer());
+  if (body.byteLength > MAX_TAGGED_BYTES) return { status: response.status, body };
+  const etag = etagFor(body);
+  headers.set('etag', etag);
+  if (!headers.has('cache-control')) {
+    headers.set(
+      'cache-control',
+      input.shareable && isPublicCatalogRead(input.path) ? `public, max-age=${PUBLIC_CATALOG_MAX_AGE}` : 'private, no-cache',
+    );
+    // A shared cache keys the answer by the credential: another key (an admin key also sees
+    // unpublished entities) or a session never gets this one.
+    if (input.shareable && isPublicCatalogRead(input.path)) headers.append('vary', 'authorization, x-api-key, cookie');
+  }
+  if (input.ifNoneMatch && matches(input.ifNoneMatch, etag)) {
+    // A 304 carries the validators and caching headers, never the body or its length.
+    headers.delete('content-length');
+    headers.delete('content-type');
+    return { status: 304, body: null };
+  }
+  return { status: 200, body };
+}
