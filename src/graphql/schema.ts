@@ -16,6 +16,7 @@ import '../modules/pricing/schema.js';
 import '../modules/promotions/schema.js';
 import '../modules/tax/schema.js';
 import '../modules/audit/schema.js';
+import '../modules/search/schema.js';
 
 let built: GraphQLSchema | null = null;
 
