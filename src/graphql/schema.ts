@@ -17,6 +17,7 @@ import '../modules/promotions/schema.js';
 import '../modules/tax/schema.js';
 import '../modules/audit/schema.js';
 import '../modules/search/schema.js';
+import '../modules/media/schema.js';
 
 let built: GraphQLSchema | null = null;
 

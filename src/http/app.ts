@@ -22,6 +22,7 @@ import { referenceBundle, referencePage } from './docs.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { wrapAuthResponse } from './auth-response.js';
 import { matchRawRoute, serveRawRoute } from './raw-routes.js';
+import { MULTIPART_ALLOWANCE_BYTES } from '../modules/media/upload.js';
 
 export interface HttpAppDeps extends Pick<Runtime, 'config' | 'db' | 'auth' | 'services' | 'logger'> {
   version: string;
@@ -144,6 +145,18 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
     return { response: await yoga.fetch(request, { ctx }), rate };
   }
 
+  /**
+   * Uploads (POST /api/media/upload, and multipart requests to /graphql) may be as large as the
+   * media limit plus multipart framing; the upload parser then holds the file itself to the limit.
+   */
+  function bodyLimitFor(request: Request, path: string): number {
+    const multipart = /^multipart\/form-data/i.test(request.headers.get('content-type') ?? '');
+    if (request.method === 'POST' && multipart && (path === '/api/media/upload' || path === '/graphql')) {
+      return Math.max(config.bodyLimitBytes, config.media.maxUploadBytes + MULTIPART_ALLOWANCE_BYTES);
+    }
+    return config.bodyLimitBytes;
+  }
+
   function tooMany(): Response {
     return errorResponse(429, 'TOO_MANY_REQUESTS', 'Rate limit exceeded; retry after the number of seconds in Retry-After');
   }
@@ -157,14 +170,15 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
         const url = new URL(incoming.url);
         let response: Response;
         let rate: RateDecision | undefined;
+        const bodyLimit = bodyLimitFor(incoming, url.pathname);
         try {
-          const request = await readBody(incoming, config.bodyLimitBytes);
+          const request = await readBody(incoming, bodyLimit);
           ({ response, rate } = await route(request, url.pathname, server));
         } catch (error) {
           if (error instanceof BodyTooLargeError) {
             // The rest of the body is still in flight: close the connection rather than leave
             // unread bytes in front of the next request on it.
-            response = errorResponse(413, 'PAYLOAD_TOO_LARGE', `Request body above ${config.bodyLimitBytes} bytes`, undefined, { connection: 'close' });
+            response = errorResponse(413, 'PAYLOAD_TOO_LARGE', `Request body above ${bodyLimit} bytes`, undefined, { connection: 'close' });
           } else if (error instanceof AppError) {
             response = appErrorResponse(error);
           } else {
