@@ -74,6 +74,32 @@ describe('upload', () => {
   });
 });
 
+describe('GraphQL upload (multipart request spec)', () => {
+  async function gqlUpload(app: TestApp, apiKey: string, bytes: Buffer, type = 'image/png') {
+    const form = new FormData();
+    form.append('operations', JSON.stringify({ query: 'mutation ($file: File!, $alt: String) { mediaUpload(file: $file, alt: $alt) { id origin mimeType width height alt } }', variables: { file: null, alt: 'via graphql' } }));
+    form.append('map', JSON.stringify({ 0: ['variables.file'] }));
+    form.append('0', new Blob([new Uint8Array(bytes)], { type }), 'x.png');
+    const res = await fetch(`${app.url}/graphql`, { method: 'POST', headers: { 'x-api-key': apiKey }, body: form });
+    return (await res.json()) as any;
+  }
+
+  it('stores the file with the same rules as the REST upload', async () => {
+    const bytes = await png(64, 48, '#5a5');
+    const res = await gqlUpload(t, admin, bytes);
+    expect(res.errors).toBeUndefined();
+    expect(res.data.mediaUpload).toMatchObject({ origin: 'merchant', mimeType: 'image/png', width: 64, height: 48, alt: 'via graphql' });
+    const rest = await upload(t, admin, { file: { bytes } });
+    expect(rest.status).toBe(200);
+    expect(rest.body.data.id).toBe(res.data.mediaUpload.id);
+
+    const svg = await gqlUpload(t, admin, SVG, 'image/svg+xml');
+    expect(svg.errors[0].extensions.code).toBe('VALIDATION_FAILED');
+    const denied = await gqlUpload(t, storefront, bytes);
+    expect(denied.errors[0].extensions.code).toBe('FORBIDDEN');
+  });
+});
+
 describe('upload size limit', () => {
   let small: TestApp;
   let key: string;
@@ -109,6 +135,14 @@ describe('upload size limit', () => {
     } as RequestInit);
     expect(chunked.status).toBe(413);
     expect(((await chunked.json()) as any).error.code).toBe('PAYLOAD_TOO_LARGE');
+    expect(await small.app.db.mediaAsset.count()).toBe(0);
+
+    const form2 = new FormData();
+    form2.append('operations', JSON.stringify({ query: 'mutation ($file: File!) { mediaUpload(file: $file) { id } }', variables: { file: null } }));
+    form2.append('map', JSON.stringify({ 0: ['variables.file'] }));
+    form2.append('0', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), 'big.png');
+    const viaGraphql = (await (await fetch(`${small.url}/graphql`, { method: 'POST', headers: { 'x-api-key': key }, body: form2 })).json()) as any;
+    expect(viaGraphql.errors[0].extensions.code).toBe('PAYLOAD_TOO_LARGE');
     expect(await small.app.db.mediaAsset.count()).toBe(0);
 
     const ok = await upload(small, key, { file: { bytes: await png(8, 8) } });
