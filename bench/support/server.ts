@@ -32,7 +32,7 @@ const organization = await app.services.organizations.defaultOrganization();
 const { key } = await mintApiKey({ auth: app.auth, config, db: app.db }, { scope: 'admin', organizationId: organization.id });
 await app.db.setting.create({ data: { organizationId: organization.id, group: 'general', values: { currency: 'USD', timezone: 'UTC', locale: 'en' } } });
 const listening = await listen(app.http, 0, '127.0.0.1');
-console.log(JSON.stringify({ url: listening.url, key }));
+console.log(JSON.stringify({ url: listening.url, key, databaseUrl: url.toString() }));
 
 process.on('SIGUSR2', () => console.log(JSON.stringify({ statements: app.counter.statements })));
 process.on('SIGTERM', async () => {
