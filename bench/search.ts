@@ -68,6 +68,8 @@ async function seed(db: pg.Client, org: string, from: number, to: number, catego
     [org, from, to],
   );
   await db.query('COMMIT');
+  // What autovacuum does after a bulk load: flush the GIN pending lists and refresh statistics.
+  await db.query('VACUUM ANALYZE search_documents');
   await db.query('ANALYZE');
 }
 
@@ -89,7 +91,18 @@ async function plans(db: pg.Client, org: string): Promise<string> {
   const statements = {
     hits: `SELECT d.entity_id::text AS id, count(*) OVER () AS total FROM search_documents d WHERE ${where()} ORDER BY ts_rank_cd(d.document, ${tsq}) DESC, d.entity_created_at DESC, d.entity_id DESC LIMIT 20`,
     'facet color (disjunctive: without its own filter)': `SELECT v.value, count(*) FROM search_documents d CROSS JOIN LATERAL jsonb_array_elements_text(d.attrs -> 'color') AS v(value) WHERE ${where('color')} GROUP BY v.value`,
-    suggest: `SELECT d.title FROM search_documents d WHERE d.organization_id = '${org}' AND d.locale = 'en' AND d.status = 'active' AND d.title <> '' AND (d.title ILIKE '%cott%' OR 'cott' <% d.title) LIMIT 50`,
+    suggest: `WITH hits AS (
+        SELECT d.title AS text, 'title' AS kind, d.entity_id,
+          CASE WHEN d.title ILIKE 'cott%' THEN 0 WHEN d.title ~* '\\mcott' THEN 1 ELSE 2 END AS tier, word_similarity('cott', d.title) AS sim
+        FROM search_documents d
+        WHERE d.organization_id = '${org}' AND d.locale = 'en' AND d.status = 'active' AND d.title <> '' AND (d.title ILIKE '%cott%' OR 'cott' <% d.title)
+        UNION ALL
+        SELECT v.sku, 'sku', v.entity_id, 0, 1 FROM catalog_variants v JOIN search_documents d ON d.entity_id = v.entity_id AND d.locale = 'en' AND d.status = 'active'
+        WHERE v.organization_id = '${org}' AND v.sku ILIKE 'cott%'
+      ), best AS (
+        SELECT DISTINCT ON (lower(text)) text, kind, entity_id, tier, sim FROM hits WHERE tier < 2 OR 'cott' <% text ORDER BY lower(text), tier, sim DESC
+      )
+      SELECT b.text FROM best b JOIN catalog_entities e ON e.id = b.entity_id ORDER BY b.tier, b.sim DESC, length(b.text), b.text LIMIT 10`,
   };
   const out: string[] = [];
   for (const [name, sql] of Object.entries(statements)) {

@@ -240,6 +240,27 @@ describe('kept current in the writing transaction', () => {
   });
 });
 
+describe('tenancy and rebuild', () => {
+  it('never finds another organization\'s entities', async () => {
+    const other = await t.app.services.organizations.create({ slug: uniqueSlug('org'), name: 'Other store' });
+    const otherKey = await t.apiKey('admin', { organizationId: other.id });
+    expect((await find('q=shirt', otherKey)).body.meta.total).toBe(0);
+    expect((await t.request('/api/search/suggest?prefix=shi', { apiKey: otherKey })).body.data).toEqual([]);
+    // their filterable fields are theirs: ours are not filterable there
+    expect((await find('attr.color=red', otherKey)).status).toBe(422);
+  });
+
+  it('rebuilds an organization\'s documents with the search/reindex job', async () => {
+    const { organizationId } = (await t.app.db.catalogEntity.findUnique({ where: { id: e.cotton.id } }))!;
+    await t.app.db.$executeRaw`DELETE FROM search_documents WHERE organization_id = ${organizationId}::uuid`;
+    expect(await titlesOf('q=cotton')).toEqual([]);
+    await t.app.services.jobs.enqueue({ task: 'search/reindex', organizationId, input: {} });
+    const run = await t.request('/api/jobs/run?limit=50', { apiKey: admin });
+    expect(run.status, run.text).toBe(200);
+    expect(await titlesOf('q=cotton')).toEqual(['Blue Cotton Shirt']);
+  });
+});
+
 describe('suggest', () => {
   it('suggests titles by prefix, word prefix and close spelling, and SKUs, distinct and best first', async () => {
     const sku = uniqueSlug('TEE').toUpperCase();

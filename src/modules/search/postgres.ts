@@ -127,9 +127,12 @@ export const postgresSearchEngine: SearchEngine = {
         SELECT DISTINCT ON (lower(text)) text, kind, entity_id, tier, sim FROM hits
         WHERE tier < 2 OR ${prefix} <% text
         ORDER BY lower(text), tier, sim DESC
+      ), top AS (
+        SELECT * FROM best ORDER BY tier, sim DESC, length(text), text LIMIT ${query.limit}
       )
-      SELECT b.text, b.kind, b.entity_id::text AS entity_id, e.slug FROM best b JOIN catalog_entities e ON e.id = b.entity_id
-      ORDER BY b.tier, b.sim DESC, length(b.text), b.text LIMIT ${query.limit}`);
+      -- slugs only for the few that are answered, not for every candidate
+      SELECT b.text, b.kind, b.entity_id::text AS entity_id, e.slug FROM top b JOIN catalog_entities e ON e.id = b.entity_id
+      ORDER BY b.tier, b.sim DESC, length(b.text), b.text`);
     return rows.map((r) => ({ text: r.text, kind: r.kind, entityId: r.entity_id, slug: r.slug }));
   },
 

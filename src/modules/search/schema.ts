@@ -5,6 +5,7 @@ import { defineOperation } from '../../graphql/operation.js';
 import { CatalogEntityRef } from '../catalog/index.js';
 import { DEFAULT_LOCALE, PERMISSION, entityTypeSchema, localeSchema } from '../catalog/shared.js';
 import type { FacetValue, Suggestion } from './engine.js';
+import './tasks.js';
 import {
   SEARCH_DEFAULT_LIMIT,
   SEARCH_MAX_LIMIT,
