@@ -294,7 +294,7 @@ describe('attachments, include=media and renditions', () => {
       return t.statements() - before;
     };
     expect(await count(6)).toBe(await count(2));
-  });
+  }, 60_000);
 });
 
 describe('delete', () => {
