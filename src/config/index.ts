@@ -42,6 +42,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConfigInput
   if (publicUrl) out.baseUrl = publicUrl;
   if (env.DATABASE_URL) out.databaseUrl = env.DATABASE_URL;
   if (env.DATA_DIR) out.dataDir = env.DATA_DIR;
+  if (env.MEDIA_MAX_UPLOAD_BYTES) out.media = { ...out.media, maxUploadBytes: Number(env.MEDIA_MAX_UPLOAD_BYTES) };
   if (env.REDIS_URL) out.redisUrl = env.REDIS_URL;
   if (env.LOG_LEVEL) out.logLevel = env.LOG_LEVEL as Config['logLevel'];
   const secret = env.BETTER_AUTH_SECRET ?? env.AUTH_SECRET;

@@ -231,6 +231,17 @@ export const configSchema = z
         from: z.string().min(3).optional(),
       })
       .prefault({}),
+    /** Media uploads (src/modules/media): size limit, accepted types, signed URL lifetime. */
+    media: z
+      .object({
+        /** Largest accepted file in bytes (MEDIA_MAX_UPLOAD_BYTES); larger is 413, cut off while streaming. */
+        maxUploadBytes: z.number().int().positive().default(10 * 1024 * 1024),
+        /** MIME types accepted, as detected from the bytes. SVG is off by default: it can carry script. */
+        allowedTypes: z.array(z.string().min(3)).default(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif', 'application/pdf']),
+        /** Lifetime of signed URLs (GET /media/:id?signed=true and the 302 target). */
+        signedUrlTtlSeconds: z.number().int().min(1).max(7 * 24 * 3600).default(3600),
+      })
+      .prefault({}),
   })
   .superRefine((config, ctx) => {
     const seen = new Map<string, string>();

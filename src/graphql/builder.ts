@@ -47,6 +47,8 @@ export const builder = new SchemaBuilder<{
     MinorUnits: { Input: number; Output: number | bigint };
     JSON: { Input: unknown; Output: unknown };
     JSONObject: { Input: Record<string, unknown>; Output: Record<string, unknown> };
+    /** A file part of a GraphQL multipart request (media uploads). */
+    File: { Input: File; Output: never };
   };
 }>({
   defaultFieldNullability: false,
@@ -81,3 +83,15 @@ builder.addScalarType('DateTime', DateTimeScalar);
 builder.addScalarType('MinorUnits', MinorUnitsScalar);
 builder.addScalarType('JSON', JSONScalar);
 builder.addScalarType('JSONObject', JSONObjectScalar);
+// Yoga puts the files of a multipart request (graphql-multipart-request-spec) into variables as
+// File objects; this scalar lets an argument receive one.
+builder.scalarType('File', {
+  description: 'A file sent as a part of a multipart request (graphql-multipart-request-spec). Input only.',
+  serialize: () => {
+    throw new Error('File is an input-only scalar');
+  },
+  parseValue: (value) => {
+    if (value && typeof value === 'object' && typeof (value as File).stream === 'function') return value as File;
+    throw new AppError('VALIDATION_FAILED', 'Expected a file part of a multipart request');
+  },
+});

@@ -47,6 +47,12 @@ export interface RestRoute {
    * (PATCH /settings/:group takes the patch object, not `{ values: {...} }`).
    */
   bodyAs?: string;
+  /**
+   * Query parameters named `<prefix><name>` (e.g. `attr.color=red`, repeatable) reach the list
+   * argument `arg` as `<name>=<value>` items: GraphQL argument names cannot hold a dot, and the
+   * contract's names are fixed.
+   */
+  queryPrefix?: { prefix: string; arg: string };
 }
 
 /** Who may call: a permission (all of a list), any signed-in caller, or anyone. */

@@ -18,6 +18,8 @@ import '../modules/tax/schema.js';
 import '../modules/audit/schema.js';
 import '../modules/customers/schema.js';
 import '../modules/analytics/schema.js';
+import '../modules/search/schema.js';
+import '../modules/media/schema.js';
 // Relations between modules (resolved when selected, batched): after every module's own types.
 import '../modules/pricing/graph.js';
 import '../modules/inventory/graph.js';

@@ -25,6 +25,7 @@ import { buildOpenApiDocument } from './openapi.js';
 import { wrapAuthResponse } from './auth-response.js';
 import { matchRawRoute, serveRawRoute } from './raw-routes.js';
 import { conditional } from './conditional.js';
+import { MULTIPART_ALLOWANCE_BYTES } from '../modules/media/upload.js';
 
 export interface HttpAppDeps extends Pick<Runtime, 'config' | 'db' | 'auth' | 'services' | 'logger'> {
   version: string;
@@ -176,6 +177,18 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
     return { response, rate: rateLimit.last ?? rate, actor };
   }
 
+  /**
+   * Uploads (POST /api/media/upload, and multipart requests to /graphql) may be as large as the
+   * media limit plus multipart framing; the upload parser then holds the file itself to the limit.
+   */
+  function bodyLimitFor(request: Request, path: string): number {
+    const multipart = /^multipart\/form-data/i.test(request.headers.get('content-type') ?? '');
+    if (request.method === 'POST' && multipart && (path === '/api/media/upload' || path === '/graphql')) {
+      return Math.max(config.bodyLimitBytes, config.media.maxUploadBytes + MULTIPART_ALLOWANCE_BYTES);
+    }
+    return config.bodyLimitBytes;
+  }
+
   function tooMany(): Response {
     return errorResponse(429, 'TOO_MANY_REQUESTS', 'Rate limit exceeded; retry after the number of seconds in Retry-After');
   }
@@ -190,15 +203,16 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
         let response: Response;
         let rate: RateDecision | undefined;
         let actor: Actor | null | undefined;
+        const bodyLimit = bodyLimitFor(incoming, url.pathname);
         try {
-          const request = await readBody(incoming, config.bodyLimitBytes);
+          const request = await readBody(incoming, bodyLimit);
           await rejectNulCharacters(request, url);
           ({ response, rate, actor } = await route(request, url.pathname, server));
         } catch (error) {
           if (error instanceof BodyTooLargeError) {
             // The rest of the body is still in flight: close the connection rather than leave
             // unread bytes in front of the next request on it.
-            response = errorResponse(413, 'PAYLOAD_TOO_LARGE', `Request body above ${config.bodyLimitBytes} bytes`, undefined, { connection: 'close' });
+            response = errorResponse(413, 'PAYLOAD_TOO_LARGE', `Request body above ${bodyLimit} bytes`, undefined, { connection: 'close' });
           } else if (error instanceof AppError) {
             response = appErrorResponse(error);
           } else if (isClientAbort(error) || incoming.signal?.aborted) {

@@ -76,6 +76,16 @@ export function restFacade(options: RestFacadeOptions): Plugin & { sofa: () => S
    * and notes the top-level keys sent as explicit null (sofa drops them; see withExplicitNulls).
    */
   async function rewriteBody(request: Request, route: CompiledRoute, rest: RequestContext['rest'] | undefined): Promise<Request> {
+    const prefixed = route.operation.rest?.queryPrefix;
+    if (prefixed && request.method === 'GET') {
+      const url = new URL(request.url);
+      const moved: Array<[string, string]> = [];
+      for (const [key, value] of url.searchParams) if (key.startsWith(prefixed.prefix)) moved.push([key.slice(prefixed.prefix.length), value]);
+      if (!moved.length) return request;
+      for (const [name] of moved) url.searchParams.delete(prefixed.prefix + name);
+      for (const [name, value] of moved) url.searchParams.append(prefixed.arg, `${name}=${value}`);
+      return new Request(url, { method: request.method, headers: request.headers });
+    }
     if (request.method !== 'POST' && request.method !== 'PUT' && request.method !== 'PATCH') return request;
     const bodyAs = route.operation.rest?.bodyAs;
     const text = await request.text();
