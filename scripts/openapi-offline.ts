@@ -7,7 +7,13 @@ import { createGraphqlServer } from '../src/graphql/yoga.js';
 import { buildOpenApiDocument } from '../src/http/openapi.js';
 
 export async function offlineOpenApiDocument(): Promise<Record<string, unknown>> {
-  const { yoga, facade } = createGraphqlServer({ schema: buildSchema(), limits: { maxDepth: 12, maxAliases: 30, maxCost: 5000, maxTokens: 5000 } /* do not shape the document */, version: '0.0.0' });
+  const { yoga, facade } = createGraphqlServer({
+    schema: buildSchema(),
+    // Limits and exposure do not shape the document.
+    limits: { maxDepth: 12, maxAliases: 30, maxCost: 5000, maxTokens: 5000 },
+    exposure: { graphiql: false, publicIntrospection: true, suggestions: true, costPerPoint: 100 },
+    version: '0.0.0',
+  });
   await yoga.fetch('http://localhost/graphql?query=%7B__typename%7D', {}, { ctx: {} as never });
   const sofaDoc = (facade.sofa() as unknown as { openAPIDocument: Record<string, unknown> }).openAPIDocument;
   return buildOpenApiDocument(sofaDoc, { title: 'Commerce API', version: '0.0.0', cookieName: 'commerce.session_token' });

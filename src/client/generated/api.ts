@@ -149,6 +149,100 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/analytics/meta": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The analytics models, measures, dimensions and segments the caller may query
+         * @description Owner, admin and staff users (and API keys with analytics:read) see every model with their organization's rows; a customer sees customer models (Orders, OrderLineItems, Customers) with their own rows only; a vendor sees vendor models with its own rows. Anonymous callers get 401.
+         *
+         *     Requires any valid credential.
+         *
+         *     GraphQL twin: `query { analyticsMeta }`.
+         */
+        get: operations["analyticsMeta"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analytics/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run an analytics query
+         * @description measures (Model.measure, all from one model), dimensions, timeDimensions ({ dimension, granularity day|week|month|year, dateRange }), filters ({ member, operator, values } or { and } / { or } groups), order ({ member: asc|desc }), limit (default 100, clamped to 10000), segments. Compiles to one parameterized SQL statement; days and presets follow the organization timezone (settings general). Every mistake is 422 VALIDATION_FAILED naming the member. Owner, admin and staff users (and API keys with analytics:read) see every model with their organization's rows; a customer sees customer models (Orders, OrderLineItems, Customers) with their own rows only; a vendor sees vendor models with its own rows. Anonymous callers get 401.
+         *
+         *     Requires any valid credential.
+         *
+         *     GraphQL twin: `query { analyticsQuery }`.
+         */
+        post: operations["analyticsQuery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analytics/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The available reports
+         * @description Requires permission analytics:read.
+         *
+         *     GraphQL twin: `query { analyticsReports }`.
+         */
+        get: operations["analyticsReports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analytics/reports/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Run one report
+         * @description daily-journal (date), tax-summary, sell-through and staff-sales (from, to; default the last 30 days), inventory-aging and reorder-needed (now). Days are calendar days in the organization timezone; a parameter that is not YYYY-MM-DD is 422. meta states the parameters, timezone and currency. Send `Accept: text/csv` to get the same report as CSV.
+         *
+         *     Requires permission analytics:read.
+         *
+         *     GraphQL twin: `query { analyticsReport }`.
+         */
+        get: operations["analyticsReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/audit": {
         parameters: {
             query?: never;
@@ -1057,6 +1151,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/customers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List customers, newest first, with orders count and lifetime value
+         * @description Requires permission customers:read.
+         *
+         *     GraphQL twin: `query { customers }`.
+         */
+        get: operations["customers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One customer with orders count and lifetime value
+         * @description Requires permission customers:read.
+         *
+         *     GraphQL twin: `query { customer }`.
+         */
+        get: operations["customer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/doc": {
         parameters: {
             query?: never;
@@ -1081,8 +1219,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness and database probe */
+        /** Liveness: the process serves requests (does not touch the database) */
         get: operations["health"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/health/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Readiness: the database answers and every migration of this version is applied */
+        get: operations["healthReady"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1305,6 +1460,481 @@ export interface paths {
         get: operations["jobsRun"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/addresses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in customer's saved addresses, oldest first
+         * @description Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
+         *
+         *     Requires permission customers:read:self.
+         *
+         *     GraphQL twin: `query { meAddresses }`.
+         */
+        get: operations["meAddresses"];
+        put?: never;
+        /**
+         * Save an address
+         * @description The first address becomes the default shipping and billing address; isDefaultShipping / isDefaultBilling move the default to this one. At most 50 addresses. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
+         *
+         *     Requires permission customers:update:self.
+         *
+         *     GraphQL twin: `mutation { meAddressCreate }`.
+         */
+        post: operations["meAddressCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/addresses/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a saved address; answers the deleted address
+         * @description Another customer's address id is 404. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
+         *
+         *     Requires permission customers:update:self.
+         *
+         *     GraphQL twin: `mutation { meAddressDelete }`.
+         */
+        delete: operations["meAddressDelete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in customer's orders, newest first
+         * @description Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
+         *
+         *     Requires permission orders:read:own.
+         *
+         *     GraphQL twin: `query { meOrders }`.
+         */
+        get: operations["meOrders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/orders/{idOrNumber}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of my orders by UUID or number
+         * @description Another customer's order is 404. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
+         *
+         *     Requires permission orders:read:own.
+         *
+         *     GraphQL twin: `query { meOrder }`.
+         */
+        get: operations["meOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/orders/{idOrNumber}/tracking": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fulfillment tracking of one of my orders
+         * @description Fulfillments with carrier, tracking number and URL, and per line the shipments it went out in. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
+         *
+         *     Requires permission orders:read:own.
+         *
+         *     GraphQL twin: `query { meOrderTracking }`.
+         */
+        get: operations["meOrderTracking"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/orders/{orderId}/reorder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new cart filled from one of my orders at today's prices
+         * @description Lines that can no longer be sold are left out and listed in meta.skipped with the reason; the call still succeeds. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
+         *
+         *     Requires permission cart:create.
+         *
+         *     GraphQL twin: `mutation { meOrderReorder }`.
+         */
+        post: operations["meOrderReorder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in customer's profile
+         * @description Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
+         *
+         *     Requires permission customers:read:self.
+         *
+         *     GraphQL twin: `query { meProfile }`.
+         */
+        get: operations["meProfile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update the signed-in customer's profile
+         * @description name, phone (null clears), marketingConsent. The email changes through better-auth's change-email flow (POST /api/auth/change-email), which verifies the new address. Emits customers.update. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
+         *
+         *     Requires permission customers:update:self.
+         *
+         *     GraphQL twin: `mutation { meProfileUpdate }`.
+         */
+        patch: operations["meProfileUpdate"];
+        trace?: never;
+    };
+    "/api/media/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Redirect to a media asset, or get its signed URL
+         * @description Redirects (302) to a signed URL of the bytes; with `signed=true` answers `{ data: { url, expiresAt } }`. The URL is verified when fetched: expired or altered is 403.
+         *
+         *     Requires one of the permissions media:read, catalog:read.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The signed URL */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data?: {
+                                /** Format: date-time */
+                                expiresAt?: string;
+                                url?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description To the signed URL */
+                302: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description No such asset in this organization */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Delete a media asset
+         * @description Removes the asset, its attachments and renditions; the stored bytes are removed after commit (a job retries a failed removal).
+         *
+         *     Requires permission media:write.
+         *
+         *     GraphQL twin: `mutation { mediaAssetDelete }`.
+         */
+        delete: operations["mediaAssetDelete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/media/{id}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The bytes of a media asset (signed URL)
+         * @description Served only with a valid, unexpired `expires` + `signature` pair as issued by GET /media/:id; otherwise 403.
+         *
+         *     Public.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The file */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Unsigned, altered or expired URL */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description The asset is gone */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/media/attach": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Attach an asset to an entity or one of its variants
+         * @description One attachment per asset at entity level and one per variant: a duplicate at the same level is 409 CONFLICT.
+         *
+         *     Requires permission media:write.
+         *
+         *     GraphQL twin: `mutation { mediaAttach }`.
+         */
+        post: operations["mediaAttach"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/media/attachments/{attachmentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Detach an asset (the asset stays)
+         * @description Requires permission media:write.
+         *
+         *     GraphQL twin: `mutation { mediaDetach }`.
+         */
+        delete: operations["mediaDetach"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/media/reorder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reorder the attachments of an entity
+         * @description Each listed attachment gets its position in the list as sortOrder (0, 1, ...), in one statement; answers all attachments of the entity in order.
+         *
+         *     Requires permission media:write.
+         *
+         *     GraphQL twin: `mutation { mediaReorder }`.
+         */
+        post: operations["mediaReorder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/media/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a file
+         * @description multipart/form-data with `file` (required) and `alt` (optional); REST uploads have origin merchant. The type comes from the bytes: JPEG, PNG, WebP, GIF, AVIF and PDF by default, SVG refused; a declared part type that contradicts the bytes is 422. Larger than media.maxUploadBytes (default 10 MB) is 413. The same bytes uploaded again answer the existing asset with 200. Images get WebP renditions (320 and 960 px wide) from a background job.
+         *
+         *     Requires permission media:write.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "multipart/form-data": {
+                        alt?: string;
+                        /** Format: binary */
+                        file: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The same bytes were uploaded before: that asset */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data?: components["schemas"]["MediaAsset"];
+                        };
+                    };
+                };
+                /** @description Stored */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data?: components["schemas"]["MediaAsset"];
+                        };
+                    };
+                };
+                /** @description Not multipart/form-data */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description File larger than the limit */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing, empty, refused or mistyped file */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -1688,7 +2318,7 @@ export interface paths {
          * List price modifiers
          * @description Filters: entityId, categoryId, customerGroupId; `current=true` keeps those in effect now.
          *
-         *     Requires one of the permissions pricing:read, pricing:update, pricing:manage.
+         *     Requires one of the permissions pricing:update, pricing:manage.
          *
          *     GraphQL twin: `query { priceModifiers }`.
          */
@@ -1744,7 +2374,7 @@ export interface paths {
          * List prices
          * @description Filters: entityId, variantId, currency, customerGroupId. Oldest first.
          *
-         *     Requires one of the permissions pricing:read, pricing:update, pricing:manage.
+         *     Requires one of the permissions pricing:update, pricing:manage.
          *
          *     GraphQL twin: `query { prices }`.
          */
@@ -1940,6 +2570,54 @@ export interface paths {
         };
         /** Interactive API explorer (HTML) */
         get: operations["apiReference"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Full-text search over the catalog
+         * @description PostgreSQL full-text search is the built-in engine: `q` is a web-search query (quotes for phrases, -word to exclude, or) and its last word also matches as a prefix (shir finds shirts); hits are ranked by relevance (title over description over filterable field values), then newest first. Without `q` every entity matching the filters is a hit (newest first): the spec's in-memory fallback (a query or filter required, facets-only answers empty) does not apply while PostgreSQL is the engine. Filters: type, category and brand (UUID or slug), status (default active; others need catalog:read:unpublished), and attribute filters `attr.<name>=value` (REST, repeatable; GraphQL `attr: ["name=value"]`): values of one name are ORed, names ANDed, equality on approved en values of filterable fields. `facets=type,category,brand,status,<attribute names>` gives counts over the whole filtered result in meta.facets; each facet ignores its own filter. limit above 100 is clamped.
+         *
+         *     Requires permission catalog:read.
+         *
+         *     GraphQL twin: `query { search }`.
+         */
+        get: operations["search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/search/suggest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search suggestions for a prefix
+         * @description Titles of active entities that start with the prefix or contain it at a word start, then titles close to it (typos, by trigram word similarity), and variant SKUs that start with it; distinct, best first. limit defaults to 10; above 100 is clamped.
+         *
+         *     Requires permission catalog:read.
+         *
+         *     GraphQL twin: `query { searchSuggestions }`.
+         */
+        get: operations["searchSuggestions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2206,12 +2884,94 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * ActorKind
+         * @enum {string}
+         */
+        ActorKind: "user" | "apiKey" | "anonymous" | "system";
+        /** @description A postal address. */
+        Address: {
+            city?: string;
+            company?: string;
+            /** @description ISO 3166-1 alpha-2 code */
+            country?: string;
+            firstName?: string;
+            lastName?: string;
+            line1?: string;
+            line2?: string;
+            phone?: string;
+            postalCode?: string;
+            /** @description State, province or region */
+            state?: string;
+        };
+        /** @description A condition { member, operator, values } or a group { and: [...] } / { or: [...] }. */
+        AnalyticsFilterInput: {
+            and?: Record<string, never>[];
+            /** @description Model.member */
+            member?: string;
+            /** @description equals, notEquals, contains, in, notIn, gt, gte, lt, lte, beforeDate, afterDate, inDateRange */
+            operator?: string;
+            or?: Record<string, never>[];
+            /** @description Values (numbers as strings are fine) */
+            values?: string[];
+        };
+        AnalyticsMemberMeta: {
+            /** @description count, sum, avg or countDistinct (measures) */
+            aggregation?: string;
+            /** @description currency: minor units of the organization currency */
+            format?: string;
+            /** @description Model.member */
+            name: string;
+            title: string;
+            /** @description number for measures; string, number or time for dimensions */
+            type: string;
+        };
+        /** @description A model the caller may query. */
+        AnalyticsModelMeta: {
+            dimensions: components["schemas"]["AnalyticsMemberMeta"][];
+            /** @description Models whose dimensions may be mixed into queries of this model */
+            joins: string[];
+            measures: components["schemas"]["AnalyticsMemberMeta"][];
+            name: string;
+            segments: components["schemas"]["AnalyticsSegmentMeta"][];
+            title: string;
+        };
+        AnalyticsQueryMeta: {
+            /** @description Each member's title and type */
+            annotation: {
+                [key: string]: unknown;
+            };
+            /** @description The query as run (defaults filled in, limit clamped) */
+            query: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description Rows keyed by member name (time buckets as Model.member.granularity), and what was run. */
+        AnalyticsQueryResult: {
+            data: {
+                [key: string]: unknown;
+            }[];
+            meta: components["schemas"]["AnalyticsQueryMeta"];
+        };
+        AnalyticsSegmentMeta: {
+            name: string;
+            title: string;
+        };
+        /** @description A time dimension: buckets by granularity and/or restricts to a date range. */
+        AnalyticsTimeDimensionInput: {
+            /** @description [from, to] as YYYY-MM-DD, or one preset: today, yesterday, last 7 days, last 30 days, this month, last month, this year */
+            dateRange?: string[];
+            /** @description Model.member of type time */
+            dimension: string;
+            /** @description day, week, month, year */
+            granularity?: string;
+        };
         /** @description One privileged write: who did it (actor), what (event, entity), the state before and after where it makes sense, and the request. Written in the same transaction as the write. */
         AuditEntry: {
             /** @description User id (for an API key, the user it was minted for); null for the system */
             actorId?: string;
-            /** @description user, apiKey, anonymous or system */
-            actorType: string;
+            /** @enum {string} */
+            actorType: "user" | "apiKey" | "anonymous" | "system";
             after?: unknown;
             apiKeyId?: string;
             before?: unknown;
@@ -2277,8 +3037,8 @@ export interface components {
             /** Format: uuid */
             id: string;
             items: components["schemas"]["CartItem"][];
-            /** @description open, or converted once checked out */
-            status: string;
+            /** @enum {string} */
+            status: "open" | "converted";
             /**
              * Format: int64
              * @description Integer minor units of the currency
@@ -2311,6 +3071,11 @@ export interface components {
             /** Format: uuid */
             variantId?: string;
         };
+        /**
+         * CartStatus
+         * @enum {string}
+         */
+        CartStatus: "open" | "converted";
         /** @description Localized texts of an entity for one locale. */
         CatalogAttributes: {
             /** Format: date-time */
@@ -2402,8 +3167,8 @@ export interface components {
             /** @description platform for direct writes; the proposer's stated source otherwise */
             source: string;
             sourceStoreId?: string;
-            /** @description proposed, approved, rejected or superseded */
-            status: string;
+            /** @enum {string} */
+            status: "proposed" | "approved" | "rejected" | "superseded";
             /** Format: date-time */
             updatedAt: string;
             value: unknown;
@@ -2430,8 +3195,8 @@ export interface components {
             /** @description platform for direct writes; the proposer's stated source otherwise */
             source: string;
             sourceStoreId?: string;
-            /** @description proposed, approved, rejected or superseded */
-            status: string;
+            /** @enum {string} */
+            status: "proposed" | "approved" | "rejected" | "superseded";
             /** Format: date-time */
             updatedAt: string;
             value: unknown;
@@ -2441,28 +3206,35 @@ export interface components {
             data: components["schemas"]["CatalogCustomFieldProposal"][];
             meta: components["schemas"]["PageMeta"];
         };
-        /** @description A catalog entity: a product, a digital download or any other sellable type. Related data is embedded through the `include` argument; an embed that was not asked for is null. */
+        /**
+         * CatalogCustomFieldStatus
+         * @enum {string}
+         */
+        CatalogCustomFieldStatus: "proposed" | "approved" | "rejected" | "superseded";
+        /** @description A catalog entity: a product, a digital download or any other sellable type. Over GraphQL every relation resolves when selected (batched: one SQL statement per relation per level, whatever the page size). Over REST related data is embedded through the `include` argument; an embed that was not asked for is null. */
         CatalogEntity: {
-            /** @description include=attributes */
+            /** @description Resolved when selected; over REST include=attributes */
             attributes?: components["schemas"]["CatalogAttributes"][];
-            /** @description include=brands */
+            /** @description Resolved when selected; over REST include=brands */
             brands?: components["schemas"]["CatalogBrand"][];
-            /** @description include=categories */
+            /** @description Resolved when selected; over REST include=categories */
             categories?: components["schemas"]["CatalogCategory"][];
             /** Format: date-time */
             createdAt: string;
-            /** @description include=customFields: approved values with provenance, one row per field and locale (create and update answers always carry them) */
+            /** @description Resolved when selected; over REST include=customFields: approved values with provenance, one row per field and locale (create and update answers always carry them) */
             customFields?: components["schemas"]["CatalogCustomField"][];
             /** Format: uuid */
             id: string;
-            /** @description Embed `include=inventory`: Stock of the entity: totals, per variant, per warehouse and per level (needs inventory:read). Null unless asked for. */
+            /** @description Resolved when selected (over REST: embed `include=inventory`): Stock of the entity: totals, per variant, per warehouse and per level (needs inventory:read). Over REST null unless asked for. */
             inventory?: components["schemas"]["EntityAvailability"];
+            /** @description Media attachments (entity and variant level) with assets and renditions, by sortOrder. REST: with `include=media` (null otherwise); GraphQL: whenever selected. */
+            media?: components["schemas"]["MediaAttachment"][];
             metadata: {
                 [key: string]: unknown;
             };
-            /** @description include=optionTypes */
+            /** @description Resolved when selected; over REST include=optionTypes */
             optionTypes?: components["schemas"]["CatalogOptionType"][];
-            /** @description Embed `include=pricing`: Prices of the entity and its variants (customer-group prices only for callers with a pricing read permission). Null unless asked for. */
+            /** @description Resolved when selected (over REST: embed `include=pricing`): Prices of the entity and its variants (customer-group prices only for callers with a pricing read permission). Over REST null unless asked for. */
             pricing?: components["schemas"]["Price"][];
             /**
              * Format: date-time
@@ -2473,15 +3245,18 @@ export interface components {
             slug: string;
             /** @description Set for entities sourced from a connected store */
             sourceStoreId?: string;
-            /** @description draft, active, archived or discontinued */
-            status: string;
+            /**
+             * @description Only active entities are visible without catalog:read:unpublished
+             * @enum {string}
+             */
+            status: "draft" | "active" | "archived" | "discontinued";
             /** Format: uuid */
             taxClassId?: string;
             /** @description For example product or digitalDownload */
             type: string;
             /** Format: date-time */
             updatedAt: string;
-            /** @description include=variants */
+            /** @description Resolved when selected; over REST include=variants */
             variants?: components["schemas"]["CatalogVariant"][];
         };
         /** @description A page of CatalogEntity items with pagination metadata. */
@@ -2489,6 +3264,11 @@ export interface components {
             data: components["schemas"]["CatalogEntity"][];
             meta: components["schemas"]["PageMeta"];
         };
+        /**
+         * CatalogEntityStatus
+         * @enum {string}
+         */
+        CatalogEntityStatus: "draft" | "active" | "archived" | "discontinued";
         /** @description A custom field of an entity type. */
         CatalogFieldDefinition: {
             /** Format: date-time */
@@ -2507,11 +3287,16 @@ export interface components {
             /** @description Key under customFields; unique per organization and entity type */
             name: string;
             required: boolean;
-            /** @description string, number, boolean, date, enum or json */
-            type: string;
+            /** @enum {string} */
+            type: "string" | "number" | "boolean" | "date" | "enum" | "json";
             /** Format: date-time */
             updatedAt: string;
         };
+        /**
+         * CatalogFieldOwner
+         * @enum {string}
+         */
+        CatalogFieldOwner: "platform" | "store" | "shared";
         /** @description Who owns a field of an entity, optionally per store and per variant. */
         CatalogFieldOwnership: {
             /** Format: date-time */
@@ -2521,14 +3306,19 @@ export interface components {
             fieldPath: string;
             /** Format: uuid */
             id: string;
-            /** @description platform, store or shared */
-            owner: string;
+            /** @enum {string} */
+            owner: "platform" | "store" | "shared";
             storeId?: string;
             /** Format: date-time */
             updatedAt: string;
             /** Format: uuid */
             variantId?: string;
         };
+        /**
+         * CatalogFieldType
+         * @enum {string}
+         */
+        CatalogFieldType: "string" | "number" | "boolean" | "date" | "enum" | "json";
         /** @description An option axis of an entity (size, color) with its values. */
         CatalogOptionType: {
             /** Format: date-time */
@@ -2563,6 +3353,8 @@ export interface components {
             entityId: string;
             /** Format: uuid */
             id: string;
+            /** @description Media attached to this variant, by sortOrder (one statement per page of variants) */
+            media: components["schemas"]["MediaAttachment"][];
             metadata: {
                 [key: string]: unknown;
             };
@@ -2607,6 +3399,81 @@ export interface components {
             data: components["schemas"]["Order"];
             meta: components["schemas"]["CheckoutMeta"];
         };
+        /** @description A customer as staff see it: the profile plus orders count and lifetime value. */
+        Customer: {
+            /** Format: date-time */
+            createdAt: string;
+            customerGroupIds: string[];
+            defaultBillingAddress?: components["schemas"]["CustomerAddress"];
+            defaultShippingAddress?: components["schemas"]["CustomerAddress"];
+            /** @description Changed through better-auth's change-email flow (POST /api/auth/change-email), not here */
+            email: string;
+            /** @description The customer's id (the same as the user id of their account) */
+            id: string;
+            /** Format: date-time */
+            lastOrderAt?: string;
+            /**
+             * Format: int64
+             * @description Captured minus refunded over all orders, minor units
+             */
+            lifetimeValue: number;
+            marketingConsent: boolean;
+            name: string;
+            /** Format: int32 */
+            ordersCount: number;
+            phone?: string;
+            /** Format: date-time */
+            updatedAt: string;
+            userId?: string;
+        };
+        /** @description A saved address of a customer. */
+        CustomerAddress: {
+            city: string;
+            company?: string;
+            /** @description ISO 3166-1 alpha-2 */
+            country: string;
+            /** Format: date-time */
+            createdAt: string;
+            firstName: string;
+            /** Format: uuid */
+            id: string;
+            isDefaultBilling: boolean;
+            isDefaultShipping: boolean;
+            lastName: string;
+            line1: string;
+            line2?: string;
+            phone?: string;
+            postalCode: string;
+            state?: string;
+        };
+        /** @description A page of Customer items with pagination metadata. */
+        CustomerPage: {
+            data: components["schemas"]["Customer"][];
+            meta: components["schemas"]["PageMeta"];
+        };
+        /** @description The signed-in customer's own profile. */
+        CustomerProfile: {
+            /** Format: date-time */
+            createdAt: string;
+            customerGroupIds: string[];
+            defaultBillingAddress?: components["schemas"]["CustomerAddress"];
+            defaultShippingAddress?: components["schemas"]["CustomerAddress"];
+            /** @description Changed through better-auth's change-email flow (POST /api/auth/change-email), not here */
+            email: string;
+            /** @description The customer's id (the same as the user id of their account) */
+            id: string;
+            marketingConsent: boolean;
+            name: string;
+            phone?: string;
+            /** Format: date-time */
+            updatedAt: string;
+            userId?: string;
+        };
+        /**
+         * DocumentEncoding
+         * @enum {string}
+         */
+        DocumentEncoding: "utf8" | "base64";
         /** @description Availability of one entity: in total, per variant, per warehouse and per level. */
         EntityAvailability: {
             /**
@@ -2654,6 +3521,11 @@ export interface components {
             level: components["schemas"]["InventoryLevel"];
             movement: components["schemas"]["InventoryMovement"];
         };
+        /**
+         * InventoryAdjustmentType
+         * @enum {string}
+         */
+        InventoryAdjustmentType: "restock" | "return" | "sale" | "damage" | "loss" | "correction" | "backorder";
         /** @description Stock of one entity (or variant) in one warehouse. */
         InventoryLevel: {
             /**
@@ -2725,7 +3597,11 @@ export interface components {
              */
             quantity: number;
             reference?: string;
-            type: string;
+            /**
+             * @description The adjustment type (a reserved sale consumed by checkout is sale)
+             * @enum {string}
+             */
+            type: "restock" | "return" | "sale" | "damage" | "loss" | "correction" | "backorder";
             /**
              * Format: int64
              * @description Integer minor units of the currency
@@ -2826,8 +3702,8 @@ export interface components {
             /** Format: date-time */
             processingStartedAt?: string;
             queue: string;
-            /** @description pending, processing, succeeded or failed */
-            status: string;
+            /** @enum {string} */
+            status: "pending" | "processing" | "succeeded" | "failed";
             /** @description The task that runs it, e.g. webhooks/deliver */
             taskSlug: string;
             /** Format: date-time */
@@ -2850,8 +3726,8 @@ export interface components {
             error?: string;
             /** Format: uuid */
             id: string;
-            /** @description succeeded, pending (will retry), failed or lost */
-            status: string;
+            /** @enum {string} */
+            status: "succeeded" | "pending" | "failed" | "lost";
             taskSlug: string;
             /** Format: date-time */
             waitUntil?: string;
@@ -2887,6 +3763,16 @@ export interface components {
             /** Format: int32 */
             succeeded: number;
         };
+        /**
+         * JobRunStatus
+         * @enum {string}
+         */
+        JobRunStatus: "succeeded" | "pending" | "failed" | "lost";
+        /**
+         * JobStatus
+         * @enum {string}
+         */
+        JobStatus: "pending" | "processing" | "succeeded" | "failed";
         LevelAvailability: {
             /**
              * Format: int32
@@ -2902,6 +3788,74 @@ export interface components {
             /** Format: uuid */
             warehouseId: string;
         };
+        /**
+         * LineFulfillmentStatus
+         * @enum {string}
+         */
+        LineFulfillmentStatus: "unfulfilled" | "partially_fulfilled" | "fulfilled";
+        /**
+         * MailTransport
+         * @enum {string}
+         */
+        MailTransport: "smtp" | "file";
+        /** @description A stored file: an image or a document. */
+        MediaAsset: {
+            alt?: string;
+            /** @description SHA-256 of the bytes, hex */
+            checksum: string;
+            /** Format: float */
+            confidence?: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: uuid */
+            derivedFromAssetId?: string;
+            /** Format: int32 */
+            height?: number;
+            /** Format: uuid */
+            id: string;
+            /** @description Detected from the bytes */
+            mimeType: string;
+            /** @enum {string} */
+            origin: "merchant" | "generated" | "imported";
+            /**
+             * Format: int32
+             * @description Bytes
+             */
+            size: number;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description Signed URL of the bytes, valid until urlExpiresAt */
+            url: string;
+            /** Format: date-time */
+            urlExpiresAt: string;
+            /** Format: int32 */
+            width?: number;
+        };
+        /** @description An asset shown on an entity or on one of its variants. */
+        MediaAttachment: {
+            asset: components["schemas"]["MediaAsset"];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: uuid */
+            entityId: string;
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            mediaAssetId: string;
+            /** @description Web-sized WebP renditions, narrowest first */
+            renditions: components["schemas"]["MediaAsset"][];
+            /** @description e.g. gallery, thumbnail, download */
+            role: string;
+            /** Format: int32 */
+            sortOrder: number;
+            /** Format: uuid */
+            variantId?: string;
+        };
+        /**
+         * MediaOrigin
+         * @enum {string}
+         */
+        MediaOrigin: "merchant" | "generated" | "imported";
         /** @description Root of every write. The same request limits as Query apply. */
         Mutation: {
             /**
@@ -3405,6 +4359,100 @@ export interface components {
              */
             jobsRun: components["schemas"]["JobRunReport"];
             /**
+             * @description Save an address
+             *
+             *     The first address becomes the default shipping and billing address; isDefaultShipping / isDefaultBilling move the default to this one. At most 50 addresses. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
+             *
+             *     Requires permission customers:update:self.
+             *
+             *     Audited as customers.addressCreate.
+             *
+             *     REST: POST /api/me/addresses
+             */
+            meAddressCreate: components["schemas"]["CustomerAddress"];
+            /**
+             * @description Delete a saved address; answers the deleted address
+             *
+             *     Another customer's address id is 404. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
+             *
+             *     Requires permission customers:update:self.
+             *
+             *     Audited as customers.addressDelete.
+             *
+             *     REST: DELETE /api/me/addresses/:id
+             */
+            meAddressDelete: components["schemas"]["CustomerAddress"];
+            /**
+             * @description Delete a media asset
+             *
+             *     Removes the asset, its attachments and renditions; the stored bytes are removed after commit (a job retries a failed removal).
+             *
+             *     Requires permission media:write.
+             *
+             *     Audited as media.assetDelete.
+             *
+             *     REST: DELETE /api/media/:id
+             */
+            mediaAssetDelete: components["schemas"]["MediaAsset"];
+            /**
+             * @description Attach an asset to an entity or one of its variants
+             *
+             *     One attachment per asset at entity level and one per variant: a duplicate at the same level is 409 CONFLICT.
+             *
+             *     Requires permission media:write.
+             *
+             *     Audited as media.attach.
+             *
+             *     REST: POST /api/media/attach
+             */
+            mediaAttach: components["schemas"]["MediaAttachment"];
+            /**
+             * @description Detach an asset (the asset stays)
+             *
+             *     Requires permission media:write.
+             *
+             *     Audited as media.detach.
+             *
+             *     REST: DELETE /api/media/attachments/:attachmentId
+             */
+            mediaDetach: components["schemas"]["MediaAttachment"];
+            /**
+             * @description Reorder the attachments of an entity
+             *
+             *     Each listed attachment gets its position in the list as sortOrder (0, 1, ...), in one statement; answers all attachments of the entity in order.
+             *
+             *     Requires permission media:write.
+             *
+             *     Audited as media.reorder.
+             *
+             *     REST: POST /api/media/reorder
+             */
+            mediaReorder: components["schemas"]["MediaAttachment"][];
+            /** @description Upload a file through a GraphQL multipart request (operations + map + the file part). Same rules as POST /api/media/upload: type from the bytes, size limit (PAYLOAD_TOO_LARGE), the same bytes answer the existing asset; origin merchant. Requires permission media:write. */
+            mediaUpload: components["schemas"]["MediaAsset"];
+            /**
+             * @description A new cart filled from one of my orders at today's prices
+             *
+             *     Lines that can no longer be sold are left out and listed in meta.skipped with the reason; the call still succeeds. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
+             *
+             *     Requires permission cart:create.
+             *
+             *     REST: POST /api/me/orders/:orderId/reorder
+             */
+            meOrderReorder: components["schemas"]["ReorderResult"];
+            /**
+             * @description Update the signed-in customer's profile
+             *
+             *     name, phone (null clears), marketingConsent. The email changes through better-auth's change-email flow (POST /api/auth/change-email), which verifies the new address. Emits customers.update. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
+             *
+             *     Requires permission customers:update:self.
+             *
+             *     Audited as customers.update.
+             *
+             *     REST: PATCH /api/me/profile
+             */
+            meProfileUpdate: components["schemas"]["CustomerProfile"];
+            /**
              * @description Record a fulfillment (shipped units) of an order
              *
              *     The order must be processing or partially_fulfilled. `lines` defaults to every unit not yet fulfilled; a quantity above what is left to fulfill is 422. Commits the reserved stock, updates each line's fulfillment status and moves the order to partially_fulfilled or fulfilled. Emits fulfillment.create.
@@ -3711,34 +4759,32 @@ export interface components {
             /** @description INV-YYYY-NNNNNN, issued with the first invoice */
             invoiceNumber?: string;
             lineItems: components["schemas"]["OrderLine"][];
-            /** @description ORD-YYYY-NNNNNN, sequential per organization and year */
+            /** @description ORD-YYYY-NNNNNN (the same as orderNumber) */
             number: string;
+            /** @description ORD-YYYY-NNNNNN, sequential per organization and year */
+            orderNumber: string;
             paymentIntentId?: string;
             paymentProvider?: string;
-            /** @description awaiting_payment, paid, partially_refunded, refunded or voided */
-            paymentStatus: string;
+            /** @enum {string} */
+            paymentStatus: "awaiting_payment" | "paid" | "partially_refunded" | "refunded" | "voided";
             /** Format: date-time */
             placedAt: string;
             /** @description Applied promotions and the shipping rule */
-            pricing: {
-                [key: string]: unknown;
-            };
+            pricing: components["schemas"]["OrderPricing"];
             promotionCodes: string[];
             /**
              * Format: int64
              * @description Refunds pending or paid out
              */
             refundedAmount: number;
-            shippingAddress?: {
-                [key: string]: unknown;
-            };
+            shippingAddress?: components["schemas"]["Address"];
             /**
              * Format: int64
              * @description Integer minor units of the currency
              */
             shippingTotal: number;
-            /** @description pending, confirmed, processing, partially_fulfilled, fulfilled, refunded or cancelled */
-            status: string;
+            /** @enum {string} */
+            status: "pending" | "confirmed" | "processing" | "partially_fulfilled" | "fulfilled" | "refunded" | "cancelled";
             /**
              * Format: int64
              * @description Integer minor units of the currency
@@ -3752,12 +4798,27 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        /** @description A promotion code redeemed by the order. */
+        OrderAppliedPromotion: {
+            /**
+             * Format: int64
+             * @description Discount it gave, minor units of the order currency
+             */
+            amount: number;
+            code: string;
+            /** Format: uuid */
+            promotionId: string;
+            /** Format: uuid */
+            redemptionId: string;
+            /** @description The promotion type (see PromotionType) */
+            type: string;
+        };
         /** @description A rendered order document. Over REST the same documents are served as files (invoice.pdf, invoice.html, receipt.html). */
         OrderDocument: {
             content: string;
             contentType: string;
-            /** @description utf8 for HTML, base64 for PDF */
-            encoding: string;
+            /** @enum {string} */
+            encoding: "utf8" | "base64";
             filename: string;
         };
         OrderFulfillment: {
@@ -3785,8 +4846,8 @@ export interface components {
             sent: boolean;
             /** @description The order's customer address, the only possible recipient */
             to: string;
-            /** @description smtp, or file (JSON under DATA_DIR/mail) */
-            transport: string;
+            /** @enum {string} */
+            transport: "smtp" | "file";
         };
         /** @description One line of an order, priced at checkout. */
         OrderLine: {
@@ -3800,8 +4861,8 @@ export interface components {
             entityType: string;
             /** Format: int32 */
             fulfilledQuantity: number;
-            /** @description unfulfilled, partially_fulfilled or fulfilled */
-            fulfillmentStatus: string;
+            /** @enum {string} */
+            fulfillmentStatus: "unfulfilled" | "partially_fulfilled" | "fulfilled";
             /** Format: uuid */
             lineItemId: string;
             /** Format: int32 */
@@ -3838,6 +4899,16 @@ export interface components {
             /** Format: uuid */
             variantId?: string;
         };
+        /** @description Units of one order line sent in one fulfillment. */
+        OrderLineShipment: {
+            carrier?: string;
+            /** Format: uuid */
+            fulfillmentId: string;
+            /** Format: int32 */
+            quantity: number;
+            trackingNumber?: string;
+            trackingUrl?: string;
+        };
         OrderNote: {
             authorId?: string;
             body: string;
@@ -3853,6 +4924,12 @@ export interface components {
         OrderPage: {
             data: components["schemas"]["Order"][];
             meta: components["schemas"]["PageMeta"];
+        };
+        /** @description How the order was priced: applied promotions and the shipping rule. */
+        OrderPricing: {
+            freeShipping: boolean;
+            promotions: components["schemas"]["OrderAppliedPromotion"][];
+            shipping?: components["schemas"]["OrderShippingRule"];
         };
         /** @description A refund of order lines. pending until its undo window closes, then paid out through the payment adapter (succeeded or failed); undone inside the window. */
         OrderRefund: {
@@ -3875,8 +4952,8 @@ export interface components {
             reason?: string;
             /** Format: date-time */
             settledAt?: string;
-            /** @description pending, succeeded, failed or undone */
-            status: string;
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed" | "undone";
             /** Format: date-time */
             undoDeadline: string;
             /** Format: date-time */
@@ -3918,11 +4995,29 @@ export interface components {
             /** Format: int32 */
             quantity: number;
         };
+        /** @description The shipping rule (settings `shipping`) in force when the order was placed. */
+        OrderShippingRule: {
+            /**
+             * Format: int64
+             * @description Integer minor units of the currency
+             */
+            flatRate: number;
+            /**
+             * Format: int64
+             * @description Subtotal from which shipping is free; null: never
+             */
+            freeOver?: number;
+        };
+        /**
+         * OrderStatus
+         * @enum {string}
+         */
+        OrderStatus: "pending" | "confirmed" | "processing" | "partially_fulfilled" | "fulfilled" | "refunded" | "cancelled";
         OrderTimelineActor: {
             /** @description User id (API keys act for their user); null for the system */
             id?: string;
-            /** @description user, apiKey, anonymous or system */
-            kind: string;
+            /** @enum {string} */
+            kind: "user" | "apiKey" | "anonymous" | "system";
         };
         OrderTimelineEntry: {
             actor: components["schemas"]["OrderTimelineActor"];
@@ -3932,8 +5027,37 @@ export interface components {
                 [key: string]: unknown;
             };
             summary: string;
-            /** @description status, note or refund (an undo is a refund entry with data.action = undone) */
-            type: string;
+            /**
+             * @description An undo is a refund entry with data.action = undone
+             * @enum {string}
+             */
+            type: "status" | "note" | "refund";
+        };
+        /**
+         * OrderTimelineEntryType
+         * @enum {string}
+         */
+        OrderTimelineEntryType: "status" | "note" | "refund";
+        /** @description An order's fulfillments with carrier, tracking number and URL, and per line what was shipped in which. */
+        OrderTracking: {
+            fulfillments: components["schemas"]["OrderFulfillment"][];
+            lines: components["schemas"]["OrderTrackingLine"][];
+            /** Format: uuid */
+            orderId: string;
+            orderNumber: string;
+            status: string;
+        };
+        OrderTrackingLine: {
+            /** Format: int32 */
+            fulfilledQuantity: number;
+            fulfillmentStatus: string;
+            /** Format: uuid */
+            lineItemId: string;
+            /** Format: int32 */
+            quantity: number;
+            shipments: components["schemas"]["OrderLineShipment"][];
+            sku: string;
+            title: string;
         };
         PageMeta: {
             pagination: components["schemas"]["Pagination"];
@@ -3961,6 +5085,11 @@ export interface components {
              */
             totalPages: number;
         };
+        /**
+         * PaymentStatus
+         * @enum {string}
+         */
+        PaymentStatus: "awaiting_payment" | "paid" | "partially_refunded" | "refunded" | "voided";
         PaymentWebhookReceipt: {
             /** @description The event id was processed before; nothing changed */
             duplicate: boolean;
@@ -4012,8 +5141,11 @@ export interface components {
             /** Format: int32 */
             minQuantity: number;
             name: string;
-            /** @description percentage or fixed */
-            type: string;
+            /**
+             * @description percentage: value in basis points; fixed: minor units
+             * @enum {string}
+             */
+            type: "percentage" | "fixed";
             /** Format: date-time */
             updatedAt: string;
             /** Format: date-time */
@@ -4031,6 +5163,11 @@ export interface components {
             data: components["schemas"]["PriceModifier"][];
             meta: components["schemas"]["PageMeta"];
         };
+        /**
+         * PriceModifierType
+         * @enum {string}
+         */
+        PriceModifierType: "percentage" | "fixed";
         /** @description A page of Price items with pagination metadata. */
         PricePage: {
             data: components["schemas"]["Price"][];
@@ -4067,7 +5204,8 @@ export interface components {
              * @description Live redemptions
              */
             timesUsed: number;
-            type: string;
+            /** @enum {string} */
+            type: "percentage_off_order" | "fixed_amount_off_order" | "percentage_off_item" | "free_shipping" | "buy_x_get_y";
             /** Format: date-time */
             updatedAt: string;
             /**
@@ -4109,6 +5247,11 @@ export interface components {
             data: components["schemas"]["Promotion"][];
             meta: components["schemas"]["PageMeta"];
         };
+        /**
+         * PromotionType
+         * @enum {string}
+         */
+        PromotionType: "percentage_off_order" | "fixed_amount_off_order" | "percentage_off_item" | "free_shipping" | "buy_x_get_y";
         /** @description What a code would give a cart, or why it gives nothing (`reason`). */
         PromotionValidation: {
             code: string;
@@ -4125,7 +5268,8 @@ export interface components {
             promotionId?: string;
             /** @description Why the code is rejected: NOT_FOUND, INACTIVE, NOT_STARTED, EXPIRED, USAGE_LIMIT_REACHED, CURRENCY_MISMATCH, CUSTOMER_GROUP_NOT_ELIGIBLE, CUSTOMER_REQUIRED, CUSTOMER_LIMIT_REACHED, MIN_SUBTOTAL_NOT_MET, NO_ELIGIBLE_ITEMS */
             reason?: string;
-            type?: string;
+            /** @enum {string} */
+            type?: "percentage_off_order" | "fixed_amount_off_order" | "percentage_off_item" | "free_shipping" | "buy_x_get_y";
             valid: boolean;
         };
         /**
@@ -4137,6 +5281,44 @@ export interface components {
          *     An operation over a limit is refused before it executes, with a GraphQL error naming the limit.
          */
         Query: {
+            /**
+             * @description The analytics models, measures, dimensions and segments the caller may query
+             *
+             *     Owner, admin and staff users (and API keys with analytics:read) see every model with their organization's rows; a customer sees customer models (Orders, OrderLineItems, Customers) with their own rows only; a vendor sees vendor models with its own rows. Anonymous callers get 401.
+             *
+             *     Requires any valid credential.
+             *
+             *     REST: GET /api/analytics/meta
+             */
+            analyticsMeta: components["schemas"]["AnalyticsModelMeta"][];
+            /**
+             * @description Run an analytics query
+             *
+             *     measures (Model.measure, all from one model), dimensions, timeDimensions ({ dimension, granularity day|week|month|year, dateRange }), filters ({ member, operator, values } or { and } / { or } groups), order ({ member: asc|desc }), limit (default 100, clamped to 10000), segments. Compiles to one parameterized SQL statement; days and presets follow the organization timezone (settings general). Every mistake is 422 VALIDATION_FAILED naming the member. Owner, admin and staff users (and API keys with analytics:read) see every model with their organization's rows; a customer sees customer models (Orders, OrderLineItems, Customers) with their own rows only; a vendor sees vendor models with its own rows. Anonymous callers get 401.
+             *
+             *     Requires any valid credential.
+             *
+             *     REST: POST /api/analytics/query
+             */
+            analyticsQuery: components["schemas"]["AnalyticsQueryResult"];
+            /**
+             * @description Run one report
+             *
+             *     daily-journal (date), tax-summary, sell-through and staff-sales (from, to; default the last 30 days), inventory-aging and reorder-needed (now). Days are calendar days in the organization timezone; a parameter that is not YYYY-MM-DD is 422. meta states the parameters, timezone and currency. Send `Accept: text/csv` to get the same report as CSV.
+             *
+             *     Requires permission analytics:read.
+             *
+             *     REST: GET /api/analytics/reports/:name
+             */
+            analyticsReport: components["schemas"]["ReportResult"];
+            /**
+             * @description The available reports
+             *
+             *     Requires permission analytics:read.
+             *
+             *     REST: GET /api/analytics/reports
+             */
+            analyticsReports: components["schemas"]["ReportInfo"][];
             /**
              * @description The audit history of one entity, newest first
              *
@@ -4248,6 +5430,22 @@ export interface components {
              */
             catalogFieldDefinitions: components["schemas"]["CatalogFieldDefinition"][];
             /**
+             * @description One customer with orders count and lifetime value
+             *
+             *     Requires permission customers:read.
+             *
+             *     REST: GET /api/customers/:id
+             */
+            customer: components["schemas"]["Customer"];
+            /**
+             * @description List customers, newest first, with orders count and lifetime value
+             *
+             *     Requires permission customers:read.
+             *
+             *     REST: GET /api/customers
+             */
+            customers: components["schemas"]["CustomerPage"];
+            /**
              * @description Failed jobs of the organization, most recently failed first
              *
              *     Requires permission jobs:admin.
@@ -4285,6 +5483,64 @@ export interface components {
              *     REST: GET /api/inventory/movements
              */
             inventoryMovements: components["schemas"]["InventoryMovementPage"];
+            /**
+             * @description The signed-in customer's saved addresses, oldest first
+             *
+             *     Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
+             *
+             *     Requires permission customers:read:self.
+             *
+             *     REST: GET /api/me/addresses
+             */
+            meAddresses: components["schemas"]["CustomerAddress"][];
+            /**
+             * @description One media asset with a signed URL
+             *
+             *     REST: GET /media/:id redirects (302) to the signed URL, or answers it with ?signed=true. Another organization's asset is 404.
+             *
+             *     Requires one of the permissions media:read, catalog:read.
+             */
+            mediaAsset: components["schemas"]["MediaAsset"];
+            /**
+             * @description One of my orders by UUID or number
+             *
+             *     Another customer's order is 404. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
+             *
+             *     Requires permission orders:read:own.
+             *
+             *     REST: GET /api/me/orders/:idOrNumber
+             */
+            meOrder: components["schemas"]["Order"];
+            /**
+             * @description The signed-in customer's orders, newest first
+             *
+             *     Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
+             *
+             *     Requires permission orders:read:own.
+             *
+             *     REST: GET /api/me/orders
+             */
+            meOrders: components["schemas"]["OrderPage"];
+            /**
+             * @description Fulfillment tracking of one of my orders
+             *
+             *     Fulfillments with carrier, tracking number and URL, and per line the shipments it went out in. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
+             *
+             *     Requires permission orders:read:own.
+             *
+             *     REST: GET /api/me/orders/:idOrNumber/tracking
+             */
+            meOrderTracking: components["schemas"]["OrderTracking"];
+            /**
+             * @description The signed-in customer's profile
+             *
+             *     Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
+             *
+             *     Requires permission customers:read:self.
+             *
+             *     REST: GET /api/me/profile
+             */
+            meProfile: components["schemas"]["CustomerProfile"];
             /**
              * @description Get one order by UUID or by number (ORD-YYYY-NNNNNN)
              *
@@ -4378,7 +5634,7 @@ export interface components {
              *
              *     Filters: entityId, categoryId, customerGroupId; `current=true` keeps those in effect now.
              *
-             *     Requires one of the permissions pricing:read, pricing:update, pricing:manage.
+             *     Requires one of the permissions pricing:update, pricing:manage.
              *
              *     REST: GET /api/pricing/modifiers
              */
@@ -4388,7 +5644,7 @@ export interface components {
              *
              *     Filters: entityId, variantId, currency, customerGroupId. Oldest first.
              *
-             *     Requires one of the permissions pricing:read, pricing:update, pricing:manage.
+             *     Requires one of the permissions pricing:update, pricing:manage.
              *
              *     REST: GET /api/pricing/prices
              */
@@ -4432,6 +5688,26 @@ export interface components {
              */
             resolvedPrice: components["schemas"]["ResolvedPrice"];
             /**
+             * @description Full-text search over the catalog
+             *
+             *     PostgreSQL full-text search is the built-in engine: `q` is a web-search query (quotes for phrases, -word to exclude, or) and its last word also matches as a prefix (shir finds shirts); hits are ranked by relevance (title over description over filterable field values), then newest first. Without `q` every entity matching the filters is a hit (newest first): the spec's in-memory fallback (a query or filter required, facets-only answers empty) does not apply while PostgreSQL is the engine. Filters: type, category and brand (UUID or slug), status (default active; others need catalog:read:unpublished), and attribute filters `attr.<name>=value` (REST, repeatable; GraphQL `attr: ["name=value"]`): values of one name are ORed, names ANDed, equality on approved en values of filterable fields. `facets=type,category,brand,status,<attribute names>` gives counts over the whole filtered result in meta.facets; each facet ignores its own filter. limit above 100 is clamped.
+             *
+             *     Requires permission catalog:read.
+             *
+             *     REST: GET /api/search
+             */
+            search: components["schemas"]["SearchResult"];
+            /**
+             * @description Search suggestions for a prefix
+             *
+             *     Titles of active entities that start with the prefix or contain it at a word start, then titles close to it (typos, by trigram word similarity), and variant SKUs that start with it; distinct, best first. limit defaults to 10; above 100 is clamped.
+             *
+             *     Requires permission catalog:read.
+             *
+             *     REST: GET /api/search/suggest
+             */
+            searchSuggestions: components["schemas"]["SearchSuggestion"][];
+            /**
              * @description All settings groups of the organization, keyed by group name
              *
              *     Requires permission settings:manage.
@@ -4451,6 +5727,14 @@ export interface components {
             settingsGroup: {
                 [key: string]: unknown;
             };
+            /**
+             * @description The known settings groups (general, branding, policies, shipping) as typed objects
+             *
+             *     GraphQL only: REST clients read GET /settings or GET /settings/:group.
+             *
+             *     Requires permission settings:manage.
+             */
+            storeSettings: components["schemas"]["StoreSettings"];
             /**
              * @description List the organization's tax classes, by name
              *
@@ -4500,6 +5784,71 @@ export interface components {
              */
             webhookEndpoints: components["schemas"]["WebhookEndpointPage"];
         };
+        /**
+         * RefundStatus
+         * @enum {string}
+         */
+        RefundStatus: "pending" | "succeeded" | "failed" | "undone";
+        ReorderMeta: {
+            /** Format: uuid */
+            orderId: string;
+            orderNumber: string;
+            skipped: components["schemas"]["ReorderSkippedLine"][];
+        };
+        /** @description The new cart (data) and the lines left out (meta.skipped). */
+        ReorderResult: {
+            data: components["schemas"]["Cart"];
+            meta: components["schemas"]["ReorderMeta"];
+        };
+        /** @description An order line that could not go into the new cart, and why. */
+        ReorderSkippedLine: {
+            /** Format: uuid */
+            entityId: string;
+            /** Format: uuid */
+            lineItemId: string;
+            /** Format: int32 */
+            quantity: number;
+            reason: string;
+            sku: string;
+            title: string;
+            /** Format: uuid */
+            variantId?: string;
+        };
+        ReportColumn: {
+            key: string;
+            title: string;
+            /** @description string, number, currency (minor units) or ratio */
+            type: string;
+        };
+        ReportInfo: {
+            columns: components["schemas"]["ReportColumn"][];
+            description: string;
+            name: string;
+            parameters: string[];
+            title: string;
+        };
+        ReportMeta: {
+            columns: components["schemas"]["ReportColumn"][];
+            /** @description settings general.currency; amounts are minor units of it */
+            currency?: string;
+            generatedAt: string;
+            /** @description The days the report covers (date, or from and to) */
+            parameters: {
+                [key: string]: unknown;
+            };
+            report: string;
+            timezone: string;
+            title: string;
+            totals?: {
+                [key: string]: unknown;
+            };
+        };
+        ReportResult: {
+            data: {
+                [key: string]: unknown;
+            }[];
+            meta: components["schemas"]["ReportMeta"];
+        };
         /** @description The best price for a customer: base price (lowest open to them), minus the best modifier, times quantity. */
         ResolvedPrice: {
             /**
@@ -4542,6 +5891,117 @@ export interface components {
             /** Format: uuid */
             variantId?: string;
         };
+        /** @description Counts of one facet over the whole filtered result (disjunctive: its own filter is left out). */
+        SearchFacet: {
+            /** @description type, category, brand, status or an attribute name */
+            name: string;
+            values: components["schemas"]["SearchFacetValue"][];
+        };
+        /** @description One value of a facet with the number of hits that have it. */
+        SearchFacetValue: {
+            /**
+             * Format: int32
+             * @description Hits with this value under every other filter
+             */
+            count: number;
+            /** @description Display name (category and brand names) */
+            label?: string;
+            /** @description The value; for category and brand the slug (usable as the filter) */
+            value: string;
+        };
+        SearchMeta: {
+            /** @description Facet counts keyed by facet name, each a list of { value, label, count } (REST shape; GraphQL clients can use the typed `facets` field) */
+            facets: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: int32
+             * @description Applied page size (a larger request is clamped to 100)
+             */
+            limit: number;
+            /** Format: int32 */
+            page: number;
+            /**
+             * Format: int32
+             * @description Hits in the whole result
+             */
+            total: number;
+            /** Format: int32 */
+            totalPages: number;
+        };
+        /** @description Search hits (catalog entities, best first) with counts. */
+        SearchResult: {
+            data: components["schemas"]["CatalogEntity"][];
+            /** @description The requested facets, typed */
+            facets: components["schemas"]["SearchFacet"][];
+            meta: components["schemas"]["SearchMeta"];
+        };
+        /** @description A completion: an entity title or a variant SKU. */
+        SearchSuggestion: {
+            /** Format: uuid */
+            entityId: string;
+            /** @description title or sku */
+            kind: string;
+            /** @description Slug of the entity, for a product link */
+            slug: string;
+            text: string;
+        };
+        /** @description Settings group `branding` (invoices, receipts, mails). */
+        SettingsBranding: {
+            address?: components["schemas"]["Address"];
+            email?: string;
+            legalName?: string;
+            logoUrl?: string;
+            phone?: string;
+            /** @description Hex colour such as #1a2b3c */
+            primaryColor?: string;
+            receiptFooter?: string;
+            storeName?: string;
+            taxId?: string;
+            website?: string;
+        };
+        /** @description Settings group `general`. */
+        SettingsGeneral: {
+            /** @description ISO 4217 code of the store currency */
+            currency?: string;
+            /** @description BCP 47 locale */
+            locale?: string;
+            /** @description IANA time zone: calendar days (refund caps, order numbers) follow it */
+            timezone?: string;
+        };
+        /** @description Settings group `policies`. */
+        SettingsPolicies: {
+            /**
+             * Format: int64
+             * @description Refunds per operator per day, minor units; null: no cap
+             */
+            refundDailyCap?: number;
+            /**
+             * Format: int32
+             * @description Minutes a refund can be undone (default 15)
+             */
+            refundUndoWindowMinutes: number;
+        };
+        /** @description Settings group `shipping`: the rule checkout applies. */
+        SettingsShipping: {
+            /**
+             * Format: int64
+             * @description Shipping per order, minor units (default 0)
+             */
+            flatRate: number;
+            /**
+             * Format: int64
+             * @description Subtotal from which shipping is free; null: never
+             */
+            freeOver?: number;
+        };
+        /** @description The known settings groups, typed. Other groups: `settings` / `settingsGroup`. */
+        StoreSettings: {
+            branding: components["schemas"]["SettingsBranding"];
+            general: components["schemas"]["SettingsGeneral"];
+            policies: components["schemas"]["SettingsPolicies"];
+            shipping: components["schemas"]["SettingsShipping"];
+        };
         /** @description A tax rate applied per order line: variant class, else entity class, else the default class, else 0. */
         TaxClass: {
             /** Format: date-time */
@@ -4580,9 +6040,7 @@ export interface components {
         };
         /** @description A stock location. `code` is unique per organization; one warehouse is the default. */
         Warehouse: {
-            address?: {
-                [key: string]: unknown;
-            };
+            address?: components["schemas"]["Address"];
             code: string;
             /** Format: date-time */
             createdAt: string;
@@ -4635,8 +6093,11 @@ export interface components {
             lastStatusCode?: number;
             /** @description The body sent: { id, type, createdAt, organizationId, data } */
             payload: unknown;
-            /** @description pending (queued or retrying), succeeded or failed */
-            status: string;
+            /**
+             * @description pending: queued or retrying
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
             /** Format: date-time */
             updatedAt: string;
         };
@@ -4675,6 +6136,11 @@ export interface components {
             data: components["schemas"]["WebhookDelivery"][];
             meta: components["schemas"]["PageMeta"];
         };
+        /**
+         * WebhookDeliveryStatus
+         * @enum {string}
+         */
+        WebhookDeliveryStatus: "pending" | "succeeded" | "failed";
         /** @description An outbound webhook endpoint. Its signing secret is shown only once, when it is registered. */
         WebhookEndpoint: {
             /** Format: date-time */
@@ -5399,6 +6865,409 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JobPage"];
+                };
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    analyticsMeta: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The analytics models, measures, dimensions and segments the caller may query */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AnalyticsModelMeta"][];
+                    };
+                };
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    analyticsQuery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Model.dimension names
+                     * @default []
+                     */
+                    dimensions?: string[];
+                    /** @default [] */
+                    filters?: {
+                        and?: {
+                            [key: string]: unknown;
+                        }[];
+                        member?: string;
+                        /** @enum {string} */
+                        operator?: "equals" | "notEquals" | "contains" | "in" | "notIn" | "gt" | "gte" | "lt" | "lte" | "beforeDate" | "afterDate" | "inDateRange";
+                        or?: {
+                            [key: string]: unknown;
+                        }[];
+                        values?: (string | number)[];
+                    }[];
+                    /** @description Rows, default 100; larger values are clamped to 10000 */
+                    limit?: number;
+                    /** @description Model.measure names */
+                    measures: string[];
+                    /** @description Map of member name to asc or desc */
+                    order?: {
+                        [key: string]: "asc" | "desc";
+                    };
+                    /**
+                     * @description Model.segment names, e.g. Inventory.lowStock
+                     * @default []
+                     */
+                    segments?: string[];
+                    /** @default [] */
+                    timeDimensions?: {
+                        /** @description Two dates YYYY-MM-DD (inclusive, organization timezone) or a preset: today, yesterday, last 7 days, last 30 days, this month, last month, this year */
+                        dateRange?: ("today" | "yesterday" | "last 7 days" | "last 30 days" | "this month" | "last month" | "this year") | string[];
+                        dimension: string;
+                        /** @enum {string} */
+                        granularity?: "day" | "week" | "month" | "year";
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Run an analytics query */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsQueryResult"];
+                };
+            };
+            /** @description Malformed JSON body (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    analyticsReports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The available reports */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ReportInfo"][];
+                    };
+                };
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    analyticsReport: {
+        parameters: {
+            query?: {
+                /** @description YYYY-MM-DD, a local day in the organization timezone */
+                date?: string;
+                /** @description YYYY-MM-DD, a local day in the organization timezone */
+                from?: string;
+                /** @description YYYY-MM-DD, a local day in the organization timezone */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Run one report */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportResult"];
                 };
             };
             /** @description No valid credentials (UNAUTHORIZED) */
@@ -10471,6 +12340,181 @@ export interface operations {
             };
         };
     };
+    customers: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 20; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
+                limit?: number;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Part of the email or name */
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List customers, newest first, with orders count and lifetime value */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerPage"];
+                };
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    customer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One customer with orders count and lifetime value */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Customer"];
+                    };
+                };
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     openApiDocument: {
         parameters: {
             query?: never;
@@ -10510,7 +12554,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Up */
+            /** @description Alive */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10523,7 +12567,36 @@ export interface operations {
                     };
                 };
             };
-            /** @description Database unreachable */
+        };
+    };
+    healthReady: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        database: "ok";
+                        migrations?: {
+                            pending?: string[];
+                        };
+                        /** @enum {string} */
+                        status: "ok";
+                        version: string;
+                    };
+                };
+            };
+            /** @description Database unreachable or migrations pending */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10531,10 +12604,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        database: "unreachable";
+                        database?: "ok" | "unreachable";
+                        migrations?: {
+                            pending?: string[];
+                        };
                         /** @enum {string} */
-                        status: "error";
-                        version: string;
+                        status?: "error";
+                        version?: string;
                     };
                 };
             };
@@ -11625,6 +13701,1339 @@ export interface operations {
             };
             /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    meAddresses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed-in customer's saved addresses, oldest first */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CustomerAddress"][];
+                    };
+                };
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    meAddressCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    city: string;
+                    company?: string;
+                    /** @description ISO 3166-1 alpha-2 */
+                    country: string;
+                    firstName: string;
+                    /** @default false */
+                    isDefaultBilling?: boolean;
+                    /** @default false */
+                    isDefaultShipping?: boolean;
+                    lastName: string;
+                    line1: string;
+                    line2?: string;
+                    phone?: string;
+                    postalCode: string;
+                    state?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Save an address */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CustomerAddress"];
+                    };
+                };
+            };
+            /** @description Malformed JSON body (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    meAddressDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete a saved address; answers the deleted address */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CustomerAddress"];
+                    };
+                };
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    meOrders: {
+        parameters: {
+            query?: {
+                /** @description Page size, default 20; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
+                limit?: number;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description pending, confirmed, processing, partially_fulfilled, fulfilled, refunded, cancelled */
+                status?: "pending" | "confirmed" | "processing" | "partially_fulfilled" | "fulfilled" | "refunded" | "cancelled";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed-in customer's orders, newest first */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderPage"];
+                };
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    meOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                idOrNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One of my orders by UUID or number */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Order"];
+                    };
+                };
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    meOrderTracking: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                idOrNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Fulfillment tracking of one of my orders */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["OrderTracking"];
+                    };
+                };
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    meOrderReorder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A new cart filled from one of my orders at today's prices */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReorderResult"];
+                };
+            };
+            /** @description Malformed JSON body (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    meProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed-in customer's profile */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CustomerProfile"];
+                    };
+                };
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    meProfileUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    marketingConsent?: boolean;
+                    name?: string;
+                    phone?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Update the signed-in customer's profile */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CustomerProfile"];
+                    };
+                };
+            };
+            /** @description Malformed JSON body (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    mediaAssetDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete a media asset */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MediaAsset"];
+                    };
+                };
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    mediaAttach: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Catalog entity UUID
+                     */
+                    entityId: string;
+                    /**
+                     * Format: uuid
+                     * @description Media asset UUID
+                     */
+                    mediaAssetId: string;
+                    /** @description e.g. gallery, thumbnail, download */
+                    role: string;
+                    /** @description Position, default 0 */
+                    sortOrder?: number;
+                    /**
+                     * Format: uuid
+                     * @description Variant of the entity (variant-level attachment)
+                     */
+                    variantId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Attach an asset to an entity or one of its variants */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MediaAttachment"];
+                    };
+                };
+            };
+            /** @description Malformed JSON body (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    mediaDetach: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                attachmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Detach an asset (the asset stays) */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MediaAttachment"];
+                    };
+                };
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    mediaReorder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Attachment UUIDs in the new order */
+                    attachmentIds: string[];
+                    /**
+                     * Format: uuid
+                     * @description Catalog entity UUID
+                     */
+                    entityId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Reorder the attachments of an entity */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MediaAttachment"][];
+                    };
+                };
+            };
+            /** @description Malformed JSON body (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14964,6 +18373,204 @@ export interface operations {
             };
         };
     };
+    search: {
+        parameters: {
+            query?: {
+                /** @description Attribute filters as name=value items; over REST send attr.<name>=value, repeatable */
+                attr?: string[];
+                /** @description Brand UUID or slug */
+                brand?: string;
+                /** @description Category UUID or slug */
+                category?: string;
+                /** @description Comma-separated facet names: type, category, brand, status and filterable attribute names */
+                facets?: string;
+                /** @description Embeds of each hit, as on GET /catalog/entities (attributes, variants, media, ...) */
+                include?: string;
+                /** @description Page size, default 20; larger values are clamped to 100 */
+                limit?: number;
+                /** @description Locale searched (its titles and texts), default en */
+                locale?: string;
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Search text (web-search syntax) */
+                q?: string;
+                /** @description Default active; others need catalog:read:unpublished */
+                status?: "draft" | "active" | "archived" | "discontinued";
+                /** @description Entity type, e.g. product */
+                type?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Full-text search over the catalog */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResult"];
+                };
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    searchSuggestions: {
+        parameters: {
+            query: {
+                /** @description At most this many, default 10, clamped to 100 */
+                limit?: number;
+                /** @description Locale searched (its titles and texts), default en */
+                locale?: string;
+                /** @description What the shopper typed so far */
+                prefix: string;
+                /** @description Entity type, e.g. product */
+                type?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Search suggestions for a prefix */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SearchSuggestion"][];
+                    };
+                };
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     settings: {
         parameters: {
             query?: never;
@@ -15170,7 +18777,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The patch: keys to set, null to delete */
                         data: {
                             [key: string]: unknown;
                         };
