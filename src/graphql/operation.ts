@@ -57,10 +57,21 @@ export interface RestRoute {
 
 /** Who may call: a permission (all of a list), any signed-in caller, or anyone. */
 export type Access =
-  | { permission: string | readonly string[] }
-  | { anyPermission: readonly string[] }
+  | { permission: string | readonly string[]; customerSession?: true }
+  | { anyPermission: readonly string[]; customerSession?: true }
   | 'authenticated'
-  | 'public';
+  | 'public'
+  /** Anyone, but the URL must carry a valid signature (the handler checks it: 403 otherwise). */
+  | 'signedUrl';
+
+/**
+ * `customerSession: true` on a permission rule: the permission, held by a signed-in customer's
+ * session. An API key (even `*:*`) or a staff account is not a customer (the /me routes).
+ */
+export const CUSTOMER_SESSION_ONLY = {
+  apiKey: 'An API key is not a customer session: /me answers for a signed-in customer only',
+  noCustomer: 'This account has no customer profile: /me is for customers',
+};
 
 /** How an operation's audit entry is written; every field has a default (see the header). */
 export interface AuditSpec<Input, Result> {
@@ -126,7 +137,7 @@ export interface RegisteredOperation {
 export const operations = new Map<string, RegisteredOperation>();
 
 function authScopesFor(access: Access): Record<string, unknown> | undefined {
-  if (access === 'public') return undefined;
+  if (access === 'public' || access === 'signedUrl') return undefined;
   if (access === 'authenticated') return { authenticated: true };
   if ('anyPermission' in access) return { anyPermission: [...access.anyPermission] };
   const list = typeof access.permission === 'string' ? [access.permission] : [...access.permission];
@@ -138,21 +149,33 @@ function authScopesFor(access: Access): Record<string, unknown> | undefined {
  * before sofa parses path, query and body values, so a bad body from a caller without the
  * permission is 401/403, not 422 (GraphQL gets the same answers from scope-auth).
  */
-export function accessRefusal(access: Access, actor: { permissions: readonly string[] } | null): AppError | null {
-  if (access === 'public') return null;
+export function accessRefusal(
+  access: Access,
+  actor: { permissions: readonly string[]; kind?: 'user' | 'apiKey'; customerId?: string } | null,
+): AppError | null {
+  if (access === 'public' || access === 'signedUrl') return null;
   if (!actor) return new AppError('UNAUTHORIZED', 'Authentication required: send a session cookie, a bearer token or an x-api-key header');
   if (access === 'authenticated') return null;
+  let missing: string[];
   if ('anyPermission' in access) {
-    return hasAnyPermission(actor.permissions, access.anyPermission) ? null : forbidden(`Insufficient permissions: missing permission ${access.anyPermission.join(' or ')}`);
+    missing = hasAnyPermission(actor.permissions, access.anyPermission) ? [] : [access.anyPermission.join(' or ')];
+  } else {
+    const list = typeof access.permission === 'string' ? [access.permission] : access.permission;
+    missing = list.filter((permission) => !hasPermission(actor.permissions, permission));
   }
-  const list = typeof access.permission === 'string' ? [access.permission] : access.permission;
-  const missing = list.filter((permission) => !hasPermission(actor.permissions, permission));
-  return missing.length ? forbidden(`Insufficient permissions: missing permission ${missing.join(' and ')}`) : null;
+  if (missing.length) return forbidden(`Insufficient permissions: missing permission ${missing.join(' and ')}`);
+  if (access.customerSession) {
+    if (actor.kind === 'apiKey') return forbidden(CUSTOMER_SESSION_ONLY.apiKey);
+    if (!actor.customerId) return forbidden(CUSTOMER_SESSION_ONLY.noCustomer);
+  }
+  return null;
 }
 
 /** The access rule in words, for GraphQL descriptions and the OpenAPI document. */
 export function accessNote(access: Access): string {
   if (access === 'public') return 'Public.';
+  if (access === 'signedUrl') return 'Public, through a signed URL only.';
+  if (typeof access === 'object' && access.customerSession) return `${accessNote({ ...access, customerSession: undefined } as Access)} A signed-in customer's session only (not an API key).`;
   if (access === 'authenticated') return 'Requires any valid credential.';
   if ('anyPermission' in access) return `Requires one of the permissions ${access.anyPermission.join(', ')}.`;
   const list = typeof access.permission === 'string' ? [access.permission] : access.permission;
@@ -182,7 +205,7 @@ const SCALAR_OUTPUTS = new Set(['String', 'Int', 'Float', 'Boolean', 'ID', 'UUID
 
 /** The module an operation belongs to: that of the permission it needs, else its tag. */
 function moduleOf(access: Access, tag: string): string {
-  if (access === 'public' || access === 'authenticated') return tag;
+  if (access === 'public' || access === 'authenticated' || access === 'signedUrl') return tag;
   const list = 'anyPermission' in access ? access.anyPermission : typeof access.permission === 'string' ? [access.permission] : access.permission;
   const module = list[0]?.split(':')[0];
   return module && module !== '*' ? module : tag;
@@ -217,7 +240,7 @@ function idOf(value: unknown): string | null {
 /** Whether an operation is audited, and how, with every default filled in. */
 function auditPlan<Shape extends Record<string, AnyZod>, Result>(spec: OperationSpec<Shape, Result>, tag: string) {
   type Input = z.infer<z.ZodObject<Shape>>;
-  const privileged = spec.kind === 'mutation' && spec.access !== 'public' && spec.access !== 'authenticated';
+  const privileged = spec.kind === 'mutation' && spec.access !== 'public' && spec.access !== 'authenticated' && spec.access !== 'signedUrl';
   if (spec.audit === false || (!spec.audit && !privileged)) return null;
   const declared: AuditSpec<Input, Result> = spec.audit ?? {};
   const module = moduleOf(spec.access, tag);

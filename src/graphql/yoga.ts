@@ -32,6 +32,9 @@ function cachedGraphiQL(options: Parameters<typeof RenderGraphiQL>[0]): string {
   return graphiqlPage;
 }
 
+/** graphql-js's messages for an input value its type refuses (scalars, enums, input objects). */
+const INPUT_COERCION = /cannot represent|Expected value of type|does not exist in "[^"]+" enum|Expected type|is not defined by type|of required type .* was not provided/;
+
 export interface GraphqlExposure {
   graphiql: boolean;
   publicIntrospection: boolean;
@@ -75,6 +78,11 @@ export function createGraphqlServer(options: { schema: GraphQLSchema; limits: Gr
         const original = (error as { originalError?: unknown }).originalError;
         if (isClientSafe(original)) return error as GraphQLError; // keeps path and locations
         if ((error as Error)?.name === 'GraphQLError' && !original) return error as GraphQLError; // parse/validation errors
+        // graphql-js refusing an input value (sofa coerces REST bodies with it): bad input, 422.
+        const refused = (original ?? error) as { name?: string; message?: string };
+        if (refused?.name === 'GraphQLError' && INPUT_COERCION.test(refused.message ?? '')) {
+          return new GraphQLError(refused.message!, { extensions: { code: 'VALIDATION_FAILED', restStatus: 422 } });
+        }
         const scope = requestScope.getStore();
         // A client that hung up is not a server fault (load generators stopping, tabs closed).
         if (isClientAbort(original ?? error)) scope?.logger.debug('client closed the request during execution');

@@ -52,7 +52,7 @@ function isOptional(schema: AnyZod): boolean {
 }
 
 function security(access: Access): Json[] | undefined {
-  if (access === 'public') return [];
+  if (access === 'public' || access === 'signedUrl') return [];
   return [{ apiKey: [] }, { bearerAuth: [] }, { sessionCookie: [] }];
 }
 

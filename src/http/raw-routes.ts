@@ -68,7 +68,7 @@ export function rawRouteDocs(): Record<string, Json> {
     if (route.accept) continue;
     const key = `/api${route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`;
     const description = [route.openapi.description, accessNote(route.access)].filter(Boolean).join('\n\n');
-    const security = route.access === 'public' ? [] : [{ apiKey: [] }, { bearerAuth: [] }, { sessionCookie: [] }];
+    const security = route.access === 'public' || route.access === 'signedUrl' ? [] : [{ apiKey: [] }, { bearerAuth: [] }, { sessionCookie: [] }];
     const parameters = route.names.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
     paths[key] = { ...(paths[key] ?? {}), [route.method.toLowerCase()]: { ...route.openapi, description, security, ...(parameters.length ? { parameters } : {}) } };
   }

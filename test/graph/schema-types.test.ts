@@ -37,6 +37,14 @@ const REMAINING_JSON_OBJECTS: Record<string, string> = {
   'Mutation.orderRefundCreate(lines)': 'input validated by zod with per-line 422 details (lines.0.quantity); typed input objects are a follow-up',
   'Mutation.orderFulfillmentCreate(lines)': 'input validated by zod with per-line 422 details; typed input objects are a follow-up',
   'Mutation.warehouseCreate(address)': 'input validated by zod with per-field 422 details; typed input objects are a follow-up',
+  'AnalyticsQueryResult.data': 'rows keyed by the members the query asked for (Model.member names chosen at run time)',
+  'AnalyticsQueryMeta.query': 'the normalized query echoed back, keyed like the request',
+  'AnalyticsQueryMeta.annotation': 'keyed by the requested member names; each value is { title, type }',
+  'Query.analyticsQuery(order)': 'a map of requested member name to asc|desc: keys are chosen at run time',
+  'ReportResult.data': 'rows whose columns differ per report; ReportResult.columns types each column',
+  'ReportMeta.parameters': 'the parameters of the report that ran (date, or from/to), which differ per report',
+  'ReportMeta.totals': 'per-report totals keyed by the report\'s own columns',
+  'SearchMeta.facets': 'keyed by the facet names the caller asked for (attribute names are user-defined); GraphQL also has the typed SearchResult.facets list',
   'Query.promotionValidation(lineItems)': 'input validated by zod with per-line 422 details; typed input objects are a follow-up',
 };
 

@@ -1477,7 +1477,7 @@ export interface paths {
          * The signed-in customer's saved addresses, oldest first
          * @description Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
          *
-         *     Requires permission customers:read:self.
+         *     Requires permission customers:read:self. A signed-in customer's session only (not an API key).
          *
          *     GraphQL twin: `query { meAddresses }`.
          */
@@ -1487,7 +1487,7 @@ export interface paths {
          * Save an address
          * @description The first address becomes the default shipping and billing address; isDefaultShipping / isDefaultBilling move the default to this one. At most 50 addresses. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
          *
-         *     Requires permission customers:update:self.
+         *     Requires permission customers:update:self. A signed-in customer's session only (not an API key).
          *
          *     GraphQL twin: `mutation { meAddressCreate }`.
          */
@@ -1512,7 +1512,7 @@ export interface paths {
          * Delete a saved address; answers the deleted address
          * @description Another customer's address id is 404. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
          *
-         *     Requires permission customers:update:self.
+         *     Requires permission customers:update:self. A signed-in customer's session only (not an API key).
          *
          *     GraphQL twin: `mutation { meAddressDelete }`.
          */
@@ -1533,7 +1533,7 @@ export interface paths {
          * The signed-in customer's orders, newest first
          * @description Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
          *
-         *     Requires permission orders:read:own.
+         *     Requires permission orders:read:own. A signed-in customer's session only (not an API key).
          *
          *     GraphQL twin: `query { meOrders }`.
          */
@@ -1557,7 +1557,7 @@ export interface paths {
          * One of my orders by UUID or number
          * @description Another customer's order is 404. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
          *
-         *     Requires permission orders:read:own.
+         *     Requires permission orders:read:own. A signed-in customer's session only (not an API key).
          *
          *     GraphQL twin: `query { meOrder }`.
          */
@@ -1581,7 +1581,7 @@ export interface paths {
          * Fulfillment tracking of one of my orders
          * @description Fulfillments with carrier, tracking number and URL, and per line the shipments it went out in. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
          *
-         *     Requires permission orders:read:own.
+         *     Requires permission orders:read:own. A signed-in customer's session only (not an API key).
          *
          *     GraphQL twin: `query { meOrderTracking }`.
          */
@@ -1607,7 +1607,7 @@ export interface paths {
          * A new cart filled from one of my orders at today's prices
          * @description Lines that can no longer be sold are left out and listed in meta.skipped with the reason; the call still succeeds. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
          *
-         *     Requires permission cart:create.
+         *     Requires permission cart:create. A signed-in customer's session only (not an API key).
          *
          *     GraphQL twin: `mutation { meOrderReorder }`.
          */
@@ -1629,7 +1629,7 @@ export interface paths {
          * The signed-in customer's profile
          * @description Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
          *
-         *     Requires permission customers:read:self.
+         *     Requires permission customers:read:self. A signed-in customer's session only (not an API key).
          *
          *     GraphQL twin: `query { meProfile }`.
          */
@@ -1643,7 +1643,7 @@ export interface paths {
          * Update the signed-in customer's profile
          * @description name, phone (null clears), marketingConsent. The email changes through better-auth's change-email flow (POST /api/auth/change-email), which verifies the new address. Emits customers.update. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
          *
-         *     Requires permission customers:update:self.
+         *     Requires permission customers:update:self. A signed-in customer's session only (not an API key).
          *
          *     GraphQL twin: `mutation { meProfileUpdate }`.
          */
@@ -1734,7 +1734,7 @@ export interface paths {
          * The bytes of a media asset (signed URL)
          * @description Served only with a valid, unexpired `expires` + `signature` pair as issued by GET /media/:id; otherwise 403.
          *
-         *     Public.
+         *     Public, through a signed URL only.
          */
         get: {
             parameters: {
@@ -2923,9 +2923,17 @@ export interface components {
             /** @description Model.member */
             name: string;
             title: string;
-            /** @description number for measures; string, number or time for dimensions */
-            type: string;
+            /**
+             * @description number for measures; string, number or time for dimensions
+             * @enum {string}
+             */
+            type: "string" | "number" | "time";
         };
+        /**
+         * AnalyticsMemberType
+         * @enum {string}
+         */
+        AnalyticsMemberType: "string" | "number" | "time";
         /** @description A model the caller may query. */
         AnalyticsModelMeta: {
             dimensions: components["schemas"]["AnalyticsMemberMeta"][];
@@ -3353,8 +3361,6 @@ export interface components {
             entityId: string;
             /** Format: uuid */
             id: string;
-            /** @description Media attached to this variant, by sortOrder (one statement per page of variants) */
-            media: components["schemas"]["MediaAttachment"][];
             metadata: {
                 [key: string]: unknown;
             };
@@ -4363,7 +4369,7 @@ export interface components {
              *
              *     The first address becomes the default shipping and billing address; isDefaultShipping / isDefaultBilling move the default to this one. At most 50 addresses. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
              *
-             *     Requires permission customers:update:self.
+             *     Requires permission customers:update:self. A signed-in customer's session only (not an API key).
              *
              *     Audited as customers.addressCreate.
              *
@@ -4375,7 +4381,7 @@ export interface components {
              *
              *     Another customer's address id is 404. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
              *
-             *     Requires permission customers:update:self.
+             *     Requires permission customers:update:self. A signed-in customer's session only (not an API key).
              *
              *     Audited as customers.addressDelete.
              *
@@ -4435,7 +4441,7 @@ export interface components {
              *
              *     Lines that can no longer be sold are left out and listed in meta.skipped with the reason; the call still succeeds. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
              *
-             *     Requires permission cart:create.
+             *     Requires permission cart:create. A signed-in customer's session only (not an API key).
              *
              *     REST: POST /api/me/orders/:orderId/reorder
              */
@@ -4445,7 +4451,7 @@ export interface components {
              *
              *     name, phone (null clears), marketingConsent. The email changes through better-auth's change-email flow (POST /api/auth/change-email), which verifies the new address. Emits customers.update. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
              *
-             *     Requires permission customers:update:self.
+             *     Requires permission customers:update:self. A signed-in customer's session only (not an API key).
              *
              *     Audited as customers.update.
              *
@@ -4766,7 +4772,7 @@ export interface components {
             paymentIntentId?: string;
             paymentProvider?: string;
             /** @enum {string} */
-            paymentStatus: "awaiting_payment" | "paid" | "partially_refunded" | "refunded" | "voided";
+            paymentStatus: "awaiting_payment" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "voided";
             /** Format: date-time */
             placedAt: string;
             /** @description Applied promotions and the shipping rule */
@@ -5045,12 +5051,14 @@ export interface components {
             /** Format: uuid */
             orderId: string;
             orderNumber: string;
-            status: string;
+            /** @enum {string} */
+            status: "pending" | "confirmed" | "processing" | "partially_fulfilled" | "fulfilled" | "refunded" | "cancelled";
         };
         OrderTrackingLine: {
             /** Format: int32 */
             fulfilledQuantity: number;
-            fulfillmentStatus: string;
+            /** @enum {string} */
+            fulfillmentStatus: "unfulfilled" | "partially_fulfilled" | "fulfilled";
             /** Format: uuid */
             lineItemId: string;
             /** Format: int32 */
@@ -5089,7 +5097,7 @@ export interface components {
          * PaymentStatus
          * @enum {string}
          */
-        PaymentStatus: "awaiting_payment" | "paid" | "partially_refunded" | "refunded" | "voided";
+        PaymentStatus: "awaiting_payment" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "voided";
         PaymentWebhookReceipt: {
             /** @description The event id was processed before; nothing changed */
             duplicate: boolean;
@@ -5488,7 +5496,7 @@ export interface components {
              *
              *     Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
              *
-             *     Requires permission customers:read:self.
+             *     Requires permission customers:read:self. A signed-in customer's session only (not an API key).
              *
              *     REST: GET /api/me/addresses
              */
@@ -5506,7 +5514,7 @@ export interface components {
              *
              *     Another customer's order is 404. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
              *
-             *     Requires permission orders:read:own.
+             *     Requires permission orders:read:own. A signed-in customer's session only (not an API key).
              *
              *     REST: GET /api/me/orders/:idOrNumber
              */
@@ -5516,7 +5524,7 @@ export interface components {
              *
              *     Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
              *
-             *     Requires permission orders:read:own.
+             *     Requires permission orders:read:own. A signed-in customer's session only (not an API key).
              *
              *     REST: GET /api/me/orders
              */
@@ -5526,7 +5534,7 @@ export interface components {
              *
              *     Fulfillments with carrier, tracking number and URL, and per line the shipments it went out in. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
              *
-             *     Requires permission orders:read:own.
+             *     Requires permission orders:read:own. A signed-in customer's session only (not an API key).
              *
              *     REST: GET /api/me/orders/:idOrNumber/tracking
              */
@@ -5536,7 +5544,7 @@ export interface components {
              *
              *     Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
              *
-             *     Requires permission customers:read:self.
+             *     Requires permission customers:read:self. A signed-in customer's session only (not an API key).
              *
              *     REST: GET /api/me/profile
              */
@@ -5817,9 +5825,17 @@ export interface components {
         ReportColumn: {
             key: string;
             title: string;
-            /** @description string, number, currency (minor units) or ratio */
-            type: string;
+            /**
+             * @description currency is minor units
+             * @enum {string}
+             */
+            type: "string" | "number" | "currency" | "ratio";
         };
+        /**
+         * ReportColumnType
+         * @enum {string}
+         */
+        ReportColumnType: "string" | "number" | "currency" | "ratio";
         ReportInfo: {
             columns: components["schemas"]["ReportColumn"][];
             description: string;
@@ -5940,12 +5956,20 @@ export interface components {
         SearchSuggestion: {
             /** Format: uuid */
             entityId: string;
-            /** @description title or sku */
-            kind: string;
+            /**
+             * @description title or sku
+             * @enum {string}
+             */
+            kind: "title" | "sku";
             /** @description Slug of the entity, for a product link */
             slug: string;
             text: string;
         };
+        /**
+         * SearchSuggestionKind
+         * @enum {string}
+         */
+        SearchSuggestionKind: "title" | "sku";
         /** @description Settings group `branding` (invoices, receipts, mails). */
         SettingsBranding: {
             address?: components["schemas"]["Address"];

@@ -6,12 +6,14 @@ import { defineOperation } from '../../graphql/operation.js';
 import { defineRawRoute } from '../../http/raw-routes.js';
 import { reportCsv, reportList, runReport, type ReportResult } from './reports.js';
 import { ANALYTICS_PERMISSION } from './service.js';
+import { defineEnum } from '../../graphql/enums.js';
+const ReportColumnTypeEnum = defineEnum('ReportColumnType', ['string', 'number', 'currency', 'ratio'] as const, 'How a report column is to be read.');
 
 const day = z.string().max(10).describe('YYYY-MM-DD, a local day in the organization timezone');
 const access = { permission: ANALYTICS_PERMISSION } as const;
 
 const ColumnRef = builder.objectRef<{ key: string; title: string; type: string }>('ReportColumn').implement({
-  fields: (t) => ({ key: t.exposeString('key'), title: t.exposeString('title'), type: t.exposeString('type', { description: 'string, number, currency (minor units) or ratio' }) }),
+  fields: (t) => ({ key: t.exposeString('key'), title: t.exposeString('title'), type: t.field({ type: ReportColumnTypeEnum, description: 'currency is minor units', resolve: (c) => c.type as never }) }),
 });
 
 const ReportInfoRef = builder.objectRef<ReturnType<typeof reportList>[number]>('ReportInfo').implement({

@@ -4,6 +4,8 @@ import { defineOperation } from '../../graphql/operation.js';
 import { QUERY_INPUT, type AnalyticsQuery } from './query.js';
 import { analyticsMeta, runAnalyticsQuery, type AnalyticsResult, type ModelMeta } from './service.js';
 import './reports.schema.js';
+import { defineEnum } from '../../graphql/enums.js';
+const AnalyticsMemberTypeEnum = defineEnum('AnalyticsMemberType', ['string', 'number', 'time'] as const, 'Type of an analytics member.');
 
 const VISIBILITY =
   'Owner, admin and staff users (and API keys with analytics:read) see every model with their organization\'s rows; a customer sees customer models ' +
@@ -13,7 +15,7 @@ const MemberMetaRef = builder.objectRef<{ name: string; title: string; type: str
   fields: (t) => ({
     name: t.exposeString('name', { description: 'Model.member' }),
     title: t.exposeString('title'),
-    type: t.exposeString('type', { description: 'number for measures; string, number or time for dimensions' }),
+    type: t.field({ type: AnalyticsMemberTypeEnum, description: 'number for measures; string, number or time for dimensions', resolve: (m) => m.type as never }),
     aggregation: t.exposeString('aggregation', { nullable: true, description: 'count, sum, avg or countDistinct (measures)' }),
     format: t.exposeString('format', { nullable: true, description: 'currency: minor units of the organization currency' }),
   }),

@@ -11,8 +11,10 @@ import { CustomerAddressRef, CustomerProfileRef, CustomerRef, OrderTrackingRef, 
 
 const SESSION_NOTE = 'Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.';
 const orderId = z.string().min(1).max(64).describe('Order UUID or number (ORD-YYYY-NNNNNN)');
-const READ_SELF = { permission: 'customers:read:self' } as const;
-const READ_OWN_ORDERS = { permission: 'orders:read:own' } as const;
+// The /me routes answer for a signed-in customer's own session only (not API keys, not staff).
+const READ_SELF = { permission: 'customers:read:self', customerSession: true } as const;
+const READ_OWN_ORDERS = { permission: 'orders:read:own', customerSession: true } as const;
+const UPDATE_SELF = { permission: 'customers:update:self', customerSession: true } as const;
 
 defineOperation({
   name: 'meProfile',
@@ -32,7 +34,7 @@ defineOperation({
   summary: "Update the signed-in customer's profile",
   description: `name, phone (null clears), marketingConsent. The email changes through better-auth's change-email flow (POST /api/auth/change-email), which verifies the new address. Emits customers.update. ${SESSION_NOTE}`,
   rest: { method: 'PATCH', path: '/me/profile' },
-  access: { permission: 'customers:update:self' },
+  access: UPDATE_SELF,
   input: {
     name: z.string().trim().min(1).max(200).optional(),
     phone: z.string().trim().min(3).max(40).regex(/^[+0-9 ()./-]+$/, 'digits, spaces and + ( ) . / - only').nullable().optional(),
@@ -61,7 +63,7 @@ defineOperation({
   summary: 'Save an address',
   description: `The first address becomes the default shipping and billing address; isDefaultShipping / isDefaultBilling move the default to this one. At most 50 addresses. ${SESSION_NOTE}`,
   rest: { method: 'POST', path: '/me/addresses', status: 201 },
-  access: { permission: 'customers:update:self' },
+  access: UPDATE_SELF,
   input: {
     firstName: z.string().trim().min(1).max(100),
     lastName: z.string().trim().min(1).max(100),
@@ -87,7 +89,7 @@ defineOperation({
   summary: 'Delete a saved address; answers the deleted address',
   description: `Another customer's address id is 404. ${SESSION_NOTE}`,
   rest: { method: 'DELETE', path: '/me/addresses/:id' },
-  access: { permission: 'customers:update:self' },
+  access: UPDATE_SELF,
   input: { id: z.guid() },
   output: CustomerAddressRef,
   resolve: (ctx, input) => deleteAddress(ctx, input.id),
@@ -137,7 +139,7 @@ defineOperation({
   summary: 'A new cart filled from one of my orders at today\'s prices',
   description: `Lines that can no longer be sold are left out and listed in meta.skipped with the reason; the call still succeeds. ${SESSION_NOTE}`,
   rest: { method: 'POST', path: '/me/orders/:orderId/reorder', status: 201 },
-  access: { permission: 'cart:create' },
+  access: { permission: 'cart:create', customerSession: true },
   input: { orderId },
   output: ReorderResultRef,
   paginated: true,

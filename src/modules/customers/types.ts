@@ -5,6 +5,7 @@ import { OrderFulfillmentRef } from '../orders/types.js';
 import type { ReorderResult, SkippedLine } from './reorder.js';
 import type { TrackingView } from './service.js';
 import type { CustomerAddressView, CustomerSummaryView, CustomerView } from './views.js';
+import { LineFulfillmentStatusEnum, OrderStatusEnum } from '../orders/types.js';
 
 export const CustomerAddressRef = builder.objectRef<CustomerAddressView>('CustomerAddress').implement({
   description: "A saved address of a customer.",
@@ -77,7 +78,7 @@ const TrackingLineRef = builder.objectRef<TrackingView['lines'][number]>('OrderT
     title: t.exposeString('title'),
     quantity: t.exposeInt('quantity'),
     fulfilledQuantity: t.exposeInt('fulfilledQuantity'),
-    fulfillmentStatus: t.exposeString('fulfillmentStatus'),
+    fulfillmentStatus: t.field({ type: LineFulfillmentStatusEnum, resolve: (l) => l.fulfillmentStatus as never }),
     shipments: t.field({ type: [ShipmentRef], resolve: (l) => l.shipments }),
   }),
 });
@@ -87,7 +88,7 @@ export const OrderTrackingRef = builder.objectRef<TrackingView>('OrderTracking')
   fields: (t) => ({
     orderId: t.field({ type: 'UUID', resolve: (v) => v.orderId }),
     orderNumber: t.exposeString('orderNumber'),
-    status: t.exposeString('status'),
+    status: t.field({ type: OrderStatusEnum, resolve: (o) => o.status as never }),
     fulfillments: t.field({ type: [OrderFulfillmentRef], resolve: (v) => v.fulfillments }),
     lines: t.field({ type: [TrackingLineRef], resolve: (v) => v.lines }),
   }),

@@ -4,6 +4,7 @@
 import DataLoader from 'dataloader';
 import { z } from 'zod';
 import { builder } from '../../graphql/builder.js';
+import { graphOnly } from '../../graphql/loaders.js';
 import { defineOperation } from '../../graphql/operation.js';
 import { defineRawRoute } from '../../http/raw-routes.js';
 import { appErrorResponse, errorResponse } from '../../http/rest-errors.js';
@@ -101,6 +102,10 @@ builder.objectField(CatalogEntityRef, 'media', (t) =>
     },
   }),
 );
+
+// REST variant bodies keep their shape (and statement count): over REST a variant's media come
+// with the entity's `include=media` list (each attachment names its variantId).
+graphOnly('CatalogVariant', 'media');
 
 builder.objectField(CatalogVariantRef, 'media', (t) =>
   t.field({
@@ -260,7 +265,7 @@ defineRawRoute({
 defineRawRoute({
   method: 'GET',
   path: '/media/:id/content',
-  access: 'public',
+  access: 'signedUrl',
   openapi: {
     summary: 'The bytes of a media asset (signed URL)',
     tags: ['media'],

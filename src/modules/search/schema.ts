@@ -6,6 +6,7 @@ import { CatalogEntityRef } from '../catalog/index.js';
 import { DEFAULT_LOCALE, PERMISSION, entityTypeSchema, localeSchema } from '../catalog/shared.js';
 import type { FacetValue, Suggestion } from './engine.js';
 import './tasks.js';
+import { defineEnum } from '../../graphql/enums.js';
 import {
   SEARCH_DEFAULT_LIMIT,
   SEARCH_MAX_LIMIT,
@@ -16,6 +17,8 @@ import {
   type SearchFacet,
   type SearchResult,
 } from './service.js';
+
+const SuggestionKindEnum = defineEnum('SearchSuggestionKind', ['title', 'sku'] as const, 'What a suggestion matched.');
 
 const FacetValueRef = builder.objectRef<FacetValue>('SearchFacetValue').implement({
   description: 'One value of a facet with the number of hits that have it.',
@@ -61,7 +64,7 @@ const SuggestionRef = builder.objectRef<Suggestion>('SearchSuggestion').implemen
   description: 'A completion: an entity title or a variant SKU.',
   fields: (t) => ({
     text: t.exposeString('text'),
-    kind: t.exposeString('kind', { description: 'title or sku' }),
+    kind: t.expose('kind', { type: SuggestionKindEnum, description: 'title or sku' }),
     entityId: t.field({ type: 'UUID', resolve: (s) => s.entityId }),
     slug: t.exposeString('slug', { description: 'Slug of the entity, for a product link' }),
   }),
