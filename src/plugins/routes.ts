@@ -74,6 +74,8 @@ export interface RouteDeclaration<Shape extends Record<string, AnyZod> = Record<
   /** Success status; default 201 for POST routes without a path parameter, 200 otherwise. */
   status(status: 200 | 201 | 202): RouteDeclaration<Shape>;
   audit(spec: AuditSpec<z.infer<z.ZodObject<Shape>>, unknown> | false): RouteDeclaration<Shape>;
+  /** The handler returns a `{ data, meta }` page: REST sends it as-is instead of wrapping it in `{ data }`. */
+  paginated(): RouteDeclaration<Shape>;
   handler(fn: (args: RouteHandlerArgs<z.infer<z.ZodObject<Shape>>>) => unknown): void;
 }
 
@@ -107,6 +109,7 @@ export function createRouteGroup(options: { tag: string; prefix: string }, defin
       name?: string;
       status?: 200 | 201 | 202;
       audit?: AuditSpec<never, unknown> | false;
+      paginated?: boolean;
     } = { auth: false, permissions: [], input: {} };
     const decl: RouteDeclaration<Record<string, AnyZod>> = {
       summary: (text) => ((state.summary = text), decl),
@@ -117,6 +120,7 @@ export function createRouteGroup(options: { tag: string; prefix: string }, defin
       name: (name) => ((state.name = name), decl),
       status: (status) => ((state.status = status), decl),
       audit: (spec) => ((state.audit = spec as never), decl),
+      paginated: () => ((state.paginated = true), decl),
       handler(fn) {
         const access: Access = state.permissions.length
           ? { permission: state.permissions.length === 1 ? state.permissions[0]! : state.permissions }
@@ -136,6 +140,7 @@ export function createRouteGroup(options: { tag: string; prefix: string }, defin
           input: shape,
           output: 'JSON',
           nullable: true,
+          paginated: state.paginated ?? false,
           resolve: async (ctx, input) => {
             const record = input as Record<string, unknown>;
             const params = Object.fromEntries(pathParams.map((p) => [p, String(record[p])]));
