@@ -227,6 +227,12 @@ async function completePlan(ctx: Ctx, tx: Tx, id: string): Promise<void> {
   const actor = actorRecord(ctx);
   await recordStatusChange(tx, ctx, orderId, null, 'pending', { trigger: 'layaway', actor });
   await recordStatusChange(tx, ctx, orderId, 'pending', 'confirmed', { trigger: 'payment', reason: `layaway ${plan.id} paid in full`, actor });
+  // The held stock now belongs to the order: fulfilment and cancellation settle reservations
+  // under `order:<id>`, as for a checkout's order.
+  await tx.inventoryReservation.updateMany({
+    where: { organizationId: ctx.organization.id, reference: `layaway:${plan.id}` },
+    data: { reference: `order:${orderId}` },
+  });
   const number = await assignNumber(tx, ctx.organization.id, 'order', yearIn(now, settings.timezone), orderId);
   await tx.layawayPlan.update({ where: { id }, data: { status: 'completed', completedAt: now, orderId } });
   const view = orderView({ ...created, number, lines: lines.sort((a, b) => a.position - b.position) });

@@ -4,7 +4,7 @@
 // illegal moves are 422 INVALID_TRANSITION, and every route checks its permission.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { available, ORDER_TEST_CONFIG, openStore, product, type Store } from '../orders/helpers.js';
+import { available, ORDER_TEST_CONFIG, openStore, product, setStatus, type Store } from '../orders/helpers.js';
 import { layaway } from '../../plugins/layaway/index.js';
 
 let t: TestApp;
@@ -122,6 +122,11 @@ describe('layaway plans', () => {
     const forfeit = await t.request(`/api/layaways/${plan.id}/forfeit`, { apiKey: store.admin, body: {} });
     expect(forfeit.status).toBe(422);
     expect(forfeit.body.error.code).toBe('INVALID_TRANSITION');
+
+    // the order owns the held stock like a checkout's order: cancelling it puts the stock back
+    const cancelled = await setStatus(store, done.orderId, 'cancelled');
+    expect(cancelled.status, cancelled.text).toBe(200);
+    expect(await available(store, entityId)).toMatchObject({ reserved: 0, available: 5 });
   });
 
   it('forfeit releases the stock and splits the money per the policy (layaway:manage only)', async () => {
