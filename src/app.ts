@@ -20,6 +20,7 @@ import { createPaymentsService } from './modules/payments/service.js';
 import { createMailer } from './modules/orders/documents/mailer.js';
 import { startJobWorker, workerOptionsFrom } from './jobs/worker.js';
 import { MIGRATIONS_DIR, PACKAGE_VERSION } from './paths.js';
+import { activatePlugins } from './plugins/runtime.js';
 
 export interface Runtime {
   config: Config;
@@ -56,6 +57,8 @@ export function createServices(db: Db, config: Config, logger: Logger): Services
 
 export async function bootRuntime(config: Config, options: BootOptions = {}): Promise<Runtime> {
   const logger = options.logger ?? createLogger(config.logLevel);
+  // Before the database: a bad plugin list fails the boot at once, with the plugin named.
+  activatePlugins(config, logger);
   const database = await resolveDatabase(config, (message) => logger.debug({ postgres: message.trim() }, 'embedded postgres'));
   try {
     if (options.migrate !== false) {

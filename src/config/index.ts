@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { checkPluginList } from '../plugins/index.js';
 import { configSchema, DEFAULT_API_KEY_SCOPES, DEFAULT_ROLES, type Config, type ConfigInput } from './schema.js';
 
 export type { Config, ConfigInput } from './schema.js';
@@ -88,6 +89,8 @@ function mergeableDefaults(): ConfigInput {
 
 /** Applies config.plugins in list order; each is a function config → config. */
 export function applyPlugins(input: ConfigInput): ConfigInput {
+  // Duplicate ids, missing or misordered dependencies and twice-claimed task slugs fail here.
+  checkPluginList(input.plugins ?? []);
   let config = input;
   for (const plugin of input.plugins ?? []) config = (plugin as (c: ConfigInput) => ConfigInput)(config);
   return config;

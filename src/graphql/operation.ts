@@ -270,6 +270,14 @@ function auditPlan<Shape extends Record<string, AnyZod>, Result>(spec: Operation
 
 export function defineOperation<Shape extends Record<string, AnyZod>, Result>(spec: OperationSpec<Shape, Result>): void {
   if (operations.has(spec.name)) throw new Error(`operation ${spec.name} is declared twice`);
+  if (spec.rest) {
+    // Two operations on one method + path (parameter names aside) would shadow each other in the
+    // facade; plugins hit this first, so the message names both.
+    const route = (r: RestRoute) => `${r.method} ${r.path.replace(/:[A-Za-z0-9_]+/g, ':')}`;
+    const key = route(spec.rest);
+    const clash = [...operations.values()].find((op) => op.rest && route(op.rest) === key);
+    if (clash) throw new Error(`route ${spec.rest.method} /api${spec.rest.path} of operation ${spec.name} is already declared by operation ${clash.name}`);
+  }
   const schema = z.object(spec.input);
   const tag = spec.tag ?? spec.rest?.path.split('/')[1] ?? spec.name;
   const audit = auditPlan(spec, tag);

@@ -39,6 +39,11 @@ function describeLimits(limits: GraphqlLimits): string {
   ].join('\n');
 }
 
+/** Whether this process has built its schema (plugins must be activated before). */
+export function isSchemaBuilt(): boolean {
+  return built !== null;
+}
+
 export function buildSchema(): GraphQLSchema {
   if (built) return built;
   builder.queryType({ description: describeLimits(DEFAULT_GRAPHQL_LIMITS) });

@@ -1,14 +1,57 @@
 // Plugins. A plugin is a function config → config, applied in list order (config.plugins), so
-// a plugin that builds on another comes after it. definePlugin turns a manifest into one:
-// its API-key scopes and permissions merge in, and a same-named entry the user configured wins.
+// a plugin that builds on another comes after it. definePlugin turns a manifest into one: its
+// API-key scopes merge into the config (a same-named entry the user configured wins), and its
+// routes, hooks, tasks and analytics models are activated when a process boots with it
+// (src/plugins/runtime.ts). A plugin that is not in config.plugins registers nothing.
+//
+// The manifest is the whole extension surface (the marketplace plugin and third-party plugins
+// build on it): tables (`schema`, the plugin's Prisma file, merged into prisma/schema.prisma by
+// scripts/plugins-schema.ts), routes (through the core route builder, so each is a GraphQL
+// field, a REST route and an OpenAPI entry), hooks, job tasks, API-key scopes, permissions and
+// analytics models.
 import type { ApiKeyScope, ConfigInput } from '../config/schema.js';
+import type { HookHandler, HookKey } from '../events/hooks.js';
+import type { TaskDefinition } from '../jobs/tasks.js';
+import type { PluginRouteContext } from './routes.js';
+
+export interface PluginHook<K extends HookKey = HookKey> {
+  key: K;
+  handler: HookHandler<K>;
+  /** Name in hook error reports; default `<plugin id>:<key>`. */
+  name?: string;
+}
+
+/** A hook entry with its payload typed by its key: `pluginHook('orders.afterCreate', ({ order }) => …)`. */
+export function pluginHook<K extends HookKey>(key: K, handler: HookHandler<K>, name?: string): PluginHook {
+  return { key, handler: handler as unknown as HookHandler<HookKey>, name };
+}
+
+/**
+ * An analytics model a plugin contributes. The analytics registry (portal/analytics work) owns
+ * the full shape; the interface only requires a unique name and passes the rest through.
+ */
+export interface PluginAnalyticsModel {
+  name: string;
+  [key: string]: unknown;
+}
 
 export interface PluginManifest {
+  /** Unique, lower-case: `pos`, `layaway`, `channel`. */
   id: string;
   /** Semantic version of the plugin. */
   version: string;
+  /** Ids of plugins this one builds on; they must be listed before it in config.plugins. */
+  requires?: string[];
   /** Permission strings the plugin's routes use, documented for operators. */
   permissions?: Array<{ scope: string; description: string }>;
+  /** The plugin's Prisma models, relative to the repository root (e.g. `plugins/pos/schema.prisma`). */
+  schema?: string;
+  /** Declares the plugin's operations (defineOperation or the pluginRoutes vocabulary). */
+  routes?: (ctx: PluginRouteContext) => void;
+  hooks?: PluginHook[];
+  /** Job tasks; slugs are `<plugin id>/<action>` by convention and must be unique. */
+  tasks?: TaskDefinition[];
+  analyticsModels?: PluginAnalyticsModel[];
   apiKeyScopes?: Record<string, ApiKeyScope>;
 }
 
@@ -16,13 +59,53 @@ export type Plugin = ((config: ConfigInput) => ConfigInput) & { manifest: Plugin
 
 const SEMVER = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
 
+export class PluginError extends Error {
+  override name = 'PluginError';
+}
+
 export function definePlugin(manifest: PluginManifest): Plugin {
-  if (!manifest.id) throw new Error('a plugin manifest needs an id');
-  if (!SEMVER.test(manifest.version)) throw new Error(`plugin ${manifest.id}: version ${manifest.version} is not a semantic version`);
+  if (!manifest.id || !/^[a-z][a-z0-9-]*$/.test(manifest.id)) throw new PluginError(`a plugin manifest needs a lower-case id, got ${JSON.stringify(manifest.id)}`);
+  if (!SEMVER.test(manifest.version)) throw new PluginError(`plugin ${manifest.id}: version ${manifest.version} is not a semantic version`);
   const apply = (config: ConfigInput): ConfigInput => ({
     ...config,
     // The plugin's entries first, so the user's same-named entries win.
     apiKeyScopes: { ...manifest.apiKeyScopes, ...config.apiKeyScopes },
   });
   return Object.assign(apply, { manifest });
+}
+
+export function manifestOf(plugin: unknown): PluginManifest | null {
+  const manifest = (plugin as { manifest?: PluginManifest } | null)?.manifest;
+  return manifest && typeof manifest.id === 'string' ? manifest : null;
+}
+
+/**
+ * Boot-time checks over config.plugins, before anything is applied: one id per plugin, every
+ * required plugin present and listed earlier, no task slug claimed twice. (Routes are checked
+ * when they are declared: the route builder refuses a second operation name or method + path.)
+ */
+export function checkPluginList(plugins: readonly unknown[]): void {
+  const seen = new Map<string, number>();
+  const slugs = new Map<string, string>();
+  plugins.forEach((plugin, index) => {
+    const manifest = manifestOf(plugin);
+    if (!manifest) return; // a bare config → config function: nothing to check
+    const earlier = seen.get(manifest.id);
+    if (earlier !== undefined) throw new PluginError(`plugin ${manifest.id} is listed twice in config.plugins (positions ${earlier + 1} and ${index + 1})`);
+    for (const needed of manifest.requires ?? []) {
+      if (seen.has(needed)) continue;
+      const later = plugins.findIndex((p) => manifestOf(p)?.id === needed);
+      throw new PluginError(
+        later === -1
+          ? `plugin ${manifest.id} requires plugin ${needed}, which is not in config.plugins`
+          : `plugin ${manifest.id} requires plugin ${needed}, which is listed after it: move ${needed} before ${manifest.id} in config.plugins`,
+      );
+    }
+    for (const task of manifest.tasks ?? []) {
+      const owner = slugs.get(task.slug);
+      if (owner) throw new PluginError(`task ${task.slug} is declared by plugins ${owner} and ${manifest.id}`);
+      slugs.set(task.slug, manifest.id);
+    }
+    seen.set(manifest.id, index);
+  });
 }

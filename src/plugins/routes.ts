@@ -1,0 +1,163 @@
+// The spec's route vocabulary for plugins, as a thin layer over the core route builder
+// (graphql/operation.ts): a tag and a prefix, then per route a method and path, `summary`,
+// `.auth()`, `.permission(scope)`, `.input(shape)` and a handler receiving input, actor,
+// services, db and params. Every route it declares is an ordinary operation: a GraphQL field
+// (query for GET, mutation otherwise), a REST route under /api and an OpenAPI entry, with
+// scope-auth, validation and audit exactly as the core's.
+//
+//   const r = ctx.routes({ tag: 'loyalty', prefix: '/loyalty' });
+//   r.get('/stamps').summary('Stamps of a customer').permission('loyalty:read')
+//     .input({ email: z.email() })
+//     .handler(({ input, db, organizationId }) => ...);
+//
+// Plugins that want typed GraphQL outputs (nested selections, batched relations) call
+// ctx.defineOperation directly with Pothos types from ctx.builder; this layer answers JSON.
+import { z } from 'zod';
+import type { Config } from '../config/index.js';
+import type { RequestContext } from '../context.js';
+import type { Actor } from '../auth/actor.js';
+import type { Logger } from '../logger.js';
+import type { Services } from '../services.js';
+import type { DbClient } from '../db/transaction.js';
+import { builder } from '../graphql/builder.js';
+import { defineOperation, type Access, type AuditSpec } from '../graphql/operation.js';
+
+type AnyZod = z.core.$ZodType;
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** What a plugin's `routes` function receives when the plugin is activated. */
+export interface PluginRouteContext {
+  pluginId: string;
+  config: Config;
+  logger: Logger;
+  /** The spec's vocabulary: a tag and a prefix. */
+  routes(options: { tag: string; prefix: string }): RouteGroup;
+  /** The core route builder, for operations with typed GraphQL outputs. */
+  defineOperation: typeof defineOperation;
+  /** The Pothos builder, for the plugin's own object types. */
+  builder: typeof builder;
+}
+
+export interface RouteHandlerArgs<Input> {
+  input: Input;
+  /** The caller; null only on public routes. */
+  actor: Actor | null;
+  services: Services;
+  /** The operation's transaction when it is audited (every permission-checked write), else the client. */
+  db: DbClient;
+  /** Path parameters (`:id` → params.id). */
+  params: Record<string, string>;
+  organizationId: string;
+  /** The whole request context, for what the short list leaves out (logger, config, request). */
+  ctx: RequestContext;
+}
+
+export interface RouteGroup {
+  get(path: string): RouteDeclaration;
+  post(path: string): RouteDeclaration;
+  put(path: string): RouteDeclaration;
+  patch(path: string): RouteDeclaration;
+  delete(path: string): RouteDeclaration;
+}
+
+export interface RouteDeclaration<Shape extends Record<string, AnyZod> = Record<string, never>> {
+  summary(text: string): RouteDeclaration<Shape>;
+  description(text: string): RouteDeclaration<Shape>;
+  /** Any valid credential. */
+  auth(): RouteDeclaration<Shape>;
+  /** A permission (implies auth); call again to require several. */
+  permission(scope: string): RouteDeclaration<Shape>;
+  /** Body (or, for GET, query) fields, validated before the handler; 422 with every failing field. */
+  input<S extends Record<string, AnyZod>>(shape: S): RouteDeclaration<S>;
+  /** GraphQL field name; default from the tag, method and path (GET /loyalty/stamps → loyaltyStamps). */
+  name(name: string): RouteDeclaration<Shape>;
+  /** Success status; default 201 for POST routes without a path parameter, 200 otherwise. */
+  status(status: 200 | 201 | 202): RouteDeclaration<Shape>;
+  audit(spec: AuditSpec<z.infer<z.ZodObject<Shape>>, unknown> | false): RouteDeclaration<Shape>;
+  /** The handler returns a `{ data, meta }` page: REST sends it as-is instead of wrapping it in `{ data }`. */
+  paginated(): RouteDeclaration<Shape>;
+  handler(fn: (args: RouteHandlerArgs<z.infer<z.ZodObject<Shape>>>) => unknown): void;
+}
+
+function words(text: string): string[] {
+  return text.split(/[^A-Za-z0-9]+/).filter(Boolean);
+}
+
+function camel(parts: string[]): string {
+  return parts.map((w, i) => (i === 0 ? w.charAt(0).toLowerCase() + w.slice(1) : w.charAt(0).toUpperCase() + w.slice(1))).join('');
+}
+
+/** GET /loyalty/stamps → loyaltyStamps; POST /layaways/:id/payments → layawaysPaymentsCreate. */
+export function defaultOperationName(method: Method, fullPath: string): string {
+  const segments = fullPath.split('/').filter((s) => s && !s.startsWith(':'));
+  const base = camel(segments.flatMap(words));
+  const verb = { GET: '', POST: 'Create', PUT: 'Set', PATCH: 'Update', DELETE: 'Delete' }[method];
+  return base + verb;
+}
+
+export function createRouteGroup(options: { tag: string; prefix: string }, define: typeof defineOperation = defineOperation): RouteGroup {
+  const prefix = options.prefix === '/' ? '' : options.prefix.replace(/\/$/, '');
+  const declare = (method: Method, path: string): RouteDeclaration => {
+    const fullPath = `${prefix}${path === '/' ? '' : path}` || '/';
+    const pathParams = [...fullPath.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!);
+    const state: {
+      summary?: string;
+      description?: string;
+      auth: boolean;
+      permissions: string[];
+      input: Record<string, AnyZod>;
+      name?: string;
+      status?: 200 | 201 | 202;
+      audit?: AuditSpec<never, unknown> | false;
+      paginated?: boolean;
+    } = { auth: false, permissions: [], input: {} };
+    const decl: RouteDeclaration<Record<string, AnyZod>> = {
+      summary: (text) => ((state.summary = text), decl),
+      description: (text) => ((state.description = text), decl),
+      auth: () => ((state.auth = true), decl),
+      permission: (scope) => (state.permissions.push(scope), decl),
+      input: (shape) => ((state.input = shape), decl) as never,
+      name: (name) => ((state.name = name), decl),
+      status: (status) => ((state.status = status), decl),
+      audit: (spec) => ((state.audit = spec as never), decl),
+      paginated: () => ((state.paginated = true), decl),
+      handler(fn) {
+        const access: Access = state.permissions.length
+          ? { permission: state.permissions.length === 1 ? state.permissions[0]! : state.permissions }
+          : state.auth
+            ? 'authenticated'
+            : 'public';
+        // Path parameters are input keys the facade fills from the path (see RestRoute.path).
+        const shape: Record<string, AnyZod> = { ...Object.fromEntries(pathParams.map((p) => [p, z.string().min(1)])), ...state.input };
+        define({
+          name: state.name ?? defaultOperationName(method, fullPath),
+          kind: method === 'GET' ? 'query' : 'mutation',
+          summary: state.summary ?? `${method} /api${fullPath}`,
+          description: state.description,
+          tag: options.tag,
+          rest: { method, path: fullPath, status: state.status ?? (method === 'POST' && !pathParams.length ? 201 : 200) },
+          access,
+          input: shape,
+          output: 'JSON',
+          nullable: true,
+          paginated: state.paginated ?? false,
+          resolve: async (ctx, input) => {
+            const record = input as Record<string, unknown>;
+            const params = Object.fromEntries(pathParams.map((p) => [p, String(record[p])]));
+            const result = await fn({ input: input as never, actor: ctx.actor, services: ctx.services, db: ctx.db, params, organizationId: ctx.organization.id, ctx });
+            return result ?? null;
+          },
+          ...(state.audit !== undefined ? { audit: state.audit as never } : {}),
+        });
+      },
+    };
+    return decl as unknown as RouteDeclaration;
+  };
+  return {
+    get: (path) => declare('GET', path),
+    post: (path) => declare('POST', path),
+    put: (path) => declare('PUT', path),
+    patch: (path) => declare('PATCH', path),
+    delete: (path) => declare('DELETE', path),
+  };
+}

@@ -1,0 +1,173 @@
+// plugins/layaway over HTTP: plans reserve stock at creation (no oversell under concurrency),
+// installments are recorded once per idempotency key and never overshoot the balance, full
+// payment completes the plan into one order, forfeiture and the expiry job release the stock,
+// illegal moves are 422 INVALID_TRANSITION, and every route checks its permission.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { available, ORDER_TEST_CONFIG, openStore, product, setStatus, type Store } from '../orders/helpers.js';
+import { layaway } from '../../plugins/layaway/index.js';
+
+let t: TestApp;
+let store: Store;
+let clerk: string;
+
+const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
+
+beforeAll(async () => {
+  t = await startTestApp({
+    ...ORDER_TEST_CONFIG,
+    plugins: [layaway()],
+    // A till's key: opens plans and takes installments, cannot forfeit.
+    apiKeyScopes: { clerk: { prefix: 'cs_clerk_', description: 'till', permissions: { layaway: ['operate'], orders: ['create'] } } },
+  });
+  store = await openStore(t);
+  clerk = await t.apiKey('clerk');
+});
+afterAll(() => t?.close());
+
+async function open(entityId: string, body: Record<string, unknown> = {}, apiKey = clerk) {
+  return t.request('/api/layaways', {
+    apiKey,
+    body: { customerEmail: 'saver@example.com', currency: 'USD', lines: [{ entityId, quantity: 1 }], deposit: 2000, expiresAt: inDays(30), ...body },
+  });
+}
+
+describe('layaway plans', () => {
+  it('are in /api/doc', async () => {
+    const doc = await t.request('/api/doc');
+    expect(Object.keys(doc.body.paths).filter((p) => p.startsWith('/api/layaways')).sort()).toEqual([
+      '/api/layaways', '/api/layaways/{id}', '/api/layaways/{id}/forfeit', '/api/layaways/{id}/payments',
+    ]);
+  });
+
+  it('reserve stock at creation and never oversell under concurrency', async () => {
+    const entityId = await product(store, { price: 10_000, stock: 3 });
+    const results = await Promise.all(Array.from({ length: 5 }, () => open(entityId)));
+    const created = results.filter((r) => r.status === 201);
+    expect(created).toHaveLength(3);
+    for (const r of results.filter((x) => x.status !== 201)) {
+      expect([409, 422]).toContain(r.status);
+      expect(r.body.error.code).toBeTruthy();
+    }
+    const plan = created[0]!.body.data;
+    expect(plan).toMatchObject({ status: 'active', total: 10_000, paidAmount: 2000, balance: 8000, depositAmount: 2000 });
+    expect(plan.payments).toEqual([expect.objectContaining({ amount: 2000, idempotencyKey: 'deposit' })]);
+    expect(await available(store, entityId)).toMatchObject({ onHand: 3, reserved: 3, available: 0 });
+  });
+
+  it('reject bad input and a schedule that does not add up, writing nothing', async () => {
+    const entityId = await product(store, { price: 10_000, stock: 5 });
+    const bad = await open(entityId, { deposit: -1, lines: [] });
+    expect(bad.status, bad.text).toBe(422);
+    const fields = bad.body.error.details.map((d: { field: string }) => d.field);
+    expect(fields).toEqual(expect.arrayContaining(['deposit', 'lines']));
+    const past = await open(entityId, { expiresAt: inDays(-1) });
+    expect(past.status).toBe(422);
+    expect(past.body.error.details[0].field).toBe('expiresAt');
+    const tooMuch = await open(entityId, { deposit: 20_000 });
+    expect(tooMuch.status).toBe(422);
+    expect(tooMuch.body.error.details[0].field).toBe('deposit');
+    const schedule = await open(entityId, { installments: [{ dueAt: inDays(10), amount: 3000 }] });
+    expect(schedule.status).toBe(422);
+    expect(schedule.body.error.details[0].field).toBe('installments');
+    expect(await available(store, entityId)).toMatchObject({ reserved: 0, available: 5 });
+  });
+
+  it('record one payment per idempotency key and never overshoot the balance', async () => {
+    const entityId = await product(store, { price: 10_000, stock: 5 });
+    const plan = (await open(entityId)).body.data;
+    const pay = (amount: number, key: string) => t.request(`/api/layaways/${plan.id}/payments`, { apiKey: clerk, body: { amount, idempotencyKey: key, method: 'card' } });
+
+    const same = await Promise.all([pay(1000, 'k1'), pay(1000, 'k1')]);
+    expect(same.map((r) => r.status)).toEqual([200, 200]);
+    const afterSame = (await t.request(`/api/layaways/${plan.id}`, { apiKey: clerk })).body.data;
+    expect(afterSame.paidAmount).toBe(3000);
+    expect(afterSame.payments.filter((p: { idempotencyKey: string }) => p.idempotencyKey === 'k1')).toHaveLength(1);
+
+    // balance 7000: 5000 and 5000 cannot both be taken
+    const two = await Promise.all([pay(5000, 'k2'), pay(5000, 'k3')]);
+    expect(two.map((r) => r.status).sort()).toEqual([200, 422]);
+    const afterTwo = (await t.request(`/api/layaways/${plan.id}`, { apiKey: clerk })).body.data;
+    expect(afterTwo.paidAmount).toBe(8000);
+    expect(afterTwo.balance).toBe(2000);
+
+    const reused = await pay(1500, 'k1');
+    expect(reused.status).toBe(409);
+  });
+
+  it('complete into exactly one order at full payment; then take no more payments', async () => {
+    const entityId = await product(store, { price: 10_000, stock: 5 });
+    const plan = (await open(entityId)).body.data;
+    const finals = await Promise.all([
+      t.request(`/api/layaways/${plan.id}/payments`, { apiKey: clerk, body: { amount: 8000, idempotencyKey: 'final' } }),
+      t.request(`/api/layaways/${plan.id}/payments`, { apiKey: clerk, body: { amount: 8000, idempotencyKey: 'final' } }),
+    ]);
+    expect(finals.map((r) => r.status)).toEqual([200, 200]);
+    const done = finals[0]!.body.data;
+    expect(done.status).toBe('completed');
+    expect(done.orderId).toBeTruthy();
+    expect(finals[1]!.body.data.orderId).toBe(done.orderId);
+
+    const order = await t.request(`/api/orders/${done.orderId}`, { apiKey: store.admin });
+    expect(order.status, order.text).toBe(200);
+    expect(order.body.data).toMatchObject({ status: 'confirmed', paymentStatus: 'paid', grandTotal: 10_000, customerEmail: 'saver@example.com' });
+    const orders = await t.request('/api/orders?limit=100', { apiKey: store.admin });
+    expect(orders.body.data.filter((o: { id: string }) => o.id === done.orderId)).toHaveLength(1);
+    // the stock stays held, now by the order
+    expect(await available(store, entityId)).toMatchObject({ reserved: 1, available: 4 });
+
+    const more = await t.request(`/api/layaways/${plan.id}/payments`, { apiKey: clerk, body: { amount: 1, idempotencyKey: 'late' } });
+    expect(more.status).toBe(422);
+    expect(more.body.error.code).toBe('INVALID_TRANSITION');
+    const forfeit = await t.request(`/api/layaways/${plan.id}/forfeit`, { apiKey: store.admin, body: {} });
+    expect(forfeit.status).toBe(422);
+    expect(forfeit.body.error.code).toBe('INVALID_TRANSITION');
+
+    // the order owns the held stock like a checkout's order: cancelling it puts the stock back
+    const cancelled = await setStatus(store, done.orderId, 'cancelled');
+    expect(cancelled.status, cancelled.text).toBe(200);
+    expect(await available(store, entityId)).toMatchObject({ reserved: 0, available: 5 });
+  });
+
+  it('forfeit releases the stock and splits the money per the policy (layaway:manage only)', async () => {
+    const entityId = await product(store, { price: 5000, stock: 4 });
+    const plan = (await open(entityId, { lines: [{ entityId, quantity: 2 }], deposit: 1000 })).body.data;
+    await t.request(`/api/layaways/${plan.id}/payments`, { apiKey: clerk, body: { amount: 3000, idempotencyKey: 'p1' } });
+    expect(await available(store, entityId)).toMatchObject({ reserved: 2, available: 2 });
+
+    const denied = await t.request(`/api/layaways/${plan.id}/forfeit`, { apiKey: clerk, body: {} });
+    expect(denied.status).toBe(403);
+    const res = await t.request(`/api/layaways/${plan.id}/forfeit`, { apiKey: store.admin, body: { reason: 'customer changed their mind' } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data).toMatchObject({ status: 'forfeited', paidAmount: 4000, retainedAmount: 1000, refundDue: 3000, forfeitReason: 'customer changed their mind' });
+    expect(await available(store, entityId)).toMatchObject({ reserved: 0, available: 4 });
+    const again = await t.request(`/api/layaways/${plan.id}/forfeit`, { apiKey: store.admin, body: {} });
+    expect(again.body.error.code).toBe('INVALID_TRANSITION');
+  });
+
+  it('expire through the layaway/expire job, releasing the stock', async () => {
+    const entityId = await product(store, { price: 3000, stock: 2 });
+    const plan = (await open(entityId, { deposit: 500, expiresAt: new Date(Date.now() + 1500).toISOString(), forfeitPolicy: 'refund_all' })).body.data;
+    await new Promise((r) => setTimeout(r, 1600));
+    const org = await t.app.services.organizations.defaultOrganization();
+    await t.app.services.jobs.enqueue({ task: 'layaway/expire', organizationId: org.id });
+    const run = await t.request('/api/jobs/run', { apiKey: store.admin });
+    expect(run.status, run.text).toBe(200);
+    const after = (await t.request(`/api/layaways/${plan.id}`, { apiKey: clerk })).body.data;
+    expect(after).toMatchObject({ status: 'forfeited', forfeitReason: 'expired', retainedAmount: 0, refundDue: 500 });
+    expect(await available(store, entityId)).toMatchObject({ reserved: 0, available: 2 });
+  });
+
+  it('list by status with a clamped page, over REST and GraphQL, scoped by permission', async () => {
+    const list = await t.request('/api/layaways?status=forfeited&limit=1000', { apiKey: clerk });
+    expect(list.status, list.text).toBe(200);
+    expect(list.body.meta.limit).toBe(100);
+    expect(list.body.data.length).toBeGreaterThan(0);
+    expect(list.body.data.every((p: { status: string }) => p.status === 'forfeited')).toBe(true);
+    const gql = await t.graphql('{ layaways(status: "active", limit: 5) }', {}, { apiKey: clerk });
+    expect(gql.body.errors, JSON.stringify(gql.body.errors)).toBeUndefined();
+    expect((gql.body.data as any).layaways.data.every((p: { status: string }) => p.status === 'active')).toBe(true);
+    expect((await t.request('/api/layaways', { apiKey: store.storefront })).status).toBe(403);
+    expect((await t.request('/api/layaways/00000000-0000-4000-8000-000000000000', { apiKey: clerk })).status).toBe(404);
+  });
+});
