@@ -33,7 +33,7 @@ function cachedGraphiQL(options: Parameters<typeof RenderGraphiQL>[0]): string {
 }
 
 /** graphql-js's messages for an input value its type refuses (scalars, enums, input objects). */
-const INPUT_COERCION = /cannot represent|Expected value of type|does not exist in "[^"]+" enum|Expected type|is not defined by type|of required type .* was not provided/;
+const INPUT_COERCION = /cannot represent|Expected value of type|does not exist in "[^"]+" enum|Expected type|Expected non-nullable type|is not defined by type|of required type .* was not provided|Expected Iterable/;
 
 export interface GraphqlExposure {
   graphiql: boolean;
