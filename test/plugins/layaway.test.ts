@@ -171,3 +171,31 @@ describe('layaway plans', () => {
     expect((await t.request('/api/layaways/00000000-0000-4000-8000-000000000000', { apiKey: clerk })).status).toBe(404);
   });
 });
+
+describe('who may reach the layaway routes', () => {
+  it('a customer, a storefront key and another organization\'s admin reach no plan of this store', async () => {
+    const entityId = await product(store, { price: 5000, stock: 5 });
+    const plan = (await open(entityId)).body.data;
+    expect(plan.id).toBeTruthy();
+    const customer = await t.signIn('customer');
+    const other = await t.app.db.organization.create({ data: { slug: `layaway-other-${Date.now()}`, name: 'Other store' } });
+    const otherAdmin = await t.apiKey('admin', { organizationId: other.id });
+    const callers: Array<[string, Record<string, string>, number]> = [
+      ['customer', { bearer: customer.token }, 403],
+      ['storefront key', { apiKey: store.storefront }, 403],
+      ["another organization's admin", { apiKey: otherAdmin }, 404],
+    ];
+    for (const [who, credential, status] of callers) {
+      expect((await t.request(`/api/layaways/${plan.id}`, credential)).status, `${who} GET`).toBe(status);
+      expect((await t.request(`/api/layaways/${plan.id}/payments`, { ...credential, body: { amount: 1000, idempotencyKey: `k-${who}` } })).status, `${who} pay`).toBe(status);
+      expect((await t.request(`/api/layaways/${plan.id}/forfeit`, { ...credential, body: { reason: 'x' } })).status, `${who} forfeit`).toBe(status);
+    }
+    // The other organization's list holds none of this store's plans.
+    const theirs = await t.request('/api/layaways', { apiKey: otherAdmin });
+    expect(theirs.status).toBe(200);
+    expect(theirs.body.data).toEqual([]);
+    // Nothing changed on the plan.
+    const after = await t.request(`/api/layaways/${plan.id}`, { apiKey: clerk });
+    expect(after.body.data).toMatchObject({ status: plan.status, paidAmount: plan.paidAmount });
+  });
+});
