@@ -19,10 +19,19 @@ export interface DbOptions {
   max?: number;
   /** Count statements (query-count probes); costs an event per statement. */
   countStatements?: boolean;
+  /**
+   * Longest wait for a connection (a new one, or a free slot in the pool). Without a bound a
+   * request would hang for as long as the database does not answer (a half-open connection, a
+   * server that accepts but never completes start-up); with it the request fails and is
+   * answered 503 (db/errors.ts isDatabaseUnavailable).
+   */
+  connectTimeoutMs?: number;
 }
 
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+
 export function createDb(url: string, options: DbOptions = {}): { db: Db; counter: SqlCounter } {
-  const adapter = new PrismaPg({ connectionString: url, max: options.max ?? 10 });
+  const adapter = new PrismaPg({ connectionString: url, max: options.max ?? 10, connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS });
   const counter: SqlCounter = { statements: 0 };
   if (!options.countStatements) return { db: new PrismaClient({ adapter }), counter };
   const db = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });

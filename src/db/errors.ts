@@ -39,3 +39,41 @@ export function conflictingFields(unique: string): string[] {
     .filter((column) => column && column !== 'organization_id' && column !== 'organizationId' && !column.endsWith('_key') && !column.endsWith('_idx'))
     .map((column) => column.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()));
 }
+
+// Connection-level failures: the database is down, restarting, refusing connections or cut the
+// connection. The request was not served and may be retried, so the API answers 503
+// SERVICE_UNAVAILABLE (http/app.ts, graphql/yoga.ts' maskError), never a 500: nothing is wrong
+// with the request or the code, and the client SDK's queue retries 503s.
+const UNAVAILABLE_PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
+const UNAVAILABLE_ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
+const UNAVAILABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+// PostgreSQL SQLSTATEs: 08xxx connection exceptions, 57P01-57P03 shutdown/restart ("cannot
+// connect now"), 53300 too many connections.
+const UNAVAILABLE_SQLSTATE = /^(08\d{3}|08P01|57P0[123]|53300)$/;
+// node-postgres and pg-pool raise these as plain Errors without a code.
+const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Can't reach database server|the database system is (starting up|shutting down|in recovery mode)/i;
+
+/**
+ * True when `error` (or anything in its cause chain: ActorResolutionError, GraphQLError's
+ * originalError, Prisma's driver-adapter metadata) says the database could not be reached.
+ * A missing database or bad credentials are configuration faults, not outages: they stay 500.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  let current: unknown = error;
+  while (current && typeof current === 'object' && !seen.has(current)) {
+    seen.add(current);
+    const e = current as { code?: unknown; message?: unknown; meta?: { driverAdapterError?: { cause?: { kind?: string; code?: string; originalCode?: string } } }; cause?: unknown; originalError?: unknown };
+    const code = typeof e.code === 'string' ? e.code : '';
+    if (UNAVAILABLE_PRISMA_CODES.has(code) || UNAVAILABLE_SOCKET_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code)) return true;
+    const adapterCause = e.meta?.driverAdapterError?.cause;
+    if (adapterCause) {
+      if (adapterCause.kind && UNAVAILABLE_ADAPTER_KINDS.has(adapterCause.kind)) return true;
+      const sqlState = adapterCause.code ?? adapterCause.originalCode;
+      if (sqlState && UNAVAILABLE_SQLSTATE.test(sqlState)) return true;
+    }
+    if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message)) return true;
+    current = e.originalError ?? e.cause;
+  }
+  return false;
+}

@@ -8,6 +8,8 @@ import { GraphQLError, parse, printType, type GraphQLSchema } from 'graphql';
 import type { RequestContext } from '../context.js';
 import { requestScope } from '../logger.js';
 import { restFacade } from '../http/rest-facade.js';
+import { DATABASE_UNAVAILABLE } from '../http/rest-errors.js';
+import { isDatabaseUnavailable } from '../db/errors.js';
 import { limitPlugins, type GraphqlLimits } from './limits.js';
 import { useRequestGuards } from './guards.js';
 import { isClientAbort } from '../logger.js';
@@ -84,6 +86,12 @@ export function createGraphqlServer(options: { schema: GraphQLSchema; limits: Gr
           return new GraphQLError(refused.message!, { extensions: { code: 'VALIDATION_FAILED', restStatus: 422 } });
         }
         const scope = requestScope.getStore();
+        if (isDatabaseUnavailable(original ?? error)) {
+          scope?.logger.warn({ err: original ?? error }, 'database unavailable while executing an operation');
+          return new GraphQLError(DATABASE_UNAVAILABLE.message, {
+            extensions: { code: DATABASE_UNAVAILABLE.code, restStatus: 503, requestId: scope?.requestId },
+          });
+        }
         // A client that hung up is not a server fault (load generators stopping, tabs closed).
         if (isClientAbort(original ?? error)) scope?.logger.debug('client closed the request during execution');
         else scope?.logger.error({ err: original ?? error }, 'unexpected error while executing an operation');

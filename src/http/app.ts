@@ -18,7 +18,8 @@ import { createRateLimiter, rateLimitHeaders, requestRateLimit, type Budget, typ
 import { rejectNulCharacters, signInEmail } from './input-guard.js';
 import { isExposedAuthEndpoint } from '../auth/exposed-endpoints.js';
 import { requestIdFor } from './request-id.js';
-import { appErrorResponse, errorResponse } from './rest-errors.js';
+import { appErrorResponse, databaseUnavailableResponse, errorResponse } from './rest-errors.js';
+import { isDatabaseUnavailable } from '../db/errors.js';
 import { livenessResponse, readinessResponse } from './health.js';
 import { referenceBundle, referencePage } from './docs.js';
 import { buildOpenApiDocument } from './openapi.js';
@@ -219,6 +220,12 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
             // The client hung up; nobody reads this answer. Not a server error.
             requestLogger.debug({ path: url.pathname, method: incoming.method }, 'client closed the request');
             response = errorResponse(499, 'CLIENT_CLOSED_REQUEST', 'The client closed the request');
+          } else if (isDatabaseUnavailable(error)) {
+            // An outage, not a bug: 503 with Retry-After, whatever stage met it (a session
+            // check that cannot reach the database is still never treated as anonymous).
+            const stage = error instanceof ActorResolutionError ? error.stage : 'request';
+            requestLogger.warn({ err: error, stage, path: url.pathname, method: incoming.method }, 'database unavailable');
+            response = databaseUnavailableResponse();
           } else {
             const stage = error instanceof ActorResolutionError ? error.stage : 'request';
             requestLogger.error({ err: error, stage, path: url.pathname, method: incoming.method }, 'request failed');

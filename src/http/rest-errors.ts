@@ -4,11 +4,23 @@
 import type { GraphQLError } from 'graphql';
 import { AppError, errorBody, STATUS_BY_CODE, type ErrorCode } from '../errors.js';
 import { requestScope } from '../logger.js';
+import { isDatabaseUnavailable } from '../db/errors.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 
 export function errorResponse(status: number, code: string, message: string, details?: unknown, headers?: Record<string, string>): Response {
   return new Response(JSON.stringify(errorBody(code, message, details)), { status, headers: { ...JSON_HEADERS, ...headers } });
+}
+
+/** What a client is told while the database cannot be reached (db/errors.ts isDatabaseUnavailable). */
+export const DATABASE_UNAVAILABLE = {
+  code: 'SERVICE_UNAVAILABLE',
+  message: 'The service is temporarily unavailable (database unreachable); retry after the number of seconds in Retry-After',
+  retryAfterSeconds: 2,
+} as const;
+
+export function databaseUnavailableResponse(): Response {
+  return errorResponse(503, DATABASE_UNAVAILABLE.code, DATABASE_UNAVAILABLE.message, undefined, { 'retry-after': String(DATABASE_UNAVAILABLE.retryAfterSeconds) });
 }
 
 export function appErrorResponse(error: AppError): Response {
@@ -41,13 +53,15 @@ function classify(error: GraphQLError): Classified {
 }
 
 export function restErrorFromGraphQL(errors: ReadonlyArray<GraphQLError | Error>): Response {
-  // The most severe error decides the status (a 500 beats a 404 beats a 422).
-  const classified = errors.map((error) => {
+  // The most severe error decides the status (a 503 beats a 500 beats a 404 beats a 422).
+  const classified = errors.map((error): Classified => {
     if (error instanceof AppError) return { status: error.status, code: error.code, message: error.message, details: error.details };
     if ('extensions' in error) return classify(error as GraphQLError);
+    if (isDatabaseUnavailable(error)) return { status: 503, code: DATABASE_UNAVAILABLE.code, message: DATABASE_UNAVAILABLE.message };
     requestScope.getStore()?.logger.error({ err: error }, 'unexpected error in REST facade');
     return { status: 500, code: 'INTERNAL_ERROR', message: 'Internal server error' };
   });
   const worst = classified.reduce((a, b) => (b.status > a.status ? b : a));
-  return errorResponse(worst.status, worst.code, worst.message, worst.details);
+  const headers = worst.status === 503 ? { 'retry-after': String(DATABASE_UNAVAILABLE.retryAfterSeconds) } : undefined;
+  return errorResponse(worst.status, worst.code, worst.message, worst.details, headers);
 }
