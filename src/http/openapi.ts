@@ -19,7 +19,7 @@ const ERROR_STATUSES: Record<number, string> = {
   422: 'Input validation failed (VALIDATION_FAILED), with the failing fields in details',
   429: 'Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After',
   500: 'Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id',
-  503: 'Organization could not be resolved under strict resolution',
+  503: 'Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution',
 };
 
 const RATE_HEADERS = {
@@ -57,7 +57,7 @@ function security(access: Access): Json[] | undefined {
 }
 
 function errorResponses(op: RegisteredOperation, hasBody: boolean): Json {
-  const statuses = [401, 403, 404, 422, 429, 500];
+  const statuses = [401, 403, 404, 422, 429, 500, 503];
   if (op.access === 'public') statuses.splice(0, 2);
   if (hasBody) statuses.push(400, 413);
   if (op.kind === 'mutation') statuses.push(409);

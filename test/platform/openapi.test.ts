@@ -50,7 +50,7 @@ describe('/api/doc', () => {
 
   it('documents error responses and the { data } envelope', () => {
     const patch = doc.paths['/api/settings/{group}'].patch;
-    for (const status of ['400', '401', '403', '413', '422', '429', '500']) {
+    for (const status of ['400', '401', '403', '413', '422', '429', '500', '503']) {
       expect(patch.responses[status]?.content['application/json'].schema.$ref, status).toBe('#/components/schemas/ErrorResponse');
     }
     expect(patch.responses['200'].content['application/json'].schema.required).toEqual(['data']);

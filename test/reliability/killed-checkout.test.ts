@@ -35,7 +35,7 @@ beforeAll(async () => {
     const items = [{ entityId: products.a, quantity: quantities.a }, ...(quantities.b ? [{ entityId: products.b, quantity: quantities.b }] : [])];
     carts.push({ cart: await guestCart(store, items), key: `kill-${i}`, quantities });
   }
-});
+}, 300_000);
 
 afterAll(async () => {
   await op?.close().catch(() => undefined);
@@ -89,7 +89,7 @@ describe('SIGKILL during concurrent checkouts', () => {
       else retried.created += 1;
     }
     console.info(`${CHECKOUTS} checkouts: ${answered.size} answered 201 before the kill, ${cut} cut by it; retried after restart: ${retried.replayed} had committed (200), ${retried.created} had not (201)`);
-  }, 120_000);
+  }, 300_000);
 
   it('the kill really landed mid-flight: some checkouts were answered, some were cut', () => {
     expect(answered.size).toBeGreaterThan(0);

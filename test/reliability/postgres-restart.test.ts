@@ -1,9 +1,11 @@
 // PostgreSQL restarted under load. The test runs its own embedded PostgreSQL (own data directory
 // under the OS temp dir, own port), whatever DATABASE_URL says: the suite also runs against the
 // machine's server, which must never be stopped. On it: the API (`src/server.ts`) and a worker
-// (`src/worker.ts`) as real child processes, so a crash or a hang on the outage shows as what a
-// deployment would see (a dead process, a request with no answer), and "recovers on its own"
-// means the same pid serves again. Load: catalog writes (each records a catalog.create event
+// (`src/worker.ts`) as real child processes with COMMERCE_SLOW_TESTS=1, so a crash or a hang on
+// the outage shows as what a deployment would see (a dead process, a request with no answer),
+// and "recovers on its own" means the same pid serves again. Without it the same test runs
+// the app and the worker loop inside the test process (same code, no process start-up: the
+// quick variant that always runs). Load: catalog writes (each records a catalog.create event
 // that a webhook endpoint on 127.0.0.1 subscribes to, so each 2xx write becomes an outbox event,
 // a delivery job and an HTTP delivery) and catalog reads, from several loops at once.
 //
@@ -13,7 +15,7 @@
 // dispatched and delivered, every job ends succeeded.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
-import { cleanup, eventually, logLines, migratedDatabase, operator, ownPostgres, request, sleep, spawnProcess, type Child, type Operator, type OwnPostgres } from './support.js';
+import { cleanup, eventually, logLines, migratedDatabase, operator, ownPostgres, request, sleep, spawnProcess, startInProcess, type Child, type InProcess, type Operator, type OwnPostgres } from './support.js';
 
 const SLOW = process.env.COMMERCE_SLOW_TESTS === '1';
 /** How long the database stays down; and the load loops. */
@@ -32,8 +34,8 @@ interface Call {
 
 let pgServer: OwnPostgres;
 let op: Operator;
-let api: Child;
-let worker: Child;
+let api: Child | InProcess;
+let worker: Child | InProcess;
 let receiver: Receiver;
 let adminKey: string;
 
@@ -56,12 +58,13 @@ beforeAll(async () => {
   adminKey = await op.apiKey('admin');
   receiver = await startReceiver();
   const config = { jobs: jobsConfig, webhooks: { retryDelayMs: 200, maxAttempts: 20, timeoutMs: 3000 } };
-  [api, worker] = await Promise.all([spawnProcess('server', { databaseUrl, config }), spawnProcess('worker', { databaseUrl, config })]);
+  const start = SLOW ? spawnProcess : startInProcess;
+  [api, worker] = await Promise.all([start('server', { databaseUrl, config }), start('worker', { databaseUrl, config })]);
   const endpoint = await request(api.url, '/api/webhooks', { apiKey: adminKey, body: { url: `${receiver.url}/hook`, events: ['catalog.create'] } });
   expect(endpoint.status, endpoint.text).toBe(201);
   receiver.secret('/hook', endpoint.body.data.secret);
-  console.info(`set-up (own cluster, migrations, two processes) ${Date.now() - t0} ms`);
-});
+  console.info(`set-up (own cluster, migrations, API and worker ${SLOW ? 'processes' : 'in the test process'}) ${Date.now() - t0} ms`);
+}, 300_000);
 
 afterAll(async () => {
   await receiver?.close();
@@ -182,6 +185,11 @@ describe('PostgreSQL stopped and started under load', () => {
       'every event dispatched, every job succeeded, every created entity delivered',
     );
     expect(worker.alive()).toBe(true);
+    // The worker's LISTEN connection is back (not only its poll): it reconnected on its own.
+    const listeners = await op.runtime.db.$queryRaw<Array<{ n: number }>>`
+      select count(*)::int as n from pg_stat_activity
+      where datname = current_database() and application_name = 'commerce-jobs-listener' and query ilike 'listen%'`;
+    expect(listeners[0]!.n).toBe(1);
     // Each created entity has exactly one event, and each event exactly one delivery row.
     const events = await db.domainEvent.findMany({ where: { type: 'catalog.create' } });
     const eventEntityIds = events.map((e) => (e.payload as { entity: { id: string } }).entity.id);

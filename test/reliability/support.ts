@@ -12,7 +12,13 @@ import pg from 'pg';
 import { startEmbeddedPostgres, urlFor, type EmbeddedHandle } from '../../src/db/embedded.js';
 import { applyMigrations } from '../../src/db/migrations.js';
 import { MIGRATIONS_DIR, PACKAGE_ROOT } from '../../src/paths.js';
-import { bootRuntime, type Runtime } from '../../src/app.js';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { bootRuntime, createApp, type Runtime } from '../../src/app.js';
+import { listen } from '../../src/http/listen.js';
+import { startJobWorker, workerOptionsFrom } from '../../src/jobs/worker.js';
+// The worker process imports every module's tasks and event subscribers through the schema.
+import '../../src/graphql/schema.js';
 import { mintApiKey } from '../../src/auth/accounts.js';
 import { resolveConfig, type ConfigInput } from '../../src/config/index.js';
 import { createLogger } from '../../src/logger.js';
@@ -23,6 +29,7 @@ export const AUTH_SECRET = 'test-secret-test-secret-test-secret-0123456789';
 const children = new Set<ChildProcess>();
 const tempDirs = new Set<string>();
 const clusters = new Set<OwnPostgres>();
+const inProcess = new Set<{ close(): Promise<void> }>();
 
 export function tempDir(prefix: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `commerce-${prefix}-`));
@@ -32,6 +39,8 @@ export function tempDir(prefix: string): string {
 
 /** Kills every child still running (SIGKILL), stops own clusters, removes temp dirs. */
 export async function cleanup(): Promise<void> {
+  for (const handle of inProcess) await handle.close().catch(() => undefined);
+  inProcess.clear();
   await Promise.all(
     [...children].map(async (child) => {
       if (child.exitCode === null && child.signalCode === null) {
@@ -187,7 +196,7 @@ export async function spawnProcess(kind: 'server' | 'worker', options: SpawnOpti
   });
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-  const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
+  const deadline = Date.now() + (options.startTimeoutMs ?? 150_000);
   while (!ready) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${kind} exited early:\n${output}`);
     if (Date.now() > deadline) throw new Error(`${kind} did not start in time:\n${output}`);
@@ -205,7 +214,7 @@ export async function spawnProcess(kind: 'server' | 'worker', options: SpawnOpti
 }
 
 /** Log lines (parsed JSON) of a child at or above a pino level (40 warn, 50 error). */
-export function logLines(child: Child, minLevel = 0): Array<Record<string, any>> {
+export function logLines(child: { output(): string }, minLevel = 0): Array<Record<string, any>> {
   return child
     .output()
     .split('\n')
@@ -286,4 +295,58 @@ export async function operator(databaseUrl: string, overrides: ConfigInput = {})
     apiKey: async (scope = 'admin') => (await mintApiKey({ auth: runtime.auth, config, db: runtime.db }, { scope, organizationId })).key,
     close: () => runtime.close(),
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The same roles in the test process (quick variants): the app served by listen() and a job
+// worker loop, each with its log captured, so the tests read them as they read a child's.
+
+export interface InProcess {
+  kind: 'server' | 'worker';
+  pid: number;
+  url: string;
+  output(): string;
+  alive(): boolean;
+  close(): Promise<void>;
+}
+
+export async function startInProcess(kind: 'server' | 'worker', options: Omit<SpawnOptions, 'env' | 'startTimeoutMs'>): Promise<InProcess> {
+  let output = '';
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      output += String(chunk);
+      done();
+    },
+  });
+  const config = resolveConfig({ env: 'test', databaseUrl: options.databaseUrl, logLevel: 'info', auth: { secret: AUTH_SECRET }, host: '127.0.0.1', port: 0 }, options.config as ConfigInput);
+  const logger = pino({ level: 'info' }, sink);
+  let closed = false;
+  if (kind === 'server') {
+    const app = await createApp(config, { migrate: false, logger });
+    const server = await listen(app.http, 0, '127.0.0.1');
+    const handle: InProcess = {
+      kind, pid: process.pid, url: server.url, output: () => output, alive: () => !closed,
+      async close() {
+        if (closed) return;
+        closed = true;
+        await server.close(1000);
+        await app.close();
+      },
+    };
+    inProcess.add(handle);
+    return handle;
+  }
+  const runtime = await bootRuntime(config, { migrate: false, logger });
+  const worker = startJobWorker(runtime, workerOptionsFrom(config));
+  const handle: InProcess = {
+    kind, pid: process.pid, url: '', output: () => output, alive: () => !closed,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await worker.stop();
+      await runtime.close();
+    },
+  };
+  inProcess.add(handle);
+  return handle;
 }

@@ -47,7 +47,8 @@ export function verifyStandardWebhook(secret: string, headers: http.IncomingHttp
   });
 }
 
-export async function startReceiver(): Promise<Receiver> {
+/** delayMs: how long each answer takes (fault tests want deliveries in flight when they kill a worker). */
+export async function startReceiver(options: { delayMs?: number } = {}): Promise<Receiver> {
   const received: Received[] = [];
   const scripts = new Map<string, Reply[]>();
   const secrets = new Map<string, string>();
@@ -67,8 +68,12 @@ export async function startReceiver(): Promise<Receiver> {
       received.push({ path, headers: req.headers, body, json, verified: secret ? verifyStandardWebhook(secret, req.headers, body) : null });
       const script = scripts.get(path) ?? [];
       const reply = (script.length > 1 ? script.shift() : script[0]) ?? { status: 200, body: 'ok' };
-      res.writeHead(reply.status, { 'content-type': 'text/plain', ...reply.headers });
-      res.end(reply.body ?? '');
+      const answer = () => {
+        res.writeHead(reply.status, { 'content-type': 'text/plain', ...reply.headers });
+        res.end(reply.body ?? '');
+      };
+      if (options.delayMs) setTimeout(answer, options.delayMs);
+      else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -6293,6 +6293,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     catalogFieldDefinitions: {
@@ -6373,6 +6382,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6508,6 +6526,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     catalogFieldDefinitionUpdate: {
@@ -6632,6 +6659,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     catalogFieldDefinitionArchive: {
@@ -6738,6 +6774,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6858,6 +6903,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     failedJobs: {
@@ -6945,6 +6999,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     analyticsMeta: {
@@ -7022,6 +7085,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7173,6 +7245,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     analyticsReports: {
@@ -7250,6 +7331,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7341,6 +7431,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7444,6 +7543,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     auditEntityHistory: {
@@ -7534,6 +7642,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7816,6 +7933,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     cart: {
@@ -7877,6 +8003,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7992,6 +8127,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     cartItemRemove: {
@@ -8063,6 +8207,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8173,6 +8326,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     catalogBrands: {
@@ -8253,6 +8415,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8389,6 +8560,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     catalogBrandDelete: {
@@ -8477,6 +8657,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8615,6 +8804,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     catalogCategories: {
@@ -8697,6 +8895,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8834,6 +9041,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     catalogCategoryDelete: {
@@ -8922,6 +9138,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9058,6 +9283,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     catalogEntities: {
@@ -9150,6 +9384,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9299,6 +9542,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     catalogEntityDelete: {
@@ -9387,6 +9639,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9532,6 +9793,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     catalogEntityArchive: {
@@ -9645,6 +9915,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     catalogEntityAttributes: {
@@ -9725,6 +10004,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9859,6 +10147,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     catalogEntityBrandAdd: {
@@ -9973,6 +10270,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     catalogEntityBrandRemove: {
@@ -10062,6 +10368,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10183,6 +10498,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     catalogEntityCategoryRemove: {
@@ -10272,6 +10596,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10393,6 +10726,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10527,6 +10869,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     catalogCustomFieldReject: {
@@ -10648,6 +10999,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     catalogEntityDiscontinue: {
@@ -10761,6 +11121,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     catalogEntityFieldOwnership: {
@@ -10843,6 +11212,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10967,6 +11345,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11099,6 +11486,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     catalogEntityPublish: {
@@ -11205,6 +11601,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11341,6 +11746,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11491,6 +11905,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     catalogVariantsGenerate: {
@@ -11625,6 +12048,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11785,6 +12217,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     catalogEntity: {
@@ -11867,6 +12308,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11996,6 +12446,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     catalogVariantDelete: {
@@ -12084,6 +12543,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12213,6 +12681,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12362,6 +12839,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     customers: {
@@ -12451,6 +12937,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     customer: {
@@ -12530,6 +13025,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12781,6 +13285,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     inventoryAvailability: {
@@ -12861,6 +13374,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12953,6 +13475,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13081,6 +13612,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     inventoryMovements: {
@@ -13166,6 +13706,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13312,6 +13861,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     inventoryReserve: {
@@ -13446,6 +14004,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     warehouses: {
@@ -13526,6 +14093,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13661,6 +14237,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     jobsRun: {
@@ -13759,6 +14344,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     meAddresses: {
@@ -13836,6 +14430,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13974,6 +14577,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     meAddressDelete: {
@@ -14062,6 +14674,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14158,6 +14779,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     meOrder: {
@@ -14244,6 +14874,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     meOrderTracking: {
@@ -14323,6 +14962,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14441,6 +15089,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     meProfile: {
@@ -14518,6 +15175,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14644,6 +15310,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     mediaAssetDelete: {
@@ -14732,6 +15407,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14874,6 +15558,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     mediaDetach: {
@@ -14962,6 +15655,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15092,6 +15794,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     orders: {
@@ -15181,6 +15892,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     orderFulfillments: {
@@ -15260,6 +15980,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15388,6 +16117,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15624,6 +16362,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     orderNotes: {
@@ -15703,6 +16450,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15832,6 +16588,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     orderNoteDelete: {
@@ -15921,6 +16686,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16072,6 +16846,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     orderRefundCreate: {
@@ -16197,6 +16980,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     orderRefundUndo: {
@@ -16304,6 +17096,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16435,6 +17236,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     orderTimeline: {
@@ -16514,6 +17324,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16607,6 +17426,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     orderRefundCap: {
@@ -16684,6 +17512,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16834,6 +17671,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16992,6 +17838,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     priceModifierUpdate: {
@@ -17126,6 +17981,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     prices: {
@@ -17214,6 +18078,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17353,6 +18226,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     priceDelete: {
@@ -17441,6 +18323,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17568,6 +18459,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     resolvedPrice: {
@@ -17662,6 +18562,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     promotions: {
@@ -17743,6 +18652,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17900,6 +18818,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     promotion: {
@@ -17979,6 +18906,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18138,6 +19074,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     promotionDeactivate: {
@@ -18244,6 +19189,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18368,6 +19322,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18500,6 +19463,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     searchSuggestions: {
@@ -18593,6 +19565,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     settings: {
@@ -18672,6 +19653,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18760,6 +19750,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18888,6 +19887,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     taxClasses: {
@@ -18965,6 +19973,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19098,6 +20115,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     taxClassDelete: {
@@ -19186,6 +20212,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19321,6 +20356,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     webhookEndpoints: {
@@ -19401,6 +20445,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19529,6 +20582,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     webhookEndpointDelete: {
@@ -19617,6 +20679,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19715,6 +20786,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     webhookDelivery: {
@@ -19794,6 +20874,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19883,6 +20972,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19996,6 +21094,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
