@@ -208,6 +208,16 @@ describe('Meilisearch adapter: GET /api/search and suggest answer from it', () =
     expect(suggest.body.filter).toEqual(expect.arrayContaining([`organizationId = "${organizationId}"`, 'status = "active"']));
   });
 
+  it('costs the same SQL statements for a page of 1 and of 2 hits (the engine finds, one statement loads the page)', async () => {
+    const count = async (limit: number) => {
+      const before = t.statements();
+      const res = await t.request(`/api/search?q=shirt&facets=category,brand,color&limit=${limit}&include=attributes`, { apiKey: admin });
+      expect(res.body.data).toHaveLength(limit);
+      return t.statements() - before;
+    };
+    expect(await count(2)).toBe(await count(1));
+  });
+
   it('another organization finds none of these documents', async () => {
     const other = await t.app.services.organizations.create({ slug: uniqueSlug('org'), name: 'Other store' });
     const otherKey = await t.apiKey('admin', { organizationId: other.id });
