@@ -44,6 +44,17 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConfigInput
   if (env.DATABASE_URL) out.databaseUrl = env.DATABASE_URL;
   if (env.DATA_DIR) out.dataDir = env.DATA_DIR;
   if (env.MEDIA_MAX_UPLOAD_BYTES) out.media = { ...out.media, maxUploadBytes: Number(env.MEDIA_MAX_UPLOAD_BYTES) };
+  if (env.MEDIA_STORAGE) out.media = { ...out.media, storage: env.MEDIA_STORAGE as 'local' | 's3' };
+  const s3 = {
+    ...(env.S3_BUCKET ? { bucket: env.S3_BUCKET } : {}),
+    ...(env.S3_REGION ? { region: env.S3_REGION } : {}),
+    ...(env.S3_ENDPOINT ? { endpoint: env.S3_ENDPOINT } : {}),
+    ...(env.S3_FORCE_PATH_STYLE ? { forcePathStyle: env.S3_FORCE_PATH_STYLE === 'true' || env.S3_FORCE_PATH_STYLE === '1' } : {}),
+  };
+  if (Object.keys(s3).length) out.media = { ...out.media, s3 };
+  if (env.SEARCH_ENGINE) out.search = { ...out.search, engine: env.SEARCH_ENGINE as 'postgres' | 'meilisearch' };
+  const meili = { ...(env.MEILISEARCH_HOST ? { host: env.MEILISEARCH_HOST } : {}), ...(env.MEILISEARCH_API_KEY ? { apiKey: env.MEILISEARCH_API_KEY } : {}) };
+  if (Object.keys(meili).length) out.search = { ...out.search, meilisearch: meili };
   if (env.REDIS_URL) out.redisUrl = env.REDIS_URL;
   if (env.LOG_LEVEL) out.logLevel = env.LOG_LEVEL as Config['logLevel'];
   const secret = env.BETTER_AUTH_SECRET ?? env.AUTH_SECRET;

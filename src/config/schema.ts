@@ -240,8 +240,58 @@ export const configSchema = z
         allowedTypes: z.array(z.string().min(3)).default(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif', 'application/pdf']),
         /** Lifetime of signed URLs (GET /media/:id?signed=true and the 302 target). */
         signedUrlTtlSeconds: z.number().int().min(1).max(7 * 24 * 3600).default(3600),
+        /**
+         * Where the bytes live (MEDIA_STORAGE). `local`: files under DATA_DIR/media, served by the
+         * API through HMAC-signed URLs. `s3`: an S3-compatible bucket (AWS S3, MinIO, R2, ...);
+         * GET /media/:id then redirects to a presigned GET of the bucket.
+         */
+        storage: z.enum(['local', 's3']).default('local'),
+        /** The bucket of `storage: 's3'` (S3_BUCKET, S3_REGION, S3_ENDPOINT, S3_FORCE_PATH_STYLE). */
+        s3: z
+          .object({
+            bucket: z.string().min(3).max(63).optional(),
+            region: z.string().min(1).default('us-east-1'),
+            /** An S3-compatible server's URL (MinIO, R2, ...); unset = AWS. */
+            endpoint: z.url().optional(),
+            /** Path-style URLs (`endpoint/bucket/key`), which most S3-compatible servers need. */
+            forcePathStyle: z.boolean().default(false),
+            /** Static credentials; unset = the AWS SDK's default chain (AWS_ACCESS_KEY_ID, profiles, instance roles). */
+            credentials: z
+              .object({ accessKeyId: z.string().min(1), secretAccessKey: z.string().min(1), sessionToken: z.string().min(1).optional() })
+              .optional(),
+            /** Prefix of every object key, e.g. `media/` when the bucket is shared. */
+            keyPrefix: z.string().max(200).regex(/^[A-Za-z0-9!_.*'()\/-]*$/, 'safe S3 key characters only').default(''),
+          })
+          .prefault({}),
       })
-      .prefault({}),
+      .prefault({})
+      .superRefine((media, ctx) => {
+        if (media.storage === 's3' && !media.s3.bucket) ctx.addIssue({ code: 'custom', path: ['s3', 'bucket'], message: "media.storage 's3' needs a bucket (S3_BUCKET)" });
+      }),
+    /**
+     * The search engine (src/modules/search). `postgres` (default): full-text search in the
+     * database, kept current by triggers. `meilisearch`: an external Meilisearch server, kept in
+     * sync by jobs fed from the catalog's outbox events (SEARCH_ENGINE, MEILISEARCH_HOST,
+     * MEILISEARCH_API_KEY).
+     */
+    search: z
+      .object({
+        engine: z.enum(['postgres', 'meilisearch']).default('postgres'),
+        meilisearch: z
+          .object({
+            host: z.url().optional(),
+            apiKey: z.string().min(1).optional(),
+            /** One index for every organization: each document carries organizationId and every search filters by it. */
+            indexUid: z.string().regex(/^[A-Za-z0-9_-]{1,400}$/).default('catalog'),
+            /** How long one call to the server may take. */
+            timeoutMs: z.number().int().positive().default(5_000),
+          })
+          .prefault({}),
+      })
+      .prefault({})
+      .superRefine((search, ctx) => {
+        if (search.engine === 'meilisearch' && !search.meilisearch.host) ctx.addIssue({ code: 'custom', path: ['meilisearch', 'host'], message: "search.engine 'meilisearch' needs a host (MEILISEARCH_HOST)" });
+      }),
   })
   .superRefine((config, ctx) => {
     const seen = new Map<string, string>();

@@ -5,6 +5,8 @@
 import type { Db, Tx } from '../../db/client.js';
 import type { CatalogFieldDefinition, CatalogFieldType } from '../../generated/prisma/client.js';
 import { notFound, validationFailed, type FieldIssue } from '../../errors.js';
+import { withTransaction } from '../../db/transaction.js';
+import { runFieldIndexingChanged } from './hooks.js';
 import { mapWriteErrors, type CatalogCtx } from './shared.js';
 import { fieldDefinitionView, type FieldDefinitionView } from './views.js';
 
@@ -120,15 +122,19 @@ export async function updateDefinition(ctx: CatalogCtx, id: string, input: Defin
     if (issues.length) throw validationFailed(issues);
   }
   const row = await mapWriteErrors('Field definition', () =>
-    ctx.db.catalogFieldDefinition.update({
-      where: { id: current.id, organizationId: ctx.organization.id },
-      data: {
-        ...(input.label !== undefined ? { label: input.label } : {}),
-        ...(input.description !== undefined ? { description: input.description } : {}),
-        ...(input.enumValues !== undefined ? { enumValues: input.enumValues } : {}),
-        ...(input.required !== undefined ? { required: input.required } : {}),
-        ...(input.filterable !== undefined ? { filterable: input.filterable } : {}),
-      },
+    withTransaction(ctx, async (tx) => {
+      const updated = await tx.catalogFieldDefinition.update({
+        where: { id: current.id, organizationId: ctx.organization.id },
+        data: {
+          ...(input.label !== undefined ? { label: input.label } : {}),
+          ...(input.description !== undefined ? { description: input.description } : {}),
+          ...(input.enumValues !== undefined ? { enumValues: input.enumValues } : {}),
+          ...(input.required !== undefined ? { required: input.required } : {}),
+          ...(input.filterable !== undefined ? { filterable: input.filterable } : {}),
+        },
+      });
+      if (updated.filterable !== current.filterable && !updated.archivedAt) await runFieldIndexingChanged(tx, ctx, updated);
+      return updated;
     }),
   );
   return fieldDefinitionView(row);
@@ -138,9 +144,13 @@ export async function updateDefinition(ctx: CatalogCtx, id: string, input: Defin
 export async function archiveDefinition(ctx: CatalogCtx, id: string): Promise<FieldDefinitionView> {
   const current = await findDefinition(ctx, id);
   if (current.archivedAt) return fieldDefinitionView(current);
-  const row = await ctx.db.catalogFieldDefinition.update({
-    where: { id: current.id, organizationId: ctx.organization.id },
-    data: { archivedAt: new Date() },
+  const row = await withTransaction(ctx, async (tx) => {
+    const archived = await tx.catalogFieldDefinition.update({
+      where: { id: current.id, organizationId: ctx.organization.id },
+      data: { archivedAt: new Date() },
+    });
+    if (archived.filterable) await runFieldIndexingChanged(tx, ctx, archived);
+    return archived;
   });
   return fieldDefinitionView(row);
 }

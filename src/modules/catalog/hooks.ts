@@ -23,3 +23,20 @@ export async function runVariantsCreated(tx: Tx, ctx: CatalogCtx, variants: Crea
   if (!variants.length) return;
   for (const hook of variantsCreated) await hook(tx, ctx, variants);
 }
+
+/**
+ * A field definition became (un)filterable or was archived: what search indexes for every entity
+ * of its type changed. PostgreSQL's triggers refresh its own documents; an external engine's
+ * copies need a rebuild, which the search module enqueues here (in the same transaction).
+ */
+export type FieldIndexingChangedHook = (tx: Tx, ctx: CatalogCtx, definition: { entityType: string; name: string }) => Promise<void>;
+
+const fieldIndexingChanged: FieldIndexingChangedHook[] = [];
+
+export function onFieldIndexingChanged(hook: FieldIndexingChangedHook): void {
+  fieldIndexingChanged.push(hook);
+}
+
+export async function runFieldIndexingChanged(tx: Tx, ctx: CatalogCtx, definition: { entityType: string; name: string }): Promise<void> {
+  for (const hook of fieldIndexingChanged) await hook(tx, ctx, definition);
+}

@@ -12,11 +12,11 @@ import { AppError, validationFailed } from '../../errors.js';
 import type { RequestContext } from '../../context.js';
 import { CatalogEntityRef, CatalogVariantRef, includedValue, registerCatalogInclude, type CatalogEntityView, type VariantView } from '../catalog/index.js';
 import { attach, attachmentsOf, deleteAsset, detach, findAsset, getAsset, reorder, storeUpload } from './service.js';
-import { signMediaUrl, verifyMediaUrl } from './signing.js';
+import { verifyMediaUrl } from './signing.js';
 import { mediaStorage } from './storage.js';
 import { Readable } from 'node:stream';
 import { receiveMultipart, streamToTemp } from './upload.js';
-import type { MediaAssetView, MediaAttachmentView } from './views.js';
+import { contentUrl, type MediaAssetView, type MediaAttachmentView } from './views.js';
 import './tasks.js';
 
 export const MEDIA_PERMISSION = { read: ['media:read', 'catalog:read'], write: 'media:write' } as const;
@@ -252,7 +252,7 @@ defineRawRoute({
     if (!/^[0-9a-f-]{36}$/i.test(params.id!)) return errorResponse(404, 'NOT_FOUND', 'Media asset not found');
     try {
       const asset = await findAsset(ctx, params.id!.toLowerCase());
-      const signed = signMediaUrl(ctx.config, asset.id);
+      const signed = await contentUrl(ctx.config, asset);
       if (new URL(ctx.request.url).searchParams.get('signed') === 'true') return envelope({ url: signed.url, expiresAt: signed.expiresAt.toISOString() });
       return new Response(null, { status: 302, headers: { location: signed.url, 'cache-control': 'no-store' } });
     } catch (error) {

@@ -84,7 +84,7 @@ export async function storeUpload(ctx: MediaCtx, file: ReceivedFile, options: { 
     const mimeType = await checkedType(ctx, file);
     const where = { organizationId: ctx.organization.id, checksum: file.checksum, origin };
     const existing = await ctx.db.mediaAsset.findFirst({ where });
-    if (existing) return { asset: assetView(ctx.config, existing), created: false };
+    if (existing) return { asset: await assetView(ctx.config, existing), created: false };
 
     let width: number | null = null;
     let height: number | null = null;
@@ -109,13 +109,13 @@ export async function storeUpload(ctx: MediaCtx, file: ReceivedFile, options: { 
         }
         return created;
       });
-      return { asset: assetView(ctx.config, row), created: true };
+      return { asset: await assetView(ctx.config, row), created: true };
     } catch (error) {
       await storage.remove(key).catch(() => undefined);
       if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
         // The same bytes were stored concurrently: theirs is the asset.
         const winner = await ctx.db.mediaAsset.findFirst({ where });
-        if (winner) return { asset: assetView(ctx.config, winner), created: false };
+        if (winner) return { asset: await assetView(ctx.config, winner), created: false };
       }
       throw error;
     }
@@ -179,7 +179,7 @@ export async function attach(ctx: MediaCtx, input: AttachInput): Promise<MediaAt
       },
       include: withAsset,
     });
-    return attachmentView(ctx.config, row);
+    return await attachmentView(ctx.config, row);
   } catch (error) {
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
       throw conflict(input.variantId ? 'This asset is already attached to this variant' : 'This asset is already attached to this entity');
@@ -192,7 +192,7 @@ export async function detach(ctx: MediaCtx, attachmentId: string): Promise<Media
   const row = await ctx.db.mediaAttachment.findFirst({ where: { id: attachmentId, organizationId: ctx.organization.id }, include: withAsset });
   if (!row) throw notFound('Media attachment');
   await ctx.db.mediaAttachment.deleteMany({ where: { id: row.id, organizationId: ctx.organization.id } });
-  return attachmentView(ctx.config, row);
+  return await attachmentView(ctx.config, row);
 }
 
 /** Sets sortOrder to each attachment's position in `attachmentIds` (all of one entity), in one statement. */
@@ -211,7 +211,7 @@ export async function reorder(ctx: MediaCtx, entityId: string, attachmentIds: st
         WHERE a.id = v.id AND a.organization_id = ${ctx.organization.id}::uuid`;
     }
     const all = await tx.mediaAttachment.findMany({ where: { organizationId: ctx.organization.id, entityId }, include: withAsset, orderBy: [{ sortOrder: 'asc' }, { createdAt: 'asc' }] });
-    return all.map((row) => attachmentView(ctx.config, row));
+    return Promise.all(all.map((row) => attachmentView(ctx.config, row)));
   });
 }
 
@@ -223,7 +223,7 @@ export async function attachmentsOf(ctx: MediaCtx, by: { entityIds: string[] } |
     include: withAsset,
     orderBy: [{ sortOrder: 'asc' }, { createdAt: 'asc' }, { id: 'asc' }],
   });
-  return rows.map((row) => attachmentView(ctx.config, row));
+  return Promise.all(rows.map((row) => attachmentView(ctx.config, row)));
 }
 
 /**

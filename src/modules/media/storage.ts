@@ -1,11 +1,13 @@
 // Where media bytes live. The built-in adapter keeps files under DATA_DIR/media, served by the
-// API itself through signed URLs (signing.ts). Keys are `<organizationId>/<assetId>`: never
+// API itself through signed URLs (signing.ts); `media.storage: 's3'` selects the S3-compatible
+// adapter (s3-storage.ts), whose URLs are presigned GETs of the bucket. Keys are `<organizationId>/<assetId>`: never
 // shared between assets, so removing one asset's object cannot take another's bytes.
 import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { Config } from '../../config/index.js';
+import { s3Storage } from './s3-storage.js';
 
 export interface MediaStorage {
   readonly name: string;
@@ -17,9 +19,14 @@ export interface MediaStorage {
   remove(key: string): Promise<void>;
   /** Directory for temporary upload files (same filesystem as the store for local: rename is atomic). */
   tempDir(): Promise<string>;
+  /**
+   * A URL serving the object directly from the store until `expiresAt` (S3: a presigned GET).
+   * Absent for the local store: its URLs are the API's own HMAC-signed content route.
+   */
+  presign?(key: string, ttlSeconds: number, mimeType: string): Promise<{ url: string; expiresAt: Date }>;
 }
 
-function safeKey(key: string): string {
+export function safeKey(key: string): string {
   if (!/^[0-9a-f-]{36}\/[0-9a-f-]{36}$/.test(key)) throw new Error(`invalid media storage key ${key}`);
   return key;
 }
@@ -59,7 +66,7 @@ const stores = new WeakMap<Config, MediaStorage>();
 export function mediaStorage(config: Config): MediaStorage {
   let store = stores.get(config);
   if (!store) {
-    store = localStorage(config);
+    store = config.media.storage === 's3' ? s3Storage(config, safeKey) : localStorage(config);
     stores.set(config, store);
   }
   return store;

@@ -2,7 +2,17 @@
 // and its renditions).
 import type { Config } from '../../config/index.js';
 import type { MediaAsset, MediaAttachment } from '../../generated/prisma/client.js';
-import { signMediaUrl } from './signing.js';
+import { signMediaUrl, type SignedUrl } from './signing.js';
+import { mediaStorage } from './storage.js';
+
+/**
+ * The URL of an asset's bytes, valid for media.signedUrlTtlSeconds: a presigned GET of the
+ * bucket when the store can make one (S3), otherwise the API's HMAC-signed content route.
+ */
+export async function contentUrl(config: Config, row: Pick<MediaAsset, 'id' | 'storageKey' | 'mimeType'>): Promise<SignedUrl> {
+  const storage = mediaStorage(config);
+  return storage.presign ? storage.presign(row.storageKey, config.media.signedUrlTtlSeconds, row.mimeType) : signMediaUrl(config, row.id);
+}
 
 export interface MediaAssetView {
   id: string;
@@ -35,8 +45,8 @@ export interface MediaAttachmentView {
   createdAt: Date;
 }
 
-export function assetView(config: Config, row: MediaAsset): MediaAssetView {
-  const signed = signMediaUrl(config, row.id);
+export async function assetView(config: Config, row: MediaAsset): Promise<MediaAssetView> {
+  const signed = await contentUrl(config, row);
   return {
     id: row.id,
     origin: row.origin,
@@ -55,7 +65,8 @@ export function assetView(config: Config, row: MediaAsset): MediaAssetView {
   };
 }
 
-export function attachmentView(config: Config, row: MediaAttachment & { asset: MediaAsset & { derived: MediaAsset[] } }): MediaAttachmentView {
+export async function attachmentView(config: Config, row: MediaAttachment & { asset: MediaAsset & { derived: MediaAsset[] } }): Promise<MediaAttachmentView> {
+  const renditions = row.asset.derived.filter((d) => d.origin === 'generated').sort((a, b) => (a.width ?? 0) - (b.width ?? 0));
   return {
     id: row.id,
     entityId: row.entityId,
@@ -63,11 +74,8 @@ export function attachmentView(config: Config, row: MediaAttachment & { asset: M
     mediaAssetId: row.mediaAssetId,
     role: row.role,
     sortOrder: row.sortOrder,
-    asset: assetView(config, row.asset),
-    renditions: row.asset.derived
-      .filter((d) => d.origin === 'generated')
-      .sort((a, b) => (a.width ?? 0) - (b.width ?? 0))
-      .map((d) => assetView(config, d)),
+    asset: await assetView(config, row.asset),
+    renditions: await Promise.all(renditions.map((d) => assetView(config, d))),
     createdAt: row.createdAt,
   };
 }

@@ -1,7 +1,8 @@
 // The search adapter seam. A search engine answers `search` and `suggest` for one organization;
 // `index` and `remove` keep an external engine in step with the catalog. PostgreSQL (postgres.ts)
 // is the built-in engine: its documents are maintained by database triggers in the writing
-// transaction, so its index/remove have nothing to do.
+// transaction, so its index/remove have nothing to do. Meilisearch (meilisearch.ts) is the
+// external one, chosen by `search.engine`; jobs fed from the outbox call index/remove (sync.ts).
 import type { CatalogCtx } from '../catalog/index.js';
 
 /** Built-in facet names; any other facet name is a filterable custom field. */
@@ -60,4 +61,6 @@ export interface SearchEngine {
   /** Brings the engine's copy of these entities up to date (no-op where the database is the engine). */
   index(ctx: CatalogCtx, entityIds: string[]): Promise<void>;
   remove(ctx: CatalogCtx, entityIds: string[]): Promise<void>;
+  /** After a full rebuild that began at `before`: drops the organization's copies not pushed since (entities gone meanwhile). */
+  removeStale?(ctx: CatalogCtx, before: Date): Promise<void>;
 }

@@ -8,6 +8,8 @@ import { withIncludes, parseInclude } from '../catalog/include.js';
 import type { CatalogCtx, CatalogEntityView } from '../catalog/index.js';
 import { BUILTIN_FACETS, type BuiltinFacet, type FacetValue, type SearchEngine, type Suggestion } from './engine.js';
 import { postgresSearchEngine } from './postgres.js';
+import { meilisearchEngine } from './meilisearch.js';
+import type { Config } from '../../config/index.js';
 
 /** `attr.<name>` names: the contract's rule. */
 export const ATTR_NAME_RE = /^[A-Za-z0-9_-]+$/;
@@ -16,16 +18,20 @@ export const SEARCH_MAX_LIMIT = 100;
 export const SUGGEST_DEFAULT_LIMIT = 10;
 export const SUGGEST_MAX_LIMIT = 100;
 
-let engine: SearchEngine = postgresSearchEngine;
+const engines = new WeakMap<Config, SearchEngine>();
 
-/** Replaces the engine (an external adapter); PostgreSQL is the default. */
-export function useSearchEngine(next: SearchEngine): void {
-  engine = next;
-}
-
-export function searchEngine(): SearchEngine {
+/** The configured engine of this process (search.engine): PostgreSQL unless Meilisearch is configured. */
+export function searchEngineFor(config: Config): SearchEngine {
+  if (config.search.engine === 'postgres') return postgresSearchEngine;
+  let engine = engines.get(config);
+  if (!engine) {
+    engine = meilisearchEngine(config);
+    engines.set(config, engine);
+  }
   return engine;
 }
+
+type SearchCtx = CatalogCtx & { config: Config };
 
 export interface SearchInput {
   q?: string;
@@ -82,7 +88,7 @@ async function resolveMember(ctx: CatalogCtx, table: 'category' | 'brand', value
   return row?.id ?? null;
 }
 
-export async function search(ctx: CatalogCtx, input: SearchInput): Promise<SearchResult> {
+export async function search(ctx: SearchCtx, input: SearchInput): Promise<SearchResult> {
   const issues: FieldIssue[] = [];
   const attrs = parseAttrs(input.attr, issues);
   const facetNames = [...new Set((input.facets ?? '').split(',').map((s) => s.trim()).filter(Boolean))];
@@ -118,7 +124,7 @@ export async function search(ctx: CatalogCtx, input: SearchInput): Promise<Searc
   if (issues.length) throw validationFailed(issues);
   const include = parseInclude(input.include);
 
-  const outcome = await engine.search(ctx, {
+  const outcome = await searchEngineFor(ctx.config).search(ctx, {
     q: input.q,
     locale: input.locale,
     type: input.type,
@@ -154,7 +160,7 @@ export interface SuggestInput {
   limit: number;
 }
 
-export async function suggest(ctx: CatalogCtx, input: SuggestInput): Promise<Suggestion[]> {
+export async function suggest(ctx: SearchCtx, input: SuggestInput): Promise<Suggestion[]> {
   if (!input.prefix.trim()) return [];
-  return engine.suggest(ctx, { prefix: input.prefix, locale: input.locale, type: input.type, limit: input.limit });
+  return searchEngineFor(ctx.config).suggest(ctx, { prefix: input.prefix, locale: input.locale, type: input.type, limit: input.limit });
 }
