@@ -61,4 +61,14 @@ describe('without plugins', () => {
     // and its API-key scope does not exist
     await expect(t.apiKey('loyalty')).rejects.toThrow();
   });
+
+  it('has none of the plugins\' analytics models', async () => {
+    const admin = await t.apiKey('admin');
+    const meta = await t.request('/api/analytics/meta', { apiKey: admin });
+    expect(meta.status).toBe(200);
+    expect(meta.body.data.map((m: { name: string }) => m.name).sort()).toEqual(['Customers', 'Inventory', 'OrderLineItems', 'Orders']);
+    const query = await t.request('/api/analytics/query', { apiKey: admin, body: { measures: ['LayawayPlans.count'] } });
+    expect(query.status).toBe(422);
+    expect(query.body.error.details[0].message).toMatch(/unknown model LayawayPlans/);
+  });
 });
