@@ -62,6 +62,19 @@ describe('without plugins', () => {
     await expect(t.apiKey('loyalty')).rejects.toThrow();
   });
 
+  it('has none of the point-of-sale and layaway plugins\' routes, fields, tables in use or key scope', async () => {
+    const doc = await t.request('/api/doc');
+    expect(Object.keys(doc.body.paths).filter((p) => p.startsWith('/api/pos') || p.startsWith('/api/layaways'))).toEqual([]);
+    const admin = await t.apiKey('admin');
+    expect((await t.request('/api/pos/auth/pin-login', { apiKey: admin, body: { operatorId: 'x', pin: '1234', registerId: 'r' } })).status).toBe(404);
+    expect((await t.request('/api/pos/auth/pin', { method: 'PUT', apiKey: admin, body: { operatorId: 'x', pin: '1234' } })).status).toBe(404);
+    expect((await t.request('/api/layaways', { apiKey: admin })).status).toBe(404);
+    const gql = await t.graphql('mutation { posPinLogin(operatorId: "x", pin: "1234", registerId: "r") }', {}, { apiKey: admin });
+    expect(gql.body.errors?.[0]?.message).toMatch(/Cannot query field "posPinLogin"/);
+    await expect(t.apiKey('pos')).rejects.toThrow();
+    expect(await t.app.db.posShift.count()).toBe(0);
+  });
+
   it('has none of the plugins\' analytics models', async () => {
     const admin = await t.apiKey('admin');
     const meta = await t.request('/api/analytics/meta', { apiKey: admin });
