@@ -21,6 +21,7 @@ import { createMailer } from './modules/orders/documents/mailer.js';
 import { startJobWorker, workerOptionsFrom } from './jobs/worker.js';
 import { MIGRATIONS_DIR, PACKAGE_VERSION } from './paths.js';
 import { activatePlugins } from './plugins/runtime.js';
+import { createIdentityService } from './auth/identity-service.js';
 
 export interface Runtime {
   config: Config;
@@ -41,7 +42,8 @@ export interface BootOptions {
 }
 
 /** ctx.services for a process: one instance of each cross-module service. */
-export function createServices(db: Db, config: Config, logger: Logger): Services {
+/** `auth` is null only in processes that never mint keys (the jobs benchmark). */
+export function createServices(db: Db, config: Config, logger: Logger, auth: Auth | null = null): Services {
   return {
     organizations: createOrganizationDirectory(db),
     payments: createPaymentsService(config, logger),
@@ -52,6 +54,7 @@ export function createServices(db: Db, config: Config, logger: Logger): Services
     tax: taxService,
     audit: auditService,
     jobs: createJobsService({ db, config }),
+    identity: createIdentityService(auth, config),
   };
 }
 
@@ -68,7 +71,7 @@ export async function bootRuntime(config: Config, options: BootOptions = {}): Pr
     const { db, counter } = createDb(database.url, { countStatements: options.countStatements });
     const baseUrl = config.baseUrl ?? `http://localhost:${config.port}`;
     const auth = createAuth(config, db, { secret: resolveAuthSecret(config), baseUrl });
-    const services = createServices(db, config, logger);
+    const services = createServices(db, config, logger, auth);
     await services.organizations.defaultOrganization();
     return {
       config,

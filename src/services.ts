@@ -14,6 +14,7 @@ import type { PricingService } from './modules/pricing/index.js';
 import type { PromotionsService } from './modules/promotions/index.js';
 import type { TaxService } from './modules/tax/index.js';
 import type { AuditService } from './modules/audit/index.js';
+import type { IdentityService } from './auth/identity-service.js';
 
 export interface Services {
   organizations: OrganizationDirectory;
@@ -28,4 +29,6 @@ export interface Services {
   promotions: PromotionsService;
   tax: TaxService;
   audit: AuditService;
+  /** Mint and revoke API keys from a handler (the point-of-sale plugin's per-shift keys). */
+  identity: IdentityService;
 }

@@ -99,7 +99,29 @@ export function layaway(options: LayawayOptions = {}): Plugin {
         .handler(({ params, input, ctx }) => forfeitPlan(ctx, params.id!, input.reason));
     },
     tasks: [expire as unknown as TaskDefinition],
-    analyticsModels: [{ name: 'layaway_plans', table: 'plugin_layaway_plans', measures: ['total', 'paid_amount'], dimensions: ['status', 'currency', 'created_at'] }],
+    // Staff and admins see their organization's plans (GET /analytics/meta, POST /analytics/query);
+    // customers do not: plans are keyed by email, not by customer id.
+    analyticsModels: [
+      {
+        name: 'LayawayPlans',
+        title: 'Layaway plans',
+        table: 'plugin_layaway_plans',
+        measures: {
+          count: { type: 'count', title: 'Plans' },
+          totalValue: { type: 'sum', sql: 'total', title: 'Value of the goods on layaway', format: 'currency' },
+          paidAmount: { type: 'sum', sql: 'paid_amount', title: 'Paid so far', format: 'currency' },
+          outstandingBalance: { type: 'sum', sql: '{T}.total - {T}.paid_amount', filter: `{T}.status = 'active'`, title: 'Balance still to pay on active plans', format: 'currency' },
+          retainedAmount: { type: 'sum', sql: 'retained_amount', title: 'Kept by the shop from forfeited plans', format: 'currency' },
+        },
+        dimensions: {
+          status: { type: 'string', sql: 'status', title: 'Status' },
+          currency: { type: 'string', sql: 'currency', title: 'Currency' },
+          forfeitPolicy: { type: 'string', sql: 'forfeit_policy', title: 'Forfeit policy' },
+          createdAt: { type: 'time', sql: 'created_at', title: 'Opened at' },
+          expiresAt: { type: 'time', sql: 'expires_at', title: 'Expires at' },
+        },
+      },
+    ],
   });
 }
 

@@ -1,7 +1,7 @@
 // Operator-side identity actions (the CLI uses them): create users with a role, mint API keys.
 // Both go through better-auth so passwords and keys are hashed the one way it does.
 import type { Config } from '../config/index.js';
-import type { Db } from '../db/client.js';
+import type { Db, Tx } from '../db/client.js';
 import { defaultKeyHasher } from '@better-auth/api-key';
 import { signUpTarget, type Auth } from './better-auth.js';
 import { signKeyGrant } from './key-signature.js';
@@ -40,7 +40,7 @@ export async function createUser(deps: { auth: Auth; config: Config }, input: Cr
  * The user a key is minted for when no --user is given: one service account per organization
  * that has no password, so it can hold keys but never sign in.
  */
-async function serviceUser(db: Db, organizationId: string) {
+async function serviceUser(db: Db | Tx, organizationId: string) {
   const email = `service+${organizationId}@commerce.invalid`;
   return db.user.upsert({
     where: { email },
@@ -54,19 +54,29 @@ export interface MintKeyInput {
   name?: string;
   ttlSeconds?: number;
   userEmail?: string;
+  /** The owner by id (plugins minting for a known user); wins over userEmail. */
+  userId?: string;
   organizationId: string;
+  /**
+   * Shortest ttl accepted, in seconds (default the CLI's MIN_API_KEY_TTL_SECONDS). A scope with a
+   * shorter keyExpiration.minExpiresIn (the point-of-sale shift keys: 1/96 day) passes its own.
+   */
+  minTtlSeconds?: number;
 }
 
-export async function mintApiKey(deps: { auth: Auth; config: Config; db: Db }, input: MintKeyInput) {
+export async function mintApiKey(deps: { auth: Auth; config: Config; db: Db | Tx }, input: MintKeyInput) {
   const scope = deps.config.apiKeyScopes[input.scope];
   if (!scope) throw new AccountError(`unknown scope ${input.scope}; declared scopes: ${Object.keys(deps.config.apiKeyScopes).join(', ')}`);
-  if (input.ttlSeconds !== undefined && (!Number.isInteger(input.ttlSeconds) || input.ttlSeconds < MIN_API_KEY_TTL_SECONDS)) {
-    throw new AccountError(`--ttl must be a whole number of seconds, at least ${MIN_API_KEY_TTL_SECONDS}`);
+  const minTtl = input.minTtlSeconds ?? MIN_API_KEY_TTL_SECONDS;
+  if (input.ttlSeconds !== undefined && (!Number.isInteger(input.ttlSeconds) || input.ttlSeconds < minTtl)) {
+    throw new AccountError(`--ttl must be a whole number of seconds, at least ${minTtl}`);
   }
-  const user = input.userEmail
-    ? await deps.db.user.findUnique({ where: { email: input.userEmail.toLowerCase() } })
-    : await serviceUser(deps.db, input.organizationId);
-  if (!user) throw new AccountError(`no user with email ${input.userEmail}`);
+  const user = input.userId
+    ? await deps.db.user.findUnique({ where: { id: input.userId } })
+    : input.userEmail
+      ? await deps.db.user.findUnique({ where: { email: input.userEmail.toLowerCase() } })
+      : await serviceUser(deps.db, input.organizationId);
+  if (!user) throw new AccountError(`no user ${input.userId ?? input.userEmail}`);
   if (user.organizationId !== input.organizationId) throw new AccountError(`user ${user.email} belongs to another organization`);
   try {
     const created = await deps.auth.api.createApiKey({

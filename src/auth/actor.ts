@@ -32,6 +32,21 @@ export interface Actor {
 /** How long a verified API key is trusted without a new lookup. */
 export const API_KEY_CACHE_MS = 5_000;
 
+/**
+ * Keys revoked by this process (ids → until when the note matters). The verified-key cache of
+ * every resolver in the process skips them, so a key revoked here (a rotated point-of-sale PIN
+ * retires its shift keys) stops working at the next request once the revoking transaction has
+ * committed, not API_KEY_CACHE_MS later. Other processes still honour their cache window.
+ */
+const revokedKeys = new Map<string, number>();
+
+/** Marks keys as revoked for the verified-key caches of this process (see revokedKeys). */
+export function noteApiKeysRevoked(ids: readonly string[]): void {
+  const now = Date.now();
+  for (const [id, until] of revokedKeys) if (until < now) revokedKeys.delete(id);
+  for (const id of ids) revokedKeys.set(id, now + API_KEY_CACHE_MS + 60_000);
+}
+
 export class ActorResolutionError extends Error {
   override name = 'ActorResolutionError';
   constructor(
@@ -81,13 +96,13 @@ export function createActorResolver(auth: Auth, config: Config, db: Db): ActorRe
     const hashed = await defaultKeyHasher(key);
     const cached = verified.get(hashed);
     const now = Date.now();
-    if (cached && cached.cachedAt > now - API_KEY_CACHE_MS && (cached.expiresAt === null || cached.expiresAt > now)) {
+    if (cached && cached.cachedAt > now - API_KEY_CACHE_MS && (cached.expiresAt === null || cached.expiresAt > now) && !revokedKeys.has(cached.actor.apiKeyId!)) {
       touch(cached.actor.apiKeyId!);
       return cached.actor;
     }
     verified.delete(hashed);
     const actor = await lookupApiKey(hashed, scope);
-    if (actor) {
+    if (actor && !revokedKeys.has(actor.actor.apiKeyId!)) {
       if (verified.size >= 10_000) verified.clear();
       verified.set(hashed, { actor: actor.actor, expiresAt: actor.expiresAt, cachedAt: now });
     }

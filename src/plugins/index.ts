@@ -13,6 +13,7 @@ import type { ApiKeyScope, ConfigInput } from '../config/schema.js';
 import type { HookHandler, HookKey } from '../events/hooks.js';
 import type { TaskDefinition } from '../jobs/tasks.js';
 import type { PluginRouteContext } from './routes.js';
+import type { DimensionType, MeasureType, ModelScopes } from '../modules/analytics/registry.js';
 
 export interface PluginHook<K extends HookKey = HookKey> {
   key: K;
@@ -27,12 +28,30 @@ export function pluginHook<K extends HookKey>(key: K, handler: HookHandler<K>, n
 }
 
 /**
- * An analytics model a plugin contributes. The analytics registry (portal/analytics work) owns
- * the full shape; the interface only requires a unique name and passes the rest through.
+ * An analytics model a plugin contributes (the spec's shape: name, table, measures and
+ * dimensions). At activation it is registered in the analytics model registry
+ * (src/modules/analytics/registry.ts), so it is listed by GET /analytics/meta and queryable by
+ * POST /analytics/query with the same rules as a built-in model: one parameterized statement,
+ * the caller's organization filtered inside it (`organizationColumn`, default organization_id),
+ * staff/admin only unless `scopes` names a customer or vendor column.
+ *
+ * `sql` of a measure or dimension is a column of `table` (`paid_amount`) or an expression over
+ * the model's alias `{T}` (`{T}.total - {T}.paid_amount`); it is the plugin author's code, never
+ * request input.
  */
 export interface PluginAnalyticsModel {
+  /** Model name, the prefix of its members in queries: `LayawayPlans.count`. */
   name: string;
-  [key: string]: unknown;
+  title?: string;
+  /** The plugin's table (`plugin_<id>_...`). */
+  table: string;
+  organizationColumn?: string;
+  measures: Record<string, { type: MeasureType; sql?: string; filter?: string; title?: string; format?: 'currency' | 'number' }>;
+  dimensions: Record<string, { type: DimensionType; sql: string; title?: string }>;
+  segments?: Record<string, { sql: string; title?: string }>;
+  /** Many-to-one joins to other models (`{ Orders: { sql: '{Orders}.id = {T}.order_id' } }`). */
+  joins?: Record<string, { sql: string }>;
+  scopes?: ModelScopes;
 }
 
 export interface PluginManifest {

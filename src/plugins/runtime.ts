@@ -12,6 +12,9 @@ import { hooks } from '../events/hooks.js';
 import { tasks } from '../jobs/tasks.js';
 import { checkPluginList, manifestOf, PluginError, type PluginAnalyticsModel, type PluginManifest } from './index.js';
 import { createRouteGroup } from './routes.js';
+import { registerAnalyticsModel, type AnalyticsModel } from '../modules/analytics/registry.js';
+// The built-in models first, so that a plugin model reusing a built-in name fails naming the plugin.
+import '../modules/analytics/models.js';
 
 const active = new Map<string, PluginManifest>();
 
@@ -21,6 +24,28 @@ export const pluginAnalyticsModels = new Map<string, PluginAnalyticsModel & { pl
 /** The manifests active in this process, in activation order. */
 export function activePlugins(): PluginManifest[] {
   return [...active.values()];
+}
+
+const COLUMN = /^[a-z_][a-z0-9_]*$/;
+
+/** A plugin's model in the registry's shape: bare column names become `{T}.column`, titles default to names. */
+export function analyticsModelOf(model: PluginAnalyticsModel): AnalyticsModel {
+  if (!COLUMN.test(model.table)) throw new PluginError(`analytics model ${model.name}: table ${JSON.stringify(model.table)} is not a table name`);
+  if (model.organizationColumn !== undefined && !COLUMN.test(model.organizationColumn)) throw new PluginError(`analytics model ${model.name}: organizationColumn ${JSON.stringify(model.organizationColumn)} is not a column name`);
+  const sql = (snippet: string) => (COLUMN.test(snippet) ? `{T}.${snippet}` : snippet);
+  const titled = <D extends { title?: string; sql?: string }>(defs: Record<string, D>) =>
+    Object.fromEntries(Object.entries(defs).map(([name, d]) => [name, { ...d, title: d.title ?? name, ...(d.sql !== undefined ? { sql: sql(d.sql) } : {}) }]));
+  return {
+    name: model.name,
+    title: model.title ?? model.name,
+    table: model.table,
+    organizationColumn: model.organizationColumn,
+    measures: titled(model.measures) as AnalyticsModel['measures'],
+    dimensions: titled(model.dimensions) as AnalyticsModel['dimensions'],
+    segments: model.segments ? (titled(model.segments) as AnalyticsModel['segments']) : undefined,
+    joins: model.joins,
+    scopes: model.scopes,
+  };
 }
 
 function activate(manifest: PluginManifest, config: Config, logger: Logger): void {
@@ -50,6 +75,11 @@ function activate(manifest: PluginManifest, config: Config, logger: Logger): voi
   for (const model of manifest.analyticsModels ?? []) {
     const owner = pluginAnalyticsModels.get(model.name);
     if (owner) throw new PluginError(`plugin ${manifest.id}: analytics model ${model.name} is already declared by plugin ${owner.pluginId}`);
+    try {
+      registerAnalyticsModel(analyticsModelOf(model));
+    } catch (error) {
+      throw where(error);
+    }
     pluginAnalyticsModels.set(model.name, { ...model, pluginId: manifest.id });
   }
   active.set(manifest.id, manifest);

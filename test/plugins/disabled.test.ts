@@ -61,4 +61,27 @@ describe('without plugins', () => {
     // and its API-key scope does not exist
     await expect(t.apiKey('loyalty')).rejects.toThrow();
   });
+
+  it('has none of the point-of-sale and layaway plugins\' routes, fields, tables in use or key scope', async () => {
+    const doc = await t.request('/api/doc');
+    expect(Object.keys(doc.body.paths).filter((p) => p.startsWith('/api/pos') || p.startsWith('/api/layaways'))).toEqual([]);
+    const admin = await t.apiKey('admin');
+    expect((await t.request('/api/pos/auth/pin-login', { apiKey: admin, body: { operatorId: 'x', pin: '1234', registerId: 'r' } })).status).toBe(404);
+    expect((await t.request('/api/pos/auth/pin', { method: 'PUT', apiKey: admin, body: { operatorId: 'x', pin: '1234' } })).status).toBe(404);
+    expect((await t.request('/api/layaways', { apiKey: admin })).status).toBe(404);
+    const gql = await t.graphql('mutation { posPinLogin(operatorId: "x", pin: "1234", registerId: "r") }', {}, { apiKey: admin });
+    expect(gql.body.errors?.[0]?.message).toMatch(/Cannot query field "posPinLogin"/);
+    await expect(t.apiKey('pos')).rejects.toThrow();
+    expect(await t.app.db.posShift.count()).toBe(0);
+  });
+
+  it('has none of the plugins\' analytics models', async () => {
+    const admin = await t.apiKey('admin');
+    const meta = await t.request('/api/analytics/meta', { apiKey: admin });
+    expect(meta.status).toBe(200);
+    expect(meta.body.data.map((m: { name: string }) => m.name).sort()).toEqual(['Customers', 'Inventory', 'OrderLineItems', 'Orders']);
+    const query = await t.request('/api/analytics/query', { apiKey: admin, body: { measures: ['LayawayPlans.count'] } });
+    expect(query.status).toBe(422);
+    expect(query.body.error.details[0].message).toMatch(/unknown model LayawayPlans/);
+  });
 });

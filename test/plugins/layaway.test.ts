@@ -199,3 +199,54 @@ describe('who may reach the layaway routes', () => {
     expect(after.body.data).toMatchObject({ status: plan.status, paidAmount: plan.paidAmount });
   });
 });
+
+describe('the LayawayPlans analytics model', () => {
+  it('is listed by /analytics/meta and queryable, counting only the caller organization\'s plans; customers do not see it', async () => {
+    const admin = store.admin;
+    const meta = await t.request('/api/analytics/meta', { apiKey: admin });
+    expect(meta.status, meta.text).toBe(200);
+    const model = meta.body.data.find((m: { name: string }) => m.name === 'LayawayPlans');
+    expect(model, 'LayawayPlans in /analytics/meta').toBeDefined();
+    expect(model.measures.map((m: { name: string }) => m.name)).toContain('LayawayPlans.outstandingBalance');
+    expect(model.dimensions).toContainEqual(expect.objectContaining({ name: 'LayawayPlans.createdAt', title: 'Opened at', type: 'time' }));
+
+    // Another organization with a plan of its own: it must not show up in this one's numbers.
+    const other = await t.app.db.organization.create({ data: { slug: `layaway-analytics-${Date.now()}`, name: 'Other store' } });
+    const otherStore = await openStore(t, { organizationId: other.id });
+    const otherEntity = await product(otherStore, { price: 7777, stock: 2 });
+    const otherPlan = await t.request('/api/layaways', {
+      apiKey: otherStore.admin,
+      body: { customerEmail: 'elsewhere@example.com', currency: 'USD', lines: [{ entityId: otherEntity, quantity: 1 }], deposit: 777, expiresAt: inDays(30) },
+    });
+    expect(otherPlan.status, otherPlan.text).toBe(201);
+
+    const body = { measures: ['LayawayPlans.count', 'LayawayPlans.totalValue', 'LayawayPlans.paidAmount', 'LayawayPlans.outstandingBalance'], dimensions: ['LayawayPlans.status'], order: { 'LayawayPlans.status': 'asc' } };
+    const res = await t.request('/api/analytics/query', { apiKey: admin, body });
+    expect(res.status, res.text).toBe(200);
+    const orgId = (await t.app.services.organizations.defaultOrganization()).id;
+    const expected = await t.app.db.$queryRaw<Array<{ status: string; count: number; total: number; paid: number; outstanding: number }>>`
+      select status, count(*)::float8 as count, sum(total)::float8 as total, sum(paid_amount)::float8 as paid,
+             coalesce(sum(total - paid_amount) filter (where status = 'active'), 0)::float8 as outstanding
+      from plugin_layaway_plans where organization_id = ${orgId}::uuid group by status order by status`;
+    expect(expected.length).toBeGreaterThan(1);
+    expect(res.body.data).toEqual(expected.map((r) => ({
+      'LayawayPlans.status': r.status, 'LayawayPlans.count': r.count, 'LayawayPlans.totalValue': r.total, 'LayawayPlans.paidAmount': r.paid, 'LayawayPlans.outstandingBalance': r.outstanding,
+    })));
+    expect(res.body.meta.annotation.measures['LayawayPlans.totalValue']).toMatchObject({ shortTitle: 'Value of the goods on layaway', format: 'currency' });
+
+    // The other organization sees its one plan only.
+    const theirs = await t.request('/api/analytics/query', { apiKey: otherStore.admin, body: { measures: ['LayawayPlans.count', 'LayawayPlans.totalValue'] } });
+    expect(theirs.status, theirs.text).toBe(200);
+    expect(theirs.body.data).toEqual([{ 'LayawayPlans.count': 1, 'LayawayPlans.totalValue': 7777 }]);
+
+    // A customer's meta leaves it out and a query naming it is 422 naming the member.
+    const customer = await t.signIn('customer');
+    const theirMeta = await t.request('/api/analytics/meta', { bearer: customer.token });
+    expect(theirMeta.status).toBe(200);
+    expect(theirMeta.body.data.map((m: { name: string }) => m.name)).not.toContain('LayawayPlans');
+    const refused = await t.request('/api/analytics/query', { bearer: customer.token, body: { measures: ['LayawayPlans.count'] } });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.details[0]).toMatchObject({ field: 'measures.0' });
+    expect(refused.body.error.details[0].message).toMatch(/not visible/);
+  });
+});

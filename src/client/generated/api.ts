@@ -1594,6 +1594,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/orders/{orderId}/downloads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download links of the digital items of one of my orders
+         * @description Lines sold as entity type digitalDownload, with the media attached to their entity (or variant) under role download, as signed URLs that expire after media.signedUrlTtlSeconds. Only for paid orders (paid, partially_refunded; lines refunded in full are left out): any other payment status — partially_paid included — is 403 with details.paymentStatus. Another customer's order is 404. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
+         *
+         *     Requires permission orders:read:own. A signed-in customer's session only (not an API key).
+         *
+         *     GraphQL twin: `query { meOrderDownloads }`.
+         */
+        get: operations["meOrderDownloads"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/orders/{orderId}/reorder": {
         parameters: {
             query?: never;
@@ -4827,6 +4851,40 @@ export interface components {
             encoding: "utf8" | "base64";
             filename: string;
         };
+        /** @description A file bought with a digital order line: a signed URL that serves the bytes until expiresAt, no session needed. */
+        OrderDownloadLink: {
+            /** @description The asset's alt text */
+            alt?: string;
+            /** Format: uuid */
+            entityId: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /** Format: uuid */
+            lineItemId: string;
+            /** Format: uuid */
+            mediaAssetId: string;
+            mimeType: string;
+            /**
+             * Format: int32
+             * @description Bytes
+             */
+            size: number;
+            /** @description The order line's title */
+            title: string;
+            /** @description Signed GET /api/media/:id/content URL; 403 once expired or altered */
+            url: string;
+            /** Format: uuid */
+            variantId?: string;
+        };
+        /** @description Download links of the digital lines (entity type digitalDownload, media with role download) of a paid order. */
+        OrderDownloads: {
+            downloads: components["schemas"]["OrderDownloadLink"][];
+            /** Format: uuid */
+            orderId: string;
+            orderNumber: string;
+            /** @enum {string} */
+            paymentStatus: "awaiting_payment" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "voided";
+        };
         OrderFulfillment: {
             carrier?: string;
             /** Format: date-time */
@@ -5519,6 +5577,16 @@ export interface components {
              *     REST: GET /api/me/orders/:idOrNumber
              */
             meOrder: components["schemas"]["Order"];
+            /**
+             * @description Download links of the digital items of one of my orders
+             *
+             *     Lines sold as entity type digitalDownload, with the media attached to their entity (or variant) under role download, as signed URLs that expire after media.signedUrlTtlSeconds. Only for paid orders (paid, partially_refunded; lines refunded in full are left out): any other payment status — partially_paid included — is 403 with details.paymentStatus. Another customer's order is 404. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
+             *
+             *     Requires permission orders:read:own. A signed-in customer's session only (not an API key).
+             *
+             *     REST: GET /api/me/orders/:orderId/downloads
+             */
+            meOrderDownloads: components["schemas"]["OrderDownloads"];
             /**
              * @description The signed-in customer's orders, newest first
              *
@@ -14971,6 +15039,92 @@ export interface operations {
             };
             /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    meOrderDownloads: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Download links of the digital items of one of my orders */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["OrderDownloads"];
+                    };
+                };
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -6,8 +6,9 @@ import { pageInput } from '../../graphql/zod-args.js';
 import { OrderRef } from '../orders/types.js';
 import { ORDER_STATUSES } from '../orders/status.js';
 import { reorder } from './reorder.js';
+import { myOrderDownloads } from './downloads.js';
 import { addAddress, deleteAddress, getCustomer, getProfile, listAddresses, listCustomers, myOrder, myOrderTracking, myOrders, updateProfile } from './service.js';
-import { CustomerAddressRef, CustomerProfileRef, CustomerRef, OrderTrackingRef, ReorderResultRef } from './types.js';
+import { CustomerAddressRef, CustomerProfileRef, CustomerRef, OrderDownloadsRef, OrderTrackingRef, ReorderResultRef } from './types.js';
 
 const SESSION_NOTE = 'Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.';
 const orderId = z.string().min(1).max(64).describe('Order UUID or number (ORD-YYYY-NNNNNN)');
@@ -131,6 +132,21 @@ defineOperation({
   input: { idOrNumber: orderId },
   output: OrderTrackingRef,
   resolve: (ctx, input) => myOrderTracking(ctx, input.idOrNumber),
+});
+
+defineOperation({
+  name: 'meOrderDownloads',
+  kind: 'query',
+  summary: 'Download links of the digital items of one of my orders',
+  description:
+    'Lines sold as entity type digitalDownload, with the media attached to their entity (or variant) under role download, ' +
+    'as signed URLs that expire after media.signedUrlTtlSeconds. Only for paid orders (paid, partially_refunded; lines refunded in full are left out): ' +
+    `any other payment status — partially_paid included — is 403 with details.paymentStatus. Another customer's order is 404. ${SESSION_NOTE}`,
+  rest: { method: 'GET', path: '/me/orders/:orderId/downloads' },
+  access: READ_OWN_ORDERS,
+  input: { orderId },
+  output: OrderDownloadsRef,
+  resolve: (ctx, input) => myOrderDownloads(ctx, input.orderId),
 });
 
 defineOperation({

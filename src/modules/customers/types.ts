@@ -5,7 +5,8 @@ import { OrderFulfillmentRef } from '../orders/types.js';
 import type { ReorderResult, SkippedLine } from './reorder.js';
 import type { TrackingView } from './service.js';
 import type { CustomerAddressView, CustomerSummaryView, CustomerView } from './views.js';
-import { LineFulfillmentStatusEnum, OrderStatusEnum } from '../orders/types.js';
+import { LineFulfillmentStatusEnum, OrderStatusEnum, PaymentStatusEnum } from '../orders/types.js';
+import type { DownloadLink, OrderDownloads } from './downloads.js';
 
 export const CustomerAddressRef = builder.objectRef<CustomerAddressView>('CustomerAddress').implement({
   description: "A saved address of a customer.",
@@ -120,5 +121,31 @@ export const ReorderResultRef = builder.objectRef<ReorderResult>('ReorderResult'
   fields: (t) => ({
     data: t.field({ type: CartRef, resolve: (r) => r.data }),
     meta: t.field({ type: ReorderMetaRef, resolve: (r) => r.meta }),
+  }),
+});
+
+const DownloadLinkRef = builder.objectRef<DownloadLink>('OrderDownloadLink').implement({
+  description: 'A file bought with a digital order line: a signed URL that serves the bytes until expiresAt, no session needed.',
+  fields: (t) => ({
+    lineItemId: t.field({ type: 'UUID', resolve: (d) => d.lineItemId }),
+    entityId: t.field({ type: 'UUID', resolve: (d) => d.entityId }),
+    variantId: t.field({ type: 'UUID', nullable: true, resolve: (d) => d.variantId }),
+    mediaAssetId: t.field({ type: 'UUID', resolve: (d) => d.mediaAssetId }),
+    title: t.exposeString('title', { description: "The order line's title" }),
+    alt: t.exposeString('alt', { nullable: true, description: "The asset's alt text" }),
+    mimeType: t.exposeString('mimeType'),
+    size: t.exposeInt('size', { description: 'Bytes' }),
+    url: t.exposeString('url', { description: 'Signed GET /api/media/:id/content URL; 403 once expired or altered' }),
+    expiresAt: t.field({ type: 'DateTime', resolve: (d) => new Date(d.expiresAt) }),
+  }),
+});
+
+export const OrderDownloadsRef = builder.objectRef<OrderDownloads>('OrderDownloads').implement({
+  description: 'Download links of the digital lines (entity type digitalDownload, media with role download) of a paid order.',
+  fields: (t) => ({
+    orderId: t.field({ type: 'UUID', resolve: (v) => v.orderId }),
+    orderNumber: t.exposeString('orderNumber'),
+    paymentStatus: t.field({ type: PaymentStatusEnum, resolve: (v) => v.paymentStatus as never }),
+    downloads: t.field({ type: [DownloadLinkRef], resolve: (v) => v.downloads }),
   }),
 });

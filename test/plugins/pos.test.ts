@@ -1,0 +1,392 @@
+// plugins/pos over HTTP: PINs (set, rotate, never shown), PIN login into a per-shift key of the
+// plugin's own scope, the per-operator rate limit and lockout that never tell whether an operator
+// exists, single-use short-lived manager overrides audited with both actors, and exchanges made in
+// one transaction — a declined charge, missing stock or a used override leave nothing behind.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { available, ORDER_TEST_CONFIG, openStore, processingOrder, product, placeOrder, type Store } from '../orders/helpers.js';
+import { pos } from '../../plugins/pos/index.js';
+
+let t: TestApp;
+let store: Store;
+/** A register device's own key: pos:operate only (it signs operators in). */
+let till: string;
+
+const MAX_FAILURES = 3;
+const ATTEMPTS = 6;
+
+beforeAll(async () => {
+  t = await startTestApp({
+    ...ORDER_TEST_CONFIG,
+    plugins: [pos({ maxFailures: MAX_FAILURES, pinAttempts: { points: ATTEMPTS, durationSeconds: 600 }, cashierRefundCap: 1000 })],
+    apiKeyScopes: { till: { prefix: 'cs_till_', description: 'register device', permissions: { pos: ['operate'] } } },
+  });
+  store = await openStore(t);
+  till = await t.apiKey('till');
+});
+afterAll(() => t?.close());
+
+const setPin = (operatorId: string, pin: string, apiKey = store.admin) => t.request('/api/pos/auth/pin', { method: 'PUT', apiKey, body: { operatorId, pin } });
+const login = (operatorId: string, pin: string, extra: Record<string, unknown> = {}, apiKey = till) =>
+  t.request('/api/pos/auth/pin-login', { apiKey, body: { operatorId, pin, registerId: 'till-1', ...extra } });
+const override = (apiKey: string, managerId: string, pin: string, action = 'price_override') =>
+  t.request('/api/pos/auth/override', { apiKey, body: { managerId, pin, action, reason: 'customer complaint', registerId: 'till-1' } });
+
+async function operator(role = 'staff', pin = '4321') {
+  const user = await t.signIn(role);
+  const res = await setPin(user.userId, pin);
+  expect(res.status, res.text).toBe(200);
+  return user;
+}
+
+async function auditEntries(event: string) {
+  return t.app.db.auditEntry.findMany({ where: { event }, orderBy: { createdAt: 'asc' } });
+}
+
+describe('point-of-sale routes', () => {
+  it('are in /api/doc under the pos tag', async () => {
+    const doc = await t.request('/api/doc');
+    expect(Object.keys(doc.body.paths).filter((p) => p.startsWith('/api/pos')).sort()).toEqual([
+      '/api/pos/auth/override', '/api/pos/auth/pin', '/api/pos/auth/pin-login', '/api/pos/exchanges',
+    ]);
+    expect(doc.body.paths['/api/pos/auth/pin'].put.tags).toEqual(['pos']);
+  });
+});
+
+describe('PUT /pos/auth/pin', () => {
+  it('sets a PIN as a salted scrypt hash, never answering or auditing it; pos:admin only', async () => {
+    const cashier = await t.signIn('staff');
+    const res = await setPin(cashier.userId, '250107');
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data).toEqual({ operatorId: cashier.userId, pinVersion: 1, rotated: false, revokedShiftKeys: 0 });
+    expect(res.text).not.toContain('250107');
+    const row = await t.app.db.posOperatorPin.findFirstOrThrow({ where: { userId: cashier.userId } });
+    expect(row.pinHash).toMatch(/^scrypt\$16384\$8\$1\$[\w-]{22}\$[\w-]{43}$/);
+    expect(row.pinHash).not.toContain('250107');
+    // Same PIN for another operator: another salt, another hash.
+    const other = await operator('staff', '250107');
+    const otherRow = await t.app.db.posOperatorPin.findFirstOrThrow({ where: { userId: other.userId } });
+    expect(otherRow.pinHash).not.toBe(row.pinHash);
+    const [entry] = (await auditEntries('pos.pinSet')).filter((e) => e.entityId === cashier.userId);
+    expect(entry).toBeDefined();
+    expect(JSON.stringify(entry)).not.toContain('250107');
+
+    for (const bad of ['123', '123456789', '12a4', ' 1234']) {
+      const refused = await setPin(cashier.userId, bad);
+      expect(refused.status, bad).toBe(422);
+      expect(refused.body.error.details.map((d: { field: string }) => d.field)).toEqual(['pin']);
+      expect(refused.text).not.toContain(bad.trim() || 'x');
+    }
+    expect((await setPin('no-such-user', '1234')).status).toBe(404);
+    const shopper = await t.signIn('customer');
+    expect((await setPin(shopper.userId, '1234')).status).toBe(422);
+    expect((await setPin(cashier.userId, '1234', till)).status).toBe(403);
+    expect((await t.request('/api/pos/auth/pin', { method: 'PUT', body: { operatorId: cashier.userId, pin: '1234' } })).status).toBe(401);
+    // Nothing of the refused calls changed the PIN.
+    expect((await login(cashier.userId, '250107')).status).toBe(201);
+  });
+});
+
+describe('POST /pos/auth/pin-login', () => {
+  it('mints a per-shift key of the pos scope (own prefix, pos:operate, one shift by default), shown once', async () => {
+    const cashier = await operator();
+    const before = Date.now();
+    const res = await login(cashier.userId, '4321');
+    expect(res.status, res.text).toBe(201);
+    const shift = res.body.data;
+    expect(shift).toMatchObject({ operatorId: cashier.userId, registerId: 'till-1', scope: 'pos' });
+    expect(shift.apiKey).toMatch(/^cs_pos_shift_/);
+    const ttl = new Date(shift.expiresAt).getTime() - before;
+    expect(ttl).toBeGreaterThan(8 * 3600_000 - 60_000);
+    expect(ttl).toBeLessThanOrEqual(8 * 3600_000 + 60_000);
+    const row = await t.app.db.apikey.findUniqueOrThrow({ where: { id: shift.apiKeyId } });
+    expect(row).toMatchObject({ configId: 'pos', referenceId: cashier.userId, enabled: true });
+    expect(row.key).not.toBe(shift.apiKey); // only the hash is stored: the answer was the one showing
+    const [entry] = (await auditEntries('pos.pinLogin')).filter((e) => e.entityId === shift.shiftId);
+    expect(entry).toMatchObject({ actorType: 'apiKey' });
+    expect(JSON.stringify(entry)).not.toContain(shift.apiKey);
+
+    // The key acts as the operator with pos:operate and nothing more.
+    const asShift = await login(cashier.userId, '4321', {}, shift.apiKey);
+    expect(asShift.status, asShift.text).toBe(201);
+    expect((await setPin(cashier.userId, '9999', shift.apiKey)).status).toBe(403);
+    expect((await t.request('/api/orders', { apiKey: shift.apiKey })).status).toBe(403);
+
+    // The scope's minimum expiry is 1/96 day (15 minutes).
+    const short = await login(cashier.userId, '4321', { shiftMinutes: 15 });
+    expect(short.status, short.text).toBe(201);
+    expect(new Date(short.body.data.expiresAt).getTime() - Date.now()).toBeLessThanOrEqual(15 * 60_000);
+    const tooShort = await login(cashier.userId, '4321', { shiftMinutes: 14 });
+    expect(tooShort.status).toBe(422);
+    expect(tooShort.body.error.details[0].field).toBe('shiftMinutes');
+  });
+
+  it('rotating the PIN revokes the keys minted with the old one', async () => {
+    const cashier = await operator('staff', '1111');
+    const first = (await login(cashier.userId, '1111')).body.data.apiKey;
+    const second = (await login(cashier.userId, '1111', { registerId: 'till-2' })).body.data.apiKey;
+    expect((await login(cashier.userId, '1111', {}, first)).status).toBe(201); // works (and is cached)
+    const rotated = await setPin(cashier.userId, '2222');
+    expect(rotated.body.data).toMatchObject({ pinVersion: 2, rotated: true });
+    expect(rotated.body.data.revokedShiftKeys).toBeGreaterThanOrEqual(3);
+    for (const key of [first, second]) {
+      const refused = await login(cashier.userId, '2222', {}, key);
+      expect(refused.status).toBe(401);
+    }
+    expect((await login(cashier.userId, '1111')).status).toBe(401);
+    const fresh = await login(cashier.userId, '2222');
+    expect(fresh.status).toBe(201);
+    expect((await login(cashier.userId, '2222', {}, fresh.body.data.apiKey)).status).toBe(201);
+    expect((await auditEntries('pos.pinRotate')).some((e) => e.entityId === cashier.userId)).toBe(true);
+  });
+
+  it('answers an unknown operator, an operator without a PIN and a wrong PIN alike, and locks any id after N wrong PINs', async () => {
+    const real = await operator('staff', '8642');
+    const noPin = await t.signIn('staff');
+    const unknown = `ghost-${Date.now()}`;
+    const sequences: Record<string, Array<{ status: number; body: unknown }>> = {};
+    for (const [name, id] of [['real', real.userId], ['noPin', noPin.userId], ['unknown', unknown]] as const) {
+      sequences[name] = [];
+      for (let i = 0; i < MAX_FAILURES + 1; i += 1) {
+        const res = await login(id, '0000');
+        sequences[name]!.push({ status: res.status, body: res.body });
+      }
+    }
+    // 401 until the lock, 403 from the N-th failure on: the same statuses and bodies for all three.
+    expect(sequences.real!.map((r) => r.status)).toEqual([401, 401, 403, 403]);
+    expect(sequences.noPin).toEqual(sequences.real);
+    expect(sequences.unknown).toEqual(sequences.real);
+    expect((sequences.real![0]!.body as any).error.code).toBe('UNAUTHORIZED');
+    expect((sequences.real![0]!.body as any).error.message).not.toMatch(/exist|unknown|no pin/i);
+
+    // Locked: even the right PIN is refused, and the lock is audited.
+    expect((await login(real.userId, '8642')).status).toBe(403);
+    const locks = (await auditEntries('pos.operatorLock')).filter((e) => e.entityId === real.userId);
+    expect(locks).toHaveLength(1);
+    expect(locks[0]!.after).toMatchObject({ failures: MAX_FAILURES, maxFailures: MAX_FAILURES });
+    // A pos:admin setting the PIN again unlocks.
+    expect((await setPin(real.userId, '8642')).status).toBe(200);
+    expect((await login(real.userId, '8642')).status).toBe(201);
+  });
+
+  it('rate-limits attempts per operator id, known or not', async () => {
+    const cashier = await operator('staff', '5555');
+    const unknown = `nobody-${Date.now()}`;
+    for (const id of [cashier.userId, unknown]) {
+      const statuses: number[] = [];
+      // Wrong and right PINs alternate (for the known one), so no lock: only the budget runs out.
+      for (let i = 0; i < ATTEMPTS; i += 1) statuses.push((await login(id, i % 2 ? '5555' : '0000')).status);
+      const limited = await login(id, '5555');
+      expect(limited.status, id).toBe(429);
+      expect(limited.body.error.code).toBe('TOO_MANY_REQUESTS');
+      if (id === unknown) expect(statuses).toEqual([401, 401, 403, 403, 403, 403]); // locked at the 3rd failure
+      else expect(statuses).toEqual([401, 201, 401, 201, 401, 201]);
+    }
+    // Another operator's budget is untouched.
+    const other = await operator('staff', '6666');
+    expect((await login(other.userId, '6666')).status).toBe(201);
+  });
+
+  it('needs pos:operate', async () => {
+    const cashier = await operator('staff', '7777');
+    expect((await login(cashier.userId, '7777', {}, store.storefront)).status).toBe(403);
+    expect((await t.request('/api/pos/auth/pin-login', { body: { operatorId: cashier.userId, pin: '7777', registerId: 'x' } })).status).toBe(401);
+  });
+});
+
+// ── exchanges ──
+
+async function handedOver(items: Array<{ entityId: string; quantity?: number }>) {
+  const order = await processingOrder(store, items);
+  const shipped = await t.request(`/api/orders/${order.id}/fulfillments`, { apiKey: store.admin, body: {} });
+  expect(shipped.status, shipped.text).toBe(201);
+  return (await t.request(`/api/orders/${order.id}`, { apiKey: store.admin })).body.data;
+}
+
+let seq = 0;
+const exchange = (body: Record<string, unknown>, apiKey = store.admin) =>
+  t.request('/api/pos/exchanges', { apiKey, body: { idempotencyKey: `ex-${Date.now()}-${(seq += 1)}`, registerId: 'till-1', ...body } });
+
+async function snapshot(order: any, entityIds: string[]) {
+  const [orders, exchanges, refunds, overrides] = await Promise.all([
+    t.app.db.order.count(),
+    t.app.db.posExchange.count(),
+    t.app.db.orderRefund.count(),
+    t.app.db.posOverride.findMany({ select: { id: true, consumedAt: true }, orderBy: { id: 'asc' } }),
+  ]);
+  const current = (await t.request(`/api/orders/${order.id}`, { apiKey: store.admin })).body.data;
+  const stock = await Promise.all(entityIds.map((id) => available(store, id)));
+  return { orders, exchanges, refunds, overrides, paymentStatus: current.paymentStatus, refunded: current.lineItems.map((l: any) => l.refundedQuantity), stock };
+}
+
+describe('POST /pos/exchanges', () => {
+  let shirt: string;
+  let jacket: string;
+  let socks: string;
+  beforeAll(async () => {
+    shirt = await product(store, { price: 1000, stock: 20, title: 'Shirt' });
+    jacket = await product(store, { price: 1500, stock: 20, title: 'Jacket' });
+    socks = await product(store, { price: 200, stock: 1, title: 'Socks' });
+  });
+
+  it('returns lines and makes the replacement order in one go, charging the difference; a replay answers the same exchange', async () => {
+    const order = await handedOver([{ entityId: shirt, quantity: 2 }]);
+    const before = { shirt: await available(store, shirt), jacket: await available(store, jacket) };
+    const body = { orderId: order.number, returnLines: [{ lineItemId: order.lineItems[0].lineItemId, quantity: 1 }], newLines: [{ entityId: jacket, quantity: 1 }], paymentMethodId: 'pm_card_visa', idempotencyKey: `charge-${Date.now()}` };
+    const res = await exchange(body);
+    expect(res.status, res.text).toBe(201);
+    const made = res.body.data;
+    expect(made).toMatchObject({ originalOrderId: order.id, credit: 1000, replacementTotal: 1500, difference: 500, settlement: 'charge', replayed: false });
+    expect(made.providerReference).toMatch(/^pi_/);
+
+    expect(await available(store, shirt)).toMatchObject({ onHand: before.shirt.onHand + 1 });
+    expect(await available(store, jacket)).toMatchObject({ onHand: before.jacket.onHand - 1 });
+    const original = (await t.request(`/api/orders/${order.id}`, { apiKey: store.admin })).body.data;
+    expect(original.paymentStatus).toBe('partially_refunded');
+    expect(original.lineItems[0].refundedQuantity).toBe(1);
+    const replacement = (await t.request(`/api/orders/${made.replacementOrderId}`, { apiKey: store.admin })).body.data;
+    expect(replacement).toMatchObject({ status: 'confirmed', paymentStatus: 'paid', grandTotal: 1500, currency: original.currency });
+    expect(replacement.number).toMatch(/^ORD-\d{4}-\d{6}$/);
+    expect(replacement.lineItems).toEqual([expect.objectContaining({ entityId: jacket, quantity: 1, unitPrice: 1500, fulfillmentStatus: 'fulfilled' })]);
+    const [entry] = (await auditEntries('pos.exchangeCreate')).filter((e) => e.entityId === made.id);
+    expect(entry).toBeDefined();
+
+    // The same key again (here over GraphQL): the exchange already made, nothing new.
+    const counts = await snapshot(order, [shirt, jacket]);
+    const again = await t.graphql(
+      'mutation($o: String!, $r: [JSONObject!]!, $n: [JSONObject!]!, $k: String!) { posExchangeCreate(orderId: $o, returnLines: $r, newLines: $n, idempotencyKey: $k, paymentMethodId: "pm_card_visa") }',
+      { o: body.orderId, r: body.returnLines, n: body.newLines, k: body.idempotencyKey },
+      { apiKey: store.admin },
+    );
+    expect(again.body.errors, JSON.stringify(again.body.errors)).toBeUndefined();
+    expect((again.body.data as any).posExchangeCreate).toMatchObject({ id: made.id, replayed: true });
+    expect(await snapshot(order, [shirt, jacket])).toEqual(counts);
+  });
+
+  it('a declined charge leaves nothing behind: stock, orders, refunds and the exchange as before', async () => {
+    const order = await handedOver([{ entityId: shirt, quantity: 1 }]);
+    const before = await snapshot(order, [shirt, jacket]);
+    const res = await exchange({ orderId: order.id, returnLines: [{ lineItemId: order.lineItems[0].lineItemId, quantity: 1 }], newLines: [{ entityId: jacket, quantity: 1 }], paymentMethodId: 'pm_card_chargeDeclined' });
+    expect(res.status, res.text).toBe(422);
+    expect(res.body.error).toMatchObject({ code: 'CHECKOUT_FAILED', details: { reason: 'payment_declined', paymentCode: 'card_declined' } });
+    expect(await snapshot(order, [shirt, jacket])).toEqual(before);
+  });
+
+  it('refuses what cannot be exchanged with 4xx reasons, writing nothing', async () => {
+    const order = await handedOver([{ entityId: shirt, quantity: 1 }]);
+    const line = order.lineItems[0].lineItemId;
+    const unpaid = await placeOrder(store, [{ entityId: shirt }]);
+    const before = await snapshot(order, [shirt, socks, jacket]);
+    const tooMany = await exchange({ orderId: order.id, returnLines: [{ lineItemId: line, quantity: 2 }], newLines: [{ entityId: jacket, quantity: 1 }], paymentMethodId: 'pm_card_visa' });
+    expect(tooMany.status).toBe(422);
+    expect(tooMany.body.error.details).toEqual([{ field: 'returnLines.0.quantity', message: expect.stringContaining('handed over') }]);
+    // Not enough socks on hand: 409 after the return was already booked inside the transaction.
+    const noStock = await exchange({ orderId: order.id, returnLines: [{ lineItemId: line, quantity: 1 }], newLines: [{ entityId: socks, quantity: 5 }] });
+    expect(noStock.status, noStock.text).toBe(409);
+    const owes = await exchange({ orderId: order.id, returnLines: [{ lineItemId: line, quantity: 1 }], newLines: [{ entityId: jacket, quantity: 1 }] });
+    expect(owes.status).toBe(422);
+    expect(owes.body.error.details[0].field).toBe('paymentMethodId');
+    const notPaid = await exchange({ orderId: unpaid.id, returnLines: [{ lineItemId: unpaid.lineItems[0].lineItemId, quantity: 1 }], newLines: [{ entityId: jacket, quantity: 1 }], paymentMethodId: 'pm_card_visa' });
+    expect(notPaid.status).toBe(409);
+    expect(notPaid.body.error.details.reason).toBe('order_not_paid');
+    expect(await snapshot(order, [shirt, socks, jacket])).toEqual(before);
+
+    // Permissions and tenancy: a register key cannot exchange; another organization's admin finds no order.
+    expect((await exchange({ orderId: order.id, returnLines: [{ lineItemId: line, quantity: 1 }], newLines: [{ entityId: jacket, quantity: 1 }] }, till)).status).toBe(403);
+    const other = await t.app.db.organization.create({ data: { slug: `pos-other-${Date.now()}`, name: 'Other store' } });
+    const otherAdmin = await t.apiKey('admin', { organizationId: other.id });
+    expect((await exchange({ orderId: order.id, returnLines: [{ lineItemId: line, quantity: 1 }], newLines: [{ entityId: jacket, quantity: 1 }], paymentMethodId: 'pm_card_visa' }, otherAdmin)).status).toBe(404);
+    expect(await snapshot(order, [shirt, socks, jacket])).toEqual(before);
+  });
+});
+
+describe('manager overrides', () => {
+  let cashierKey: string;
+  let cashierId: string;
+  let manager: { userId: string };
+  let shirt: string;
+  let scarf: string;
+  beforeAll(async () => {
+    const cashier = await operator('staff', '1357');
+    cashierId = cashier.userId;
+    cashierKey = (await login(cashier.userId, '1357')).body.data.apiKey;
+    manager = await operator('admin', '2468');
+    shirt = await product(store, { price: 1000, stock: 20, title: 'Shirt' });
+    scarf = await product(store, { price: 800, stock: 20, title: 'Scarf' });
+  });
+
+  it('a manager PIN grants a single-use token for one action, audited with both actors; a cashier PIN does not', async () => {
+    const res = await override(cashierKey, manager.userId, '2468');
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.data).toMatchObject({ action: 'price_override', managerId: manager.userId, requestedBy: cashierId });
+    expect(res.body.data.token).toMatch(/^pos_ovr_/);
+    const [entry] = (await auditEntries('pos.overrideGrant')).filter((e) => e.entityId === res.body.data.overrideId);
+    expect(entry).toMatchObject({ actorId: cashierId, actorType: 'apiKey' });
+    expect(entry!.after).toMatchObject({ managerId: manager.userId, action: 'price_override' });
+    expect(JSON.stringify(entry)).not.toContain(res.body.data.token);
+
+    const notManager = await operator('staff', '9753');
+    const refused = await override(cashierKey, notManager.userId, '9753');
+    expect(refused.status).toBe(403);
+    expect((await override(cashierKey, manager.userId, '0000')).status).toBe(401);
+    expect((await override(cashierKey, manager.userId, '2468', 'free_lunch')).status).toBe(422);
+  });
+
+  it('a price override is consumed by the exchange that uses it: a second use is 409 and writes nothing', async () => {
+    const token = (await override(cashierKey, manager.userId, '2468')).body.data.token;
+    const order = await handedOver([{ entityId: shirt, quantity: 2 }]);
+    const line = order.lineItems[0].lineItemId;
+    const swap = (priceOverrideToken?: string) =>
+      exchange({ orderId: order.id, returnLines: [{ lineItemId: line, quantity: 1 }], newLines: [{ entityId: scarf, quantity: 1, unitPrice: 500 }], ...(priceOverrideToken ? { priceOverrideToken } : {}) });
+
+    const without = await swap();
+    expect(without.status).toBe(422);
+    expect(without.body.error.details[0]).toMatchObject({ field: 'newLines.0.unitPrice' });
+    const first = await swap(token);
+    expect(first.status, first.text).toBe(201);
+    // Credit 1000 for the shirt, 500 for the scarf at the overridden price: 500 back, under the cap.
+    expect(first.body.data).toMatchObject({ credit: 1000, replacementTotal: 500, difference: -500, settlement: 'refund' });
+    expect(first.body.data.overrideIds).toHaveLength(1);
+    const uses = (await auditEntries('pos.overrideUse')).filter((e) => e.entityId === first.body.data.overrideIds[0]);
+    expect(uses).toHaveLength(1);
+    expect(uses[0]!.after).toMatchObject({ managerId: manager.userId, usedFor: `exchange:${first.body.data.id}` });
+
+    const before = await snapshot(order, [shirt, scarf]);
+    const second = await swap(token);
+    expect(second.status).toBe(409);
+    expect(second.body.error.code).toBe('CONFLICT');
+    expect(await snapshot(order, [shirt, scarf])).toEqual(before);
+  });
+
+  it('an expired token or one granted for another action is 422', async () => {
+    const order = await handedOver([{ entityId: shirt, quantity: 1 }]);
+    const line = order.lineItems[0].lineItemId;
+    const expired = (await override(cashierKey, manager.userId, '2468')).body.data;
+    // The token's lifetime, run out (the route would refuse it the same way two minutes from now).
+    await t.app.db.posOverride.update({ where: { id: expired.overrideId }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    const late = await exchange({ orderId: order.id, returnLines: [{ lineItemId: line, quantity: 1 }], newLines: [{ entityId: scarf, quantity: 1, unitPrice: 700 }], priceOverrideToken: expired.token });
+    expect(late.status).toBe(422);
+    expect(late.body.error.details).toEqual([{ field: 'priceOverrideToken', message: expect.stringMatching(/^expired at/) }]);
+    const refundToken = (await override(cashierKey, manager.userId, '2468', 'refund_over_cap')).body.data.token;
+    const wrong = await exchange({ orderId: order.id, returnLines: [{ lineItemId: line, quantity: 1 }], newLines: [{ entityId: scarf, quantity: 1, unitPrice: 700 }], priceOverrideToken: refundToken });
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.error.details[0].message).toMatch(/authorizes refund_over_cap/);
+    expect((await t.app.db.posOverride.findFirstOrThrow({ where: { id: expired.overrideId } })).consumedAt).toBeNull();
+  });
+
+  it('a refund over the cashier cap needs a refund_over_cap token', async () => {
+    const order = await handedOver([{ entityId: shirt, quantity: 2 }]);
+    const line = order.lineItems[0].lineItemId;
+    const body = { orderId: order.id, returnLines: [{ lineItemId: line, quantity: 2 }], newLines: [{ entityId: scarf, quantity: 1 }] };
+    const refused = await exchange(body);
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.details[0]).toMatchObject({ field: 'refundOverrideToken' });
+    const token = (await override(cashierKey, manager.userId, '2468', 'refund_over_cap')).body.data.token;
+    const ok = await exchange({ ...body, refundOverrideToken: token });
+    expect(ok.status, ok.text).toBe(201);
+    expect(ok.body.data).toMatchObject({ credit: 2000, replacementTotal: 800, difference: -1200, settlement: 'refund' });
+    expect(ok.body.data.providerReference).toMatch(/^re_/);
+    const original = (await t.request(`/api/orders/${order.id}`, { apiKey: store.admin })).body.data;
+    expect(original.paymentStatus).toBe('refunded');
+  });
+});
