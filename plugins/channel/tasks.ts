@@ -26,8 +26,8 @@ declare module '../../src/jobs/tasks.js' {
     'channel/backfill-catalog': { input: { storeId: string; runId: string; page: number }; output: { page: number; entities: number; created: number; last: boolean } | { skipped: string } };
     'channel/sync-inventory': { input: { storeId: string }; output: { checked: number; changed: number } | { skipped: string } };
     'channel/push-order': { input: { storeId: string; orderId: string }; output: { remoteOrderId: string; remoteNumber: string | null; replayed: boolean } | { skipped: string } };
-    'channel/reconcile': { input: { storeId: string; remoteIds: string[] }; output: { checked: number; fixed: Array<{ remoteId: string; entityId: string | null; fields: string[]; stockDelta: number }> } | { skipped: string } };
-    'channel/reconcile-sweep': { input: { storeId: string }; output: { links: number; jobs: number } | { skipped: string } };
+    'channel/reconcile': { input: { storeId: string; remoteIds?: string[]; page?: number }; output: { checked: number; fixed: Array<{ remoteId: string; entityId: string | null; fields: string[]; stockDelta: number }> } | { skipped: string } };
+    'channel/reconcile-sweep': { input: { storeId: string }; output: { pages: number; jobs: number } | { skipped: string } };
     'channel/reap-exports': { input: { storeId: string; staleAfterMs?: number }; output: { requeued: number } | { skipped: string } };
   }
 }
@@ -235,7 +235,19 @@ export function channelTasks(options: TaskOptions): TaskDefinition[] {
       const opened = await open(ctx, options, input.storeId);
       if (!opened) return { skipped: 'paused' };
       const fixed: Array<{ remoteId: string; entityId: string | null; fields: string[]; stockDelta: number }> = [];
-      const ids = input.remoteIds.slice(0, BATCH);
+      const record = (remoteId: string, outcome: ApplyOutcome) => {
+        if (outcome.created || outcome.changed.length || outcome.stockDelta) {
+          fixed.push({ remoteId, entityId: outcome.entityId, fields: outcome.created ? ['created'] : outcome.changed, stockDelta: outcome.stockDelta });
+        }
+      };
+      // A page of the store's catalog (what the sweep queues: one store call per page) ...
+      if (input.page !== undefined) {
+        const page = await talking(() => opened.connector.listCatalogPage(input.page!, opened.store.pageSize, ctx.signal));
+        for (const remote of page.items) record(remote.remoteId, await applyRemoteEntity(opened.scope, remote));
+        return { checked: page.items.length, fixed };
+      }
+      // ... or named entities, one call each, which also finds those the store no longer has.
+      const ids = (input.remoteIds ?? []).slice(0, BATCH);
       for (const remoteId of ids) {
         const remote = await talking(() => opened.connector.fetchEntity(remoteId, ctx.signal));
         if (!remote) {
@@ -243,8 +255,7 @@ export function channelTasks(options: TaskOptions): TaskDefinition[] {
           if (entityId) fixed.push({ remoteId, entityId, fields: ['removed'], stockDelta: 0 });
           continue;
         }
-        const outcome = await applyRemoteEntity(opened.scope, remote);
-        if (outcome.created || outcome.changed.length || outcome.stockDelta) fixed.push({ remoteId, entityId: outcome.entityId, fields: outcome.created ? ['created'] : outcome.changed, stockDelta: outcome.stockDelta });
+        record(remoteId, await applyRemoteEntity(opened.scope, remote));
       }
       return { checked: ids.length, fixed };
     },
@@ -257,24 +268,23 @@ export function channelTasks(options: TaskOptions): TaskDefinition[] {
     async handler(input, ctx) {
       const opened = await open(ctx, options, input.storeId);
       if (!opened) return { skipped: 'paused' };
-      let links = 0;
-      let jobs = 0;
-      let after: string | undefined;
-      for (;;) {
-        const batch = await ctx.db.channelLink.findMany({
-          where: { storeId: opened.store.id, status: 'active', ...(after ? { remoteId: { gt: after } } : {}) },
-          orderBy: { remoteId: 'asc' },
-          take: BATCH,
-          select: { remoteId: true },
-        });
-        if (!batch.length) break;
-        jobs += await enqueueFollowUp(ctx.db, ctx, [{ task: TASK.reconcile, input: { storeId: opened.store.id, remoteIds: batch.map((l) => l.remoteId) } }]);
-        links += batch.length;
-        after = batch[batch.length - 1]!.remoteId;
-        if (batch.length < BATCH) break;
+      const { store, connector } = opened;
+      // One reconcile job per catalog page when the store tells its size (a page is one call) ...
+      const probe = await talking(() => connector.listCatalogPage(1, 1, ctx.signal));
+      let jobs: Array<{ task: string; input: Record<string, unknown> }> = [];
+      if (probe.total !== null) {
+        const pages = Math.ceil(probe.total / store.pageSize);
+        jobs = Array.from({ length: pages }, (_, i) => ({ task: TASK.reconcile, input: { storeId: store.id, page: i + 1 } }));
+      } else {
+        // ... else one per 100 linked entities, fetched by id.
+        const links = await ctx.db.channelLink.findMany({ where: { storeId: store.id, status: 'active' }, orderBy: { remoteId: 'asc' }, select: { remoteId: true } });
+        for (let i = 0; i < links.length; i += BATCH) jobs.push({ task: TASK.reconcile, input: { storeId: store.id, remoteIds: links.slice(i, i + BATCH).map((l) => l.remoteId) } });
       }
-      await ctx.db.channelStore.update({ where: { id: opened.store.id }, data: { lastReconcileAt: new Date() } });
-      return { links, jobs };
+      await ctx.db.$transaction(async (tx) => {
+        if (jobs.length) await enqueueFollowUp(tx as unknown as Db, ctx, jobs);
+        await tx.channelStore.update({ where: { id: store.id }, data: { lastReconcileAt: new Date() } });
+      });
+      return { pages: probe.total !== null ? jobs.length : 0, jobs: jobs.length };
     },
   };
 
