@@ -155,7 +155,9 @@ describe('channel connector with two instances', () => {
     const started = await local.request(`/api/channel/stores/${storeId}/backfill`, { apiKey: admin, method: 'POST' });
     expect(started.status, started.text).toBe(202);
     expect(started.body.data.task).toBe('channel/backfill-catalog');
+    const statementsBefore = local.statements();
     const jobs = await drain(local, admin);
+    if (process.env.CHANNEL_REPORT) console.log('statements per imported entity', (local.statements() - statementsBefore) / ENTITIES);
     const runs = jobs.filter((j) => j.taskSlug === 'channel/backfill-catalog');
     expect(runs).toHaveLength(ENTITIES / PAGE_SIZE);
     expect(runs.every((r) => r.status === 'succeeded')).toBe(true);
@@ -343,6 +345,29 @@ describe('channel connector with two instances', () => {
     expect(now.attributes[0]).toMatchObject({ title: 'Our title', description: 'store description v2' });
     expect(now.metadata).toEqual({ n: 0, season: 'winter' });
   }, 120_000);
+
+  it('lists stores and exports with the same number of statements at any page size', async () => {
+    for (const name of ['second', 'third', 'fourth']) {
+      const res = await local.request('/api/channel/stores', { apiKey: admin, body: { name, baseUrl: remote.url, apiKey: shop.admin } });
+      expect(res.status, res.text).toBe(201);
+    }
+    const count = async (path: string) => {
+      await local.request(path, { apiKey: admin }); // warm the key cache
+      const before = local.statements();
+      const res = await local.request(path, { apiKey: admin });
+      expect(res.status, res.text).toBe(200);
+      return { statements: local.statements() - before, rows: res.body.data.length, meta: res.body.meta };
+    };
+    const one = await count('/api/channel/stores?limit=1');
+    const all = await count('/api/channel/stores?limit=1000');
+    expect([one.rows, all.rows]).toEqual([1, 4]);
+    expect(all.meta).toMatchObject({ total: 4, limit: 100 });
+    expect(all.statements).toBe(one.statements);
+    const exportsOne = await count(`/api/channel/stores/${storeId}/orders?limit=1`);
+    const exportsAll = await count(`/api/channel/stores/${storeId}/orders?limit=100`);
+    expect([exportsOne.rows, exportsAll.rows]).toEqual([1, 2]);
+    expect(exportsAll.statements).toBe(exportsOne.statements);
+  });
 
   it('lets only channel managers of the organization in', async () => {
     const storefront = await local.apiKey('storefront');
