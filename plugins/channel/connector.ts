@@ -80,6 +80,8 @@ export interface ConnectorTarget {
   apiKey: string;
   /** Private and loopback addresses allowed (development, tests, stores on the same network). */
   allowPrivateTargets: boolean;
+  /** Longest wait for one answer of the store; a hung store must not hold its job forever. */
+  timeoutMs: number;
 }
 
 export type ConnectorFactory = (target: ConnectorTarget) => ChannelConnector;

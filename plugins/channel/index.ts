@@ -31,6 +31,8 @@ export interface ChannelOptions {
   retries?: { attempts: number; delayMs: number };
   /** channel/reap-exports requeues exports idle this long (default 15 minutes). */
   exportStaleAfterMs?: number;
+  /** Time limit of one call to a store (default 30 s); the call is retried with the task. */
+  requestTimeoutMs?: number;
 }
 
 const uuid = z.uuid();
@@ -48,6 +50,7 @@ export function channel(options: ChannelOptions = {}): Plugin {
     allowPrivateTargets: allowPrivate,
     retries: { attempts: retry.attempts, backoff: { type: 'exponential', delay: retry.delayMs } },
     exportStaleAfterMs: options.exportStaleAfterMs ?? 15 * 60_000,
+    requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
   });
 
   return definePlugin({
@@ -64,6 +67,7 @@ export function channel(options: ChannelOptions = {}): Plugin {
       const apiKey = z.string().min(8).max(500).describe('The store\u2019s API key: stored encrypted, never returned (apiKeyHint shows its last characters)');
       r.post('/stores')
         .name('channelStoreCreate')
+        .audit({ entityType: 'channel_store' })
         .summary('Connect a store')
         .description(`Registers a remote store reached by a connector (\`kind\`, default commerce-service). Its stock lands in \`warehouseId\` (default: the organization's default warehouse). Nothing is imported until a backfill is started.`)
         .permission('channel:manage')
@@ -91,6 +95,7 @@ export function channel(options: ChannelOptions = {}): Plugin {
         .handler(async ({ params, ctx: rc }) => storeView(await findStore(rc, params.id!)));
       r.patch('/stores/:id')
         .name('channelStoreUpdate')
+        .audit({ entityType: 'channel_store' })
         .summary('Change a store connection (name, URL, key, status, page size)')
         .description('`status: paused` stops its tasks (they finish without doing anything) until it is active again.')
         .permission('channel:manage')
@@ -106,6 +111,7 @@ export function channel(options: ChannelOptions = {}): Plugin {
         .handler(({ params, input, ctx: rc }) => updateStore(rc, params.id!, input, { allowPrivate: allowPrivate(rc.config) }));
       r.post('/stores/:id/backfill')
         .name('channelStoreBackfill')
+        .audit({ entityType: 'channel_store' })
         .summary('Import the store\u2019s whole catalog, one page per job run')
         .description('Starts channel/backfill-catalog at page 1; each run imports one page and queues the next until the last. Progress is on the store (`backfill`). A backfill already running stops at its next page.')
         .permission('channel:manage')
@@ -113,12 +119,14 @@ export function channel(options: ChannelOptions = {}): Plugin {
         .handler(({ params, ctx: rc }) => startBackfill(rc, params.id!));
       r.post('/stores/:id/sync-inventory')
         .name('channelStoreInventorySync')
+        .audit({ entityType: 'channel_store' })
         .summary('Bring local stock of the store\u2019s entities to the store\u2019s figures')
         .permission('channel:manage')
         .status(202)
         .handler(({ params, ctx: rc }) => requestTask(rc, params.id!, TASK.syncInventory));
       r.post('/stores/:id/reconcile')
         .name('channelStoreReconcile')
+        .audit({ entityType: 'channel_store' })
         .summary('Compare every imported entity with the store and fix what diverged')
         .description('Without remoteIds: channel/reconcile-sweep, which queues channel/reconcile per 100 links. With remoteIds (at most 100): channel/reconcile for those only.')
         .permission('channel:manage')
@@ -129,6 +137,7 @@ export function channel(options: ChannelOptions = {}): Plugin {
         );
       r.post('/stores/:id/import')
         .name('channelStoreImport')
+        .audit({ entityType: 'channel_store' })
         .summary('Import or refresh named entities of the store now')
         .permission('channel:manage')
         .status(202)
@@ -136,6 +145,7 @@ export function channel(options: ChannelOptions = {}): Plugin {
         .handler(({ params, input, ctx: rc }) => requestTask(rc, params.id!, TASK.importCatalog, { remoteIds: input.remoteIds }));
       r.post('/stores/:id/orders')
         .name('channelOrderPush')
+        .audit({ entityType: 'channel_order_export' })
         .summary('Push an order to the store')
         .description('Queues channel/push-order for the order\u2019s lines that came from this store. The store receives it once, however often it is queued or retried.')
         .permission('channel:manage')

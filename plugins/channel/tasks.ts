@@ -41,6 +41,8 @@ export interface TaskOptions {
   retries: RetryPolicy;
   /** An export still pending or exporting this long after its last change is pushed again. */
   exportStaleAfterMs: number;
+  /** Time limit of one call to a store. */
+  requestTimeoutMs: number;
 }
 
 const key = (input: { storeId: string }) => `store:${input.storeId}`;
@@ -52,7 +54,7 @@ async function open(ctx: TaskContext, options: TaskOptions, storeId: string): Pr
   if (store.status !== 'active') return null;
   const factory = options.connectors[store.kind];
   if (!factory) throw new JobError(`no connector of kind ${store.kind} is configured (channel({ connectors }))`, { retry: false });
-  const connector = factory({ storeId: store.id, kind: store.kind, baseUrl: store.baseUrl, apiKey: decryptSecret(ctx.config, store.apiKeyCiphertext), allowPrivateTargets: options.allowPrivateTargets(ctx.config) });
+  const connector = factory({ storeId: store.id, kind: store.kind, baseUrl: store.baseUrl, apiKey: decryptSecret(ctx.config, store.apiKeyCiphertext), allowPrivateTargets: options.allowPrivateTargets(ctx.config), timeoutMs: options.requestTimeoutMs });
   return { store, connector, scope: { db: ctx.db, organizationId: ctx.organizationId, store, requestId: `job:${ctx.job.id}` } };
 }
 

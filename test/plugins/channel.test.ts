@@ -149,6 +149,11 @@ describe('channel connector with two instances', () => {
     expect(row.apiKeyCiphertext.startsWith('v1:')).toBe(true);
     const dup = await local.request('/api/channel/stores', { apiKey: admin, body: { name: 'remote', baseUrl: remote.url, apiKey: shop.admin } });
     expect(dup.status, dup.text).toBe(409);
+    // Audited under the store, without the key.
+    const audit = await local.request(`/api/audit/channel_store/${storeId}`, { apiKey: admin });
+    expect(audit.status, audit.text).toBe(200);
+    expect(audit.body.data.map((e: { event: string }) => e.event)).toEqual(['channel.storeCreate']);
+    expect(audit.text).not.toContain(shop.admin);
   });
 
   it(`backfills a catalog of ${ENTITIES} entities one page per job run`, async () => {

@@ -50,7 +50,9 @@ export function commerceServiceConnector(target: ConnectorTarget): ChannelConnec
   // registration): private and loopback targets only when the deployment allows them.
   const guardedFetch: typeof fetch = async (input, init) => {
     await assertPublicTarget(base, target.allowPrivateTargets);
-    return fetch(input, init);
+    const request = new Request(input, init);
+    // The job's signal (reaped, shutting down) or the time limit, whichever comes first.
+    return fetch(request, { signal: AbortSignal.any([request.signal, AbortSignal.timeout(target.timeoutMs)]) });
   };
   const client: CommerceClient = createClient({ baseUrl: base.origin, apiKey: target.apiKey, fetch: guardedFetch, maxRetryAfterMs: 5_000 });
 
