@@ -181,9 +181,14 @@ describe('channel connector with two instances', () => {
     expect(twin.attributes[0]).toMatchObject({ locale: 'en', title: sellable[0]!.title, description: 'from the store' });
     expect(twin.inventory).toMatchObject({ onHand: 10, available: 10 });
 
-    // A second backfill changes nothing: every entity is linked already.
-    await local.request(`/api/channel/stores/${storeId}/backfill`, { apiKey: admin, method: 'POST' });
-    await drain(local, admin);
+    // Two backfills asked for at once: the older chain stops at its first run, the newer one
+    // walks every page again and imports nothing twice (every entity is linked already).
+    const [first, second] = await Promise.all([1, 2].map(() => local.request(`/api/channel/stores/${storeId}/backfill`, { apiKey: admin, method: 'POST' })));
+    expect([first!.status, second!.status]).toEqual([202, 202]);
+    const again = (await drain(local, admin)).filter((j) => j.taskSlug === 'channel/backfill-catalog');
+    const outputs = (await local.app.db.job.findMany({ where: { id: { in: again.map((j) => j.id) } }, orderBy: { createdAt: 'asc' } })).map((j) => j.output as Record<string, unknown>);
+    expect(outputs.filter((o) => o.skipped)).toEqual([{ skipped: 'superseded by a newer backfill' }]);
+    expect(outputs.filter((o) => !o.skipped).map((o) => [o.page, o.created])).toEqual([[1, 0], [2, 0], [3, 0], [4, 0], [5, 0]]);
     expect((await local.request('/api/catalog/entities?limit=1', { apiKey: admin })).body.meta.pagination.total).toBe(ENTITIES);
   }, 180_000);
 
@@ -193,8 +198,10 @@ describe('channel connector with two instances', () => {
     expect((await remote.request('/api/inventory/adjust', { apiKey: shop.admin, body: { entityId: b!.id, warehouseId: shop.warehouseId, type: 'damage', quantity: -4 } })).status).toBe(200);
     expect((await localTwin(a!.id)).inventory.onHand).toBe(10); // nothing moves until the sync runs
 
-    const sync = await local.request(`/api/channel/stores/${storeId}/sync-inventory`, { apiKey: admin, method: 'POST' });
-    expect(sync.status, sync.text).toBe(202);
+    // Through the GraphQL twin of POST /channel/stores/:id/sync-inventory.
+    const sync = await local.graphql(`mutation { channelStoreInventorySync(id: "${storeId}") }`, {}, { apiKey: admin });
+    expect(sync.body.errors, JSON.stringify(sync.body.errors)).toBeUndefined();
+    expect((sync.body.data as any).channelStoreInventorySync.task).toBe('channel/sync-inventory');
     const jobs = await drain(local, admin);
     const run = await local.app.db.job.findUniqueOrThrow({ where: { id: jobs.find((j) => j.taskSlug === 'channel/sync-inventory')!.id } });
     expect(run.output).toMatchObject({ checked: ENTITIES, changed: 2 });
@@ -391,6 +398,9 @@ describe('channel connector with two instances', () => {
     }
     expect((await local.request('/api/channel/stores', { apiKey: storefront })).status).toBe(403);
     expect((await local.request('/api/channel/stores', { apiKey: otherAdmin })).body.data).toEqual([]);
+    // Every channel job of this file was keyed to its store.
+    const keys = await local.app.db.job.findMany({ where: { taskSlug: { startsWith: 'channel/' } }, select: { concurrencyKey: true }, distinct: ['concurrencyKey'] });
+    expect(keys.map((k) => k.concurrencyKey)).toEqual([`store:${storeId}`]);
     expect((await local.request(`/api/channel/stores/${storeId}`, { apiKey: admin })).body.data.status).toBe('active');
 
     // A paused store's tasks do nothing, and its triggers say why.
