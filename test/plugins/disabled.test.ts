@@ -58,6 +58,10 @@ describe('without plugins', () => {
     const gql = await t.graphql('{ loyaltyStamps(email: "a@example.com") }', {}, { apiKey: admin });
     expect(gql.body.errors?.[0]?.message).toMatch(/Cannot query field "loyaltyStamps"/);
     expect(tasks.get('loyalty/expire-stamps')).toBeUndefined();
+    // Nor the channel connector's (plugins/channel): no routes, no tasks.
+    expect(Object.keys(doc.body.paths).filter((p) => p.startsWith('/api/channel'))).toEqual([]);
+    expect((await t.request('/api/channel/stores', { apiKey: admin })).status).toBe(404);
+    expect(tasks.slugs().filter((slug) => slug.startsWith('channel/'))).toEqual([]);
     // and its API-key scope does not exist
     await expect(t.apiKey('loyalty')).rejects.toThrow();
   });
