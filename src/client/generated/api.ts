@@ -15132,6 +15132,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     meOrderReorder: {
