@@ -358,6 +358,27 @@ describe('channel connector with two instances', () => {
     expect(now.metadata).toEqual({ n: 0, season: 'winter' });
   }, 120_000);
 
+  it('imports named entities on request and archives those the store dropped', async () => {
+    const fresh = await remote.request('/api/catalog/entities', { apiKey: shop.admin, body: { type: 'product', slug: unique('fresh'), status: 'draft', metadata: { new: true } } });
+    expect(fresh.status, fresh.text).toBe(201);
+    const dropped = await remote.request('/api/catalog/entities?limit=1&sort=createdAt:desc&status=active', { apiKey: shop.admin });
+    const droppedId = dropped.body.data[0].id;
+    const droppedTwin = await localTwin(droppedId);
+    expect((await remote.request(`/api/catalog/entities/${droppedId}`, { method: 'DELETE', apiKey: shop.admin })).status).toBe(200);
+
+    const res = await local.request(`/api/channel/stores/${storeId}/import`, { apiKey: admin, body: { remoteIds: [fresh.body.data.id, droppedId] } });
+    expect(res.status, res.text).toBe(202);
+    expect(res.body.data.task).toBe('channel/import-catalog');
+    const jobs = (await drain(local, admin)).filter((j) => j.taskSlug === 'channel/import-catalog');
+    const run = await local.app.db.job.findUniqueOrThrow({ where: { id: jobs[0]!.id } });
+    expect(run.output).toEqual({ imported: 1, created: 1, removed: 1 });
+    expect(await localTwin(fresh.body.data.id)).toMatchObject({ status: 'draft', metadata: { new: true }, sourceStoreId: storeId });
+    const gone = await local.request(`/api/catalog/entities/${droppedTwin.id}`, { apiKey: admin });
+    expect(gone.body.data.status).toBe('archived');
+    const link = await local.app.db.channelLink.findUniqueOrThrow({ where: { storeId_remoteId: { storeId, remoteId: droppedId } } });
+    expect(link.status).toBe('removed');
+  });
+
   it('lists stores and exports with the same number of statements at any page size', async () => {
     for (const name of ['second', 'third', 'fourth']) {
       const res = await local.request('/api/channel/stores', { apiKey: admin, body: { name, baseUrl: remote.url, apiKey: shop.admin } });
