@@ -424,6 +424,28 @@ describe('channel connector with two instances', () => {
     expect(keys.map((k) => k.concurrencyKey)).toEqual([`store:${storeId}`]);
     expect((await local.request(`/api/channel/stores/${storeId}`, { apiKey: admin })).body.data.status).toBe('active');
 
+    // Bad input is a 4xx envelope, never a 500, and changes nothing.
+    const jobsBefore = await local.app.db.job.count();
+    const bad: Array<[string, string, unknown, number]> = [
+      ['PATCH', `/api/channel/stores/${storeId}`, { baseUrl: 'not a url' }, 422],
+      ['PATCH', `/api/channel/stores/${storeId}`, { status: 'deleted' }, 422],
+      ['PATCH', `/api/channel/stores/${storeId}`, { warehouseId: '00000000-0000-4000-8000-000000000000' }, 422],
+      ['PATCH', `/api/channel/stores/${storeId}`, { name: 'second' }, 409],
+      ['GET', '/api/channel/stores/not-a-store', undefined, 404],
+      ['POST', `/api/channel/stores/${storeId}/orders`, { orderId: 'x' }, 422],
+      ['POST', `/api/channel/stores/${storeId}/orders`, { orderId: '00000000-0000-4000-8000-000000000000' }, 422],
+      ['POST', `/api/channel/stores/${storeId}/import`, { remoteIds: [] }, 422],
+      ['POST', `/api/channel/stores/${storeId}/reconcile`, { remoteIds: [{ id: 'x' }] }, 422],
+      ['GET', `/api/channel/stores/${storeId}/orders?status=lost`, undefined, 422],
+    ];
+    for (const [method, path, body, status] of bad) {
+      const res = await local.request(path, { method, apiKey: admin, body });
+      expect(res.status, `${method} ${path} ${res.text}`).toBe(status);
+      expect(res.body.error.code, res.text).toBeTruthy();
+    }
+    expect(await local.app.db.job.count()).toBe(jobsBefore);
+    expect((await local.request(`/api/channel/stores/${storeId}`, { apiKey: admin })).body.data).toMatchObject({ name: 'remote', baseUrl: remote.url, status: 'active' });
+
     // A paused store's tasks do nothing, and its triggers say why.
     expect((await local.request(`/api/channel/stores/${storeId}`, { method: 'PATCH', apiKey: admin, body: { status: 'paused' } })).status).toBe(200);
     const paused = await local.request(`/api/channel/stores/${storeId}/backfill`, { method: 'POST', apiKey: admin });
