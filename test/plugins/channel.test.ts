@@ -26,6 +26,7 @@ const config = {
 let remote: TestApp;
 let local: TestApp;
 let shop: Store; // the remote store's admin key and warehouse
+let sourceKey: string; // the key the store gives the platform (scope channel-source)
 let admin: string; // local admin key
 let storeId: string;
 /** Remote entities with a title, price and stock (the others are bare). */
@@ -92,6 +93,7 @@ beforeAll(async () => {
   remote = await startTestApp(config);
   local = await startTestApp(config);
   shop = await openStore(remote);
+  sourceKey = await remote.apiKey('channel-source');
   admin = await local.apiKey('admin');
   // The store's catalog: 250 entities, oldest first; the first three sellable.
   const slugs = Array.from({ length: ENTITIES }, () => unique('item'));
@@ -130,22 +132,22 @@ describe('channel connector with two instances', () => {
     const bad = await local.request('/api/channel/stores', { apiKey: admin, body: { name: 'x', baseUrl: 'ftp://example.com', apiKey: 'short' } });
     expect(bad.status, bad.text).toBe(422);
     expect(bad.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['apiKey']);
-    const badUrl = await local.request('/api/channel/stores', { apiKey: admin, body: { name: 'x', baseUrl: 'ftp://example.com', apiKey: shop.admin } });
+    const badUrl = await local.request('/api/channel/stores', { apiKey: admin, body: { name: 'x', baseUrl: 'ftp://example.com', apiKey: sourceKey } });
     expect(badUrl.status, badUrl.text).toBe(422);
     expect(badUrl.body.error.details[0].field).toBe('baseUrl');
     expect(await local.app.db.channelStore.count()).toBe(0);
 
-    const created = await local.request('/api/channel/stores', { apiKey: admin, body: { name: 'remote', baseUrl: remote.url, apiKey: shop.admin, pageSize: PAGE_SIZE } });
+    const created = await local.request('/api/channel/stores', { apiKey: admin, body: { name: 'remote', baseUrl: remote.url, apiKey: sourceKey, pageSize: PAGE_SIZE } });
     expect(created.status, created.text).toBe(201);
     storeId = created.body.data.id;
-    expect(created.body.data).toMatchObject({ name: 'remote', kind: 'commerce-service', status: 'active', pageSize: PAGE_SIZE, apiKeyHint: `…${shop.admin.slice(-4)}`, backfill: { status: 'idle', pages: 0 } });
+    expect(created.body.data).toMatchObject({ name: 'remote', kind: 'commerce-service', status: 'active', pageSize: PAGE_SIZE, apiKeyHint: `…${sourceKey.slice(-4)}`, backfill: { status: 'idle', pages: 0 } });
     const listed = await local.request('/api/channel/stores', { apiKey: admin });
     const gql = await local.graphql(`{ channelStore(id: "${storeId}") }`, {}, { apiKey: admin });
-    for (const text of [created.text, listed.text, JSON.stringify(gql.body)]) expect(text).not.toContain(shop.admin);
+    for (const text of [created.text, listed.text, JSON.stringify(gql.body)]) expect(text).not.toContain(sourceKey);
     expect((gql.body.data as any).channelStore.id).toBe(storeId);
     // At rest: encrypted, not the key.
     const row = await local.app.db.channelStore.findUniqueOrThrow({ where: { id: storeId } });
-    expect(row.apiKeyCiphertext).not.toContain(shop.admin);
+    expect(row.apiKeyCiphertext).not.toContain(sourceKey);
     expect(row.apiKeyCiphertext.startsWith('v1:')).toBe(true);
     const dup = await local.request('/api/channel/stores', { apiKey: admin, body: { name: 'remote', baseUrl: remote.url, apiKey: shop.admin } });
     expect(dup.status, dup.text).toBe(409);
@@ -153,7 +155,7 @@ describe('channel connector with two instances', () => {
     const audit = await local.request(`/api/audit/channel_store/${storeId}`, { apiKey: admin });
     expect(audit.status, audit.text).toBe(200);
     expect(audit.body.data.map((e: { event: string }) => e.event)).toEqual(['channel.storeCreate']);
-    expect(audit.text).not.toContain(shop.admin);
+    expect(audit.text).not.toContain(sourceKey);
   });
 
   it(`backfills a catalog of ${ENTITIES} entities one page per job run`, async () => {
