@@ -423,6 +423,12 @@ describe('channel connector with two instances', () => {
     }
     expect((await local.request('/api/channel/stores', { apiKey: storefront })).status).toBe(403);
     expect((await local.request('/api/channel/stores', { apiKey: otherAdmin })).body.data).toEqual([]);
+    // The plugin's own scope manages connections and reaches nothing else.
+    const integration = await local.apiKey('channel');
+    expect(integration.startsWith('cs_channel_')).toBe(true);
+    expect((await local.request('/api/channel/stores', { apiKey: integration })).body.data.length).toBe(4);
+    expect((await local.request('/api/orders', { apiKey: integration })).status).toBe(403);
+    expect((await local.request('/api/catalog/entities', { apiKey: integration, body: { type: 'product', slug: unique('no'), status: 'draft' } })).status).toBe(403);
     // Every channel job of this file was keyed to its store.
     const keys = await local.app.db.job.findMany({ where: { taskSlug: { startsWith: 'channel/' } }, select: { concurrencyKey: true }, distinct: ['concurrencyKey'] });
     expect(keys.map((k) => k.concurrencyKey)).toEqual([`store:${storeId}`]);
