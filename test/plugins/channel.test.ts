@@ -65,6 +65,7 @@ async function remoteOrderCount(): Promise<number> {
 /** A proxy in front of the remote store that can lose the answer of one checkout after the store made the order. */
 function lossyProxy(target: string) {
   let loseNextCheckout = false;
+  let onLoss: (() => Promise<unknown>) | null = null;
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -76,6 +77,7 @@ function lossyProxy(target: string) {
     const body = Buffer.from(await upstream.arrayBuffer());
     if (loseNextCheckout && req.method === 'POST' && req.url === '/api/checkout') {
       loseNextCheckout = false;
+      await onLoss?.();
       req.socket.destroy(); // the store has the order; its answer never arrives
       return;
     }
@@ -84,7 +86,10 @@ function lossyProxy(target: string) {
   });
   return {
     listen: () => new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`))),
-    loseNextCheckout: () => (loseNextCheckout = true),
+    loseNextCheckout: (then?: () => Promise<unknown>) => {
+      loseNextCheckout = true;
+      onLoss = then ?? null;
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -262,6 +267,35 @@ describe('channel connector with two instances', () => {
     }
   }, 120_000);
 
+  it('pushes once even when the retry lost the cart the first attempt made', async () => {
+    const twin = await localTwin(sellable[2]!.id);
+    const proxy = lossyProxy(remote.url);
+    const proxyUrl = await proxy.listen();
+    try {
+      expect((await local.request(`/api/channel/stores/${storeId}`, { method: 'PATCH', apiKey: admin, body: { baseUrl: proxyUrl } })).status).toBe(200);
+      const before = await remoteOrderCount();
+      const storefront = await local.apiKey('storefront');
+      const cart = await local.request('/api/carts', { apiKey: storefront, body: { currency: 'USD' } });
+      const headers = { 'x-cart-token': cart.body.data.cartToken };
+      await local.request(`/api/carts/${cart.body.data.id}/items`, { apiKey: storefront, headers, body: { entityId: twin.id, quantity: 1, unitPriceSnapshot: 3000 } });
+      const placed = await local.request('/api/checkout', { apiKey: storefront, headers, body: { cartId: cart.body.data.id, paymentMethodId: 'pm_card_visa', currency: 'USD', shippingAddress: ADDRESS, email: 'twice@example.com' } });
+      expect(placed.status, placed.text).toBe(201);
+      // The answer is lost and so is what the first attempt remembered (its cart): the retry
+      // makes a new cart, and the store, seeing the same key on another cart, names its order.
+      proxy.loseNextCheckout(() => local.app.db.$executeRaw`update plugin_channel_order_exports set push_state = null where order_id = ${placed.body.data.id}::uuid`);
+      const jobs = (await drain(local, admin)).filter((j) => j.taskSlug === 'channel/push-order');
+      expect(jobs.map((j) => j.status)).toEqual(['pending', 'succeeded']);
+      expect(await remoteOrderCount()).toBe(before + 1);
+      const exp = (await local.request(`/api/channel/stores/${storeId}/orders`, { apiKey: admin })).body.data.find((e: { orderId: string }) => e.orderId === placed.body.data.id);
+      expect(exp).toMatchObject({ status: 'exported', attempts: 2 });
+      const remoteOrder = await remote.request(`/api/orders/${exp.remoteOrderId}`, { apiKey: shop.admin });
+      expect(remoteOrder.body.data.customerEmail).toBe('twice@example.com');
+    } finally {
+      await local.request(`/api/channel/stores/${storeId}`, { method: 'PATCH', apiKey: admin, body: { baseUrl: remote.url } });
+      await proxy.close();
+    }
+  }, 120_000);
+
   it('requeues an export whose pushes all failed once the store is reachable (channel/reap-exports)', async () => {
     const twin = await localTwin(sellable[2]!.id);
     const closed = lossyProxy(remote.url);
@@ -402,7 +436,7 @@ describe('channel connector with two instances', () => {
     expect(all.statements).toBe(one.statements);
     const exportsOne = await count(`/api/channel/stores/${storeId}/orders?limit=1`);
     const exportsAll = await count(`/api/channel/stores/${storeId}/orders?limit=100`);
-    expect([exportsOne.rows, exportsAll.rows]).toEqual([1, 2]);
+    expect([exportsOne.rows, exportsAll.rows]).toEqual([1, 3]);
     expect(exportsAll.statements).toBe(exportsOne.statements);
   });
 

@@ -128,7 +128,13 @@ export function commerceServiceConnector(target: ConnectorTarget): ChannelConnec
         } as never,
         signal,
       });
-      if (!placed.data) throw failure(`order ${order.orderNumber}`, placed.response, placed.error);
+      if (!placed.data) {
+        // The key was used already for another cart of ours (a retry that lost its saved cart):
+        // the store names the order it made then, which is the one we want.
+        const known = (placed.error as { error?: { details?: { orderId?: unknown } } } | undefined)?.error?.details?.orderId;
+        if (placed.response.status === 409 && typeof known === 'string') return { remoteOrderId: known, remoteNumber: null, replayed: true };
+        throw failure(`order ${order.orderNumber}`, placed.response, placed.error);
+      }
       const result = placed.data as unknown as { data: { id: string; orderNumber?: string | null }; meta?: { replayed?: boolean } };
       return { remoteOrderId: result.data.id, remoteNumber: result.data.orderNumber ?? null, replayed: Boolean(result.meta?.replayed) };
     },
