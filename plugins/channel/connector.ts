@@ -46,10 +46,10 @@ export interface OutboundOrder {
 
 /** What a push remembers between attempts, so a retry continues instead of starting over. */
 export interface PushState {
-  /** The store's cart made by an earlier attempt (commerce-service), or null. */
-  remoteCartId: string | null;
-  /** Called as soon as the store holds a cart: the task records it before going on. */
-  rememberCart(remoteCartId: string): Promise<void>;
+  /** What an earlier attempt asked to remember (opaque to the tasks), or null on the first. */
+  saved: Record<string, unknown> | null;
+  /** Records `value` before the push goes on (e.g. the store's cart once it holds every line). */
+  remember(value: Record<string, unknown>): Promise<void>;
   /** Stable per order and store: the store must turn a repeat into the first answer. */
   idempotencyKey: string;
 }

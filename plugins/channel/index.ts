@@ -61,6 +61,17 @@ export function channel(options: ChannelOptions = {}): Plugin {
       { scope: 'channel:read', description: 'See connected stores, their progress and order exports' },
       { scope: 'channel:manage', description: 'Connect stores, change their keys, start backfills, syncs, reconciliation and order pushes' },
     ],
+    apiKeyScopes: {
+      // For a back-office integration that manages connections.
+      channel: { prefix: 'cs_channel_', description: 'Manage connected stores and their sync', permissions: { channel: ['read', 'manage'] } },
+      // Minted on the *store's* side for the platform that connects to it (commerce-service
+      // connector): exactly what the connector calls, nothing else.
+      'channel-source': {
+        prefix: 'cs_chsrc_',
+        description: 'Given to a platform that imports this store\u2019s catalog and stock and pushes orders to it',
+        permissions: { catalog: ['read', 'read:unpublished'], inventory: ['read'], cart: ['create', 'read', 'update'], orders: ['create'] },
+      },
+    },
     routes(ctx) {
       const r = ctx.routes({ tag: 'channel', prefix: '/channel' });
       const baseUrl = z.string().min(1).max(2000).describe('Origin of the store, e.g. https://shop.example.com');

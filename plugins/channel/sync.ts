@@ -182,10 +182,18 @@ export async function setStock(ctx: CatalogCtx, tx: Tx, store: Pick<ChannelStore
 
 /** Stock of already linked entities: one connector call per 100 links. */
 export async function syncStock(scope: SyncScope, links: ReadonlyArray<{ remoteId: string; entityId: string }>, levels: Map<string, number>): Promise<{ changed: number }> {
+  // One read for the batch; only levels that differ get a transaction (re-checked under lock).
+  const tracked = links.filter((l) => levels.has(l.remoteId));
+  if (!tracked.length) return { changed: 0 };
+  const current = await scope.db.inventoryLevel.findMany({
+    where: { warehouseId: scope.store.warehouseId, variantKey: '', entityId: { in: tracked.map((l) => l.entityId) } },
+    select: { entityId: true, onHand: true },
+  });
+  const onHand = new Map(current.map((c) => [c.entityId, c.onHand]));
   let changed = 0;
-  for (const link of links) {
-    const target = levels.get(link.remoteId);
-    if (target === undefined) continue;
+  for (const link of tracked) {
+    const target = levels.get(link.remoteId)!;
+    if ((onHand.get(link.entityId) ?? 0) === Math.max(0, Math.floor(target))) continue;
     const delta = await withTransaction({ db: scope.db }, (tx) => setStock(catalogCtx(scope, tx), tx, scope.store, link.entityId, target));
     if (delta !== 0) changed += 1;
   }

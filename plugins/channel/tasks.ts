@@ -5,7 +5,7 @@
 import type { Db } from '../../src/db/client.js';
 import { enqueueMany } from '../../src/jobs/enqueue.js';
 import { JobError, type RetryPolicy, type TaskContext, type TaskDefinition } from '../../src/jobs/tasks.js';
-import type { ChannelStore } from '../../src/generated/prisma/client.js';
+import type { ChannelStore, Prisma } from '../../src/generated/prisma/client.js';
 import { ConnectorRejection, type ChannelConnector, type ConnectorFactory, type OutboundOrder } from './connector.js';
 import { decryptSecret } from './secrets.js';
 import { applyRemoteEntity, archiveRemoved, syncStock, type ApplyOutcome, type SyncScope } from './sync.js';
@@ -206,9 +206,9 @@ export function channelTasks(options: TaskOptions): TaskDefinition[] {
         const result = await connector.pushOrder(
           outbound,
           {
-            remoteCartId: exp.remoteCartId,
-            rememberCart: async (remoteCartId) => {
-              await ctx.db.channelOrderExport.update({ where: { id: exp.id }, data: { remoteCartId } });
+            saved: (exp.pushState as Record<string, unknown> | null) ?? null,
+            remember: async (value) => {
+              await ctx.db.channelOrderExport.update({ where: { id: exp.id }, data: { pushState: value as Prisma.InputJsonObject } });
             },
             // Stable across attempts and runs: the store turns a repeat into its first answer.
             idempotencyKey: `channel-order:${exp.id}`,

@@ -26,6 +26,7 @@ const config = {
 let remote: TestApp;
 let local: TestApp;
 let shop: Store; // the remote store's admin key and warehouse
+let sourceKey: string; // the key the store gives the platform (scope channel-source)
 let admin: string; // local admin key
 let storeId: string;
 /** Remote entities with a title, price and stock (the others are bare). */
@@ -64,6 +65,7 @@ async function remoteOrderCount(): Promise<number> {
 /** A proxy in front of the remote store that can lose the answer of one checkout after the store made the order. */
 function lossyProxy(target: string) {
   let loseNextCheckout = false;
+  let onLoss: (() => Promise<unknown>) | null = null;
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -75,6 +77,7 @@ function lossyProxy(target: string) {
     const body = Buffer.from(await upstream.arrayBuffer());
     if (loseNextCheckout && req.method === 'POST' && req.url === '/api/checkout') {
       loseNextCheckout = false;
+      await onLoss?.();
       req.socket.destroy(); // the store has the order; its answer never arrives
       return;
     }
@@ -83,7 +86,10 @@ function lossyProxy(target: string) {
   });
   return {
     listen: () => new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`))),
-    loseNextCheckout: () => (loseNextCheckout = true),
+    loseNextCheckout: (then?: () => Promise<unknown>) => {
+      loseNextCheckout = true;
+      onLoss = then ?? null;
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -92,6 +98,7 @@ beforeAll(async () => {
   remote = await startTestApp(config);
   local = await startTestApp(config);
   shop = await openStore(remote);
+  sourceKey = await remote.apiKey('channel-source');
   admin = await local.apiKey('admin');
   // The store's catalog: 250 entities, oldest first; the first three sellable.
   const slugs = Array.from({ length: ENTITIES }, () => unique('item'));
@@ -130,22 +137,22 @@ describe('channel connector with two instances', () => {
     const bad = await local.request('/api/channel/stores', { apiKey: admin, body: { name: 'x', baseUrl: 'ftp://example.com', apiKey: 'short' } });
     expect(bad.status, bad.text).toBe(422);
     expect(bad.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['apiKey']);
-    const badUrl = await local.request('/api/channel/stores', { apiKey: admin, body: { name: 'x', baseUrl: 'ftp://example.com', apiKey: shop.admin } });
+    const badUrl = await local.request('/api/channel/stores', { apiKey: admin, body: { name: 'x', baseUrl: 'ftp://example.com', apiKey: sourceKey } });
     expect(badUrl.status, badUrl.text).toBe(422);
     expect(badUrl.body.error.details[0].field).toBe('baseUrl');
     expect(await local.app.db.channelStore.count()).toBe(0);
 
-    const created = await local.request('/api/channel/stores', { apiKey: admin, body: { name: 'remote', baseUrl: remote.url, apiKey: shop.admin, pageSize: PAGE_SIZE } });
+    const created = await local.request('/api/channel/stores', { apiKey: admin, body: { name: 'remote', baseUrl: remote.url, apiKey: sourceKey, pageSize: PAGE_SIZE } });
     expect(created.status, created.text).toBe(201);
     storeId = created.body.data.id;
-    expect(created.body.data).toMatchObject({ name: 'remote', kind: 'commerce-service', status: 'active', pageSize: PAGE_SIZE, apiKeyHint: `…${shop.admin.slice(-4)}`, backfill: { status: 'idle', pages: 0 } });
+    expect(created.body.data).toMatchObject({ name: 'remote', kind: 'commerce-service', status: 'active', pageSize: PAGE_SIZE, apiKeyHint: `…${sourceKey.slice(-4)}`, backfill: { status: 'idle', pages: 0 } });
     const listed = await local.request('/api/channel/stores', { apiKey: admin });
     const gql = await local.graphql(`{ channelStore(id: "${storeId}") }`, {}, { apiKey: admin });
-    for (const text of [created.text, listed.text, JSON.stringify(gql.body)]) expect(text).not.toContain(shop.admin);
+    for (const text of [created.text, listed.text, JSON.stringify(gql.body)]) expect(text).not.toContain(sourceKey);
     expect((gql.body.data as any).channelStore.id).toBe(storeId);
     // At rest: encrypted, not the key.
     const row = await local.app.db.channelStore.findUniqueOrThrow({ where: { id: storeId } });
-    expect(row.apiKeyCiphertext).not.toContain(shop.admin);
+    expect(row.apiKeyCiphertext).not.toContain(sourceKey);
     expect(row.apiKeyCiphertext.startsWith('v1:')).toBe(true);
     const dup = await local.request('/api/channel/stores', { apiKey: admin, body: { name: 'remote', baseUrl: remote.url, apiKey: shop.admin } });
     expect(dup.status, dup.text).toBe(409);
@@ -153,7 +160,7 @@ describe('channel connector with two instances', () => {
     const audit = await local.request(`/api/audit/channel_store/${storeId}`, { apiKey: admin });
     expect(audit.status, audit.text).toBe(200);
     expect(audit.body.data.map((e: { event: string }) => e.event)).toEqual(['channel.storeCreate']);
-    expect(audit.text).not.toContain(shop.admin);
+    expect(audit.text).not.toContain(sourceKey);
   });
 
   it(`backfills a catalog of ${ENTITIES} entities one page per job run`, async () => {
@@ -202,7 +209,9 @@ describe('channel connector with two instances', () => {
     const sync = await local.graphql(`mutation { channelStoreInventorySync(id: "${storeId}") }`, {}, { apiKey: admin });
     expect(sync.body.errors, JSON.stringify(sync.body.errors)).toBeUndefined();
     expect((sync.body.data as any).channelStoreInventorySync.task).toBe('channel/sync-inventory');
+    const syncStatements = local.statements();
     const jobs = await drain(local, admin);
+    if (process.env.CHANNEL_REPORT) console.log('statements of a stock sync of 250 links, 2 changed', local.statements() - syncStatements);
     const run = await local.app.db.job.findUniqueOrThrow({ where: { id: jobs.find((j) => j.taskSlug === 'channel/sync-inventory')!.id } });
     expect(run.output).toMatchObject({ checked: ENTITIES, changed: 2 });
     expect((await localTwin(a!.id)).inventory).toMatchObject({ onHand: 15, available: 15 });
@@ -252,6 +261,35 @@ describe('channel connector with two instances', () => {
       expect(again.body.data).toMatchObject({ status: 'exported', jobId: null });
       await drain(local, admin);
       expect(await remoteOrderCount()).toBe(before + 1);
+    } finally {
+      await local.request(`/api/channel/stores/${storeId}`, { method: 'PATCH', apiKey: admin, body: { baseUrl: remote.url } });
+      await proxy.close();
+    }
+  }, 120_000);
+
+  it('pushes once even when the retry lost the cart the first attempt made', async () => {
+    const twin = await localTwin(sellable[2]!.id);
+    const proxy = lossyProxy(remote.url);
+    const proxyUrl = await proxy.listen();
+    try {
+      expect((await local.request(`/api/channel/stores/${storeId}`, { method: 'PATCH', apiKey: admin, body: { baseUrl: proxyUrl } })).status).toBe(200);
+      const before = await remoteOrderCount();
+      const storefront = await local.apiKey('storefront');
+      const cart = await local.request('/api/carts', { apiKey: storefront, body: { currency: 'USD' } });
+      const headers = { 'x-cart-token': cart.body.data.cartToken };
+      await local.request(`/api/carts/${cart.body.data.id}/items`, { apiKey: storefront, headers, body: { entityId: twin.id, quantity: 1, unitPriceSnapshot: 3000 } });
+      const placed = await local.request('/api/checkout', { apiKey: storefront, headers, body: { cartId: cart.body.data.id, paymentMethodId: 'pm_card_visa', currency: 'USD', shippingAddress: ADDRESS, email: 'twice@example.com' } });
+      expect(placed.status, placed.text).toBe(201);
+      // The answer is lost and so is what the first attempt remembered (its cart): the retry
+      // makes a new cart, and the store, seeing the same key on another cart, names its order.
+      proxy.loseNextCheckout(() => local.app.db.$executeRaw`update plugin_channel_order_exports set push_state = null where order_id = ${placed.body.data.id}::uuid`);
+      const jobs = (await drain(local, admin)).filter((j) => j.taskSlug === 'channel/push-order');
+      expect(jobs.map((j) => j.status)).toEqual(['pending', 'succeeded']);
+      expect(await remoteOrderCount()).toBe(before + 1);
+      const exp = (await local.request(`/api/channel/stores/${storeId}/orders`, { apiKey: admin })).body.data.find((e: { orderId: string }) => e.orderId === placed.body.data.id);
+      expect(exp).toMatchObject({ status: 'exported', attempts: 2 });
+      const remoteOrder = await remote.request(`/api/orders/${exp.remoteOrderId}`, { apiKey: shop.admin });
+      expect(remoteOrder.body.data.customerEmail).toBe('twice@example.com');
     } finally {
       await local.request(`/api/channel/stores/${storeId}`, { method: 'PATCH', apiKey: admin, body: { baseUrl: remote.url } });
       await proxy.close();
@@ -358,6 +396,27 @@ describe('channel connector with two instances', () => {
     expect(now.metadata).toEqual({ n: 0, season: 'winter' });
   }, 120_000);
 
+  it('imports named entities on request and archives those the store dropped', async () => {
+    const fresh = await remote.request('/api/catalog/entities', { apiKey: shop.admin, body: { type: 'product', slug: unique('fresh'), status: 'draft', metadata: { new: true } } });
+    expect(fresh.status, fresh.text).toBe(201);
+    const dropped = await remote.request('/api/catalog/entities?limit=1&sort=createdAt:desc&status=active', { apiKey: shop.admin });
+    const droppedId = dropped.body.data[0].id;
+    const droppedTwin = await localTwin(droppedId);
+    expect((await remote.request(`/api/catalog/entities/${droppedId}`, { method: 'DELETE', apiKey: shop.admin })).status).toBe(200);
+
+    const res = await local.request(`/api/channel/stores/${storeId}/import`, { apiKey: admin, body: { remoteIds: [fresh.body.data.id, droppedId] } });
+    expect(res.status, res.text).toBe(202);
+    expect(res.body.data.task).toBe('channel/import-catalog');
+    const jobs = (await drain(local, admin)).filter((j) => j.taskSlug === 'channel/import-catalog');
+    const run = await local.app.db.job.findUniqueOrThrow({ where: { id: jobs[0]!.id } });
+    expect(run.output).toEqual({ imported: 1, created: 1, removed: 1 });
+    expect(await localTwin(fresh.body.data.id)).toMatchObject({ status: 'draft', metadata: { new: true }, sourceStoreId: storeId });
+    const gone = await local.request(`/api/catalog/entities/${droppedTwin.id}`, { apiKey: admin });
+    expect(gone.body.data.status).toBe('archived');
+    const link = await local.app.db.channelLink.findUniqueOrThrow({ where: { storeId_remoteId: { storeId, remoteId: droppedId } } });
+    expect(link.status).toBe('removed');
+  });
+
   it('lists stores and exports with the same number of statements at any page size', async () => {
     for (const name of ['second', 'third', 'fourth']) {
       const res = await local.request('/api/channel/stores', { apiKey: admin, body: { name, baseUrl: remote.url, apiKey: shop.admin } });
@@ -377,7 +436,7 @@ describe('channel connector with two instances', () => {
     expect(all.statements).toBe(one.statements);
     const exportsOne = await count(`/api/channel/stores/${storeId}/orders?limit=1`);
     const exportsAll = await count(`/api/channel/stores/${storeId}/orders?limit=100`);
-    expect([exportsOne.rows, exportsAll.rows]).toEqual([1, 2]);
+    expect([exportsOne.rows, exportsAll.rows]).toEqual([1, 3]);
     expect(exportsAll.statements).toBe(exportsOne.statements);
   });
 
@@ -398,10 +457,38 @@ describe('channel connector with two instances', () => {
     }
     expect((await local.request('/api/channel/stores', { apiKey: storefront })).status).toBe(403);
     expect((await local.request('/api/channel/stores', { apiKey: otherAdmin })).body.data).toEqual([]);
+    // The plugin's own scope manages connections and reaches nothing else.
+    const integration = await local.apiKey('channel');
+    expect(integration.startsWith('cs_channel_')).toBe(true);
+    expect((await local.request('/api/channel/stores', { apiKey: integration })).body.data.length).toBe(4);
+    expect((await local.request('/api/orders', { apiKey: integration })).status).toBe(403);
+    expect((await local.request('/api/catalog/entities', { apiKey: integration, body: { type: 'product', slug: unique('no'), status: 'draft' } })).status).toBe(403);
     // Every channel job of this file was keyed to its store.
     const keys = await local.app.db.job.findMany({ where: { taskSlug: { startsWith: 'channel/' } }, select: { concurrencyKey: true }, distinct: ['concurrencyKey'] });
     expect(keys.map((k) => k.concurrencyKey)).toEqual([`store:${storeId}`]);
     expect((await local.request(`/api/channel/stores/${storeId}`, { apiKey: admin })).body.data.status).toBe('active');
+
+    // Bad input is a 4xx envelope, never a 500, and changes nothing.
+    const jobsBefore = await local.app.db.job.count();
+    const bad: Array<[string, string, unknown, number]> = [
+      ['PATCH', `/api/channel/stores/${storeId}`, { baseUrl: 'not a url' }, 422],
+      ['PATCH', `/api/channel/stores/${storeId}`, { status: 'deleted' }, 422],
+      ['PATCH', `/api/channel/stores/${storeId}`, { warehouseId: '00000000-0000-4000-8000-000000000000' }, 422],
+      ['PATCH', `/api/channel/stores/${storeId}`, { name: 'second' }, 409],
+      ['GET', '/api/channel/stores/not-a-store', undefined, 404],
+      ['POST', `/api/channel/stores/${storeId}/orders`, { orderId: 'x' }, 422],
+      ['POST', `/api/channel/stores/${storeId}/orders`, { orderId: '00000000-0000-4000-8000-000000000000' }, 422],
+      ['POST', `/api/channel/stores/${storeId}/import`, { remoteIds: [] }, 422],
+      ['POST', `/api/channel/stores/${storeId}/reconcile`, { remoteIds: [{ id: 'x' }] }, 422],
+      ['GET', `/api/channel/stores/${storeId}/orders?status=lost`, undefined, 422],
+    ];
+    for (const [method, path, body, status] of bad) {
+      const res = await local.request(path, { method, apiKey: admin, body });
+      expect(res.status, `${method} ${path} ${res.text}`).toBe(status);
+      expect(res.body.error.code, res.text).toBeTruthy();
+    }
+    expect(await local.app.db.job.count()).toBe(jobsBefore);
+    expect((await local.request(`/api/channel/stores/${storeId}`, { apiKey: admin })).body.data).toMatchObject({ name: 'remote', baseUrl: remote.url, status: 'active' });
 
     // A paused store's tasks do nothing, and its triggers say why.
     expect((await local.request(`/api/channel/stores/${storeId}`, { method: 'PATCH', apiKey: admin, body: { status: 'paused' } })).status).toBe(200);

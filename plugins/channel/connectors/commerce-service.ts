@@ -96,14 +96,17 @@ export function commerceServiceConnector(target: ConnectorTarget): ChannelConnec
     async pushOrder(order, state, signal) {
       // A retry reuses the cart an earlier attempt made: the store's checkout binds an
       // idempotency key to one cart, so the same key on the same cart returns the first order.
-      let cartId = state.remoteCartId;
-      if (!cartId) {
-        const cart = await client.POST('/api/carts', { body: { currency: order.currency }, signal });
-        if (!cart.data) throw failure('cart', cart.response, cart.error);
-        cartId = (cart.data as unknown as { data: { id: string } }).data.id;
+      // A guest cart is reached with its token (x-cart-token) unless the key may read any cart.
+      let cart = state.saved as { cartId: string; cartToken: string } | null;
+      if (!cart?.cartId) {
+        const created = await client.POST('/api/carts', { body: { currency: order.currency }, signal });
+        if (!created.data) throw failure('cart', created.response, created.error);
+        const body = (created.data as unknown as { data: { id: string; cartToken: string } }).data;
+        cart = { cartId: body.id, cartToken: body.cartToken };
         for (const line of order.lines) {
           const added = await client.POST('/api/carts/{id}/items', {
-            params: { path: { id: cartId } },
+            params: { path: { id: cart.cartId } },
+            headers: { 'x-cart-token': cart.cartToken },
             body: { entityId: line.remoteId, quantity: line.quantity, unitPriceSnapshot: line.unitPrice } as never,
             signal,
           });
@@ -111,11 +114,12 @@ export function commerceServiceConnector(target: ConnectorTarget): ChannelConnec
         }
         // Remembered only once every line is in: a retry after a half-filled cart starts a new one
         // (the abandoned cart holds no stock; carts reserve nothing until checkout).
-        await state.rememberCart(cartId);
+        await state.remember(cart);
       }
       const placed = await client.POST('/api/checkout', {
+        headers: { 'x-cart-token': cart.cartToken },
         body: {
-          cartId,
+          cartId: cart.cartId,
           currency: order.currency,
           paymentMethodId: order.paymentMethod,
           idempotencyKey: state.idempotencyKey,
@@ -124,7 +128,13 @@ export function commerceServiceConnector(target: ConnectorTarget): ChannelConnec
         } as never,
         signal,
       });
-      if (!placed.data) throw failure(`order ${order.orderNumber}`, placed.response, placed.error);
+      if (!placed.data) {
+        // The key was used already for another cart of ours (a retry that lost its saved cart):
+        // the store names the order it made then, which is the one we want.
+        const known = (placed.error as { error?: { details?: { orderId?: unknown } } } | undefined)?.error?.details?.orderId;
+        if (placed.response.status === 409 && typeof known === 'string') return { remoteOrderId: known, remoteNumber: null, replayed: true };
+        throw failure(`order ${order.orderNumber}`, placed.response, placed.error);
+      }
       const result = placed.data as unknown as { data: { id: string; orderNumber?: string | null }; meta?: { replayed?: boolean } };
       return { remoteOrderId: result.data.id, remoteNumber: result.data.orderNumber ?? null, replayed: Boolean(result.meta?.replayed) };
     },

@@ -48,7 +48,7 @@ CREATE TABLE "plugin_channel_order_exports" (
     "store_id" UUID NOT NULL,
     "order_id" UUID NOT NULL,
     "status" TEXT NOT NULL DEFAULT 'pending',
-    "remote_cart_id" TEXT,
+    "push_state" JSONB,
     "remote_order_id" TEXT,
     "remote_number" TEXT,
     "attempts" INTEGER NOT NULL DEFAULT 0,
