@@ -26,7 +26,7 @@ import { cleanup, eventually, logLines, operator, request, spawnProcess, startIn
 const SLOW = process.env.COMMERCE_SLOW_TESTS === '1';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const LIMIT = 12;
-const EVENTS = 40;
+const EVENTS = 60;
 const KEY_PREFIX = `rl-faults-${process.pid}-${randomBytes(4).toString('hex')}`;
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -66,7 +66,7 @@ describe(SLOW ? 'two API processes and two workers on one database and one Redis
     op = await operator(database.url);
     adminKey = await op.apiKey('admin');
     writerKeys = await Promise.all(Array.from({ length: Math.ceil(EVENTS / (LIMIT - 2)) }, () => op.apiKey('admin')));
-    receiver = await startReceiver({ delayMs: 150 });
+    receiver = await startReceiver({ delayMs: 300 });
     if (SLOW) {
       const env = { REDIS_URL };
       // All four at once: the database is a migrated clone and its default organization exists
@@ -112,9 +112,11 @@ describe(SLOW ? 'two API processes and two workers on one database and one Redis
         return res;
       }),
     );
-    // Kill a worker while it holds a delivery (sent or being sent, outcome not yet recorded).
+    // Kill a worker once deliveries are flowing and while it holds one (sent or being sent,
+    // outcome not yet recorded).
     const [victim, survivor] = workers as [Child, Child];
     const db = op.runtime.db;
+    await eventually(async () => receiver.received.length >= EVENTS / 8, 60_000, 10, 'the first deliveries');
     const holding = await eventually(
       async () => (await db.job.count({ where: { status: 'processing', lockedBy: { contains: `:${victim.pid}:` } } })) || null,
       60_000,
@@ -124,7 +126,9 @@ describe(SLOW ? 'two API processes and two workers on one database and one Redis
     victim.child.kill('SIGKILL');
     expect((await victim.exited).signal).toBe('SIGKILL');
     const receivedAtKill = receiver.received.length;
-    expect((await Promise.all(writes)).filter((res) => res.status !== 201).map((res) => res.text)).toEqual([]);
+    const failedWrites = (await Promise.all(writes)).filter((res) => res.status !== 201);
+    if (failedWrites.length) console.error(apis.flatMap((api) => logLines(api, 50)).map((l) => JSON.stringify(l).slice(0, 1500)).join('\n'));
+    expect(failedWrites.map((res) => res.text)).toEqual([]);
 
     await eventually(
       async () => {
