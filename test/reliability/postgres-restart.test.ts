@@ -186,10 +186,13 @@ describe('PostgreSQL stopped and started under load', () => {
     );
     expect(worker.alive()).toBe(true);
     // The worker's LISTEN connection is back (not only its poll): it reconnected on its own.
-    const listeners = await op.runtime.db.$queryRaw<Array<{ n: number }>>`
-      select count(*)::int as n from pg_stat_activity
-      where datname = current_database() and application_name = 'commerce-jobs-listener' and query ilike 'listen%'`;
-    expect(listeners[0]!.n).toBe(1);
+    // (Its reconnect backs off up to 10 s, so give it that long.)
+    await eventually(async () => {
+      const listeners = await op.runtime.db.$queryRaw<Array<{ n: number }>>`
+        select count(*)::int as n from pg_stat_activity
+        where datname = current_database() and application_name = 'commerce-jobs-listener' and query ilike 'listen%'`;
+      return listeners[0]!.n === 1;
+    }, 15_000, 200, 'the worker listening again');
     // Each created entity has exactly one event, and each event exactly one delivery row.
     const events = await db.domainEvent.findMany({ where: { type: 'catalog.create' } });
     const eventEntityIds = events.map((e) => (e.payload as { entity: { id: string } }).entity.id);
