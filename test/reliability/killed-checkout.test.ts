@@ -56,6 +56,7 @@ function checkout(entry: (typeof carts)[number]) {
 describe('SIGKILL during concurrent checkouts', () => {
   const answered = new Map<string, string>(); // cart id → order id, for checkouts answered 201
   let cut = 0;
+  let refused = 0;
   let openAtKill = 0;
   let retried = { replayed: 0, created: 0 };
 
@@ -67,6 +68,8 @@ describe('SIGKILL during concurrent checkouts', () => {
         (res) => {
           settled += 1;
           if (res.status === 201) answered.set(entry.cart.id, res.body.data.id);
+          // A saturated pool on a loaded machine: nothing was done; the shopper retries below.
+          else if (res.status === 503) refused += 1;
           else throw new Error(`checkout answered ${res.status} before the kill: ${res.text}`);
         },
         () => {
@@ -94,18 +97,22 @@ describe('SIGKILL during concurrent checkouts', () => {
     server = await spawnProcess('server', { databaseUrl: database.url, config });
     // The shopper retries what got no answer, with the same idempotencyKey.
     for (const entry of carts.filter((e) => !answered.has(e.cart.id))) {
-      const res = await checkout(entry);
+      let res = await checkout(entry);
+      for (let attempt = 1; res.status === 503 && attempt < 5; attempt += 1) {
+        await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? 1) * 1000));
+        res = await checkout(entry);
+      }
       expect([200, 201], res.text).toContain(res.status);
       if (res.status === 200) retried.replayed += 1;
       else retried.created += 1;
     }
-    console.info(`${CHECKOUTS} checkouts: ${answered.size} answered 201 before the kill, ${cut} cut by it (${openAtKill} transactions open at the kill); retried after restart: ${retried.replayed} had committed (200), ${retried.created} had not (201)`);
+    console.info(`${CHECKOUTS} checkouts: ${answered.size} answered 201 before the kill, ${cut} cut by it (${openAtKill} transactions open at the kill), ${refused} refused 503 before it; retried after restart: ${retried.replayed} had committed (200), ${retried.created} had not (201)`);
   }, 300_000);
 
   it('the kill really landed mid-flight: some checkouts were answered, some were cut', () => {
     expect(answered.size).toBeGreaterThan(0);
     expect(cut).toBeGreaterThan(0);
-    expect(answered.size + cut).toBe(CHECKOUTS);
+    expect(answered.size + cut + refused).toBe(CHECKOUTS);
   });
 
   it('every order is whole: lines, totals, number, status history, payment intent, reservations, event, converted cart', async () => {
