@@ -111,6 +111,11 @@ export function createAuth(config: Config, db: Db, options: { secret: string; ba
       disableOriginCheck: false,
     },
     logger: { disabled: config.env === 'test' },
+    // An unexpected error inside an identity endpoint (the database unreachable, a bug) is
+    // rethrown to the HTTP layer instead of becoming better-call's bodiless 500 and a console
+    // line: there it is a 503 SERVICE_UNAVAILABLE when the database is down and a logged,
+    // enveloped 500 otherwise, like every other route. APIErrors (4xx) still answer as before.
+    onAPIError: { throw: true },
     telemetry: { enabled: false },
     plugins: [
       bearer(),

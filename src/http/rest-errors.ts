@@ -15,7 +15,7 @@ export function errorResponse(status: number, code: string, message: string, det
 /** What a client is told while the database cannot be reached (db/errors.ts isDatabaseUnavailable). */
 export const DATABASE_UNAVAILABLE = {
   code: 'SERVICE_UNAVAILABLE',
-  message: 'The service is temporarily unavailable (database unreachable); retry after the number of seconds in Retry-After',
+  message: 'The service is temporarily unavailable (database unreachable or saturated); retry after the number of seconds in Retry-After',
   retryAfterSeconds: 2,
 } as const;
 

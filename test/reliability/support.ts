@@ -31,6 +31,12 @@ const tempDirs = new Set<string>();
 const clusters = new Set<OwnPostgres>();
 const inProcess = new Set<{ close(): Promise<void> }>();
 
+// Last resort if the test process ends without its afterAll (a crash, a killed run): no child
+// outlives it. (Temp dirs and clusters need async work; cleanup() does that.)
+process.once('exit', () => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+
 export function tempDir(prefix: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `commerce-${prefix}-`));
   tempDirs.add(dir);

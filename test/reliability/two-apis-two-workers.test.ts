@@ -26,7 +26,7 @@ import { cleanup, eventually, logLines, operator, request, spawnProcess, startIn
 const SLOW = process.env.COMMERCE_SLOW_TESTS === '1';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const LIMIT = 12;
-const EVENTS = 40;
+const EVENTS = 60;
 const KEY_PREFIX = `rl-faults-${process.pid}-${randomBytes(4).toString('hex')}`;
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -66,7 +66,7 @@ describe(SLOW ? 'two API processes and two workers on one database and one Redis
     op = await operator(database.url);
     adminKey = await op.apiKey('admin');
     writerKeys = await Promise.all(Array.from({ length: Math.ceil(EVENTS / (LIMIT - 2)) }, () => op.apiKey('admin')));
-    receiver = await startReceiver({ delayMs: 150 });
+    receiver = await startReceiver({ delayMs: 300 });
     if (SLOW) {
       const env = { REDIS_URL };
       // All four at once: the database is a migrated clone and its default organization exists
@@ -106,15 +106,34 @@ describe(SLOW ? 'two API processes and two workers on one database and one Redis
     receiver.secret('/multi', endpoint.body.data.secret);
 
     const created: string[] = [];
-    const writes = Array.from({ length: EVENTS }, (_, i) =>
-      request(apis[i % 2]!.url, '/api/catalog/entities', { apiKey: writerKeys[i % writerKeys.length], body: { type: 'product', slug: `multi-${i}-${KEY_PREFIX}`, status: 'active' } }).then((res) => {
+    let busy = 0;
+    // Ten writers, as a client fleet would send them; a 503 (a saturated pool on a loaded
+    // machine: nothing was written) is retried after its Retry-After, as the SDK's queue does.
+    async function write(i: number) {
+      for (let attempt = 1; ; attempt += 1) {
+        const res = await request(apis[i % 2]!.url, '/api/catalog/entities', { apiKey: writerKeys[i % writerKeys.length], body: { type: 'product', slug: `multi-${i}-${KEY_PREFIX}`, status: 'active' } });
+        if (res.status === 503 && attempt < 5) {
+          busy += 1;
+          await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? 1) * 1000));
+          continue;
+        }
         if (res.status === 201) created.push(res.body.data.id);
         return res;
+      }
+    }
+    const queue = Array.from({ length: EVENTS }, (_, i) => i);
+    const writes = Promise.all(
+      Array.from({ length: 10 }, async () => {
+        const answers = [];
+        for (let i = queue.shift(); i !== undefined; i = queue.shift()) answers.push(await write(i));
+        return answers;
       }),
-    );
-    // Kill a worker while it holds a delivery (sent or being sent, outcome not yet recorded).
+    ).then((lists) => lists.flat());
+    // Kill a worker once deliveries are flowing and while it holds one (sent or being sent,
+    // outcome not yet recorded).
     const [victim, survivor] = workers as [Child, Child];
     const db = op.runtime.db;
+    await eventually(async () => receiver.received.length >= EVENTS / 8, 60_000, 10, 'the first deliveries');
     const holding = await eventually(
       async () => (await db.job.count({ where: { status: 'processing', lockedBy: { contains: `:${victim.pid}:` } } })) || null,
       60_000,
@@ -124,7 +143,9 @@ describe(SLOW ? 'two API processes and two workers on one database and one Redis
     victim.child.kill('SIGKILL');
     expect((await victim.exited).signal).toBe('SIGKILL');
     const receivedAtKill = receiver.received.length;
-    expect((await Promise.all(writes)).filter((res) => res.status !== 201).map((res) => res.text)).toEqual([]);
+    const failedWrites = (await writes).filter((res) => res.status !== 201);
+    if (failedWrites.length) console.error(apis.flatMap((api) => logLines(api, 50)).map((l) => JSON.stringify(l).slice(0, 1500)).join('\n'));
+    expect(failedWrites.map((res) => res.text)).toEqual([]);
 
     await eventually(
       async () => {
@@ -155,7 +176,7 @@ describe(SLOW ? 'two API processes and two workers on one database and one Redis
     expect(reaped).toBeGreaterThanOrEqual(1);
     console.info(
       `deliveries recorded by the victim ${finishedBy(victim.pid)}, by the survivor ${finishedBy(survivor.pid)}; jobs the survivor reaped from the victim ${reaped}; ` +
-      `${EVENTS} events written through 2 APIs; worker ${victim.pid} killed holding ${holding} job(s), after ${receivedAtKill} deliveries; ` +
+      `${EVENTS} events written through 2 APIs (${busy} writes retried after a 503); worker ${victim.pid} killed holding ${holding} job(s), after ${receivedAtKill} deliveries; ` +
         `${receiver.received.length} deliveries received (${receiver.received.length - EVENTS} repeats with the same webhook-id); events lost: 0`,
     );
   }, 150_000);
