@@ -11,7 +11,7 @@ import { appErrorResponse, errorResponse } from '../../http/rest-errors.js';
 import { AppError, validationFailed } from '../../errors.js';
 import type { RequestContext } from '../../context.js';
 import { CatalogEntityRef, CatalogVariantRef, includedValue, registerCatalogInclude, type CatalogEntityView, type VariantView } from '../catalog/index.js';
-import { attach, attachmentsOf, deleteAsset, detach, findAsset, getAsset, reorder, storeUpload } from './service.js';
+import { attach, attachmentsOf, deleteAsset, detach, findAsset, getAsset, reorder, storeUnavailable, storeUpload } from './service.js';
 import { verifyMediaUrl } from './signing.js';
 import { mediaStorage } from './storage.js';
 import { Readable } from 'node:stream';
@@ -283,7 +283,13 @@ defineRawRoute({
     if (refusal) return errorResponse(403, 'FORBIDDEN', refusal);
     // The signature names the asset; the row gives its organization and type.
     const asset = await ctx.db.mediaAsset.findUnique({ where: { id } });
-    const object = asset ? await mediaStorage(ctx.config).get(asset.storageKey) : null;
+    let object: Awaited<ReturnType<ReturnType<typeof mediaStorage>['get']>> = null;
+    try {
+      object = asset ? await mediaStorage(ctx.config).get(asset.storageKey) : null;
+    } catch (error) {
+      ctx.logger.error({ err: error, assetId: id }, 'media store read failed');
+      return appErrorResponse(storeUnavailable());
+    }
     if (!asset || !object) return errorResponse(404, 'NOT_FOUND', 'Media asset not found');
     const expires = Number(url.searchParams.get('expires'));
     const maxAge = Math.max(0, expires - Math.floor(Date.now() / 1000));
