@@ -211,6 +211,7 @@ defineRawRoute({
       400: errorRef('Not multipart/form-data'),
       413: errorRef('File larger than the limit'),
       422: errorRef('Missing, empty, refused or mistyped file'),
+      503: errorRef('The media store (S3 bucket) cannot be reached; nothing was stored'),
     },
   },
   async handle(ctx) {
@@ -240,7 +241,9 @@ defineRawRoute({
   openapi: {
     summary: 'Redirect to a media asset, or get its signed URL',
     tags: ['media'],
-    description: 'Redirects (302) to a signed URL of the bytes; with `signed=true` answers `{ data: { url, expiresAt } }`. The URL is verified when fetched: expired or altered is 403.',
+    description:
+      'Redirects (302) to a signed URL of the bytes; with `signed=true` answers `{ data: { url, expiresAt } }`. The URL is verified when fetched: expired or altered is 403. ' +
+      'With the local store the URL is the API\'s own signed /content route; with S3 storage it is a presigned GET of the bucket.',
     parameters: [{ name: 'signed', in: 'query', required: false, schema: { type: 'boolean' } }],
     responses: {
       302: { description: 'To the signed URL' },
@@ -274,7 +277,12 @@ defineRawRoute({
       { name: 'expires', in: 'query', required: true, schema: { type: 'integer' } },
       { name: 'signature', in: 'query', required: true, schema: { type: 'string' } },
     ],
-    responses: { 200: { description: 'The file' }, 403: errorRef('Unsigned, altered or expired URL'), 404: errorRef('The asset is gone') },
+    responses: {
+      200: { description: 'The file' },
+      403: errorRef('Unsigned, altered or expired URL'),
+      404: errorRef('The asset is gone'),
+      503: errorRef('The media store (S3 bucket) cannot be reached'),
+    },
   },
   async handle(ctx, params) {
     const url = new URL(ctx.request.url);
