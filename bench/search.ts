@@ -88,21 +88,28 @@ async function plans(db: pg.Client, org: string): Promise<string> {
     ]
       .filter(Boolean)
       .join(' AND ');
+  const base = `d.organization_id = '${org}' AND d.locale = 'en' AND d.status = 'active' AND d.title <> ''`;
   const statements = {
     hits: `SELECT d.entity_id::text AS id, count(*) OVER () AS total FROM search_documents d WHERE ${where()} ORDER BY ts_rank_cd(d.document, ${tsq}) DESC, d.entity_created_at DESC, d.entity_id DESC LIMIT 20`,
     'facet color (disjunctive: without its own filter)': `SELECT v.value, count(*) FROM search_documents d CROSS JOIN LATERAL jsonb_array_elements_text(d.attrs -> 'color') AS v(value) WHERE ${where('color')} GROUP BY v.value`,
-    suggest: `WITH hits AS (
-        SELECT d.title AS text, 'title' AS kind, d.entity_id,
-          CASE WHEN d.title ILIKE 'cott%' THEN 0 WHEN d.title ~* '\\mcott' THEN 1 ELSE 2 END AS tier, word_similarity('cott', d.title) AS sim
-        FROM search_documents d
-        WHERE d.organization_id = '${org}' AND d.locale = 'en' AND d.status = 'active' AND d.title <> '' AND (d.title ILIKE '%cott%' OR 'cott' <% d.title)
+    suggest: `WITH candidates AS (
+        (SELECT d.title AS text, 'title' AS kind, d.entity_id FROM search_documents d WHERE ${base} AND d.title ILIKE 'cott%' LIMIT 100)
         UNION ALL
-        SELECT v.sku, 'sku', v.entity_id, 0, 1 FROM catalog_variants v JOIN search_documents d ON d.entity_id = v.entity_id AND d.locale = 'en' AND d.status = 'active'
-        WHERE v.organization_id = '${org}' AND v.sku ILIKE 'cott%'
+        (SELECT d.title, 'title', d.entity_id FROM search_documents d WHERE ${base} AND d.title ~* '\\mcott' LIMIT 100)
+        UNION ALL
+        (SELECT d.title, 'title', d.entity_id FROM search_documents d WHERE ${base} AND 'cott' <% d.title LIMIT 100)
+        UNION ALL
+        (SELECT v.sku, 'sku', v.entity_id FROM catalog_variants v JOIN search_documents d ON d.entity_id = v.entity_id AND d.locale = 'en' AND d.status = 'active'
+         WHERE v.organization_id = '${org}' AND v.sku ILIKE 'cott%' LIMIT 100)
+      ), hits AS (
+        SELECT text, kind, entity_id, CASE WHEN kind = 'sku' OR text ILIKE 'cott%' THEN 0 WHEN text ~* '\\mcott' THEN 1 ELSE 2 END AS tier,
+          CASE WHEN kind = 'sku' THEN 1 ELSE word_similarity('cott', text) END AS sim FROM candidates
       ), best AS (
-        SELECT DISTINCT ON (lower(text)) text, kind, entity_id, tier, sim FROM hits WHERE tier < 2 OR 'cott' <% text ORDER BY lower(text), tier, sim DESC
+        SELECT DISTINCT ON (lower(text)) text, kind, entity_id, tier, sim FROM hits ORDER BY lower(text), tier, sim DESC
+      ), top AS (
+        SELECT * FROM best ORDER BY tier, sim DESC, length(text), text LIMIT 10
       )
-      SELECT b.text FROM best b JOIN catalog_entities e ON e.id = b.entity_id ORDER BY b.tier, b.sim DESC, length(b.text), b.text LIMIT 10`,
+      SELECT b.text, e.slug FROM top b JOIN catalog_entities e ON e.id = b.entity_id ORDER BY b.tier, b.sim DESC, length(b.text), b.text`,
   };
   const out: string[] = [];
   for (const [name, sql] of Object.entries(statements)) {

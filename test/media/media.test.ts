@@ -286,12 +286,18 @@ describe('attachments, include=media and renditions', () => {
       const entity = await createEntity(t, admin, { type, status: 'active' });
       expect((await t.request('/api/media/attach', { apiKey: admin, body: { entityId: entity.id, mediaAssetId: asset.id, role: 'gallery' } })).status).toBe(201);
     }
+    // The fewest of three calls: the API-key cache (5 s) and its last-used touch add a statement now
+    // and then (seen under load), which is not what this measures.
     const count = async (limit: number) => {
-      const before = t.statements();
-      const res = await t.request(`/api/catalog/entities?type=${type}&include=media&limit=${limit}`, { apiKey: storefront });
-      expect(res.body.data).toHaveLength(limit);
-      expect(res.body.data.every((e: any) => e.media.length === 1)).toBe(true);
-      return t.statements() - before;
+      const seen: number[] = [];
+      for (let i = 0; i < 3; i += 1) {
+        const before = t.statements();
+        const res = await t.request(`/api/catalog/entities?type=${type}&include=media&limit=${limit}`, { apiKey: storefront });
+        expect(res.body.data).toHaveLength(limit);
+        expect(res.body.data.every((e: any) => e.media.length === 1)).toBe(true);
+        seen.push(t.statements() - before);
+      }
+      return Math.min(...seen);
     };
     expect(await count(6)).toBe(await count(2));
   }, 60_000);

@@ -159,6 +159,13 @@ describe('S3 media storage', () => {
     const key = `media/${row.organizationId}/${asset.id}`;
 
     await stopS3();
+    // uploads cannot be stored meanwhile: 503 with the envelope, no row written
+    const before = await t.app.db.mediaAsset.count();
+    const refused = await upload(t, admin, { file: { bytes: await png(41, 41, '#0ff') } });
+    expect(refused.status, refused.text).toBe(503);
+    expect(refused.body.error.code).toBe('SERVICE_UNAVAILABLE');
+    expect(await t.app.db.mediaAsset.count()).toBe(before);
+
     const res = await t.request(`/api/media/${asset.id}`, { method: 'DELETE', apiKey: admin });
     expect(res.status, res.text).toBe(200);
     expect(await t.app.db.mediaAsset.count({ where: { id: asset.id } })).toBe(0);

@@ -50,6 +50,33 @@ describe('config validation', () => {
   });
 });
 
+describe('storage and search adapters', () => {
+  it('refuses S3 storage without a bucket and Meilisearch without a host, naming the key', async () => {
+    await expect(loadConfig({ media: { storage: 's3' } })).rejects.toThrow(/media\.s3\.bucket/);
+    await expect(loadConfig({ search: { engine: 'meilisearch' } })).rejects.toThrow(/search\.meilisearch\.host/);
+  });
+
+  it('reads the adapters from the environment', async () => {
+    const { configFromEnv, resolveConfig } = await import('../../src/config/index.js');
+    const config = resolveConfig(
+      configFromEnv({
+        MEDIA_STORAGE: 's3',
+        S3_BUCKET: 'shop-media',
+        S3_REGION: 'eu-central-1',
+        S3_ENDPOINT: 'http://127.0.0.1:9000',
+        S3_FORCE_PATH_STYLE: 'true',
+        SEARCH_ENGINE: 'meilisearch',
+        MEILISEARCH_HOST: 'http://127.0.0.1:7700',
+        MEILISEARCH_API_KEY: 'key',
+      }),
+    );
+    expect(config.media).toMatchObject({ storage: 's3', s3: { bucket: 'shop-media', region: 'eu-central-1', endpoint: 'http://127.0.0.1:9000', forcePathStyle: true, keyPrefix: '' } });
+    expect(config.search).toEqual({ engine: 'meilisearch', meilisearch: { host: 'http://127.0.0.1:7700', apiKey: 'key', indexUid: 'catalog', timeoutMs: 5000 } });
+    expect(resolveConfig({}).media.storage).toBe('local');
+    expect(resolveConfig({}).search.engine).toBe('postgres');
+  });
+});
+
 describe('API-key scopes from config and plugins', () => {
   const posScope = { prefix: 'pos_shift_', description: 'Per-shift POS key', permissions: { pos: ['operate'] }, keyExpiration: { minExpiresIn: 1 / 96, maxExpiresIn: 1 } };
 

@@ -209,11 +209,16 @@ describe('Meilisearch adapter: GET /api/search and suggest answer from it', () =
   });
 
   it('costs the same SQL statements for a page of 1 and of 2 hits (the engine finds, one statement loads the page)', async () => {
+    // The fewest of three calls: the API-key cache (5 s) and its last-used touch add a statement now and then.
     const count = async (limit: number) => {
-      const before = t.statements();
-      const res = await t.request(`/api/search?q=shirt&facets=category,brand,color&limit=${limit}&include=attributes`, { apiKey: admin });
-      expect(res.body.data).toHaveLength(limit);
-      return t.statements() - before;
+      const seen: number[] = [];
+      for (let i = 0; i < 3; i += 1) {
+        const before = t.statements();
+        const res = await t.request(`/api/search?q=shirt&facets=category,brand,color&limit=${limit}&include=attributes`, { apiKey: admin });
+        expect(res.body.data).toHaveLength(limit);
+        seen.push(t.statements() - before);
+      }
+      return Math.min(...seen);
     };
     expect(await count(2)).toBe(await count(1));
   });
@@ -253,6 +258,12 @@ describe('Meilisearch adapter: rebuild and failures', () => {
     stub.failing = true;
     try {
       await sync();
+      // shoppers get a 503 with the envelope while the engine is down, not a 500
+      for (const path of ['/api/search?q=shirt', '/api/search/suggest?prefix=shi']) {
+        const down = await t.request(path, { apiKey: storefront });
+        expect(down.status, down.text).toBe(503);
+        expect(down.body.error.code).toBe('SERVICE_UNAVAILABLE');
+      }
     } finally {
       stub.failing = false;
     }

@@ -1683,7 +1683,7 @@ export interface paths {
         };
         /**
          * Redirect to a media asset, or get its signed URL
-         * @description Redirects (302) to a signed URL of the bytes; with `signed=true` answers `{ data: { url, expiresAt } }`. The URL is verified when fetched: expired or altered is 403.
+         * @description Redirects (302) to a signed URL of the bytes; with `signed=true` answers `{ data: { url, expiresAt } }`. The URL is verified when fetched: expired or altered is 403. With the local store the URL is the API's own signed /content route; with S3 storage it is a presigned GET of the bucket.
          *
          *     Requires one of the permissions media:read, catalog:read.
          */
@@ -1789,6 +1789,15 @@ export interface paths {
                 };
                 /** @description The asset is gone */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description The media store (S3 bucket) cannot be reached */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1950,6 +1959,15 @@ export interface paths {
                 };
                 /** @description Missing, empty, refused or mistyped file */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description The media store (S3 bucket) cannot be reached; nothing was stored */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2611,7 +2629,7 @@ export interface paths {
         };
         /**
          * Full-text search over the catalog
-         * @description PostgreSQL full-text search is the built-in engine: `q` is a web-search query (quotes for phrases, -word to exclude, or) and its last word also matches as a prefix (shir finds shirts); hits are ranked by relevance (title over description over filterable field values), then newest first. Without `q` every entity matching the filters is a hit (newest first): the spec's in-memory fallback (a query or filter required, facets-only answers empty) does not apply while PostgreSQL is the engine. Filters: type, category and brand (UUID or slug), status (default active; others need catalog:read:unpublished), and attribute filters `attr.<name>=value` (REST, repeatable; GraphQL `attr: ["name=value"]`): values of one name are ORed, names ANDed, equality on approved en values of filterable fields. `facets=type,category,brand,status,<attribute names>` gives counts over the whole filtered result in meta.facets; each facet ignores its own filter. limit above 100 is clamped.
+         * @description PostgreSQL full-text search is the built-in engine: `q` is a web-search query (quotes for phrases, -word to exclude, or) and its last word also matches as a prefix (shir finds shirts); hits are ranked by relevance (title over description over filterable field values), then newest first. Without `q` every entity matching the filters is a hit (newest first): the spec's in-memory fallback (a query or filter required, facets-only answers empty) does not apply while PostgreSQL is the engine. Filters: type, category and brand (UUID or slug), status (default active; others need catalog:read:unpublished), and attribute filters `attr.<name>=value` (REST, repeatable; GraphQL `attr: ["name=value"]`): values of one name are ORed, names ANDed, equality on approved en values of filterable fields. `facets=type,category,brand,status,<attribute names>` gives counts over the whole filtered result in meta.facets; each facet ignores its own filter. limit above 100 is clamped. With search.engine meilisearch the same parameters, rules and response shape are answered by Meilisearch (typo-tolerant on every word; 503 SERVICE_UNAVAILABLE while it cannot be reached).
          *
          *     Requires permission catalog:read.
          *
@@ -5766,7 +5784,7 @@ export interface components {
             /**
              * @description Full-text search over the catalog
              *
-             *     PostgreSQL full-text search is the built-in engine: `q` is a web-search query (quotes for phrases, -word to exclude, or) and its last word also matches as a prefix (shir finds shirts); hits are ranked by relevance (title over description over filterable field values), then newest first. Without `q` every entity matching the filters is a hit (newest first): the spec's in-memory fallback (a query or filter required, facets-only answers empty) does not apply while PostgreSQL is the engine. Filters: type, category and brand (UUID or slug), status (default active; others need catalog:read:unpublished), and attribute filters `attr.<name>=value` (REST, repeatable; GraphQL `attr: ["name=value"]`): values of one name are ORed, names ANDed, equality on approved en values of filterable fields. `facets=type,category,brand,status,<attribute names>` gives counts over the whole filtered result in meta.facets; each facet ignores its own filter. limit above 100 is clamped.
+             *     PostgreSQL full-text search is the built-in engine: `q` is a web-search query (quotes for phrases, -word to exclude, or) and its last word also matches as a prefix (shir finds shirts); hits are ranked by relevance (title over description over filterable field values), then newest first. Without `q` every entity matching the filters is a hit (newest first): the spec's in-memory fallback (a query or filter required, facets-only answers empty) does not apply while PostgreSQL is the engine. Filters: type, category and brand (UUID or slug), status (default active; others need catalog:read:unpublished), and attribute filters `attr.<name>=value` (REST, repeatable; GraphQL `attr: ["name=value"]`): values of one name are ORed, names ANDed, equality on approved en values of filterable fields. `facets=type,category,brand,status,<attribute names>` gives counts over the whole filtered result in meta.facets; each facet ignores its own filter. limit above 100 is clamped. With search.engine meilisearch the same parameters, rules and response shape are answered by Meilisearch (typo-tolerant on every word; 503 SERVICE_UNAVAILABLE while it cannot be reached).
              *
              *     Requires permission catalog:read.
              *

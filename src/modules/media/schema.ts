@@ -11,7 +11,7 @@ import { appErrorResponse, errorResponse } from '../../http/rest-errors.js';
 import { AppError, validationFailed } from '../../errors.js';
 import type { RequestContext } from '../../context.js';
 import { CatalogEntityRef, CatalogVariantRef, includedValue, registerCatalogInclude, type CatalogEntityView, type VariantView } from '../catalog/index.js';
-import { attach, attachmentsOf, deleteAsset, detach, findAsset, getAsset, reorder, storeUpload } from './service.js';
+import { attach, attachmentsOf, deleteAsset, detach, findAsset, getAsset, reorder, storeUnavailable, storeUpload } from './service.js';
 import { verifyMediaUrl } from './signing.js';
 import { mediaStorage } from './storage.js';
 import { Readable } from 'node:stream';
@@ -211,6 +211,7 @@ defineRawRoute({
       400: errorRef('Not multipart/form-data'),
       413: errorRef('File larger than the limit'),
       422: errorRef('Missing, empty, refused or mistyped file'),
+      503: errorRef('The media store (S3 bucket) cannot be reached; nothing was stored'),
     },
   },
   async handle(ctx) {
@@ -240,7 +241,9 @@ defineRawRoute({
   openapi: {
     summary: 'Redirect to a media asset, or get its signed URL',
     tags: ['media'],
-    description: 'Redirects (302) to a signed URL of the bytes; with `signed=true` answers `{ data: { url, expiresAt } }`. The URL is verified when fetched: expired or altered is 403.',
+    description:
+      'Redirects (302) to a signed URL of the bytes; with `signed=true` answers `{ data: { url, expiresAt } }`. The URL is verified when fetched: expired or altered is 403. ' +
+      'With the local store the URL is the API\'s own signed /content route; with S3 storage it is a presigned GET of the bucket.',
     parameters: [{ name: 'signed', in: 'query', required: false, schema: { type: 'boolean' } }],
     responses: {
       302: { description: 'To the signed URL' },
@@ -274,7 +277,12 @@ defineRawRoute({
       { name: 'expires', in: 'query', required: true, schema: { type: 'integer' } },
       { name: 'signature', in: 'query', required: true, schema: { type: 'string' } },
     ],
-    responses: { 200: { description: 'The file' }, 403: errorRef('Unsigned, altered or expired URL'), 404: errorRef('The asset is gone') },
+    responses: {
+      200: { description: 'The file' },
+      403: errorRef('Unsigned, altered or expired URL'),
+      404: errorRef('The asset is gone'),
+      503: errorRef('The media store (S3 bucket) cannot be reached'),
+    },
   },
   async handle(ctx, params) {
     const url = new URL(ctx.request.url);
@@ -283,7 +291,13 @@ defineRawRoute({
     if (refusal) return errorResponse(403, 'FORBIDDEN', refusal);
     // The signature names the asset; the row gives its organization and type.
     const asset = await ctx.db.mediaAsset.findUnique({ where: { id } });
-    const object = asset ? await mediaStorage(ctx.config).get(asset.storageKey) : null;
+    let object: Awaited<ReturnType<ReturnType<typeof mediaStorage>['get']>> = null;
+    try {
+      object = asset ? await mediaStorage(ctx.config).get(asset.storageKey) : null;
+    } catch (error) {
+      ctx.logger.error({ err: error, assetId: id }, 'media store read failed');
+      return appErrorResponse(storeUnavailable());
+    }
     if (!asset || !object) return errorResponse(404, 'NOT_FOUND', 'Media asset not found');
     const expires = Number(url.searchParams.get('expires'));
     const maxAge = Math.max(0, expires - Math.floor(Date.now() / 1000));

@@ -98,7 +98,11 @@ export async function storeUpload(ctx: MediaCtx, file: ReceivedFile, options: { 
     // written the object goes again.
     const id = randomUUID();
     const key = storageKey(ctx.organization.id, id);
-    await storage.putFile(key, file.tempFile, mimeType);
+    await storage.putFile(key, file.tempFile, mimeType).catch((error: unknown) => {
+      // The store (an S3 bucket) cannot be reached: nothing was written, the client may retry.
+      ctx.logger.error({ err: error, key }, 'media store write failed');
+      throw storeUnavailable();
+    });
     try {
       const row = await withTransaction(ctx, async (tx) => {
         const created = await tx.mediaAsset.create({
@@ -248,6 +252,10 @@ export async function deleteAsset(ctx: MediaCtx, id: string): Promise<MediaAsset
     ctx.logger.warn({ err: error, keys }, 'media object removal failed; the media/removeObjects job retries it');
   });
   return assetView(ctx.config, asset);
+}
+
+export function storeUnavailable(): AppError {
+  return new AppError('SERVICE_UNAVAILABLE', 'The media store cannot be reached; try again shortly');
 }
 
 export function payloadTooLarge(limit: number): AppError {

@@ -7,9 +7,10 @@
 // (sync.ts), and `search/reindex` rebuilds an organization's whole set.
 import { Meilisearch } from 'meilisearch';
 import type { Config } from '../../config/index.js';
+import { AppError } from '../../errors.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import type { CatalogCtx } from '../catalog/index.js';
-import type { BuiltinFacet, FacetValue, SearchEngine, SearchOutcome, SearchQuery, Suggestion } from './engine.js';
+import type { BuiltinFacet, FacetValue, SearchEngine, SearchOutcome, SearchQuery, SuggestQuery, Suggestion } from './engine.js';
 
 /** What one Meilisearch document holds (id: `<entityId>_<locale>`). */
 export interface MeiliDocument {
@@ -50,6 +51,17 @@ export const MEILI_SETTINGS = {
   pagination: { maxTotalHits: 100_000 },
   faceting: { maxValuesPerFacet: 1_000 },
 };
+
+/** A shopper's search cannot wait for a server that is down: 503 with the envelope, the cause logged. */
+async function reachable<T>(ctx: CatalogCtx, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    (ctx as Partial<{ logger: { error(o: object, m: string): void } }>).logger?.error({ err: error }, 'Meilisearch request failed');
+    throw new AppError('SERVICE_UNAVAILABLE', 'The search engine cannot be reached; try again shortly');
+  }
+}
 
 /** A filter value as a Meilisearch string literal. */
 function literal(value: string): string {
@@ -186,87 +198,95 @@ export function meilisearchEngine(config: Config): SearchEngine & { documents(ct
     return rows.map((row) => ({ value: row.slug, label: row.name, count: counts[row.id] ?? 0 }));
   }
 
+  async function searchIn(ctx: CatalogCtx, query: SearchQuery): Promise<SearchOutcome> {
+    await ensureSettings();
+    const facets: Facet[] = [...query.facets.builtin.map((kind) => ({ kind })), ...query.facets.attrs.map((name) => ({ kind: 'attr' as const, name }))];
+    const q = query.q?.trim() ?? '';
+    const main = filters(ctx.organization.id, query, null);
+    // Disjunctive facets: the main query counts the facets without a filter of their own; each
+    // facet with one is counted by its own query without that filter. All in one multi-search.
+    const plain = facets.filter((f) => !hasOwnFilter(query, f));
+    const own = facets.filter((f) => hasOwnFilter(query, f));
+    const queries: Array<{ facet: Facet | null; filter: string[] }> = [];
+    if (main) queries.push({ facet: null, filter: main });
+    for (const facet of own) {
+      const filter = filters(ctx.organization.id, query, facet);
+      if (filter) queries.push({ facet, filter });
+    }
+    const results: MultiSearchResult[] = queries.length
+      ? ((
+          await client.multiSearch({
+            queries: queries.map(({ facet, filter }) =>
+              facet
+                ? { indexUid, q, filter, page: 1, hitsPerPage: 0, facets: [facetAttribute(facet)] }
+                : {
+                    indexUid,
+                    q,
+                    filter,
+                    page: Math.floor(query.offset / query.limit) + 1,
+                    hitsPerPage: query.limit,
+                    attributesToRetrieve: ['entityId'],
+                    ...(plain.length ? { facets: plain.map(facetAttribute) } : {}),
+                  },
+            ),
+          })
+        ).results as MultiSearchResult[])
+      : [];
+    const mainResult = main ? results[0] : undefined;
+    const distribution = new Map<string, Record<string, number>>();
+    results.forEach((result, i) => {
+      for (const [attribute, counts] of Object.entries(result.facetDistribution ?? {})) {
+        if (queries[i]!.facet === null || facetAttribute(queries[i]!.facet!) === attribute) distribution.set(attribute, counts);
+      }
+    });
+    const byFacet = new Map<string, FacetValue[]>();
+    for (const facet of facets) {
+      const counts = distribution.get(facetAttribute(facet)) ?? {};
+      const values =
+        facet.kind === 'category' || facet.kind === 'brand'
+          ? await labelled(ctx, facet.kind, counts)
+          : Object.entries(counts).map(([value, count]) => ({ value, label: null, count }));
+      values.sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+      byFacet.set(facet.kind === 'attr' ? facet.name : facet.kind, values.filter((v) => v.count > 0));
+    }
+    return {
+      entityIds: (mainResult?.hits ?? []).map((hit) => String(hit.entityId)),
+      total: mainResult?.totalHits ?? mainResult?.estimatedTotalHits ?? 0,
+      facets: byFacet,
+    };
+  }
+
+  async function suggestIn(ctx: CatalogCtx, query: SuggestQuery): Promise<Suggestion[]> {
+    await ensureSettings();
+    const prefix = query.prefix.trim();
+    const filter = [organizationFilter(ctx.organization.id), `locale = ${literal(query.locale)}`, 'status = "active"'];
+    if (query.type) filter.push(`type = ${literal(query.type)}`);
+    // Meilisearch matches the last word as a prefix and tolerates typos itself.
+    const result = await index.search(prefix, { filter, limit: query.limit * 2, attributesToRetrieve: ['entityId', 'slug', 'title', 'skus'] });
+    const seen = new Set<string>();
+    const out: Suggestion[] = [];
+    const add = (text: string, kind: Suggestion['kind'], hit: MeiliDocument) => {
+      if (!text || seen.has(text.toLowerCase()) || out.length >= query.limit) return;
+      seen.add(text.toLowerCase());
+      out.push({ text, kind, entityId: hit.entityId, slug: hit.slug });
+    };
+    for (const hit of result.hits as MeiliDocument[]) {
+      for (const sku of hit.skus ?? []) if (sku.toLowerCase().startsWith(prefix.toLowerCase())) add(sku, 'sku', hit);
+      add(hit.title, 'title', hit);
+    }
+    return out;
+  }
+
   return {
     name: 'meilisearch',
     documents,
 
-    async search(ctx, query): Promise<SearchOutcome> {
-      await ensureSettings();
-      const facets: Facet[] = [...query.facets.builtin.map((kind) => ({ kind })), ...query.facets.attrs.map((name) => ({ kind: 'attr' as const, name }))];
-      const q = query.q?.trim() ?? '';
-      const main = filters(ctx.organization.id, query, null);
-      // Disjunctive facets: the main query counts the facets without a filter of their own; each
-      // facet with one is counted by its own query without that filter. All in one multi-search.
-      const plain = facets.filter((f) => !hasOwnFilter(query, f));
-      const own = facets.filter((f) => hasOwnFilter(query, f));
-      const queries: Array<{ facet: Facet | null; filter: string[] }> = [];
-      if (main) queries.push({ facet: null, filter: main });
-      for (const facet of own) {
-        const filter = filters(ctx.organization.id, query, facet);
-        if (filter) queries.push({ facet, filter });
-      }
-      const results: MultiSearchResult[] = queries.length
-        ? ((
-            await client.multiSearch({
-              queries: queries.map(({ facet, filter }) =>
-                facet
-                  ? { indexUid, q, filter, page: 1, hitsPerPage: 0, facets: [facetAttribute(facet)] }
-                  : {
-                      indexUid,
-                      q,
-                      filter,
-                      page: Math.floor(query.offset / query.limit) + 1,
-                      hitsPerPage: query.limit,
-                      attributesToRetrieve: ['entityId'],
-                      ...(plain.length ? { facets: plain.map(facetAttribute) } : {}),
-                    },
-              ),
-            })
-          ).results as MultiSearchResult[])
-        : [];
-      const mainResult = main ? results[0] : undefined;
-      const distribution = new Map<string, Record<string, number>>();
-      results.forEach((result, i) => {
-        for (const [attribute, counts] of Object.entries(result.facetDistribution ?? {})) {
-          if (queries[i]!.facet === null || facetAttribute(queries[i]!.facet!) === attribute) distribution.set(attribute, counts);
-        }
-      });
-      const byFacet = new Map<string, FacetValue[]>();
-      for (const facet of facets) {
-        const counts = distribution.get(facetAttribute(facet)) ?? {};
-        const values =
-          facet.kind === 'category' || facet.kind === 'brand'
-            ? await labelled(ctx, facet.kind, counts)
-            : Object.entries(counts).map(([value, count]) => ({ value, label: null, count }));
-        values.sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
-        byFacet.set(facet.kind === 'attr' ? facet.name : facet.kind, values.filter((v) => v.count > 0));
-      }
-      return {
-        entityIds: (mainResult?.hits ?? []).map((hit) => String(hit.entityId)),
-        total: mainResult?.totalHits ?? mainResult?.estimatedTotalHits ?? 0,
-        facets: byFacet,
-      };
+    search(ctx, query): Promise<SearchOutcome> {
+      return reachable(ctx, () => searchIn(ctx, query));
     },
 
-    async suggest(ctx, query): Promise<Suggestion[]> {
-      await ensureSettings();
-      const prefix = query.prefix.trim();
-      const filter = [organizationFilter(ctx.organization.id), `locale = ${literal(query.locale)}`, 'status = "active"'];
-      if (query.type) filter.push(`type = ${literal(query.type)}`);
-      // Meilisearch matches the last word as a prefix and tolerates typos itself.
-      const result = await index.search(prefix, { filter, limit: query.limit * 2, attributesToRetrieve: ['entityId', 'slug', 'title', 'skus'] });
-      const seen = new Set<string>();
-      const out: Suggestion[] = [];
-      const add = (text: string, kind: Suggestion['kind'], hit: MeiliDocument) => {
-        if (!text || seen.has(text.toLowerCase()) || out.length >= query.limit) return;
-        seen.add(text.toLowerCase());
-        out.push({ text, kind, entityId: hit.entityId, slug: hit.slug });
-      };
-      for (const hit of result.hits as MeiliDocument[]) {
-        for (const sku of hit.skus ?? []) if (sku.toLowerCase().startsWith(prefix.toLowerCase())) add(sku, 'sku', hit);
-        add(hit.title, 'title', hit);
-      }
-      return out;
+    suggest(ctx, query): Promise<Suggestion[]> {
+      return reachable(ctx, () => suggestIn(ctx, query));
     },
 
     async index(ctx, entityIds) {
@@ -290,4 +310,4 @@ export function meilisearchEngine(config: Config): SearchEngine & { documents(ct
       await deleteWhere(ctx.organization.id, `syncedAt < ${before.getTime()}`);
     },
   };
-}
+  }

@@ -108,24 +108,33 @@ export const postgresSearchEngine: SearchEngine = {
     const prefix = query.prefix.trim();
     const like = likeEscape(prefix);
     const typeFilter = query.type ? Prisma.sql`AND d.type = ${query.type}` : Prisma.empty;
-    // Titles that start with the prefix (tier 0), contain it at a word start (tier 1), or are
-    // close by trigram word similarity (typos: tier 2, `<%` uses pg_trgm's threshold); SKUs
-    // that start with it. The trigram GIN indexes serve the ILIKE and `<%` tests.
+    const base = Prisma.sql`d.organization_id = ${ctx.organization.id}::uuid AND d.locale = ${query.locale} AND d.status = 'active' ${typeFilter} AND d.title <> ''`;
+    const wordStart = '\\m' + regexEscape(prefix);
+    // Candidates per kind of match, each capped: titles that start with the prefix, titles with a
+    // word starting with it, titles close by trigram word similarity (typos, pg_trgm's `<%`
+    // threshold), SKUs that start with it. The trigram GIN indexes find each set; the cap stops
+    // the heap scan early, so a prefix matching thousands of titles (every "cotton" product)
+    // costs the same as one matching a few, instead of ranking every match. Ranking (tier, then
+    // similarity, then shorter) happens among the capped candidates.
+    const cap = Math.max(query.limit * 10, 100);
     const rows = await ctx.db.$queryRaw<Array<{ text: string; kind: 'title' | 'sku'; entity_id: string; slug: string }>>(Prisma.sql`
-      WITH hits AS (
-        SELECT d.title AS text, 'title' AS kind, d.entity_id,
-          CASE WHEN d.title ILIKE ${like + '%'} THEN 0 WHEN d.title ~* ${'\\m' + regexEscape(prefix)} THEN 1 ELSE 2 END AS tier,
-          word_similarity(${prefix}, d.title) AS sim
-        FROM search_documents d
-        WHERE d.organization_id = ${ctx.organization.id}::uuid AND d.locale = ${query.locale} AND d.status = 'active' ${typeFilter}
-          AND d.title <> '' AND (d.title ILIKE ${'%' + like + '%'} OR ${prefix} <% d.title)
+      WITH candidates AS (
+        (SELECT d.title AS text, 'title' AS kind, d.entity_id FROM search_documents d WHERE ${base} AND d.title ILIKE ${like + '%'} LIMIT ${cap})
         UNION ALL
-        SELECT v.sku, 'sku', v.entity_id, 0, 1
-        FROM catalog_variants v JOIN search_documents d ON d.entity_id = v.entity_id AND d.locale = 'en' AND d.status = 'active' ${typeFilter}
-        WHERE v.organization_id = ${ctx.organization.id}::uuid AND v.sku ILIKE ${like + '%'}
+        (SELECT d.title, 'title', d.entity_id FROM search_documents d WHERE ${base} AND d.title ~* ${wordStart} LIMIT ${cap})
+        UNION ALL
+        (SELECT d.title, 'title', d.entity_id FROM search_documents d WHERE ${base} AND ${prefix} <% d.title LIMIT ${cap})
+        UNION ALL
+        (SELECT v.sku, 'sku', v.entity_id
+         FROM catalog_variants v JOIN search_documents d ON d.entity_id = v.entity_id AND d.locale = 'en' AND d.status = 'active' ${typeFilter}
+         WHERE v.organization_id = ${ctx.organization.id}::uuid AND v.sku ILIKE ${like + '%'} LIMIT ${cap})
+      ), hits AS (
+        SELECT text, kind, entity_id,
+          CASE WHEN kind = 'sku' OR text ILIKE ${like + '%'} THEN 0 WHEN text ~* ${wordStart} THEN 1 ELSE 2 END AS tier,
+          CASE WHEN kind = 'sku' THEN 1 ELSE word_similarity(${prefix}, text) END AS sim
+        FROM candidates
       ), best AS (
         SELECT DISTINCT ON (lower(text)) text, kind, entity_id, tier, sim FROM hits
-        WHERE tier < 2 OR ${prefix} <% text
         ORDER BY lower(text), tier, sim DESC
       ), top AS (
         SELECT * FROM best ORDER BY tier, sim DESC, length(text), text LIMIT ${query.limit}

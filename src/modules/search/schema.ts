@@ -85,7 +85,9 @@ defineOperation({
     'Filters: type, category and brand (UUID or slug), status (default active; others need catalog:read:unpublished), and ' +
     'attribute filters `attr.<name>=value` (REST, repeatable; GraphQL `attr: ["name=value"]`): values of one name are ORed, ' +
     'names ANDed, equality on approved en values of filterable fields. `facets=type,category,brand,status,<attribute names>` ' +
-    'gives counts over the whole filtered result in meta.facets; each facet ignores its own filter. limit above 100 is clamped.',
+    'gives counts over the whole filtered result in meta.facets; each facet ignores its own filter. limit above 100 is clamped. ' +
+    'With search.engine meilisearch the same parameters, rules and response shape are answered by Meilisearch (typo-tolerant on every word; ' +
+    '503 SERVICE_UNAVAILABLE while it cannot be reached).',
   rest: { method: 'GET', path: '/search', queryPrefix: { prefix: 'attr.', arg: 'attr' } },
   access: { permission: PERMISSION.read },
   input: {
