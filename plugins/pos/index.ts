@@ -14,7 +14,7 @@ export interface PosOptions {
   shiftMinutes?: number;
   /** Consecutive wrong PINs that lock an operator id (default 5). */
   maxFailures?: number;
-  /** PIN attempts per operator id per window (default 10 per 60 s), counted before any check. */
+  /** Wrong PINs per operator id per window (default 10 per 60 s); past it 429 before any check. */
   pinAttempts?: { points: number; durationSeconds: number };
   /** Lifetime of a manager's override token (seconds, default 120). */
   overrideTtlSeconds?: number;
@@ -72,7 +72,7 @@ export function pos(options: PosOptions = {}): Plugin {
         .summary('Sign an operator in at a register: a per-shift API key, shown once')
         .description(
           `The key (prefix cs_pos_shift_, scope pos, permission pos:operate) expires after shiftMinutes (${MIN_SHIFT_MINUTES}–${MAX_SHIFT_MINUTES}, default ${auth.shiftMinutes}). ` +
-            `An unknown operator, an operator without a PIN and a wrong PIN get the same 401; ${auth.pinAttempts.points} attempts per operator per ${auth.pinAttempts.durationSeconds} s (429), ` +
+            `An unknown operator, an operator without a PIN and a wrong PIN get the same 401; ${auth.pinAttempts.points} wrong PINs per operator id per ${auth.pinAttempts.durationSeconds} s, then 429, ` +
             `and ${auth.maxFailures} wrong PINs in a row lock the operator id (403) until a pos:admin sets a new PIN.`,
         )
         .permission('pos:operate')

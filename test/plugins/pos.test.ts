@@ -169,22 +169,19 @@ describe('POST /pos/auth/pin-login', () => {
     expect((await login(real.userId, '8642')).status).toBe(201);
   });
 
-  it('rate-limits attempts per operator id, known or not', async () => {
+  it('rate-limits wrong PINs per operator id, even when a good PIN keeps resetting the lockout', async () => {
     const cashier = await operator('staff', '5555');
-    const unknown = `nobody-${Date.now()}`;
-    for (const id of [cashier.userId, unknown]) {
-      const statuses: number[] = [];
-      // Wrong and right PINs alternate (for the known one), so no lock: only the budget runs out.
-      for (let i = 0; i < ATTEMPTS; i += 1) statuses.push((await login(id, i % 2 ? '5555' : '0000')).status);
-      const limited = await login(id, '5555');
-      expect(limited.status, id).toBe(429);
-      expect(limited.body.error.code).toBe('TOO_MANY_REQUESTS');
-      if (id === unknown) expect(statuses).toEqual([401, 401, 403, 403, 403, 403]); // locked at the 3rd failure
-      else expect(statuses).toEqual([401, 201, 401, 201, 401, 201]);
-    }
-    // Another operator's budget is untouched.
+    const statuses: number[] = [];
+    // Two wrong, one right, ...: never MAX_FAILURES in a row, so only the budget of wrong PINs runs out.
+    for (let i = 0; i < 9 && statuses.filter((s) => s === 401).length < ATTEMPTS; i += 1) statuses.push((await login(cashier.userId, i % 3 === 2 ? '5555' : '0000')).status);
+    expect(statuses).toEqual([401, 401, 201, 401, 401, 201, 401, 401]);
+    const limited = await login(cashier.userId, '5555');
+    expect(limited.status).toBe(429);
+    expect(limited.body.error.code).toBe('TOO_MANY_REQUESTS');
+    expect(limited.body.error.details.retryAfter).toBeGreaterThan(0);
+    // Another operator's budget is untouched, and good PINs cost nothing (a busy manager is never limited).
     const other = await operator('staff', '6666');
-    expect((await login(other.userId, '6666')).status).toBe(201);
+    for (let i = 0; i < ATTEMPTS + 2; i += 1) expect((await login(other.userId, '6666')).status).toBe(201);
   });
 
   it('needs pos:operate', async () => {
@@ -261,6 +258,18 @@ describe('POST /pos/exchanges', () => {
     expect(again.body.errors, JSON.stringify(again.body.errors)).toBeUndefined();
     expect((again.body.data as any).posExchangeCreate).toMatchObject({ id: made.id, replayed: true });
     expect(await snapshot(order, [shirt, jacket])).toEqual(counts);
+  });
+
+  it('two concurrent requests with one idempotency key make one exchange', async () => {
+    const order = await handedOver([{ entityId: shirt, quantity: 1 }]);
+    const before = { orders: await t.app.db.order.count(), jacket: await available(store, jacket) };
+    const body = { orderId: order.id, returnLines: [{ lineItemId: order.lineItems[0].lineItemId, quantity: 1 }], newLines: [{ entityId: jacket, quantity: 1 }], paymentMethodId: 'pm_card_visa', idempotencyKey: `twice-${Date.now()}` };
+    const [a, b] = await Promise.all([exchange(body), exchange(body)]);
+    expect([a.status, b.status]).toEqual([201, 201]);
+    expect(a.body.data.id).toBe(b.body.data.id);
+    expect([a.body.data.replayed, b.body.data.replayed].sort()).toEqual([false, true]);
+    expect(await t.app.db.order.count()).toBe(before.orders + 1);
+    expect((await available(store, jacket)).onHand).toBe(before.jacket.onHand - 1);
   });
 
   it('a declined charge leaves nothing behind: stock, orders, refunds and the exchange as before', async () => {
@@ -356,6 +365,20 @@ describe('manager overrides', () => {
     expect(second.status).toBe(409);
     expect(second.body.error.code).toBe('CONFLICT');
     expect(await snapshot(order, [shirt, scarf])).toEqual(before);
+  });
+
+  it('one token, two exchanges at once: one is made, the other is 409', async () => {
+    const token = (await override(cashierKey, manager.userId, '2468')).body.data.token;
+    const orders = [await handedOver([{ entityId: shirt, quantity: 1 }]), await handedOver([{ entityId: shirt, quantity: 1 }])];
+    const results = await Promise.all(
+      orders.map((o) => exchange({ orderId: o.id, returnLines: [{ lineItemId: o.lineItems[0].lineItemId, quantity: 1 }], newLines: [{ entityId: scarf, quantity: 1, unitPrice: 900 }], priceOverrideToken: token })),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
+    const lost = results.find((r) => r.status === 409)!;
+    const lostOrder = orders[results.indexOf(lost)]!;
+    const after = (await t.request(`/api/orders/${lostOrder.id}`, { apiKey: store.admin })).body.data;
+    expect(after.paymentStatus).toBe('paid');
+    expect(after.lineItems[0].refundedQuantity).toBe(0);
   });
 
   it('an expired token or one granted for another action is 422', async () => {
