@@ -3,6 +3,8 @@
 // exists, single-use short-lived manager overrides audited with both actors, and exchanges made in
 // one transaction — a declined charge, missing stock or a used override leave nothing behind.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { available, ORDER_TEST_CONFIG, openStore, processingOrder, product, placeOrder, type Store } from '../orders/helpers.js';
 import { pos } from '../../plugins/pos/index.js';
@@ -11,6 +13,9 @@ let t: TestApp;
 let store: Store;
 /** A register device's own key: pos:operate only (it signs operators in). */
 let till: string;
+/** Every log line the app writes at debug level and above (a PIN must never be in one). */
+const logLines: string[] = [];
+const logger = pino({ level: 'debug' }, new Writable({ write(chunk, _encoding, done) { logLines.push(String(chunk)); done(); } }));
 
 const MAX_FAILURES = 3;
 const ATTEMPTS = 6;
@@ -20,7 +25,7 @@ beforeAll(async () => {
     ...ORDER_TEST_CONFIG,
     plugins: [pos({ maxFailures: MAX_FAILURES, pinAttempts: { points: ATTEMPTS, durationSeconds: 600 }, cashierRefundCap: 1000 })],
     apiKeyScopes: { till: { prefix: 'cs_till_', description: 'register device', permissions: { pos: ['operate'] } } },
-  });
+  }, { logger });
   store = await openStore(t);
   till = await t.apiKey('till');
 });
@@ -182,6 +187,16 @@ describe('POST /pos/auth/pin-login', () => {
     // Another operator's budget is untouched, and good PINs cost nothing (a busy manager is never limited).
     const other = await operator('staff', '6666');
     for (let i = 0; i < ATTEMPTS + 2; i += 1) expect((await login(other.userId, '6666')).status).toBe(201);
+  });
+
+  it('never writes a PIN to the logs, whether it is set, accepted, refused or malformed', async () => {
+    const pin = '80561937';
+    const cashier = await operator('staff', pin);
+    expect((await login(cashier.userId, pin)).status).toBe(201);
+    expect((await login(cashier.userId, '80561938')).status).toBe(401);
+    expect((await setPin(cashier.userId, `${pin}x`)).status).toBe(422);
+    expect(logLines.length).toBeGreaterThan(0);
+    expect(logLines.filter((line) => line.includes('8056193'))).toEqual([]);
   });
 
   it('needs pos:operate', async () => {
