@@ -52,7 +52,7 @@ describe('point-of-sale routes', () => {
   it('are in /api/doc under the pos tag', async () => {
     const doc = await t.request('/api/doc');
     expect(Object.keys(doc.body.paths).filter((p) => p.startsWith('/api/pos')).sort()).toEqual([
-      '/api/pos/auth/override', '/api/pos/auth/pin', '/api/pos/auth/pin-login', '/api/pos/exchanges',
+      '/api/pos/auth/override', '/api/pos/auth/pin', '/api/pos/auth/pin-login', '/api/pos/exchanges', '/api/pos/returns',
     ]);
     expect(doc.body.paths['/api/pos/auth/pin'].put.tags).toEqual(['pos']);
   });
@@ -410,6 +410,34 @@ describe('manager overrides', () => {
     expect(wrong.status).toBe(422);
     expect(wrong.body.error.details[0].message).toMatch(/authorizes refund_over_cap/);
     expect((await t.app.db.posOverride.findFirstOrThrow({ where: { id: expired.overrideId } })).consumedAt).toBeNull();
+  });
+
+  it('a return without a receipt needs a manager\'s no_receipt_return token, consumed once with the stock and the payout', async () => {
+    const ret = (overrideToken: string, apiKey = cashierKey) =>
+      t.request('/api/pos/returns', { apiKey, body: { currency: 'USD', lines: [{ entityId: scarf, quantity: 2 }], refundMethod: 'cash', overrideToken, idempotencyKey: `ret-${Date.now()}-${(seq += 1)}`, registerId: 'till-1' } });
+    const before = await available(store, scarf);
+    const priceToken = (await override(cashierKey, manager.userId, '2468', 'price_override')).body.data.token;
+    const wrongAction = await ret(priceToken);
+    expect(wrongAction.status).toBe(422);
+    expect(wrongAction.body.error.details[0]).toMatchObject({ field: 'overrideToken', message: 'authorizes price_override, not no_receipt_return' });
+    expect((await ret('pos_ovr_made_up')).status).toBe(422);
+    expect(await available(store, scarf)).toEqual(before);
+
+    const token = (await override(cashierKey, manager.userId, '2468', 'no_receipt_return')).body.data;
+    expect((await ret(token.token, store.storefront)).status).toBe(403);
+    const taken = await ret(token.token);
+    expect(taken.status, taken.text).toBe(201);
+    expect(taken.body.data).toMatchObject({ amount: 1600, currency: 'USD', refundMethod: 'cash', overrideId: token.overrideId, createdBy: cashierId, replayed: false });
+    expect(await available(store, scarf)).toMatchObject({ onHand: before.onHand + 2 });
+    const [entry] = (await auditEntries('pos.returnCreate')).filter((e) => e.entityId === taken.body.data.id);
+    expect(entry).toMatchObject({ actorId: cashierId });
+    const [use] = (await auditEntries('pos.overrideUse')).filter((e) => e.entityId === token.overrideId);
+    expect(use!.after).toMatchObject({ managerId: manager.userId, usedFor: `return:${taken.body.data.id}` });
+
+    const again = await ret(token.token);
+    expect(again.status).toBe(409);
+    expect(await available(store, scarf)).toMatchObject({ onHand: before.onHand + 2 });
+    expect(await t.app.db.posReturn.count({ where: { overrideId: token.overrideId } })).toBe(1);
   });
 
   it('a refund over the cashier cap needs a refund_over_cap token', async () => {
