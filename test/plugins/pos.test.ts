@@ -199,6 +199,18 @@ describe('POST /pos/auth/pin-login', () => {
     expect(logLines.filter((line) => line.includes('8056193'))).toEqual([]);
   });
 
+  it('works over GraphQL too: posPinLogin returns the key, a wrong PIN is an UNAUTHORIZED error', async () => {
+    const cashier = await operator('staff', '3141');
+    const q = 'mutation($o: String!, $p: String!) { posPinLogin(operatorId: $o, pin: $p, registerId: "till-9") }';
+    const ok = await t.graphql(q, { o: cashier.userId, p: '3141' }, { apiKey: till });
+    expect(ok.body.errors).toBeUndefined();
+    expect((ok.body.data as any).posPinLogin).toMatchObject({ operatorId: cashier.userId, registerId: 'till-9', scope: 'pos' });
+    expect((ok.body.data as any).posPinLogin.apiKey).toMatch(/^cs_pos_shift_/);
+    const bad = await t.graphql(q, { o: cashier.userId, p: '0000' }, { apiKey: till });
+    expect(bad.body.errors?.[0]?.extensions?.code).toBe('UNAUTHORIZED');
+    expect((bad.body.data as any)?.posPinLogin ?? null).toBeNull();
+  });
+
   it('needs pos:operate', async () => {
     const cashier = await operator('staff', '7777');
     expect((await login(cashier.userId, '7777', {}, store.storefront)).status).toBe(403);
