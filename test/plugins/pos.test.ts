@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
+import SwaggerParser from '@apidevtools/swagger-parser';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { available, ORDER_TEST_CONFIG, openStore, processingOrder, product, placeOrder, type Store } from '../orders/helpers.js';
 import { pos } from '../../plugins/pos/index.js';
@@ -55,6 +56,9 @@ describe('point-of-sale routes', () => {
       '/api/pos/auth/override', '/api/pos/auth/pin', '/api/pos/auth/pin-login', '/api/pos/exchanges', '/api/pos/returns',
     ]);
     expect(doc.body.paths['/api/pos/auth/pin'].put.tags).toEqual(['pos']);
+    expect(JSON.stringify(doc.body.paths['/api/pos/exchanges'].post)).toContain('pos:manage');
+    // The document with the plugin's routes is still a valid OpenAPI document.
+    await expect(SwaggerParser.validate(structuredClone(doc.body))).resolves.toBeTruthy();
   });
 });
 
