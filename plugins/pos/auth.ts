@@ -5,8 +5,9 @@
 //     (the audit snapshot redacts `pin`, and no entry carries it).
 //   - Setting a PIN again rotates it: the pin version moves on, every unrevoked shift key of the
 //     operator is disabled (ctx.services.identity.revokeApiKeys) and the lockout is cleared.
-//   - A login attempt is charged to the operator id as typed, before anything is looked up:
-//     `pinAttempts` per window (429), and `maxFailures` consecutive wrong PINs lock that id
+//   - Wrong PINs are counted per operator id as typed, whether or not it exists: `pinAttempts`
+//     wrong PINs per window, then 429 before anything is looked up (rate-limiter-flexible; Redis
+//     when REDIS_URL is set), and `maxFailures` consecutive wrong PINs lock that id
 //     (403) until a pos:admin sets its PIN again, with an audit entry `pos.operatorLock`.
 //     Unknown ids, ids without a PIN and wrong PINs get the same 401 body after the same scrypt
 //     work (a dummy hash), and unknown ids are locked the same way — nothing tells which ids
@@ -66,13 +67,25 @@ function limiter(config: Config, options: PosAuthOptions): RateLimiterAbstract {
   return l;
 }
 
-async function chargeAttempt(ctx: Ctx, options: PosAuthOptions, operatorId: string): Promise<void> {
+function rateKey(ctx: Ctx, operatorId: string): string {
+  return `${ctx.organization.id}:${operatorId}`;
+}
+
+/** 429 when the id has used its budget of wrong PINs for the window (checked before any lookup). */
+async function checkBudget(ctx: Ctx, options: PosAuthOptions, operatorId: string): Promise<void> {
+  const used = await limiter(ctx.config, options).get(rateKey(ctx, operatorId));
+  if (used && used.consumedPoints >= options.pinAttempts.points) {
+    const retryAfter = Math.max(1, Math.ceil(used.msBeforeNext / 1000));
+    throw new AppError('TOO_MANY_REQUESTS', `Too many wrong PINs for this operator; retry after ${retryAfter} seconds`, { retryAfter });
+  }
+}
+
+/** A wrong PIN spends one point of the id's budget (a busy manager's good PINs cost nothing). */
+async function spendBudget(ctx: Ctx, options: PosAuthOptions, operatorId: string): Promise<void> {
   try {
-    await limiter(ctx.config, options).consume(`${ctx.organization.id}:${operatorId}`);
+    await limiter(ctx.config, options).consume(rateKey(ctx, operatorId));
   } catch (rejection) {
     if (!(rejection instanceof RateLimiterRes)) throw rejection;
-    const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-    throw new AppError('TOO_MANY_REQUESTS', `Too many PIN attempts for this operator; retry after ${retryAfter} seconds`, { retryAfter });
   }
 }
 
@@ -112,13 +125,14 @@ export async function setPin(ctx: Ctx, input: { operatorId: string; pin: string 
  */
 async function checkPin(ctx: Ctx, options: PosAuthOptions, operatorId: string, pin: string, purpose: string) {
   const org = ctx.organization.id;
-  await chargeAttempt(ctx, options, operatorId);
+  await checkBudget(ctx, options, operatorId);
   const attempts = await ctx.db.posPinAttempt.findUnique({ where: { organizationId_operatorId: { organizationId: org, operatorId } } });
   if (attempts?.lockedAt) throw locked(options.maxFailures);
   const row = await ctx.db.posOperatorPin.findUnique({ where: { organizationId_userId: { organizationId: org, userId: operatorId } } });
   const user = row ? await ctx.db.user.findFirst({ where: { id: operatorId, organizationId: org }, select: { id: true, role: true, email: true } }) : null;
   const ok = await verifyPin(pin, row && user ? row.pinHash : await dummyHash());
   if (ok && row && user && !NON_OPERATOR_ROLES.has(user.role)) return { user, pinVersion: row.pinVersion };
+  await spendBudget(ctx, options, operatorId);
 
   const lockedNow = await withTransaction(ctx, async (tx) => {
     const [counted] = await tx.$queryRaw<Array<{ failures: number }>>`

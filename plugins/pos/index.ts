@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { definePlugin, type Plugin } from '../../src/plugins/index.js';
 import { createOverride, OVERRIDE_ACTIONS, pinLogin, setPin, SHIFT_SCOPE, type PosAuthOptions } from './auth.js';
 import { createExchange } from './exchanges.js';
+import { createNoReceiptReturn, REFUND_METHODS } from './returns.js';
 import { PIN_PATTERN } from './pin.js';
 
 export interface PosOptions {
@@ -14,7 +15,7 @@ export interface PosOptions {
   shiftMinutes?: number;
   /** Consecutive wrong PINs that lock an operator id (default 5). */
   maxFailures?: number;
-  /** PIN attempts per operator id per window (default 10 per 60 s), counted before any check. */
+  /** Wrong PINs per operator id per window (default 10 per 60 s); past it 429 before any check. */
   pinAttempts?: { points: number; durationSeconds: number };
   /** Lifetime of a manager's override token (seconds, default 120). */
   overrideTtlSeconds?: number;
@@ -72,7 +73,7 @@ export function pos(options: PosOptions = {}): Plugin {
         .summary('Sign an operator in at a register: a per-shift API key, shown once')
         .description(
           `The key (prefix cs_pos_shift_, scope pos, permission pos:operate) expires after shiftMinutes (${MIN_SHIFT_MINUTES}–${MAX_SHIFT_MINUTES}, default ${auth.shiftMinutes}). ` +
-            `An unknown operator, an operator without a PIN and a wrong PIN get the same 401; ${auth.pinAttempts.points} attempts per operator per ${auth.pinAttempts.durationSeconds} s (429), ` +
+            `An unknown operator, an operator without a PIN and a wrong PIN get the same 401; ${auth.pinAttempts.points} wrong PINs per operator id per ${auth.pinAttempts.durationSeconds} s, then 429, ` +
             `and ${auth.maxFailures} wrong PINs in a row lock the operator id (403) until a pos:admin sets a new PIN.`,
         )
         .permission('pos:operate')
@@ -85,12 +86,31 @@ export function pos(options: PosOptions = {}): Plugin {
         .summary("A manager's PIN authorizes one named action: a single-use override token")
         .description(
           `Actions: ${OVERRIDE_ACTIONS.join(', ')}. The manager must hold pos:manage through their role. The token is valid for ${auth.overrideTtlSeconds} s and one use ` +
-            '(POST /api/pos/exchanges takes priceOverrideToken and refundOverrideToken); the grant and the use are audited with both actors. Wrong PINs count toward the manager\'s lockout as at login.',
+            '(POST /api/pos/exchanges takes priceOverrideToken and refundOverrideToken, POST /api/pos/returns a no_receipt_return token); the grant and the use are audited with both actors. Wrong PINs count toward the manager\'s lockout as at login.',
         )
         .permission('pos:operate')
         .input({ managerId: id, pin, action: z.enum(OVERRIDE_ACTIONS), reason: z.string().max(500).nullish(), registerId: id.nullish() })
         .audit(false)
         .handler(({ input, ctx: rctx }) => createOverride(rctx, auth, input));
+      r.post('/returns')
+        .name('posReturnCreate')
+        .summary('Take goods back without a receipt, approved by a manager (no_receipt_return override)')
+        .description(
+          'The goods go back into stock and their price-list value in `currency` is paid out (`refundMethod` cash or store_credit), in one transaction with the consumption of `overrideToken` ' +
+            '(a manager\'s no_receipt_return token: unknown, expired or for another action 422, used 409). The same idempotencyKey again answers the return already taken (replayed: true).',
+        )
+        .permission('pos:operate')
+        .input({
+          currency: z.string().regex(/^[A-Z]{3}$/),
+          lines: z.array(z.object({ entityId: z.uuid(), variantId: z.uuid().nullish(), quantity: z.number().int().min(1).max(1000) })).min(1).max(50),
+          refundMethod: z.enum(REFUND_METHODS).default('cash'),
+          overrideToken: z.string().min(1).max(200),
+          idempotencyKey: z.string().min(1).max(200),
+          registerId: id.nullish(),
+          reason: z.string().max(500).nullish(),
+        })
+        .audit({ event: 'pos.returnCreate', entityType: 'pos_return', entityId: (_input, result) => (result as { id: string }).id })
+        .handler(({ input, ctx: rctx }) => createNoReceiptReturn(rctx as never, input));
       r.post('/exchanges')
         .name('posExchangeCreate')
         .summary('Return lines of an order and make the replacement order, in one transaction')

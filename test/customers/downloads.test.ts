@@ -78,6 +78,27 @@ describe('/me/orders/:orderId/downloads', () => {
     expect((await fetchUrl(gql.body.data.meOrderDownloads.downloads[0].url)).status).toBe(200);
   });
 
+  it('costs the same number of SQL statements for one digital line as for three', async () => {
+    const more = [ebook, await product(store, { type: 'digitalDownload', price: 300, stock: 10 }), await product(store, { type: 'digitalDownload', price: 400, stock: 10 })];
+    for (const entityId of more.slice(1)) {
+      const file = await upload(t, store.admin, { file: { bytes: Buffer.concat([PDF, Buffer.from(`% ${entityId}\n`)]) } });
+      expect((await t.request('/api/media/attach', { apiKey: store.admin, body: { entityId, mediaAssetId: file.body.data.id, role: 'download' } })).status).toBe(201);
+    }
+    const cost = async (entityIds: string[]) => {
+      const shopper = await t.signIn('customer');
+      const order = await customerOrder(shopper.token, entityIds.map((entityId) => ({ entityId })));
+      await pay(store, order);
+      const start = t.statements();
+      const res = await t.request(`/api/me/orders/${order.id}/downloads`, { bearer: shopper.token });
+      expect(res.body.data.downloads).toHaveLength(entityIds.length);
+      return t.statements() - start;
+    };
+    const one = await cost([ebook]);
+    const three = await cost(more);
+    expect(three).toBe(one);
+    console.log(`GET /me/orders/:id/downloads: ${one} statements for 1 digital line, ${three} for 3`);
+  });
+
   it('refuses an unpaid and a partially paid order with 403 naming the payment status', async () => {
     const bob = await t.signIn('customer');
     const order = await customerOrder(bob.token, [{ entityId: ebook, quantity: 2 }]);

@@ -3,6 +3,9 @@
 // exists, single-use short-lived manager overrides audited with both actors, and exchanges made in
 // one transaction — a declined charge, missing stock or a used override leave nothing behind.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import SwaggerParser from '@apidevtools/swagger-parser';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { available, ORDER_TEST_CONFIG, openStore, processingOrder, product, placeOrder, type Store } from '../orders/helpers.js';
 import { pos } from '../../plugins/pos/index.js';
@@ -11,6 +14,9 @@ let t: TestApp;
 let store: Store;
 /** A register device's own key: pos:operate only (it signs operators in). */
 let till: string;
+/** Every log line the app writes at debug level and above (a PIN must never be in one). */
+const logLines: string[] = [];
+const logger = pino({ level: 'debug' }, new Writable({ write(chunk, _encoding, done) { logLines.push(String(chunk)); done(); } }));
 
 const MAX_FAILURES = 3;
 const ATTEMPTS = 6;
@@ -20,7 +26,7 @@ beforeAll(async () => {
     ...ORDER_TEST_CONFIG,
     plugins: [pos({ maxFailures: MAX_FAILURES, pinAttempts: { points: ATTEMPTS, durationSeconds: 600 }, cashierRefundCap: 1000 })],
     apiKeyScopes: { till: { prefix: 'cs_till_', description: 'register device', permissions: { pos: ['operate'] } } },
-  });
+  }, { logger });
   store = await openStore(t);
   till = await t.apiKey('till');
 });
@@ -47,9 +53,12 @@ describe('point-of-sale routes', () => {
   it('are in /api/doc under the pos tag', async () => {
     const doc = await t.request('/api/doc');
     expect(Object.keys(doc.body.paths).filter((p) => p.startsWith('/api/pos')).sort()).toEqual([
-      '/api/pos/auth/override', '/api/pos/auth/pin', '/api/pos/auth/pin-login', '/api/pos/exchanges',
+      '/api/pos/auth/override', '/api/pos/auth/pin', '/api/pos/auth/pin-login', '/api/pos/exchanges', '/api/pos/returns',
     ]);
     expect(doc.body.paths['/api/pos/auth/pin'].put.tags).toEqual(['pos']);
+    expect(JSON.stringify(doc.body.paths['/api/pos/exchanges'].post)).toContain('pos:manage');
+    // The document with the plugin's routes is still a valid OpenAPI document.
+    await expect(SwaggerParser.validate(structuredClone(doc.body))).resolves.toBeTruthy();
   });
 });
 
@@ -169,22 +178,41 @@ describe('POST /pos/auth/pin-login', () => {
     expect((await login(real.userId, '8642')).status).toBe(201);
   });
 
-  it('rate-limits attempts per operator id, known or not', async () => {
+  it('rate-limits wrong PINs per operator id, even when a good PIN keeps resetting the lockout', async () => {
     const cashier = await operator('staff', '5555');
-    const unknown = `nobody-${Date.now()}`;
-    for (const id of [cashier.userId, unknown]) {
-      const statuses: number[] = [];
-      // Wrong and right PINs alternate (for the known one), so no lock: only the budget runs out.
-      for (let i = 0; i < ATTEMPTS; i += 1) statuses.push((await login(id, i % 2 ? '5555' : '0000')).status);
-      const limited = await login(id, '5555');
-      expect(limited.status, id).toBe(429);
-      expect(limited.body.error.code).toBe('TOO_MANY_REQUESTS');
-      if (id === unknown) expect(statuses).toEqual([401, 401, 403, 403, 403, 403]); // locked at the 3rd failure
-      else expect(statuses).toEqual([401, 201, 401, 201, 401, 201]);
-    }
-    // Another operator's budget is untouched.
+    const statuses: number[] = [];
+    // Two wrong, one right, ...: never MAX_FAILURES in a row, so only the budget of wrong PINs runs out.
+    for (let i = 0; i < 9 && statuses.filter((s) => s === 401).length < ATTEMPTS; i += 1) statuses.push((await login(cashier.userId, i % 3 === 2 ? '5555' : '0000')).status);
+    expect(statuses).toEqual([401, 401, 201, 401, 401, 201, 401, 401]);
+    const limited = await login(cashier.userId, '5555');
+    expect(limited.status).toBe(429);
+    expect(limited.body.error.code).toBe('TOO_MANY_REQUESTS');
+    expect(limited.body.error.details.retryAfter).toBeGreaterThan(0);
+    // Another operator's budget is untouched, and good PINs cost nothing (a busy manager is never limited).
     const other = await operator('staff', '6666');
-    expect((await login(other.userId, '6666')).status).toBe(201);
+    for (let i = 0; i < ATTEMPTS + 2; i += 1) expect((await login(other.userId, '6666')).status).toBe(201);
+  });
+
+  it('never writes a PIN to the logs, whether it is set, accepted, refused or malformed', async () => {
+    const pin = '80561937';
+    const cashier = await operator('staff', pin);
+    expect((await login(cashier.userId, pin)).status).toBe(201);
+    expect((await login(cashier.userId, '80561938')).status).toBe(401);
+    expect((await setPin(cashier.userId, `${pin}x`)).status).toBe(422);
+    expect(logLines.length).toBeGreaterThan(0);
+    expect(logLines.filter((line) => line.includes('8056193'))).toEqual([]);
+  });
+
+  it('works over GraphQL too: posPinLogin returns the key, a wrong PIN is an UNAUTHORIZED error', async () => {
+    const cashier = await operator('staff', '3141');
+    const q = 'mutation($o: String!, $p: String!) { posPinLogin(operatorId: $o, pin: $p, registerId: "till-9") }';
+    const ok = await t.graphql(q, { o: cashier.userId, p: '3141' }, { apiKey: till });
+    expect(ok.body.errors).toBeUndefined();
+    expect((ok.body.data as any).posPinLogin).toMatchObject({ operatorId: cashier.userId, registerId: 'till-9', scope: 'pos' });
+    expect((ok.body.data as any).posPinLogin.apiKey).toMatch(/^cs_pos_shift_/);
+    const bad = await t.graphql(q, { o: cashier.userId, p: '0000' }, { apiKey: till });
+    expect(bad.body.errors?.[0]?.extensions?.code).toBe('UNAUTHORIZED');
+    expect((bad.body.data as any)?.posPinLogin ?? null).toBeNull();
   });
 
   it('needs pos:operate', async () => {
@@ -261,6 +289,18 @@ describe('POST /pos/exchanges', () => {
     expect(again.body.errors, JSON.stringify(again.body.errors)).toBeUndefined();
     expect((again.body.data as any).posExchangeCreate).toMatchObject({ id: made.id, replayed: true });
     expect(await snapshot(order, [shirt, jacket])).toEqual(counts);
+  });
+
+  it('two concurrent requests with one idempotency key make one exchange', async () => {
+    const order = await handedOver([{ entityId: shirt, quantity: 1 }]);
+    const before = { orders: await t.app.db.order.count(), jacket: await available(store, jacket) };
+    const body = { orderId: order.id, returnLines: [{ lineItemId: order.lineItems[0].lineItemId, quantity: 1 }], newLines: [{ entityId: jacket, quantity: 1 }], paymentMethodId: 'pm_card_visa', idempotencyKey: `twice-${Date.now()}` };
+    const [a, b] = await Promise.all([exchange(body), exchange(body)]);
+    expect([a.status, b.status]).toEqual([201, 201]);
+    expect(a.body.data.id).toBe(b.body.data.id);
+    expect([a.body.data.replayed, b.body.data.replayed].sort()).toEqual([false, true]);
+    expect(await t.app.db.order.count()).toBe(before.orders + 1);
+    expect((await available(store, jacket)).onHand).toBe(before.jacket.onHand - 1);
   });
 
   it('a declined charge leaves nothing behind: stock, orders, refunds and the exchange as before', async () => {
@@ -358,6 +398,20 @@ describe('manager overrides', () => {
     expect(await snapshot(order, [shirt, scarf])).toEqual(before);
   });
 
+  it('one token, two exchanges at once: one is made, the other is 409', async () => {
+    const token = (await override(cashierKey, manager.userId, '2468')).body.data.token;
+    const orders = [await handedOver([{ entityId: shirt, quantity: 1 }]), await handedOver([{ entityId: shirt, quantity: 1 }])];
+    const results = await Promise.all(
+      orders.map((o) => exchange({ orderId: o.id, returnLines: [{ lineItemId: o.lineItems[0].lineItemId, quantity: 1 }], newLines: [{ entityId: scarf, quantity: 1, unitPrice: 900 }], priceOverrideToken: token })),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
+    const lost = results.find((r) => r.status === 409)!;
+    const lostOrder = orders[results.indexOf(lost)]!;
+    const after = (await t.request(`/api/orders/${lostOrder.id}`, { apiKey: store.admin })).body.data;
+    expect(after.paymentStatus).toBe('paid');
+    expect(after.lineItems[0].refundedQuantity).toBe(0);
+  });
+
   it('an expired token or one granted for another action is 422', async () => {
     const order = await handedOver([{ entityId: shirt, quantity: 1 }]);
     const line = order.lineItems[0].lineItemId;
@@ -372,6 +426,34 @@ describe('manager overrides', () => {
     expect(wrong.status).toBe(422);
     expect(wrong.body.error.details[0].message).toMatch(/authorizes refund_over_cap/);
     expect((await t.app.db.posOverride.findFirstOrThrow({ where: { id: expired.overrideId } })).consumedAt).toBeNull();
+  });
+
+  it('a return without a receipt needs a manager\'s no_receipt_return token, consumed once with the stock and the payout', async () => {
+    const ret = (overrideToken: string, apiKey = cashierKey) =>
+      t.request('/api/pos/returns', { apiKey, body: { currency: 'USD', lines: [{ entityId: scarf, quantity: 2 }], refundMethod: 'cash', overrideToken, idempotencyKey: `ret-${Date.now()}-${(seq += 1)}`, registerId: 'till-1' } });
+    const before = await available(store, scarf);
+    const priceToken = (await override(cashierKey, manager.userId, '2468', 'price_override')).body.data.token;
+    const wrongAction = await ret(priceToken);
+    expect(wrongAction.status).toBe(422);
+    expect(wrongAction.body.error.details[0]).toMatchObject({ field: 'overrideToken', message: 'authorizes price_override, not no_receipt_return' });
+    expect((await ret('pos_ovr_made_up')).status).toBe(422);
+    expect(await available(store, scarf)).toEqual(before);
+
+    const token = (await override(cashierKey, manager.userId, '2468', 'no_receipt_return')).body.data;
+    expect((await ret(token.token, store.storefront)).status).toBe(403);
+    const taken = await ret(token.token);
+    expect(taken.status, taken.text).toBe(201);
+    expect(taken.body.data).toMatchObject({ amount: 1600, currency: 'USD', refundMethod: 'cash', overrideId: token.overrideId, createdBy: cashierId, replayed: false });
+    expect(await available(store, scarf)).toMatchObject({ onHand: before.onHand + 2 });
+    const [entry] = (await auditEntries('pos.returnCreate')).filter((e) => e.entityId === taken.body.data.id);
+    expect(entry).toMatchObject({ actorId: cashierId });
+    const [use] = (await auditEntries('pos.overrideUse')).filter((e) => e.entityId === token.overrideId);
+    expect(use!.after).toMatchObject({ managerId: manager.userId, usedFor: `return:${taken.body.data.id}` });
+
+    const again = await ret(token.token);
+    expect(again.status).toBe(409);
+    expect(await available(store, scarf)).toMatchObject({ onHand: before.onHand + 2 });
+    expect(await t.app.db.posReturn.count({ where: { overrideId: token.overrideId } })).toBe(1);
   });
 
   it('a refund over the cashier cap needs a refund_over_cap token', async () => {
