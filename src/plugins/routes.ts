@@ -67,6 +67,8 @@ export interface RouteDeclaration<Shape extends Record<string, AnyZod> = Record<
   auth(): RouteDeclaration<Shape>;
   /** A permission (implies auth); call again to require several. */
   permission(scope: string): RouteDeclaration<Shape>;
+  /** Any one of these permissions (the handler narrows by who the caller is: admin, vendor, customer). */
+  anyPermission(scopes: readonly string[]): RouteDeclaration<Shape>;
   /** Body (or, for GET, query) fields, validated before the handler; 422 with every failing field. */
   input<S extends Record<string, AnyZod>>(shape: S): RouteDeclaration<S>;
   /** GraphQL field name; default from the tag, method and path (GET /loyalty/stamps → loyaltyStamps). */
@@ -105,6 +107,7 @@ export function createRouteGroup(options: { tag: string; prefix: string }, defin
       description?: string;
       auth: boolean;
       permissions: string[];
+      anyPermission?: readonly string[];
       input: Record<string, AnyZod>;
       name?: string;
       status?: 200 | 201 | 202;
@@ -116,13 +119,16 @@ export function createRouteGroup(options: { tag: string; prefix: string }, defin
       description: (text) => ((state.description = text), decl),
       auth: () => ((state.auth = true), decl),
       permission: (scope) => (state.permissions.push(scope), decl),
+      anyPermission: (scopes) => ((state.anyPermission = scopes), decl),
       input: (shape) => ((state.input = shape), decl) as never,
       name: (name) => ((state.name = name), decl),
       status: (status) => ((state.status = status), decl),
       audit: (spec) => ((state.audit = spec as never), decl),
       paginated: () => ((state.paginated = true), decl),
       handler(fn) {
-        const access: Access = state.permissions.length
+        const access: Access = state.anyPermission
+          ? { anyPermission: state.anyPermission }
+          : state.permissions.length
           ? { permission: state.permissions.length === 1 ? state.permissions[0]! : state.permissions }
           : state.auth
             ? 'authenticated'

@@ -12,6 +12,11 @@ import { hooks } from '../events/hooks.js';
 import { tasks } from '../jobs/tasks.js';
 import { checkPluginList, manifestOf, PluginError, type PluginAnalyticsModel, type PluginManifest } from './index.js';
 import { createRouteGroup } from './routes.js';
+import { registerActorExtension } from '../auth/actor-extensions.js';
+import { registerEventNames } from '../events/registry.js';
+import { registerAnalyticsModel, type AnalyticsModel } from '../modules/analytics/registry.js';
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const active = new Map<string, PluginManifest>();
 
@@ -51,7 +56,12 @@ function activate(manifest: PluginManifest, config: Config, logger: Logger): voi
     const owner = pluginAnalyticsModels.get(model.name);
     if (owner) throw new PluginError(`plugin ${manifest.id}: analytics model ${model.name} is already declared by plugin ${owner.pluginId}`);
     pluginAnalyticsModels.set(model.name, { ...model, pluginId: manifest.id });
+    // A model in the analytics registry's own shape (measures and dimensions as objects) joins
+    // the query API at once; other shapes are only listed here.
+    if (typeof model.table === 'string' && isRecord(model.measures) && isRecord(model.dimensions)) registerAnalyticsModel(model as unknown as AnalyticsModel);
   }
+  if (manifest.events) registerEventNames(manifest.events);
+  if (manifest.actor) registerActorExtension(manifest.id, manifest.actor);
   active.set(manifest.id, manifest);
 }
 
