@@ -289,7 +289,9 @@ export function marketplace(options: MarketplaceOptions = {}): Plugin {
   const apply = (config: Parameters<Plugin>[0]) => {
     const next = plugin(config);
     const roles = (next.auth as { roles?: Record<string, string[]> } | undefined)?.roles ?? {};
-    return { ...next, auth: { ...next.auth, roles: { [vendorRole]: [PERMISSIONS.vendor, 'catalog:read'], ...roles } } };
+    // Catalog create/update: a vendor actor writes only entities carrying its vendorId (the
+    // catalog's entity lock filters by it; creation stamps it).
+    return { ...next, auth: { ...next.auth, roles: { [vendorRole]: [PERMISSIONS.vendor, 'catalog:read', 'catalog:create', 'catalog:update'], ...roles } } };
   };
   return Object.assign(apply, { manifest: plugin.manifest });
 }

@@ -149,6 +149,26 @@ describe('marketplace vendors', () => {
     expect(gql.body.data?.marketplaceVendorMe?.id).toBe(v.id);
   });
 
+  it('a vendor creates catalog entities carrying its vendorId and writes only its own', async () => {
+    const v = await vendor(t, store.admin);
+    const w = await vendor(t, store.admin);
+    const created = await t.request('/api/catalog/entities', { bearer: v.token, body: { type: 'product', slug: `vendor-bowl-${Date.now()}`, metadata: { vendorId: w.id, glaze: 'celadon' } } });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.data.metadata).toEqual({ vendorId: v.id, glaze: 'celadon' });
+    const id = created.body.data.id;
+    const patch = (token: string, body: unknown) => t.request(`/api/catalog/entities/${id}`, { method: 'PATCH', bearer: token, body });
+    expect((await patch(w.token, { slug: `stolen-${Date.now()}` })).status).toBe(404);
+    const own = await patch(v.token, { metadata: { vendorId: w.id, glaze: 'tenmoku' } });
+    expect(own.status, own.text).toBe(200);
+    expect(own.body.data.metadata).toEqual({ vendorId: v.id, glaze: 'tenmoku' });
+    expect((await t.request(`/api/catalog/entities/${id}/attributes/en`, { method: 'PUT', bearer: w.token, body: { title: 'Mine now' } })).status).toBe(404);
+    expect((await t.request(`/api/catalog/entities/${id}/attributes/en`, { method: 'PUT', bearer: v.token, body: { title: 'Celadon bowl' } })).status).toBe(200);
+    // the shop's own entities are not a vendor's
+    const shop = await t.request('/api/catalog/entities', { apiKey: store.admin, body: { type: 'product', slug: `shop-${Date.now()}` } });
+    expect((await t.request(`/api/catalog/entities/${shop.body.data.id}`, { method: 'PATCH', bearer: v.token, body: { status: 'archived' } })).status).toBe(404);
+    expect((await t.request(`/api/catalog/entities/${id}`, { method: 'DELETE', bearer: v.token })).status).toBe(403);
+  });
+
   it('a user acts for one vendor only', async () => {
     const v = await vendor(t, store.admin);
     const dup = await post('/vendors', store.admin, { name: 'Twin', email: 'twin@example.com', userId: v.userId });
