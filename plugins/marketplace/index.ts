@@ -114,7 +114,7 @@ export function marketplace(options: MarketplaceOptions = {}): Plugin {
     tasks: [payoutTask as unknown as TaskDefinition],
     analyticsModels: marketplaceAnalyticsModels as unknown as PluginAnalyticsModel[],
     routes(api) {
-      const r = api.routes({ tag: 'marketplace', prefix: '/marketplace' });
+      const r = api.routes({ tag: 'marketplace', prefix: '/marketplace', params: { id: z.uuid(), docId: z.uuid(), reviewId: z.uuid() } });
       const vendorFields = {
         name: z.string().trim().min(1).max(200),
         email: z.email().max(320),

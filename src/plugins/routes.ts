@@ -30,8 +30,11 @@ export interface PluginRouteContext {
   pluginId: string;
   config: Config;
   logger: Logger;
-  /** The spec's vocabulary: a tag and a prefix. */
-  routes(options: { tag: string; prefix: string }): RouteGroup;
+  /**
+   * The spec's vocabulary: a tag and a prefix. `params` types path parameters by name (e.g.
+   * `{ id: z.uuid() }`: a malformed id is 422 before the handler, never a database error).
+   */
+  routes(options: RouteGroupOptions): RouteGroup;
   /** The core route builder, for operations with typed GraphQL outputs. */
   defineOperation: typeof defineOperation;
   /** The Pothos builder, for the plugin's own object types. */
@@ -97,7 +100,14 @@ export function defaultOperationName(method: Method, fullPath: string): string {
   return base + verb;
 }
 
-export function createRouteGroup(options: { tag: string; prefix: string }, define: typeof defineOperation = defineOperation): RouteGroup {
+export interface RouteGroupOptions {
+  tag: string;
+  prefix: string;
+  /** Schemas of path parameters by name; default a non-empty string. */
+  params?: Record<string, AnyZod>;
+}
+
+export function createRouteGroup(options: RouteGroupOptions, define: typeof defineOperation = defineOperation): RouteGroup {
   const prefix = options.prefix === '/' ? '' : options.prefix.replace(/\/$/, '');
   const declare = (method: Method, path: string): RouteDeclaration => {
     const fullPath = `${prefix}${path === '/' ? '' : path}` || '/';
@@ -134,7 +144,7 @@ export function createRouteGroup(options: { tag: string; prefix: string }, defin
             ? 'authenticated'
             : 'public';
         // Path parameters are input keys the facade fills from the path (see RestRoute.path).
-        const shape: Record<string, AnyZod> = { ...Object.fromEntries(pathParams.map((p) => [p, z.string().min(1)])), ...state.input };
+        const shape: Record<string, AnyZod> = { ...Object.fromEntries(pathParams.map((p) => [p, options.params?.[p] ?? z.string().min(1)])), ...state.input };
         define({
           name: state.name ?? defaultOperationName(method, fullPath),
           kind: method === 'GET' ? 'query' : 'mutation',
