@@ -88,6 +88,21 @@ describe('disputes', () => {
     expect((await ledger(b.id)).find((e) => e.reference === `dispute:${d2.id}`)).toBeUndefined();
   });
 
+  it('open → escalated and responded → resolved are legal too; resolved is final', async () => {
+    const { sub } = await sale(a, alice, 1_000);
+    const d = (await post('/disputes', { bearer: alice.token }, { subOrderId: sub.id, reason: 'wrong size' })).body.data;
+    expect((await post(`/disputes/${d.id}/escalate`, { bearer: a.token })).body.data.status).toBe('escalated');
+    expect((await post(`/disputes/${d.id}/respond`, { bearer: a.token }, { response: 'late answer' })).body.error.code).toBe('INVALID_TRANSITION');
+    expect((await post(`/disputes/${d.id}/resolve`, admin(), { resolution: 'release_to_vendor' })).body.data.status).toBe('resolved');
+    const other = await sale(a, alice, 1_000);
+    const e = (await post('/disputes', { bearer: alice.token }, { subOrderId: other.sub.id, reason: 'scratched' })).body.data;
+    expect((await post(`/disputes/${e.id}/respond`, { bearer: a.token }, { response: 'sorry' })).body.data.status).toBe('responded');
+    expect((await post(`/disputes/${e.id}/resolve`, admin(), { resolution: 'release_to_vendor' })).body.data.status).toBe('resolved');
+    expect((await post(`/disputes/${e.id}/escalate`, { bearer: alice.token })).body.error.code).toBe('INVALID_TRANSITION');
+    // a new dispute may follow a resolved one
+    expect((await post('/disputes', { bearer: alice.token }, { subOrderId: other.sub.id, reason: 'again' })).status).toBe(201);
+  });
+
   it('are listed for admins (all), vendors and customers (their own)', async () => {
     const all = (await t.request(`${M}/disputes?limit=100`, admin())).body.data;
     expect(new Set(all.map((d: any) => d.vendorId))).toEqual(new Set([a.id, b.id]));
@@ -163,6 +178,14 @@ describe('reviews', () => {
     expect((await publicList()).body.data).toEqual([]);
     expect((await moderate('pending')).status).toBe(422);
     expect((await moderate('published')).status).toBe(200);
+    // pending → hidden
+    const next = await sale(b, alice, 1_500);
+    const spam = (await write(alice, { subOrderId: next.sub.id, rating: 1, text: 'buy cheap watches' })).body.data;
+    const hidden = await t.request(`${M}/vendors/${b.id}/reviews/${spam.id}`, { method: 'PATCH', apiKey: store.admin, body: { status: 'hidden' } });
+    expect(hidden.body.data.status).toBe('hidden');
+    expect((await publicList()).body.data.map((r: any) => r.id)).not.toContain(spam.id);
+    const moderated = await t.request(`${M}/vendors/${b.id}/reviews?status=hidden`, { apiKey: manager });
+    expect(moderated.body.data.map((r: any) => r.id)).toEqual([spam.id]);
   });
 });
 

@@ -112,6 +112,29 @@ describe('sub-orders at checkout', () => {
     expect(global.commissionTotal).toBe(1_000);
   });
 
+  it('cost a fixed number of statements per vendor, not per line', async () => {
+    const { guestCart, checkout } = await import('../../orders/helpers.js');
+    const items = async (n: number, v: Vendor) => Promise.all(Array.from({ length: n }, () => vendorProduct(store, v.id, { price: 1_000 })));
+    const cost = async (entityIds: string[]) => {
+      const cart = await guestCart(store, entityIds.map((entityId) => ({ entityId })));
+      const before = t.statements();
+      const res = await checkout(store, cart);
+      expect(res.status, res.text).toBe(201);
+      return t.statements() - before;
+    };
+    const shopOnly = await cost([await vendorProduct(store, null, { price: 1_000 })]);
+    const shopFour = await cost(await Promise.all([1, 2, 3, 4].map(() => vendorProduct(store, null, { price: 1_000 }))));
+    const twoByOne = await cost([...(await items(1, a)), ...(await items(1, b))]);
+    const twoByFour = await cost([...(await items(4, a)), ...(await items(4, b))]);
+    const threeByOne = await cost([...(await items(1, a)), ...(await items(1, b)), ...(await items(1, await vendor(t, store.admin)))]);
+    const perLineCore = (shopFour - shopOnly) / 3;
+    const perVendor = threeByOne - twoByOne - perLineCore;
+    console.info(`checkout statements: shop only ${shopOnly} (+${perLineCore}/line), 2 vendors × 1 line ${twoByOne}, 2 vendors × 4 lines ${twoByFour}, 3 vendors × 1 line ${threeByOne}: +${perVendor} per vendor`);
+    // more lines per vendor cost only what the core spends per line; a vendor costs a fixed few
+    expect(twoByFour - twoByOne).toBe(6 * perLineCore);
+    expect(perVendor).toBeLessThanOrEqual(5);
+  });
+
   it('refuse a checkout with goods of a vendor that is not approved, writing nothing', async () => {
     const s = await vendor(t, store.admin, { name: 'Suspended' });
     const p = await vendorProduct(store, s.id, { price: 1_000, stock: 5 });
@@ -238,5 +261,19 @@ describe('the vendor portal and the parent order', () => {
     const one = await count(1);
     const many = await count(100);
     expect(many).toBe(one);
+    // every list route of the plugin, first page of 1 vs 100
+    for (const [path, auth] of [
+      ['/vendors', admin()], ['/commission-rules', admin()], ['/payouts', admin()], ['/disputes', admin()],
+      [`/vendors/${a.id}/reviews`, admin()], ['/vendor/me/orders', { bearer: a.token }], ['/vendor/me/payouts', { bearer: a.token }], ['/vendor/me/reviews', { bearer: a.token }],
+    ] as const) {
+      const statements = async (limit: number) => {
+        const before = t.statements();
+        const res = await t.request(`${M}${path}?limit=${limit}`, auth);
+        expect(res.status, path).toBe(200);
+        return t.statements() - before;
+      };
+      await statements(1);
+      expect(await statements(100), path).toBe(await statements(1));
+    }
   });
 });

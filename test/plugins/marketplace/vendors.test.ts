@@ -109,6 +109,13 @@ describe('marketplace vendors', () => {
     expect(list.body.data).toEqual([expect.objectContaining({ id, kind: 'tax_form', status: 'pending' })]);
     expect((await post(`/vendors/${v.id}/documents/${id}/approve`, store.admin)).status).toBe(200);
     expect((await post(`/vendors/${v.id}/documents/${id}/approve`, store.admin)).body.error.code).toBe('INVALID_TRANSITION');
+    // approved → rejected (a document found wrong later), then the vendor cannot be approved on it
+    const revoked = await post(`/vendors/${v.id}/documents/${id}/reject`, store.admin, { reason: 'expired' });
+    expect(revoked.body.data).toMatchObject({ status: 'rejected', reason: 'expired' });
+    expect((await post(`/vendors/${v.id}/documents/${id}/reject`, store.admin, { reason: 'again' })).body.error.code).toBe('INVALID_TRANSITION');
+    // another vendor's document is 404 under this vendor
+    const w = await vendor(t, store.admin, { approved: false });
+    expect((await post(`/vendors/${w.id}/documents/${id}/approve`, store.admin)).status).toBe(404);
   });
 
   it('list by status and name, paginated with a clamped limit, and patch', async () => {
