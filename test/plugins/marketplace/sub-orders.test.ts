@@ -225,6 +225,23 @@ describe('the vendor portal and the parent order', () => {
     expect(gql.body.data?.marketplaceSubOrder).toMatchObject({ id: sa.id, status: 'delivered' });
   });
 
+  it('under concurrency: one of two identical moves wins; two vendors shipping at once leave the order fulfilled', async () => {
+    const pA = await vendorProduct(store, a.id, { price: 1_000, stock: 10 });
+    const pB = await vendorProduct(store, b.id, { price: 1_000, stock: 10 });
+    const placed = await pay(store, await buy(store, [{ entityId: pA }, { entityId: pB }]));
+    const subs = await subOrdersOf(placed.id);
+    const sa = subs.find((s) => s.vendorId === a.id);
+    const sb = subs.find((s) => s.vendorId === b.id);
+    const twice = await Promise.all([portal(a, sa.id, 'confirm'), portal(a, sa.id, 'confirm')]);
+    expect(twice.map((r) => r.status).sort()).toEqual([200, 422]);
+    expect((await portal(b, sb.id, 'confirm')).status).toBe(200);
+    const ships = await Promise.all([portal(a, sa.id, 'ship', { trackingNumber: 'A1', carrier: 'UPS' }), portal(b, sb.id, 'ship', { trackingNumber: 'B1', carrier: 'DHL' })]);
+    expect(ships.map((r) => r.status)).toEqual([200, 200]);
+    expect((await order(placed.id)).status).toBe('fulfilled');
+    const fulfillments = await t.request(`/api/orders/${placed.id}/fulfillments`, admin());
+    expect(fulfillments.body.data.map((f: any) => f.trackingNumber).sort()).toEqual(['A1', 'B1']);
+  });
+
   it('cancelling a part refunds it and gives its stock back; the last live part cancels the order', async () => {
     const pA = await vendorProduct(store, a.id, { price: 3_000, stock: 10 });
     const pB = await vendorProduct(store, b.id, { price: 2_000, stock: 10 });
