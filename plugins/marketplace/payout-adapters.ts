@@ -32,13 +32,20 @@ export const offlinePayoutAdapter: PayoutAdapter = {
   },
 };
 
-export function stripePayoutAdapter(secretKey: string, options: { timeoutMs?: number } = {}): PayoutAdapter {
+export interface StripePayoutOptions {
+  timeoutMs?: number;
+  /** Another Stripe API address (stripe-mock, a proxy, the tests' fake): host, port, protocol. */
+  api?: { host: string; port: number; protocol: 'http' | 'https' };
+}
+
+export function stripePayoutAdapter(secretKey: string, options: StripePayoutOptions = {}): PayoutAdapter {
   let client: Stripe | null = null;
   return {
     name: 'stripe',
     async pay(request) {
       if (!request.destination) return { ok: false, message: 'the vendor has no Stripe Connect account (stripeAccountId)' };
-      client ??= new (StripeSdk())(secretKey, { timeout: options.timeoutMs ?? 20_000, maxNetworkRetries: 2 });
+      // Network retries reuse the idempotency key, so a timeout never becomes a second transfer.
+      client ??= new (StripeSdk())(secretKey, { timeout: options.timeoutMs ?? 20_000, maxNetworkRetries: 2, ...(options.api ?? {}) });
       try {
         const transfer = await client.transfers.create(
           { amount: request.amount, currency: request.currency.toLowerCase(), destination: request.destination, metadata: { payoutId: request.payoutId, vendorId: request.vendorId } },
