@@ -8,6 +8,7 @@ import type { Db } from '../db/client.js';
 import { API_KEY_HEADER, scopePermissions, type Auth } from './better-auth.js';
 import { permissionsFromMap, rolePermissions } from './permissions.js';
 import { verifyKeyGrant } from './key-signature.js';
+import { extendActor } from './actor-extensions.js';
 
 export interface Actor {
   kind: 'user' | 'apiKey';
@@ -129,7 +130,7 @@ export function createActorResolver(auth: Auth, config: Config, db: Db): ActorRe
     // The scope as configured now wins over the copy stored at minting, so narrowing a scope in
     // config takes effect for existing keys.
     const stored = row.permissions ? (JSON.parse(row.permissions) as Record<string, string[]>) : null;
-    const actor: Actor = {
+    const base: Actor = {
       kind: 'apiKey',
       userId: row.referenceId,
       organizationId: metadata.organizationId,
@@ -138,6 +139,7 @@ export function createActorResolver(auth: Auth, config: Config, db: Db): ActorRe
       apiKeyId: row.id,
       scope: row.configId,
     };
+    const actor = await extended(base, 'api-key');
     return { actor, expiresAt: row.expiresAt?.getTime() ?? null };
   }
 
@@ -159,7 +161,7 @@ export function createActorResolver(auth: Auth, config: Config, db: Db): ActorRe
     }
     if (!session?.user?.organizationId) return null;
     const role = session.user.role ?? 'customer';
-    return {
+    return extended({
       kind: 'user',
       userId: session.user.id,
       organizationId: session.user.organizationId,
@@ -167,7 +169,16 @@ export function createActorResolver(auth: Auth, config: Config, db: Db): ActorRe
       permissions: rolePermissions(config.auth.roles, role),
       customerId: role === 'customer' ? session.user.id : undefined,
       ...(twoFactor.enabled && twoFactor.requiredForRoles.includes(role) && !session.user.twoFactorEnabled ? { twoFactorEnrolmentRequired: true } : {}),
-    };
+    }, 'session');
+  }
+
+  /** Plugins' actor extensions (auth/actor-extensions.ts); a failure there is a resolution fault. */
+  async function extended(actor: Actor, stage: 'api-key' | 'session'): Promise<Actor> {
+    try {
+      return await extendActor(actor, { db, config });
+    } catch (error) {
+      throw new ActorResolutionError(stage, error);
+    }
   }
 
   return {

@@ -29,5 +29,17 @@ export const EVENT_NAMES = [
 
 export type EventName = (typeof EVENT_NAMES)[number];
 
+/** Event names plugins emit (manifest `events`), registered when the plugin is activated. */
+const pluginEventNames = new Set<string>();
+
+export function registerEventNames(names: readonly string[]): void {
+  for (const name of names) pluginEventNames.add(name);
+}
+
+/** Every name a webhook may subscribe to: the core's and the active plugins'. */
+export function knownEventNames(): string[] {
+  return [...EVENT_NAMES, ...pluginEventNames];
+}
+
 /** The payload type of an event: the module's declaration, or a JSON object until it has one. */
 export type EventPayload<N extends EventName> = N extends keyof EventPayloads ? EventPayloads[N] : Record<string, unknown>;

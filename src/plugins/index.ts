@@ -12,6 +12,7 @@
 import type { ApiKeyScope, ConfigInput } from '../config/schema.js';
 import type { HookHandler, HookKey } from '../events/hooks.js';
 import type { TaskDefinition } from '../jobs/tasks.js';
+import type { ActorExtension } from '../auth/actor-extensions.js';
 import type { PluginRouteContext } from './routes.js';
 import type { DimensionType, MeasureType, ModelScopes } from '../modules/analytics/registry.js';
 
@@ -72,6 +73,10 @@ export interface PluginManifest {
   tasks?: TaskDefinition[];
   analyticsModels?: PluginAnalyticsModel[];
   apiKeyScopes?: Record<string, ApiKeyScope>;
+  /** Adds facts to resolved actors (e.g. the marketplace's vendorId); see auth/actor-extensions.ts. */
+  actor?: ActorExtension;
+  /** Event names the plugin emits (outbox + webhooks), `<plugin id>.<name>`. */
+  events?: string[];
 }
 
 export type Plugin = ((config: ConfigInput) => ConfigInput) & { manifest: PluginManifest };

@@ -30,8 +30,11 @@ export interface PluginRouteContext {
   pluginId: string;
   config: Config;
   logger: Logger;
-  /** The spec's vocabulary: a tag and a prefix. */
-  routes(options: { tag: string; prefix: string }): RouteGroup;
+  /**
+   * The spec's vocabulary: a tag and a prefix. `params` types path parameters by name (e.g.
+   * `{ id: z.uuid() }`: a malformed id is 422 before the handler, never a database error).
+   */
+  routes(options: RouteGroupOptions): RouteGroup;
   /** The core route builder, for operations with typed GraphQL outputs. */
   defineOperation: typeof defineOperation;
   /** The Pothos builder, for the plugin's own object types. */
@@ -67,6 +70,8 @@ export interface RouteDeclaration<Shape extends Record<string, AnyZod> = Record<
   auth(): RouteDeclaration<Shape>;
   /** A permission (implies auth); call again to require several. */
   permission(scope: string): RouteDeclaration<Shape>;
+  /** Any one of these permissions (the handler narrows by who the caller is: admin, vendor, customer). */
+  anyPermission(scopes: readonly string[]): RouteDeclaration<Shape>;
   /** Body (or, for GET, query) fields, validated before the handler; 422 with every failing field. */
   input<S extends Record<string, AnyZod>>(shape: S): RouteDeclaration<S>;
   /** GraphQL field name; default from the tag, method and path (GET /loyalty/stamps → loyaltyStamps). */
@@ -95,7 +100,14 @@ export function defaultOperationName(method: Method, fullPath: string): string {
   return base + verb;
 }
 
-export function createRouteGroup(options: { tag: string; prefix: string }, define: typeof defineOperation = defineOperation): RouteGroup {
+export interface RouteGroupOptions {
+  tag: string;
+  prefix: string;
+  /** Schemas of path parameters by name; default a non-empty string. */
+  params?: Record<string, AnyZod>;
+}
+
+export function createRouteGroup(options: RouteGroupOptions, define: typeof defineOperation = defineOperation): RouteGroup {
   const prefix = options.prefix === '/' ? '' : options.prefix.replace(/\/$/, '');
   const declare = (method: Method, path: string): RouteDeclaration => {
     const fullPath = `${prefix}${path === '/' ? '' : path}` || '/';
@@ -105,6 +117,7 @@ export function createRouteGroup(options: { tag: string; prefix: string }, defin
       description?: string;
       auth: boolean;
       permissions: string[];
+      anyPermission?: readonly string[];
       input: Record<string, AnyZod>;
       name?: string;
       status?: 200 | 201 | 202;
@@ -116,19 +129,22 @@ export function createRouteGroup(options: { tag: string; prefix: string }, defin
       description: (text) => ((state.description = text), decl),
       auth: () => ((state.auth = true), decl),
       permission: (scope) => (state.permissions.push(scope), decl),
+      anyPermission: (scopes) => ((state.anyPermission = scopes), decl),
       input: (shape) => ((state.input = shape), decl) as never,
       name: (name) => ((state.name = name), decl),
       status: (status) => ((state.status = status), decl),
       audit: (spec) => ((state.audit = spec as never), decl),
       paginated: () => ((state.paginated = true), decl),
       handler(fn) {
-        const access: Access = state.permissions.length
+        const access: Access = state.anyPermission
+          ? { anyPermission: state.anyPermission }
+          : state.permissions.length
           ? { permission: state.permissions.length === 1 ? state.permissions[0]! : state.permissions }
           : state.auth
             ? 'authenticated'
             : 'public';
         // Path parameters are input keys the facade fills from the path (see RestRoute.path).
-        const shape: Record<string, AnyZod> = { ...Object.fromEntries(pathParams.map((p) => [p, z.string().min(1)])), ...state.input };
+        const shape: Record<string, AnyZod> = { ...Object.fromEntries(pathParams.map((p) => [p, options.params?.[p] ?? z.string().min(1)])), ...state.input };
         define({
           name: state.name ?? defaultOperationName(method, fullPath),
           kind: method === 'GET' ? 'query' : 'mutation',

@@ -15,6 +15,8 @@ import { createRouteGroup } from './routes.js';
 import { registerAnalyticsModel, type AnalyticsModel } from '../modules/analytics/registry.js';
 // The built-in models first, so that a plugin model reusing a built-in name fails naming the plugin.
 import '../modules/analytics/models.js';
+import { registerActorExtension } from '../auth/actor-extensions.js';
+import { registerEventNames } from '../events/registry.js';
 
 const active = new Map<string, PluginManifest>();
 
@@ -82,6 +84,8 @@ function activate(manifest: PluginManifest, config: Config, logger: Logger): voi
     }
     pluginAnalyticsModels.set(model.name, { ...model, pluginId: manifest.id });
   }
+  if (manifest.events) registerEventNames(manifest.events);
+  if (manifest.actor) registerActorExtension(manifest.id, manifest.actor);
   active.set(manifest.id, manifest);
 }
 

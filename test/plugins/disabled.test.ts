@@ -88,4 +88,14 @@ describe('without plugins', () => {
     expect(query.status).toBe(422);
     expect(query.body.error.details[0].message).toMatch(/unknown model LayawayPlans/);
   });
+
+  it('has none of the marketplace’s routes, tasks, events or checkout hook', async () => {
+    const doc = await t.request('/api/doc');
+    expect(Object.keys(doc.body.paths).filter((p) => p.startsWith('/api/marketplace'))).toEqual([]);
+    const admin = await t.apiKey('admin');
+    expect((await t.request('/api/marketplace/vendors', { apiKey: admin })).status).toBe(404);
+    expect(tasks.get('marketplace/payouts')).toBeUndefined();
+    const hook = await t.request('/api/webhooks', { method: 'POST', apiKey: admin, body: { url: 'https://example.com/hook', events: ['marketplace.subOrder.create'] } });
+    expect(hook.status).toBe(422);
+  });
 });

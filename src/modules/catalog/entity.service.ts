@@ -103,6 +103,12 @@ export interface EntityCreateInput {
   sourceStoreId?: string | null;
 }
 
+/** A vendor actor's entities carry its vendorId (the marketplace's optional vendorId): set on create, kept on edit. */
+function vendorMetadata(ctx: CatalogCtx, metadata: Record<string, unknown>): Record<string, unknown> {
+  const vendorId = ctx.actor?.vendorId;
+  return vendorId ? { ...metadata, vendorId } : metadata;
+}
+
 export async function createEntity(ctx: CatalogCtx, input: EntityCreateInput): Promise<CatalogEntityView> {
   assertMaySetSource(ctx, input.sourceStoreId ?? undefined);
   await assertTaxClass(ctx.db, ctx, input.taxClassId);
@@ -117,7 +123,7 @@ export async function createEntity(ctx: CatalogCtx, input: EntityCreateInput): P
             type: input.type,
             slug: input.slug,
             status: input.status,
-            metadata: (input.metadata ?? {}) as Prisma.InputJsonObject,
+            metadata: vendorMetadata(ctx, input.metadata ?? {}) as Prisma.InputJsonObject,
             taxClassId: input.taxClassId ?? null,
             sourceStoreId: input.sourceStoreId ?? null,
             publishedAt: input.status === 'active' ? new Date() : null,
@@ -164,7 +170,7 @@ export async function updateEntity(ctx: CatalogCtx, id: string, input: EntityUpd
           data: {
             ...(input.slug !== undefined ? { slug: input.slug } : {}),
             ...(input.status !== undefined ? { status: input.status, publishedAt: publishedAtFor(input.status, current.publishedAt) } : {}),
-            ...(input.metadata !== undefined ? { metadata: input.metadata as Prisma.InputJsonObject } : {}),
+            ...(input.metadata !== undefined ? { metadata: vendorMetadata(ctx, input.metadata) as Prisma.InputJsonObject } : {}),
             ...(input.taxClassId !== undefined ? { taxClassId: input.taxClassId } : {}),
             ...(input.sourceStoreId !== undefined ? { sourceStoreId: input.sourceStoreId } : {}),
             updatedAt: new Date(),

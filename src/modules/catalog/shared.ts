@@ -104,14 +104,21 @@ export function inTransaction<T>(ctx: Pick<CatalogCtx, 'db'>, fn: (tx: Tx) => Pr
 }
 
 /** Locks one entity row of the organization for the rest of the transaction; 404 when absent. */
+/**
+ * Locks an entity for a write; 404 outside the organization. A vendor actor (actor.vendorId,
+ * the marketplace) writes only entities whose `metadata.vendorId` is its own: every entity
+ * write (attributes, variants, media, ...) goes through this lock, so the rule holds for all.
+ */
 export async function lockEntity(
   tx: Tx,
-  ctx: Pick<CatalogCtx, 'organization'>,
+  ctx: Pick<CatalogCtx, 'organization'> & { actor?: { vendorId?: string } | null },
   id: string,
 ): Promise<{ id: string; type: string; slug: string; status: string; sourceStoreId: string | null }> {
+  const vendorId = ctx.actor?.vendorId ?? null;
   const rows = await tx.$queryRaw<Array<{ id: string; type: string; slug: string; status: string; source_store_id: string | null }>>`
     select id, type, slug, status::text as status, source_store_id from catalog_entities
     where id = ${id}::uuid and organization_id = ${ctx.organization.id}::uuid
+      and (${vendorId}::text is null or metadata->>'vendorId' = ${vendorId}::text)
     for update`;
   const row = rows[0];
   if (!row) throw notFound('Catalog entity');

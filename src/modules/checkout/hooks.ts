@@ -26,9 +26,22 @@ export interface CheckoutBeforeCreatePayload {
   shippingAddress: Record<string, unknown>;
 }
 
+/**
+ * `checkout.beforeCommit`: the order and its lines are written, the transaction is still open
+ * (`ctx.tx`). Plugins write rows that must exist exactly when the order does; a handler that
+ * throws rolls the checkout back (an AppError becomes 422 CHECKOUT_FAILED).
+ */
+export interface CheckoutBeforeCommitPayload {
+  orderId: string;
+  customerId: string | null;
+  currency: string;
+  lines: Array<{ id: string; position: number; entityId: string; variantId: string | null; sku: string; title: string; quantity: number; unitPrice: number; totalPrice: number; discountTotal: number; taxTotal: number }>;
+}
+
 declare module '../../events/hooks.js' {
   interface HookPayloads {
     'checkout.beforeCreate': CheckoutBeforeCreatePayload;
+    'checkout.beforeCommit': CheckoutBeforeCommitPayload;
     'orders.afterCreate': { order: OrderView };
   }
 }

@@ -288,6 +288,18 @@ export async function checkout(ctx: CheckoutCtx, input: CheckoutInput): Promise<
         await recordStatusChange(tx, ctx, orderId, null, 'pending', { trigger: 'checkout', actor });
         if (paidAlready) await recordStatusChange(tx, ctx, orderId, 'pending', 'confirmed', { trigger: 'payment', reason: 'nothing to pay', actor });
         await tx.cart.update({ where: { id: cart.id }, data: { status: 'converted' } });
+        // 8. plugins write their part of the order in this transaction (the marketplace's
+        // sub-orders): a handler that throws rolls the whole checkout back.
+        try {
+          await hooks.runBefore('checkout.beforeCommit', {
+            orderId,
+            customerId,
+            currency: cart.currency,
+            lines: lines.map((l) => ({ id: l.id, position: l.position, entityId: l.entityId, variantId: l.variantId, sku: l.sku, title: l.title, quantity: l.quantity, unitPrice: Number(l.unitPrice), totalPrice: Number(l.totalPrice), discountTotal: Number(l.discountTotal), taxTotal: Number(l.taxTotal) })),
+          }, hookContext(ctx, tx));
+        } catch (error) {
+          throw error instanceof AppError ? checkoutFailed(error.message, { step: 'checkout.beforeCommit', code: error.code }) : error;
+        }
         // The counter row serializes every checkout of the organization until commit: take it in
         // the last write but one, so it is held for one statement and the event insert.
         const number = await assignNumber(tx, ctx.organization.id, 'order', yearIn(now, settings.timezone), orderId);

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { RequestContext } from '../../context.js';
 import { allowsPrivateWebhookTargets } from '../../config/schema.js';
 import { conflict, notFound, validationFailed } from '../../errors.js';
-import { EVENT_NAMES } from '../../events/registry.js';
+import { knownEventNames } from '../../events/registry.js';
 import type { Prisma, WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint } from '../../generated/prisma/client.js';
 import { pageWindow, toPage, type Page } from '../../graphql/pagination.js';
 import { enqueueDeliveries } from './deliver.js';
@@ -17,14 +17,14 @@ export type PublicEndpoint = Omit<WebhookEndpoint, 'secret'>;
 export type CreatedEndpoint = PublicEndpoint & { secret: string };
 
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
-const KNOWN_EVENTS = new Set<string>(EVENT_NAMES);
 const publicFields = { id: true, organizationId: true, url: true, events: true, description: true, createdAt: true, updatedAt: true } as const;
 
 /** `*` or known event names, deduplicated; `*` alone when present. */
 export function normalizeEvents(events: string[]): string[] {
-  const unknown = events.filter((e) => e !== '*' && !KNOWN_EVENTS.has(e));
+  const known = new Set(knownEventNames());
+  const unknown = events.filter((e) => e !== '*' && !known.has(e));
   if (unknown.length) {
-    throw validationFailed(unknown.map((e) => ({ field: 'events', message: `unknown event ${JSON.stringify(e)}; use * or one of ${EVENT_NAMES.join(', ')}` })));
+    throw validationFailed(unknown.map((e) => ({ field: 'events', message: `unknown event ${JSON.stringify(e)}; use * or one of ${[...known].join(', ')}` })));
   }
   return events.includes('*') ? ['*'] : [...new Set(events)];
 }
