@@ -2994,9 +2994,18 @@ export interface components {
             id: string;
             requestId?: string;
         };
-        /** @description A page of AuditEntry items with pagination metadata. */
+        /** @description One AuditEntry of a page with its cursor. */
+        AuditEntryEdge: {
+            /** @description Opaque position of this item: pass it as `after` or `before` */
+            cursor: string;
+            /** @description The AuditEntry */
+            node: components["schemas"]["AuditEntry"];
+        };
+        /** @description A page of AuditEntry items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         AuditEntryPage: {
+            /** @description The items of this page, in list order */
             data: components["schemas"]["AuditEntry"][];
+            /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
         AuthResult: {
@@ -3119,9 +3128,18 @@ export interface components {
             updatedAt: string;
             websiteUrl?: string;
         };
-        /** @description A page of CatalogBrand items with pagination metadata. */
+        /** @description One CatalogBrand of a page with its cursor. */
+        CatalogBrandEdge: {
+            /** @description Opaque position of this item: pass it as `after` or `before` */
+            cursor: string;
+            /** @description The CatalogBrand */
+            node: components["schemas"]["CatalogBrand"];
+        };
+        /** @description A page of CatalogBrand items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         CatalogBrandPage: {
+            /** @description The items of this page, in list order */
             data: components["schemas"]["CatalogBrand"][];
+            /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
         /** @description A node of the category tree. */
@@ -3150,9 +3168,18 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
-        /** @description A page of CatalogCategory items with pagination metadata. */
+        /** @description One CatalogCategory of a page with its cursor. */
+        CatalogCategoryEdge: {
+            /** @description Opaque position of this item: pass it as `after` or `before` */
+            cursor: string;
+            /** @description The CatalogCategory */
+            node: components["schemas"]["CatalogCategory"];
+        };
+        /** @description A page of CatalogCategory items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         CatalogCategoryPage: {
+            /** @description The items of this page, in list order */
             data: components["schemas"]["CatalogCategory"][];
+            /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
         /** @description A custom-field value with its provenance. */
@@ -3209,9 +3236,18 @@ export interface components {
             updatedAt: string;
             value: unknown;
         };
-        /** @description A page of CatalogCustomFieldProposal items with pagination metadata. */
+        /** @description One CatalogCustomFieldProposal of a page with its cursor. */
+        CatalogCustomFieldProposalEdge: {
+            /** @description Opaque position of this item: pass it as `after` or `before` */
+            cursor: string;
+            /** @description The CatalogCustomFieldProposal */
+            node: components["schemas"]["CatalogCustomFieldProposal"];
+        };
+        /** @description A page of CatalogCustomFieldProposal items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         CatalogCustomFieldProposalPage: {
+            /** @description The items of this page, in list order */
             data: components["schemas"]["CatalogCustomFieldProposal"][];
+            /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
         /**
@@ -3267,9 +3303,18 @@ export interface components {
             /** @description Resolved when selected; over REST include=variants */
             variants?: components["schemas"]["CatalogVariant"][];
         };
-        /** @description A page of CatalogEntity items with pagination metadata. */
+        /** @description One CatalogEntity of a page with its cursor. */
+        CatalogEntityEdge: {
+            /** @description Opaque position of this item: pass it as `after` or `before` */
+            cursor: string;
+            /** @description The CatalogEntity */
+            node: components["schemas"]["CatalogEntity"];
+        };
+        /** @description A page of CatalogEntity items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         CatalogEntityPage: {
+            /** @description The items of this page, in list order */
             data: components["schemas"]["CatalogEntity"][];
+            /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
         /**
@@ -3452,9 +3497,18 @@ export interface components {
             postalCode: string;
             state?: string;
         };
-        /** @description A page of Customer items with pagination metadata. */
+        /** @description One Customer of a page with its cursor. */
+        CustomerEdge: {
+            /** @description Opaque position of this item: pass it as `after` or `before` */
+            cursor: string;
+            /** @description The Customer */
+            node: components["schemas"]["Customer"];
+        };
+        /** @description A page of Customer items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         CustomerPage: {
+            /** @description The items of this page, in list order */
             data: components["schemas"]["Customer"][];
+            /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
         /** @description The signed-in customer's own profile. */
@@ -3578,9 +3632,18 @@ export interface components {
             /** Format: uuid */
             warehouseId: string;
         };
-        /** @description A page of InventoryLevel items with pagination metadata. */
+        /** @description One InventoryLevel of a page with its cursor. */
+        InventoryLevelEdge: {
+            /** @description Opaque position of this item: pass it as `after` or `before` */
+            cursor: string;
+            /** @description The InventoryLevel */
+            node: components["schemas"]["InventoryLevel"];
+        };
+        /** @description A page of InventoryLevel items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         InventoryLevelPage: {
+            /** @description The items of this page, in list order */
             data: components["schemas"]["InventoryLevel"][];
+            /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
         /** @description One change of on hand: the ledger row of an adjustment or of reserved units leaving with an order. */
@@ -3618,9 +3681,18 @@ export interface components {
             /** Format: uuid */
             warehouseId: string;
         };
-        /** @description A page of InventoryMovement items with pagination metadata. */
+        /** @description One InventoryMovement of a page with its cursor. */
+        InventoryMovementEdge: {
+            /** @description Opaque position of this item: pass it as `after` or `before` */
+            cursor: string;
+            /** @description The InventoryMovement */
+            node: components["schemas"]["InventoryMovement"];
+        };
+        /** @description A page of InventoryMovement items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         InventoryMovementPage: {
+            /** @description The items of this page, in list order */
             data: components["schemas"]["InventoryMovement"][];
+            /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
         /** @description Reserved units given back: the reservations settled and the levels after. */
@@ -3720,9 +3792,18 @@ export interface components {
              */
             waitUntil?: string;
         };
-        /** @description A page of Job items with pagination metadata. */
+        /** @description One Job of a page with its cursor. */
+        JobEdge: {
+            /** @description Opaque position of this item: pass it as `after` or `before` */
+            cursor: string;
+            /** @description The Job */
+            node: components["schemas"]["Job"];
+        };
+        /** @description A page of Job items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         JobPage: {
+            /** @description The items of this page, in list order */
             data: components["schemas"]["Job"][];
+            /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
         /** @description What one run did to a job. lost: its claim was taken back before it finished. */
@@ -4827,6 +4908,13 @@ export interface components {
             encoding: "utf8" | "base64";
             filename: string;
         };
+        /** @description One Order of a page with its cursor. */
+        OrderEdge: {
+            /** @description Opaque position of this item: pass it as `after` or `before` */
+            cursor: string;
+            /** @description The Order */
+            node: components["schemas"]["Order"];
+        };
         OrderFulfillment: {
             carrier?: string;
             /** Format: date-time */
@@ -4926,9 +5014,11 @@ export interface components {
             orderId: string;
             pinned: boolean;
         };
-        /** @description A page of Order items with pagination metadata. */
+        /** @description A page of Order items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         OrderPage: {
+            /** @description The items of this page, in list order */
             data: components["schemas"]["Order"][];
+            /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
         /** @description How the order was priced: applied promotions and the shipping rule. */
@@ -5067,19 +5157,36 @@ export interface components {
             sku: string;
             title: string;
         };
+        /** @description Relay connection page info: where this page sits, and the cursors to move from it. */
+        PageInfo: {
+            /** @description The last item's cursor (null when the page is empty) */
+            endCursor?: string;
+            /** @description Whether items follow this page (pass endCursor as `after`) */
+            hasNextPage: boolean;
+            /** @description Whether items precede this page (pass startCursor as `before`) */
+            hasPreviousPage: boolean;
+            /** @description The first item's cursor (null when the page is empty) */
+            startCursor?: string;
+        };
+        /** @description Metadata of a list page. */
         PageMeta: {
+            /** @description Position of this page in the list */
             pagination: components["schemas"]["Pagination"];
         };
         /** @description Where a page sits in the whole list. */
         Pagination: {
+            /** @description The cursor of this page's last item (null when the page is empty) */
+            endCursor?: string;
+            /** @description Whether items follow this page: pass endCursor as `after` to read them */
+            hasNextPage: boolean;
             /**
              * Format: int32
-             * @description Page size
+             * @description Page size as applied (after clamping; first or last in cursor mode)
              */
             limit: number;
             /**
              * Format: int32
-             * @description This page, from 1
+             * @description This page, from 1 (1 in cursor mode)
              */
             page: number;
             /**
@@ -5089,7 +5196,7 @@ export interface components {
             total: number;
             /**
              * Format: int32
-             * @description Pages in the whole list
+             * @description Pages of this size in the whole list
              */
             totalPages: number;
         };
@@ -5133,6 +5240,13 @@ export interface components {
              */
             variantId?: string;
         };
+        /** @description One Price of a page with its cursor. */
+        PriceEdge: {
+            /** @description Opaque position of this item: pass it as `after` or `before` */
+            cursor: string;
+            /** @description The Price */
+            node: components["schemas"]["Price"];
+        };
         /** @description A discount off the base price: `percentage` (value = percent off, e.g. 12.5) or `fixed` (value = minor units off, in currency). Scoped to an entity, a category, a customer group, or any combination (all must match; none = every price); applies from minQuantity units, inside [validFrom, validUntil). The resolver applies the single best modifier; they do not stack. Rounding: the discount is rounded half up to the minor unit; a price never goes below 0. */
         PriceModifier: {
             /** Format: uuid */
@@ -5166,9 +5280,18 @@ export interface components {
              */
             value: number;
         };
-        /** @description A page of PriceModifier items with pagination metadata. */
+        /** @description One PriceModifier of a page with its cursor. */
+        PriceModifierEdge: {
+            /** @description Opaque position of this item: pass it as `after` or `before` */
+            cursor: string;
+            /** @description The PriceModifier */
+            node: components["schemas"]["PriceModifier"];
+        };
+        /** @description A page of PriceModifier items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         PriceModifierPage: {
+            /** @description The items of this page, in list order */
             data: components["schemas"]["PriceModifier"][];
+            /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
         /**
@@ -5176,9 +5299,11 @@ export interface components {
          * @enum {string}
          */
         PriceModifierType: "percentage" | "fixed";
-        /** @description A page of Price items with pagination metadata. */
+        /** @description A page of Price items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         PricePage: {
+            /** @description The items of this page, in list order */
             data: components["schemas"]["Price"][];
+            /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
         /** @description A discount code. Types and what `value` means: percentage_off_order (percent off the subtotal, e.g. 10 or 12.5); fixed_amount_off_order (minor units off the subtotal, in `currency`, never more than the subtotal); percentage_off_item (percent off the totalPrice of each eligible line: entity in entityIds or type in entityTypes, both empty = all lines); free_shipping (value 0; freeShipping is true and the checkout drops the shipping charge); buy_x_get_y (buy buyQuantity eligible units, get getQuantity more at value percent off, 100 = free; units ranked by unit price, highest first, in blocks of buy+get, the cheapest get units of each full block discounted). Percentages are rounded half up to the minor unit. */
@@ -5236,6 +5361,13 @@ export interface components {
              */
             value: number;
         };
+        /** @description One Promotion of a page with its cursor. */
+        PromotionEdge: {
+            /** @description Opaque position of this item: pass it as `after` or `before` */
+            cursor: string;
+            /** @description The Promotion */
+            node: components["schemas"]["Promotion"];
+        };
         PromotionLineDiscount: {
             /**
              * Format: int64
@@ -5250,9 +5382,11 @@ export interface components {
              */
             index: number;
         };
-        /** @description A page of Promotion items with pagination metadata. */
+        /** @description A page of Promotion items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         PromotionPage: {
+            /** @description The items of this page, in list order */
             data: components["schemas"]["Promotion"][];
+            /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
         /**
@@ -6089,9 +6223,18 @@ export interface components {
             /** Format: uuid */
             warehouseId: string;
         };
-        /** @description A page of Warehouse items with pagination metadata. */
+        /** @description One Warehouse of a page with its cursor. */
+        WarehouseEdge: {
+            /** @description Opaque position of this item: pass it as `after` or `before` */
+            cursor: string;
+            /** @description The Warehouse */
+            node: components["schemas"]["Warehouse"];
+        };
+        /** @description A page of Warehouse items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         WarehousePage: {
+            /** @description The items of this page, in list order */
             data: components["schemas"]["Warehouse"][];
+            /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
         /** @description One event sent to one endpoint. Its id is the webhook-id header, the same on every attempt and redelivery. */
@@ -6150,14 +6293,32 @@ export interface components {
              */
             statusCode?: number;
         };
-        /** @description A page of WebhookDeliveryAttempt items with pagination metadata. */
+        /** @description One WebhookDeliveryAttempt of a page with its cursor. */
+        WebhookDeliveryAttemptEdge: {
+            /** @description Opaque position of this item: pass it as `after` or `before` */
+            cursor: string;
+            /** @description The WebhookDeliveryAttempt */
+            node: components["schemas"]["WebhookDeliveryAttempt"];
+        };
+        /** @description A page of WebhookDeliveryAttempt items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         WebhookDeliveryAttemptPage: {
+            /** @description The items of this page, in list order */
             data: components["schemas"]["WebhookDeliveryAttempt"][];
+            /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
-        /** @description A page of WebhookDelivery items with pagination metadata. */
+        /** @description One WebhookDelivery of a page with its cursor. */
+        WebhookDeliveryEdge: {
+            /** @description Opaque position of this item: pass it as `after` or `before` */
+            cursor: string;
+            /** @description The WebhookDelivery */
+            node: components["schemas"]["WebhookDelivery"];
+        };
+        /** @description A page of WebhookDelivery items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         WebhookDeliveryPage: {
+            /** @description The items of this page, in list order */
             data: components["schemas"]["WebhookDelivery"][];
+            /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
         /**
@@ -6193,9 +6354,18 @@ export interface components {
             updatedAt: string;
             url: string;
         };
-        /** @description A page of WebhookEndpoint items with pagination metadata. */
+        /** @description One WebhookEndpoint of a page with its cursor. */
+        WebhookEndpointEdge: {
+            /** @description Opaque position of this item: pass it as `after` or `before` */
+            cursor: string;
+            /** @description The WebhookEndpoint */
+            node: components["schemas"]["WebhookEndpoint"];
+        };
+        /** @description A page of WebhookEndpoint items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         WebhookEndpointPage: {
+            /** @description The items of this page, in list order */
             data: components["schemas"]["WebhookEndpoint"][];
+            /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
     };
@@ -6210,10 +6380,18 @@ export interface operations {
     catalogCustomFieldProposals: {
         parameters: {
             query?: {
+                /** @description Cursor mode: rows after this cursor (an `endCursor` or edge `cursor` of this same list and sort order) */
+                after?: string;
+                /** @description Cursor mode: rows before this cursor (a `startCursor` or edge `cursor` of this same list and sort order) */
+                before?: string;
                 entityType?: string;
+                /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                first?: number;
+                /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                last?: number;
                 /** @description Page size, default 20; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
                 limit?: number;
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
             };
             header?: never;
@@ -6863,9 +7041,17 @@ export interface operations {
     failedJobs: {
         parameters: {
             query?: {
+                /** @description Cursor mode: rows after this cursor (an `endCursor` or edge `cursor` of this same list and sort order) */
+                after?: string;
+                /** @description Cursor mode: rows before this cursor (a `startCursor` or edge `cursor` of this same list and sort order) */
+                before?: string;
+                /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                first?: number;
+                /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                last?: number;
                 /** @description Page size, default 20; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
                 limit?: number;
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
             };
             header?: never;
@@ -7354,15 +7540,23 @@ export interface operations {
         parameters: {
             query?: {
                 actorId?: string;
+                /** @description Cursor mode: rows after this cursor (an `endCursor` or edge `cursor` of this same list and sort order) */
+                after?: string;
+                /** @description Cursor mode: rows before this cursor (a `startCursor` or edge `cursor` of this same list and sort order) */
+                before?: string;
                 entityId?: string;
                 entityType?: string;
                 /** @description Dotted event name, e.g. settings.update */
                 event?: string;
+                /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                first?: number;
                 /** @description ISO 8601, inclusive */
                 from?: string;
+                /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                last?: number;
                 /** @description Page size, default 50; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
                 limit?: number;
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
                 /** @description ISO 8601, inclusive */
                 to?: string;
@@ -7450,13 +7644,21 @@ export interface operations {
         parameters: {
             query?: {
                 actorId?: string;
+                /** @description Cursor mode: rows after this cursor (an `endCursor` or edge `cursor` of this same list and sort order) */
+                after?: string;
+                /** @description Cursor mode: rows before this cursor (a `startCursor` or edge `cursor` of this same list and sort order) */
+                before?: string;
                 /** @description Dotted event name, e.g. settings.update */
                 event?: string;
+                /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                first?: number;
                 /** @description ISO 8601, inclusive */
                 from?: string;
+                /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                last?: number;
                 /** @description Page size, default 50; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
                 limit?: number;
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
                 /** @description ISO 8601, inclusive */
                 to?: string;
@@ -8178,9 +8380,17 @@ export interface operations {
     catalogBrands: {
         parameters: {
             query?: {
+                /** @description Cursor mode: rows after this cursor (an `endCursor` or edge `cursor` of this same list and sort order) */
+                after?: string;
+                /** @description Cursor mode: rows before this cursor (a `startCursor` or edge `cursor` of this same list and sort order) */
+                before?: string;
+                /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                first?: number;
+                /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                last?: number;
                 /** @description Page size, default 20; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
                 limit?: number;
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
             };
             header?: never;
@@ -8620,9 +8830,17 @@ export interface operations {
     catalogCategories: {
         parameters: {
             query?: {
+                /** @description Cursor mode: rows after this cursor (an `endCursor` or edge `cursor` of this same list and sort order) */
+                after?: string;
+                /** @description Cursor mode: rows before this cursor (a `startCursor` or edge `cursor` of this same list and sort order) */
+                before?: string;
+                /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                first?: number;
+                /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                last?: number;
                 /** @description Page size, default 20; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
                 limit?: number;
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
                 /** @description Only children of this category */
                 parentId?: string;
@@ -9063,15 +9281,23 @@ export interface operations {
     catalogEntities: {
         parameters: {
             query?: {
+                /** @description Cursor mode: rows after this cursor (an `endCursor` or edge `cursor` of this same list and sort order) */
+                after?: string;
+                /** @description Cursor mode: rows before this cursor (a `startCursor` or edge `cursor` of this same list and sort order) */
+                before?: string;
                 /** @description Brand id or slug */
                 brand?: string;
                 /** @description Category id or slug */
                 category?: string;
+                /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                first?: number;
                 /** @description Comma-separated embeds: attributes, variants, optionTypes, categories, brands, customFields (and those of installed modules: media, inventory, pricing). An unknown or unavailable name is 422. */
                 include?: string;
+                /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                last?: number;
                 /** @description Page size, default 20; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
                 limit?: number;
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
                 /** @description field:direction, e.g. createdAt:desc or slug:asc */
                 sort?: string;
@@ -12367,9 +12593,17 @@ export interface operations {
     customers: {
         parameters: {
             query?: {
+                /** @description Cursor mode: rows after this cursor (an `endCursor` or edge `cursor` of this same list and sort order) */
+                after?: string;
+                /** @description Cursor mode: rows before this cursor (a `startCursor` or edge `cursor` of this same list and sort order) */
+                before?: string;
+                /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                first?: number;
+                /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                last?: number;
                 /** @description Page size, default 20; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
                 limit?: number;
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
                 /** @description Part of the email or name */
                 search?: string;
@@ -12873,12 +13107,20 @@ export interface operations {
     inventoryLevels: {
         parameters: {
             query?: {
+                /** @description Cursor mode: rows after this cursor (an `endCursor` or edge `cursor` of this same list and sort order) */
+                after?: string;
+                /** @description Cursor mode: rows before this cursor (a `startCursor` or edge `cursor` of this same list and sort order) */
+                before?: string;
                 /** @description Catalog entity UUID */
                 entityId?: string;
+                /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                first?: number;
+                /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                last?: number;
                 /** @description Page size, default 20; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
                 limit?: number;
                 lowStock?: boolean;
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
                 variantId?: string;
                 warehouseId?: string;
@@ -13086,11 +13328,19 @@ export interface operations {
     inventoryMovements: {
         parameters: {
             query?: {
+                /** @description Cursor mode: rows after this cursor (an `endCursor` or edge `cursor` of this same list and sort order) */
+                after?: string;
+                /** @description Cursor mode: rows before this cursor (a `startCursor` or edge `cursor` of this same list and sort order) */
+                before?: string;
                 /** @description Catalog entity UUID */
                 entityId?: string;
+                /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                first?: number;
+                /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                last?: number;
                 /** @description Page size, default 20; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
                 limit?: number;
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
                 type?: string;
                 variantId?: string;
@@ -13451,9 +13701,17 @@ export interface operations {
     warehouses: {
         parameters: {
             query?: {
+                /** @description Cursor mode: rows after this cursor (an `endCursor` or edge `cursor` of this same list and sort order) */
+                after?: string;
+                /** @description Cursor mode: rows before this cursor (a `startCursor` or edge `cursor` of this same list and sort order) */
+                before?: string;
+                /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                first?: number;
+                /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                last?: number;
                 /** @description Page size, default 20; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
                 limit?: number;
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
             };
             header?: never;
@@ -14074,9 +14332,17 @@ export interface operations {
     meOrders: {
         parameters: {
             query?: {
+                /** @description Cursor mode: rows after this cursor (an `endCursor` or edge `cursor` of this same list and sort order) */
+                after?: string;
+                /** @description Cursor mode: rows before this cursor (a `startCursor` or edge `cursor` of this same list and sort order) */
+                before?: string;
+                /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                first?: number;
+                /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                last?: number;
                 /** @description Page size, default 20; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
                 limit?: number;
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
                 /** @description pending, confirmed, processing, partially_fulfilled, fulfilled, refunded, cancelled */
                 status?: "pending" | "confirmed" | "processing" | "partially_fulfilled" | "fulfilled" | "refunded" | "cancelled";
@@ -15097,9 +15363,17 @@ export interface operations {
     orders: {
         parameters: {
             query?: {
+                /** @description Cursor mode: rows after this cursor (an `endCursor` or edge `cursor` of this same list and sort order) */
+                after?: string;
+                /** @description Cursor mode: rows before this cursor (a `startCursor` or edge `cursor` of this same list and sort order) */
+                before?: string;
+                /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                first?: number;
+                /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                last?: number;
                 /** @description Page size, default 20; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
                 limit?: number;
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
                 /** @description pending, confirmed, processing, partially_fulfilled, fulfilled, refunded, cancelled */
                 status?: "pending" | "confirmed" | "processing" | "partially_fulfilled" | "fulfilled" | "refunded" | "cancelled";
@@ -16753,15 +17027,23 @@ export interface operations {
     priceModifiers: {
         parameters: {
             query?: {
+                /** @description Cursor mode: rows after this cursor (an `endCursor` or edge `cursor` of this same list and sort order) */
+                after?: string;
+                /** @description Cursor mode: rows before this cursor (a `startCursor` or edge `cursor` of this same list and sort order) */
+                before?: string;
                 categoryId?: string;
                 current?: boolean;
                 /** @description Customer group id */
                 customerGroupId?: string;
                 /** @description Catalog entity UUID */
                 entityId?: string;
+                /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                first?: number;
+                /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                last?: number;
                 /** @description Page size, default 20; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
                 limit?: number;
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
             };
             header?: never;
@@ -17131,15 +17413,23 @@ export interface operations {
     prices: {
         parameters: {
             query?: {
+                /** @description Cursor mode: rows after this cursor (an `endCursor` or edge `cursor` of this same list and sort order) */
+                after?: string;
+                /** @description Cursor mode: rows before this cursor (a `startCursor` or edge `cursor` of this same list and sort order) */
+                before?: string;
                 /** @description ISO 4217 currency code, e.g. USD */
                 currency?: string;
                 /** @description Customer group id */
                 customerGroupId?: string;
                 /** @description Catalog entity UUID */
                 entityId?: string;
+                /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                first?: number;
+                /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                last?: number;
                 /** @description Page size, default 20; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
                 limit?: number;
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
                 /** @description Variant UUID (of that entity) */
                 variantId?: string;
@@ -17667,9 +17957,17 @@ export interface operations {
     promotions: {
         parameters: {
             query?: {
+                /** @description Cursor mode: rows after this cursor (an `endCursor` or edge `cursor` of this same list and sort order) */
+                after?: string;
+                /** @description Cursor mode: rows before this cursor (a `startCursor` or edge `cursor` of this same list and sort order) */
+                before?: string;
+                /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                first?: number;
+                /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                last?: number;
                 /** @description Page size, default 20; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
                 limit?: number;
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
                 status?: "active" | "scheduled" | "expired" | "inactive" | "all";
             };
@@ -19326,9 +19624,17 @@ export interface operations {
     webhookEndpoints: {
         parameters: {
             query?: {
+                /** @description Cursor mode: rows after this cursor (an `endCursor` or edge `cursor` of this same list and sort order) */
+                after?: string;
+                /** @description Cursor mode: rows before this cursor (a `startCursor` or edge `cursor` of this same list and sort order) */
+                before?: string;
+                /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                first?: number;
+                /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                last?: number;
                 /** @description Page size, default 20; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
                 limit?: number;
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
             };
             header?: never;
@@ -19629,11 +19935,19 @@ export interface operations {
     webhookDeliveries: {
         parameters: {
             query?: {
+                /** @description Cursor mode: rows after this cursor (an `endCursor` or edge `cursor` of this same list and sort order) */
+                after?: string;
+                /** @description Cursor mode: rows before this cursor (a `startCursor` or edge `cursor` of this same list and sort order) */
+                before?: string;
                 endpointId?: string;
                 eventType?: string;
+                /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                first?: number;
+                /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                last?: number;
                 /** @description Page size, default 20; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
                 limit?: number;
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
                 /** @description pending, succeeded or failed */
                 status?: "pending" | "succeeded" | "failed";
@@ -19806,9 +20120,17 @@ export interface operations {
     webhookDeliveryAttempts: {
         parameters: {
             query?: {
+                /** @description Cursor mode: rows after this cursor (an `endCursor` or edge `cursor` of this same list and sort order) */
+                after?: string;
+                /** @description Cursor mode: rows before this cursor (a `startCursor` or edge `cursor` of this same list and sort order) */
+                before?: string;
+                /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                first?: number;
+                /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                last?: number;
                 /** @description Page size, default 20; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
                 limit?: number;
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
             };
             header?: never;
