@@ -25,6 +25,8 @@ import '../modules/pricing/graph.js';
 import '../modules/inventory/graph.js';
 import '../modules/orders/graph.js';
 import '../modules/carts/graph.js';
+import '../modules/customers/graph.js';
+import '../modules/webhooks/graph.js';
 
 let built: GraphQLSchema | null = null;
 

@@ -4934,6 +4934,20 @@ export interface components {
             /** Format: int32 */
             quantity: number;
         };
+        /** @description A fiscal invoice issued for an order. The first GET /orders/:id/invoice.pdf (or .html, or the invoice email) issues it; an order has at most one. */
+        OrderInvoice: {
+            /** @description The printable HTML document, under /api (same permission as the order) */
+            htmlUrl: string;
+            /** @description INV-YYYY-NNNNNN, consecutive per organization and year */
+            invoiceNumber: string;
+            /**
+             * Format: date-time
+             * @description When the number was issued
+             */
+            issuedAt: string;
+            /** @description The PDF document, under /api (same permission as the order) */
+            pdfUrl: string;
+        };
         OrderInvoiceEmail: {
             invoiceNumber: string;
             messageId: string;

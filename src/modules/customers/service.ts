@@ -246,3 +246,23 @@ function withStats(row: CustomerRow, stats: OrderStats | undefined): CustomerSum
 }
 
 export { validationFailed };
+
+// ── graph relations (batched: one call serves a whole level of a response) ──
+
+/** Customers by id with their order stats: two statements for any number of ids. */
+export async function customersByIds(ctx: CustomersCtx, ids: string[]): Promise<Map<string, CustomerSummaryView>> {
+  const rows = await ctx.db.customer.findMany({ where: { id: { in: ids }, organizationId: ctx.organization.id }, include: CUSTOMER_INCLUDE });
+  const stats = await orderStats(ctx, rows.map((r) => r.id));
+  return new Map(rows.map((row) => [row.id, withStats(row, stats.get(row.id))]));
+}
+
+/** Every saved address of these customers, defaults first then oldest first: one statement. */
+export async function addressesByCustomer(ctx: Pick<CustomersCtx, 'db' | 'organization'>, ids: string[]): Promise<Map<string, CustomerAddressView[]>> {
+  const rows = await ctx.db.customerAddress.findMany({
+    where: { customerId: { in: ids }, organizationId: ctx.organization.id },
+    orderBy: [{ isDefaultShipping: 'desc' }, { isDefaultBilling: 'desc' }, { createdAt: 'asc' }, { id: 'asc' }],
+  });
+  const map = new Map<string, CustomerAddressView[]>();
+  for (const row of rows) map.set(row.customerId, [...(map.get(row.customerId) ?? []), addressView(row)]);
+  return map;
+}

@@ -211,3 +211,26 @@ export async function updateOrderStatus(ctx: OrdersCtx, id: string, input: { sta
   await runAfterCommit(result.afterCommit);
   return result.order;
 }
+
+/** How many orders a customer's `orders` field may return at most (newest first). */
+export const CUSTOMER_ORDERS_MAX = 50;
+
+/**
+ * The newest `limit` orders of each of these customers: two statements for any number of
+ * customers (the per-customer cut is a window function; the rows then load with their lines).
+ */
+export async function recentOrdersByCustomer(ctx: Pick<OrdersCtx, 'db' | 'organization'>, customerIds: string[], limit: number): Promise<Map<string, OrderView[]>> {
+  const picked = await ctx.db.$queryRaw<Array<{ id: string }>>`
+    select id from (
+      select id, row_number() over (partition by customer_id order by placed_at desc, id desc) as n
+      from orders where organization_id = ${ctx.organization.id}::uuid and customer_id = any(${customerIds})
+    ) ranked where n <= ${limit}`;
+  const rows = await ctx.db.order.findMany({
+    where: { id: { in: picked.map((p) => p.id) }, organizationId: ctx.organization.id },
+    include: ORDER_INCLUDE,
+    orderBy: [{ placedAt: 'desc' }, { id: 'desc' }],
+  });
+  const map = new Map<string, OrderView[]>();
+  for (const row of rows) map.set(row.customerId!, [...(map.get(row.customerId!) ?? []), orderView(row)]);
+  return map;
+}
