@@ -170,8 +170,8 @@ describe('cursor pagination', () => {
       expect(res.body.error.details.map((d: any) => d.field), what).toContain('after');
     }
     const gql = await t.graphql(`{ catalogEntities(first: 2, after: "${altered}") { totalCount } }`, {}, { apiKey: admin });
-    expect(gql.body.errors[0].extensions.code).toBe('VALIDATION_FAILED');
-    expect(gql.body.errors[0].extensions.details.map((d: any) => d.field)).toContain('after');
+    expect(gql.body.errors![0].extensions.code).toBe('VALIDATION_FAILED');
+    expect(gql.body.errors![0].extensions.details.map((d: any) => d.field)).toContain('after');
     // The untouched cursor still works.
     expect((await t.request(`/api/catalog/entities?first=2&after=${encodeURIComponent(cursor)}`, { apiKey: admin })).status).toBe(200);
   });

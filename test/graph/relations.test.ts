@@ -41,7 +41,7 @@ beforeAll(async () => {
   productId = await product(store, { price: 1200, stock: 1000 });
   // 101 customers, each with one saved address and one order (the first with a second order).
   // Sign-ups one at a time (each is a password hash and a transaction); the rest in parallel.
-  const accounts = [];
+  const accounts: Array<Awaited<ReturnType<TestApp["signIn"]>>> = [];
   for (let i = 0; i < 101; i += 1) accounts.push(await t.signIn('customer'));
   await inBatches(Array.from({ length: 101 }, (_, i) => i), 4, async (i) => {
     const shopper = accounts[i]!;
@@ -105,7 +105,7 @@ describe('order → customer', () => {
     const res = await t.graphql(`{ orders(limit: 3) { data { id customer { id } } } }`, {}, { bearer: clerk.token });
     expect(res.body.data.orders.data).toHaveLength(3);
     for (const order of res.body.data.orders.data) expect(order.customer).toBeNull();
-    expect(res.body.errors.map((e: any) => e.extensions.code)).toEqual(['FORBIDDEN', 'FORBIDDEN', 'FORBIDDEN']);
+    expect(res.body.errors!.map((e: any) => e.extensions.code)).toEqual(['FORBIDDEN', 'FORBIDDEN', 'FORBIDDEN']);
 
     const alice = shoppers[0]!;
     const own = await t.graphql(`{ orders(limit: 100) { data { id customer { id email orders { id } addresses { city } } } } }`, {}, { bearer: alice.token });
@@ -175,7 +175,7 @@ describe('customer → orders and addresses', () => {
     // No path to another customer: the customer queries are staff-only.
     const other = await t.graphql(`{ customer(id: "${shoppers[0]!.userId}") { orders { id } addresses { city } } }`, {}, { bearer: bob.token });
     expect(other.body.data?.customer ?? null).toBeNull();
-    expect(other.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect(other.body.errors![0].extensions.code).toBe('FORBIDDEN');
   });
 });
 
@@ -217,6 +217,6 @@ describe('webhook delivery ↔ job', () => {
     const res = await t.graphql(`{ webhookDeliveries(limit: 2) { data { id job { id } } } }`, {}, { apiKey: hooksKey });
     expect(res.body.data.webhookDeliveries.data).toHaveLength(2);
     for (const delivery of res.body.data.webhookDeliveries.data) expect(delivery.job).toBeNull();
-    expect(res.body.errors.map((e: any) => e.extensions.code)).toEqual(['FORBIDDEN', 'FORBIDDEN']);
+    expect(res.body.errors!.map((e: any) => e.extensions.code)).toEqual(['FORBIDDEN', 'FORBIDDEN']);
   });
 });
