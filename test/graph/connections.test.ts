@@ -125,6 +125,7 @@ describe('cursor pagination', () => {
     const hundred = await measure(100);
     expect(ten).toBe(hundred);
     expect(ten).toBeLessThanOrEqual(3);
+    console.info(`cursor page statements: first 10 = ${ten}, first 100 = ${hundred}`);
   });
 
   it('REST takes first/after and adds endCursor/hasNextPage to meta.pagination, the rest of the body unchanged', async () => {
