@@ -3,6 +3,7 @@
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { builder } from './builder.js';
 import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits } from './limits.js';
+import { describeFromGlossary } from './descriptions.js';
 import '../modules/settings/schema.js';
 import '../modules/catalog/schema.js';
 import '../modules/jobs/schema.js';
@@ -25,6 +26,8 @@ import '../modules/pricing/graph.js';
 import '../modules/inventory/graph.js';
 import '../modules/orders/graph.js';
 import '../modules/carts/graph.js';
+import '../modules/customers/graph.js';
+import '../modules/webhooks/graph.js';
 
 let built: GraphQLSchema | null = null;
 
@@ -49,6 +52,7 @@ export function buildSchema(): GraphQLSchema {
   builder.queryType({ description: describeLimits(DEFAULT_GRAPHQL_LIMITS) });
   builder.mutationType({ description: 'Root of every write. The same request limits as Query apply.' });
   built = builder.toSchema({ sortSchema: false });
+  describeFromGlossary(built);
   return built;
 }
 

@@ -17,24 +17,8 @@ export function money(options: { signed?: boolean } = {}) {
   return schema;
 }
 
-/**
- * Page and limit as every list takes them: page from 1, limit *capped* at `maxLimit` (the spec's
- * "capped": limit=1000 answers `maxLimit` items and says so in meta.pagination.limit, it is not
- * refused). `overwrite` clamps without turning the schema into a pipe, so the GraphQL argument
- * stays Int and the OpenAPI document stays a plain integer. Zero, negative or non-numeric: 422.
- */
-export function pageInput(defaultLimit = 20, maxLimit = 100) {
-  return {
-    page: z.number().int().min(1).default(1).describe('Page number, from 1'),
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .overwrite((value) => Math.min(value, maxLimit))
-      .default(defaultLimit)
-      .describe(`Page size, default ${defaultLimit}; values above ${maxLimit} are clamped to ${maxLimit} (meta.pagination.limit shows the applied value)`),
-  };
-}
+/** Page, limit and cursor arguments of every list: see graphql/pagination.ts. */
+export { pageInput } from './pagination.js';
 
 export interface GraphqlArgType {
   /** Pothos type param: a scalar name, or a one-element array for lists. */

@@ -134,12 +134,12 @@ describe('GET /audit', () => {
     }
     const first = await audit('?event=settings.update', other.admin);
     expect(first.data).toHaveLength(50);
-    expect(first.meta.pagination).toEqual({ page: 1, limit: 50, total: 60, totalPages: 2 });
+    expect(first.meta.pagination).toEqual({ page: 1, limit: 50, total: 60, totalPages: 2, hasNextPage: true, endCursor: expect.any(String) });
     expect((await audit('?event=settings.update&page=2', other.admin)).data).toHaveLength(10);
     expect((await audit('?event=settings.update&limit=100', other.admin)).data).toHaveLength(60);
     const capped = await audit('?event=settings.update&limit=1000', other.admin);
     expect(capped.data).toHaveLength(60);
-    expect(capped.meta.pagination).toEqual({ page: 1, limit: 100, total: 60, totalPages: 1 });
+    expect(capped.meta.pagination).toEqual({ page: 1, limit: 100, total: 60, totalPages: 1, hasNextPage: false, endCursor: expect.any(String) });
     for (const query of ['?limit=-1', '?limit=ten', '?limit=0', '?from=yesterday', '?from=2026-01-02T00:00:00Z&to=2026-01-01T00:00:00Z', '?page=0']) {
       const res = await t.request(`/api/audit${query}`, { apiKey: other.admin });
       expect(res.status, query).toBe(422);

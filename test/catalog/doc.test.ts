@@ -90,7 +90,7 @@ describe('catalog in /api/doc', () => {
 
   it('describes the list query and the entity', () => {
     const list = doc.paths['/api/catalog/entities'].get;
-    expect(list.parameters.map((p: any) => p.name)).toEqual(['type', 'status', 'category', 'brand', 'page', 'limit', 'sort', 'include']);
+    expect(list.parameters.map((p: any) => p.name)).toEqual(['type', 'status', 'category', 'brand', 'page', 'limit', 'first', 'after', 'last', 'before', 'sort', 'include']);
     const limit = list.parameters.find((p: any) => p.name === 'limit');
     // Capped, not refused: any larger limit is clamped to 100 (meta.pagination.limit says so).
     expect(limit.schema).toMatchObject({ default: 20, minimum: 1 });

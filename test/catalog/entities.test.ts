@@ -161,7 +161,7 @@ describe('list', () => {
     for (let i = 0; i < 23; i += 1) await createEntity(t, admin, { type, slug: uniqueSlug(`p${String(i).padStart(2, '0')}`) });
     const first = await t.request(`/api/catalog/entities?type=${type}`, { apiKey: admin });
     expect(first.body.data).toHaveLength(20);
-    expect(first.body.meta.pagination).toEqual({ page: 1, limit: 20, total: 23, totalPages: 2 });
+    expect(first.body.meta.pagination).toEqual({ page: 1, limit: 20, total: 23, totalPages: 2, hasNextPage: true, endCursor: expect.any(String) });
     const second = await t.request(`/api/catalog/entities?type=${type}&page=2&limit=20`, { apiKey: admin });
     expect(second.body.data).toHaveLength(3);
     const ids = new Set([...first.body.data, ...second.body.data].map((e: any) => e.id));
@@ -170,7 +170,7 @@ describe('list', () => {
     const capped = await t.request(`/api/catalog/entities?type=${type}&limit=1000`, { apiKey: admin });
     expect(capped.status, capped.text).toBe(200);
     expect(capped.body.data).toHaveLength(23);
-    expect(capped.body.meta.pagination).toEqual({ page: 1, limit: 100, total: 23, totalPages: 1 });
+    expect(capped.body.meta.pagination).toEqual({ page: 1, limit: 100, total: 23, totalPages: 1, hasNextPage: false, endCursor: expect.any(String) });
     for (const bad of ['-1', '0', 'ten']) {
       const refused = await t.request(`/api/catalog/entities?limit=${bad}`, { apiKey: admin });
       expect(refused.status, bad).toBe(422);

@@ -24,7 +24,7 @@ describe('categories', () => {
     const children = await t.request(`/api/catalog/categories?parentId=${root.id}`, { apiKey: storefront });
     expect(children.status).toBe(200);
     expect(children.body.data.map((c: any) => c.id)).toEqual([first.id, a.id, b.id]);
-    expect(children.body.meta.pagination).toEqual({ page: 1, limit: 20, total: 3, totalPages: 1 });
+    expect(children.body.meta.pagination).toEqual({ page: 1, limit: 20, total: 3, totalPages: 1, hasNextPage: false, endCursor: expect.any(String) });
 
     const updated = await t.request(`/api/catalog/categories/${b.id}`, { method: 'PATCH', apiKey: admin, body: { name: 'T-shirts', parentId: null } });
     expect(updated.status).toBe(200);

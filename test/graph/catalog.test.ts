@@ -158,11 +158,18 @@ describe('catalog relations resolve when selected', () => {
     expect(entity.variants[0]).not.toHaveProperty('prices');
     expect(entity.variants[0]).not.toHaveProperty('entity');
     await t.request(`/api/catalog/entities?type=${type}&limit=1`, { apiKey: storefront });
-    const before = t.statements();
-    await t.request(`/api/catalog/entities?type=${type}&limit=100`, { apiKey: storefront });
-    const bare = t.statements() - before;
-    const again = t.statements();
-    await t.request(`/api/catalog/entities?type=${type}&limit=100&include=variants`, { apiKey: storefront });
-    expect(t.statements() - again).toBe(bare + 1);
+    // The fewer of two runs each: a background write of the platform (the outbox poll, an API
+    // key's lastRequest) can land inside one measurement on a busy machine.
+    const count = async (path: string) => {
+      const runs = [];
+      for (let i = 0; i < 2; i += 1) {
+        const before = t.statements();
+        await t.request(path, { apiKey: storefront });
+        runs.push(t.statements() - before);
+      }
+      return Math.min(...runs);
+    };
+    const bare = await count(`/api/catalog/entities?type=${type}&limit=100`);
+    expect(await count(`/api/catalog/entities?type=${type}&limit=100&include=variants`)).toBe(bare + 1);
   });
 });

@@ -83,7 +83,7 @@ describe('prices', () => {
     expect(vip.body.data.map((p: any) => p.amount)).toEqual([450]);
     const page = await t.request(`/api/pricing/prices?entityId=${entity.id}&limit=2&page=2`, { apiKey: admin });
     expect(page.body.data).toHaveLength(2);
-    expect(page.body.meta.pagination).toEqual({ page: 2, limit: 2, total: 4, totalPages: 2 });
+    expect(page.body.meta.pagination).toEqual({ page: 2, limit: 2, total: 4, totalPages: 2, hasNextPage: false, endCursor: expect.any(String) });
   });
 
   it('refuses bad input with 422: fractions, negatives, unknown currencies', async () => {

@@ -2933,30 +2933,41 @@ export interface components {
         ActorKind: "user" | "apiKey" | "anonymous" | "system";
         /** @description A postal address. */
         Address: {
+            /** @description City or town */
             city?: string;
+            /** @description Company name */
             company?: string;
             /** @description ISO 3166-1 alpha-2 code */
             country?: string;
+            /** @description Given name of the person */
             firstName?: string;
+            /** @description Family name of the person */
             lastName?: string;
+            /** @description Street address, first line */
             line1?: string;
+            /** @description Street address, second line */
             line2?: string;
+            /** @description Phone number */
             phone?: string;
+            /** @description Postal or ZIP code */
             postalCode?: string;
             /** @description State, province or region */
             state?: string;
         };
         /** @description A condition { member, operator, values } or a group { and: [...] } / { or: [...] }. */
         AnalyticsFilterInput: {
+            /** @description All of these filters must hold */
             and?: Record<string, never>[];
             /** @description Model.member */
             member?: string;
             /** @description equals, notEquals, contains, in, notIn, gt, gte, lt, lte, beforeDate, afterDate, inDateRange */
             operator?: string;
+            /** @description At least one of these filters must hold */
             or?: Record<string, never>[];
             /** @description Values (numbers as strings are fine) */
             values?: string[];
         };
+        /** @description A dimension, measure or segment of an analytics model: its name, title and type. */
         AnalyticsMemberMeta: {
             /** @description count, sum, avg or countDistinct (measures) */
             aggregation?: string;
@@ -2964,6 +2975,7 @@ export interface components {
             format?: string;
             /** @description Model.member */
             name: string;
+            /** @description Title shown to shoppers */
             title: string;
             /**
              * @description number for measures; string, number or time for dimensions
@@ -2978,14 +2990,20 @@ export interface components {
         AnalyticsMemberType: "string" | "number" | "time";
         /** @description A model the caller may query. */
         AnalyticsModelMeta: {
+            /** @description Dimensions to group by */
             dimensions: components["schemas"]["AnalyticsMemberMeta"][];
             /** @description Models whose dimensions may be mixed into queries of this model */
             joins: string[];
+            /** @description Measures to aggregate */
             measures: components["schemas"]["AnalyticsMemberMeta"][];
+            /** @description Display name */
             name: string;
+            /** @description Predefined filters */
             segments: components["schemas"]["AnalyticsSegmentMeta"][];
+            /** @description Title shown to shoppers */
             title: string;
         };
+        /** @description What an analytics query ran: the members, filters and time dimensions as applied. */
         AnalyticsQueryMeta: {
             /** @description Each member's title and type */
             annotation: {
@@ -2998,13 +3016,18 @@ export interface components {
         };
         /** @description Rows keyed by member name (time buckets as Model.member.granularity), and what was run. */
         AnalyticsQueryResult: {
+            /** @description One row per group: dimension and measure values keyed by member name */
             data: {
                 [key: string]: unknown;
             }[];
+            /** @description What ran */
             meta: components["schemas"]["AnalyticsQueryMeta"];
         };
+        /** @description A named, predefined filter of an analytics model. */
         AnalyticsSegmentMeta: {
+            /** @description Display name */
             name: string;
+            /** @description Title shown to shoppers */
             title: string;
         };
         /** @description A time dimension: buckets by granularity and/or restricts to a date range. */
@@ -3020,25 +3043,48 @@ export interface components {
         AuditEntry: {
             /** @description User id (for an API key, the user it was minted for); null for the system */
             actorId?: string;
-            /** @enum {string} */
+            /**
+             * @description What kind of actor did it
+             * @enum {string}
+             */
             actorType: "user" | "apiKey" | "anonymous" | "system";
+            /** @description The state after the change (null when not recorded) */
             after?: unknown;
+            /** @description Id of the API key used */
             apiKeyId?: string;
+            /** @description The state before the change (null when not recorded) */
             before?: unknown;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             createdAt: string;
+            /** @description UUID of the catalog entity */
             entityId?: string;
             /** @description e.g. settings, price, promotion, catalog_entity, inventory */
             entityType: string;
             /** @description Dotted, e.g. settings.update, pricing.create, orders.statusChange */
             event: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description Identifier of the audit entry
+             */
             id: string;
+            /** @description The request id of the call that did it (x-request-id) */
             requestId?: string;
         };
-        /** @description A page of AuditEntry items with pagination metadata. */
+        /** @description One AuditEntry of a page with its cursor. */
+        AuditEntryEdge: {
+            /** @description Opaque position of this item: pass it as `after` or `before` */
+            cursor: string;
+            /** @description The AuditEntry */
+            node: components["schemas"]["AuditEntry"];
+        };
+        /** @description A page of AuditEntry items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         AuditEntryPage: {
+            /** @description The items of this page, in list order */
             data: components["schemas"]["AuditEntry"][];
+            /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
         AuthResult: {
@@ -3080,45 +3126,79 @@ export interface components {
         Cart: {
             /** @description Only in the answer that created a guest cart: keep it and send it as x-cart-token */
             cartToken?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             createdAt: string;
+            /** @description ISO 4217 currency code, e.g. USD */
             currency: string;
+            /** @description Id of the customer (the id of their user account) */
             customerId?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description Identifier of the cart
+             */
             id: string;
+            /** @description The lines of the cart, oldest first */
             items: components["schemas"]["CartItem"][];
-            /** @enum {string} */
+            /**
+             * @description open, converted (checked out) or abandoned
+             * @enum {string}
+             */
             status: "open" | "converted";
             /**
              * Format: int64
-             * @description Integer minor units of the currency
+             * @description Sum of line totals at the snapshot prices, minor units
              */
             subtotalSnapshot: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was last changed
+             */
             updatedAt: string;
         };
+        /** @description One line of a cart: what, how many, and the price snapshot taken when it was added. */
         CartItem: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             createdAt: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the catalog entity
+             */
             entityId: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the cart item
+             */
             itemId: string;
             /**
              * Format: int64
-             * @description Integer minor units of the currency
+             * @description Quantity × unit price snapshot, minor units
              */
             lineTotalSnapshot: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Number of units
+             */
             quantity: number;
             /**
              * Format: int64
              * @description The resolved price when the item was added (checkout re-prices)
              */
             unitPriceSnapshot: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was last changed
+             */
             updatedAt: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the variant (null or absent for the entity itself)
+             */
             variantId?: string;
         };
         /**
@@ -3128,54 +3208,102 @@ export interface components {
         CartStatus: "open" | "converted";
         /** @description Localized texts of an entity for one locale. */
         CatalogAttributes: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             createdAt: string;
+            /** @description Free text describing it */
             description?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the catalog entity
+             */
             entityId: string;
             /** @description BCP 47 locale, e.g. en or de-DE */
             locale: string;
+            /** @description Meta description for search engines */
             seoDescription?: string;
+            /** @description Page title for search engines */
             seoTitle?: string;
+            /** @description Title shown to shoppers */
             title?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was last changed
+             */
             updatedAt: string;
         };
         /** @description A brand entities can belong to. */
         CatalogBrand: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             createdAt: string;
+            /** @description Free text describing it */
             description?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description Identifier of the catalog brand
+             */
             id: string;
+            /** @description URL of the logo image */
             logoUrl?: string;
+            /** @description User-defined key/value data, stored as given */
             metadata: {
                 [key: string]: unknown;
             };
+            /** @description Display name */
             name: string;
             /** @description Unique per organization */
             slug: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Position among its siblings, ascending
+             */
             sortOrder: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was last changed
+             */
             updatedAt: string;
+            /** @description URL of the website */
             websiteUrl?: string;
         };
-        /** @description A page of CatalogBrand items with pagination metadata. */
+        /** @description One CatalogBrand of a page with its cursor. */
+        CatalogBrandEdge: {
+            /** @description Opaque position of this item: pass it as `after` or `before` */
+            cursor: string;
+            /** @description The CatalogBrand */
+            node: components["schemas"]["CatalogBrand"];
+        };
+        /** @description A page of CatalogBrand items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         CatalogBrandPage: {
+            /** @description The items of this page, in list order */
             data: components["schemas"]["CatalogBrand"][];
+            /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
         /** @description A node of the category tree. */
         CatalogCategory: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             createdAt: string;
+            /** @description Free text describing it */
             description?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description Identifier of the catalog category
+             */
             id: string;
+            /** @description User-defined key/value data, stored as given */
             metadata: {
                 [key: string]: unknown;
             };
+            /** @description Display name */
             name: string;
             /**
              * Format: uuid
@@ -3189,71 +3317,140 @@ export interface components {
              * @description Ascending order among siblings
              */
             sortOrder: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was last changed
+             */
             updatedAt: string;
         };
-        /** @description A page of CatalogCategory items with pagination metadata. */
+        /** @description One CatalogCategory of a page with its cursor. */
+        CatalogCategoryEdge: {
+            /** @description Opaque position of this item: pass it as `after` or `before` */
+            cursor: string;
+            /** @description The CatalogCategory */
+            node: components["schemas"]["CatalogCategory"];
+        };
+        /** @description A page of CatalogCategory items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         CatalogCategoryPage: {
+            /** @description The items of this page, in list order */
             data: components["schemas"]["CatalogCategory"][];
+            /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
         /** @description A custom-field value with its provenance. */
         CatalogCustomField: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             createdAt: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the catalog entity
+             */
             entityId: string;
+            /** @description Custom field name */
             fieldName: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description Identifier of the catalog custom field
+             */
             id: string;
+            /** @description Locale, e.g. en or en-US */
             locale: string;
+            /** @description Free-text note */
             note?: string;
             /** @description User id of the writer or proposer */
             proposedBy?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was reviewed
+             */
             reviewedAt?: string;
             /** @description User id of who approved or rejected it */
             reviewedBy?: string;
             /** @description platform for direct writes; the proposer's stated source otherwise */
             source: string;
+            /** @description Identifier of the store the record came from (channel sync), if any */
             sourceStoreId?: string;
-            /** @enum {string} */
+            /**
+             * @description Review state of the value (approved values are live)
+             * @enum {string}
+             */
             status: "proposed" | "approved" | "rejected" | "superseded";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was last changed
+             */
             updatedAt: string;
+            /** @description The value, typed by its field definition */
             value: unknown;
         };
         /** @description A pending custom-field value in the organization queue: the full custom-field row plus its entity's slug and type. */
         CatalogCustomFieldProposal: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             createdAt: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the catalog entity
+             */
             entityId: string;
+            /** @description Slug of the entity the value is proposed for */
             entitySlug: string;
+            /** @description Entity type, e.g. product */
             entityType: string;
+            /** @description Custom field name */
             fieldName: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description Identifier of the catalog custom field proposal
+             */
             id: string;
+            /** @description Locale, e.g. en or en-US */
             locale: string;
+            /** @description Free-text note */
             note?: string;
             /** @description User id of the writer or proposer */
             proposedBy?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was reviewed
+             */
             reviewedAt?: string;
             /** @description User id of who approved or rejected it */
             reviewedBy?: string;
             /** @description platform for direct writes; the proposer's stated source otherwise */
             source: string;
+            /** @description Identifier of the store the record came from (channel sync), if any */
             sourceStoreId?: string;
-            /** @enum {string} */
+            /**
+             * @description Review state of the proposal
+             * @enum {string}
+             */
             status: "proposed" | "approved" | "rejected" | "superseded";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was last changed
+             */
             updatedAt: string;
+            /** @description The proposed value */
             value: unknown;
         };
-        /** @description A page of CatalogCustomFieldProposal items with pagination metadata. */
+        /** @description One CatalogCustomFieldProposal of a page with its cursor. */
+        CatalogCustomFieldProposalEdge: {
+            /** @description Opaque position of this item: pass it as `after` or `before` */
+            cursor: string;
+            /** @description The CatalogCustomFieldProposal */
+            node: components["schemas"]["CatalogCustomFieldProposal"];
+        };
+        /** @description A page of CatalogCustomFieldProposal items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         CatalogCustomFieldProposalPage: {
+            /** @description The items of this page, in list order */
             data: components["schemas"]["CatalogCustomFieldProposal"][];
+            /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
         /**
@@ -3269,16 +3466,23 @@ export interface components {
             brands?: components["schemas"]["CatalogBrand"][];
             /** @description Resolved when selected; over REST include=categories */
             categories?: components["schemas"]["CatalogCategory"][];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             createdAt: string;
             /** @description Resolved when selected; over REST include=customFields: approved values with provenance, one row per field and locale (create and update answers always carry them) */
             customFields?: components["schemas"]["CatalogCustomField"][];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description Identifier of the catalog entity
+             */
             id: string;
             /** @description Resolved when selected (over REST: embed `include=inventory`): Stock of the entity: totals, per variant, per warehouse and per level (needs inventory:read). Over REST null unless asked for. */
             inventory?: components["schemas"]["EntityAvailability"];
             /** @description Media attachments (entity and variant level) with assets and renditions, by sortOrder. REST: with `include=media` (null otherwise); GraphQL: whenever selected. */
             media?: components["schemas"]["MediaAttachment"][];
+            /** @description User-defined key/value data, stored as given */
             metadata: {
                 [key: string]: unknown;
             };
@@ -3300,18 +3504,33 @@ export interface components {
              * @enum {string}
              */
             status: "draft" | "active" | "archived" | "discontinued";
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the tax class
+             */
             taxClassId?: string;
             /** @description For example product or digitalDownload */
             type: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was last changed
+             */
             updatedAt: string;
             /** @description Resolved when selected; over REST include=variants */
             variants?: components["schemas"]["CatalogVariant"][];
         };
-        /** @description A page of CatalogEntity items with pagination metadata. */
+        /** @description One CatalogEntity of a page with its cursor. */
+        CatalogEntityEdge: {
+            /** @description Opaque position of this item: pass it as `after` or `before` */
+            cursor: string;
+            /** @description The CatalogEntity */
+            node: components["schemas"]["CatalogEntity"];
+        };
+        /** @description A page of CatalogEntity items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         CatalogEntityPage: {
+            /** @description The items of this page, in list order */
             data: components["schemas"]["CatalogEntity"][];
+            /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
         /**
@@ -3321,25 +3540,44 @@ export interface components {
         CatalogEntityStatus: "draft" | "active" | "archived" | "discontinued";
         /** @description A custom field of an entity type. */
         CatalogFieldDefinition: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was archived
+             */
             archivedAt?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             createdAt: string;
+            /** @description Free text describing it */
             description?: string;
+            /** @description Entity type, e.g. product */
             entityType: string;
             /** @description Allowed values of an enum field */
             enumValues: string[];
             /** @description Indexed for search filters and facets */
             filterable: boolean;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description Identifier of the catalog field definition
+             */
             id: string;
+            /** @description Human-readable label */
             label?: string;
             /** @description Key under customFields; unique per organization and entity type */
             name: string;
+            /** @description Whether a value is required */
             required: boolean;
-            /** @enum {string} */
+            /**
+             * @description Type every value of the field must have
+             * @enum {string}
+             */
             type: "string" | "number" | "boolean" | "date" | "enum" | "json";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was last changed
+             */
             updatedAt: string;
         };
         /**
@@ -3349,19 +3587,39 @@ export interface components {
         CatalogFieldOwner: "platform" | "store" | "shared";
         /** @description Who owns a field of an entity, optionally per store and per variant. */
         CatalogFieldOwnership: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             createdAt: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the catalog entity
+             */
             entityId: string;
+            /** @description Dotted path of the field */
             fieldPath: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description Identifier of the catalog field ownership
+             */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description Who owns the field
+             * @enum {string}
+             */
             owner: "platform" | "store" | "shared";
+            /** @description Identifier of the store (point of sale) in the source system */
             storeId?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was last changed
+             */
             updatedAt: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the variant (null or absent for the entity itself)
+             */
             variantId?: string;
         };
         /**
@@ -3371,38 +3629,73 @@ export interface components {
         CatalogFieldType: "string" | "number" | "boolean" | "date" | "enum" | "json";
         /** @description An option axis of an entity (size, color) with its values. */
         CatalogOptionType: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             createdAt: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the catalog entity
+             */
             entityId: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description Identifier of the catalog option type
+             */
             id: string;
+            /** @description Human-readable label */
             label?: string;
             /** @description Unique per entity */
             name: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Position among its siblings, ascending
+             */
             sortOrder: number;
+            /** @description The option values, in sort order */
             values: components["schemas"]["CatalogOptionValue"][];
         };
         /** @description One value of an option type (L, red). */
         CatalogOptionValue: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description Identifier of the catalog option value
+             */
             id: string;
+            /** @description Human-readable label */
             label?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the option type
+             */
             optionTypeId: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Position among its siblings, ascending
+             */
             sortOrder: number;
+            /** @description The value as shown, e.g. Red or XL */
             value: string;
         };
         /** @description One sellable combination of option values. */
         CatalogVariant: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             createdAt: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the catalog entity
+             */
             entityId: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description Identifier of the catalog variant
+             */
             id: string;
+            /** @description User-defined key/value data, stored as given */
             metadata: {
                 [key: string]: unknown;
             };
@@ -3410,6 +3703,7 @@ export interface components {
             options: {
                 [key: string]: unknown;
             };
+            /** @description The option values that make this variant, one per option type */
             optionValues: components["schemas"]["CatalogVariantOption"][];
             /** @description Unique per organization */
             sku: string;
@@ -3420,101 +3714,176 @@ export interface components {
             taxClassId?: string;
             /** @description Defaults to the option values joined by " / " */
             title?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was last changed
+             */
             updatedAt: string;
         };
         /** @description The variants of a requested option matrix: those this call created and those that already existed. */
         CatalogVariantMatrix: {
+            /** @description Variants created by this call */
             created: components["schemas"]["CatalogVariant"][];
+            /** @description Variants that already existed and were kept */
             existing: components["schemas"]["CatalogVariant"][];
         };
         /** @description The value a variant takes on one option type. */
         CatalogVariantOption: {
+            /** @description Name of the option type, e.g. Color */
             optionName: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the option type
+             */
             optionTypeId: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the option value
+             */
             optionValueId: string;
+            /** @description The option value, e.g. Red */
             value: string;
         };
+        /** @description Non-fatal outcomes of a checkout. */
         CheckoutMeta: {
+            /** @description Failures of after-checkout hooks; the order stands regardless */
             hookErrors: components["schemas"]["HookError"][];
             /** @description true when an idempotencyKey replay returned the original order */
             replayed: boolean;
         };
         /** @description The order created by checkout (data) and non-fatal hook errors (meta.hookErrors). */
         CheckoutResult: {
+            /** @description The order created (or the original one on an idempotent replay) */
             data: components["schemas"]["Order"];
+            /** @description Non-fatal outcomes */
             meta: components["schemas"]["CheckoutMeta"];
         };
         /** @description A customer as staff see it: the profile plus orders count and lifetime value. */
         Customer: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             createdAt: string;
+            /** @description Customer groups, for group prices and promotions */
             customerGroupIds: string[];
+            /** @description The default billing address, if one is set */
             defaultBillingAddress?: components["schemas"]["CustomerAddress"];
+            /** @description The default shipping address, if one is set */
             defaultShippingAddress?: components["schemas"]["CustomerAddress"];
             /** @description Changed through better-auth's change-email flow (POST /api/auth/change-email), not here */
             email: string;
             /** @description The customer's id (the same as the user id of their account) */
             id: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the customer last placed an order (null: never)
+             */
             lastOrderAt?: string;
             /**
              * Format: int64
              * @description Captured minus refunded over all orders, minor units
              */
             lifetimeValue: number;
+            /** @description Whether the customer agreed to marketing messages */
             marketingConsent: boolean;
+            /** @description Display name */
             name: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Orders placed by the customer
+             */
             ordersCount: number;
+            /** @description Phone number */
             phone?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was last changed
+             */
             updatedAt: string;
+            /** @description Id of the user account */
             userId?: string;
         };
         /** @description A saved address of a customer. */
         CustomerAddress: {
+            /** @description City or town */
             city: string;
+            /** @description Company name */
             company?: string;
             /** @description ISO 3166-1 alpha-2 */
             country: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             createdAt: string;
+            /** @description Given name of the person */
             firstName: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description Identifier of the customer address
+             */
             id: string;
+            /** @description Whether it is the default billing address */
             isDefaultBilling: boolean;
+            /** @description Whether it is the default shipping address */
             isDefaultShipping: boolean;
+            /** @description Family name of the person */
             lastName: string;
+            /** @description Street address, first line */
             line1: string;
+            /** @description Street address, second line */
             line2?: string;
+            /** @description Phone number */
             phone?: string;
+            /** @description Postal or ZIP code */
             postalCode: string;
+            /** @description State, province or region */
             state?: string;
         };
-        /** @description A page of Customer items with pagination metadata. */
+        /** @description One Customer of a page with its cursor. */
+        CustomerEdge: {
+            /** @description Opaque position of this item: pass it as `after` or `before` */
+            cursor: string;
+            /** @description The Customer */
+            node: components["schemas"]["Customer"];
+        };
+        /** @description A page of Customer items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         CustomerPage: {
+            /** @description The items of this page, in list order */
             data: components["schemas"]["Customer"][];
+            /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
         /** @description The signed-in customer's own profile. */
         CustomerProfile: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             createdAt: string;
+            /** @description Customer groups, for group prices and promotions */
             customerGroupIds: string[];
+            /** @description The default billing address, if one is set */
             defaultBillingAddress?: components["schemas"]["CustomerAddress"];
+            /** @description The default shipping address, if one is set */
             defaultShippingAddress?: components["schemas"]["CustomerAddress"];
             /** @description Changed through better-auth's change-email flow (POST /api/auth/change-email), not here */
             email: string;
             /** @description The customer's id (the same as the user id of their account) */
             id: string;
+            /** @description Whether the customer agreed to marketing messages */
             marketingConsent: boolean;
+            /** @description Display name */
             name: string;
+            /** @description Phone number */
             phone?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was last changed
+             */
             updatedAt: string;
+            /** @description Id of the user account */
             userId?: string;
         };
         /**
@@ -3529,18 +3898,30 @@ export interface components {
              * @description onHand − reserved; totals add levels up floored at 0
              */
             available: number;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the catalog entity
+             */
             entityId: string;
             /** @description available > 0 */
             inStock: boolean;
+            /** @description Every inventory level of the entity */
             levels: components["schemas"]["LevelAvailability"][];
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Units physically in stock
+             */
             onHand: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Units held by open carts and unpaid orders
+             */
             reserved: number;
             /** @description The entity has stock levels at all */
             tracked: boolean;
+            /** @description Stock per variant */
             variants: components["schemas"]["VariantAvailability"][];
+            /** @description Stock per warehouse */
             warehouses: components["schemas"]["WarehouseAvailability"][];
         };
         ErrorResponse: {
@@ -3559,14 +3940,20 @@ export interface components {
         };
         /** @description A non-fatal error of an after-hook (the operation itself succeeded). */
         HookError: {
+            /** @description Short unique code */
             code?: string;
+            /** @description The hook that failed, e.g. orders.afterCreate */
             hook: string;
+            /** @description The plugin or handler that registered it */
             key: string;
+            /** @description Human-readable message */
             message: string;
         };
         /** @description An applied adjustment: the movement written and the level after it. */
         InventoryAdjustment: {
+            /** @description The inventory level after the change */
             level: components["schemas"]["InventoryLevel"];
+            /** @description The stock movement recorded */
             movement: components["schemas"]["InventoryMovement"];
         };
         /**
@@ -3581,24 +3968,42 @@ export interface components {
              * @description onHand − reserved
              */
             available: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             createdAt: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the catalog entity
+             */
             entityId: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description Identifier of the inventory level
+             */
             id: string;
             /**
              * Format: int64
              * @description Value at cost: onHand × unitCost
              */
             inventoryValue?: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When stock was last received
+             */
             lastRestockedAt?: string;
             /** @description available ≤ reorderThreshold */
             lowStock: boolean;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Units physically in stock
+             */
             onHand: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Available units at or below which the level counts as low stock
+             */
             reorderThreshold: number;
             /**
              * Format: int32
@@ -3610,40 +4015,73 @@ export interface components {
              * @description Moving average cost per unit, organization currency; null = unknown
              */
             unitCost?: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was last changed
+             */
             updatedAt: string;
             /**
              * Format: uuid
              * @description Null for entity-level stock
              */
             variantId?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the warehouse
+             */
             warehouseId: string;
         };
-        /** @description A page of InventoryLevel items with pagination metadata. */
+        /** @description One InventoryLevel of a page with its cursor. */
+        InventoryLevelEdge: {
+            /** @description Opaque position of this item: pass it as `after` or `before` */
+            cursor: string;
+            /** @description The InventoryLevel */
+            node: components["schemas"]["InventoryLevel"];
+        };
+        /** @description A page of InventoryLevel items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         InventoryLevelPage: {
+            /** @description The items of this page, in list order */
             data: components["schemas"]["InventoryLevel"][];
+            /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
         /** @description One change of on hand: the ledger row of an adjustment or of reserved units leaving with an order. */
         InventoryMovement: {
+            /** @description Id of the user or API key that acted */
             actorId?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             createdAt: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the catalog entity
+             */
             entityId: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description Identifier of the inventory movement
+             */
             id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the inventory level
+             */
             levelId: string;
+            /** @description Free-text note */
             note?: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Units on hand after this movement
+             */
             onHandAfter: number;
             /**
              * Format: int32
              * @description Signed change of on hand
              */
             quantity: number;
+            /** @description External reference */
             reference?: string;
             /**
              * @description The adjustment type (a reserved sale consumed by checkout is sale)
@@ -3652,75 +4090,146 @@ export interface components {
             type: "restock" | "return" | "sale" | "damage" | "loss" | "correction" | "backorder";
             /**
              * Format: int64
-             * @description Integer minor units of the currency
+             * @description Cost of one unit in minor units, if known
              */
             unitCost?: number;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the variant (null or absent for the entity itself)
+             */
             variantId?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the warehouse
+             */
             warehouseId: string;
         };
-        /** @description A page of InventoryMovement items with pagination metadata. */
+        /** @description One InventoryMovement of a page with its cursor. */
+        InventoryMovementEdge: {
+            /** @description Opaque position of this item: pass it as `after` or `before` */
+            cursor: string;
+            /** @description The InventoryMovement */
+            node: components["schemas"]["InventoryMovement"];
+        };
+        /** @description A page of InventoryMovement items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         InventoryMovementPage: {
+            /** @description The items of this page, in list order */
             data: components["schemas"]["InventoryMovement"][];
+            /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
         /** @description Reserved units given back: the reservations settled and the levels after. */
         InventoryRelease: {
+            /** @description Levels after the release */
             levels: components["schemas"]["InventoryLevel"][];
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Number of units
+             */
             quantity: number;
+            /** @description Reservations released */
             reservations: components["schemas"]["InventoryReservation"][];
         };
         /** @description Stock held for a cart or an order. */
         InventoryReservation: {
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Units turned into a sale
+             */
             consumed: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             createdAt: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the catalog entity
+             */
             entityId: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description Identifier of the inventory reservation
+             */
             id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the inventory level
+             */
             levelId: string;
             /**
              * Format: int32
              * @description quantity − released − consumed
              */
             outstanding: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Number of units
+             */
             quantity: number;
+            /** @description External reference */
             reference?: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Units given back to stock
+             */
             released: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was last changed
+             */
             updatedAt: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the variant (null or absent for the entity itself)
+             */
             variantId?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the warehouse
+             */
             warehouseId: string;
         };
         /** @description A new reservation and the level it holds stock in. */
         InventoryReservationResult: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             createdAt: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the catalog entity
+             */
             entityId: string;
             /**
              * Format: uuid
              * @description Reservation id (release with reservationId)
              */
             id: string;
+            /** @description The inventory level after the change */
             level: components["schemas"]["InventoryLevel"];
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Units still held: quantity − released − consumed
+             */
             outstanding: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Number of units
+             */
             quantity: number;
+            /** @description External reference */
             reference?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the variant (null or absent for the entity itself)
+             */
             variantId?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the warehouse
+             */
             warehouseId: string;
         };
         /** @description A background job. status: pending → processing → succeeded | failed (failed jobs can be retried). */
@@ -3730,31 +4239,57 @@ export interface components {
              * @description Runs started so far
              */
             attempts: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was completed
+             */
             completedAt?: string;
+            /** @description Jobs with the same key run one at a time */
             concurrencyKey?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             createdAt: string;
+            /** @description Error message, if it failed */
             error?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description Identifier of the job
+             */
             id: string;
+            /** @description What the task receives */
             input: unknown;
             /**
              * Format: int32
              * @description Runs allowed in all, the first included
              */
             maxAttempts: number;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the organization that owns it
+             */
             organizationId: string;
+            /** @description What the task returned (succeeded jobs) */
             output?: unknown;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the current or last run started
+             */
             processingStartedAt?: string;
+            /** @description Job queue name */
             queue: string;
-            /** @enum {string} */
+            /**
+             * @description pending, processing, succeeded or failed
+             * @enum {string}
+             */
             status: "pending" | "processing" | "succeeded" | "failed";
             /** @description The task that runs it, e.g. webhooks/deliver */
             taskSlug: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was last changed
+             */
             updatedAt: string;
             /**
              * Format: date-time
@@ -3762,36 +4297,67 @@ export interface components {
              */
             waitUntil?: string;
         };
-        /** @description A page of Job items with pagination metadata. */
+        /** @description One Job of a page with its cursor. */
+        JobEdge: {
+            /** @description Opaque position of this item: pass it as `after` or `before` */
+            cursor: string;
+            /** @description The Job */
+            node: components["schemas"]["Job"];
+        };
+        /** @description A page of Job items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         JobPage: {
+            /** @description The items of this page, in list order */
             data: components["schemas"]["Job"][];
+            /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
         /** @description What one run did to a job. lost: its claim was taken back before it finished. */
         JobRunOutcome: {
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Attempts made so far
+             */
             attempts: number;
+            /** @description Error message, if it failed */
             error?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description Identifier of the job run outcome
+             */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description What this run did to the job
+             * @enum {string}
+             */
             status: "succeeded" | "pending" | "failed" | "lost";
+            /** @description The task that ran */
             taskSlug: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When a retry may run (pending jobs)
+             */
             waitUntil?: string;
         };
         /** @description What one GET /jobs/run did. */
         JobRunReport: {
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Jobs claimed by this run
+             */
             claimed: number;
             /**
              * Format: int32
              * @description Outbox events dispatched first (subscribers, webhook jobs)
              */
             dispatchedEvents: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Jobs that failed for good
+             */
             failed: number;
+            /** @description Each job claimed, with what happened */
             jobs: components["schemas"]["JobRunOutcome"][];
+            /** @description Job queue name */
             queue: string;
             /**
              * Format: int32
@@ -3808,7 +4374,10 @@ export interface components {
              * @description Failed and back to pending for another attempt
              */
             retrying: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Jobs that succeeded
+             */
             succeeded: number;
         };
         /**
@@ -3821,19 +4390,32 @@ export interface components {
          * @enum {string}
          */
         JobStatus: "pending" | "processing" | "succeeded" | "failed";
+        /** @description Stock of one inventory level (one warehouse, one variant or the entity). */
         LevelAvailability: {
             /**
              * Format: int32
              * @description onHand − reserved
              */
             available: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Units physically in stock
+             */
             onHand: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Units held by open carts and unpaid orders
+             */
             reserved: number;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the variant (null or absent for the entity itself)
+             */
             variantId?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the warehouse
+             */
             warehouseId: string;
         };
         /**
@@ -3848,55 +4430,102 @@ export interface components {
         MailTransport: "smtp" | "file";
         /** @description A stored file: an image or a document. */
         MediaAsset: {
+            /** @description Alternative text for screen readers */
             alt?: string;
             /** @description SHA-256 of the bytes, hex */
             checksum: string;
-            /** Format: float */
+            /**
+             * Format: float
+             * @description Confidence of an automatically generated asset or tag, 0 to 1 (null for uploads)
+             */
             confidence?: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             createdAt: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the original asset this rendition was made from
+             */
             derivedFromAssetId?: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Height in pixels
+             */
             height?: number;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description Identifier of the media asset
+             */
             id: string;
             /** @description Detected from the bytes */
             mimeType: string;
-            /** @enum {string} */
+            /**
+             * @description Where the asset came from
+             * @enum {string}
+             */
             origin: "merchant" | "generated" | "imported";
             /**
              * Format: int32
              * @description Bytes
              */
             size: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was last changed
+             */
             updatedAt: string;
             /** @description Signed URL of the bytes, valid until urlExpiresAt */
             url: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the signed URL stops working
+             */
             urlExpiresAt: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Width in pixels
+             */
             width?: number;
         };
         /** @description An asset shown on an entity or on one of its variants. */
         MediaAttachment: {
+            /** @description The attached media asset */
             asset: components["schemas"]["MediaAsset"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             createdAt: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the catalog entity
+             */
             entityId: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description Identifier of the media attachment
+             */
             id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the media asset
+             */
             mediaAssetId: string;
             /** @description Web-sized WebP renditions, narrowest first */
             renditions: components["schemas"]["MediaAsset"][];
             /** @description e.g. gallery, thumbnail, download */
             role: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Position among its siblings, ascending
+             */
             sortOrder: number;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the variant (null or absent for the entity itself)
+             */
             variantId?: string;
         };
         /**
@@ -4786,64 +5415,91 @@ export interface components {
              * @description What the payment provider confirmed as charged
              */
             capturedAmount: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             createdAt: string;
+            /** @description ISO 4217 currency code, e.g. USD */
             currency: string;
+            /** @description Email the order confirmation and invoice go to */
             customerEmail?: string;
+            /** @description Customer groups, for group prices and promotions */
             customerGroupIds: string[];
+            /** @description Id of the customer (the id of their user account) */
             customerId?: string;
             /**
              * Format: int64
-             * @description Integer minor units of the currency
+             * @description Discounts, minor units
              */
             discountTotal: number;
             /**
              * Format: int64
-             * @description Integer minor units of the currency
+             * @description What the customer pays, minor units
              */
             grandTotal: number;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description Identifier of the order
+             */
             id: string;
             /** @description INV-YYYY-NNNNNN, issued with the first invoice */
             invoiceNumber?: string;
+            /** @description The lines of the order, in checkout order */
             lineItems: components["schemas"]["OrderLine"][];
             /** @description ORD-YYYY-NNNNNN (the same as orderNumber) */
             number: string;
             /** @description ORD-YYYY-NNNNNN, sequential per organization and year */
             orderNumber: string;
+            /** @description Id of the payment provider’s payment intent */
             paymentIntentId?: string;
+            /** @description Payment provider that takes the payment, e.g. stripe */
             paymentProvider?: string;
-            /** @enum {string} */
+            /**
+             * @description Payment state of the order
+             * @enum {string}
+             */
             paymentStatus: "awaiting_payment" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "voided";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the order was placed
+             */
             placedAt: string;
             /** @description Applied promotions and the shipping rule */
             pricing: components["schemas"]["OrderPricing"];
+            /** @description Promotion codes to apply */
             promotionCodes: string[];
             /**
              * Format: int64
              * @description Refunds pending or paid out
              */
             refundedAmount: number;
+            /** @description Where the order ships to */
             shippingAddress?: components["schemas"]["Address"];
             /**
              * Format: int64
-             * @description Integer minor units of the currency
+             * @description Shipping, minor units
              */
             shippingTotal: number;
-            /** @enum {string} */
+            /**
+             * @description Lifecycle state of the order
+             * @enum {string}
+             */
             status: "pending" | "confirmed" | "processing" | "partially_fulfilled" | "fulfilled" | "refunded" | "cancelled";
             /**
              * Format: int64
-             * @description Integer minor units of the currency
+             * @description Sum of line totals before discounts, tax and shipping, minor units
              */
             subtotal: number;
             /**
              * Format: int64
-             * @description Integer minor units of the currency
+             * @description Tax, minor units
              */
             taxTotal: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was last changed
+             */
             updatedAt: string;
         };
         /** @description A promotion code redeemed by the order. */
@@ -4853,33 +5509,55 @@ export interface components {
              * @description Discount it gave, minor units of the order currency
              */
             amount: number;
+            /** @description Short unique code */
             code: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the promotion
+             */
             promotionId: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the promotion redemption
+             */
             redemptionId: string;
             /** @description The promotion type (see PromotionType) */
             type: string;
         };
         /** @description A rendered order document. Over REST the same documents are served as files (invoice.pdf, invoice.html, receipt.html). */
         OrderDocument: {
+            /** @description The document, as encoding says */
             content: string;
+            /** @description MIME type */
             contentType: string;
-            /** @enum {string} */
+            /**
+             * @description How content is encoded: utf8 or base64
+             * @enum {string}
+             */
             encoding: "utf8" | "base64";
+            /** @description Suggested file name */
             filename: string;
         };
         /** @description A file bought with a digital order line: a signed URL that serves the bytes until expiresAt, no session needed. */
         OrderDownloadLink: {
             /** @description The asset's alt text */
             alt?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the catalog entity
+             */
             entityId: string;
             /** Format: date-time */
             expiresAt: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the order line
+             */
             lineItemId: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the media asset
+             */
             mediaAssetId: string;
             mimeType: string;
             /**
@@ -4891,44 +5569,101 @@ export interface components {
             title: string;
             /** @description Signed GET /api/media/:id/content URL; 403 once expired or altered */
             url: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the variant (null or absent for the entity itself)
+             */
             variantId?: string;
         };
         /** @description Download links of the digital lines (entity type digitalDownload, media with role download) of a paid order. */
         OrderDownloads: {
             downloads: components["schemas"]["OrderDownloadLink"][];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the order
+             */
             orderId: string;
+            /** @description Human-readable order number, e.g. ORD-2026-000123 */
             orderNumber: string;
             /** @enum {string} */
             paymentStatus: "awaiting_payment" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "voided";
         };
+        /** @description One Order of a page with its cursor. */
+        OrderEdge: {
+            /** @description Opaque position of this item: pass it as `after` or `before` */
+            cursor: string;
+            /** @description The Order */
+            node: components["schemas"]["Order"];
+        };
+        /** @description One shipment of an order: which units went out, with which carrier and tracking. */
         OrderFulfillment: {
+            /** @description Shipping carrier, e.g. UPS */
             carrier?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             createdAt: string;
+            /** @description Id of the user or API key that recorded the shipment */
             createdBy?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description Identifier of the order fulfillment
+             */
             id: string;
+            /** @description Units shipped per order line */
             lines: components["schemas"]["OrderFulfillmentLine"][];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the order
+             */
             orderId: string;
+            /** @description Carrier tracking number */
             trackingNumber?: string;
+            /** @description Carrier tracking page URL */
             trackingUrl?: string;
         };
+        /** @description Units of one order line in one shipment. */
         OrderFulfillmentLine: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the order line
+             */
             lineItemId: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Number of units
+             */
             quantity: number;
         };
-        OrderInvoiceEmail: {
+        /** @description A fiscal invoice issued for an order. The first GET /orders/:id/invoice.pdf (or .html, or the invoice email) issues it; an order has at most one. */
+        OrderInvoice: {
+            /** @description The printable HTML document, under /api (same permission as the order) */
+            htmlUrl: string;
+            /** @description INV-YYYY-NNNNNN, consecutive per organization and year */
             invoiceNumber: string;
+            /**
+             * Format: date-time
+             * @description When the number was issued
+             */
+            issuedAt: string;
+            /** @description The PDF document, under /api (same permission as the order) */
+            pdfUrl: string;
+        };
+        /** @description What sending the invoice by email did. */
+        OrderInvoiceEmail: {
+            /** @description Invoice number, e.g. INV-2026-000045 */
+            invoiceNumber: string;
+            /** @description Id of the sent mail message */
             messageId: string;
+            /** @description Whether the mail was handed to the transport */
             sent: boolean;
             /** @description The order's customer address, the only possible recipient */
             to: string;
-            /** @enum {string} */
+            /**
+             * @description How the mail went out
+             * @enum {string}
+             */
             transport: "smtp" | "file";
         };
         /** @description One line of an order, priced at checkout. */
@@ -4938,24 +5673,44 @@ export interface components {
              * @description This line's share of the order's discounts
              */
             discountTotal: number;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the catalog entity
+             */
             entityId: string;
+            /** @description Entity type, e.g. product */
             entityType: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Units already shipped
+             */
             fulfilledQuantity: number;
-            /** @enum {string} */
+            /**
+             * @description Shipping state of the line
+             * @enum {string}
+             */
             fulfillmentStatus: "unfulfilled" | "partially_fulfilled" | "fulfilled";
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the order line
+             */
             lineItemId: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Number of units
+             */
             quantity: number;
             /**
              * Format: int32
              * @description Units refunded (pending or paid out; undone refunds give them back)
              */
             refundedQuantity: number;
+            /** @description Stock keeping unit */
             sku: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the tax class
+             */
             taxClassId?: string;
             /**
              * Format: int32
@@ -4967,6 +5722,7 @@ export interface components {
              * @description Tax on (totalPrice − discountTotal), rounded half up
              */
             taxTotal: number;
+            /** @description Title shown to shoppers */
             title: string;
             /**
              * Format: int64
@@ -4975,71 +5731,129 @@ export interface components {
             totalPrice: number;
             /**
              * Format: int64
-             * @description Integer minor units of the currency
+             * @description Price of one unit, minor units
              */
             unitPrice: number;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the variant (null or absent for the entity itself)
+             */
             variantId?: string;
         };
         /** @description Units of one order line sent in one fulfillment. */
         OrderLineShipment: {
+            /** @description Shipping carrier, e.g. UPS */
             carrier?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the fulfillment
+             */
             fulfillmentId: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Number of units
+             */
             quantity: number;
+            /** @description Carrier tracking number */
             trackingNumber?: string;
+            /** @description Carrier tracking page URL */
             trackingUrl?: string;
         };
+        /** @description A staff note on an order. */
         OrderNote: {
+            /** @description Id of the user who wrote it */
             authorId?: string;
+            /** @description The note text (at most 2000 characters) */
             body: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             createdAt: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description Identifier of the order note
+             */
             id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the order
+             */
             orderId: string;
+            /** @description Whether it is pinned to the top */
             pinned: boolean;
         };
-        /** @description A page of Order items with pagination metadata. */
+        /** @description A page of Order items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         OrderPage: {
+            /** @description The items of this page, in list order */
             data: components["schemas"]["Order"][];
+            /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
         /** @description How the order was priced: applied promotions and the shipping rule. */
         OrderPricing: {
+            /** @description Whether shipping is free */
             freeShipping: boolean;
+            /** @description Promotions applied and what each took off */
             promotions: components["schemas"]["OrderAppliedPromotion"][];
+            /** @description The shipping rule that priced shipping */
             shipping?: components["schemas"]["OrderShippingRule"];
         };
         /** @description A refund of order lines. pending until its undo window closes, then paid out through the payment adapter (succeeded or failed); undone inside the window. */
         OrderRefund: {
             /**
              * Format: int64
-             * @description Integer minor units of the currency
+             * @description Amount in integer minor units of the currency
              */
             amount: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             createdAt: string;
+            /** @description ISO 4217 currency code, e.g. USD */
             currency: string;
+            /** @description Why the provider refused the refund (failed refunds) */
             failureReason?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description Identifier of the order refund
+             */
             id: string;
+            /** @description Units refunded per order line */
             lines: components["schemas"]["OrderRefundLine"][];
+            /** @description Id of the staff user who operated */
             operatorId: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the order
+             */
             orderId: string;
+            /** @description Id of the refund at the payment provider */
             providerRefundId?: string;
+            /** @description Why, in words */
             reason?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was settled
+             */
             settledAt?: string;
-            /** @enum {string} */
+            /**
+             * @description State of the refund at the provider
+             * @enum {string}
+             */
             status: "pending" | "succeeded" | "failed" | "undone";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Until when the refund can still be undone
+             */
             undoDeadline: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was undone (null while it stands)
+             */
             undoneAt?: string;
+            /** @description Id of the user or API key that undid it */
             undoneBy?: string;
         };
         /** @description The acting operator's refunds today against policies.refundDailyCap, in the organization's timezone. */
@@ -5051,37 +5865,49 @@ export interface components {
             cap?: number;
             /** @description YYYY-MM-DD in the organization timezone */
             day: string;
+            /** @description Id of the staff user who operated */
             operatorId: string;
             /**
              * Format: int64
-             * @description Integer minor units of the currency
+             * @description What can still be refunded, minor units
              */
             remaining?: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the budget is full again
+             */
             resetsAt: string;
+            /** @description IANA time zone, e.g. Europe/Berlin */
             timezone: string;
             /**
              * Format: int64
-             * @description Integer minor units of the currency
+             * @description Refunded so far in the cap window, minor units
              */
             used: number;
         };
+        /** @description Units of one order line in one refund. */
         OrderRefundLine: {
             /**
              * Format: int64
-             * @description Integer minor units of the currency
+             * @description Amount in integer minor units of the currency
              */
             amount: number;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the order line
+             */
             lineItemId: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Number of units
+             */
             quantity: number;
         };
         /** @description The shipping rule (settings `shipping`) in force when the order was placed. */
         OrderShippingRule: {
             /**
              * Format: int64
-             * @description Integer minor units of the currency
+             * @description Shipping per order, minor units
              */
             flatRate: number;
             /**
@@ -5095,19 +5921,30 @@ export interface components {
          * @enum {string}
          */
         OrderStatus: "pending" | "confirmed" | "processing" | "partially_fulfilled" | "fulfilled" | "refunded" | "cancelled";
+        /** @description Who caused a timeline entry. */
         OrderTimelineActor: {
             /** @description User id (API keys act for their user); null for the system */
             id?: string;
-            /** @enum {string} */
+            /**
+             * @description user, apiKey or system
+             * @enum {string}
+             */
             kind: "user" | "apiKey" | "anonymous" | "system";
         };
+        /** @description One event in the history of an order: a status change, a note or a refund. */
         OrderTimelineEntry: {
+            /** @description Who did it */
             actor: components["schemas"]["OrderTimelineActor"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it happened
+             */
             at: string;
+            /** @description Details of the event (shape depends on type) */
             data: {
                 [key: string]: unknown;
             };
+            /** @description One-line summary */
             summary: string;
             /**
              * @description An undo is a refund entry with data.action = undone
@@ -5122,40 +5959,82 @@ export interface components {
         OrderTimelineEntryType: "status" | "note" | "refund";
         /** @description An order's fulfillments with carrier, tracking number and URL, and per line what was shipped in which. */
         OrderTracking: {
+            /** @description Shipments of the order */
             fulfillments: components["schemas"]["OrderFulfillment"][];
+            /** @description Each line with the shipments it went out in */
             lines: components["schemas"]["OrderTrackingLine"][];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the order
+             */
             orderId: string;
+            /** @description Human-readable order number, e.g. ORD-2026-000123 */
             orderNumber: string;
-            /** @enum {string} */
+            /**
+             * @description Lifecycle state of the order
+             * @enum {string}
+             */
             status: "pending" | "confirmed" | "processing" | "partially_fulfilled" | "fulfilled" | "refunded" | "cancelled";
         };
+        /** @description One order line with the shipments it went out in. */
         OrderTrackingLine: {
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Units already shipped
+             */
             fulfilledQuantity: number;
-            /** @enum {string} */
+            /**
+             * @description Shipping state of the line
+             * @enum {string}
+             */
             fulfillmentStatus: "unfulfilled" | "partially_fulfilled" | "fulfilled";
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the order line
+             */
             lineItemId: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Number of units
+             */
             quantity: number;
+            /** @description Shipments that carried units of this line */
             shipments: components["schemas"]["OrderLineShipment"][];
+            /** @description Stock keeping unit */
             sku: string;
+            /** @description Title shown to shoppers */
             title: string;
         };
+        /** @description Relay connection page info: where this page sits, and the cursors to move from it. */
+        PageInfo: {
+            /** @description The last item's cursor (null when the page is empty) */
+            endCursor?: string;
+            /** @description Whether items follow this page (pass endCursor as `after`) */
+            hasNextPage: boolean;
+            /** @description Whether items precede this page (pass startCursor as `before`) */
+            hasPreviousPage: boolean;
+            /** @description The first item's cursor (null when the page is empty) */
+            startCursor?: string;
+        };
+        /** @description Metadata of a list page. */
         PageMeta: {
+            /** @description Position of this page in the list */
             pagination: components["schemas"]["Pagination"];
         };
         /** @description Where a page sits in the whole list. */
         Pagination: {
+            /** @description The cursor of this page's last item (null when the page is empty) */
+            endCursor?: string;
+            /** @description Whether items follow this page: pass endCursor as `after` to read them */
+            hasNextPage: boolean;
             /**
              * Format: int32
-             * @description Page size
+             * @description Page size as applied (after clamping; first or last in cursor mode)
              */
             limit: number;
             /**
              * Format: int32
-             * @description This page, from 1
+             * @description This page, from 1 (1 in cursor mode)
              */
             page: number;
             /**
@@ -5165,7 +6044,7 @@ export interface components {
             total: number;
             /**
              * Format: int32
-             * @description Pages in the whole list
+             * @description Pages of this size in the whole list
              */
             totalPages: number;
         };
@@ -5174,14 +6053,19 @@ export interface components {
          * @enum {string}
          */
         PaymentStatus: "awaiting_payment" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "voided";
+        /** @description The acknowledgement of a payment provider webhook. */
         PaymentWebhookReceipt: {
             /** @description The event id was processed before; nothing changed */
             duplicate: boolean;
+            /** @description UUID of the domain event */
             eventId: string;
+            /** @description UUID of the order */
             orderId?: string;
             /** @description confirmed, paid, recorded, duplicate or ignored: <why> */
             outcome: string;
+            /** @description Always true: the event was accepted */
             received: boolean;
+            /** @description The provider event type, e.g. payment_intent.succeeded */
             type: string;
         };
         /** @description The amount of an entity (or one of its variants) in one currency, for everyone or for one customer group. */
@@ -5191,17 +6075,29 @@ export interface components {
              * @description Integer minor units of the currency
              */
             amount: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             createdAt: string;
             /** @description ISO 4217 code */
             currency: string;
             /** @description Null: the price for everyone */
             customerGroupId?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the catalog entity
+             */
             entityId: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description Identifier of the price
+             */
             id: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was last changed
+             */
             updatedAt: string;
             /**
              * Format: uuid
@@ -5209,32 +6105,67 @@ export interface components {
              */
             variantId?: string;
         };
+        /** @description One Price of a page with its cursor. */
+        PriceEdge: {
+            /** @description Opaque position of this item: pass it as `after` or `before` */
+            cursor: string;
+            /** @description The Price */
+            node: components["schemas"]["Price"];
+        };
         /** @description A discount off the base price: `percentage` (value = percent off, e.g. 12.5) or `fixed` (value = minor units off, in currency). Scoped to an entity, a category, a customer group, or any combination (all must match; none = every price); applies from minQuantity units, inside [validFrom, validUntil). The resolver applies the single best modifier; they do not stack. Rounding: the discount is rounded half up to the minor unit; a price never goes below 0. */
         PriceModifier: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the catalog category
+             */
             categoryId?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             createdAt: string;
+            /** @description ISO 4217 currency code, e.g. USD */
             currency?: string;
+            /** @description Id of the customer group */
             customerGroupId?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the catalog entity
+             */
             entityId?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description Identifier of the price modifier
+             */
             id: string;
+            /** @description Whether it is in effect */
             isActive: boolean;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Applies from this many units
+             */
             minQuantity: number;
+            /** @description Display name */
             name: string;
             /**
              * @description percentage: value in basis points; fixed: minor units
              * @enum {string}
              */
             type: "percentage" | "fixed";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was last changed
+             */
             updatedAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Start of validity (inclusive)
+             */
             validFrom?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description End of validity (exclusive); null for open-ended
+             */
             validUntil?: string;
             /**
              * Format: float
@@ -5242,9 +6173,18 @@ export interface components {
              */
             value: number;
         };
-        /** @description A page of PriceModifier items with pagination metadata. */
+        /** @description One PriceModifier of a page with its cursor. */
+        PriceModifierEdge: {
+            /** @description Opaque position of this item: pass it as `after` or `before` */
+            cursor: string;
+            /** @description The PriceModifier */
+            node: components["schemas"]["PriceModifier"];
+        };
+        /** @description A page of PriceModifier items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         PriceModifierPage: {
+            /** @description The items of this page, in list order */
             data: components["schemas"]["PriceModifier"][];
+            /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
         /**
@@ -5252,54 +6192,85 @@ export interface components {
          * @enum {string}
          */
         PriceModifierType: "percentage" | "fixed";
-        /** @description A page of Price items with pagination metadata. */
+        /** @description A page of Price items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         PricePage: {
+            /** @description The items of this page, in list order */
             data: components["schemas"]["Price"][];
+            /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
         /** @description A discount code. Types and what `value` means: percentage_off_order (percent off the subtotal, e.g. 10 or 12.5); fixed_amount_off_order (minor units off the subtotal, in `currency`, never more than the subtotal); percentage_off_item (percent off the totalPrice of each eligible line: entity in entityIds or type in entityTypes, both empty = all lines); free_shipping (value 0; freeShipping is true and the checkout drops the shipping charge); buy_x_get_y (buy buyQuantity eligible units, get getQuantity more at value percent off, 100 = free; units ranked by unit price, highest first, in blocks of buy+get, the cheapest get units of each full block discounted). Percentages are rounded half up to the minor unit. */
         Promotion: {
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Units to buy to qualify
+             */
             buyQuantity?: number;
             /** @description Unique per organization; matched case-insensitively, stored upper-case */
             code: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             createdAt: string;
             /** @description Restricts the code to carts in this currency */
             currency?: string;
             /** @description Empty = every customer */
             customerGroupIds: string[];
+            /** @description Free text describing it */
             description?: string;
+            /** @description UUIDs of catalog entities */
             entityIds: string[];
+            /** @description Entity types the promotion applies to (empty: all) */
             entityTypes: string[];
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Units given at a discount when qualified
+             */
             getQuantity?: number;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description Identifier of the promotion
+             */
             id: string;
+            /** @description Whether it is in effect */
             isActive: boolean;
             /**
              * Format: int64
              * @description Minimum cart subtotal, in currency
              */
             minSubtotal?: number;
+            /** @description Display name */
             name: string;
             /**
              * Format: int32
              * @description Live redemptions
              */
             timesUsed: number;
-            /** @enum {string} */
+            /**
+             * @description How the promotion discounts
+             * @enum {string}
+             */
             type: "percentage_off_order" | "fixed_amount_off_order" | "percentage_off_item" | "free_shipping" | "buy_x_get_y";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was last changed
+             */
             updatedAt: string;
             /**
              * Format: int32
              * @description Total redemptions allowed; null = unlimited
              */
             usageLimit?: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description How often one customer may use it (null: unlimited)
+             */
             usageLimitPerCustomer?: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Start of validity (inclusive)
+             */
             validFrom: string;
             /**
              * Format: date-time
@@ -5312,13 +6283,24 @@ export interface components {
              */
             value: number;
         };
+        /** @description One Promotion of a page with its cursor. */
+        PromotionEdge: {
+            /** @description Opaque position of this item: pass it as `after` or `before` */
+            cursor: string;
+            /** @description The Promotion */
+            node: components["schemas"]["Promotion"];
+        };
+        /** @description The discount a promotion gives one cart line. */
         PromotionLineDiscount: {
             /**
              * Format: int64
-             * @description Integer minor units of the currency
+             * @description Discount on the line, minor units
              */
             discount: number;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the catalog entity
+             */
             entityId: string;
             /**
              * Format: int32
@@ -5326,9 +6308,11 @@ export interface components {
              */
             index: number;
         };
-        /** @description A page of Promotion items with pagination metadata. */
+        /** @description A page of Promotion items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         PromotionPage: {
+            /** @description The items of this page, in list order */
             data: components["schemas"]["Promotion"][];
+            /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
         /**
@@ -5338,22 +6322,32 @@ export interface components {
         PromotionType: "percentage_off_order" | "fixed_amount_off_order" | "percentage_off_item" | "free_shipping" | "buy_x_get_y";
         /** @description What a code would give a cart, or why it gives nothing (`reason`). */
         PromotionValidation: {
+            /** @description Short unique code */
             code: string;
             /**
              * Format: int64
              * @description Total discount in minor units of the cart currency
              */
             discount: number;
+            /** @description Whether shipping is free */
             freeShipping: boolean;
             /** @description Per-line split for item promotions */
             lines: components["schemas"]["PromotionLineDiscount"][];
+            /** @description Human-readable message */
             message: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the promotion
+             */
             promotionId?: string;
             /** @description Why the code is rejected: NOT_FOUND, INACTIVE, NOT_STARTED, EXPIRED, USAGE_LIMIT_REACHED, CURRENCY_MISMATCH, CUSTOMER_GROUP_NOT_ELIGIBLE, CUSTOMER_REQUIRED, CUSTOMER_LIMIT_REACHED, MIN_SUBTOTAL_NOT_MET, NO_ELIGIBLE_ITEMS */
             reason?: string;
-            /** @enum {string} */
+            /**
+             * @description How the promotion discounts
+             * @enum {string}
+             */
             type?: "percentage_off_order" | "fixed_amount_off_order" | "percentage_off_item" | "free_shipping" | "buy_x_get_y";
+            /** @description Whether it is valid */
             valid: boolean;
         };
         /**
@@ -5883,33 +6877,59 @@ export interface components {
          * @enum {string}
          */
         RefundStatus: "pending" | "succeeded" | "failed" | "undone";
+        /** @description Which order the new cart was built from and which lines were left out. */
         ReorderMeta: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the order
+             */
             orderId: string;
+            /** @description Human-readable order number, e.g. ORD-2026-000123 */
             orderNumber: string;
+            /** @description Lines left out, with the reason */
             skipped: components["schemas"]["ReorderSkippedLine"][];
         };
         /** @description The new cart (data) and the lines left out (meta.skipped). */
         ReorderResult: {
+            /** @description The new cart */
             data: components["schemas"]["Cart"];
+            /** @description The source order and the lines left out */
             meta: components["schemas"]["ReorderMeta"];
         };
         /** @description An order line that could not go into the new cart, and why. */
         ReorderSkippedLine: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the catalog entity
+             */
             entityId: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the order line
+             */
             lineItemId: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Number of units
+             */
             quantity: number;
+            /** @description Why, in words */
             reason: string;
+            /** @description Stock keeping unit */
             sku: string;
+            /** @description Title shown to shoppers */
             title: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the variant (null or absent for the entity itself)
+             */
             variantId?: string;
         };
+        /** @description One column of a report: key, title and how to read its values. */
         ReportColumn: {
+            /** @description Key of the column in each row */
             key: string;
+            /** @description Title shown to shoppers */
             title: string;
             /**
              * @description currency is minor units
@@ -5922,42 +6942,59 @@ export interface components {
          * @enum {string}
          */
         ReportColumnType: "string" | "number" | "currency" | "ratio";
+        /** @description A report that can be run, with the parameters it takes. */
         ReportInfo: {
+            /** @description Columns of the result */
             columns: components["schemas"]["ReportColumn"][];
+            /** @description Free text describing it */
             description: string;
+            /** @description Display name */
             name: string;
+            /** @description Parameters the report takes, e.g. date or from/to */
             parameters: string[];
+            /** @description Title shown to shoppers */
             title: string;
         };
+        /** @description Which report ran, with which parameters, and its totals. */
         ReportMeta: {
+            /** @description Columns of the result */
             columns: components["schemas"]["ReportColumn"][];
             /** @description settings general.currency; amounts are minor units of it */
             currency?: string;
+            /** @description When it was generated */
             generatedAt: string;
             /** @description The days the report covers (date, or from and to) */
             parameters: {
                 [key: string]: unknown;
             };
+            /** @description Name of the report */
             report: string;
+            /** @description IANA time zone, e.g. Europe/Berlin */
             timezone: string;
+            /** @description Title shown to shoppers */
             title: string;
+            /** @description Totals over all rows, keyed by column */
             totals?: {
                 [key: string]: unknown;
             };
         };
+        /** @description The rows of a report (data) and what ran (meta). */
         ReportResult: {
+            /** @description The rows, keyed by column key */
             data: {
                 [key: string]: unknown;
             }[];
+            /** @description What ran */
             meta: components["schemas"]["ReportMeta"];
         };
         /** @description The best price for a customer: base price (lowest open to them), minus the best modifier, times quantity. */
         ResolvedPrice: {
             /**
              * Format: int64
-             * @description Integer minor units of the currency
+             * @description Amount before modifiers, minor units
              */
             baseAmount: number;
+            /** @description ISO 4217 currency code, e.g. USD */
             currency: string;
             /** @description Group of the base price used; null = the public price */
             customerGroupId?: string;
@@ -5966,7 +7003,10 @@ export interface components {
              * @description Per unit
              */
             discountAmount: number;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the catalog entity
+             */
             entityId: string;
             /**
              * Format: uuid
@@ -5978,7 +7018,10 @@ export interface components {
              * @description The base price used
              */
             priceId: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Number of units
+             */
             quantity: number;
             /**
              * Format: int64
@@ -5987,16 +7030,20 @@ export interface components {
             totalAmount: number;
             /**
              * Format: int64
-             * @description Integer minor units of the currency
+             * @description Amount per unit, minor units
              */
             unitAmount: number;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the variant (null or absent for the entity itself)
+             */
             variantId?: string;
         };
         /** @description Counts of one facet over the whole filtered result (disjunctive: its own filter is left out). */
         SearchFacet: {
             /** @description type, category, brand, status or an attribute name */
             name: string;
+            /** @description Values with their counts */
             values: components["schemas"]["SearchFacetValue"][];
         };
         /** @description One value of a facet with the number of hits that have it. */
@@ -6011,6 +7058,7 @@ export interface components {
             /** @description The value; for category and brand the slug (usable as the filter) */
             value: string;
         };
+        /** @description Pagination and facets of a search. */
         SearchMeta: {
             /** @description Facet counts keyed by facet name, each a list of { value, label, count } (REST shape; GraphQL clients can use the typed `facets` field) */
             facets: {
@@ -6021,26 +7069,37 @@ export interface components {
              * @description Applied page size (a larger request is clamped to 100)
              */
             limit: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description This page, from 1
+             */
             page: number;
             /**
              * Format: int32
              * @description Hits in the whole result
              */
             total: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Pages in all hits
+             */
             totalPages: number;
         };
         /** @description Search hits (catalog entities, best first) with counts. */
         SearchResult: {
+            /** @description The hits, most relevant first */
             data: components["schemas"]["CatalogEntity"][];
             /** @description The requested facets, typed */
             facets: components["schemas"]["SearchFacet"][];
+            /** @description Pagination and facets */
             meta: components["schemas"]["SearchMeta"];
         };
         /** @description A completion: an entity title or a variant SKU. */
         SearchSuggestion: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the catalog entity
+             */
             entityId: string;
             /**
              * @description title or sku
@@ -6049,6 +7108,7 @@ export interface components {
             kind: "title" | "sku";
             /** @description Slug of the entity, for a product link */
             slug: string;
+            /** @description The suggested text */
             text: string;
         };
         /**
@@ -6058,16 +7118,25 @@ export interface components {
         SearchSuggestionKind: "title" | "sku";
         /** @description Settings group `branding` (invoices, receipts, mails). */
         SettingsBranding: {
+            /** @description Postal address */
             address?: components["schemas"]["Address"];
+            /** @description Email address */
             email?: string;
+            /** @description Legal name of the business, on invoices */
             legalName?: string;
+            /** @description URL of the logo image */
             logoUrl?: string;
+            /** @description Phone number */
             phone?: string;
             /** @description Hex colour such as #1a2b3c */
             primaryColor?: string;
+            /** @description Text printed at the foot of receipts */
             receiptFooter?: string;
+            /** @description Name of the store as shoppers see it */
             storeName?: string;
+            /** @description Tax or VAT registration number, printed on invoices */
             taxId?: string;
+            /** @description URL of the storefront */
             website?: string;
         };
         /** @description Settings group `general`. */
@@ -6107,18 +7176,30 @@ export interface components {
         };
         /** @description The known settings groups, typed. Other groups: `settings` / `settingsGroup`. */
         StoreSettings: {
+            /** @description Names, logo and texts on documents */
             branding: components["schemas"]["SettingsBranding"];
+            /** @description Currency, timezone and other basics */
             general: components["schemas"]["SettingsGeneral"];
+            /** @description Refund and other store policies */
             policies: components["schemas"]["SettingsPolicies"];
+            /** @description How shipping is priced */
             shipping: components["schemas"]["SettingsShipping"];
         };
         /** @description A tax rate applied per order line: variant class, else entity class, else the default class, else 0. */
         TaxClass: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             createdAt: string;
+            /** @description Free text describing it */
             description?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description Identifier of the tax class
+             */
             id: string;
+            /** @description Whether it is in effect */
             isActive: boolean;
             /** @description The organization's default class (at most one) */
             isDefault: boolean;
@@ -6129,18 +7210,28 @@ export interface components {
              * @description Basis points: 2000 = 20 %
              */
             rateBps: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was last changed
+             */
             updatedAt: string;
         };
+        /** @description Stock of one variant, in total and per warehouse. */
         VariantAvailability: {
             /**
              * Format: int32
              * @description onHand − reserved; totals add levels up floored at 0
              */
             available: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Units physically in stock
+             */
             onHand: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Units held by open carts and unpaid orders
+             */
             reserved: number;
             /**
              * Format: uuid
@@ -6150,34 +7241,65 @@ export interface components {
         };
         /** @description A stock location. `code` is unique per organization; one warehouse is the default. */
         Warehouse: {
+            /** @description Postal address */
             address?: components["schemas"]["Address"];
+            /** @description Short unique code */
             code: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             createdAt: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description Identifier of the warehouse
+             */
             id: string;
             /** @description Where stock goes when no warehouse is named */
             isDefault: boolean;
+            /** @description Display name */
             name: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was last changed
+             */
             updatedAt: string;
         };
+        /** @description Stock of an entity or variant in one warehouse. */
         WarehouseAvailability: {
             /**
              * Format: int32
              * @description onHand − reserved; totals add levels up floored at 0
              */
             available: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Units physically in stock
+             */
             onHand: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Units held by open carts and unpaid orders
+             */
             reserved: number;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the warehouse
+             */
             warehouseId: string;
         };
-        /** @description A page of Warehouse items with pagination metadata. */
+        /** @description One Warehouse of a page with its cursor. */
+        WarehouseEdge: {
+            /** @description Opaque position of this item: pass it as `after` or `before` */
+            cursor: string;
+            /** @description The Warehouse */
+            node: components["schemas"]["Warehouse"];
+        };
+        /** @description A page of Warehouse items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         WarehousePage: {
+            /** @description The items of this page, in list order */
             data: components["schemas"]["Warehouse"][];
+            /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
         /** @description One event sent to one endpoint. Its id is the webhook-id header, the same on every attempt and redelivery. */
@@ -6187,19 +7309,39 @@ export interface components {
              * @description HTTP attempts made so far
              */
             attempts: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was delivered
+             */
             deliveredAt?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the webhook endpoint
+             */
             endpointId: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the domain event
+             */
             eventId: string;
+            /** @description Event type, e.g. catalog.create */
             eventType: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description Identifier of the webhook delivery
+             */
             id: string;
+            /** @description Error of the last attempt, if it failed */
             lastError?: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description HTTP status of the last attempt (null when none came back)
+             */
             lastStatusCode?: number;
             /** @description The body sent: { id, type, createdAt, organizationId, data } */
             payload: unknown;
@@ -6208,7 +7350,10 @@ export interface components {
              * @enum {string}
              */
             status: "pending" | "succeeded" | "failed";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was last changed
+             */
             updatedAt: string;
         };
         /** @description One HTTP attempt of a delivery. */
@@ -6218,15 +7363,27 @@ export interface components {
              * @description 1 for the first attempt of the delivery
              */
             attempt: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             createdAt: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the webhook delivery
+             */
             deliveryId: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Duration in milliseconds
+             */
             durationMs: number;
             /** @description Network error, timeout or refused target */
             error?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description Identifier of the webhook delivery attempt
+             */
             id: string;
             /** @description The first 1000 characters of the response body */
             responseExcerpt?: string;
@@ -6236,14 +7393,32 @@ export interface components {
              */
             statusCode?: number;
         };
-        /** @description A page of WebhookDeliveryAttempt items with pagination metadata. */
+        /** @description One WebhookDeliveryAttempt of a page with its cursor. */
+        WebhookDeliveryAttemptEdge: {
+            /** @description Opaque position of this item: pass it as `after` or `before` */
+            cursor: string;
+            /** @description The WebhookDeliveryAttempt */
+            node: components["schemas"]["WebhookDeliveryAttempt"];
+        };
+        /** @description A page of WebhookDeliveryAttempt items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         WebhookDeliveryAttemptPage: {
+            /** @description The items of this page, in list order */
             data: components["schemas"]["WebhookDeliveryAttempt"][];
+            /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
-        /** @description A page of WebhookDelivery items with pagination metadata. */
+        /** @description One WebhookDelivery of a page with its cursor. */
+        WebhookDeliveryEdge: {
+            /** @description Opaque position of this item: pass it as `after` or `before` */
+            cursor: string;
+            /** @description The WebhookDelivery */
+            node: components["schemas"]["WebhookDelivery"];
+        };
+        /** @description A page of WebhookDelivery items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         WebhookDeliveryPage: {
+            /** @description The items of this page, in list order */
             data: components["schemas"]["WebhookDelivery"][];
+            /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
         /**
@@ -6253,35 +7428,66 @@ export interface components {
         WebhookDeliveryStatus: "pending" | "succeeded" | "failed";
         /** @description An outbound webhook endpoint. Its signing secret is shown only once, when it is registered. */
         WebhookEndpoint: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             createdAt: string;
+            /** @description Free text describing it */
             description?: string;
             /** @description Event names this endpoint receives (orders.create, catalog.update, ...), or * for all */
             events: string[];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description Identifier of the webhook endpoint
+             */
             id: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was last changed
+             */
             updatedAt: string;
+            /** @description Where deliveries are POSTed */
             url: string;
         };
         /** @description A newly registered endpoint, with its signing secret: store it now, it is never shown again. */
         WebhookEndpointCreated: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
             createdAt: string;
+            /** @description Free text describing it */
             description?: string;
             /** @description Event names this endpoint receives (orders.create, catalog.update, ...), or * for all */
             events: string[];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description UUID of the webhook endpoint
+             */
             id: string;
             /** @description Standard Webhooks signing secret (whsec_ + base64 key). Each delivery carries webhook-id, webhook-timestamp and webhook-signature = "v1," + base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>" keyed with the decoded secret. */
             secret: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was last changed
+             */
             updatedAt: string;
+            /** @description Where deliveries are POSTed */
             url: string;
         };
-        /** @description A page of WebhookEndpoint items with pagination metadata. */
+        /** @description One WebhookEndpoint of a page with its cursor. */
+        WebhookEndpointEdge: {
+            /** @description Opaque position of this item: pass it as `after` or `before` */
+            cursor: string;
+            /** @description The WebhookEndpoint */
+            node: components["schemas"]["WebhookEndpoint"];
+        };
+        /** @description A page of WebhookEndpoint items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         WebhookEndpointPage: {
+            /** @description The items of this page, in list order */
             data: components["schemas"]["WebhookEndpoint"][];
+            /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
     };
@@ -6296,10 +7502,18 @@ export interface operations {
     catalogCustomFieldProposals: {
         parameters: {
             query?: {
+                /** @description Cursor mode: rows after this cursor (an `endCursor` or edge `cursor` of this same list and sort order) */
+                after?: string;
+                /** @description Cursor mode: rows before this cursor (a `startCursor` or edge `cursor` of this same list and sort order) */
+                before?: string;
                 entityType?: string;
+                /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                first?: number;
+                /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                last?: number;
                 /** @description Page size, default 20; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
                 limit?: number;
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
             };
             header?: never;
@@ -7003,9 +8217,17 @@ export interface operations {
     failedJobs: {
         parameters: {
             query?: {
+                /** @description Cursor mode: rows after this cursor (an `endCursor` or edge `cursor` of this same list and sort order) */
+                after?: string;
+                /** @description Cursor mode: rows before this cursor (a `startCursor` or edge `cursor` of this same list and sort order) */
+                before?: string;
+                /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                first?: number;
+                /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                last?: number;
                 /** @description Page size, default 20; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
                 limit?: number;
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
             };
             header?: never;
@@ -7539,15 +8761,23 @@ export interface operations {
         parameters: {
             query?: {
                 actorId?: string;
+                /** @description Cursor mode: rows after this cursor (an `endCursor` or edge `cursor` of this same list and sort order) */
+                after?: string;
+                /** @description Cursor mode: rows before this cursor (a `startCursor` or edge `cursor` of this same list and sort order) */
+                before?: string;
                 entityId?: string;
                 entityType?: string;
                 /** @description Dotted event name, e.g. settings.update */
                 event?: string;
+                /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                first?: number;
                 /** @description ISO 8601, inclusive */
                 from?: string;
+                /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                last?: number;
                 /** @description Page size, default 50; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
                 limit?: number;
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
                 /** @description ISO 8601, inclusive */
                 to?: string;
@@ -7644,13 +8874,21 @@ export interface operations {
         parameters: {
             query?: {
                 actorId?: string;
+                /** @description Cursor mode: rows after this cursor (an `endCursor` or edge `cursor` of this same list and sort order) */
+                after?: string;
+                /** @description Cursor mode: rows before this cursor (a `startCursor` or edge `cursor` of this same list and sort order) */
+                before?: string;
                 /** @description Dotted event name, e.g. settings.update */
                 event?: string;
+                /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                first?: number;
                 /** @description ISO 8601, inclusive */
                 from?: string;
+                /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                last?: number;
                 /** @description Page size, default 50; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
                 limit?: number;
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
                 /** @description ISO 8601, inclusive */
                 to?: string;
@@ -8426,9 +9664,17 @@ export interface operations {
     catalogBrands: {
         parameters: {
             query?: {
+                /** @description Cursor mode: rows after this cursor (an `endCursor` or edge `cursor` of this same list and sort order) */
+                after?: string;
+                /** @description Cursor mode: rows before this cursor (a `startCursor` or edge `cursor` of this same list and sort order) */
+                before?: string;
+                /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                first?: number;
+                /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                last?: number;
                 /** @description Page size, default 20; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
                 limit?: number;
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
             };
             header?: never;
@@ -8904,9 +10150,17 @@ export interface operations {
     catalogCategories: {
         parameters: {
             query?: {
+                /** @description Cursor mode: rows after this cursor (an `endCursor` or edge `cursor` of this same list and sort order) */
+                after?: string;
+                /** @description Cursor mode: rows before this cursor (a `startCursor` or edge `cursor` of this same list and sort order) */
+                before?: string;
+                /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                first?: number;
+                /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                last?: number;
                 /** @description Page size, default 20; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
                 limit?: number;
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
                 /** @description Only children of this category */
                 parentId?: string;
@@ -9383,15 +10637,23 @@ export interface operations {
     catalogEntities: {
         parameters: {
             query?: {
+                /** @description Cursor mode: rows after this cursor (an `endCursor` or edge `cursor` of this same list and sort order) */
+                after?: string;
+                /** @description Cursor mode: rows before this cursor (a `startCursor` or edge `cursor` of this same list and sort order) */
+                before?: string;
                 /** @description Brand id or slug */
                 brand?: string;
                 /** @description Category id or slug */
                 category?: string;
+                /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                first?: number;
                 /** @description Comma-separated embeds: attributes, variants, optionTypes, categories, brands, customFields (and those of installed modules: media, inventory, pricing). An unknown or unavailable name is 422. */
                 include?: string;
+                /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                last?: number;
                 /** @description Page size, default 20; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
                 limit?: number;
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
                 /** @description field:direction, e.g. createdAt:desc or slug:asc */
                 sort?: string;
@@ -12939,9 +14201,17 @@ export interface operations {
     customers: {
         parameters: {
             query?: {
+                /** @description Cursor mode: rows after this cursor (an `endCursor` or edge `cursor` of this same list and sort order) */
+                after?: string;
+                /** @description Cursor mode: rows before this cursor (a `startCursor` or edge `cursor` of this same list and sort order) */
+                before?: string;
+                /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                first?: number;
+                /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                last?: number;
                 /** @description Page size, default 20; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
                 limit?: number;
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
                 /** @description Part of the email or name */
                 search?: string;
@@ -13481,12 +14751,20 @@ export interface operations {
     inventoryLevels: {
         parameters: {
             query?: {
+                /** @description Cursor mode: rows after this cursor (an `endCursor` or edge `cursor` of this same list and sort order) */
+                after?: string;
+                /** @description Cursor mode: rows before this cursor (a `startCursor` or edge `cursor` of this same list and sort order) */
+                before?: string;
                 /** @description Catalog entity UUID */
                 entityId?: string;
+                /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                first?: number;
+                /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                last?: number;
                 /** @description Page size, default 20; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
                 limit?: number;
                 lowStock?: boolean;
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
                 variantId?: string;
                 warehouseId?: string;
@@ -13712,11 +14990,19 @@ export interface operations {
     inventoryMovements: {
         parameters: {
             query?: {
+                /** @description Cursor mode: rows after this cursor (an `endCursor` or edge `cursor` of this same list and sort order) */
+                after?: string;
+                /** @description Cursor mode: rows before this cursor (a `startCursor` or edge `cursor` of this same list and sort order) */
+                before?: string;
                 /** @description Catalog entity UUID */
                 entityId?: string;
+                /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                first?: number;
+                /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                last?: number;
                 /** @description Page size, default 20; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
                 limit?: number;
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
                 type?: string;
                 variantId?: string;
@@ -14104,9 +15390,17 @@ export interface operations {
     warehouses: {
         parameters: {
             query?: {
+                /** @description Cursor mode: rows after this cursor (an `endCursor` or edge `cursor` of this same list and sort order) */
+                after?: string;
+                /** @description Cursor mode: rows before this cursor (a `startCursor` or edge `cursor` of this same list and sort order) */
+                before?: string;
+                /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                first?: number;
+                /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                last?: number;
                 /** @description Page size, default 20; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
                 limit?: number;
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
             };
             header?: never;
@@ -14781,9 +16075,17 @@ export interface operations {
     meOrders: {
         parameters: {
             query?: {
+                /** @description Cursor mode: rows after this cursor (an `endCursor` or edge `cursor` of this same list and sort order) */
+                after?: string;
+                /** @description Cursor mode: rows before this cursor (a `startCursor` or edge `cursor` of this same list and sort order) */
+                before?: string;
+                /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                first?: number;
+                /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                last?: number;
                 /** @description Page size, default 20; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
                 limit?: number;
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
                 /** @description pending, confirmed, processing, partially_fulfilled, fulfilled, refunded, cancelled */
                 status?: "pending" | "confirmed" | "processing" | "partially_fulfilled" | "fulfilled" | "refunded" | "cancelled";
@@ -15989,9 +17291,17 @@ export interface operations {
     orders: {
         parameters: {
             query?: {
+                /** @description Cursor mode: rows after this cursor (an `endCursor` or edge `cursor` of this same list and sort order) */
+                after?: string;
+                /** @description Cursor mode: rows before this cursor (a `startCursor` or edge `cursor` of this same list and sort order) */
+                before?: string;
+                /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                first?: number;
+                /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                last?: number;
                 /** @description Page size, default 20; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
                 limit?: number;
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
                 /** @description pending, confirmed, processing, partially_fulfilled, fulfilled, refunded, cancelled */
                 status?: "pending" | "confirmed" | "processing" | "partially_fulfilled" | "fulfilled" | "refunded" | "cancelled";
@@ -17771,15 +19081,23 @@ export interface operations {
     priceModifiers: {
         parameters: {
             query?: {
+                /** @description Cursor mode: rows after this cursor (an `endCursor` or edge `cursor` of this same list and sort order) */
+                after?: string;
+                /** @description Cursor mode: rows before this cursor (a `startCursor` or edge `cursor` of this same list and sort order) */
+                before?: string;
                 categoryId?: string;
                 current?: boolean;
-                /** @description Customer group id */
+                /** @description Id of a customer group (a UUID or a handle) */
                 customerGroupId?: string;
                 /** @description Catalog entity UUID */
                 entityId?: string;
+                /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                first?: number;
+                /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                last?: number;
                 /** @description Page size, default 20; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
                 limit?: number;
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
             };
             header?: never;
@@ -17887,7 +19205,7 @@ export interface operations {
                     categoryId?: string | null;
                     /** @description ISO 4217 currency code, e.g. USD */
                     currency?: string | null;
-                    /** @description Customer group id */
+                    /** @description Id of a customer group (a UUID or a handle) */
                     customerGroupId?: string | null;
                     /**
                      * Format: uuid
@@ -18176,15 +19494,23 @@ export interface operations {
     prices: {
         parameters: {
             query?: {
+                /** @description Cursor mode: rows after this cursor (an `endCursor` or edge `cursor` of this same list and sort order) */
+                after?: string;
+                /** @description Cursor mode: rows before this cursor (a `startCursor` or edge `cursor` of this same list and sort order) */
+                before?: string;
                 /** @description ISO 4217 currency code, e.g. USD */
                 currency?: string;
-                /** @description Customer group id */
+                /** @description Id of a customer group (a UUID or a handle) */
                 customerGroupId?: string;
                 /** @description Catalog entity UUID */
                 entityId?: string;
+                /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                first?: number;
+                /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                last?: number;
                 /** @description Page size, default 20; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
                 limit?: number;
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
                 /** @description Variant UUID (of that entity) */
                 variantId?: string;
@@ -18291,7 +19617,7 @@ export interface operations {
                     amount: number;
                     /** @description ISO 4217 currency code, e.g. USD */
                     currency: string;
-                    /** @description Customer group id */
+                    /** @description Id of a customer group (a UUID or a handle) */
                     customerGroupId?: string | null;
                     /**
                      * Format: uuid
@@ -18757,9 +20083,17 @@ export interface operations {
     promotions: {
         parameters: {
             query?: {
+                /** @description Cursor mode: rows after this cursor (an `endCursor` or edge `cursor` of this same list and sort order) */
+                after?: string;
+                /** @description Cursor mode: rows before this cursor (a `startCursor` or edge `cursor` of this same list and sort order) */
+                before?: string;
+                /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                first?: number;
+                /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                last?: number;
                 /** @description Page size, default 20; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
                 limit?: number;
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
                 status?: "active" | "scheduled" | "expired" | "inactive" | "all";
             };
@@ -20551,9 +21885,17 @@ export interface operations {
     webhookEndpoints: {
         parameters: {
             query?: {
+                /** @description Cursor mode: rows after this cursor (an `endCursor` or edge `cursor` of this same list and sort order) */
+                after?: string;
+                /** @description Cursor mode: rows before this cursor (a `startCursor` or edge `cursor` of this same list and sort order) */
+                before?: string;
+                /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                first?: number;
+                /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                last?: number;
                 /** @description Page size, default 20; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
                 limit?: number;
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
             };
             header?: never;
@@ -20881,11 +22223,19 @@ export interface operations {
     webhookDeliveries: {
         parameters: {
             query?: {
+                /** @description Cursor mode: rows after this cursor (an `endCursor` or edge `cursor` of this same list and sort order) */
+                after?: string;
+                /** @description Cursor mode: rows before this cursor (a `startCursor` or edge `cursor` of this same list and sort order) */
+                before?: string;
                 endpointId?: string;
                 eventType?: string;
+                /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                first?: number;
+                /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                last?: number;
                 /** @description Page size, default 20; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
                 limit?: number;
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
                 /** @description pending, succeeded or failed */
                 status?: "pending" | "succeeded" | "failed";
@@ -21076,9 +22426,17 @@ export interface operations {
     webhookDeliveryAttempts: {
         parameters: {
             query?: {
+                /** @description Cursor mode: rows after this cursor (an `endCursor` or edge `cursor` of this same list and sort order) */
+                after?: string;
+                /** @description Cursor mode: rows before this cursor (a `startCursor` or edge `cursor` of this same list and sort order) */
+                before?: string;
+                /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                first?: number;
+                /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                last?: number;
                 /** @description Page size, default 20; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
                 limit?: number;
-                /** @description Page number, from 1 */
+                /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
             };
             header?: never;

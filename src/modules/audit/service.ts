@@ -2,7 +2,7 @@
 // entity's history), newest first, always within the caller's organization.
 import type { ServiceContext } from '../../db/transaction.js';
 import type { AuditEntry, Prisma } from '../../generated/prisma/client.js';
-import { pageWindow, toPage, type Page } from '../../graphql/pagination.js';
+import { paginate, type ListCtx, type Page, type PageInput } from '../../graphql/pagination.js';
 
 export interface AuditEntryView {
   id: string;
@@ -45,7 +45,7 @@ export interface AuditQuery {
   limit: number;
 }
 
-export async function listAuditEntries(ctx: ServiceContext, input: AuditQuery): Promise<Page<AuditEntryView>> {
+export async function listAuditEntries(ctx: ServiceContext & ListCtx, input: AuditQuery & PageInput): Promise<Page<AuditEntryView>> {
   const where: Prisma.AuditEntryWhereInput = {
     organizationId: ctx.organization.id,
     ...(input.entityType ? { entityType: input.entityType } : {}),
@@ -54,9 +54,13 @@ export async function listAuditEntries(ctx: ServiceContext, input: AuditQuery): 
     ...(input.actorId ? { actorId: input.actorId } : {}),
     ...(input.from || input.to ? { createdAt: { ...(input.from ? { gte: input.from } : {}), ...(input.to ? { lte: input.to } : {}) } } : {}),
   };
-  const [rows, total] = await Promise.all([
-    ctx.db.auditEntry.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], ...pageWindow(input) }),
-    ctx.db.auditEntry.count({ where }),
-  ]);
-  return toPage(rows.map(auditEntryView), total, input);
+  return paginate(ctx, input, {
+    list: 'auditEntries',
+    model: 'AuditEntry',
+    where,
+    orderBy: [{ createdAt: 'desc' as const }, { id: 'desc' as const }],
+    findMany: (args) => ctx.db.auditEntry.findMany(args),
+    count: (w) => ctx.db.auditEntry.count({ where: w }),
+    view: (rows) => rows.map(auditEntryView),
+  });
 }

@@ -10,7 +10,7 @@
 import type { Db, Tx } from '../../db/client.js';
 import type { CatalogCustomField, CatalogFieldDefinition, Prisma } from '../../generated/prisma/client.js';
 import { notFound, validationFailed, type FieldIssue } from '../../errors.js';
-import { toPage, pageWindow, type Page } from '../../graphql/pagination.js';
+import { paginate, type ListCtx, type Page, type PageInput } from '../../graphql/pagination.js';
 import { definitionsFor, valueProblem } from './field-definitions.service.js';
 import { emitUpdated } from './events.js';
 import { inTransaction, assertSyncAllowed, isForeignKeyViolation, lockEntity, type CatalogCtx } from './shared.js';
@@ -183,21 +183,19 @@ export interface ProposalQueueInput {
 }
 
 /** The organization's pending proposals, oldest first (a review queue). */
-export async function proposalQueue(ctx: CatalogCtx, input: ProposalQueueInput): Promise<Page<ProposalView>> {
+export async function proposalQueue(ctx: CatalogCtx & ListCtx, input: ProposalQueueInput & PageInput): Promise<Page<ProposalView>> {
   const where: Prisma.CatalogCustomFieldWhereInput = {
     organizationId: ctx.organization.id,
     status: 'proposed',
     ...(input.entityType ? { entity: { type: input.entityType } } : {}),
   };
-  const [rows, total] = await Promise.all([
-    ctx.db.catalogCustomField.findMany({
-      where,
-      include: { entity: { select: { slug: true, type: true } } },
-      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-      ...pageWindow(input),
-    }),
-    ctx.db.catalogCustomField.count({ where }),
-  ]);
-  const items = rows.map(({ entity, ...row }) => ({ ...customFieldView(row), entitySlug: entity.slug, entityType: entity.type }));
-  return toPage(items, total, input);
+  return paginate(ctx, input, {
+    list: 'catalogCustomFieldProposals',
+    model: 'CatalogCustomField',
+    where,
+    orderBy: [{ createdAt: 'asc' as const }, { id: 'asc' as const }],
+    findMany: (args) => ctx.db.catalogCustomField.findMany({ ...args, include: { entity: { select: { slug: true, type: true } } } }),
+    count: (w) => ctx.db.catalogCustomField.count({ where: w }),
+    view: (rows) => rows.map(({ entity, ...row }) => ({ ...customFieldView(row), entitySlug: entity.slug, entityType: entity.type })),
+  });
 }

@@ -4,7 +4,7 @@
 import type { CatalogEntity, CatalogEntityStatus, Prisma } from '../../generated/prisma/client.js';
 import { forbidden, notFound, validationFailed } from '../../errors.js';
 import { hasPermission } from '../../auth/permissions.js';
-import { pageWindow, toPage, type Page } from '../../graphql/pagination.js';
+import { paginate, type ListCtx, type Page, type PageInput } from '../../graphql/pagination.js';
 import { applyCustomFields, validateCustomFields } from './custom-fields.service.js';
 import { emitCreated, emitDeleted, emitUpdated } from './events.js';
 import { parseInclude, withIncludes } from './include.js';
@@ -42,13 +42,11 @@ export interface EntityListInput {
   status?: CatalogEntityStatus;
   category?: string;
   brand?: string;
-  page: number;
-  limit: number;
   sort?: string;
   include?: string;
 }
 
-export async function listEntities(ctx: CatalogCtx, input: EntityListInput): Promise<Page<CatalogEntityView>> {
+export async function listEntities(ctx: CatalogCtx & ListCtx, input: EntityListInput & PageInput): Promise<Page<CatalogEntityView>> {
   const include = parseInclude(input.include);
   const order = orderBy(input.sort);
   const where: Prisma.CatalogEntityWhereInput = {
@@ -58,11 +56,15 @@ export async function listEntities(ctx: CatalogCtx, input: EntityListInput): Pro
     ...membershipFilter(input.brand, 'brand'),
     AND: [input.status ? { status: input.status } : {}, seesUnpublished(ctx) ? {} : { status: 'active' }],
   };
-  const [rows, total] = await Promise.all([
-    ctx.db.catalogEntity.findMany({ where, orderBy: order, ...pageWindow(input) }),
-    ctx.db.catalogEntity.count({ where }),
-  ]);
-  return toPage(await withIncludes(ctx, rows, include), total, input);
+  return paginate(ctx, input, {
+    list: 'catalogEntities',
+    model: 'CatalogEntity',
+    where,
+    orderBy: order,
+    findMany: (args) => ctx.db.catalogEntity.findMany(args),
+    count: (w) => ctx.db.catalogEntity.count({ where: w }),
+    view: (rows) => withIncludes(ctx, rows, include),
+  });
 }
 
 /** An entity the caller may read, by UUID or slug; 404 when absent or not visible to them. */

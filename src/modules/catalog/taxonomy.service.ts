@@ -7,7 +7,7 @@
 // membership that exists is a no-op, removing one that does not is 404.
 import type { Prisma } from '../../generated/prisma/client.js';
 import { notFound } from '../../errors.js';
-import { pageWindow, toPage, type Page } from '../../graphql/pagination.js';
+import { paginate, type ListCtx, type Page } from '../../graphql/pagination.js';
 import { emitUpdated } from './events.js';
 import { withIncludes } from './include.js';
 import { inTransaction, invalid, isForeignKeyViolation, lockEntity, mapWriteErrors, type CatalogCtx } from './shared.js';
@@ -25,13 +25,17 @@ const ORDER = [{ sortOrder: 'asc' as const }, { name: 'asc' as const }, { id: 'a
 
 // ── categories ──
 
-export async function listCategories(ctx: CatalogCtx, input: TaxonomyListInput): Promise<Page<CategoryView>> {
+export async function listCategories(ctx: CatalogCtx & ListCtx, input: TaxonomyListInput): Promise<Page<CategoryView>> {
   const where: Prisma.CatalogCategoryWhereInput = { organizationId: ctx.organization.id, ...(input.parentId ? { parentId: input.parentId } : {}) };
-  const [rows, total] = await Promise.all([
-    ctx.db.catalogCategory.findMany({ where, orderBy: ORDER, ...pageWindow(input) }),
-    ctx.db.catalogCategory.count({ where }),
-  ]);
-  return toPage(rows.map(categoryView), total, input);
+  return paginate(ctx, input, {
+    list: 'catalogCategories',
+    model: 'CatalogCategory',
+    where,
+    orderBy: ORDER,
+    findMany: (args) => ctx.db.catalogCategory.findMany(args),
+    count: (w) => ctx.db.catalogCategory.count({ where: w }),
+    view: (rows) => rows.map(categoryView),
+  });
 }
 
 export interface CategoryInput {
@@ -113,13 +117,17 @@ export async function deleteCategory(ctx: CatalogCtx, id: string): Promise<Categ
 
 // ── brands ──
 
-export async function listBrands(ctx: CatalogCtx, input: TaxonomyListInput): Promise<Page<BrandView>> {
+export async function listBrands(ctx: CatalogCtx & ListCtx, input: TaxonomyListInput): Promise<Page<BrandView>> {
   const where: Prisma.CatalogBrandWhereInput = { organizationId: ctx.organization.id };
-  const [rows, total] = await Promise.all([
-    ctx.db.catalogBrand.findMany({ where, orderBy: ORDER, ...pageWindow(input) }),
-    ctx.db.catalogBrand.count({ where }),
-  ]);
-  return toPage(rows.map(brandView), total, input);
+  return paginate(ctx, input, {
+    list: 'catalogBrands',
+    model: 'CatalogBrand',
+    where,
+    orderBy: ORDER,
+    findMany: (args) => ctx.db.catalogBrand.findMany(args),
+    count: (w) => ctx.db.catalogBrand.count({ where: w }),
+    view: (rows) => rows.map(brandView),
+  });
 }
 
 export interface BrandInput {

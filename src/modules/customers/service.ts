@@ -8,7 +8,7 @@ import { withTransaction } from '../../db/transaction.js';
 import { AppError, forbidden, notFound, validationFailed } from '../../errors.js';
 import { originOf, recordEvent } from '../../events/outbox.js';
 import type { Prisma } from '../../generated/prisma/client.js';
-import { pageWindow, toPage, type Page } from '../../graphql/pagination.js';
+import { paginate, type Page, type PageInput } from '../../graphql/pagination.js';
 import { getOrder, listFulfillments, listOrders, type FulfillmentView, type OrderView } from '../orders/index.js';
 import { PERMISSION as ORDER_PERMISSION, toNumber } from '../orders/shared.js';
 import type { OrderStatus } from '../../generated/prisma/client.js';
@@ -145,7 +145,7 @@ export async function deleteAddress(ctx: CustomersCtx, id: string): Promise<Cust
 
 // ── orders ──
 
-export async function myOrders(ctx: CustomersCtx, input: { status?: OrderStatus; page: number; limit: number }): Promise<Page<OrderView>> {
+export async function myOrders(ctx: CustomersCtx, input: { status?: OrderStatus } & PageInput): Promise<Page<OrderView>> {
   const customer = await requireCustomer(ctx);
   return listOrders(ownOrdersCtx(ctx, customer.id), input);
 }
@@ -191,17 +191,23 @@ export async function myOrderTracking(ctx: CustomersCtx, idOrNumber: string): Pr
 
 // ── staff ──
 
-export async function listCustomers(ctx: CustomersCtx, input: { search?: string; page: number; limit: number }): Promise<Page<CustomerSummaryView>> {
+export async function listCustomers(ctx: CustomersCtx, input: { search?: string } & PageInput): Promise<Page<CustomerSummaryView>> {
   const where: Prisma.CustomerWhereInput = {
     organizationId: ctx.organization.id,
     ...(input.search ? { OR: [{ email: { contains: input.search, mode: 'insensitive' } }, { name: { contains: input.search, mode: 'insensitive' } }] } : {}),
   };
-  const [rows, total] = await Promise.all([
-    ctx.db.customer.findMany({ where, include: CUSTOMER_INCLUDE, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], ...pageWindow(input) }),
-    ctx.db.customer.count({ where }),
-  ]);
-  const stats = await orderStats(ctx, rows.map((r) => r.id));
-  return toPage(rows.map((row) => withStats(row, stats.get(row.id))), total, input);
+  return paginate(ctx, input, {
+    list: 'customers',
+    model: 'Customer',
+    where,
+    orderBy: [{ createdAt: 'desc' as const }, { id: 'desc' as const }],
+    findMany: (args) => ctx.db.customer.findMany({ ...args, include: CUSTOMER_INCLUDE }),
+    count: (w) => ctx.db.customer.count({ where: w }),
+    view: async (rows) => {
+      const stats = await orderStats(ctx, rows.map((r) => r.id));
+      return rows.map((row) => withStats(row, stats.get(row.id)));
+    },
+  });
 }
 
 export async function getCustomer(ctx: CustomersCtx, id: string): Promise<CustomerSummaryView> {
@@ -240,3 +246,23 @@ function withStats(row: CustomerRow, stats: OrderStats | undefined): CustomerSum
 }
 
 export { validationFailed };
+
+// ── graph relations (batched: one call serves a whole level of a response) ──
+
+/** Customers by id with their order stats: two statements for any number of ids. */
+export async function customersByIds(ctx: CustomersCtx, ids: string[]): Promise<Map<string, CustomerSummaryView>> {
+  const rows = await ctx.db.customer.findMany({ where: { id: { in: ids }, organizationId: ctx.organization.id }, include: CUSTOMER_INCLUDE });
+  const stats = await orderStats(ctx, rows.map((r) => r.id));
+  return new Map(rows.map((row) => [row.id, withStats(row, stats.get(row.id))]));
+}
+
+/** Every saved address of these customers, defaults first then oldest first: one statement. */
+export async function addressesByCustomer(ctx: Pick<CustomersCtx, 'db' | 'organization'>, ids: string[]): Promise<Map<string, CustomerAddressView[]>> {
+  const rows = await ctx.db.customerAddress.findMany({
+    where: { customerId: { in: ids }, organizationId: ctx.organization.id },
+    orderBy: [{ isDefaultShipping: 'desc' }, { isDefaultBilling: 'desc' }, { createdAt: 'asc' }, { id: 'asc' }],
+  });
+  const map = new Map<string, CustomerAddressView[]>();
+  for (const row of rows) map.set(row.customerId, [...(map.get(row.customerId) ?? []), addressView(row)]);
+  return map;
+}

@@ -7,7 +7,7 @@
 import { conflict, notFound, validationFailed } from '../../errors.js';
 import { withTransaction, type ServiceContext } from '../../db/transaction.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import { pageWindow, toPage, type Page } from '../../graphql/pagination.js';
+import { paginate, paginateRows, type ListCtx, type Page, type PageInput } from '../../graphql/pagination.js';
 import { originOf, recordEvent } from '../../events/outbox.js';
 import { resolveStockKeyForWrite } from './refs.js';
 import {
@@ -154,19 +154,43 @@ export interface LevelListInput {
   limit: number;
 }
 
-export async function listLevels(ctx: ServiceContext, input: LevelListInput): Promise<Page<LevelView>> {
+export async function listLevels(ctx: ServiceContext & ListCtx, input: LevelListInput & PageInput): Promise<Page<LevelView>> {
   const conditions = [Prisma.sql`organization_id = ${ctx.organization.id}::uuid`];
   if (input.entityId) conditions.push(Prisma.sql`entity_id = ${input.entityId}::uuid`);
   if (input.variantId) conditions.push(Prisma.sql`variant_id = ${input.variantId}::uuid`);
   if (input.warehouseId) conditions.push(Prisma.sql`warehouse_id = ${input.warehouseId}::uuid`);
   if (input.lowStock !== undefined) conditions.push(input.lowStock ? Prisma.sql`on_hand - reserved <= reorder_threshold` : Prisma.sql`on_hand - reserved > reorder_threshold`);
   const where = Prisma.join(conditions, ' and ');
-  const { skip, take } = pageWindow(input);
-  const rows = await ctx.db.$queryRaw<Array<LevelRow & { total: bigint }>>`
-    select *, count(*) over () as total from inventory_levels where ${where}
-    order by entity_id, variant_key, warehouse_id limit ${take} offset ${skip}`;
-  const total = rows.length ? Number(rows[0]!.total) : skip ? Number((await ctx.db.$queryRaw<Array<{ n: bigint }>>`select count(*) as n from inventory_levels where ${where}`)[0]!.n) : 0;
-  return toPage(rows.map((row) => levelView(levelFromRow(row))), total, input);
+  const count = async () => Number((await ctx.db.$queryRaw<Array<{ n: bigint }>>`select count(*) as n from inventory_levels where ${where}`)[0]!.n);
+  // Raw SQL for the low-stock comparison between columns; (entity, variant key, warehouse) is
+  // unique, so it orders the list totally and serves as the cursor's position.
+  return paginateRows(ctx, input, {
+    list: 'inventoryLevels:entityId.asc,variantKey.asc,warehouseId.asc',
+    keyLength: 3,
+    key: (row: LevelRow & { total: bigint }) => [row.entity_id, row.variant_key, row.warehouse_id],
+    fetch: async ({ after, backward, skip, take }) => {
+      if (!after) {
+        const rows = await ctx.db.$queryRaw<Array<LevelRow & { total: bigint }>>`
+          select *, count(*) over () as total from inventory_levels where ${where}
+          order by entity_id ${backward ? Prisma.sql`desc` : Prisma.empty}, variant_key ${backward ? Prisma.sql`desc` : Prisma.empty}, warehouse_id ${backward ? Prisma.sql`desc` : Prisma.empty} limit ${take} offset ${skip}`;
+        const total = rows.length ? Number(rows[0]!.total) : skip ? await count() : 0;
+        return { rows, total };
+      }
+      const [entityId, variantKey, warehouseId] = after as [string, string, string];
+      const position = backward
+        ? Prisma.sql`(entity_id, variant_key, warehouse_id) < (${entityId}::uuid, ${variantKey}, ${warehouseId}::uuid)`
+        : Prisma.sql`(entity_id, variant_key, warehouse_id) > (${entityId}::uuid, ${variantKey}, ${warehouseId}::uuid)`;
+      const direction = backward ? Prisma.sql`desc` : Prisma.sql`asc`;
+      const [rows, total] = await Promise.all([
+        ctx.db.$queryRaw<Array<LevelRow & { total: bigint }>>`
+          select *, 0::bigint as total from inventory_levels where ${where} and ${position}
+          order by entity_id ${direction}, variant_key ${direction}, warehouse_id ${direction} limit ${take}`,
+        count(),
+      ]);
+      return { rows, total };
+    },
+    view: (rows) => rows.map((row) => levelView(levelFromRow(row))),
+  });
 }
 
 export async function updateLevel(ctx: ServiceContext, id: string, patch: { reorderThreshold?: number; unitCost?: number | null }): Promise<LevelView> {
@@ -195,7 +219,7 @@ export interface MovementListInput {
   limit: number;
 }
 
-export async function listMovements(ctx: ServiceContext, input: MovementListInput): Promise<Page<MovementView>> {
+export async function listMovements(ctx: ServiceContext & ListCtx, input: MovementListInput & PageInput): Promise<Page<MovementView>> {
   const where: Prisma.InventoryMovementWhereInput = {
     organizationId: ctx.organization.id,
     ...(input.entityId ? { entityId: input.entityId } : {}),
@@ -203,9 +227,13 @@ export async function listMovements(ctx: ServiceContext, input: MovementListInpu
     ...(input.warehouseId ? { warehouseId: input.warehouseId } : {}),
     ...(input.type ? { type: input.type } : {}),
   };
-  const [rows, total] = await Promise.all([
-    ctx.db.inventoryMovement.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], ...pageWindow(input) }),
-    ctx.db.inventoryMovement.count({ where }),
-  ]);
-  return toPage(rows.map(movementView), total, input);
+  return paginate(ctx, input, {
+    list: 'inventoryMovements',
+    model: 'InventoryMovement',
+    where,
+    orderBy: [{ createdAt: 'desc' as const }, { id: 'desc' as const }],
+    findMany: (args) => ctx.db.inventoryMovement.findMany(args),
+    count: (w) => ctx.db.inventoryMovement.count({ where: w }),
+    view: (rows) => rows.map(movementView),
+  });
 }

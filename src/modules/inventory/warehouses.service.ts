@@ -6,7 +6,7 @@ import { conflict } from '../../errors.js';
 import { uniqueViolation } from '../../db/errors.js';
 import { withTransaction, type DbClient, type ServiceContext } from '../../db/transaction.js';
 import type { Prisma } from '../../generated/prisma/client.js';
-import { pageWindow, toPage, type Page } from '../../graphql/pagination.js';
+import { paginate, type ListCtx, type Page, type PageInput } from '../../graphql/pagination.js';
 import { warehouseView, type WarehouseView } from './views.js';
 
 export const DEFAULT_WAREHOUSE = { name: 'Default warehouse', code: 'default' } as const;
@@ -39,13 +39,17 @@ export async function createWarehouse(ctx: ServiceContext, input: WarehouseInput
   }
 }
 
-export async function listWarehouses(ctx: ServiceContext, input: { page: number; limit: number }): Promise<Page<WarehouseView>> {
+export async function listWarehouses(ctx: ServiceContext & ListCtx, input: { page: number; limit: number } & PageInput): Promise<Page<WarehouseView>> {
   const where = { organizationId: ctx.organization.id };
-  const [rows, total] = await Promise.all([
-    ctx.db.warehouse.findMany({ where, orderBy: [{ isDefault: 'desc' }, { createdAt: 'asc' }, { id: 'asc' }], ...pageWindow(input) }),
-    ctx.db.warehouse.count({ where }),
-  ]);
-  return toPage(rows.map(warehouseView), total, input);
+  return paginate(ctx, input, {
+    list: 'warehouses',
+    model: 'Warehouse',
+    where,
+    orderBy: [{ isDefault: 'desc' as const }, { createdAt: 'asc' as const }, { id: 'asc' as const }],
+    findMany: (args) => ctx.db.warehouse.findMany(args),
+    count: (w) => ctx.db.warehouse.count({ where: w }),
+    view: (rows) => rows.map(warehouseView),
+  });
 }
 
 /**

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { RequestContext } from '../../context.js';
 import { AppError, forbidden, notFound } from '../../errors.js';
 import type { Job } from '../../generated/prisma/client.js';
-import { pageWindow, toPage, type Page } from '../../graphql/pagination.js';
+import { paginate, type Page, type PageInput } from '../../graphql/pagination.js';
 import { WILDCARD } from '../../auth/permissions.js';
 import { dispatchEvents } from '../../events/dispatcher.js';
 import { JobRunner, type BatchReport } from '../../jobs/runner.js';
@@ -12,13 +12,17 @@ import { reapStaleJobs, retryFailedJob } from '../../jobs/store.js';
 
 type Ctx = Pick<RequestContext, 'db' | 'organization' | 'services' | 'logger' | 'config' | 'actor' | 'requestId'>;
 
-export async function listFailedJobs(ctx: Ctx, input: { page: number; limit: number }): Promise<Page<Job>> {
+export async function listFailedJobs(ctx: Ctx, input: PageInput): Promise<Page<Job>> {
   const where = { organizationId: ctx.organization.id, status: 'failed' };
-  const [items, total] = await Promise.all([
-    ctx.db.job.findMany({ where, orderBy: [{ updatedAt: 'desc' }, { id: 'asc' }], ...pageWindow(input) }),
-    ctx.db.job.count({ where }),
-  ]);
-  return toPage(items, total, input);
+  return paginate(ctx, input, {
+    list: 'jobs',
+    model: 'Job',
+    where,
+    orderBy: [{ updatedAt: 'desc' as const }, { id: 'asc' as const }],
+    findMany: (args) => ctx.db.job.findMany(args),
+    count: (w) => ctx.db.job.count({ where: w }),
+    view: (rows) => rows,
+  });
 }
 
 /** failed → pending with a fresh attempt budget; 404 outside the organization, 422 unless failed. */

@@ -87,3 +87,41 @@ builder.objectFields(OrderRef, (t) => ({
 
 graphOnly('OrderLine', 'entity', 'variant');
 graphOnly('Order', 'notes', 'timeline', 'refunds', 'fulfillments');
+
+interface InvoiceView {
+  orderId: string;
+  invoiceNumber: string;
+  issuedAt: Date;
+}
+
+const OrderInvoiceRef = builder.objectRef<InvoiceView>('OrderInvoice').implement({
+  description:
+    'A fiscal invoice issued for an order. The first GET /orders/:id/invoice.pdf (or .html, or the invoice email) issues it; an order has at most one.',
+  fields: (t) => ({
+    invoiceNumber: t.exposeString('invoiceNumber', { description: 'INV-YYYY-NNNNNN, consecutive per organization and year' }),
+    issuedAt: t.field({ type: 'DateTime', description: 'When the number was issued', resolve: (i) => i.issuedAt }),
+    pdfUrl: t.string({ description: 'The PDF document, under /api (same permission as the order)', resolve: (i) => `/api/orders/${i.orderId}/invoice.pdf` }),
+    htmlUrl: t.string({ description: 'The printable HTML document, under /api (same permission as the order)', resolve: (i) => `/api/orders/${i.orderId}/invoice.html` }),
+  }),
+});
+
+builder.objectFields(OrderRef, (t) => ({
+  invoices: t.field({
+    type: [OrderInvoiceRef],
+    description:
+      'Invoices issued for the order, empty until the first invoice document is requested (reading this field issues none). Visible to whoever sees the order, as the invoice routes.',
+    resolve: (order, _args, ctx) =>
+      byOrder<InvoiceView>(ctx, 'invoices', order.id, async (ids) => {
+        const rows = await ctx.db.order.findMany({
+          where: { id: { in: ids }, organizationId: ctx.organization.id, invoiceNumber: { not: null } },
+          select: { id: true, invoiceNumber: true, invoicedAt: true },
+        });
+        return groupBy(
+          rows.map((row) => ({ orderId: row.id, invoiceNumber: row.invoiceNumber!, issuedAt: row.invoicedAt ?? new Date(0) })),
+          (invoice) => invoice.orderId,
+        );
+      }),
+  }),
+}));
+
+graphOnly('Order', 'invoices');

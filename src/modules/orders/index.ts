@@ -4,7 +4,7 @@
 //   - listFulfillments: tracking;
 //   - invoiceHtml / invoicePdf / receiptHtml: the documents;
 //   - the views, the state table and the event payload types.
-export { findOrder, getOrder, listOrders } from './service.js';
+export { findOrder, getOrder, listOrders, recentOrdersByCustomer, CUSTOMER_ORDERS_MAX } from './service.js';
 export { listFulfillments } from './fulfillments.js';
 export { invoiceHtml, invoicePdf, receiptHtml, type RenderedDocument } from './documents/service.js';
 export { ORDER_STATUSES, ORDER_TRANSITIONS, findTransition } from './status.js';

@@ -5,7 +5,7 @@ import type { Tx } from '../../db/client.js';
 import { AppError, notFound } from '../../errors.js';
 import { originOf, recordEvent } from '../../events/outbox.js';
 import type { OrderStatus, Prisma } from '../../generated/prisma/client.js';
-import { pageWindow, toPage, type Page } from '../../graphql/pagination.js';
+import { paginate, toPage, type Page, type PageInput } from '../../graphql/pagination.js';
 import { portsOf } from '../checkout/wiring.js';
 import type { StockMove } from '../checkout/ports.js';
 import { fulfillLines } from './fulfillments.js';
@@ -41,11 +41,9 @@ export async function getOrder(ctx: OrdersCtx, idOrNumber: string): Promise<Orde
 
 export interface OrderListInput {
   status?: OrderStatus;
-  page: number;
-  limit: number;
 }
 
-export async function listOrders(ctx: OrdersCtx, input: OrderListInput): Promise<Page<OrderView>> {
+export async function listOrders(ctx: OrdersCtx, input: OrderListInput & PageInput): Promise<Page<OrderView>> {
   const own = ownOrdersOnly(ctx);
   if (own && !own.customerId) return toPage([], 0, input);
   const where: Prisma.OrderWhereInput = {
@@ -53,11 +51,15 @@ export async function listOrders(ctx: OrdersCtx, input: OrderListInput): Promise
     ...(own ? { customerId: own.customerId } : {}),
     ...(input.status ? { status: input.status } : {}),
   };
-  const [rows, total] = await Promise.all([
-    ctx.db.order.findMany({ where, include: ORDER_INCLUDE, orderBy: [{ placedAt: 'desc' }, { id: 'desc' }], ...pageWindow(input) }),
-    ctx.db.order.count({ where }),
-  ]);
-  return toPage(rows.map(orderView), total, input);
+  return paginate(ctx, input, {
+    list: 'orders',
+    model: 'Order',
+    where,
+    orderBy: [{ placedAt: 'desc' as const }, { id: 'desc' as const }],
+    findMany: (args) => ctx.db.order.findMany({ ...args, include: ORDER_INCLUDE }),
+    count: (w) => ctx.db.order.count({ where: w }),
+    view: (rows) => rows.map(orderView),
+  });
 }
 
 /**
@@ -208,4 +210,27 @@ export async function updateOrderStatus(ctx: OrdersCtx, id: string, input: { sta
   });
   await runAfterCommit(result.afterCommit);
   return result.order;
+}
+
+/** How many orders a customer's `orders` field may return at most (newest first). */
+export const CUSTOMER_ORDERS_MAX = 50;
+
+/**
+ * The newest `limit` orders of each of these customers: two statements for any number of
+ * customers (the per-customer cut is a window function; the rows then load with their lines).
+ */
+export async function recentOrdersByCustomer(ctx: Pick<OrdersCtx, 'db' | 'organization'>, customerIds: string[], limit: number): Promise<Map<string, OrderView[]>> {
+  const picked = await ctx.db.$queryRaw<Array<{ id: string }>>`
+    select id from (
+      select id, row_number() over (partition by customer_id order by placed_at desc, id desc) as n
+      from orders where organization_id = ${ctx.organization.id}::uuid and customer_id = any(${customerIds})
+    ) ranked where n <= ${limit}`;
+  const rows = await ctx.db.order.findMany({
+    where: { id: { in: picked.map((p) => p.id) }, organizationId: ctx.organization.id },
+    include: ORDER_INCLUDE,
+    orderBy: [{ placedAt: 'desc' }, { id: 'desc' }],
+  });
+  const map = new Map<string, OrderView[]>();
+  for (const row of rows) map.set(row.customerId!, [...(map.get(row.customerId!) ?? []), orderView(row)]);
+  return map;
 }

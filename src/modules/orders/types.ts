@@ -1,5 +1,6 @@
 // GraphQL output types of orders. REST bodies are the same objects.
 import { builder } from '../../graphql/builder.js';
+import { graphOnly } from '../../graphql/loaders.js';
 import { AddressRef, type AddressView } from '../../graphql/address.js';
 import type { HookError } from '../../events/hooks.js';
 import type { RefundCapView } from './refunds.js';
@@ -139,7 +140,8 @@ export const OrderRefundRef = builder.objectRef<RefundView>('OrderRefund').imple
     lines: t.field({ type: [RefundLineRef], resolve: (r) => r.lines }),
     undoDeadline: t.field({ type: 'DateTime', resolve: (r) => r.undoDeadline }),
     undoneAt: t.field({ type: 'DateTime', nullable: true, resolve: (r) => r.undoneAt }),
-    undoneBy: t.exposeString('undoneBy', { nullable: true }),
+    undoneBy: t.exposeString('undoneBy', { nullable: true, description: 'Id of the user or API key that undid it', deprecationReason: 'Use undoneById (the ...Id naming of every id field); undoneBy stays for REST.' }),
+    undoneById: t.exposeString('undoneBy', { nullable: true, description: 'Id of the user or API key that undid it (null while the refund stands)' }),
     settledAt: t.field({ type: 'DateTime', nullable: true, resolve: (r) => r.settledAt }),
     providerRefundId: t.exposeString('providerRefundId', { nullable: true }),
     failureReason: t.exposeString('failureReason', { nullable: true }),
@@ -175,10 +177,14 @@ export const OrderFulfillmentRef = builder.objectRef<FulfillmentView>('OrderFulf
     trackingNumber: t.exposeString('trackingNumber', { nullable: true }),
     trackingUrl: t.exposeString('trackingUrl', { nullable: true }),
     lines: t.field({ type: [FulfillmentLineRef], resolve: (f) => f.lines }),
-    createdBy: t.exposeString('createdBy', { nullable: true }),
+    createdBy: t.exposeString('createdBy', { nullable: true, description: 'Id of the user or API key that recorded the shipment', deprecationReason: 'Use createdById (the ...Id naming of every id field); createdBy stays for REST.' }),
+    createdById: t.exposeString('createdBy', { nullable: true, description: 'Id of the user or API key that recorded the shipment' }),
     createdAt: t.field({ type: 'DateTime', resolve: (f) => f.createdAt }),
   }),
 });
+// The ...Id spellings are GraphQL-only: REST bodies keep the names the contract has.
+graphOnly('OrderRefund', 'undoneById');
+graphOnly('OrderFulfillment', 'createdById');
 
 const TimelineActorRef = builder.objectRef<TimelineEntry['actor']>('OrderTimelineActor').implement({
   fields: (t) => ({

@@ -7,7 +7,7 @@
 import { notFound, validationFailed, type FieldIssue } from '../../errors.js';
 import { withTransaction, type ServiceContext } from '../../db/transaction.js';
 import type { PriceModifier, PriceModifierType, Prisma } from '../../generated/prisma/client.js';
-import { pageWindow, toPage, type Page } from '../../graphql/pagination.js';
+import { paginate, type ListCtx, type Page, type PageInput } from '../../graphql/pagination.js';
 import { bpsToPercent, percentToBps } from './rounding.js';
 
 export interface ModifierView {
@@ -153,7 +153,7 @@ export interface ModifierListInput {
   limit: number;
 }
 
-export async function listModifiers(ctx: ServiceContext, input: ModifierListInput): Promise<Page<ModifierView>> {
+export async function listModifiers(ctx: ServiceContext & ListCtx, input: ModifierListInput & PageInput): Promise<Page<ModifierView>> {
   const now = new Date();
   const where: Prisma.PriceModifierWhereInput = {
     organizationId: ctx.organization.id,
@@ -164,9 +164,13 @@ export async function listModifiers(ctx: ServiceContext, input: ModifierListInpu
       ? { isActive: true, AND: [{ OR: [{ validFrom: null }, { validFrom: { lte: now } }] }, { OR: [{ validUntil: null }, { validUntil: { gt: now } }] }] }
       : {}),
   };
-  const [rows, total] = await Promise.all([
-    ctx.db.priceModifier.findMany({ where, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], ...pageWindow(input) }),
-    ctx.db.priceModifier.count({ where }),
-  ]);
-  return toPage(rows.map(modifierView), total, input);
+  return paginate(ctx, input, {
+    list: 'priceModifiers',
+    model: 'PriceModifier',
+    where,
+    orderBy: [{ createdAt: 'asc' as const }, { id: 'asc' as const }],
+    findMany: (args) => ctx.db.priceModifier.findMany(args),
+    count: (w) => ctx.db.priceModifier.count({ where: w }),
+    view: (rows) => rows.map(modifierView),
+  });
 }

@@ -6,7 +6,7 @@ import { conflict, notFound } from '../../errors.js';
 import { uniqueViolation } from '../../db/errors.js';
 import { withTransaction, type ServiceContext } from '../../db/transaction.js';
 import type { Price, Prisma } from '../../generated/prisma/client.js';
-import { pageWindow, toPage, type Page } from '../../graphql/pagination.js';
+import { paginate, type ListCtx, type Page, type PageInput } from '../../graphql/pagination.js';
 import { originOf, recordEvent } from '../../events/outbox.js';
 import { assertEntityAndVariant } from './shared.js';
 
@@ -141,7 +141,7 @@ export interface PriceListInput {
   limit: number;
 }
 
-export async function listPrices(ctx: ServiceContext, input: PriceListInput): Promise<Page<PriceView>> {
+export async function listPrices(ctx: ServiceContext & ListCtx, input: PriceListInput & PageInput): Promise<Page<PriceView>> {
   const where: Prisma.PriceWhereInput = {
     organizationId: ctx.organization.id,
     ...(input.entityId ? { entityId: input.entityId } : {}),
@@ -149,9 +149,13 @@ export async function listPrices(ctx: ServiceContext, input: PriceListInput): Pr
     ...(input.currency ? { currency: input.currency } : {}),
     ...(input.customerGroupId ? { customerGroupId: input.customerGroupId } : {}),
   };
-  const [rows, total] = await Promise.all([
-    ctx.db.price.findMany({ where, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], ...pageWindow(input) }),
-    ctx.db.price.count({ where }),
-  ]);
-  return toPage(rows.map(priceView), total, input);
+  return paginate(ctx, input, {
+    list: 'prices',
+    model: 'Price',
+    where,
+    orderBy: [{ createdAt: 'asc' as const }, { id: 'asc' as const }],
+    findMany: (args) => ctx.db.price.findMany(args),
+    count: (w) => ctx.db.price.count({ where: w }),
+    view: (rows) => rows.map(priceView),
+  });
 }

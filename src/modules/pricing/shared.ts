@@ -35,7 +35,7 @@ export const customerGroupIdSchema = z
   .min(1)
   .max(100)
   .regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]*$/, 'must be an identifier: letters, digits, _ . : or -')
-  .describe('Customer group id');
+  .describe('Id of a customer group (a UUID or a handle)');
 
 /** A comma-separated list of customer group ids (query strings), parsed. */
 export function parseGroupList(raw: string | undefined | null): string[] {

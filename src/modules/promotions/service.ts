@@ -9,7 +9,7 @@ import { AppError, conflict, notFound, validationFailed } from '../../errors.js'
 import { uniqueViolation } from '../../db/errors.js';
 import { withTransaction, type ServiceContext } from '../../db/transaction.js';
 import type { Prisma, Promotion, PromotionType } from '../../generated/prisma/client.js';
-import { pageWindow, toPage, type Page } from '../../graphql/pagination.js';
+import { paginate, type ListCtx, type Page, type PageInput } from '../../graphql/pagination.js';
 import { originOf, recordEvent } from '../../events/outbox.js';
 import { evaluatePromotion, type CartInput, type Evaluation, type RejectionReason } from './evaluate.js';
 import { apiValue, definitionIssues, normalizeCode, storedValue, type PromotionDefinition } from './rules.js';
@@ -223,7 +223,7 @@ export async function deactivatePromotion(ctx: ServiceContext, id: string): Prom
 
 export type PromotionStatus = 'active' | 'scheduled' | 'expired' | 'inactive' | 'all';
 
-export async function listPromotions(ctx: ServiceContext, input: { status: PromotionStatus; page: number; limit: number }): Promise<Page<PromotionView>> {
+export async function listPromotions(ctx: ServiceContext & ListCtx, input: { status: PromotionStatus; page: number; limit: number } & PageInput): Promise<Page<PromotionView>> {
   const now = new Date();
   const byStatus: Record<PromotionStatus, Prisma.PromotionWhereInput> = {
     active: { isActive: true, validFrom: { lte: now }, OR: [{ validUntil: null }, { validUntil: { gt: now } }] },
@@ -233,11 +233,15 @@ export async function listPromotions(ctx: ServiceContext, input: { status: Promo
     all: {},
   };
   const where: Prisma.PromotionWhereInput = { organizationId: ctx.organization.id, ...byStatus[input.status] };
-  const [rows, total] = await Promise.all([
-    ctx.db.promotion.findMany({ where, orderBy: [{ validFrom: 'desc' }, { id: 'asc' }], ...pageWindow(input) }),
-    ctx.db.promotion.count({ where }),
-  ]);
-  return toPage(rows.map(promotionView), total, input);
+  return paginate(ctx, input, {
+    list: 'promotions',
+    model: 'Promotion',
+    where,
+    orderBy: [{ validFrom: 'desc' as const }, { id: 'asc' as const }],
+    findMany: (args) => ctx.db.promotion.findMany(args),
+    count: (w) => ctx.db.promotion.count({ where: w }),
+    view: (rows) => rows.map(promotionView),
+  });
 }
 
 // ── validate and redeem ──

@@ -6,7 +6,7 @@ import { allowsPrivateWebhookTargets } from '../../config/schema.js';
 import { conflict, notFound, validationFailed } from '../../errors.js';
 import { knownEventNames } from '../../events/registry.js';
 import type { Prisma, WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint } from '../../generated/prisma/client.js';
-import { pageWindow, toPage, type Page } from '../../graphql/pagination.js';
+import { paginate, type ListCtx, type Page, type PageInput } from '../../graphql/pagination.js';
 import { enqueueDeliveries } from './deliver.js';
 import { generateSecret } from './signing.js';
 import { assertPublicTarget, BlockedTargetError, parseTargetUrl } from './targets.js';
@@ -47,13 +47,17 @@ export async function createEndpoint(ctx: Ctx, input: { url: string; events: str
   return { ...endpoint, secret };
 }
 
-export async function listEndpoints(ctx: Ctx, input: { page: number; limit: number }): Promise<Page<PublicEndpoint>> {
+export async function listEndpoints(ctx: Ctx & ListCtx, input: { page: number; limit: number } & PageInput): Promise<Page<PublicEndpoint>> {
   const where = { organizationId: ctx.organization.id };
-  const [items, total] = await Promise.all([
-    ctx.db.webhookEndpoint.findMany({ where, select: publicFields, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], ...pageWindow(input) }),
-    ctx.db.webhookEndpoint.count({ where }),
-  ]);
-  return toPage(items, total, input);
+  return paginate(ctx, input, {
+    list: 'webhookEndpoints',
+    model: 'WebhookEndpoint',
+    where,
+    orderBy: [{ createdAt: 'asc' as const }, { id: 'asc' as const }],
+    findMany: (args) => ctx.db.webhookEndpoint.findMany({ ...args, select: publicFields }),
+    count: (w) => ctx.db.webhookEndpoint.count({ where: w }),
+    view: (items) => items,
+  });
 }
 
 /** Deletes an endpoint with its deliveries; jobs still queued for it finish as skipped. */
@@ -74,18 +78,22 @@ export interface DeliveryFilter {
   limit: number;
 }
 
-export async function listDeliveries(ctx: Ctx, input: DeliveryFilter): Promise<Page<WebhookDelivery>> {
+export async function listDeliveries(ctx: Ctx & ListCtx, input: DeliveryFilter & PageInput): Promise<Page<WebhookDelivery>> {
   const where: Prisma.WebhookDeliveryWhereInput = {
     organizationId: ctx.organization.id,
     ...(input.endpointId ? { endpointId: input.endpointId } : {}),
     ...(input.status ? { status: input.status } : {}),
     ...(input.eventType ? { eventType: input.eventType } : {}),
   };
-  const [items, total] = await Promise.all([
-    ctx.db.webhookDelivery.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], ...pageWindow(input) }),
-    ctx.db.webhookDelivery.count({ where }),
-  ]);
-  return toPage(items, total, input);
+  return paginate(ctx, input, {
+    list: 'webhookDeliveries',
+    model: 'WebhookDelivery',
+    where,
+    orderBy: [{ createdAt: 'desc' as const }, { id: 'asc' as const }],
+    findMany: (args) => ctx.db.webhookDelivery.findMany(args),
+    count: (w) => ctx.db.webhookDelivery.count({ where: w }),
+    view: (items) => items,
+  });
 }
 
 export async function getDelivery(ctx: Ctx, id: string): Promise<WebhookDelivery> {
@@ -95,14 +103,18 @@ export async function getDelivery(ctx: Ctx, id: string): Promise<WebhookDelivery
 }
 
 /** Every HTTP attempt of a delivery, first to last. */
-export async function listAttempts(ctx: Ctx, input: { id: string; page: number; limit: number }): Promise<Page<WebhookDeliveryAttempt>> {
+export async function listAttempts(ctx: Ctx & ListCtx, input: { id: string; page: number; limit: number } & PageInput): Promise<Page<WebhookDeliveryAttempt>> {
   await getDelivery(ctx, input.id);
   const where = { deliveryId: input.id, organizationId: ctx.organization.id };
-  const [items, total] = await Promise.all([
-    ctx.db.webhookDeliveryAttempt.findMany({ where, orderBy: [{ attempt: 'asc' }, { createdAt: 'asc' }], ...pageWindow(input) }),
-    ctx.db.webhookDeliveryAttempt.count({ where }),
-  ]);
-  return toPage(items, total, input);
+  return paginate(ctx, input, {
+    list: 'webhookDeliveryAttempts',
+    model: 'WebhookDeliveryAttempt',
+    where,
+    orderBy: [{ attempt: 'asc' as const }, { createdAt: 'asc' as const }, { id: 'asc' as const }],
+    findMany: (args) => ctx.db.webhookDeliveryAttempt.findMany(args),
+    count: (w) => ctx.db.webhookDeliveryAttempt.count({ where: w }),
+    view: (items) => items,
+  });
 }
 
 /**
