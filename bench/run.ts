@@ -36,8 +36,27 @@ function rssMb(pid: number | undefined): number {
   }
 }
 
+/**
+ * CPU time (user + system) a process has used so far, in ms, from /proc (Linux). Throughput on a
+ * shared machine swings with whatever else runs; the CPU a server spends per request does much
+ * less, so the table reports it beside req/s, and its ratio to the baseline's.
+ */
+function cpuMs(pid: number | undefined): number | null {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // After "pid (comm) ": state is field 0, utime field 11, stime field 12 (clock ticks, 100/s).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return null;
+  }
+}
+
 interface Row {
   name: string;
+  /** Server CPU ms per request: ours, the raw baseline's, and raw ÷ ours. */
+  cpuPerRequest: number | null;
+  rawCpuPerRequest: number | null;
+  cpuRatio: number | null;
   rps: number;
   rawRps: number;
   ratio: number;
@@ -55,10 +74,18 @@ async function measure(baseline: Target, app: Target, scenario: Scenario, expect
   const ratios: number[] = [];
   let statements = 0;
   let requests = 0;
+  let rawRequests = 0;
+  let cpu = 0;
+  let rawCpu = 0;
   for (let round = 0; round < rounds; round += 1) {
+    const rawCpuBefore = cpuMs(baseline.child.pid);
     const r = await load({ name: 'raw', url: baseline.info.url! }, seconds, connections);
+    rawCpu += (cpuMs(baseline.child.pid) ?? 0) - (rawCpuBefore ?? 0);
+    rawRequests += r.total;
     const before = await statementCounter(app);
+    const cpuBefore = cpuMs(app.child.pid);
     const o = await load(scenario, seconds, connections);
+    cpu += (cpuMs(app.child.pid) ?? 0) - (cpuBefore ?? 0);
     statements += (await statementCounter(app)) - before;
     requests += o.total;
     raw.push(r);
@@ -66,8 +93,13 @@ async function measure(baseline: Target, app: Target, scenario: Scenario, expect
     ratios.push(o.requestsPerSecond / Math.max(1, r.requestsPerSecond));
   }
   const failures = ours.reduce((n, r) => n + r.errors + (expectFailures ? 0 : r.non2xx), 0);
+  const cpuPerRequest = requests && cpu ? cpu / requests : null;
+  const rawCpuPerRequest = rawRequests && rawCpu ? rawCpu / rawRequests : null;
   return {
     name: scenario.name,
+    cpuPerRequest,
+    rawCpuPerRequest,
+    cpuRatio: cpuPerRequest && rawCpuPerRequest ? rawCpuPerRequest / cpuPerRequest : null,
     rps: median(ours.map((r) => r.requestsPerSecond)),
     rawRps: median(raw.map((r) => r.requestsPerSecond)),
     ratio: median(ratios),
@@ -81,10 +113,13 @@ async function measure(baseline: Target, app: Target, scenario: Scenario, expect
 
 function printRows(rows: Row[]): void {
   console.log(`\nload average ${os.loadavg().map((n) => n.toFixed(1)).join(' / ')}, ${os.cpus().length} cores, ${connections} connections, ${rounds} alternating rounds of ${seconds} s, medians`);
-  console.log('\n| scenario | req/s | raw req/s | ratio to raw | p50 ms | p99 ms | failed | SQL/request | RSS MB |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('\n| scenario | req/s | raw req/s | ratio to raw | p50 ms | p99 ms | failed | SQL/request | RSS MB | CPU ms/request | raw CPU ms/request | CPU ratio |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  const fmt = (n: number | null, digits: number) => (n === null ? '—' : n.toFixed(digits));
   for (const r of rows) {
-    console.log(`| ${r.name} | ${r.rps} | ${r.rawRps} | ${r.ratio.toFixed(4)}× | ${r.p50} | ${r.p99} | ${r.failures} | ${r.statements ?? '—'} | ${r.rssMb} |`);
+    console.log(
+      `| ${r.name} | ${r.rps} | ${r.rawRps} | ${r.ratio.toFixed(4)}× | ${r.p50} | ${r.p99} | ${r.failures} | ${r.statements ?? '—'} | ${r.rssMb} | ${fmt(r.cpuPerRequest, 3)} | ${fmt(r.rawCpuPerRequest, 4)} | ${r.cpuRatio === null ? '—' : `${r.cpuRatio.toFixed(4)}×`} |`,
+    );
   }
 }
 

@@ -11,7 +11,7 @@ export async function offlineOpenApiDocument(): Promise<Record<string, unknown>>
     schema: buildSchema(),
     // Limits and exposure do not shape the document.
     limits: { maxDepth: 12, maxAliases: 30, maxCost: 5000, maxTokens: 5000 },
-    exposure: { graphiql: false, publicIntrospection: true, suggestions: true, costPerPoint: 100 },
+    exposure: { graphiql: false, publicIntrospection: true, suggestions: true, costPerPoint: 100, jit: false },
     version: '0.0.0',
   });
   await yoga.fetch('http://localhost/graphql?query=%7B__typename%7D', {}, { ctx: {} as never });

@@ -2,7 +2,7 @@
 // Both go through better-auth so passwords and keys are hashed the one way it does.
 import type { Config } from '../config/index.js';
 import type { Db, Tx } from '../db/client.js';
-import { defaultKeyHasher } from '@better-auth/api-key';
+import { hashApiKey } from './key-hash.js';
 import { signUpTarget, type Auth } from './better-auth.js';
 import { signKeyGrant } from './key-signature.js';
 
@@ -89,7 +89,7 @@ export async function mintApiKey(deps: { auth: Auth; config: Config; db: Db | Tx
       },
     });
     // The grant's signature (auth/key-signature.ts): without it the actor resolver refuses the key.
-    const grant = { hashedKey: await defaultKeyHasher(created.key), scope: input.scope, organizationId: input.organizationId, userId: user.id };
+    const grant = { hashedKey: hashApiKey(created.key), scope: input.scope, organizationId: input.organizationId, userId: user.id };
     const signature = signKeyGrant(authSecret(deps.auth), grant);
     await deps.db.apikey.update({
       where: { id: created.id },

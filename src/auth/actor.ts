@@ -3,7 +3,7 @@
 // store unreachable, auth tables out of step): a fault must never be treated as anonymous.
 // Behaviour recorded at 0.16.0 of the spec's system, kept here.
 import type { Config } from '../config/index.js';
-import { defaultKeyHasher } from '@better-auth/api-key';
+import { hashApiKey } from './key-hash.js';
 import type { Db } from '../db/client.js';
 import { API_KEY_HEADER, scopePermissions, type Auth } from './better-auth.js';
 import { permissionsFromMap, rolePermissions } from './permissions.js';
@@ -94,7 +94,7 @@ export function createActorResolver(auth: Auth, config: Config, db: Db): ActorRe
   async function fromApiKey(key: string): Promise<Actor | null> {
     const scope = prefixes.find((p) => key.startsWith(p.prefix))?.name;
     if (!scope) return null;
-    const hashed = await defaultKeyHasher(key);
+    const hashed = hashApiKey(key);
     const cached = verified.get(hashed);
     const now = Date.now();
     if (cached && cached.cachedAt > now - API_KEY_CACHE_MS && (cached.expiresAt === null || cached.expiresAt > now) && !revokedKeys.has(cached.actor.apiKeyId!)) {

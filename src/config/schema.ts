@@ -151,6 +151,11 @@ export const configSchema = z
         publicIntrospection: z.boolean().optional(),
         /** "Did you mean ...?" hints in validation errors. Default: on, except in production. */
         suggestions: z.boolean().optional(),
+        /**
+         * Compile documents that repeat (every REST route, persisted and recurring queries) with
+         * graphql-jit instead of interpreting them with graphql-js (src/graphql/jit.ts).
+         */
+        jit: z.boolean().default(true),
       })
       .prefault({}),
     /**

@@ -15,6 +15,7 @@ import { useRequestGuards } from './guards.js';
 import { isClientAbort } from '../logger.js';
 import { useAutomaticPersistedQueries } from './apq.js';
 import { useFieldErrorDetails } from './field-errors.js';
+import { useCompiledExecution } from './jit.js';
 
 /** Errors we raised on purpose (AppError, scalar rejections) carry a code and a REST status. */
 function isClientSafe(error: unknown): boolean {
@@ -42,6 +43,7 @@ export interface GraphqlExposure {
   publicIntrospection: boolean;
   suggestions: boolean;
   costPerPoint: number;
+  jit: boolean;
 }
 
 /**
@@ -106,6 +108,7 @@ export function createGraphqlServer(options: { schema: GraphQLSchema; limits: Gr
       ...limitPlugins(options.limits, { suggestions: options.exposure.suggestions }),
       useRequestGuards({ costPerPoint: options.exposure.costPerPoint, publicIntrospection: options.exposure.publicIntrospection }),
       facade,
+      ...(options.exposure.jit ? [useCompiledExecution()] : []),
     ],
   });
   return { yoga, facade };

@@ -62,6 +62,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
       publicIntrospection: config.graphql.publicIntrospection ?? !production,
       suggestions: config.graphql.suggestions ?? !production,
       costPerPoint: config.rateLimit.graphqlCostPerPoint,
+      jit: config.graphql.jit,
     },
   });
   const actors = createActorResolver(auth, config, db);
