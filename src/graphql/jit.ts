@@ -9,11 +9,51 @@
 //
 // envelop's @envelop/graphql-jit was not used: on a compile failure it answers the request with
 // the compiler's errors instead of falling back, and it compiles every one-off document.
-import type { DocumentNode, ExecutionArgs, ExecutionResult } from 'graphql';
+import {
+  getNamedType,
+  isInputObjectType,
+  Kind,
+  typeFromAST,
+  type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
+  type GraphQLInputObjectType,
+  type GraphQLInputType,
+  type GraphQLSchema,
+} from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 
 type Entry = CompiledQuery | 'seen' | 'uncompilable';
+
+/** Whether an input object type can contain itself (analytics filters nest `and`/`or`). */
+function isRecursive(type: GraphQLInputObjectType, path: Set<string> = new Set()): boolean {
+  if (path.has(type.name)) return true;
+  path.add(type.name);
+  for (const field of Object.values(type.getFields())) {
+    const named = getNamedType(field.type);
+    if (isInputObjectType(named) && isRecursive(named, path)) return true;
+  }
+  path.delete(type.name);
+  return false;
+}
+
+/**
+ * graphql-jit compiles variable coercion into straight-line code, and for a recursive input type
+ * it expands the recursion while compiling: the analytics query's nested filters took over 30 s.
+ * Operations with such a variable stay on graphql-js.
+ */
+function hasRecursiveVariable(schema: GraphQLSchema, document: DocumentNode): boolean {
+  for (const definition of document.definitions) {
+    if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
+    for (const variable of definition.variableDefinitions ?? []) {
+      const type = typeFromAST(schema, variable.type as never) as GraphQLInputType | undefined;
+      const named = type ? getNamedType(type) : undefined;
+      if (named && isInputObjectType(named) && isRecursive(named)) return true;
+    }
+  }
+  return false;
+}
 
 export function useCompiledExecution(): Plugin {
   const documents = new WeakMap<DocumentNode, Map<string, Entry>>();
@@ -29,6 +69,10 @@ export function useCompiledExecution(): Plugin {
     }
     if (entry === 'uncompilable') return null;
     if (entry !== 'seen') return entry;
+    if (hasRecursiveVariable(args.schema, args.document)) {
+      byOperation.set(key, 'uncompilable');
+      return null;
+    }
     const result = compileQuery(args.schema, args.document, args.operationName ?? undefined);
     if (!isCompiledQuery(result)) {
       byOperation.set(key, 'uncompilable');

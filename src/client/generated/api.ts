@@ -5547,7 +5547,10 @@ export interface components {
              * @description UUID of the catalog entity
              */
             entityId: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the signed URL stops working; ask for the downloads again for a fresh one
+             */
             expiresAt: string;
             /**
              * Format: uuid
@@ -5559,6 +5562,7 @@ export interface components {
              * @description UUID of the media asset
              */
             mediaAssetId: string;
+            /** @description Media type of the file, read from its bytes at upload (e.g. application/pdf) */
             mimeType: string;
             /**
              * Format: int32
@@ -5577,6 +5581,7 @@ export interface components {
         };
         /** @description Download links of the digital lines (entity type digitalDownload, media with role download) of a paid order. */
         OrderDownloads: {
+            /** @description One signed link per file of each digital line still owned (fully refunded lines are left out) */
             downloads: components["schemas"]["OrderDownloadLink"][];
             /**
              * Format: uuid
@@ -5585,7 +5590,10 @@ export interface components {
             orderId: string;
             /** @description Human-readable order number, e.g. ORD-2026-000123 */
             orderNumber: string;
-            /** @enum {string} */
+            /**
+             * @description The order's payment status (downloads are offered once it is paid)
+             * @enum {string}
+             */
             paymentStatus: "awaiting_payment" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "voided";
         };
         /** @description One Order of a page with its cursor. */

@@ -133,10 +133,10 @@ const DownloadLinkRef = builder.objectRef<DownloadLink>('OrderDownloadLink').imp
     mediaAssetId: t.field({ type: 'UUID', resolve: (d) => d.mediaAssetId }),
     title: t.exposeString('title', { description: "The order line's title" }),
     alt: t.exposeString('alt', { nullable: true, description: "The asset's alt text" }),
-    mimeType: t.exposeString('mimeType'),
+    mimeType: t.exposeString('mimeType', { description: 'Media type of the file, read from its bytes at upload (e.g. application/pdf)' }),
     size: t.exposeInt('size', { description: 'Bytes' }),
     url: t.exposeString('url', { description: 'Signed GET /api/media/:id/content URL; 403 once expired or altered' }),
-    expiresAt: t.field({ type: 'DateTime', resolve: (d) => new Date(d.expiresAt) }),
+    expiresAt: t.field({ type: 'DateTime', description: 'When the signed URL stops working; ask for the downloads again for a fresh one', resolve: (d) => new Date(d.expiresAt) }),
   }),
 });
 
@@ -145,7 +145,7 @@ export const OrderDownloadsRef = builder.objectRef<OrderDownloads>('OrderDownloa
   fields: (t) => ({
     orderId: t.field({ type: 'UUID', resolve: (v) => v.orderId }),
     orderNumber: t.exposeString('orderNumber'),
-    paymentStatus: t.field({ type: PaymentStatusEnum, resolve: (v) => v.paymentStatus as never }),
-    downloads: t.field({ type: [DownloadLinkRef], resolve: (v) => v.downloads }),
+    paymentStatus: t.field({ type: PaymentStatusEnum, description: "The order's payment status (downloads are offered once it is paid)", resolve: (v) => v.paymentStatus as never }),
+    downloads: t.field({ type: [DownloadLinkRef], description: 'One signed link per file of each digital line still owned (fully refunded lines are left out)', resolve: (v) => v.downloads }),
   }),
 });
