@@ -5,6 +5,7 @@
 //                            [--env-var NAME] [--config path] [--json]
 //   commerce api-keys scopes [--json]
 //   commerce migrate | seed
+import './runtime-flags.js'; // first: V8 flags before Prisma's WebAssembly compiles
 import fs from 'node:fs';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';

@@ -1,5 +1,6 @@
 // `npm start`: the whole API on PORT (default 3000) and HOST, on the embedded PostgreSQL unless
 // DATABASE_URL is set. Migrations are applied at boot.
+import './runtime-flags.js'; // first: V8 flags before Prisma's WebAssembly compiles
 import { loadConfig, ConfigError } from './config/index.js';
 import { createApp } from './app.js';
 import { listen } from './http/listen.js';

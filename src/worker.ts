@@ -3,6 +3,7 @@
 // dispatches outbox events (subscribers, webhook fan-out); see jobs/worker.ts for the loop.
 // SIGTERM or SIGINT: stop claiming, let running jobs finish within jobs.shutdownGraceMs, release
 // the rest back to pending, exit 0.
+import './runtime-flags.js'; // first: V8 flags before Prisma's WebAssembly compiles
 import { loadConfig, ConfigError } from './config/index.js';
 import { bootRuntime } from './app.js';
 import { startJobWorker, workerOptionsFrom } from './jobs/worker.js';

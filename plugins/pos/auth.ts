@@ -17,7 +17,11 @@
 //     entries themselves).
 import { createHash, randomBytes } from 'node:crypto';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { Redis } from 'ioredis';
+import type { Redis as RedisClient } from 'ioredis';
+import { lazyModule } from '../../src/lazy.js';
+
+// ioredis loads only in processes with REDIS_URL set.
+const ioredis = lazyModule<{ Redis: typeof RedisClient }>('ioredis');
 import type { RequestContext } from '../../src/context.js';
 import type { Config } from '../../src/config/index.js';
 import type { Tx } from '../../src/db/client.js';
@@ -58,7 +62,7 @@ function limiter(config: Config, options: PosAuthOptions): RateLimiterAbstract {
   if (!l) {
     const base = { keyPrefix: `${config.rateLimit.keyPrefix}:pos-pin`, points: options.pinAttempts.points, duration: options.pinAttempts.durationSeconds };
     if (config.redisUrl) {
-      const redis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+      const redis = new (ioredis().Redis)(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
       redis.on('error', () => undefined);
       l = new RateLimiterRedis({ ...base, storeClient: redis, insuranceLimiter: new RateLimiterMemory(base) });
     } else l = new RateLimiterMemory(base);

@@ -1,4 +1,5 @@
 // Prisma client factory: Prisma 7's Rust-free client over node-postgres (@prisma/adapter-pg).
+import '../runtime-flags.js'; // first: V8 flags before Prisma's WebAssembly compiles
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '../generated/prisma/client.js';
 import type { Config } from '../config/index.js';

@@ -3,7 +3,11 @@
 // sign-in attempts per email (strict). In memory by default; shared through Redis when
 // REDIS_URL is set, so several server instances enforce one budget.
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { Redis } from 'ioredis';
+import type { Redis as RedisClient } from 'ioredis';
+import { lazyModule } from '../lazy.js';
+
+// ioredis loads only in processes with REDIS_URL set.
+const ioredis = lazyModule<{ Redis: typeof RedisClient }>('ioredis');
 import type { Config } from '../config/index.js';
 import { AppError } from '../errors.js';
 
@@ -37,7 +41,7 @@ function decision(points: number, res: RateLimiterRes, allowed: boolean): RateDe
 }
 
 export function createRateLimiter(config: Config): RateLimiter {
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false }) : null;
+  const redis = config.redisUrl ? new (ioredis().Redis)(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false }) : null;
   redis?.on('error', () => undefined); // reported through the insurance limiter below
   const budgets = config.rateLimit;
   const limiters = new Map<Budget, RateLimiterAbstract>();

@@ -6,19 +6,25 @@
 import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type * as S3Sdk from '@aws-sdk/client-s3';
+import type * as S3Presigner from '@aws-sdk/s3-request-presigner';
 import type { Config } from '../../config/index.js';
 import type { MediaStorage } from './storage.js';
+import { lazyModule } from '../../lazy.js';
+
+// The AWS SDK is ~10 MB of RSS and ~150 ms of start-up; only processes configured with
+// `media.storage: 's3'` load it, on first use.
+const sdk = lazyModule<typeof S3Sdk>('@aws-sdk/client-s3');
+const presigner = lazyModule<typeof S3Presigner>('@aws-sdk/s3-request-presigner');
 
 function isMissing(error: unknown): boolean {
-  return error instanceof S3ServiceException && (error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata?.httpStatusCode === 404);
+  return error instanceof sdk().S3ServiceException && (error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata?.httpStatusCode === 404);
 }
 
 export function s3Storage(config: Config, safeKey: (key: string) => string): MediaStorage {
   const settings = config.media.s3;
   const bucket = settings.bucket!;
-  const client = new S3Client({
+  const client = new (sdk().S3Client)({
     region: settings.region,
     endpoint: settings.endpoint,
     forcePathStyle: settings.forcePathStyle,
@@ -37,7 +43,7 @@ export function s3Storage(config: Config, safeKey: (key: string) => string): Med
       const { size } = await fs.stat(tempFile);
       try {
         await client.send(
-          new PutObjectCommand({ Bucket: bucket, Key: objectKey(key), Body: createReadStream(tempFile), ContentLength: size, ContentType: mimeType }),
+          new (sdk().PutObjectCommand)({ Bucket: bucket, Key: objectKey(key), Body: createReadStream(tempFile), ContentLength: size, ContentType: mimeType }),
         );
       } finally {
         // "Moves" the file, like the local store's rename: the temporary copy never outlives the call.
@@ -46,7 +52,7 @@ export function s3Storage(config: Config, safeKey: (key: string) => string): Med
     },
     async get(key) {
       try {
-        const out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: objectKey(key) }));
+        const out = await client.send(new (sdk().GetObjectCommand)({ Bucket: bucket, Key: objectKey(key) }));
         if (!out.Body) return null;
         return { body: out.Body.transformToWebStream() as ReadableStream<Uint8Array>, size: Number(out.ContentLength ?? 0) };
       } catch (error) {
@@ -56,7 +62,7 @@ export function s3Storage(config: Config, safeKey: (key: string) => string): Med
     },
     async remove(key) {
       // S3 answers 204 for an absent key too: removal is idempotent, as the retry job needs.
-      await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: objectKey(key) }));
+      await client.send(new (sdk().DeleteObjectCommand)({ Bucket: bucket, Key: objectKey(key) }));
     },
     async tempDir() {
       await fs.mkdir(incoming, { recursive: true });
@@ -65,8 +71,8 @@ export function s3Storage(config: Config, safeKey: (key: string) => string): Med
     async presign(key, ttlSeconds, mimeType) {
       const expiresAt = new Date(Math.floor(Date.now() / 1000) * 1000 + ttlSeconds * 1000);
       // The Content-Type of the row (detected from the bytes), whatever the object's metadata says.
-      const command = new GetObjectCommand({ Bucket: bucket, Key: objectKey(key), ResponseContentType: mimeType });
-      const url = await getSignedUrl(client, command, { expiresIn: ttlSeconds });
+      const command = new (sdk().GetObjectCommand)({ Bucket: bucket, Key: objectKey(key), ResponseContentType: mimeType });
+      const url = await presigner().getSignedUrl(client, command, { expiresIn: ttlSeconds });
       return { url, expiresAt };
     },
   };

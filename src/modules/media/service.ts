@@ -4,7 +4,11 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import { fileTypeFromFile } from 'file-type';
-import sharp from 'sharp';
+import type Sharp from 'sharp';
+import { lazyModule } from '../../lazy.js';
+
+// sharp (libvips) loads on the first image, not at boot.
+const sharp = lazyModule<typeof Sharp>('sharp');
 import type { RequestContext } from '../../context.js';
 import { withTransaction } from '../../db/transaction.js';
 import { AppError, conflict, notFound, validationFailed } from '../../errors.js';
@@ -89,7 +93,7 @@ export async function storeUpload(ctx: MediaCtx, file: ReceivedFile, options: { 
     let width: number | null = null;
     let height: number | null = null;
     if (mimeType.startsWith('image/')) {
-      const meta = await sharp(file.tempFile).metadata().catch(() => null);
+      const meta = await sharp()(file.tempFile).metadata().catch(() => null);
       if (!meta?.width || !meta.height) throw validationFailed([{ field: 'file', message: 'the image cannot be decoded' }]);
       width = meta.width;
       height = meta.height;

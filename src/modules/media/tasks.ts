@@ -3,7 +3,11 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import fs from 'node:fs/promises';
-import sharp from 'sharp';
+import type Sharp from 'sharp';
+import { lazyModule } from '../../lazy.js';
+
+// sharp (libvips) loads on the first image, not at boot.
+const sharp = lazyModule<typeof Sharp>('sharp');
 import { defineTask, JobError } from '../../jobs/tasks.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { describeFile, REMOVE_OBJECTS_TASK, RENDITIONS_TASK, storageKey } from './service.js';
@@ -27,7 +31,7 @@ defineTask({
     for (const width of RENDITION_WIDTHS) {
       if (width >= asset.width) continue;
       if (asset.derived.some((d) => d.origin === 'generated' && d.width === width)) continue;
-      const { data, info } = await sharp(bytes, { animated: false }).resize({ width }).webp({ quality: 80 }).toBuffer({ resolveWithObject: true });
+      const { data, info } = await sharp()(bytes, { animated: false }).resize({ width }).webp({ quality: 80 }).toBuffer({ resolveWithObject: true });
       const id = randomUUID();
       const key = storageKey(ctx.organizationId, id);
       const temp = path.join(await storage.tempDir(), randomUUID());

@@ -5,13 +5,17 @@
 // kept by triggers with the same indexing rules: approved `en` values of filterable fields), plus
 // the texts Meilisearch ranks itself; jobs fed from the catalog's outbox events push them
 // (sync.ts), and `search/reindex` rebuilds an organization's whole set.
-import { Meilisearch } from 'meilisearch';
+import type * as MeilisearchClient from 'meilisearch';
+import { lazyModule } from '../../lazy.js';
 import type { Config } from '../../config/index.js';
 import { AppError } from '../../errors.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import type { CatalogCtx } from '../catalog/index.js';
 import type { BuiltinFacet, FacetValue, SearchEngine, SearchOutcome, SearchQuery, SuggestQuery, Suggestion } from './engine.js';
 
+
+// Loaded when a process is configured with `search.engine: 'meilisearch'`, not at every boot.
+const meilisearchClient = lazyModule<typeof MeilisearchClient>('meilisearch');
 /** What one Meilisearch document holds (id: `<entityId>_<locale>`). */
 export interface MeiliDocument {
   id: string;
@@ -128,7 +132,7 @@ interface MultiSearchResult {
 
 export function meilisearchEngine(config: Config): SearchEngine & { documents(ctx: CatalogCtx, entityIds: string[]): Promise<MeiliDocument[]> } {
   const settings = config.search.meilisearch;
-  const client = new Meilisearch({ host: settings.host!, apiKey: settings.apiKey, timeout: settings.timeoutMs, defaultWaitOptions: { timeout: 30_000, interval: 50 } });
+  const client = new (meilisearchClient().Meilisearch)({ host: settings.host!, apiKey: settings.apiKey, timeout: settings.timeoutMs, defaultWaitOptions: { timeout: 30_000, interval: 50 } });
   const indexUid = settings.indexUid;
   const index = client.index<MeiliDocument>(indexUid);
 
