@@ -297,10 +297,12 @@ export async function paginate<Row, View, Where, Order extends object>(ctx: List
   if (!request) {
     const [rows, total] = await Promise.all([spec.findMany({ where: spec.where, orderBy: spec.orderBy, ...pageWindow(input) }), spec.count(spec.where)]);
     const page = toPage(await spec.view(rows), total, input);
-    page.cursors = rows.map(cursorOf);
-    const endCursor = page.cursors.at(-1) ?? null;
+    // Offset pages: only GraphQL's edges need every row's cursor (an HMAC each), so they are
+    // signed when first read; REST reads the first and last only.
+    lazyCursors(page, () => rows.map(cursorOf));
+    const endCursor = rows.length ? cursorOf(rows[rows.length - 1]!) : null;
     page.meta.pagination.endCursor = endCursor;
-    page.pageInfo = { ...page.pageInfo!, startCursor: page.cursors[0] ?? null, endCursor };
+    page.pageInfo = { ...page.pageInfo!, startCursor: rows.length ? (rows.length === 1 ? endCursor : cursorOf(rows[0]!)) : null, endCursor };
     return page;
   }
 
@@ -335,6 +337,11 @@ export async function paginate<Row, View, Where, Order extends object>(ctx: List
   };
 }
 
+function lazyCursors(page: Page<unknown>, sign: () => string[]): void {
+  let cursors: string[] | undefined;
+  Object.defineProperty(page, 'cursors', { enumerable: true, configurable: true, get: () => (cursors ??= sign()), set: (value: string[]) => (cursors = value) });
+}
+
 /**
  * The same two modes for a list read with raw SQL (a filter Prisma cannot express), ordered by
  * columns that are all ascending and never null: the caller turns `after` into a row-value
@@ -357,10 +364,12 @@ export async function paginateRows<Row, View>(
   if (!request) {
     const { rows, total } = await spec.fetch({ backward: false, ...pageWindow(input) });
     const page = toPage(await spec.view(rows), total, input);
-    page.cursors = rows.map(cursorOf);
-    const endCursor = page.cursors.at(-1) ?? null;
+    // Offset pages: only GraphQL's edges need every row's cursor (an HMAC each), so they are
+    // signed when first read; REST reads the first and last only.
+    lazyCursors(page, () => rows.map(cursorOf));
+    const endCursor = rows.length ? cursorOf(rows[rows.length - 1]!) : null;
     page.meta.pagination.endCursor = endCursor;
-    page.pageInfo = { ...page.pageInfo!, startCursor: page.cursors[0] ?? null, endCursor };
+    page.pageInfo = { ...page.pageInfo!, startCursor: rows.length ? (rows.length === 1 ? endCursor : cursorOf(rows[0]!)) : null, endCursor };
     return page;
   }
   let after: CursorValue[] | undefined;

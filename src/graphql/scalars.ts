@@ -9,8 +9,27 @@ function fail(message: string): never {
 }
 
 function parseUuid(value: unknown): string {
-  if (typeof value === 'string' && UUID_RE.test(value)) return value.toLowerCase();
+  if (typeof value === 'string') {
+    if (isCanonicalUuid(value)) return value; // the common case: ids read from PostgreSQL
+    if (UUID_RE.test(value)) return value.toLowerCase();
+  }
   return fail(`UUID cannot represent ${JSON.stringify(value)}`);
+}
+
+/**
+ * Lower-case canonical form, checked by character codes: every id in every response passes here
+ * (a 20-product page with its variants serializes ~300), and the regular expression plus
+ * toLowerCase's copy showed up at ~3% of a catalog list's CPU.
+ */
+function isCanonicalUuid(value: string): boolean {
+  if (value.length !== 36) return false;
+  for (let i = 0; i < 36; i++) {
+    const c = value.charCodeAt(i);
+    if (i === 8 || i === 13 || i === 18 || i === 23) {
+      if (c !== 45) return false; // '-'
+    } else if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return false; // 0-9 a-f
+  }
+  return true;
 }
 
 export const UUIDScalar = new GraphQLScalarType({

@@ -4,24 +4,16 @@
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { renderGraphiQL as RenderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { lazyModule } from '../lazy.js';
-import { GraphQLError, parse, printType, type GraphQLSchema } from 'graphql';
+import { parse, printType, type GraphQLSchema } from 'graphql';
 import type { RequestContext } from '../context.js';
-import { requestScope } from '../logger.js';
+import type { Logger } from '../logger.js';
 import { restFacade } from '../http/rest-facade.js';
-import { DATABASE_UNAVAILABLE } from '../http/rest-errors.js';
-import { isDatabaseUnavailable } from '../db/errors.js';
+import { maskError, useRequestErrorMasking, UNEXPECTED_ERROR_MESSAGE } from './error-masking.js';
 import { limitPlugins, type GraphqlLimits } from './limits.js';
 import { useRequestGuards } from './guards.js';
-import { isClientAbort } from '../logger.js';
 import { useAutomaticPersistedQueries } from './apq.js';
 import { useFieldErrorDetails } from './field-errors.js';
 import { useCompiledExecution } from './jit.js';
-
-/** Errors we raised on purpose (AppError, scalar rejections) carry a code and a REST status. */
-function isClientSafe(error: unknown): boolean {
-  const ext = (error as { extensions?: { code?: unknown; restStatus?: unknown } } | null)?.extensions;
-  return typeof ext?.code === 'string' && typeof ext.restStatus === 'number';
-}
 
 export interface ServerContext {
   ctx: RequestContext;
@@ -34,9 +26,6 @@ function cachedGraphiQL(options: Parameters<typeof RenderGraphiQL>[0]): string {
   graphiqlPage ??= graphiql().renderGraphiQL(options);
   return graphiqlPage;
 }
-
-/** graphql-js's messages for an input value its type refuses (scalars, enums, input objects). */
-const INPUT_COERCION = /cannot represent|Expected value of type|does not exist in "[^"]+" enum|Expected type|Expected non-nullable type|is not defined by type|of required type .* was not provided|Expected Iterable/;
 
 export interface GraphqlExposure {
   graphiql: boolean;
@@ -60,7 +49,7 @@ function giveRootTypesDefinitions(schema: GraphQLSchema): void {
   }
 }
 
-export function createGraphqlServer(options: { schema: GraphQLSchema; limits: GraphqlLimits; version: string; exposure: GraphqlExposure }) {
+export function createGraphqlServer(options: { schema: GraphQLSchema; limits: GraphqlLimits; version: string; exposure: GraphqlExposure; logger?: Logger }) {
   giveRootTypesDefinitions(options.schema);
   const facade = restFacade({ basePath: '/api', title: 'Commerce API', version: options.version });
   const yoga: YogaServerInstance<ServerContext, RequestContext> = createYoga<ServerContext, RequestContext>({
@@ -75,34 +64,13 @@ export function createGraphqlServer(options: { schema: GraphQLSchema; limits: Gr
     cors: false,
     logging: false,
     maskedErrors: {
-      maskError(error: unknown, message: string): Error {
-        // Duck-typed rather than instanceof: graphql can be loaded twice (ESM and CJS builds),
-        // and an AppError from one copy is not an instance of the other's GraphQLError.
-        if (isClientSafe(error)) return error as GraphQLError;
-        const original = (error as { originalError?: unknown }).originalError;
-        if (isClientSafe(original)) return error as GraphQLError; // keeps path and locations
-        if ((error as Error)?.name === 'GraphQLError' && !original) return error as GraphQLError; // parse/validation errors
-        // graphql-js refusing an input value (sofa coerces REST bodies with it): bad input, 422.
-        const refused = (original ?? error) as { name?: string; message?: string };
-        if (refused?.name === 'GraphQLError' && INPUT_COERCION.test(refused.message ?? '')) {
-          return new GraphQLError(refused.message!, { extensions: { code: 'VALIDATION_FAILED', restStatus: 422 } });
-        }
-        const scope = requestScope.getStore();
-        if (isDatabaseUnavailable(original ?? error)) {
-          scope?.logger.warn({ err: original ?? error }, 'database unavailable while executing an operation');
-          return new GraphQLError(DATABASE_UNAVAILABLE.message, {
-            extensions: { code: DATABASE_UNAVAILABLE.code, restStatus: 503, requestId: scope?.requestId },
-          });
-        }
-        // A client that hung up is not a server fault (load generators stopping, tabs closed).
-        if (isClientAbort(original ?? error)) scope?.logger.debug('client closed the request during execution');
-        else scope?.logger.error({ err: original ?? error }, 'unexpected error while executing an operation');
-        return new GraphQLError(message, {
-          extensions: { code: 'INTERNAL_ERROR', restStatus: 500, requestId: scope?.requestId },
-        });
-      },
+      errorMessage: UNEXPECTED_ERROR_MESSAGE,
+      // Execution errors were masked with the request's context already (error-masking.ts);
+      // what reaches here was raised outside execution.
+      maskError: (error: unknown, message: string) => maskError(error, message, { logger: options.logger }),
     },
     plugins: [
+      useRequestErrorMasking(),
       useAutomaticPersistedQueries(),
       useFieldErrorDetails(),
       ...limitPlugins(options.limits, { suggestions: options.exposure.suggestions }),

@@ -3,7 +3,6 @@
 // implies for errors raised by sofa and graphql-js themselves.
 import type { GraphQLError } from 'graphql';
 import { AppError, errorBody, STATUS_BY_CODE, type ErrorCode } from '../errors.js';
-import { requestScope } from '../logger.js';
 import { isDatabaseUnavailable } from '../db/errors.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
@@ -52,16 +51,32 @@ function classify(error: GraphQLError): Classified {
   return { status: 500, code: 'INTERNAL_ERROR', message: 'Internal server error' };
 }
 
+/**
+ * Errors sofa met outside execution (execution errors are masked and logged with the request by
+ * graphql/error-masking.ts), by the response that answered them: sofa's error handler has no
+ * request context, so the facade logs them with the request's logger (`takeUnexpectedErrors`).
+ */
+const unexpectedByResponse = new WeakMap<Response, Error[]>();
+
+export function takeUnexpectedErrors(response: Response): Error[] {
+  const errors = unexpectedByResponse.get(response) ?? [];
+  unexpectedByResponse.delete(response);
+  return errors;
+}
+
 export function restErrorFromGraphQL(errors: ReadonlyArray<GraphQLError | Error>): Response {
+  const unexpected: Error[] = [];
   // The most severe error decides the status (a 503 beats a 500 beats a 404 beats a 422).
   const classified = errors.map((error): Classified => {
     if (error instanceof AppError) return { status: error.status, code: error.code, message: error.message, details: error.details };
     if ('extensions' in error) return classify(error as GraphQLError);
     if (isDatabaseUnavailable(error)) return { status: 503, code: DATABASE_UNAVAILABLE.code, message: DATABASE_UNAVAILABLE.message };
-    requestScope.getStore()?.logger.error({ err: error }, 'unexpected error in REST facade');
+    unexpected.push(error);
     return { status: 500, code: 'INTERNAL_ERROR', message: 'Internal server error' };
   });
   const worst = classified.reduce((a, b) => (b.status > a.status ? b : a));
   const headers = worst.status === 503 ? { 'retry-after': String(DATABASE_UNAVAILABLE.retryAfterSeconds) } : undefined;
-  return errorResponse(worst.status, worst.code, worst.message, worst.details, headers);
+  const response = errorResponse(worst.status, worst.code, worst.message, worst.details, headers);
+  if (unexpected.length) unexpectedByResponse.set(response, unexpected);
+  return response;
 }

@@ -14,7 +14,7 @@ import { MapperKind, mapSchema } from '@graphql-tools/utils';
 import { accessRefusal, operations, type RegisteredOperation } from '../graphql/operation.js';
 import type { RequestContext } from '../context.js';
 import { graphOnlyFields } from '../graphql/loaders.js';
-import { errorResponse, restErrorFromGraphQL } from './rest-errors.js';
+import { errorResponse, restErrorFromGraphQL, takeUnexpectedErrors } from './rest-errors.js';
 
 type Sofa = ReturnType<typeof createSofaHandler>;
 type Enveloped = ReturnType<Parameters<NonNullable<Plugin['onYogaInit']>>[0]['yoga']['getEnveloped']>;
@@ -181,6 +181,9 @@ export function restFacade(options: RestFacadeOptions): Plugin & { sofa: () => S
       return rewriteBody(request, route, restState).then(async (rewritten) => {
         const response = await sofa.handleRequest(rewritten, serverContext as never);
         if (!response) return endResponse(errorResponse(404, 'NOT_FOUND', `No route ${request.method} ${url.pathname}`));
+        for (const error of takeUnexpectedErrors(response)) {
+          (serverContext as { ctx?: RequestContext }).ctx?.logger.error({ err: error }, 'unexpected error in REST facade');
+        }
         // An operation whose success status depends on its outcome chose it on its context.
         const chosen = (serverContext as { ctx?: RequestContext }).ctx?.rest.status;
         const allowed = route.operation.rest?.otherStatuses;
