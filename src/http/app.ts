@@ -49,6 +49,12 @@ const EMAIL_BUDGET_PATHS = new Set([
   '/api/auth/send-verification-email',
 ]);
 
+/** JSON answers are whole strings already (nothing streams them), so they are sent as one buffer. */
+function isJson(headers: Headers): boolean {
+  const type = headers.get('content-type') ?? '';
+  return type.startsWith('application/json') || type.startsWith('application/graphql-response+json');
+}
+
 export function createHttpApp(deps: HttpAppDeps): HttpApp {
   const { config, db, auth, services, logger, version } = deps;
   const schema = buildSchema();
@@ -259,7 +265,11 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
           { method: incoming.method, path: url.pathname, status, ms: Math.round((performance.now() - started) * 10) / 10 },
           'request',
         );
-        return new Response(body, { status, headers });
+        // whatwg-node's Response (Yoga's fetch API), not Node's global one: the server adapter
+        // writes its buffer in one call, where Node's would wrap the bytes in a ReadableStream the
+        // adapter then pumps chunk by chunk (~4% of a small request's CPU in the profile).
+        const sendable = body !== null && !(body instanceof Uint8Array) && isJson(headers) ? new Uint8Array(await response.arrayBuffer()) : body;
+        return new yoga.fetchAPI.Response(sendable, { status, headers });
       }
     },
     async close() {
