@@ -33,15 +33,22 @@ const worker = startJobWorker(
 );
 
 process.on('message', async (message: string) => {
+  if (message === 'mark') cpuAtMark = process.cpuUsage();
   if (message === 'report') {
     await worker.stop();
     await db.$disconnect();
     // Exit only once the (large) report has left: an exiting process can drop a queued IPC message.
-    process.send!({ ran }, () => process.exit(0));
+    process.send!({ ran, cpuMs: cpuMs() }, () => process.exit(0));
   }
 });
 // Ready once the first pass is over (connections open, claim statement run once) — as
 // graphile-worker's run() resolves once it is connected — and the LISTEN connection is up
 // (the parent checks pg_stat_activity).
 await worker.ready;
+// CPU this process spends from the parent's mark (sent just before it enqueues) to the report.
+let cpuAtMark = process.cpuUsage();
+const cpuMs = () => {
+  const used = process.cpuUsage(cpuAtMark);
+  return (used.user + used.system) / 1000;
+};
 process.send!({ ready: true, pid: process.pid });

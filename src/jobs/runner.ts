@@ -55,7 +55,10 @@ export interface BatchReport {
 
 interface Running {
   claim: Claim;
-  controller: AbortController;
+  /** Made when the handler first reads ctx.signal: most handlers never do, and one per job costs. */
+  controller?: AbortController;
+  /** Why the job was aborted before its handler read the signal (given to the signal when made). */
+  abortReason?: Error;
   /** Set when the heartbeat found the claim gone: the outcome is not recorded. */
   lost: boolean;
 }
@@ -64,6 +67,19 @@ const MAX_COMPLETION_BATCH = 500;
 
 /** Deadlocks and serialization failures end a claim attempt; the next tick tries again. */
 const TRANSIENT_SQLSTATES = new Set(['40P01', '40001', '55P03']);
+
+function signalOf(running: Running): AbortSignal {
+  if (!running.controller) {
+    running.controller = new AbortController();
+    if (running.abortReason) running.controller.abort(running.abortReason);
+  }
+  return running.controller.signal;
+}
+
+function abort(running: Running, reason: Error): void {
+  if (running.controller) running.controller.abort(reason);
+  else running.abortReason ??= reason;
+}
 
 export function defaultWorkerId(): string {
   return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -184,7 +200,7 @@ export class JobRunner {
       return { ...base, status: result?.status ?? 'lost', error };
     }
 
-    const running: Running = { claim, controller: new AbortController(), lost: false };
+    const running: Running = { claim, lost: false };
     this.running.set(job.id, running);
     this.ensureHeartbeat();
     const ctx: TaskContext = {
@@ -196,7 +212,9 @@ export class JobRunner {
       },
       services: this.deps.services,
       config: this.deps.config,
-      signal: running.controller.signal,
+      get signal() {
+        return signalOf(running);
+      },
     };
     try {
       let output: unknown;
@@ -276,7 +294,7 @@ export class JobRunner {
     const claims = [...this.running.values()];
     for (const running of claims) {
       running.lost = true;
-      running.controller.abort(new Error('the worker is shutting down; the job was released'));
+      abort(running, new Error('the worker is shutting down; the job was released'));
     }
     this.stopHeartbeat();
     return releaseJobs(this.deps.db, claims.map((r) => r.claim));
@@ -299,7 +317,7 @@ export class JobRunner {
     for (const running of claims) {
       if (held.has(running.claim.id) || !this.running.has(running.claim.id)) continue;
       running.lost = true;
-      running.controller.abort(new Error('the job was taken back by the reaper: its heartbeat had stopped'));
+      abort(running, new Error('the job was taken back by the reaper: its heartbeat had stopped'));
       this.deps.logger.warn({ jobId: running.claim.id }, 'job claim lost');
     }
   }
