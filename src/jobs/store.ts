@@ -170,10 +170,13 @@ const COMPARATOR_WINDOW = 5;
  *            is only considered when it is the oldest ready job of its key and the key is free
  *            (a cheap pre-filter that keeps one busy key from filling every batch);
  *   keyed  — for exclusive jobs, the oldest of each key in the batch inserts the key into
- *            job_key_locks ON CONFLICT DO NOTHING. The primary key is what guarantees one running
+ *            job_key_locks ON CONFLICT DO NOTHING (DISTINCT ON sorts only the keyed rows). The primary key is what guarantees one running
  *            job per key, whatever the other runners read or are doing;
  *   update — moves to processing the keyless, non-exclusive and key-holding jobs (attempts + 1,
- *            a fresh lock_token). The others stay pending with their attempts unchanged.
+ *            a fresh lock_token), finding each by the ctid `ready` read: the row is locked by
+ *            this statement, so it cannot have moved, and a TID scan costs nothing whatever
+ *            the table's size or the planner's estimate. The others stay pending, attempts
+ *            unchanged.
  */
 export async function claimJobs(db: Sql, options: ClaimOptions): Promise<ClaimResult> {
   const limit = Math.max(0, Math.floor(options.limit));
@@ -195,7 +198,7 @@ export async function claimJobs(db: Sql, options: ClaimOptions): Promise<ClaimRe
 
   const rows = await db.$queryRaw<Array<ClaimedRow & { batch_size: number }>>`
     with ready as (
-      select j.id, j.organization_id, j.concurrency_key, j.exclusive, j.created_at
+      select j.ctid as row_id, j.id, j.organization_id, j.concurrency_key, j.exclusive, j.created_at
       from jobs j
       where j.queue = ${options.queue} and j.status = 'pending' and (j.wait_until is null or j.wait_until <= now())
         ${orgFilter} ${idFilter}
@@ -211,15 +214,13 @@ export async function claimJobs(db: Sql, options: ClaimOptions): Promise<ClaimRe
       for update of j skip locked
     ),
     batch as materialized (
-      select r.*, gen_random_uuid() as token,
-             row_number() over (partition by r.organization_id, r.concurrency_key order by r.created_at, r.id) as key_rank
-      from ready r
+      select r.*, gen_random_uuid() as token from ready r
     ),
     keyed as (
       insert into job_key_locks (organization_id, concurrency_key, job_id, lock_token)
-      select b.organization_id, b.concurrency_key, b.id, b.token from batch b
-      where b.exclusive and b.concurrency_key is not null and b.key_rank = 1
-      order by b.organization_id, b.concurrency_key
+      select distinct on (b.organization_id, b.concurrency_key) b.organization_id, b.concurrency_key, b.id, b.token from batch b
+      where b.exclusive and b.concurrency_key is not null
+      order by b.organization_id, b.concurrency_key, b.created_at, b.id
       on conflict do nothing
       returning job_id
     ),
@@ -228,13 +229,13 @@ export async function claimJobs(db: Sql, options: ClaimOptions): Promise<ClaimRe
       set status = 'processing', attempts = j.attempts + 1, processing_started_at = now(), heartbeat_at = now(),
           locked_by = ${options.workerId}, lock_token = b.token, updated_at = now()
       from batch b
-      where j.id = b.id and (b.concurrency_key is null or not b.exclusive or b.id in (select job_id from keyed))
-      returning j.id, j.organization_id, j.queue, j.task_slug, j.input, j.attempts, j.max_attempts, j.concurrency_key, j.lock_token, j.created_at
+      where j.ctid = b.row_id and (b.concurrency_key is null or not b.exclusive or b.id in (select job_id from keyed))
+      returning j.id, j.organization_id, j.task_slug, j.input, j.attempts, j.max_attempts, j.concurrency_key, j.lock_token, j.created_at
     )
     select c.*, n.batch_size from (select count(*)::int as batch_size from batch) n left join claimed c on true`;
 
   const batchSize = rows[0]?.batch_size ?? 0;
-  const jobs = rows.filter((row) => row.id !== null).map(claimedJob);
+  const jobs = rows.filter((row) => row.id !== null).map((row) => claimedJob(row, options.queue));
   // RETURNING has no order: put the jobs back in claim order (handlers start in that order).
   const byAge = (a: ClaimedJob, b: ClaimedJob) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1);
   if (ids) jobs.sort((a, b) => ids!.indexOf(a.id) - ids!.indexOf(b.id));
@@ -246,7 +247,6 @@ export async function claimJobs(db: Sql, options: ClaimOptions): Promise<ClaimRe
 interface ClaimedRow {
   id: string;
   organization_id: string;
-  queue: string;
   task_slug: string;
   input: unknown;
   attempts: number;
@@ -256,11 +256,11 @@ interface ClaimedRow {
   created_at: Date;
 }
 
-function claimedJob(row: ClaimedRow): ClaimedJob {
+function claimedJob(row: ClaimedRow, queue: string): ClaimedJob {
   return {
     id: row.id,
     organizationId: row.organization_id,
-    queue: row.queue,
+    queue,
     taskSlug: row.task_slug,
     input: row.input,
     attempts: row.attempts,
