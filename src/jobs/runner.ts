@@ -266,9 +266,13 @@ export class JobRunner {
 
   private async flushCompletions(): Promise<void> {
     while (this.completions.length) {
-      const batch = this.completions.splice(0, MAX_COMPLETION_BATCH);
+      // Take the whole queue when it fits (no copying of what is left, as splice would do on
+      // every flush while a large local queue finishes faster than one write).
+      let batch = this.completions;
+      if (batch.length <= MAX_COMPLETION_BATCH) this.completions = [];
+      else batch = this.completions.splice(0, MAX_COMPLETION_BATCH);
       try {
-        const recorded = await completeJobs(this.deps.db, batch.map(({ claim, output }) => ({ claim, output })));
+        const recorded = await completeJobs(this.deps.db, batch);
         for (const item of batch) item.resolve(recorded.has(item.claim.id));
       } catch (error) {
         for (const item of batch) item.reject(error);
