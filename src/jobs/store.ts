@@ -16,7 +16,7 @@
 //
 // A claim stamps a fresh lock_token on the job; every later move of that run matches on it, so
 // a worker whose claim was taken back (reaped) cannot complete or fail the job any more.
-import type { Db, Tx } from '../db/client.js';
+import { sqlPool, type Db, type Tx } from '../db/client.js';
 import { Prisma, type Job } from '../generated/prisma/client.js';
 import type { JobOrderView } from '../config/schema.js';
 
@@ -86,10 +86,34 @@ export function truncateError(message: string): string {
   return message.length > MAX_ERROR_LENGTH ? `${message.slice(0, MAX_ERROR_LENGTH - 1)}…` : message;
 }
 
-/** The PostgreSQL SQLSTATE behind a Prisma raw-query error, if any. */
+/** The PostgreSQL SQLSTATE behind a Prisma raw-query error (or a node-postgres one: see hotRows), if any. */
 export function sqlState(error: unknown): string | undefined {
   const meta = (error as { meta?: { driverAdapterError?: { cause?: { originalCode?: string; code?: string } } } })?.meta;
-  return meta?.driverAdapterError?.cause?.originalCode ?? meta?.driverAdapterError?.cause?.code;
+  const prisma = meta?.driverAdapterError?.cause?.originalCode ?? meta?.driverAdapterError?.cause?.code;
+  if (prisma) return prisma;
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+}
+
+/** Names of the prepared hot statements, by SQL text (one per claim shape). */
+const statementNames = new Map<string, string>();
+
+/**
+ * Runs one of the worker's hot statements (claim, complete): straight on the pool under the
+ * Prisma client when there is one, as a named prepared statement (parsed and planned once per
+ * connection), since Prisma's own per-statement work was most of a worker's CPU per job; through
+ * Prisma otherwise (a transaction, a client made elsewhere). Same SQL, same rows either way.
+ */
+async function hotRows<R>(db: Sql, name: string, query: Prisma.Sql): Promise<R[]> {
+  const pool = sqlPool(db);
+  if (!pool) return db.$queryRaw<R[]>(query);
+  const text = query.text;
+  let statement = statementNames.get(text);
+  if (!statement) {
+    statement = `commerce_${name}_${statementNames.size + 1}`;
+    statementNames.set(text, statement);
+  }
+  return (await pool.query({ name: statement, text, values: query.values })).rows as R[];
 }
 
 export interface NewJob {
@@ -196,7 +220,7 @@ export async function claimJobs(db: Sql, options: ClaimOptions): Promise<ClaimRe
     orderBy = Prisma.sql`${column}, j.created_at asc, j.id asc`;
   }
 
-  const rows = await db.$queryRaw<Array<ClaimedRow & { batch_size: number }>>`
+  const rows = await hotRows<ClaimedRow & { batch_size: number }>(db, 'jobs_claim', Prisma.sql`
     with ready as (
       select j.ctid as row_id, j.id, j.organization_id, j.concurrency_key, j.exclusive, j.created_at
       from jobs j
@@ -232,7 +256,7 @@ export async function claimJobs(db: Sql, options: ClaimOptions): Promise<ClaimRe
       where j.ctid = b.row_id and (b.concurrency_key is null or not b.exclusive or b.id in (select job_id from keyed))
       returning j.id, j.organization_id, j.task_slug, j.input, j.attempts, j.max_attempts, j.concurrency_key, j.lock_token, j.created_at
     )
-    select c.*, n.batch_size from (select count(*)::int as batch_size from batch) n left join claimed c on true`;
+    select c.*, n.batch_size from (select count(*)::int as batch_size from batch) n left join claimed c on true`);
 
   const batchSize = rows[0]?.batch_size ?? 0;
   const jobs = rows.filter((row) => row.id !== null).map((row) => claimedJob(row, options.queue));
@@ -311,7 +335,7 @@ export async function completeJobs(db: Sql, completions: Array<{ claim: Claim; o
   const ids = completions.map((c) => c.claim.id);
   const tokens = completions.map((c) => c.claim.lockToken);
   const outputs = completions.map((c) => (c.output === undefined ? null : JSON.stringify(c.output)));
-  const rows = await db.$queryRaw<Array<{ id: string }>>`
+  const rows = await hotRows<{ id: string }>(db, 'jobs_complete', Prisma.sql`
     with input as (
       select * from unnest(${ids}::uuid[], ${tokens}::uuid[], ${outputs}::jsonb[]) as t(id, token, output)
     ),
@@ -323,7 +347,7 @@ export async function completeJobs(db: Sql, completions: Array<{ claim: Claim; o
       returning jobs.id
     ),
     freed as (delete from job_key_locks l using input where l.job_id = input.id and l.lock_token = input.token)
-    select id from done`;
+    select id from done`);
   return new Set(rows.map((r) => r.id));
 }
 
