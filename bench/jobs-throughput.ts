@@ -10,7 +10,10 @@
 // The yardstick is graphile-worker (a devDependency) in the same run, with its documented
 // throughput settings (localQueue, batched completions): the same jobs, process counts and
 // concurrency, one-statement enqueue, rounds alternating between the two (BENCH_ROUNDS, default
-// 3), medians and the ratio ours / graphile-worker.
+// 3), medians and the ratio ours / graphile-worker. Both get a local queue of BENCH_LOCAL_QUEUE
+// (500) jobs. Besides jobs/s, each round reports CPU per job — the runner processes' (from a
+// mark sent just before the enqueue to their report) and the PostgreSQL backends' (from /proc;
+// the bench's own connection excluded) — which says more than jobs/s on a shared machine.
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -35,6 +35,11 @@ export function createDb(url: string, options: DbOptions = {}): { db: Db; counte
   // The pool is created here and handed to the adapter (which ends it on $disconnect) so that a
   // hot path can send SQL on the same connections without Prisma's per-statement work (sqlPool).
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS });
+  // An idle connection the server closes (restart, database dropped) makes the pool emit 'error';
+  // unheard, that would crash the process. The adapter listens only once Prisma has connected,
+  // and sqlPool may use the pool before that. The pool drops the broken client either way, and
+  // the next statement opens a new one (or fails and is answered as an outage).
+  pool.on('error', () => undefined);
   const adapter = new PrismaPg(pool, { disposeExternalPool: true });
   const counter: SqlCounter = { statements: 0 };
   if (!options.countStatements) {
