@@ -28,9 +28,16 @@ const runner = await run({
 });
 
 process.on('message', async (message: string) => {
+  if (message === 'mark') cpuAtMark = process.cpuUsage();
   if (message === 'report') {
     await runner.stop();
-    process.send!({ ran }, () => process.exit(0));
+    process.send!({ ran, cpuMs: cpuMs() }, () => process.exit(0));
   }
 });
+// CPU this process spends from the parent's mark (sent just before it enqueues) to the report.
+let cpuAtMark = process.cpuUsage();
+const cpuMs = () => {
+  const used = process.cpuUsage(cpuAtMark);
+  return (used.user + used.system) / 1000;
+};
 process.send!({ ready: true, pid: process.pid });

@@ -10,11 +10,15 @@
 // The yardstick is graphile-worker (a devDependency) in the same run, with its documented
 // throughput settings (localQueue, batched completions): the same jobs, process counts and
 // concurrency, one-statement enqueue, rounds alternating between the two (BENCH_ROUNDS, default
-// 3), medians and the ratio ours / graphile-worker.
+// 3), medians and the ratio ours / graphile-worker. Both get a local queue of BENCH_LOCAL_QUEUE
+// (500) jobs. Besides jobs/s, each round reports CPU per job — the runner processes' (from a
+// mark sent just before the enqueue to their report) and the PostgreSQL backends' (from /proc;
+// the bench's own connection excluded) — which says more than jobs/s on a shared machine.
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { runMigrations } from 'graphile-worker';
 import { applyMigrations } from '../src/db/migrations.js';
@@ -32,6 +36,10 @@ const JOBS = Number(values.jobs);
 const PROCESS_COUNTS = values.processes!.split(',').map(Number);
 const RUN_LIMIT_MS = 15_000;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+// Pause between "every runner is ready" and the enqueue, for both kinds: a process that has just
+// booted is still compiling and collecting its start-up garbage on other threads, and on a small
+// machine four of them doing so would be measured as queue throughput.
+const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 1000);
 type Kind = 'ours' | 'graphile';
 
 const serverUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -53,9 +61,15 @@ async function admin<T>(fn: (client: pg.Client) => Promise<T>, url = withDatabas
   }
 }
 
+interface Report {
+  ran: string[];
+  /** The runner process's CPU from ready to report. */
+  cpuMs: number;
+}
+
 interface Child {
   process: ChildProcess;
-  report(): Promise<string[]>;
+  report(): Promise<Report>;
 }
 
 function spawnRunner(kind: Kind): Promise<Child> {
@@ -81,9 +95,9 @@ function spawnRunner(kind: Kind): Promise<Child> {
           new Promise((done, fail) => {
             if (exited) return fail(new Error(exited));
             child.once('exit', () => fail(new Error(exited ?? 'runner exited')));
-            child.once('message', (message: { ran: string[] }) => {
+            child.once('message', (message: Report) => {
               reported = true;
-              done(message.ran);
+              done(message);
             });
             child.send('report');
           }),
@@ -102,6 +116,27 @@ async function listeners(): Promise<number> {
   });
 }
 
+/** CPU (ms, from /proc; 0 where unreadable) of the scratch database's backends but the caller's own. */
+async function backendCpu(db: pg.Client): Promise<Map<number, number>> {
+  const { rows } = await db.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [scratch]);
+  const ticks = new Map<number, number>();
+  for (const { pid } of rows) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      ticks.set(pid, (Number(fields[11]) + Number(fields[12])) * 10); // utime + stime, 100 ticks/s
+    } catch {
+      ticks.set(pid, 0);
+    }
+  }
+  return ticks;
+}
+
+function cpuSpent(before: Map<number, number>, after: Map<number, number>): number {
+  let ms = 0;
+  for (const [pid, value] of after) ms += value - (before.get(pid) ?? 0);
+  return ms;
+}
+
 interface RunResult {
   processes: number;
   jobs: number;
@@ -111,15 +146,22 @@ interface RunResult {
   /** Jobs per process, smallest / largest share: 1 is perfectly even. */
   evenness: number;
   detail: string;
+  /** Runner processes' CPU per job, µs. */
+  nodeUs: number;
+  /** PostgreSQL backends' CPU per job (the bench's own polling connection excluded), µs. */
+  pgUs: number;
 }
 
 async function runGraphile(processes: number): Promise<RunResult> {
   await admin((client) => client.query('delete from graphile_worker._private_jobs'), benchUrl);
   const children = await Promise.all(Array.from({ length: processes }, () => spawnRunner('graphile')));
   while ((await listeners()) < processes) await new Promise((r) => setTimeout(r, 50));
+  await new Promise((r) => setTimeout(r, SETTLE_MS));
   const db = new pg.Client({ connectionString: benchUrl });
   db.on('error', () => undefined);
   await db.connect();
+  const pgBefore = await backendCpu(db);
+  for (const child of children) child.process.send('mark');
   const started = performance.now();
   await db.query(
     `select graphile_worker.add_jobs(array(
@@ -135,12 +177,13 @@ async function runGraphile(processes: number): Promise<RunResult> {
     await new Promise((r) => setTimeout(r, 10));
   }
   const seconds = (performance.now() - started) / 1000;
+  const pgAfter = await backendCpu(db);
   const reports = await Promise.all(children.map((c) => c.report()));
   await db.end();
-  const ran = reports.flat();
+  const ran = reports.flatMap((r) => r.ran);
   const unique = new Set(ran);
   const done = JOBS - left;
-  const shares = reports.map((r) => r.length);
+  const shares = reports.map((r) => r.ran.length);
   return {
     processes,
     jobs: done,
@@ -149,6 +192,8 @@ async function runGraphile(processes: number): Promise<RunResult> {
     exactlyOnce: left === 0 && ran.length === JOBS && unique.size === JOBS,
     evenness: Math.round((Math.min(...shares) / Math.max(1, Math.max(...shares))) * 100) / 100,
     detail: `handler runs ${ran.length} (distinct ${unique.size}) per process [${shares.join(', ')}]`,
+    nodeUs: Math.round((reports.reduce((sum, r) => sum + r.cpuMs, 0) * 1000) / Math.max(1, done)),
+    pgUs: Math.round((cpuSpent(pgBefore, pgAfter) * 1000) / Math.max(1, done)),
   };
 }
 
@@ -156,10 +201,13 @@ async function runOnce(processes: number, organizationId: string): Promise<RunRe
   await admin((client) => client.query('truncate jobs cascade'), benchUrl);
   const children = await Promise.all(Array.from({ length: processes }, () => spawnRunner('ours')));
   while ((await listeners()) < processes) await new Promise((r) => setTimeout(r, 50));
+  await new Promise((r) => setTimeout(r, SETTLE_MS));
 
   const db = new pg.Client({ connectionString: benchUrl });
   db.on('error', () => undefined); // the scratch database is dropped with (force) at the end
   await db.connect();
+  const pgBefore = await backendCpu(db);
+  for (const child of children) child.process.send('mark');
   const started = performance.now();
   // One statement: all jobs become visible at once, and the NOTIFY trigger wakes every runner.
   await db.query(
@@ -174,9 +222,10 @@ async function runOnce(processes: number, organizationId: string): Promise<RunRe
     await new Promise((r) => setTimeout(r, 10));
   }
   const seconds = (performance.now() - started) / 1000;
+  const pgAfter = await backendCpu(db);
 
   const reports = await Promise.all(children.map((c) => c.report()));
-  const ran = reports.flat();
+  const ran = reports.flatMap((r) => r.ran);
   const unique = new Set(ran);
   const rows = (await db.query<{ status: string; attempts: number; n: number }>('select status, attempts, count(*)::int as n from jobs group by 1, 2')).rows;
   await db.end();
@@ -188,8 +237,10 @@ async function runOnce(processes: number, organizationId: string): Promise<RunRe
     seconds: Math.round(seconds * 100) / 100,
     perSecond: Math.round(done / seconds),
     exactlyOnce,
-    evenness: Math.round((Math.min(...reports.map((r) => r.length)) / Math.max(1, ...reports.map((r) => r.length))) * 100) / 100,
-    detail: `handler runs ${ran.length} (distinct ${unique.size}) per process [${reports.map((r) => r.length).join(', ')}]; table ${rows.map((r) => `${r.status}×${r.attempts}:${r.n}`).join(' ')}`,
+    evenness: Math.round((Math.min(...reports.map((r) => r.ran.length)) / Math.max(1, ...reports.map((r) => r.ran.length))) * 100) / 100,
+    detail: `handler runs ${ran.length} (distinct ${unique.size}) per process [${reports.map((r) => r.ran.length).join(', ')}]; table ${rows.map((r) => `${r.status}×${r.attempts}:${r.n}`).join(' ')}`,
+    nodeUs: Math.round((reports.reduce((sum, r) => sum + r.cpuMs, 0) * 1000) / Math.max(1, done)),
+    pgUs: Math.round((cpuSpent(pgBefore, pgAfter) * 1000) / Math.max(1, done)),
   };
 }
 
@@ -219,17 +270,18 @@ async function main(): Promise<void> {
           (kind === 'ours' ? ours : theirs).push(result);
           console.log(
             `  round ${round + 1} ${kind === 'ours' ? 'commerce       ' : 'graphile-worker'} ${processes}p: ${result.jobs}/${JOBS} in ${result.seconds}s = ${result.perSecond} jobs/s; ` +
-              `exactly once: ${result.exactlyOnce ? 'yes' : 'NO'}; evenness ${result.evenness} (${result.detail})`,
+              `CPU/job node ${result.nodeUs} µs, PostgreSQL ${result.pgUs} µs; exactly once: ${result.exactlyOnce ? 'yes' : 'NO'}; evenness ${result.evenness} (${result.detail})`,
           );
           if (!result.exactlyOnce || result.jobs !== JOBS) process.exitCode = 1;
         }
       }
       const a = median(ours.map((r) => r.perSecond));
       const b = median(theirs.map((r) => r.perSecond));
-      summary.push(`| ${processes} | ${a} | ${b} | ${(a / Math.max(1, b)).toFixed(2)}× | ${median(ours.map((r) => r.evenness))} | ${median(theirs.map((r) => r.evenness))} |`);
+      const cpu = (runs: RunResult[]) => `${median(runs.map((r) => r.nodeUs))} + ${median(runs.map((r) => r.pgUs))}`;
+      summary.push(`| ${processes} | ${a} | ${b} | ${(a / Math.max(1, b)).toFixed(2)}× | ${median(ours.map((r) => r.evenness))} | ${median(theirs.map((r) => r.evenness))} | ${cpu(ours)} | ${cpu(theirs)} |`);
     }
-    console.log('\n| processes | commerce jobs/s | graphile-worker jobs/s | ratio | evenness (min/max share) | graphile evenness |');
-    console.log('|---:|---:|---:|---:|---:|---:|');
+    console.log('\n| processes | commerce jobs/s | graphile-worker jobs/s | ratio | evenness (min/max share) | graphile evenness | commerce CPU µs/job (node + PostgreSQL) | graphile CPU µs/job |');
+    console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const line of summary) console.log(line);
   } finally {
     await admin((client) => client.query(`drop database if exists ${client.escapeIdentifier(scratch)} with (force)`));

@@ -177,6 +177,14 @@ export const configSchema = z
         queues: z.array(z.string().min(1)).min(1).default(['default']),
         /** Jobs one worker process runs at the same time. */
         concurrency: z.number().int().positive().default(10),
+        /**
+         * Jobs a worker claims ahead per queue, in one statement, and hands to its slots as they
+         * free up (running ones included). At or below `concurrency` (the default, 0) it claims
+         * only for free slots. Raise it (e.g. 500) for many short jobs: fewer claim round trips.
+         * Claimed-ahead jobs count an attempt and heartbeat like running ones; a stopping
+         * worker hands them back at once.
+         */
+        localQueueSize: z.number().int().nonnegative().default(0),
         /** Poll interval of `npm run worker`; notifications usually wake it first. */
         pollIntervalMs: z.number().int().positive().default(5000),
         /** A running job's heartbeat period; the reaper takes back jobs silent for staleAfterMs. */

@@ -1,6 +1,7 @@
 // Prisma client factory: Prisma 7's Rust-free client over node-postgres (@prisma/adapter-pg).
 import '../runtime-flags.js'; // first: V8 flags before Prisma's WebAssembly compiles
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
 import type { Config } from '../config/index.js';
 import { EMBEDDED_DATABASE, ensureDatabase, startEmbeddedPostgres, urlFor } from './embedded.js';
@@ -32,14 +33,47 @@ export interface DbOptions {
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 
 export function createDb(url: string, options: DbOptions = {}): { db: Db; counter: SqlCounter } {
-  const adapter = new PrismaPg({ connectionString: url, max: options.max ?? 10, connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS });
+  // The pool is created here and handed to the adapter (which ends it on $disconnect) so that a
+  // hot path can send SQL on the same connections without Prisma's per-statement work (sqlPool).
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS });
+  // An idle connection the server closes (restart, database dropped) makes the pool emit 'error';
+  // unheard, that would crash the process. The adapter listens only once Prisma has connected,
+  // and sqlPool may use the pool before that. The pool drops the broken client either way, and
+  // the next statement opens a new one (or fails and is answered as an outage).
+  pool.on('error', () => undefined);
+  const adapter = new PrismaPg(pool, { disposeExternalPool: true });
   const counter: SqlCounter = { statements: 0 };
-  if (!options.countStatements) return { db: new PrismaClient({ adapter }), counter };
+  if (!options.countStatements) {
+    const db = new PrismaClient({ adapter });
+    pools.set(db, { pool, counter: null });
+    return { db, counter };
+  }
   const db = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
   db.$on('query', () => {
     counter.statements += 1;
   });
+  pools.set(db, { pool, counter });
   return { db, counter };
+}
+
+const pools = new WeakMap<object, { pool: pg.Pool; counter: SqlCounter | null }>();
+
+/**
+ * The node-postgres pool under a client made by createDb, for the few hot statements that are
+ * worth sending directly (the job queue's claim and completion: Prisma's per-statement cost is
+ * most of the worker's CPU there). Statements sent through it count in the SqlCounter like
+ * Prisma's. Undefined for a transaction client or a client made elsewhere: use Prisma then.
+ */
+export function sqlPool(db: unknown): { query(config: pg.QueryConfig): Promise<{ rows: unknown[] }> } | undefined {
+  const entry = pools.get(db as object);
+  if (!entry) return undefined;
+  const { pool, counter } = entry;
+  return {
+    query: (config: pg.QueryConfig) => {
+      if (counter) counter.statements += 1;
+      return pool.query(config);
+    },
+  };
 }
 
 export interface ResolvedDatabase {

@@ -55,7 +55,10 @@ export interface BatchReport {
 
 interface Running {
   claim: Claim;
-  controller: AbortController;
+  /** Made when the handler first reads ctx.signal: most handlers never do, and one per job costs. */
+  controller?: AbortController;
+  /** Why the job was aborted before its handler read the signal (given to the signal when made). */
+  abortReason?: Error;
   /** Set when the heartbeat found the claim gone: the outcome is not recorded. */
   lost: boolean;
 }
@@ -64,6 +67,19 @@ const MAX_COMPLETION_BATCH = 500;
 
 /** Deadlocks and serialization failures end a claim attempt; the next tick tries again. */
 const TRANSIENT_SQLSTATES = new Set(['40P01', '40001', '55P03']);
+
+function signalOf(running: Running): AbortSignal {
+  if (!running.controller) {
+    running.controller = new AbortController();
+    if (running.abortReason) running.controller.abort(running.abortReason);
+  }
+  return running.controller.signal;
+}
+
+function abort(running: Running, reason: Error): void {
+  if (running.controller) running.controller.abort(reason);
+  else running.abortReason ??= reason;
+}
 
 export function defaultWorkerId(): string {
   return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -79,6 +95,12 @@ export class JobRunner {
   private readonly registry: TaskRegistry;
   private readonly heartbeatIntervalMs: number;
   private readonly running = new Map<string, Running>();
+  /**
+   * Claims held in a worker's local queue, not started yet. They are claimed like running jobs
+   * (processing, locked_by, lock_token), so they heartbeat with them: a process that dies with
+   * jobs buffered leaves them to the reaper, like its running ones.
+   */
+  private readonly held = new Map<string, Claim>();
   private heartbeatTimer: NodeJS.Timeout | null = null;
   /** Completions waiting to be written together (see complete()). */
   private completions: Array<{ claim: Claim; output: unknown; resolve(recorded: boolean): void; reject(error: unknown): void }> = [];
@@ -93,9 +115,34 @@ export class JobRunner {
     this.heartbeatIntervalMs = options.heartbeatIntervalMs ?? deps.config.jobs.heartbeatIntervalMs;
   }
 
-  /** Jobs this runner is running now. */
+  /** Jobs this runner is running now (handler running, or its outcome being written). */
   get inFlight(): number {
     return this.running.size;
+  }
+
+  /** Claimed jobs waiting in a local queue (see hold()). */
+  get heldCount(): number {
+    return this.held.size;
+  }
+
+  /** Keeps claimed jobs alive (heartbeat) until take() hands them to execute(). */
+  hold(jobs: ClaimedJob[]): void {
+    for (const job of jobs) this.held.set(job.id, { id: job.id, lockToken: job.lockToken });
+    if (this.held.size) this.ensureHeartbeat();
+  }
+
+  /** Takes a held job out for execution; false when its claim was lost meanwhile (reaped). */
+  take(id: string): boolean {
+    // The heartbeat keeps going: the job is about to run (execute() stops it when all is done).
+    return this.held.delete(id);
+  }
+
+  /** Hands every held (never started) job back: pending again, attempt given back. */
+  async releaseHeld(): Promise<number> {
+    const claims = [...this.held.values()];
+    this.held.clear();
+    if (this.running.size === 0) this.stopHeartbeat();
+    return releaseJobs(this.deps.db, claims);
   }
 
   /** Claims up to `limit` jobs of a queue; the caller runs them with execute(). */
@@ -133,8 +180,12 @@ export class JobRunner {
     };
   }
 
-  /** Runs one claimed job to its next state. Never throws: a failure is the job's outcome. */
-  async execute(job: ClaimedJob): Promise<JobOutcome> {
+  /**
+   * Runs one claimed job to its next state. Never throws: a failure is the job's outcome.
+   * `onHandlerDone` is called as soon as the handler returned or threw, before the outcome is
+   * written: the worker frees the job's slot then, so a slot never waits on a batched write.
+   */
+  async execute(job: ClaimedJob, onHandlerDone?: () => void): Promise<JobOutcome> {
     const claim: Claim = { id: job.id, lockToken: job.lockToken };
     const base = { id: job.id, taskSlug: job.taskSlug, attempts: job.attempts };
     const task = this.registry.get(job.taskSlug);
@@ -143,12 +194,13 @@ export class JobRunner {
     const parent = this.deps.logger;
     const logger = () => (child ??= parent.child({ jobId: job.id, task: job.taskSlug, attempt: job.attempts }));
     if (!task) {
+      onHandlerDone?.();
       const error = `unknown task slug "${job.taskSlug}": no task with that slug is registered in this process`;
       const result = await this.recordFailure(claim, error, { retry: false, delayMs: 0 }, logger());
       return { ...base, status: result?.status ?? 'lost', error };
     }
 
-    const running: Running = { claim, controller: new AbortController(), lost: false };
+    const running: Running = { claim, lost: false };
     this.running.set(job.id, running);
     this.ensureHeartbeat();
     const ctx: TaskContext = {
@@ -160,7 +212,9 @@ export class JobRunner {
       },
       services: this.deps.services,
       config: this.deps.config,
-      signal: running.controller.signal,
+      get signal() {
+        return signalOf(running);
+      },
     };
     try {
       let output: unknown;
@@ -168,6 +222,7 @@ export class JobRunner {
         output = await task.handler(job.input as never, ctx);
         JSON.stringify(output ?? null); // an output that cannot be stored fails the job, not the runner
       } catch (error) {
+        onHandlerDone?.();
         if (running.lost) return { ...base, status: 'lost', error: messageOf(error) };
         const policy = retryPolicyOf(task, this.deps.config);
         const retry = !(error instanceof JobError && !error.retry);
@@ -177,6 +232,7 @@ export class JobRunner {
         const result = await this.recordFailure(claim, message, { retry, delayMs }, logger());
         return { ...base, status: result?.status ?? 'lost', error: message, waitUntil: result?.waitUntil ?? null };
       }
+      onHandlerDone?.();
       if (running.lost) return { ...base, status: 'lost' };
       try {
         const recorded = await this.complete(claim, output);
@@ -189,7 +245,7 @@ export class JobRunner {
       }
     } finally {
       this.running.delete(job.id);
-      if (this.running.size === 0) this.stopHeartbeat();
+      if (this.running.size === 0 && this.held.size === 0) this.stopHeartbeat();
     }
   }
 
@@ -210,9 +266,13 @@ export class JobRunner {
 
   private async flushCompletions(): Promise<void> {
     while (this.completions.length) {
-      const batch = this.completions.splice(0, MAX_COMPLETION_BATCH);
+      // Take the whole queue when it fits (no copying of what is left, as splice would do on
+      // every flush while a large local queue finishes faster than one write).
+      let batch = this.completions;
+      if (batch.length <= MAX_COMPLETION_BATCH) this.completions = [];
+      else batch = this.completions.splice(0, MAX_COMPLETION_BATCH);
       try {
-        const recorded = await completeJobs(this.deps.db, batch.map(({ claim, output }) => ({ claim, output })));
+        const recorded = await completeJobs(this.deps.db, batch);
         for (const item of batch) item.resolve(recorded.has(item.claim.id));
       } catch (error) {
         for (const item of batch) item.reject(error);
@@ -238,21 +298,30 @@ export class JobRunner {
     const claims = [...this.running.values()];
     for (const running of claims) {
       running.lost = true;
-      running.controller.abort(new Error('the worker is shutting down; the job was released'));
+      abort(running, new Error('the worker is shutting down; the job was released'));
     }
     this.stopHeartbeat();
     return releaseJobs(this.deps.db, claims.map((r) => r.claim));
   }
 
-  /** One heartbeat for all running jobs; a claim that is gone aborts its handler. */
+  /**
+   * One heartbeat for all running and held jobs; a claim that is gone aborts its handler, or
+   * drops the held job (take() then refuses it).
+   */
   async heartbeat(): Promise<void> {
     const claims = [...this.running.values()];
-    if (claims.length === 0) return;
-    const held = await heartbeatJobs(this.deps.db, claims.map((r) => r.claim));
+    const waiting = [...this.held.values()];
+    if (claims.length === 0 && waiting.length === 0) return;
+    const held = await heartbeatJobs(this.deps.db, [...claims.map((r) => r.claim), ...waiting]);
+    for (const claim of waiting) {
+      if (held.has(claim.id) || !this.held.has(claim.id)) continue;
+      this.held.delete(claim.id);
+      this.deps.logger.warn({ jobId: claim.id }, 'held job claim lost');
+    }
     for (const running of claims) {
       if (held.has(running.claim.id) || !this.running.has(running.claim.id)) continue;
       running.lost = true;
-      running.controller.abort(new Error('the job was taken back by the reaper: its heartbeat had stopped'));
+      abort(running, new Error('the job was taken back by the reaper: its heartbeat had stopped'));
       this.deps.logger.warn({ jobId: running.claim.id }, 'job claim lost');
     }
   }

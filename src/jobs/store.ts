@@ -16,7 +16,7 @@
 //
 // A claim stamps a fresh lock_token on the job; every later move of that run matches on it, so
 // a worker whose claim was taken back (reaped) cannot complete or fail the job any more.
-import type { Db, Tx } from '../db/client.js';
+import { sqlPool, type Db, type Tx } from '../db/client.js';
 import { Prisma, type Job } from '../generated/prisma/client.js';
 import type { JobOrderView } from '../config/schema.js';
 
@@ -86,10 +86,34 @@ export function truncateError(message: string): string {
   return message.length > MAX_ERROR_LENGTH ? `${message.slice(0, MAX_ERROR_LENGTH - 1)}…` : message;
 }
 
-/** The PostgreSQL SQLSTATE behind a Prisma raw-query error, if any. */
+/** The PostgreSQL SQLSTATE behind a Prisma raw-query error (or a node-postgres one: see hotRows), if any. */
 export function sqlState(error: unknown): string | undefined {
   const meta = (error as { meta?: { driverAdapterError?: { cause?: { originalCode?: string; code?: string } } } })?.meta;
-  return meta?.driverAdapterError?.cause?.originalCode ?? meta?.driverAdapterError?.cause?.code;
+  const prisma = meta?.driverAdapterError?.cause?.originalCode ?? meta?.driverAdapterError?.cause?.code;
+  if (prisma) return prisma;
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+}
+
+/** Names of the prepared hot statements, by SQL text (one per claim shape). */
+const statementNames = new Map<string, string>();
+
+/**
+ * Runs one of the worker's hot statements (claim, complete): straight on the pool under the
+ * Prisma client when there is one, as a named prepared statement (parsed and planned once per
+ * connection), since Prisma's own per-statement work was most of a worker's CPU per job; through
+ * Prisma otherwise (a transaction, a client made elsewhere). Same SQL, same rows either way.
+ */
+async function hotRows<R>(db: Sql, name: string, query: Prisma.Sql): Promise<R[]> {
+  const pool = sqlPool(db);
+  if (!pool) return db.$queryRaw<R[]>(query);
+  const text = query.text;
+  let statement = statementNames.get(text);
+  if (!statement) {
+    statement = `commerce_${name}_${statementNames.size + 1}`;
+    statementNames.set(text, statement);
+  }
+  return (await pool.query({ name: statement, text, values: query.values })).rows as R[];
 }
 
 export interface NewJob {
@@ -170,10 +194,13 @@ const COMPARATOR_WINDOW = 5;
  *            is only considered when it is the oldest ready job of its key and the key is free
  *            (a cheap pre-filter that keeps one busy key from filling every batch);
  *   keyed  — for exclusive jobs, the oldest of each key in the batch inserts the key into
- *            job_key_locks ON CONFLICT DO NOTHING. The primary key is what guarantees one running
+ *            job_key_locks ON CONFLICT DO NOTHING (DISTINCT ON sorts only the keyed rows). The primary key is what guarantees one running
  *            job per key, whatever the other runners read or are doing;
  *   update — moves to processing the keyless, non-exclusive and key-holding jobs (attempts + 1,
- *            a fresh lock_token). The others stay pending with their attempts unchanged.
+ *            a fresh lock_token), finding each by the ctid `ready` read: the row is locked by
+ *            this statement, so it cannot have moved, and a TID scan costs nothing whatever
+ *            the table's size or the planner's estimate. The others stay pending, attempts
+ *            unchanged.
  */
 export async function claimJobs(db: Sql, options: ClaimOptions): Promise<ClaimResult> {
   const limit = Math.max(0, Math.floor(options.limit));
@@ -193,9 +220,9 @@ export async function claimJobs(db: Sql, options: ClaimOptions): Promise<ClaimRe
     orderBy = Prisma.sql`${column}, j.created_at asc, j.id asc`;
   }
 
-  const rows = await db.$queryRaw<Array<ClaimedRow & { batch_size: number }>>`
+  const rows = await hotRows<ClaimedRow & { batch_size: number }>(db, 'jobs_claim', Prisma.sql`
     with ready as (
-      select j.id, j.organization_id, j.concurrency_key, j.exclusive, j.created_at
+      select j.ctid as row_id, j.id, j.organization_id, j.concurrency_key, j.exclusive, j.created_at
       from jobs j
       where j.queue = ${options.queue} and j.status = 'pending' and (j.wait_until is null or j.wait_until <= now())
         ${orgFilter} ${idFilter}
@@ -211,15 +238,13 @@ export async function claimJobs(db: Sql, options: ClaimOptions): Promise<ClaimRe
       for update of j skip locked
     ),
     batch as materialized (
-      select r.*, gen_random_uuid() as token,
-             row_number() over (partition by r.organization_id, r.concurrency_key order by r.created_at, r.id) as key_rank
-      from ready r
+      select r.*, gen_random_uuid() as token from ready r
     ),
     keyed as (
       insert into job_key_locks (organization_id, concurrency_key, job_id, lock_token)
-      select b.organization_id, b.concurrency_key, b.id, b.token from batch b
-      where b.exclusive and b.concurrency_key is not null and b.key_rank = 1
-      order by b.organization_id, b.concurrency_key
+      select distinct on (b.organization_id, b.concurrency_key) b.organization_id, b.concurrency_key, b.id, b.token from batch b
+      where b.exclusive and b.concurrency_key is not null
+      order by b.organization_id, b.concurrency_key, b.created_at, b.id
       on conflict do nothing
       returning job_id
     ),
@@ -228,13 +253,13 @@ export async function claimJobs(db: Sql, options: ClaimOptions): Promise<ClaimRe
       set status = 'processing', attempts = j.attempts + 1, processing_started_at = now(), heartbeat_at = now(),
           locked_by = ${options.workerId}, lock_token = b.token, updated_at = now()
       from batch b
-      where j.id = b.id and (b.concurrency_key is null or not b.exclusive or b.id in (select job_id from keyed))
-      returning j.id, j.organization_id, j.queue, j.task_slug, j.input, j.attempts, j.max_attempts, j.concurrency_key, j.lock_token, j.created_at
+      where j.ctid = b.row_id and (b.concurrency_key is null or not b.exclusive or b.id in (select job_id from keyed))
+      returning j.id, j.organization_id, j.task_slug, j.input, j.attempts, j.max_attempts, j.concurrency_key, j.lock_token, j.created_at
     )
-    select c.*, n.batch_size from (select count(*)::int as batch_size from batch) n left join claimed c on true`;
+    select c.*, n.batch_size from (select count(*)::int as batch_size from batch) n left join claimed c on true`);
 
   const batchSize = rows[0]?.batch_size ?? 0;
-  const jobs = rows.filter((row) => row.id !== null).map(claimedJob);
+  const jobs = rows.filter((row) => row.id !== null).map((row) => claimedJob(row, options.queue));
   // RETURNING has no order: put the jobs back in claim order (handlers start in that order).
   const byAge = (a: ClaimedJob, b: ClaimedJob) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1);
   if (ids) jobs.sort((a, b) => ids!.indexOf(a.id) - ids!.indexOf(b.id));
@@ -246,7 +271,6 @@ export async function claimJobs(db: Sql, options: ClaimOptions): Promise<ClaimRe
 interface ClaimedRow {
   id: string;
   organization_id: string;
-  queue: string;
   task_slug: string;
   input: unknown;
   attempts: number;
@@ -256,11 +280,11 @@ interface ClaimedRow {
   created_at: Date;
 }
 
-function claimedJob(row: ClaimedRow): ClaimedJob {
+function claimedJob(row: ClaimedRow, queue: string): ClaimedJob {
   return {
     id: row.id,
     organizationId: row.organization_id,
-    queue: row.queue,
+    queue,
     taskSlug: row.task_slug,
     input: row.input,
     attempts: row.attempts,
@@ -311,7 +335,7 @@ export async function completeJobs(db: Sql, completions: Array<{ claim: Claim; o
   const ids = completions.map((c) => c.claim.id);
   const tokens = completions.map((c) => c.claim.lockToken);
   const outputs = completions.map((c) => (c.output === undefined ? null : JSON.stringify(c.output)));
-  const rows = await db.$queryRaw<Array<{ id: string }>>`
+  const rows = await hotRows<{ id: string }>(db, 'jobs_complete', Prisma.sql`
     with input as (
       select * from unnest(${ids}::uuid[], ${tokens}::uuid[], ${outputs}::jsonb[]) as t(id, token, output)
     ),
@@ -323,7 +347,7 @@ export async function completeJobs(db: Sql, completions: Array<{ claim: Claim; o
       returning jobs.id
     ),
     freed as (delete from job_key_locks l using input where l.job_id = input.id and l.lock_token = input.token)
-    select id from done`;
+    select id from done`);
   return new Set(rows.map((r) => r.id));
 }
 

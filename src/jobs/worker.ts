@@ -1,20 +1,29 @@
 // The job worker loop, used by `npm run worker` (src/worker.ts) and by the server's autorun
-// (jobs.autorun.intervalMs). Each pass: dispatch committed outbox events, then fill the free
-// slots (jobs.concurrency) from each queue. It sleeps until a LISTEN/NOTIFY wake-up, a job
-// finishing, or the poll interval, whichever comes first. Every reapIntervalMs it takes back the
-// jobs of workers that stopped heartbeating.
+// (jobs.autorun.intervalMs). Each pass: dispatch committed outbox events, then refill each
+// queue's local queue (local-queue.ts) when it runs low. Slots (jobs.concurrency) take their
+// next job from the local queues as soon as a handler returns, without waiting for the loop or
+// for the outcome's (batched) write. With jobs.localQueueSize at or below the concurrency a
+// claim asks only for free slots; above it, up to that many jobs are claimed ahead in one
+// statement. The loop sleeps until a LISTEN/NOTIFY wake-up, a local queue running low, or the
+// poll interval, whichever comes first. Every reapIntervalMs it takes back the jobs of workers
+// that stopped heartbeating.
 //
-// stop(): no new claims; running jobs get shutdownGraceMs to finish; the rest are released back
-// to pending with their attempt given back.
+// stop(): no new claims; jobs buffered but not started are released at once; running jobs get
+// shutdownGraceMs to finish; the rest are released back to pending. Every release gives the
+// attempt back.
 import { dispatchEvents, DEFAULT_DISPATCH_BATCH } from '../events/dispatcher.js';
 import { EVENTS_CHANNEL, JOBS_CHANNEL, listen, type Listener } from './listener.js';
+import { LocalQueue } from './local-queue.js';
 import { JobRunner, type RunnerDeps } from './runner.js';
+import type { ClaimedJob } from './store.js';
 import { pruneFinished } from './retention.js';
 import { reapStaleJobs, type ProcessingOrder } from './store.js';
 
 export interface WorkerOptions {
   queues: string[];
   concurrency: number;
+  /** Jobs claimed ahead and held per queue, running ones included (≤ concurrency: none ahead). */
+  localQueueSize?: number;
   pollIntervalMs: number;
   heartbeatIntervalMs: number;
   staleAfterMs: number;
@@ -37,6 +46,11 @@ export interface WorkerDeps extends RunnerDeps {
 
 export interface JobWorker {
   readonly runner: JobRunner;
+  /**
+   * Settles once the first pass is over (its statements prepared, its connections open): a
+   * caller that measures the worker, or hands it work and waits, need not count the start-up.
+   */
+  readonly ready: Promise<void>;
   /** Runs a pass now instead of at the next wake-up. */
   wake(): void;
   stop(): Promise<{ released: number }>;
@@ -50,6 +64,7 @@ export function workerOptionsFrom(config: RunnerDeps['config'], overrides: Parti
   return {
     queues: jobs.queues,
     concurrency: jobs.concurrency,
+    localQueueSize: jobs.localQueueSize,
     pollIntervalMs: jobs.pollIntervalMs,
     heartbeatIntervalMs: jobs.heartbeatIntervalMs,
     staleAfterMs: jobs.staleAfterMs,
@@ -66,6 +81,12 @@ export function startJobWorker(deps: WorkerDeps, options: WorkerOptions): JobWor
   const logger = deps.logger.child({ component: 'job-worker' });
   const runner = new JobRunner({ ...deps, logger }, { workerId: options.workerId, heartbeatIntervalMs: options.heartbeatIntervalMs, processingOrder: options.processingOrder });
   const running = new Set<Promise<unknown>>();
+  // A size at or below the concurrency claims for free slots only (low water = the whole size).
+  const size = Math.max(options.concurrency, options.localQueueSize ?? 0);
+  const lowWater = Math.max(options.concurrency, Math.floor(size / 2));
+  const locals = options.queues.map((queue) => new LocalQueue(runner, queue, size, lowWater));
+  /** Slots whose handler is running. */
+  let busy = 0;
   const dispatch = options.dispatch ?? true;
   let stopping = false;
   let wakeRequested = true;
@@ -105,6 +126,33 @@ export function startJobWorker(deps: WorkerDeps, options: WorkerOptions): JobWor
       }, logger)
     : null;
 
+  function launch(job: ClaimedJob): void {
+    busy += 1;
+    let freed = false;
+    const free = () => {
+      if (freed) return;
+      freed = true;
+      busy -= 1;
+      startSlots();
+      if (!stopping && locals.some((l) => l.needsRefill())) wake();
+    };
+    const execution = runner.execute(job, free).finally(() => {
+      running.delete(execution);
+      free();
+    });
+    running.add(execution);
+  }
+
+  /** Fills free slots from the local queues, in the order of options.queues. */
+  function startSlots(): void {
+    while (!stopping && busy < options.concurrency) {
+      let job: ClaimedJob | undefined;
+      for (const local of locals) if ((job = local.take())) break;
+      if (!job) return;
+      launch(job);
+    }
+  }
+
   /** One pass; true when there is probably more to do right away. */
   async function pass(): Promise<boolean> {
     let more = false;
@@ -117,18 +165,12 @@ export function startJobWorker(deps: WorkerDeps, options: WorkerOptions): JobWor
         more = true;
       }
     }
-    for (const queue of options.queues) {
-      const free = options.concurrency - runner.inFlight;
-      if (free <= 0 || stopping) break;
-      const { jobs } = await runner.claim({ queue, limit: free });
-      for (const job of jobs) {
-        const execution = runner.execute(job).finally(() => {
-          running.delete(execution);
-          wake();
-        });
-        running.add(execution);
-      }
-      if (jobs.length === free) more = true;
+    for (const local of locals) {
+      if (stopping) break;
+      startSlots();
+      if (!local.needsRefill()) continue;
+      if (await local.refill(busy)) more = true;
+      startSlots();
     }
     if (Date.now() >= nextReapAt) {
       nextReapAt = Date.now() + options.reapIntervalMs;
@@ -143,6 +185,8 @@ export function startJobWorker(deps: WorkerDeps, options: WorkerOptions): JobWor
     return more;
   }
 
+  let firstPassDone!: () => void;
+  const ready = new Promise<void>((resolve) => (firstPassDone = resolve));
   const loop = (async () => {
     while (!stopping) {
       wakeRequested = false;
@@ -151,19 +195,23 @@ export function startJobWorker(deps: WorkerDeps, options: WorkerOptions): JobWor
         more = await pass();
       } catch (error) {
         logger.error({ err: error }, 'job worker pass failed');
+        firstPassDone();
         await sleep(ERROR_PAUSE_MS);
         continue;
       }
+      firstPassDone();
       if (stopping) break;
-      if (more && runner.inFlight < options.concurrency) continue;
+      if (more && locals.some((l) => l.needsRefill()) && busy < size) continue;
       if (!wakeRequested) await sleep(options.pollIntervalMs);
     }
   })();
 
-  logger.info({ workerId: runner.workerId, queues: options.queues, concurrency: options.concurrency }, 'job worker started');
+  logger.info({ workerId: runner.workerId, queues: options.queues, concurrency: options.concurrency, localQueueSize: size }, 'job worker started');
 
+  void loop.finally(() => firstPassDone());
   return {
     runner,
+    ready,
     wake,
     async stop() {
       if (stopping) return { released: 0 };
@@ -171,6 +219,10 @@ export function startJobWorker(deps: WorkerDeps, options: WorkerOptions): JobWor
       wake();
       await loop;
       await listener?.close();
+      // Buffered jobs never started: hand them back now, not after the grace period.
+      for (const local of locals) local.clear();
+      const releasedHeld = runner.heldCount ? await runner.releaseHeld() : 0;
+      if (releasedHeld) logger.info({ released: releasedHeld }, 'released buffered jobs back to pending on shutdown');
       if (running.size) {
         let timer: NodeJS.Timeout | undefined;
         const grace = new Promise<void>((resolve) => { timer = setTimeout(resolve, options.shutdownGraceMs); });
@@ -180,7 +232,7 @@ export function startJobWorker(deps: WorkerDeps, options: WorkerOptions): JobWor
       const released = runner.inFlight ? await runner.releaseAll() : 0;
       if (released) logger.warn({ released }, 'released running jobs back to pending on shutdown');
       logger.info({ workerId: runner.workerId }, 'job worker stopped');
-      return { released };
+      return { released: released + releasedHeld };
     },
   };
 }
