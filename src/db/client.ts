@@ -1,5 +1,6 @@
 // Prisma client factory: Prisma 7's Rust-free client over node-postgres (@prisma/adapter-pg).
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
 import type { Config } from '../config/index.js';
 import { EMBEDDED_DATABASE, ensureDatabase, startEmbeddedPostgres, urlFor } from './embedded.js';
@@ -12,6 +13,12 @@ export { PrismaClient };
 export interface SqlCounter {
   /** Statements sent since the process started; tests and benches read deltas of it. */
   statements: number;
+  /**
+   * Round trips to PostgreSQL since the process started: every query a pooled connection sends,
+   * including what Prisma's query log leaves out (BEGIN, SAVEPOINT, RELEASE SAVEPOINT). Counted
+   * only with `countStatements`.
+   */
+  roundTrips: number;
 }
 
 export interface DbOptions {
@@ -31,9 +38,20 @@ export interface DbOptions {
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 
 export function createDb(url: string, options: DbOptions = {}): { db: Db; counter: SqlCounter } {
-  const adapter = new PrismaPg({ connectionString: url, max: options.max ?? 10, connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS });
-  const counter: SqlCounter = { statements: 0 };
-  if (!options.countStatements) return { db: new PrismaClient({ adapter }), counter };
+  const poolConfig = { connectionString: url, max: options.max ?? 10, connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS };
+  const counter: SqlCounter = { statements: 0, roundTrips: 0 };
+  if (!options.countStatements) return { db: new PrismaClient({ adapter: new PrismaPg(poolConfig) }), counter };
+  // The pool is ours (the adapter ends it on disconnect) so that each connection's query() can be
+  // counted: that is one round trip whatever sent it.
+  const pool = new pg.Pool(poolConfig);
+  pool.on('connect', (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+      counter.roundTrips += 1;
+      return query(...args);
+    };
+  });
+  const adapter = new PrismaPg(pool, { disposeExternalPool: true });
   const db = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
   db.$on('query', () => {
     counter.statements += 1;
