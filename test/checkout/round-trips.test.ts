@@ -58,7 +58,7 @@ describe('checkout SQL cost', () => {
     }, 201);
     const add = await costOf(() => t.request(`/api/carts/${cartId}/items`, { headers, body: { entityId, quantity: 1 } }), 201);
     console.info(`cart create ${create.roundTrips} round trips / ${create.statements} statements; add item ${add.roundTrips} / ${add.statements}`);
-    expect(create.roundTrips).toBeLessThanOrEqual(99);
-    expect(add.roundTrips).toBeLessThanOrEqual(99);
+    expect(create.roundTrips).toBeLessThanOrEqual(1);
+    expect(add.roundTrips).toBeLessThanOrEqual(7);
   });
 });

@@ -2,6 +2,7 @@
 // requested entity (and variant) of the organization with its status, type, title, SKU and tax
 // classes. An entity that has variants is sold as one of them (variantId required). Checkout reads
 // them together with the cart's items (loadCartSellables).
+import { Prisma } from '../../generated/prisma/client.js';
 import type { DbLike } from '../orders/shared.js';
 
 export interface SellableRequest {
@@ -23,8 +24,16 @@ export interface Sellable {
   variantTaxClassId: string | null;
 }
 
-interface Row {
-  idx: number;
+/**
+ * The select-list of a sellable, over `e` (catalog_entities, left-joined: null when absent) and
+ * `v` (catalog_variants of e): for queries that read a sellable with something else (carts).
+ */
+export const SELLABLE_COLUMNS = Prisma.sql`e.id as entity_id, e.type, e.slug, e.status::text as status, e.tax_class_id, e.metadata,
+  (select a.title from catalog_attributes a where a.entity_id = e.id and a.locale = 'en') as entity_title,
+  exists (select 1 from catalog_variants x where x.entity_id = e.id) as has_variants,
+  v.id as variant_id, v.sku as variant_sku, v.title as variant_title, v.tax_class_id as variant_tax_class_id`;
+
+export interface SellableRow {
   entity_id: string | null;
   type: string;
   slug: string;
@@ -39,16 +48,15 @@ interface Row {
   variant_tax_class_id: string | null;
 }
 
+type Row = SellableRow & { idx: number };
+
 /** The sellables for `requests`, index for index; null where the entity does not exist in the organization. */
 export async function loadSellables(db: DbLike, organizationId: string, requests: SellableRequest[]): Promise<Array<Sellable | null>> {
   if (!requests.length) return [];
   const entityIds = requests.map((r) => r.entityId);
   const variantIds = requests.map((r) => r.variantId);
   const rows = await db.$queryRaw<Row[]>`
-    select req.idx::int as idx, e.id as entity_id, e.type, e.slug, e.status::text as status, e.tax_class_id, e.metadata,
-      (select a.title from catalog_attributes a where a.entity_id = e.id and a.locale = 'en') as entity_title,
-      exists (select 1 from catalog_variants x where x.entity_id = e.id) as has_variants,
-      v.id as variant_id, v.sku as variant_sku, v.title as variant_title, v.tax_class_id as variant_tax_class_id
+    select req.idx::int as idx, ${SELLABLE_COLUMNS}
     from unnest(${entityIds}::uuid[], ${variantIds}::uuid[]) with ordinality as req(entity_id, variant_id, idx)
     join catalog_entities e on e.id = req.entity_id and e.organization_id = ${organizationId}::uuid
     left join catalog_variants v on v.id = req.variant_id and v.entity_id = e.id`;
@@ -59,12 +67,9 @@ export async function loadSellables(db: DbLike, organizationId: string, requests
 
 /** The cart's items (oldest first) with what each sells, in one statement (checkout, after the cart lock). */
 export async function loadCartSellables(db: DbLike, organizationId: string, cartId: string): Promise<Array<{ item: CartLine; sellable: Sellable | null }>> {
-  const rows = await db.$queryRaw<Array<Omit<Row, 'idx'> & { item_id: string; item_entity_id: string; item_variant_id: string | null; quantity: number }>>`
+  const rows = await db.$queryRaw<Array<SellableRow & { item_id: string; item_entity_id: string; item_variant_id: string | null; quantity: number }>>`
     select ci.id as item_id, ci.entity_id as item_entity_id, ci.variant_id as item_variant_id, ci.quantity,
-      e.id as entity_id, e.type, e.slug, e.status::text as status, e.tax_class_id, e.metadata,
-      (select a.title from catalog_attributes a where a.entity_id = e.id and a.locale = 'en') as entity_title,
-      exists (select 1 from catalog_variants x where x.entity_id = e.id) as has_variants,
-      v.id as variant_id, v.sku as variant_sku, v.title as variant_title, v.tax_class_id as variant_tax_class_id
+      ${SELLABLE_COLUMNS}
     from cart_items ci
     left join catalog_entities e on e.id = ci.entity_id and e.organization_id = ${organizationId}::uuid
     left join catalog_variants v on v.id = ci.variant_id and v.entity_id = e.id
@@ -83,7 +88,8 @@ export interface CartLine {
   quantity: number;
 }
 
-function sellableFrom(row: Omit<Row, 'idx'>, requestedVariantId: string | null): Sellable {
+/** A sellable from its SELLABLE_COLUMNS (entity_id not null). */
+export function sellableFrom(row: SellableRow, requestedVariantId: string | null): Sellable {
   const metadataSku = typeof row.metadata?.sku === 'string' ? row.metadata.sku : null;
   const baseTitle = row.entity_title ?? row.slug;
   return {
