@@ -30,10 +30,10 @@ export async function recordEvent<N extends EventName>(tx: Tx, origin: EventOrig
 }
 
 /**
- * The same event as an INSERT statement, for a set-based write that records its event in the
+ * The same event as an INSERT statement (created now, by this process's clock as recordEvent's rows are), for a set-based write that records its event in the
  * statement that makes the change (one round trip): `with ..., ev as (${eventInsertSql(...)})`.
  */
 export function eventInsertSql<N extends EventName>(origin: EventOrigin, type: N, payload: EventPayload<N>): Prisma.Sql {
   return Prisma.sql`insert into events (id, organization_id, type, payload, actor_id, request_id, created_at)
-    values (gen_random_uuid(), ${origin.organizationId}::uuid, ${type}, ${JSON.stringify(payload)}::jsonb, ${origin.actorId ?? null}, ${origin.requestId ?? null}, now())`;
+    values (gen_random_uuid(), ${origin.organizationId}::uuid, ${type}, ${JSON.stringify(payload)}::jsonb, ${origin.actorId ?? null}, ${origin.requestId ?? null}, ${new Date()})`;
 }
