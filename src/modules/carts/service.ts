@@ -90,9 +90,9 @@ export interface AddItemInput {
 
 export async function addCartItem(ctx: CartCtx, cartId: string, input: AddItemInput): Promise<CartView> {
   requireCartPermission(ctx, 'update');
-  // Five round trips besides BEGIN/COMMIT: the cart lock with the item's catalog row, the cart's
-  // items (after the lock), the price (prices, modifiers), and one write of the item, the cart's
-  // updated_at and the event. The answer is built from the rows read and written, not re-read.
+  // Four round trips besides BEGIN/COMMIT: the cart lock with the item's catalog row, the cart's
+  // items (after the lock), the price, and one write of the item, the cart's updated_at and the
+  // event. The answer is built from the rows read and written, not re-read.
   return ctx.db.$transaction(async (tx) => {
     const variantId = input.variantId ?? null;
     const { cart, sellable } = await lockCartWithSellable(tx, ctx, cartId, { entityId: input.entityId, variantId });

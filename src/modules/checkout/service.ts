@@ -14,8 +14,8 @@
 //      so the counter row (which orders every checkout of the organization) is locked for that
 //      statement and COMMIT only. When `checkout.beforeCommit` handlers exist they run between
 //      the order's write and a second statement that numbers it and records the event.
-// Without promotion codes and beforeCommit hooks that is 9 round trips whatever the number of
-// lines: BEGIN, 1, 2 (items, prices, modifiers), 3 (tax), 5, 7, COMMIT.
+// Without promotion codes and beforeCommit hooks that is 8 round trips whatever the number of
+// lines: BEGIN, 1, 2 (items, prices), 3 (tax), 5, 7, COMMIT.
 // After commit `orders.afterCreate` hooks run; their errors come back in meta.hookErrors.
 // An idempotencyKey binds the order to the caller (API key, user, or the guest cart): the same
 // key again returns the original order (200 instead of 201) and charges nothing.
