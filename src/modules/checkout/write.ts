@@ -77,7 +77,7 @@ export async function writeOrder(tx: Tx, w: OrderWrite, final: boolean): Promise
         idempotency_scope, idempotency_key, placed_at, created_at, updated_at)
       select ${o.id}::uuid, ${o.organizationId}::uuid, n.number, ${o.cartId}::uuid, ${o.customerId}, ${o.customerEmail}, ${o.status}::order_status,
         ${o.paymentStatus}::payment_status, ${o.currency}, ${o.subtotal}, ${o.discountTotal}, ${o.taxTotal}, ${o.shippingTotal}, ${o.grandTotal},
-        ${o.capturedAmount}, ${o.refundedAmount}, ${JSON.stringify(o.shippingAddress)}::jsonb, ${o.promotionCodes}::text[], ${o.customerGroupIds}::text[],
+        ${o.capturedAmount}, ${o.refundedAmount}, ${o.shippingAddress === null ? null : JSON.stringify(o.shippingAddress)}::jsonb, ${o.promotionCodes}::text[], ${o.customerGroupIds}::text[],
         ${JSON.stringify(o.pricing)}::jsonb, ${o.paymentProvider}, ${o.paymentMethodId}, ${o.paymentIntentId}, ${o.idempotencyScope}, ${o.idempotencyKey},
         ${o.placedAt}, ${o.createdAt}, ${o.updatedAt}
       from ${number} n
