@@ -100,24 +100,9 @@ function specificity(rule: RuleRow, vendorId: string, categories: Set<string>): 
 }
 
 /**
- * The rules in force at `at` for a set of lines, resolved with two statements whatever the
- * number of lines: the valid rules of the organization and the lines' category links.
- */
-export async function commissionResolver(tx: Tx, organizationId: string, entityIds: string[], at: Date) {
-  const [rules, links] = await Promise.all([
-    tx.marketplaceCommissionRule.findMany({
-      where: { organizationId, AND: [{ OR: [{ validFrom: null }, { validFrom: { lte: at } }] }, { OR: [{ validUntil: null }, { validUntil: { gt: at } }] }] },
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    }),
-    entityIds.length ? tx.catalogEntityCategory.findMany({ where: { organizationId, entityId: { in: entityIds } }, select: { entityId: true, categoryId: true } }) : Promise.resolve([]),
-  ]);
-  return resolverFrom(rules, links);
-}
-
-/**
- * The same resolver from rules already read (valid at the time, newest first) and the lines'
- * category links: for checkout, whose hook reads them with the lines' vendors in one statement
- * (RULES_JSON_SQL and ruleFromJson below).
+ * The commission of a line under the rules in force (read valid at the time, newest first, by
+ * rulesJsonSql) and the lines' category links: checkout's hook reads both with the lines'
+ * vendors in one statement (sub-orders.ts).
  */
 export function resolverFrom(rules: RuleRow[], links: ReadonlyArray<{ entityId: string; categoryId: string }>) {
   const categoriesOf = new Map<string, Set<string>>();
