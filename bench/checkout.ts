@@ -3,7 +3,8 @@
 // (default 12; the visits in flight then finish, so the run stays within 15 s) against the real
 // app in its own process. Before the load, one checkout runs alone to count its SQL statements
 // (Prisma's query log: BEGIN and the SAVEPOINTs of nested service transactions are not in it).
-//   node --import tsx bench/checkout.ts      (BENCH_SECONDS, BENCH_CLIENTS, BENCH_PRODUCTS)
+//   node --import tsx bench/checkout.ts      (BENCH_SECONDS, BENCH_CLIENTS, BENCH_PRODUCTS, BENCH_CPU_PROF)
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { startTarget } from './support/driver.js';
 
@@ -12,7 +13,8 @@ const clients = Number(process.env.BENCH_CLIENTS ?? 20);
 /** Shoppers pick 3 of these at random: hot products contend on their stock rows. */
 const productCount = Number(process.env.BENCH_PRODUCTS ?? 30);
 
-const server = await startTarget('bench/support/server.ts');
+// BENCH_CPU_PROF=dir writes a V8 CPU profile of the server (node --cpu-prof) when it stops.
+const server = await startTarget('bench/support/server.ts', process.env, process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []);
 const base = server.info.url!;
 const admin = { 'x-api-key': server.info.key!, 'content-type': 'application/json' };
 
@@ -32,9 +34,16 @@ async function must(path: string, init: Parameters<typeof call>[1], expected = [
   return res.body.data;
 }
 
-async function statements(): Promise<number> {
+async function counters(): Promise<{ statements: number; roundTrips: number }> {
   server.child.kill('SIGUSR2');
-  return Number((await server.nextLine()).statements);
+  const line = await server.nextLine();
+  return { statements: Number(line.statements), roundTrips: Number(line.roundTrips) };
+}
+
+/** CPU time (user + system) the server process has used, ms (Linux: /proc/<pid>/stat, 100 ticks/s). */
+function serverCpuMs(): number {
+  const fields = readFileSync(`/proc/${server.child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 // ── store setup: a warehouse, products with a price, plenty of stock, a tax class ──
@@ -57,6 +66,7 @@ function pick3(): string[] {
 }
 
 /** One shopper's visit; returns the checkout call's latency and the whole visit's. */
+let unitsOrdered = 0;
 async function visit(): Promise<{ checkoutMs: number; flowMs: number; status: number }> {
   const started = performance.now();
   const cart = await must('/api/carts', { body: { currency: 'USD' } });
@@ -65,6 +75,7 @@ async function visit(): Promise<{ checkoutMs: number; flowMs: number; status: nu
   const before = performance.now();
   const res = await call('/api/checkout', { headers, body: { cartId: cart.id, paymentMethodId: 'pm_card_visa', currency: 'USD', shippingAddress: address, email: 'bench@example.com' } });
   const end = performance.now();
+  if (res.status === 201) unitsOrdered += 3;
   return { checkoutMs: end - before, flowMs: end - started, status: res.status };
 }
 
@@ -75,12 +86,16 @@ await Promise.all(Array.from({ length: 5 }, () => visit()));
 const cart = await must('/api/carts', { body: { currency: 'USD' } });
 const headers = { 'x-cart-token': cart.cartToken };
 for (const entityId of pick3()) await must(`/api/carts/${cart.id}/items`, { headers, body: { entityId, quantity: 1 } });
-const s0 = await statements();
+const s0 = await counters();
 await must('/api/checkout', { headers, body: { cartId: cart.id, paymentMethodId: 'pm_card_visa', currency: 'USD', shippingAddress: address } });
-const checkoutStatements = (await statements()) - s0;
-const s1 = await statements();
+unitsOrdered += 3;
+const s1 = await counters();
 await visit();
-const flowStatements = (await statements()) - s1;
+const s2 = await counters();
+const checkoutStatements = s1.statements - s0.statements;
+const checkoutRoundTrips = s1.roundTrips - s0.roundTrips;
+const flowStatements = s2.statements - s1.statements;
+const flowRoundTrips = s2.roundTrips - s1.roundTrips;
 
 // The load.
 const checkoutLatencies: number[] = [];
@@ -89,6 +104,7 @@ let orders = 0;
 let failures = 0;
 const deadline = performance.now() + seconds * 1000;
 const started = performance.now();
+const cpuBefore = serverCpuMs();
 await Promise.all(
   Array.from({ length: clients }, async () => {
     while (performance.now() < deadline) {
@@ -106,6 +122,10 @@ await Promise.all(
   }),
 );
 const elapsed = (performance.now() - started) / 1000;
+const cpuMs = serverCpuMs() - cpuBefore;
+// No oversell, no lost reservation: every unit of every placed order is reserved, no more.
+const stock = await must(`/api/inventory/check?entityIds=${products.join(',')}`, { headers: admin, method: 'GET' });
+const reserved = (stock as Array<{ reserved: number }>).reduce((sum, row) => sum + row.reserved, 0);
 await server.stop();
 
 function percentile(values: number[], p: number): number {
@@ -120,5 +140,11 @@ console.log(`| orders per second | ${(orders / elapsed).toFixed(1)} |`);
 console.log(`| orders placed / failed visits | ${orders} / ${failures} |`);
 console.log(`| POST /checkout p50 / p99 ms | ${percentile(checkoutLatencies, 50)} / ${percentile(checkoutLatencies, 99)} |`);
 console.log(`| whole visit (5 requests) p50 / p99 ms | ${percentile(flowLatencies, 50)} / ${percentile(flowLatencies, 99)} |`);
-console.log(`| SQL statements of one checkout (3 lines) | ${checkoutStatements} |`);
-console.log(`| SQL statements of one whole visit | ${flowStatements} |`);
+console.log(`| server CPU ms per order (whole visit) | ${(cpuMs / Math.max(1, orders)).toFixed(1)} |`);
+console.log(`| SQL statements / round trips of one checkout (3 lines) | ${checkoutStatements} / ${checkoutRoundTrips} |`);
+console.log(`| SQL statements / round trips of one whole visit | ${flowStatements} / ${flowRoundTrips} |`);
+console.log(`| units reserved / units in placed orders | ${reserved} / ${unitsOrdered} |`);
+if (reserved !== unitsOrdered) {
+  console.error('reserved stock does not match the orders placed');
+  process.exitCode = 1;
+}

@@ -1,7 +1,7 @@
 // A bench target: boots the real app in its own process (so the load generator does not share
 // its event loop) on a fresh database, mints an admin API key, and prints
-// `{"url", "key"}` as one JSON line. On SIGUSR2 it prints `{"statements": n}` (SQL statements
-// sent so far), which the driver turns into statements per request.
+// `{"url", "key"}` as one JSON line. On SIGUSR2 it prints `{"statements": n, "roundTrips": m}`
+// (SQL statements and round trips sent so far), which the driver turns into statements per request.
 import pg from 'pg';
 import { createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/index.js';
@@ -62,7 +62,7 @@ const listening = await listen(app.http, 0, '127.0.0.1');
 // databaseUrl: benches that need bulk data (bench/analytics.ts) seed it with SQL straight into this database.
 console.log(JSON.stringify({ url: listening.url, key, databaseUrl: url.toString(), organizationId: organization.id, entityId: sample[0] ?? '' }));
 
-process.on('SIGUSR2', () => console.log(JSON.stringify({ statements: app.counter.statements })));
+process.on('SIGUSR2', () => console.log(JSON.stringify({ statements: app.counter.statements, roundTrips: app.counter.roundTrips })));
 process.on('SIGTERM', async () => {
   await listening.close();
   await app.close();

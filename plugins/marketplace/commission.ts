@@ -100,17 +100,11 @@ function specificity(rule: RuleRow, vendorId: string, categories: Set<string>): 
 }
 
 /**
- * The rules in force at `at` for a set of lines, resolved with two statements whatever the
- * number of lines: the valid rules of the organization and the lines' category links.
+ * The commission of a line under the rules in force (read valid at the time, newest first, by
+ * rulesJsonSql) and the lines' category links: checkout's hook reads both with the lines'
+ * vendors in one statement (sub-orders.ts).
  */
-export async function commissionResolver(tx: Tx, organizationId: string, entityIds: string[], at: Date) {
-  const [rules, links] = await Promise.all([
-    tx.marketplaceCommissionRule.findMany({
-      where: { organizationId, AND: [{ OR: [{ validFrom: null }, { validFrom: { lte: at } }] }, { OR: [{ validUntil: null }, { validUntil: { gt: at } }] }] },
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    }),
-    entityIds.length ? tx.catalogEntityCategory.findMany({ where: { organizationId, entityId: { in: entityIds } }, select: { entityId: true, categoryId: true } }) : Promise.resolve([]),
-  ]);
+export function resolverFrom(rules: RuleRow[], links: ReadonlyArray<{ entityId: string; categoryId: string }>) {
   const categoriesOf = new Map<string, Set<string>>();
   for (const l of links) {
     const set = categoriesOf.get(l.entityId) ?? new Set<string>();
@@ -129,3 +123,21 @@ export async function commissionResolver(tx: Tx, organizationId: string, entityI
     return { amount, rule: ruleView(best) };
   };
 }
+
+/** The rules of organization `org` valid at `at`, newest first, as one JSON array (see ruleFromJson). */
+export function rulesJsonSql(org: string, at: Date): Prisma.Sql {
+  return Prisma.sql`(select coalesce(json_agg(json_build_object('id', r.id, 'organizationId', r.organization_id, 'name', r.name, 'vendorId', r.vendor_id,
+      'categoryId', r.category_id, 'rateBps', r.rate_bps, 'fixedAmount', r.fixed_amount::text, 'validFrom', r.valid_from, 'validUntil', r.valid_until,
+      'createdAt', r.created_at, 'updatedAt', r.updated_at) order by r.created_at desc, r.id desc), '[]'::json)
+    from plugin_marketplace_commission_rules r
+    where r.organization_id = ${org}::uuid and (r.valid_from is null or r.valid_from <= ${at}) and (r.valid_until is null or r.valid_until > ${at}))`;
+}
+
+type RuleJson = Omit<RuleRow, 'fixedAmount' | 'validFrom' | 'validUntil' | 'createdAt' | 'updatedAt'> & { fixedAmount: string; validFrom: string | null; validUntil: string | null; createdAt: string; updatedAt: string };
+
+/** A rule row from rulesJsonSql's JSON (bigint as text, timestamps as ISO strings). */
+export function ruleFromJson(r: RuleJson): RuleRow {
+  const date = (v: string | null) => (v === null ? null : new Date(v));
+  return { ...r, fixedAmount: BigInt(r.fixedAmount), validFrom: date(r.validFrom), validUntil: date(r.validUntil), createdAt: new Date(r.createdAt), updatedAt: new Date(r.updatedAt) };
+}
+export type { RuleJson };

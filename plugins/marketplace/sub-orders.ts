@@ -9,11 +9,13 @@
 // shipped; cancelling refunds that part through the order's refund machinery (when paid) and
 // gives its stock back; the last live sub-order cancelled cancels the order. Delivery books the
 // vendor's credit in the ledger (available after the holding period).
+import { randomUUID } from 'node:crypto';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import type { Tx } from '../../src/db/client.js';
 import { inTransaction, withTransaction } from '../../src/db/transaction.js';
 import { AppError, notFound } from '../../src/errors.js';
 import type { HookContext } from '../../src/events/hooks.js';
+import { originOf, type EventOrigin } from '../../src/events/outbox.js';
 import type { CheckoutBeforeCommitPayload } from '../../src/modules/checkout/hooks.js';
 import { portsOf } from '../../src/modules/checkout/wiring.js';
 import { lockOrder, moveOrder } from '../../src/modules/orders/service.js';
@@ -21,7 +23,7 @@ import { fulfillLines } from '../../src/modules/orders/fulfillments.js';
 import { createRefund } from '../../src/modules/orders/refunds.js';
 import { actorRecord, serviceCtx } from '../../src/modules/orders/shared.js';
 import type { OrderRow } from '../../src/modules/orders/views.js';
-import { commissionResolver } from './commission.js';
+import { resolverFrom, ruleFromJson, rulesJsonSql, type RuleJson } from './commission.js';
 import { book, DAY_MS } from './ledger.js';
 import { assertMove, emit, iso, num, page, scopeWhere, type Audience, type Ctx, type Moves } from './shared.js';
 
@@ -64,13 +66,31 @@ export function vendorIdOf(metadata: unknown): string | null {
   return typeof v === 'string' ? v : null;
 }
 
-/** The checkout hook: one sub-order per vendor of the order's lines, in checkout's transaction. */
+/**
+ * The checkout hook: one sub-order per vendor of the order's lines, in checkout's transaction.
+ * Two statements whatever the number of vendors and lines: the lines' vendors with their status,
+ * categories and the commission rules in force (one), and every sub-order, its lines and its
+ * marketplace.subOrder.create event (one INSERT). The rows are built
+ * here in full, so the events carry the sub-orders as written without reading them back.
+ */
 export async function createSubOrders(payload: CheckoutBeforeCommitPayload, hook: HookContext): Promise<void> {
   const tx = hook.tx as Tx;
   const organizationId = hook.organization.id;
   const entityIds = [...new Set(payload.lines.map((l) => l.entityId))];
-  const entities = await tx.catalogEntity.findMany({ where: { organizationId, id: { in: entityIds } }, select: { id: true, metadata: true } });
-  const vendorOfEntity = new Map(entities.map((e) => [e.id, vendorIdOf(e.metadata)]));
+  // One statement: each entity's vendor_key (metadata.vendorId when it is a string, as vendorIdOf
+  // reads it), that vendor's status when it exists, the entity's categories, and the commission
+  // rules in force (the same on every row).
+  const at = new Date();
+  const owners = await tx.$queryRaw<Array<{ entity_id: string; vendor_key: string | null; vendor_status: string | null; categories: string[]; rules: RuleJson[] }>>`
+    select e.id as entity_id, k.vendor_key, v.status as vendor_status,
+      array(select c.category_id::text from catalog_entity_categories c where c.entity_id = e.id and c.organization_id = e.organization_id) as categories,
+      ${rulesJsonSql(organizationId, at)} as rules
+    from catalog_entities e
+    cross join lateral (select case when jsonb_typeof(e.metadata->'vendorId') = 'string' then e.metadata->>'vendorId' end as vendor_key) k
+    left join plugin_marketplace_vendors v on v.organization_id = e.organization_id and v.id::text = k.vendor_key
+    where e.organization_id = ${organizationId}::uuid and e.id = any(${entityIds}::uuid[])`;
+  const vendorOfEntity = new Map(owners.map((o) => [o.entity_id, o.vendor_key]));
+  const statusOfVendor = new Map(owners.filter((o) => o.vendor_key).map((o) => [o.vendor_key!, o.vendor_status]));
   const byVendor = new Map<string, CheckoutBeforeCommitPayload['lines']>();
   for (const line of payload.lines) {
     const vendorId = vendorOfEntity.get(line.entityId);
@@ -78,11 +98,13 @@ export async function createSubOrders(payload: CheckoutBeforeCommitPayload, hook
     byVendor.set(vendorId, [...(byVendor.get(vendorId) ?? []), line]);
   }
   if (!byVendor.size) return;
-  const vendors = await tx.marketplaceVendor.findMany({ where: { organizationId, id: { in: [...byVendor.keys()] } }, select: { id: true, name: true, status: true } });
-  const selling = new Set(vendors.filter((v) => v.status === 'approved').map((v) => v.id));
-  const closed = [...byVendor.keys()].filter((id) => !selling.has(id));
+  const closed = [...byVendor.keys()].filter((id) => statusOfVendor.get(id) !== 'approved');
   if (closed.length) throw new AppError('VALIDATION_FAILED', `${closed.length} item(s) belong to a vendor that is not approved to sell`, { vendors: closed });
-  const commission = await commissionResolver(tx, organizationId, entityIds, new Date());
+  const commission = resolverFrom(
+    (owners[0]?.rules ?? []).map(ruleFromJson),
+    owners.flatMap((o) => o.categories.map((categoryId) => ({ entityId: o.entity_id, categoryId }))),
+  );
+  const subOrders: SubOrderRow[] = [];
   for (const [vendorId, lines] of [...byVendor].sort(([a], [b]) => a.localeCompare(b))) {
     const priced = lines.map((l) => {
       const net = l.totalPrice - l.discountTotal;
@@ -94,23 +116,59 @@ export async function createSubOrders(payload: CheckoutBeforeCommitPayload, hook
     const taxTotal = lines.reduce((a, l) => a + l.taxTotal, 0);
     const total = priced.reduce((a, p) => a + p.total, 0);
     const commissionTotal = priced.reduce((a, p) => a + p.commission.amount, 0);
-    const row = await tx.marketplaceSubOrder.create({
-      data: {
-        organizationId, orderId: payload.orderId, vendorId, customerId: payload.customerId, currency: payload.currency,
-        subtotal: BigInt(subtotal), discountTotal: BigInt(discountTotal), taxTotal: BigInt(taxTotal), total: BigInt(total),
-        commissionTotal: BigInt(commissionTotal), netAmount: BigInt(total - commissionTotal),
-        lines: {
-          create: priced.map((p) => ({
-            organizationId, orderLineId: p.line.id, entityId: p.line.entityId, variantId: p.line.variantId, sku: p.line.sku, title: p.line.title,
-            quantity: p.line.quantity, unitPrice: BigInt(p.line.unitPrice), total: BigInt(p.total), commissionAmount: BigInt(p.commission.amount),
-            commissionRule: (p.commission.rule ?? Prisma.JsonNull) as Prisma.InputJsonValue,
-          })),
-        },
-      },
-      include: INCLUDE,
+    const id = randomUUID();
+    const now = new Date();
+    subOrders.push({
+      id, organizationId, orderId: payload.orderId, vendorId, customerId: payload.customerId, status: 'pending', currency: payload.currency,
+      subtotal: BigInt(subtotal), discountTotal: BigInt(discountTotal), taxTotal: BigInt(taxTotal), total: BigInt(total),
+      commissionTotal: BigInt(commissionTotal), netAmount: BigInt(total - commissionTotal),
+      trackingNumber: null, carrier: null, cancelReason: null, confirmedAt: null, shippedAt: null, deliveredAt: null, cancelledAt: null,
+      createdAt: now, updatedAt: now,
+      lines: priced
+        .map((p) => ({
+          id: randomUUID(), organizationId, subOrderId: id, orderLineId: p.line.id, entityId: p.line.entityId, variantId: p.line.variantId, sku: p.line.sku, title: p.line.title,
+          quantity: p.line.quantity, unitPrice: BigInt(p.line.unitPrice), total: BigInt(p.total), commissionAmount: BigInt(p.commission.amount),
+          commissionRule: (p.commission.rule ?? null) as Prisma.JsonValue,
+        }))
+        .sort((a, b) => (a.orderLineId < b.orderLineId ? -1 : a.orderLineId > b.orderLineId ? 1 : 0)), // INCLUDE's order
     });
-    await emit(tx, { organization: hook.organization, actor: hook.actor, requestId: `checkout:${payload.orderId}` }, 'marketplace.subOrder.create', { subOrder: subOrderView(row) });
   }
+  await insertSubOrders(tx, subOrders, originOf({ organization: hook.organization, actor: hook.actor, requestId: `checkout:${payload.orderId}` }));
+}
+
+/** Every sub-order, its lines and its marketplace.subOrder.create event, in one statement. */
+async function insertSubOrders(tx: Tx, subOrders: SubOrderRow[], origin: EventOrigin): Promise<void> {
+  const orders = subOrders.map((s) => ({
+    id: s.id, order_id: s.orderId, vendor_id: s.vendorId, customer_id: s.customerId, status: s.status, currency: s.currency,
+    subtotal: Number(s.subtotal), discount_total: Number(s.discountTotal), tax_total: Number(s.taxTotal), total: Number(s.total),
+    commission_total: Number(s.commissionTotal), net_amount: Number(s.netAmount), created_at: s.createdAt.toISOString(),
+  }));
+  const lines = subOrders.flatMap((s) => s.lines.map((l) => ({
+    id: l.id, sub_order_id: l.subOrderId, order_line_id: l.orderLineId, entity_id: l.entityId, variant_id: l.variantId, sku: l.sku, title: l.title,
+    quantity: l.quantity, unit_price: Number(l.unitPrice), total: Number(l.total), commission_amount: Number(l.commissionAmount), commission_rule: l.commissionRule,
+  })));
+  const events = subOrders.map((s) => ({ payload: { subOrder: subOrderView(s) }, created_at: s.createdAt.toISOString() }));
+  const org = subOrders[0]!.organizationId;
+  await tx.$executeRaw`
+    with subs as (
+      insert into plugin_marketplace_sub_orders (id, organization_id, order_id, vendor_id, customer_id, status, currency, subtotal, discount_total,
+        tax_total, total, commission_total, net_amount, created_at, updated_at)
+      select x.id, ${org}::uuid, x.order_id, x.vendor_id, x.customer_id, x.status, x.currency, x.subtotal, x.discount_total,
+        x.tax_total, x.total, x.commission_total, x.net_amount, x.created_at, x.created_at
+      from jsonb_to_recordset(${JSON.stringify(orders)}::jsonb) as x(id uuid, order_id uuid, vendor_id uuid, customer_id text, status text, currency text,
+        subtotal bigint, discount_total bigint, tax_total bigint, total bigint, commission_total bigint, net_amount bigint, created_at timestamptz)
+    ),
+    lines as (
+      insert into plugin_marketplace_sub_order_lines (id, organization_id, sub_order_id, order_line_id, entity_id, variant_id, sku, title, quantity,
+        unit_price, total, commission_amount, commission_rule)
+      select x.id, ${org}::uuid, x.sub_order_id, x.order_line_id, x.entity_id, x.variant_id, x.sku, x.title, x.quantity,
+        x.unit_price, x.total, x.commission_amount, coalesce(x.commission_rule, 'null'::jsonb)
+      from jsonb_to_recordset(${JSON.stringify(lines)}::jsonb) as x(id uuid, sub_order_id uuid, order_line_id uuid, entity_id uuid, variant_id uuid, sku text,
+        title text, quantity int, unit_price bigint, total bigint, commission_amount bigint, commission_rule jsonb)
+    )
+    insert into events (id, organization_id, type, payload, actor_id, request_id, created_at)
+    select gen_random_uuid(), ${origin.organizationId}::uuid, 'marketplace.subOrder.create', x.payload, ${origin.actorId ?? null}, ${origin.requestId ?? null}, x.created_at
+    from jsonb_to_recordset(${JSON.stringify(events)}::jsonb) as x(payload jsonb, created_at timestamptz)`;
 }
 
 export interface ListInput {

@@ -14,6 +14,12 @@ export { PrismaClient };
 export interface SqlCounter {
   /** Statements sent since the process started; tests and benches read deltas of it. */
   statements: number;
+  /**
+   * Round trips to PostgreSQL since the process started: every query a pooled connection sends,
+   * including what Prisma's query log leaves out (BEGIN, SAVEPOINT, RELEASE SAVEPOINT). Counted
+   * only with `countStatements`.
+   */
+  roundTrips: number;
 }
 
 export interface DbOptions {
@@ -42,12 +48,21 @@ export function createDb(url: string, options: DbOptions = {}): { db: Db; counte
   // the next statement opens a new one (or fails and is answered as an outage).
   pool.on('error', () => undefined);
   const adapter = new PrismaPg(pool, { disposeExternalPool: true });
-  const counter: SqlCounter = { statements: 0 };
+  const counter: SqlCounter = { statements: 0, roundTrips: 0 };
   if (!options.countStatements) {
     const db = new PrismaClient({ adapter });
     pools.set(db, { pool, counter: null });
     return { db, counter };
   }
+  // Counting (tests, bench): each connection's query() is one round trip whatever sent it
+  // (Prisma, sqlPool, BEGIN/COMMIT/SAVEPOINT, which Prisma's statement log leaves out).
+  pool.on('connect', (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+      counter.roundTrips += 1;
+      return query(...args);
+    };
+  });
   const db = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
   db.$on('query', () => {
     counter.statements += 1;

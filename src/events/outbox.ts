@@ -3,7 +3,7 @@
 // transaction commits, and never for a rolled-back write. The dispatcher that reads the outbox
 // lives with the job runner (src/jobs).
 import type { Tx } from '../db/client.js';
-import type { Prisma } from '../generated/prisma/client.js';
+import { Prisma } from '../generated/prisma/client.js';
 import type { EventName, EventPayload } from './registry.js';
 
 export interface EventOrigin {
@@ -27,4 +27,13 @@ export async function recordEvent<N extends EventName>(tx: Tx, origin: EventOrig
       requestId: origin.requestId ?? null,
     },
   });
+}
+
+/**
+ * The same event as an INSERT statement (created now, by this process's clock as recordEvent's rows are), for a set-based write that records its event in the
+ * statement that makes the change (one round trip): `with ..., ev as (${eventInsertSql(...)})`.
+ */
+export function eventInsertSql<N extends EventName>(origin: EventOrigin, type: N, payload: EventPayload<N>): Prisma.Sql {
+  return Prisma.sql`insert into events (id, organization_id, type, payload, actor_id, request_id, created_at)
+    values (gen_random_uuid(), ${origin.organizationId}::uuid, ${type}, ${JSON.stringify(payload)}::jsonb, ${origin.actorId ?? null}, ${origin.requestId ?? null}, ${new Date()})`;
 }

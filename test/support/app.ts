@@ -74,6 +74,8 @@ export interface TestApp {
   apiKey(scope?: string, options?: { organizationId?: string }): Promise<string>;
   /** SQL statements sent so far (query-count probes read deltas). */
   statements(): number;
+  /** Round trips to PostgreSQL so far, BEGIN and SAVEPOINTs included (round-trip probes read deltas). */
+  roundTrips(): number;
   close(): Promise<void>;
 }
 
@@ -144,6 +146,7 @@ export async function startTestApp(overrides: ConfigInput = {}, options: { logge
       return minted.key;
     },
     statements: () => app.counter.statements,
+    roundTrips: () => app.counter.roundTrips,
     async close() {
       await server.close();
       await app.close();

@@ -4,9 +4,11 @@
 // checked-out cart refuses changes (409).
 import type { Tx } from '../../db/client.js';
 import { conflict, forbidden, notFound, validationFailed } from '../../errors.js';
-import { originOf, recordEvent } from '../../events/outbox.js';
+import { randomUUID } from 'node:crypto';
+import { eventInsertSql, originOf } from '../../events/outbox.js';
+import type { Cart, CartItem } from '../../generated/prisma/client.js';
 import { portsOf } from '../checkout/wiring.js';
-import { loadSellables, unsellableReason } from '../checkout/sellables.js';
+import { SELLABLE_COLUMNS, sellableFrom, unsellableReason, type Sellable, type SellableRequest, type SellableRow } from '../checkout/sellables.js';
 import type { RequestContext } from '../../context.js';
 import { serviceCtx, type OrdersCtx } from '../orders/shared.js';
 import { actsForCustomers, assertCartReachable, newCartToken, requireCartPermission } from './access.js';
@@ -61,11 +63,14 @@ export async function createCart(ctx: CartCtx, input: { currency: string; custom
     customerId = user.id;
   }
   const token = customerId ? null : newCartToken();
-  const row = await ctx.db.cart.create({
-    data: { organizationId: ctx.organization.id, currency: input.currency, customerId, tokenHash: token?.hash ?? null },
-    include: CART_INCLUDE,
-  });
-  return cartView(row, token?.token ?? null);
+  // One round trip: a plain INSERT (Prisma's create-with-include is BEGIN, INSERT, two SELECTs,
+  // COMMIT); a new cart has no items, so the answer is the row as written.
+  const now = new Date();
+  const row: Cart = { id: randomUUID(), organizationId: ctx.organization.id, currency: input.currency, customerId, tokenHash: token?.hash ?? null, status: 'open', createdAt: now, updatedAt: now };
+  await ctx.db.$executeRaw`
+    insert into carts (id, organization_id, currency, customer_id, token_hash, status, created_at, updated_at)
+    values (${row.id}::uuid, ${row.organizationId}::uuid, ${row.currency}, ${row.customerId}, ${row.tokenHash}, 'open', ${now}, ${now})`;
+  return cartView({ ...row, items: [] }, token?.token ?? null);
 }
 
 export async function getCart(ctx: CartCtx, id: string): Promise<CartView> {
@@ -85,33 +90,65 @@ export interface AddItemInput {
 
 export async function addCartItem(ctx: CartCtx, cartId: string, input: AddItemInput): Promise<CartView> {
   requireCartPermission(ctx, 'update');
+  // Four round trips besides BEGIN/COMMIT: the cart lock with the item's catalog row, the cart's
+  // items (after the lock), the price, and one write of the item, the cart's updated_at and the
+  // event. The answer is built from the rows read and written, not re-read.
   return ctx.db.$transaction(async (tx) => {
-    const cart = await lockCart(tx, ctx, cartId);
-    assertOpen(cart);
     const variantId = input.variantId ?? null;
-    const [sellable] = await loadSellables(tx, ctx.organization.id, [{ entityId: input.entityId, variantId }]);
-    const reason = unsellableReason(sellable ?? null);
+    const { cart, sellable } = await lockCartWithSellable(tx, ctx, cartId, { entityId: input.entityId, variantId });
+    assertOpen(cart);
+    const reason = unsellableReason(sellable);
     if (reason) throw validationFailed([{ field: sellable?.variantMissing ? 'variantId' : 'entityId', message: reason }], `This item cannot be added: ${reason}`);
 
-    const existing = await tx.cartItem.findFirst({ where: { cartId: cart.id, entityId: input.entityId, variantId } });
+    const items = await tx.cartItem.findMany({ where: { cartId: cart.id }, orderBy: CART_INCLUDE.items.orderBy });
+    const existing = items.find((i) => i.entityId === input.entityId && i.variantId === variantId);
     const quantity = (existing?.quantity ?? 0) + input.quantity;
     if (quantity > MAX_ITEM_QUANTITY) throw validationFailed([{ field: 'quantity', message: `at most ${MAX_ITEM_QUANTITY} units of one item per cart` }]);
     const [resolved] = await portsOf(ctx.services).prices.resolve(serviceCtx(ctx, tx), [{ entityId: input.entityId, variantId, currency: cart.currency, customerGroupIds: [], quantity }]);
     const unitPrice = resolved ?? input.unitPriceSnapshot ?? null;
     if (unitPrice === null) throw validationFailed([{ field: 'unitPriceSnapshot', message: `this item has no price in ${cart.currency}: send unitPriceSnapshot` }]);
 
-    const item = existing
-      ? await tx.cartItem.update({ where: { id: existing.id }, data: { quantity, unitPriceSnapshot: BigInt(unitPrice) } })
-      : await tx.cartItem.create({ data: { organizationId: ctx.organization.id, cartId: cart.id, entityId: input.entityId, variantId, quantity, unitPriceSnapshot: BigInt(unitPrice) } });
-    await tx.cart.update({ where: { id: cart.id }, data: { updatedAt: new Date() } });
+    const now = new Date();
+    const item: CartItem = existing
+      ? { ...existing, quantity, unitPriceSnapshot: BigInt(unitPrice), updatedAt: now }
+      : { id: randomUUID(), organizationId: ctx.organization.id, cartId: cart.id, entityId: input.entityId, variantId, quantity, unitPriceSnapshot: BigInt(unitPrice), createdAt: now, updatedAt: now };
     const view = cartItemView(item);
-    await recordEvent(tx, originOf(ctx), 'cart.afterAddItem', {
+    const event = eventInsertSql(originOf(ctx), 'cart.afterAddItem', {
       cart: { id: cart.id, currency: cart.currency, customerId: cart.customerId },
       item: { ...view, createdAt: view.createdAt.toISOString(), updatedAt: view.updatedAt.toISOString() },
       addedQuantity: input.quantity,
     });
-    return readCart(tx, cart.id);
+    await tx.$executeRaw`
+      with item as (
+        insert into cart_items (id, organization_id, cart_id, entity_id, variant_id, quantity, unit_price_snapshot, created_at, updated_at)
+        values (${item.id}::uuid, ${item.organizationId}::uuid, ${item.cartId}::uuid, ${item.entityId}::uuid, ${item.variantId}::uuid, ${item.quantity}, ${item.unitPriceSnapshot}, ${item.createdAt}, ${item.updatedAt})
+        on conflict (id) do update set quantity = excluded.quantity, unit_price_snapshot = excluded.unit_price_snapshot, updated_at = excluded.updated_at
+      ),
+      touched as (update carts set updated_at = ${now} where id = ${cart.id}::uuid),
+      ev as (${event})
+      select 1`;
+    const rows = existing ? items.map((i) => (i.id === item.id ? item : i)) : [...items, item];
+    // The order CART_INCLUDE reads items in: created, then id.
+    rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return cartView({ ...cart.row, updatedAt: now, items: rows });
   });
+}
+
+/** lockCart, reading the full cart row and the catalog row of the item about to be added in the same statement. */
+async function lockCartWithSellable(tx: Tx, ctx: CartCtx, id: string, request: SellableRequest): Promise<{ cart: LockedCart & { row: Cart }; sellable: Sellable | null }> {
+  const rows = await tx.$queryRaw<Array<SellableRow & { cart_id: string; cart_currency: string; customer_id: string | null; token_hash: string | null; cart_status: string; created_at: Date; updated_at: Date }>>`
+    select c.id as cart_id, c.currency as cart_currency, c.customer_id, c.token_hash, c.status::text as cart_status, c.created_at, c.updated_at, ${SELLABLE_COLUMNS}
+    from carts c
+    left join catalog_entities e on e.id = ${request.entityId}::uuid and e.organization_id = ${ctx.organization.id}::uuid
+    left join catalog_variants v on v.id = ${request.variantId}::uuid and v.entity_id = e.id
+    where c.id = ${id}::uuid and c.organization_id = ${ctx.organization.id}::uuid
+    for update of c`;
+  const r = rows[0];
+  if (!r) throw notFound('Cart');
+  const cart = { id: r.cart_id, currency: r.cart_currency, customerId: r.customer_id, tokenHash: r.token_hash, status: r.cart_status };
+  assertCartReachable(ctx, cart);
+  const row: Cart = { ...cart, organizationId: ctx.organization.id, status: r.cart_status as Cart['status'], createdAt: r.created_at, updatedAt: r.updated_at };
+  return { cart: { ...cart, row }, sellable: r.entity_id ? sellableFrom(r, request.variantId) : null };
 }
 
 async function findItem(tx: Tx, cartId: string, itemId: string) {

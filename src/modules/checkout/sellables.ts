@@ -1,6 +1,8 @@
 // What carts and checkout need to know about the items they sell, in one statement: each
 // requested entity (and variant) of the organization with its status, type, title, SKU and tax
-// classes. An entity that has variants is sold as one of them (variantId required).
+// classes. An entity that has variants is sold as one of them (variantId required). Checkout reads
+// them together with the cart's items (loadCartSellables).
+import { Prisma } from '../../generated/prisma/client.js';
 import type { DbLike } from '../orders/shared.js';
 
 export interface SellableRequest {
@@ -22,8 +24,16 @@ export interface Sellable {
   variantTaxClassId: string | null;
 }
 
-interface Row {
-  idx: number;
+/**
+ * The select-list of a sellable, over `e` (catalog_entities, left-joined: null when absent) and
+ * `v` (catalog_variants of e): for queries that read a sellable with something else (carts).
+ */
+export const SELLABLE_COLUMNS = Prisma.sql`e.id as entity_id, e.type, e.slug, e.status::text as status, e.tax_class_id, e.metadata,
+  (select a.title from catalog_attributes a where a.entity_id = e.id and a.locale = 'en') as entity_title,
+  exists (select 1 from catalog_variants x where x.entity_id = e.id) as has_variants,
+  v.id as variant_id, v.sku as variant_sku, v.title as variant_title, v.tax_class_id as variant_tax_class_id`;
+
+export interface SellableRow {
   entity_id: string | null;
   type: string;
   slug: string;
@@ -38,38 +48,62 @@ interface Row {
   variant_tax_class_id: string | null;
 }
 
+type Row = SellableRow & { idx: number };
+
 /** The sellables for `requests`, index for index; null where the entity does not exist in the organization. */
 export async function loadSellables(db: DbLike, organizationId: string, requests: SellableRequest[]): Promise<Array<Sellable | null>> {
   if (!requests.length) return [];
   const entityIds = requests.map((r) => r.entityId);
   const variantIds = requests.map((r) => r.variantId);
   const rows = await db.$queryRaw<Row[]>`
-    select req.idx::int as idx, e.id as entity_id, e.type, e.slug, e.status::text as status, e.tax_class_id, e.metadata,
-      (select a.title from catalog_attributes a where a.entity_id = e.id and a.locale = 'en') as entity_title,
-      exists (select 1 from catalog_variants x where x.entity_id = e.id) as has_variants,
-      v.id as variant_id, v.sku as variant_sku, v.title as variant_title, v.tax_class_id as variant_tax_class_id
+    select req.idx::int as idx, ${SELLABLE_COLUMNS}
     from unnest(${entityIds}::uuid[], ${variantIds}::uuid[]) with ordinality as req(entity_id, variant_id, idx)
     join catalog_entities e on e.id = req.entity_id and e.organization_id = ${organizationId}::uuid
     left join catalog_variants v on v.id = req.variant_id and v.entity_id = e.id`;
   const out: Array<Sellable | null> = requests.map(() => null);
-  for (const row of rows) {
-    const request = requests[row.idx - 1]!;
-    const metadataSku = typeof row.metadata?.sku === 'string' ? row.metadata.sku : null;
-    const baseTitle = row.entity_title ?? row.slug;
-    out[row.idx - 1] = {
-      entityId: row.entity_id!,
-      variantId: row.variant_id,
-      entityType: row.type,
-      status: row.status,
-      hasVariants: row.has_variants,
-      variantMissing: request.variantId !== null && row.variant_id === null,
-      sku: row.variant_sku ?? metadataSku ?? row.slug,
-      title: row.variant_id ? `${baseTitle}${row.variant_title ? ` - ${row.variant_title}` : ''}` : baseTitle,
-      entityTaxClassId: row.tax_class_id,
-      variantTaxClassId: row.variant_tax_class_id,
-    };
-  }
+  for (const row of rows) out[row.idx - 1] = sellableFrom(row, requests[row.idx - 1]!.variantId);
   return out;
+}
+
+/** The cart's items (oldest first) with what each sells, in one statement (checkout, after the cart lock). */
+export async function loadCartSellables(db: DbLike, organizationId: string, cartId: string): Promise<Array<{ item: CartLine; sellable: Sellable | null }>> {
+  const rows = await db.$queryRaw<Array<SellableRow & { item_id: string; item_entity_id: string; item_variant_id: string | null; quantity: number }>>`
+    select ci.id as item_id, ci.entity_id as item_entity_id, ci.variant_id as item_variant_id, ci.quantity,
+      ${SELLABLE_COLUMNS}
+    from cart_items ci
+    left join catalog_entities e on e.id = ci.entity_id and e.organization_id = ${organizationId}::uuid
+    left join catalog_variants v on v.id = ci.variant_id and v.entity_id = e.id
+    where ci.cart_id = ${cartId}::uuid
+    order by ci.created_at, ci.id`;
+  return rows.map((row) => ({
+    item: { id: row.item_id, entityId: row.item_entity_id, variantId: row.item_variant_id, quantity: row.quantity },
+    sellable: row.entity_id ? sellableFrom(row, row.item_variant_id) : null,
+  }));
+}
+
+export interface CartLine {
+  id: string;
+  entityId: string;
+  variantId: string | null;
+  quantity: number;
+}
+
+/** A sellable from its SELLABLE_COLUMNS (entity_id not null). */
+export function sellableFrom(row: SellableRow, requestedVariantId: string | null): Sellable {
+  const metadataSku = typeof row.metadata?.sku === 'string' ? row.metadata.sku : null;
+  const baseTitle = row.entity_title ?? row.slug;
+  return {
+    entityId: row.entity_id!,
+    variantId: row.variant_id,
+    entityType: row.type,
+    status: row.status,
+    hasVariants: row.has_variants,
+    variantMissing: requestedVariantId !== null && row.variant_id === null,
+    sku: row.variant_sku ?? metadataSku ?? row.slug,
+    title: row.variant_id ? `${baseTitle}${row.variant_title ? ` - ${row.variant_title}` : ''}` : baseTitle,
+    entityTaxClassId: row.tax_class_id,
+    variantTaxClassId: row.variant_tax_class_id,
+  };
 }
 
 /** Why an item cannot be sold, or null when it can. */

@@ -1,15 +1,21 @@
 // Checkout: one cart becomes one order, in one transaction.
-//   1. lock the cart (it must be reachable by the caller and still open);
-//   2. re-price every line through the price resolver (the cart's snapshots are never trusted);
+//   1. lock the cart (it must be reachable by the caller and still open), reading the order
+//      settings in the same statement (reads.ts);
+//   2. read the items with their catalog rows (one statement) and re-price every line through the
+//      price resolver (the cart's snapshots are never trusted);
 //   3. redeem promotion codes, spread the discount over the lines, tax each line through the tax
 //      resolver, add shipping, total;
 //   4. run `checkout.beforeCreate` hooks (a throw vetoes);
-//   5. reserve stock (lines in a fixed order, so concurrent checkouts cannot deadlock each other
-//      and never oversell);
+//   5. reserve stock for every line in one statement (levels locked in a fixed order, so
+//      concurrent checkouts cannot deadlock each other and never oversell);
 //   6. charge through the payment adapter (declines roll everything back);
-//   7. insert the order, its lines and first status, mark the cart converted, then take the next
-//      ORD-YYYY-NNNNNN number — last, so the counter row (which orders every checkout of the
-//      organization) is locked for one statement and the orders.create event only.
+//   7. write the order, its lines, first status and the cart's conversion in one statement
+//      (write.ts), which also takes the next ORD-YYYY-NNNNNN number and records orders.create —
+//      so the counter row (which orders every checkout of the organization) is locked for that
+//      statement and COMMIT only. When `checkout.beforeCommit` handlers exist they run between
+//      the order's write and a second statement that numbers it and records the event.
+// Without promotion codes and beforeCommit hooks that is 8 round trips whatever the number of
+// lines: BEGIN, 1, 2 (items, prices), 3 (tax), 5, 7, COMMIT.
 // After commit `orders.afterCreate` hooks run; their errors come back in meta.hookErrors.
 // An idempotencyKey binds the order to the caller (API key, user, or the guest cart): the same
 // key again returns the original order (200 instead of 201) and charges nothing.
@@ -18,18 +24,19 @@ import type { RequestContext } from '../../context.js';
 import type { Tx } from '../../db/client.js';
 import { hasPermission } from '../../auth/permissions.js';
 import { AppError, conflict, forbidden, validationFailed } from '../../errors.js';
-import { originOf, recordEvent } from '../../events/outbox.js';
+import { originOf } from '../../events/outbox.js';
 import { hooks, type HookContext, type HookError } from '../../events/hooks.js';
-import { Prisma } from '../../generated/prisma/client.js';
-import { lockCart, type CartCtx } from '../carts/service.js';
+import { Prisma, type OrderLine } from '../../generated/prisma/client.js';
+import type { CartCtx } from '../carts/service.js';
 import { actsForCustomers } from '../carts/access.js';
-import { assignNumber, yearIn } from '../orders/numbers.js';
-import { recordStatusChange } from '../orders/service.js';
-import { actorRecord, orgSettings, PERMISSION, serviceCtx } from '../orders/shared.js';
+import { yearIn } from '../orders/numbers.js';
+import { actorRecord, PERMISSION, serviceCtx } from '../orders/shared.js';
 import { inTransaction } from '../orders/tx.js';
-import { ORDER_INCLUDE, orderPayload, orderView, type OrderView } from '../orders/views.js';
+import { ORDER_INCLUDE, orderPayload, orderView, type OrderRow, type OrderView } from '../orders/views.js';
 import { computeTotals } from './totals.js';
-import { loadSellables, unsellableReason } from './sellables.js';
+import { loadCartSellables, unsellableReason } from './sellables.js';
+import { lockCheckoutCart } from './reads.js';
+import { assignNumberAndRecord, writeOrder, type OrderWrite, type StatusChangeRow } from './write.js';
 import { portsOf } from './wiring.js';
 import type { CheckoutHookLine } from './hooks.js';
 import './hooks.js';
@@ -118,7 +125,6 @@ export async function checkout(ctx: CheckoutCtx, input: CheckoutInput): Promise<
     throw forbidden('customerGroupIds can be sent only by a server (API key) or staff acting for customers');
   }
   const customer = await resolveCustomer(ctx, input);
-  const settings = await orgSettings(ctx.db, ctx.organization.id);
   const ports = portsOf(ctx.services);
   const payments = ctx.services.payments;
   const orderId = randomUUID();
@@ -132,7 +138,7 @@ export async function checkout(ctx: CheckoutCtx, input: CheckoutInput): Promise<
       ctx.db,
       async (tx) => {
         chargedIntent = null;
-        const cart = await lockCart(tx, ctx, input.cartId);
+        const { cart, settings } = await lockCheckoutCart(tx, ctx, input.cartId);
         if (cart.status !== 'open') {
           const again = key ? await replayOf(tx, ctx, scope, key, input.cartId) : null;
           if (again) return { order: again, replayed: true };
@@ -141,13 +147,13 @@ export async function checkout(ctx: CheckoutCtx, input: CheckoutInput): Promise<
         if (input.currency !== cart.currency) throw checkoutFailed(`the cart is in ${cart.currency}, not ${input.currency}`, { field: 'currency' });
         if (cart.customerId && customer.customerId && cart.customerId !== customer.customerId) throw checkoutFailed('the cart belongs to another customer', { field: 'customerId' });
         const customerId = customer.customerId ?? cart.customerId;
-        const email = customer.email ?? (cart.customerId ? (await tx.user.findFirst({ where: { id: cart.customerId, organizationId: ctx.organization.id }, select: { email: true } }))?.email ?? null : null);
+        const email = customer.email ?? cart.customerEmail;
 
-        const items = await tx.cartItem.findMany({ where: { cartId: cart.id }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
-        if (!items.length) throw checkoutFailed('the cart is empty');
-
-        // 2. what is sold, at today's prices
-        const sellables = await loadSellables(tx, ctx.organization.id, items.map((i) => ({ entityId: i.entityId, variantId: i.variantId })));
+        // 2. what is sold (the items and their catalog rows in one statement), at today's prices
+        const cartLines = await loadCartSellables(tx, ctx.organization.id, cart.id);
+        if (!cartLines.length) throw checkoutFailed('the cart is empty');
+        const items = cartLines.map((l) => l.item);
+        const sellables = cartLines.map((l) => l.sellable);
         const refused = sellables.map((s, i) => ({ itemId: items[i]!.id, reason: unsellableReason(s) })).filter((r) => r.reason);
         if (refused.length) throw checkoutFailed(`${refused.length} item(s) cannot be sold: ${refused.map((r) => r.reason).join('; ')}`, { items: refused });
         const prices = await ports.prices.resolve(serviceCtx(ctx, tx), items.map((i) => ({ entityId: i.entityId, variantId: i.variantId, currency: cart.currency, customerGroupIds: groups, quantity: i.quantity })));
@@ -233,78 +239,97 @@ export async function checkout(ctx: CheckoutCtx, input: CheckoutInput): Promise<
           chargedIntent = payment.intentId;
         }
 
-        // 7. the order, written under a provisional number; the real one is taken last (below)
+        // 7. the order, its lines, first status and the cart's conversion, written in one statement
+        // (see write.ts); the number is taken in it too unless a beforeCommit hook must run first.
         const now = new Date();
         const paidAlready = totals.grandTotal === 0;
-        const created = await tx.order.create({
-          data: {
-            id: orderId,
-            organizationId: ctx.organization.id,
-            number: `pending:${orderId}`,
-            cartId: cart.id,
-            customerId,
-            customerEmail: email,
-            status: paidAlready ? 'confirmed' : 'pending',
-            paymentStatus: paidAlready ? 'paid' : 'awaiting_payment',
-            currency: cart.currency,
-            subtotal: BigInt(totals.subtotal),
-            discountTotal: BigInt(totals.discountTotal),
-            taxTotal: BigInt(totals.taxTotal),
-            shippingTotal: BigInt(totals.shippingTotal),
-            grandTotal: BigInt(totals.grandTotal),
-            shippingAddress: input.shippingAddress as unknown as Prisma.InputJsonObject,
-            promotionCodes: codes,
-            customerGroupIds: groups,
-            pricing: { promotions: redemption.applied, freeShipping: redemption.freeShipping, shipping: settings.shipping } as unknown as Prisma.InputJsonObject,
-            paymentProvider: totals.grandTotal > 0 ? payments.adapter.name : null,
-            paymentMethodId: input.paymentMethodId,
-            paymentIntentId,
-            idempotencyScope: key ? scope : null,
-            idempotencyKey: key,
-            placedAt: now,
-          },
-        });
-        const lines = await tx.orderLine.createManyAndReturn({
-          data: sold.map((s, i) => ({
-            organizationId: ctx.organization.id,
-            orderId,
-            position: i,
-            entityId: s.item.entityId,
-            variantId: s.item.variantId,
-            entityType: s.sellable.entityType,
-            sku: s.sellable.sku,
-            title: s.sellable.title,
-            quantity: s.item.quantity,
-            unitPrice: BigInt(s.unitPrice),
-            totalPrice: BigInt(totals.lines[i]!.totalPrice),
-            discountTotal: BigInt(totals.lines[i]!.discountTotal),
-            taxClassId: rates[i]!.taxClassId,
-            taxRateBps: rates[i]!.rateBps,
-            taxTotal: BigInt(totals.lines[i]!.taxTotal),
-            reservations: reservations[i]!,
-          })),
-        });
+        const organizationId = ctx.organization.id;
+        const row: Omit<OrderRow, 'number' | 'lines'> = {
+          id: orderId,
+          organizationId,
+          cartId: cart.id,
+          customerId,
+          customerEmail: email,
+          status: paidAlready ? 'confirmed' : 'pending',
+          paymentStatus: paidAlready ? 'paid' : 'awaiting_payment',
+          currency: cart.currency,
+          subtotal: BigInt(totals.subtotal),
+          discountTotal: BigInt(totals.discountTotal),
+          taxTotal: BigInt(totals.taxTotal),
+          shippingTotal: BigInt(totals.shippingTotal),
+          grandTotal: BigInt(totals.grandTotal),
+          capturedAmount: 0n,
+          refundedAmount: 0n,
+          shippingAddress: input.shippingAddress as unknown as Prisma.JsonObject,
+          promotionCodes: codes,
+          customerGroupIds: groups,
+          pricing: { promotions: redemption.applied, freeShipping: redemption.freeShipping, shipping: settings.shipping } as unknown as Prisma.JsonObject,
+          paymentProvider: totals.grandTotal > 0 ? payments.adapter.name : null,
+          paymentMethodId: input.paymentMethodId,
+          paymentIntentId,
+          idempotencyScope: key ? scope : null,
+          idempotencyKey: key,
+          invoiceNumber: null,
+          invoicedAt: null,
+          placedAt: now,
+          createdAt: now,
+          updatedAt: now,
+        };
+        const lines: OrderLine[] = sold.map((s, i) => ({
+          id: randomUUID(),
+          organizationId,
+          orderId,
+          position: i,
+          entityId: s.item.entityId,
+          variantId: s.item.variantId,
+          entityType: s.sellable.entityType,
+          sku: s.sellable.sku,
+          title: s.sellable.title,
+          quantity: s.item.quantity,
+          refundedQuantity: 0,
+          fulfilledQuantity: 0,
+          fulfillmentStatus: 'unfulfilled',
+          unitPrice: BigInt(s.unitPrice),
+          totalPrice: BigInt(totals.lines[i]!.totalPrice),
+          discountTotal: BigInt(totals.lines[i]!.discountTotal),
+          taxClassId: rates[i]!.taxClassId,
+          taxRateBps: rates[i]!.rateBps,
+          taxTotal: BigInt(totals.lines[i]!.taxTotal),
+          reservations: reservations[i]! as unknown as Prisma.JsonArray,
+        }));
         const actor = actorRecord(ctx);
-        await recordStatusChange(tx, ctx, orderId, null, 'pending', { trigger: 'checkout', actor });
-        if (paidAlready) await recordStatusChange(tx, ctx, orderId, 'pending', 'confirmed', { trigger: 'payment', reason: 'nothing to pay', actor });
-        await tx.cart.update({ where: { id: cart.id }, data: { status: 'converted' } });
+        const statusChanges: StatusChangeRow[] = [{ fromStatus: null, toStatus: 'pending', trigger: 'checkout', reason: null, actorId: actor.id, actorKind: actor.kind, createdAt: now }];
+        // One millisecond later, so the timeline lists the two moves in the order they happened.
+        if (paidAlready) statusChanges.push({ fromStatus: 'pending', toStatus: 'confirmed', trigger: 'payment', reason: 'nothing to pay', actorId: actor.id, actorKind: actor.kind, createdAt: new Date(now.getTime() + 1) });
+        const draft = orderView({ ...row, number: '', lines });
+        const write: OrderWrite = {
+          order: row,
+          lines,
+          statusChanges,
+          cartId: cart.id,
+          numbering: { prefix: 'ORD', year: yearIn(now, settings.timezone) },
+          event: { origin: originOf(ctx), payload: { order: orderPayload(draft) } },
+        };
         // 8. plugins write their part of the order in this transaction (the marketplace's
-        // sub-orders): a handler that throws rolls the whole checkout back.
-        try {
-          await hooks.runBefore('checkout.beforeCommit', {
-            orderId,
-            customerId,
-            currency: cart.currency,
-            lines: lines.map((l) => ({ id: l.id, position: l.position, entityId: l.entityId, variantId: l.variantId, sku: l.sku, title: l.title, quantity: l.quantity, unitPrice: Number(l.unitPrice), totalPrice: Number(l.totalPrice), discountTotal: Number(l.discountTotal), taxTotal: Number(l.taxTotal) })),
-          }, hookContext(ctx, tx));
-        } catch (error) {
-          throw error instanceof AppError ? checkoutFailed(error.message, { step: 'checkout.beforeCommit', code: error.code }) : error;
+        // sub-orders): a handler that throws rolls the whole checkout back. The counter row
+        // serializes every checkout of the organization until commit, so the number is taken in
+        // the last statement either way.
+        const beforeCommit = hooks.count('checkout.beforeCommit') > 0;
+        let number = await writeOrder(tx, write, !beforeCommit);
+        if (beforeCommit) {
+          try {
+            await hooks.runBefore('checkout.beforeCommit', {
+              orderId,
+              customerId,
+              currency: cart.currency,
+              lines: lines.map((l) => ({ id: l.id, position: l.position, entityId: l.entityId, variantId: l.variantId, sku: l.sku, title: l.title, quantity: l.quantity, unitPrice: Number(l.unitPrice), totalPrice: Number(l.totalPrice), discountTotal: Number(l.discountTotal), taxTotal: Number(l.taxTotal) })),
+            }, hookContext(ctx, tx));
+          } catch (error) {
+            throw error instanceof AppError ? checkoutFailed(error.message, { step: 'checkout.beforeCommit', code: error.code }) : error;
+          }
+          number = await assignNumberAndRecord(tx, write);
         }
-        // The counter row serializes every checkout of the organization until commit: take it in
-        // the last write but one, so it is held for one statement and the event insert.
-        const number = await assignNumber(tx, ctx.organization.id, 'order', yearIn(now, settings.timezone), orderId);
-        const view = orderView({ ...created, number, lines: lines.sort((a, b) => a.position - b.position) });
-        await recordEvent(tx, originOf(ctx), 'orders.create', { order: orderPayload(view) });
+        const view = { ...draft, number };
         return { order: view, replayed: false };
       },
       { timeout: payments.timeoutMs + 15_000 },
@@ -330,6 +355,16 @@ function replayed(ctx: CheckoutCtx, order: OrderView): CheckoutResult {
   return { data: order, meta: { hookErrors: [], replayed: true } };
 }
 
+/** A unique violation (the idempotency key taken by a concurrent checkout), from Prisma's model API or raw SQL. */
 function isUniqueViolation(error: unknown): boolean {
-  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
+  if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') return true;
+  const seen = new Set<unknown>();
+  let current: unknown = error;
+  while (current && typeof current === 'object' && !seen.has(current)) {
+    seen.add(current);
+    const record = current as { code?: unknown; originalCode?: unknown; kind?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
+    if (record.code === '23505' || record.originalCode === '23505' || record.kind === 'UniqueConstraintViolation') return true;
+    current = record.cause ?? record.meta?.driverAdapterError;
+  }
+  return false;
 }

@@ -3,6 +3,7 @@
 // caller's transaction.
 import type { Services } from '../../services.js';
 import type { CheckoutPorts, Redemption } from './ports.js';
+import { distinctStockKeys } from '../inventory/reserve-lines.js';
 
 export function portsOf(services: Services): CheckoutPorts {
   return {
@@ -54,6 +55,9 @@ export function portsOf(services: Services): CheckoutPorts {
     },
     inventory: {
       async reserve(ctx, lines) {
+        // All lines in one statement when each names its own stock (the usual cart); a pair
+        // named twice goes line by line, so the second line's choice sees the first's reservation.
+        if (distinctStockKeys(lines)) return (await services.inventory.reserveLines(ctx, lines)).map((r) => [r]);
         const reserved = await services.inventory.reserveMany(
           ctx,
           lines.map((l) => ({ entityId: l.entityId, variantId: l.variantId, quantity: l.quantity, reference: l.reference })),

@@ -6,10 +6,12 @@ import { adjustStock } from './adjust.service.js';
 import { checkAvailability } from './availability.js';
 import { consumeReservation, releaseStock, reserveMany, reserveStock } from './reservations.service.js';
 import { ensureDefaultWarehouse } from './warehouses.service.js';
+import { reserveLines } from './reserve-lines.js';
 
 export const inventoryService = {
   reserve: reserveStock,
   reserveMany,
+  reserveLines,
   release: releaseStock,
   consume: consumeReservation,
   adjust: adjustStock,

@@ -63,9 +63,17 @@ type Json = Record<string, unknown>;
 /** The settings groups orders read, in one query. */
 export async function orgSettings(db: DbLike, organizationId: string): Promise<OrgSettings> {
   const rows = await db.setting.findMany({
-    where: { organizationId, group: { in: ['general', 'policies', 'branding', 'shipping'] } },
+    where: { organizationId, group: { in: [...ORDER_SETTING_GROUPS] } },
     select: { group: true, values: true },
   });
+  return settingsFrom(rows);
+}
+
+/** The settings groups orders read. */
+export const ORDER_SETTING_GROUPS = ['general', 'policies', 'branding', 'shipping'] as const;
+
+/** OrgSettings from the rows of ORDER_SETTING_GROUPS (checkout reads them with its cart lock). */
+export function settingsFrom(rows: ReadonlyArray<{ group: string; values: unknown }>): OrgSettings {
   const group = (name: string) => (rows.find((row) => row.group === name)?.values ?? {}) as Json;
   const general = group('general');
   const policies = group('policies');

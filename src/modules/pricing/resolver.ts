@@ -11,9 +11,9 @@
 //   3. total = unit × quantity.
 //
 // No base price in the currency → null (the caller decides: 404 on the route, refusal at checkout).
-// A batch of lines costs two or three SQL statements whatever its size.
+// A batch of lines costs one SQL statement whatever its size.
 import type { ServiceContext } from '../../db/transaction.js';
-import type { Price, PriceModifier } from '../../generated/prisma/client.js';
+import { Prisma, type Price, type PriceModifier } from '../../generated/prisma/client.js';
 import { discounted, percentOf } from './rounding.js';
 
 export interface PriceQuery {
@@ -60,33 +60,32 @@ export async function resolvePrices(ctx: ServiceContext, context: PriceContextIn
   const groups = [...new Set(context.customerGroupIds ?? [])];
   const entityIds = [...new Set(queries.map((q) => q.entityId))];
 
-  const [prices, modifiers] = await Promise.all([
-    ctx.db.price.findMany({
-      where: {
-        organizationId: org,
-        currency: context.currency,
-        entityId: { in: entityIds },
-        OR: [{ customerGroupId: null }, ...(groups.length ? [{ customerGroupId: { in: groups } }] : [])],
-      },
-    }),
-    ctx.db.priceModifier.findMany({
-      where: {
-        organizationId: org,
-        isActive: true,
-        AND: [
-          { OR: [{ currency: null, type: 'percentage' }, { currency: context.currency }] },
-          { OR: [{ entityId: null }, { entityId: { in: entityIds } }] },
-          { OR: [{ customerGroupId: null }, ...(groups.length ? [{ customerGroupId: { in: groups } }] : [])] },
-          { OR: [{ validFrom: null }, { validFrom: { lte: at } }] },
-          { OR: [{ validUntil: null }, { validUntil: { gt: at } }] },
-        ],
-      },
-    }),
-  ]);
-  const categoryScoped = modifiers.some((m) => m.categoryId);
-  const memberships = categoryScoped
-    ? await ctx.db.catalogEntityCategory.findMany({ where: { organizationId: org, entityId: { in: entityIds } }, select: { entityId: true, categoryId: true } })
-    : [];
+  // One statement (one round trip) for the prices, the modifiers in force and, when a modifier
+  // is category-scoped, the entities' category links; rows come back as JSON (bigint as text).
+  const modifierFilter = Prisma.sql`m.organization_id = ${org}::uuid and m.is_active
+      and ((m.currency is null and m.type = 'percentage') or m.currency = ${context.currency})
+      and (m.entity_id is null or m.entity_id = any(${entityIds}::uuid[]))
+      and (m.customer_group_id is null or m.customer_group_id = any(${groups}::text[]))
+      and (m.valid_from is null or m.valid_from <= ${at}) and (m.valid_until is null or m.valid_until > ${at})`;
+  const [row] = await ctx.db.$queryRaw<Array<{ prices: PriceJson[]; modifiers: ModifierJson[]; memberships: Array<{ entityId: string; categoryId: string }> }>>`
+    select
+      (select coalesce(json_agg(json_build_object('id', p.id, 'organizationId', p.organization_id, 'entityId', p.entity_id, 'variantId', p.variant_id,
+          'currency', p.currency, 'amount', p.amount::text, 'customerGroupId', p.customer_group_id, 'scopeKey', p.scope_key,
+          'createdAt', p.created_at, 'updatedAt', p.updated_at)), '[]'::json)
+        from prices p
+        where p.organization_id = ${org}::uuid and p.currency = ${context.currency} and p.entity_id = any(${entityIds}::uuid[])
+          and (p.customer_group_id is null or p.customer_group_id = any(${groups}::text[]))) as prices,
+      (select coalesce(json_agg(json_build_object('id', m.id, 'organizationId', m.organization_id, 'name', m.name, 'type', m.type, 'value', m.value::text,
+          'currency', m.currency, 'entityId', m.entity_id, 'categoryId', m.category_id, 'customerGroupId', m.customer_group_id, 'minQuantity', m.min_quantity,
+          'validFrom', m.valid_from, 'validUntil', m.valid_until, 'isActive', m.is_active, 'createdAt', m.created_at, 'updatedAt', m.updated_at)), '[]'::json)
+        from price_modifiers m where ${modifierFilter}) as modifiers,
+      (select coalesce(json_agg(json_build_object('entityId', c.entity_id, 'categoryId', c.category_id)), '[]'::json)
+        from catalog_entity_categories c
+        where c.organization_id = ${org}::uuid and c.entity_id = any(${entityIds}::uuid[])
+          and exists (select 1 from price_modifiers m where ${modifierFilter} and m.category_id is not null)) as memberships`;
+  const prices = row!.prices.map(priceFromJson);
+  const modifiers = row!.modifiers.map(modifierFromJson);
+  const memberships = row!.memberships;
   const categoriesOf = new Map<string, Set<string>>();
   for (const m of memberships) {
     const set = categoriesOf.get(m.entityId) ?? new Set<string>();
@@ -135,4 +134,17 @@ export async function resolvePrices(ctx: ServiceContext, context: PriceContextIn
 export async function resolvePrice(ctx: ServiceContext, query: PriceQuery & PriceContextInput): Promise<ResolvedPrice | null> {
   const [resolved] = await resolvePrices(ctx, query, [query]);
   return resolved ?? null;
+}
+
+type PriceJson = Omit<Price, 'amount' | 'createdAt' | 'updatedAt'> & { amount: string; createdAt: string; updatedAt: string };
+type ModifierJson = Omit<PriceModifier, 'value' | 'validFrom' | 'validUntil' | 'createdAt' | 'updatedAt'> & { value: string; validFrom: string | null; validUntil: string | null; createdAt: string; updatedAt: string };
+
+const dateOrNull = (v: string | null) => (v === null ? null : new Date(v));
+
+function priceFromJson(p: PriceJson): Price {
+  return { ...p, amount: BigInt(p.amount), createdAt: new Date(p.createdAt), updatedAt: new Date(p.updatedAt) };
+}
+
+function modifierFromJson(m: ModifierJson): PriceModifier {
+  return { ...m, value: BigInt(m.value), validFrom: dateOrNull(m.validFrom), validUntil: dateOrNull(m.validUntil), createdAt: new Date(m.createdAt), updatedAt: new Date(m.updatedAt) };
 }

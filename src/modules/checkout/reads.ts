@@ -1,0 +1,49 @@
+// Checkout's first statement: lock the cart (it orders checkout against the cart's own writes)
+// and, in the same round trip, read what the rest of checkout needs that does not depend on the
+// cart's items: the organization's order settings (shipping rule, timezone for the number's
+// year) and the email of the cart's customer. The items are read in the next statement, after
+// the lock is held, so an item added just before checkout is never missed.
+import type { Tx } from '../../db/client.js';
+import { notFound } from '../../errors.js';
+import { assertCartReachable } from '../carts/access.js';
+import type { CartCtx } from '../carts/service.js';
+import { ORDER_SETTING_GROUPS, settingsFrom, type OrgSettings } from '../orders/shared.js';
+
+export interface CheckoutCart {
+  id: string;
+  currency: string;
+  customerId: string | null;
+  status: string;
+  /** The email of the cart's customer (null for a guest cart). */
+  customerEmail: string | null;
+}
+
+interface Row {
+  id: string;
+  currency: string;
+  customer_id: string | null;
+  token_hash: string | null;
+  status: string;
+  customer_email: string | null;
+  settings: Array<{ group: string; values: unknown }> | null;
+}
+
+/** Locks the cart of the organization for the rest of the transaction; 404 when absent or unreachable. */
+export async function lockCheckoutCart(tx: Tx, ctx: CartCtx, cartId: string): Promise<{ cart: CheckoutCart; settings: OrgSettings }> {
+  const org = ctx.organization.id;
+  const rows = await tx.$queryRaw<Row[]>`
+    select c.id, c.currency, c.customer_id, c.token_hash, c.status::text as status,
+      (select u.email from users u where u.id = c.customer_id and u.organization_id = ${org}::uuid) as customer_email,
+      (select json_agg(json_build_object('group', s."group", 'values', s."values")) from settings s
+        where s.organization_id = ${org}::uuid and s."group" = any(${[...ORDER_SETTING_GROUPS]}::text[])) as settings
+    from carts c
+    where c.id = ${cartId}::uuid and c.organization_id = ${org}::uuid
+    for update of c`;
+  const row = rows[0];
+  if (!row) throw notFound('Cart');
+  assertCartReachable(ctx, { customerId: row.customer_id, tokenHash: row.token_hash });
+  return {
+    cart: { id: row.id, currency: row.currency, customerId: row.customer_id, status: row.status, customerEmail: row.customer_id ? row.customer_email : null },
+    settings: settingsFrom(row.settings ?? []),
+  };
+}

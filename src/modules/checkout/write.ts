@@ -1,0 +1,121 @@
+// Checkout's writes, set-based: the order, all its lines, its first status change(s) and the
+// cart's conversion in one statement; the order number (gap-free counter, see orders/numbers.ts)
+// and the orders.create outbox event in the same statement when no `checkout.beforeCommit`
+// handler has to see the order first, else in one more statement after the hooks. Every row is
+// built here in full (ids, timestamps, defaults), so nothing has to be read back and the views
+// come from the same objects that were written.
+import type { Tx } from '../../db/client.js';
+import type { EventOrigin } from '../../events/outbox.js';
+import { Prisma, type Order, type OrderLine } from '../../generated/prisma/client.js';
+import type { OrderPayload } from '../orders/views.js';
+
+export interface StatusChangeRow {
+  fromStatus: string | null;
+  toStatus: string;
+  trigger: string;
+  reason: string | null;
+  actorId: string | null;
+  actorKind: string;
+  createdAt: Date;
+}
+
+export interface OrderWrite {
+  /** The order row as written, but for its number (assigned here). */
+  order: Omit<Order, 'number'>;
+  lines: OrderLine[];
+  statusChanges: StatusChangeRow[];
+  cartId: string;
+  /** The counter this order's number comes from. */
+  numbering: { year: number; prefix: string };
+  /** The orders.create event: its payload's order.number is filled in by the statement. */
+  event: { origin: EventOrigin; payload: { order: Omit<OrderPayload, 'number'> & { number: string } } };
+}
+
+/** The number from the counter's new value: PREFIX-YYYY- and at least six digits. */
+function numberSql(prefix: string, year: number, value: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`${`${prefix}-${year}-`} || case when length(${value}::text) >= 6 then ${value}::text else lpad(${value}::text, 6, '0') end`;
+}
+
+function counterSql(organizationId: string, year: number): Prisma.Sql {
+  return Prisma.sql`insert into order_counters (organization_id, kind, year, value)
+      values (${organizationId}::uuid, 'order', ${year}, 1)
+      on conflict (organization_id, kind, year) do update set value = order_counters.value + 1
+      returning value`;
+}
+
+/** The orders.create event, created now (this process's clock, as recordEvent's rows and the plugins' events before it). */
+function eventSql(origin: EventOrigin, payload: unknown, from: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`insert into events (id, organization_id, type, payload, actor_id, request_id, created_at)
+      select gen_random_uuid(), ${origin.organizationId}::uuid, 'orders.create',
+        jsonb_set(${JSON.stringify(payload)}::jsonb, '{order,number}', to_jsonb(n.number)), ${origin.actorId ?? null}, ${origin.requestId ?? null}, ${new Date()}
+      from ${from} n`;
+}
+
+/**
+ * Writes the order with its lines, status changes and the cart's conversion. With `final`, the
+ * number is taken and the event recorded in the same statement (the counter row, which orders
+ * every checkout of the organization, is then held for this statement and COMMIT only);
+ * otherwise the order carries a provisional number until `assignNumberAndRecord`.
+ */
+export async function writeOrder(tx: Tx, w: OrderWrite, final: boolean): Promise<string> {
+  const o = w.order;
+  const lines = w.lines.map((l) => ({
+    id: l.id, position: l.position, entity_id: l.entityId, variant_id: l.variantId, entity_type: l.entityType, sku: l.sku, title: l.title,
+    quantity: l.quantity, unit_price: Number(l.unitPrice), total_price: Number(l.totalPrice), discount_total: Number(l.discountTotal),
+    tax_class_id: l.taxClassId, tax_rate_bps: l.taxRateBps, tax_total: Number(l.taxTotal), reservations: l.reservations,
+  }));
+  const changes = w.statusChanges.map((c) => ({ from_status: c.fromStatus, to_status: c.toStatus, trigger: c.trigger, reason: c.reason, actor_id: c.actorId, actor_kind: c.actorKind, created_at: c.createdAt.toISOString() }));
+  const number = final
+    ? Prisma.sql`(select ${numberSql(w.numbering.prefix, w.numbering.year, Prisma.sql`value`)} as number from next)`
+    : Prisma.sql`(select ${`pending:${o.id}`}::text as number)`;
+  const rows = await tx.$queryRaw<Array<{ number: string }>>`
+    with ${final ? Prisma.sql`next as (${counterSql(o.organizationId, w.numbering.year)}),` : Prisma.empty}
+    ord as (
+      insert into orders (id, organization_id, number, cart_id, customer_id, customer_email, status, payment_status, currency,
+        subtotal, discount_total, tax_total, shipping_total, grand_total, captured_amount, refunded_amount, shipping_address,
+        promotion_codes, customer_group_ids, pricing, payment_provider, payment_method_id, payment_intent_id,
+        idempotency_scope, idempotency_key, placed_at, created_at, updated_at)
+      select ${o.id}::uuid, ${o.organizationId}::uuid, n.number, ${o.cartId}::uuid, ${o.customerId}, ${o.customerEmail}, ${o.status}::order_status,
+        ${o.paymentStatus}::payment_status, ${o.currency}, ${o.subtotal}, ${o.discountTotal}, ${o.taxTotal}, ${o.shippingTotal}, ${o.grandTotal},
+        ${o.capturedAmount}, ${o.refundedAmount}, ${o.shippingAddress === null ? null : JSON.stringify(o.shippingAddress)}::jsonb, ${o.promotionCodes}::text[], ${o.customerGroupIds}::text[],
+        ${JSON.stringify(o.pricing)}::jsonb, ${o.paymentProvider}, ${o.paymentMethodId}, ${o.paymentIntentId}, ${o.idempotencyScope}, ${o.idempotencyKey},
+        ${o.placedAt}, ${o.createdAt}, ${o.updatedAt}
+      from ${number} n
+      returning number
+    ),
+    lines as (
+      insert into order_lines (id, organization_id, order_id, position, entity_id, variant_id, entity_type, sku, title, quantity,
+        unit_price, total_price, discount_total, tax_class_id, tax_rate_bps, tax_total, reservations)
+      select x.id, ${o.organizationId}::uuid, ${o.id}::uuid, x.position, x.entity_id, x.variant_id, x.entity_type, x.sku, x.title, x.quantity,
+        x.unit_price, x.total_price, x.discount_total, x.tax_class_id, x.tax_rate_bps, x.tax_total, x.reservations
+      from jsonb_to_recordset(${JSON.stringify(lines)}::jsonb) as x(id uuid, position int, entity_id uuid, variant_id uuid, entity_type text, sku text,
+        title text, quantity int, unit_price bigint, total_price bigint, discount_total bigint, tax_class_id uuid, tax_rate_bps int, tax_total bigint, reservations jsonb)
+    ),
+    changes as (
+      insert into order_status_changes (id, organization_id, order_id, from_status, to_status, trigger, reason, actor_id, actor_kind, created_at)
+      select gen_random_uuid(), ${o.organizationId}::uuid, ${o.id}::uuid, x.from_status::order_status, x.to_status::order_status, x.trigger, x.reason,
+        x.actor_id, x.actor_kind, x.created_at
+      from jsonb_to_recordset(${JSON.stringify(changes)}::jsonb) as x(from_status text, to_status text, trigger text, reason text, actor_id text, actor_kind text, created_at timestamptz)
+    ),
+    cart as (
+      update carts set status = 'converted', updated_at = ${o.createdAt} where id = ${w.cartId}::uuid
+    )
+    ${final ? Prisma.sql`, ev as (${eventSql(w.event.origin, w.event.payload, Prisma.sql`ord`)})` : Prisma.empty}
+    select number from ord`;
+  return rows[0]!.number;
+}
+
+/** After the beforeCommit hooks: the order's real number and its orders.create event, in one statement. */
+export async function assignNumberAndRecord(tx: Tx, w: OrderWrite): Promise<string> {
+  const o = w.order;
+  const rows = await tx.$queryRaw<Array<{ number: string }>>`
+    with next as (${counterSql(o.organizationId, w.numbering.year)}),
+    upd as (
+      update orders set number = ${numberSql(w.numbering.prefix, w.numbering.year, Prisma.sql`next.value`)}
+      from next where orders.id = ${o.id}::uuid
+      returning orders.number
+    ),
+    ev as (${eventSql(w.event.origin, w.event.payload, Prisma.sql`upd`)})
+    select number from upd`;
+  return rows[0]!.number;
+}
