@@ -11,7 +11,8 @@
 //     load: async (ctx, ids) => groupBy(await ctx.db.price.findMany({ where: { organizationId: ctx.organization.id, entityId: { in: ids } } }), (p) => p.entityId) });
 //   builder.objectField(CatalogEntityRef, 'pricing', (t) =>
 //     t.field({ type: [PriceRef], nullable: true, resolve: (entity) => includedValue(entity, 'pricing') }));
-import type { CatalogEntity } from '../../generated/prisma/client.js';
+import { Prisma, type CatalogAttributes, type CatalogEntity } from '../../generated/prisma/client.js';
+import { queryRows } from '../../db/raw.js';
 import { validationFailed } from '../../errors.js';
 import type { CatalogCtx } from './shared.js';
 import type { RequestContext } from '../../context.js';
@@ -101,10 +102,13 @@ registerCatalogInclude({
   name: 'attributes',
   description: 'Localized attributes, one item per locale',
   async load(ctx, ids) {
-    const rows = await ctx.db.catalogAttributes.findMany({
-      where: { organizationId: ctx.organization.id, entityId: { in: ids } },
-      orderBy: [{ entityId: 'asc' }, { locale: 'asc' }],
-    });
+    // Raw SQL on the pool (db/raw.ts): this runs for every list page that embeds attributes.
+    const rows = await queryRows<CatalogAttributes>(ctx.db, Prisma.sql`
+      select entity_id as "entityId", locale, organization_id as "organizationId", title, description,
+             seo_title as "seoTitle", seo_description as "seoDescription", created_at as "createdAt", updated_at as "updatedAt"
+      from catalog_attributes
+      where organization_id = ${ctx.organization.id}::uuid and entity_id = any(${ids}::uuid[])
+      order by entity_id, locale`);
     return groupBy(rows.map(attributesView), (row) => row.entityId);
   },
 });

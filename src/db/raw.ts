@@ -1,0 +1,18 @@
+// Raw SQL reads on the hot paths, sent straight to node-postgres when the client has a pool of
+// its own (sqlPool), through Prisma's $queryRaw otherwise (inside a transaction, whose connection
+// only Prisma holds). Same SQL, same rows: timestamptz → Date, json/jsonb → parsed, uuid and text
+// → string, int4 → number in both. Not for int8 or numeric columns (node-postgres returns
+// strings where $queryRaw returns BigInt/Decimal): cast them in the SQL or use $queryRaw.
+//
+// Why: Prisma spends about as much CPU again as node-postgres on each raw statement (its
+// interpreter, result deserialization by column type, tracing hooks); the catalog's include
+// statements run on every list page.
+import type { Prisma } from '../generated/prisma/client.js';
+import { sqlPool, type Db, type Tx } from './client.js';
+
+export async function queryRows<T>(db: Db | Tx, sql: Prisma.Sql): Promise<T[]> {
+  const pool = sqlPool(db);
+  if (!pool) return (db as Db).$queryRaw<T[]>(sql);
+  const result = await pool.query({ text: sql.text, values: sql.values as unknown[] });
+  return result.rows as T[];
+}
