@@ -20,6 +20,12 @@ const url = new URL(server.url);
 const name = `commerce_bench_${process.pid}`;
 const admin = new pg.Client({ connectionString: server.url });
 await admin.connect();
+// A bench server that was killed (not stopped with SIGTERM) leaves its database behind: drop
+// those whose process is gone, so repeated runs do not fill the server.
+const leftovers = await admin.query<{ datname: string }>(`select datname from pg_database where datname ~ '^commerce_bench_[0-9]+$'`);
+for (const { datname } of leftovers.rows) {
+  if (!processAlive(Number(datname.slice('commerce_bench_'.length)))) await admin.query(`drop database if exists ${datname} with (force)`).catch(() => undefined);
+}
 await admin.query(`create database ${name}`);
 await admin.end();
 url.pathname = `/${name}`;
@@ -73,3 +79,12 @@ process.on('SIGTERM', async () => {
   await server.release();
   process.exit(0);
 });
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
