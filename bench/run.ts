@@ -9,7 +9,7 @@
 // scenario. Then the checkout and job-queue benches run as they do alone.
 //
 //   npm run bench            BENCH_SECONDS (5), BENCH_CONNECTIONS (50), BENCH_ROUNDS (3),
-//                            BENCH_PRODUCTS (100), BENCH_ONLY=http to skip checkout and jobs
+//                            BENCH_PRODUCTS (100), BENCH_ONLY=http to skip checkout, jobs and the production start/RSS run
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -164,7 +164,7 @@ printRows(rows);
 if (process.env.BENCH_ONLY !== 'http') {
   // The write paths have their own drivers (shoppers, job runners); they report their own
   // yardsticks (orders/s, graphile-worker in the same run).
-  for (const script of ['bench/checkout.ts', 'bench/jobs-throughput.ts']) {
+  for (const script of ['bench/checkout.ts', 'bench/jobs-throughput.ts', 'bench/production.ts']) {
     console.log(`\n## ${script}`);
     spawnSync(process.execPath, ['--import', 'tsx', script], { stdio: 'inherit', env: process.env });
   }

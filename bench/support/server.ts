@@ -6,6 +6,7 @@ import pg from 'pg';
 import { createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/index.js';
 import { resolveDatabase } from '../../src/db/client.js';
+import { processAlive } from '../../src/db/embedded.js';
 import { mintApiKey } from '../../src/auth/accounts.js';
 import { listen } from '../../src/http/listen.js';
 import { createEntity } from '../../src/modules/catalog/entity.service.js';
@@ -79,12 +80,3 @@ process.on('SIGTERM', async () => {
   await server.release();
   process.exit(0);
 });
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}

@@ -56,7 +56,7 @@ async function freePort(): Promise<number> {
   });
 }
 
-function processAlive(pid: number): boolean {
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

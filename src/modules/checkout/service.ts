@@ -187,12 +187,7 @@ export async function checkout(ctx: CheckoutCtx, input: CheckoutInput): Promise<
           shipping: settings.shipping,
         });
         const hookLines: CheckoutHookLine[] = sold.map((s, i) => ({
-          entityId: s.item.entityId,
-          variantId: s.item.variantId,
-          entityType: s.sellable.entityType,
-          sku: s.sellable.sku,
-          title: s.sellable.title,
-          quantity: s.item.quantity,
+          ...soldItem(s),
           unitPrice: s.unitPrice,
           ...totals.lines[i]!,
         }));
@@ -280,12 +275,7 @@ export async function checkout(ctx: CheckoutCtx, input: CheckoutInput): Promise<
           organizationId,
           orderId,
           position: i,
-          entityId: s.item.entityId,
-          variantId: s.item.variantId,
-          entityType: s.sellable.entityType,
-          sku: s.sellable.sku,
-          title: s.sellable.title,
-          quantity: s.item.quantity,
+          ...soldItem(s),
           refundedQuantity: 0,
           fulfilledQuantity: 0,
           fulfillmentStatus: 'unfulfilled',
@@ -348,6 +338,11 @@ export async function checkout(ctx: CheckoutCtx, input: CheckoutInput): Promise<
 
   const hookErrors = await hooks.runAfter('orders.afterCreate', { order: outcome.order }, hookContext(ctx));
   return { data: outcome.order, meta: { hookErrors, replayed: false } };
+}
+
+/** What an order line and a checkout hook line both say of one cart item. */
+function soldItem(s: { item: { entityId: string; variantId: string | null; quantity: number }; sellable: { entityType: string; sku: string; title: string } }) {
+  return { entityId: s.item.entityId, variantId: s.item.variantId, entityType: s.sellable.entityType, sku: s.sellable.sku, title: s.sellable.title, quantity: s.item.quantity };
 }
 
 function replayed(ctx: CheckoutCtx, order: OrderView): CheckoutResult {
