@@ -16,6 +16,8 @@ const BUCKET = 'commerce-media';
 const CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }; // s3rver's built-in account
 
 let directory: string;
+/** This file's own DATA_DIR: its media/.incoming checks see only its own uploads, not other files' running in parallel. */
+let dataDir: string;
 let server: S3rver | null = null;
 let port = 0;
 let t: TestApp;
@@ -56,7 +58,9 @@ beforeAll(async () => {
   await startS3();
   const endpoint = `http://127.0.0.1:${port}`;
   s3 = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials: CREDENTIALS, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED', maxAttempts: 1 });
+  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'media-data-'));
   t = await startTestApp({
+    dataDir,
     media: { storage: 's3', s3: { bucket: BUCKET, region: 'us-east-1', endpoint, forcePathStyle: true, credentials: CREDENTIALS, keyPrefix: 'media/' } },
   });
   admin = await t.apiKey('admin');
@@ -68,9 +72,20 @@ afterAll(async () => {
   await stopS3();
   s3?.destroy();
   if (directory) await fs.rm(directory, { recursive: true, force: true });
+  if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
 });
 
 describe('S3 media storage', () => {
+  it('leaves no temporary file behind when an upload is refused for its fields or its bytes', async () => {
+    const incoming = async () => (await fs.readdir(path.resolve(dataDir, 'media', '.incoming')).catch(() => [] as string[])).filter((f) => f.length === 36);
+    const longAlt = await upload(t, admin, { file: { bytes: await png(8, 8, '#00f'), type: 'image/png' }, alt: 'a'.repeat(501) });
+    expect(longAlt.status, longAlt.text).toBe(422);
+    expect(longAlt.body.error.details).toEqual([{ field: 'alt', message: 'at most 500 characters' }]);
+    const empty = await upload(t, admin, { file: { bytes: Buffer.alloc(0), type: 'image/png' } });
+    expect(empty.status, empty.text).toBe(422);
+    expect(await incoming()).toEqual([]);
+  });
+
   it('stores an upload in the bucket (not on local disk) and redirects GET /media/:id to a presigned URL that serves the bytes', async () => {
     const bytes = await png(64, 48, '#0a0');
     const res = await upload(t, admin, { file: { bytes, type: 'image/png' }, alt: 'green' });

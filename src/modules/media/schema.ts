@@ -11,10 +11,11 @@ import { appErrorResponse, errorResponse } from '../../http/rest-errors.js';
 import { AppError, validationFailed } from '../../errors.js';
 import type { RequestContext } from '../../context.js';
 import { CatalogEntityRef, CatalogVariantRef, includedValue, registerCatalogInclude, type CatalogEntityView, type VariantView } from '../catalog/index.js';
-import { attach, attachmentsOf, deleteAsset, detach, findAsset, getAsset, reorder, storeUnavailable, storeUpload } from './service.js';
+import { attach, attachmentsOf, deleteAsset, detach, findAsset, getAsset, reorder, storeUnavailable, storeUpload, type ReceivedFile } from './service.js';
 import { verifyMediaUrl } from './signing.js';
 import { mediaStorage } from './storage.js';
 import { Readable } from 'node:stream';
+import fs from 'node:fs/promises';
 import { receiveMultipart, streamToTemp } from './upload.js';
 import { contentUrl, type MediaAssetView, type MediaAttachmentView } from './views.js';
 import './tasks.js';
@@ -215,14 +216,20 @@ defineRawRoute({
     },
   },
   async handle(ctx) {
+    let file: ReceivedFile | null = null;
     try {
-      const { file, fields } = await receiveMultipart(ctx.request, ctx.config);
+      const received = await receiveMultipart(ctx.request, ctx.config);
+      file = received.file;
+      const fields = received.fields;
       if (!file) throw validationFailed([{ field: 'file', message: 'is required' }]);
       const alt = fields.alt?.trim() || null;
       if (alt && alt.length > 500) throw validationFailed([{ field: 'alt', message: 'at most 500 characters' }]);
       const stored = await storeUpload(ctx, file, { alt, origin: 'merchant' });
       return envelope(stored.asset, stored.created ? 201 : 200);
     } catch (error) {
+      // Refused before storeUpload took the file over (which removes it itself): the temporary
+      // file goes now, or every refused upload would leave one in media/.incoming.
+      if (file) await fs.rm(file.tempFile, { force: true });
       if (error instanceof AppError) {
         // A refused body may still be arriving: close the connection instead of draining it.
         const response = appErrorResponse(error);
