@@ -17,11 +17,7 @@
 //     entries themselves).
 import { createHash, randomBytes } from 'node:crypto';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { Redis as RedisClient } from 'ioredis';
-import { lazyModule } from '../../src/lazy.js';
-
-// ioredis loads only in processes with REDIS_URL set.
-const ioredis = lazyModule<{ Redis: typeof RedisClient }>('ioredis');
+import { ioredis } from '../../src/lazy.js';
 import type { RequestContext } from '../../src/context.js';
 import type { Config } from '../../src/config/index.js';
 import type { Tx } from '../../src/db/client.js';

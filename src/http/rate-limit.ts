@@ -3,11 +3,7 @@
 // sign-in attempts per email (strict). In memory by default; shared through Redis when
 // REDIS_URL is set, so several server instances enforce one budget.
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { Redis as RedisClient } from 'ioredis';
-import { lazyModule } from '../lazy.js';
-
-// ioredis loads only in processes with REDIS_URL set.
-const ioredis = lazyModule<{ Redis: typeof RedisClient }>('ioredis');
+import { ioredis } from '../lazy.js';
 import type { Config } from '../config/index.js';
 import { AppError } from '../errors.js';
 
