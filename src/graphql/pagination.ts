@@ -296,14 +296,7 @@ export async function paginate<Row, View, Where, Order extends object>(ctx: List
 
   if (!request) {
     const [rows, total] = await Promise.all([spec.findMany({ where: spec.where, orderBy: spec.orderBy, ...pageWindow(input) }), spec.count(spec.where)]);
-    const page = toPage(await spec.view(rows), total, input);
-    // Offset pages: only GraphQL's edges need every row's cursor (an HMAC each), so they are
-    // signed when first read; REST reads the first and last only.
-    lazyCursors(page, () => rows.map(cursorOf));
-    const endCursor = rows.length ? cursorOf(rows[rows.length - 1]!) : null;
-    page.meta.pagination.endCursor = endCursor;
-    page.pageInfo = { ...page.pageInfo!, startCursor: rows.length ? (rows.length === 1 ? endCursor : cursorOf(rows[0]!)) : null, endCursor };
-    return page;
+    return offsetPage(rows, total, input, spec.view, cursorOf);
   }
 
   const order = request.backward ? reversed(keys) : keys;
@@ -319,27 +312,45 @@ export async function paginate<Row, View, Where, Order extends object>(ctx: List
     spec.findMany({ where, orderBy: prismaOrderBy(order) as unknown as Order[], skip: 0, take: request.size + 1 }),
     spec.count(spec.where),
   ]);
+  return cursorPage(fetched, total, request, spec.view, cursorOf);
+}
+
+/** An offset page of `rows` (one page of `total`), with the cursors of its first and last row. */
+async function offsetPage<Row, View>(rows: Row[], total: number, input: PageInput, view: (rows: Row[]) => View[] | Promise<View[]>, cursorOf: (row: Row) => string): Promise<Page<View>> {
+  const page = toPage(await view(rows), total, input);
+  // Offset pages: only GraphQL's edges need every row's cursor (an HMAC each), so they are
+  // signed when first read; REST reads the first and last only.
+  let cursors: string[] | undefined;
+  Object.defineProperty(page, 'cursors', { enumerable: true, configurable: true, get: () => (cursors ??= rows.map(cursorOf)), set: (value: string[]) => (cursors = value) });
+  const endCursor = rows.length ? cursorOf(rows[rows.length - 1]!) : null;
+  page.meta.pagination.endCursor = endCursor;
+  page.pageInfo = { ...page.pageInfo!, startCursor: rows.length ? (rows.length === 1 ? endCursor : cursorOf(rows[0]!)) : null, endCursor };
+  return page;
+}
+
+/** A cursor page from `fetched` (up to one row more than the page, to tell whether more follow). */
+async function cursorPage<Row, View>(
+  fetched: Row[],
+  total: number,
+  request: NonNullable<ReturnType<typeof cursorRequest>>,
+  view: (rows: Row[]) => View[] | Promise<View[]>,
+  cursorOf: (row: Row) => string,
+): Promise<Page<View>> {
   const more = fetched.length > request.size;
   const rows = fetched.slice(0, request.size);
   if (request.backward) rows.reverse();
   const cursors = rows.map(cursorOf);
-  const startCursor = cursors[0] ?? null;
   const endCursor = cursors.at(-1) ?? null;
   // Forward: more rows follow when the extra one came back; rows precede when we started after a
   // cursor. Backward: the mirror image.
   const hasNextPage = request.backward ? request.cursor !== undefined : more;
   const hasPreviousPage = request.backward ? more : request.cursor !== undefined;
   return {
-    data: await spec.view(rows),
+    data: await view(rows),
     meta: { pagination: { page: 1, limit: request.size, total, totalPages: Math.ceil(total / request.size), hasNextPage, endCursor } },
     cursors,
-    pageInfo: { hasNextPage, hasPreviousPage, startCursor, endCursor },
+    pageInfo: { hasNextPage, hasPreviousPage, startCursor: cursors[0] ?? null, endCursor },
   };
-}
-
-function lazyCursors(page: Page<unknown>, sign: () => string[]): void {
-  let cursors: string[] | undefined;
-  Object.defineProperty(page, 'cursors', { enumerable: true, configurable: true, get: () => (cursors ??= sign()), set: (value: string[]) => (cursors = value) });
 }
 
 /**
@@ -363,14 +374,7 @@ export async function paginateRows<Row, View>(
   const request = cursorRequest(input);
   if (!request) {
     const { rows, total } = await spec.fetch({ backward: false, ...pageWindow(input) });
-    const page = toPage(await spec.view(rows), total, input);
-    // Offset pages: only GraphQL's edges need every row's cursor (an HMAC each), so they are
-    // signed when first read; REST reads the first and last only.
-    lazyCursors(page, () => rows.map(cursorOf));
-    const endCursor = rows.length ? cursorOf(rows[rows.length - 1]!) : null;
-    page.meta.pagination.endCursor = endCursor;
-    page.pageInfo = { ...page.pageInfo!, startCursor: rows.length ? (rows.length === 1 ? endCursor : cursorOf(rows[0]!)) : null, endCursor };
-    return page;
+    return offsetPage(rows, total, input, spec.view, cursorOf);
   }
   let after: CursorValue[] | undefined;
   if (request.cursor !== undefined) {
@@ -378,19 +382,7 @@ export async function paginateRows<Row, View>(
     if (after.length !== spec.keyLength || !after.every((v) => typeof v === 'string')) throw validationFailed([{ field: request.field, message: 'is not a cursor of this list' }]);
   }
   const { rows: fetched, total } = await spec.fetch({ after, backward: request.backward, skip: 0, take: request.size + 1 });
-  const more = fetched.length > request.size;
-  const rows = fetched.slice(0, request.size);
-  if (request.backward) rows.reverse();
-  const cursors = rows.map(cursorOf);
-  const hasNextPage = request.backward ? request.cursor !== undefined : more;
-  const hasPreviousPage = request.backward ? more : request.cursor !== undefined;
-  const endCursor = cursors.at(-1) ?? null;
-  return {
-    data: await spec.view(rows),
-    meta: { pagination: { page: 1, limit: request.size, total, totalPages: Math.ceil(total / request.size), hasNextPage, endCursor } },
-    cursors,
-    pageInfo: { hasNextPage, hasPreviousPage, startCursor: cursors[0] ?? null, endCursor },
-  };
+  return cursorPage(fetched, total, request, spec.view, cursorOf);
 }
 
 /** A verified cursor value still has to fit its column (a cursor minted before a schema change). */
