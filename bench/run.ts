@@ -6,7 +6,10 @@
 // rounds with the baseline (raw, scenario, raw, scenario, ...; BENCH_ROUNDS each, default 3)
 // and the table reports medians, the median of the per-round ratios to raw, SQL statements per
 // request (the app's statement counter over the measured rounds) and the app's RSS after the
-// scenario. Then the checkout and job-queue benches run as they do alone.
+// scenario. After the app's scenarios come the floors (bench/support/floors.ts), measured the
+// same way: what node:http + node-postgres doing only the same reads reaches, and what the fixed
+// stack's server adapter and Yoga reach doing nothing, so every goal can be read against what
+// this machine allows at all. Then the checkout and job-queue benches run as they do alone.
 //
 //   npm run bench            BENCH_SECONDS (5), BENCH_CONNECTIONS (50), BENCH_ROUNDS (3),
 //                            BENCH_PRODUCTS (100), BENCH_ONLY=http to skip checkout, jobs and the production start/RSS run
@@ -65,9 +68,12 @@ interface Row {
   failures: number;
   statements: number | null;
   rssMb: number;
+  /** Size of the answer's body. */
+  bytes?: number;
 }
 
-async function measure(baseline: Target, app: Target, scenario: Scenario, expectFailures = false): Promise<Row> {
+/** Measures `scenario` served by `app` (statements counted when it is the commerce app) against the raw baseline. */
+async function measure(baseline: Target, app: Target, scenario: Scenario, expectFailures = false, countStatements = true): Promise<Row> {
   await load(scenario, 1, connections); // warm-up: JIT, pools, caches
   const ours: Result[] = [];
   const raw: Result[] = [];
@@ -82,11 +88,11 @@ async function measure(baseline: Target, app: Target, scenario: Scenario, expect
     const r = await load({ name: 'raw', url: baseline.info.url! }, seconds, connections);
     rawCpu += (cpuMs(baseline.child.pid) ?? 0) - (rawCpuBefore ?? 0);
     rawRequests += r.total;
-    const before = await statementCounter(app);
+    const before = countStatements ? await statementCounter(app) : 0;
     const cpuBefore = cpuMs(app.child.pid);
     const o = await load(scenario, seconds, connections);
     cpu += (cpuMs(app.child.pid) ?? 0) - (cpuBefore ?? 0);
-    statements += (await statementCounter(app)) - before;
+    if (countStatements) statements += (await statementCounter(app)) - before;
     requests += o.total;
     raw.push(r);
     ours.push(o);
@@ -106,21 +112,29 @@ async function measure(baseline: Target, app: Target, scenario: Scenario, expect
     p50: median(ours.map((r) => r.p50)),
     p99: median(ours.map((r) => r.p99)),
     failures,
-    statements: requests ? Math.round((statements / requests) * 100) / 100 : null,
+    statements: countStatements && requests ? Math.round((statements / requests) * 100) / 100 : null,
     rssMb: rssMb(app.child.pid),
   };
 }
 
 function printRows(rows: Row[]): void {
   console.log(`\nload average ${os.loadavg().map((n) => n.toFixed(1)).join(' / ')}, ${os.cpus().length} cores, ${connections} connections, ${rounds} alternating rounds of ${seconds} s, medians`);
-  console.log('\n| scenario | req/s | raw req/s | ratio to raw | p50 ms | p99 ms | failed | SQL/request | RSS MB | CPU ms/request | raw CPU ms/request | CPU ratio |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('\n| scenario | req/s | raw req/s | ratio to raw | p50 ms | p99 ms | failed | SQL/request | body bytes | RSS MB | CPU ms/request | raw CPU ms/request | CPU ratio |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   const fmt = (n: number | null, digits: number) => (n === null ? '—' : n.toFixed(digits));
   for (const r of rows) {
     console.log(
-      `| ${r.name} | ${r.rps} | ${r.rawRps} | ${r.ratio.toFixed(4)}× | ${r.p50} | ${r.p99} | ${r.failures} | ${r.statements ?? '—'} | ${r.rssMb} | ${fmt(r.cpuPerRequest, 3)} | ${fmt(r.rawCpuPerRequest, 4)} | ${r.cpuRatio === null ? '—' : `${r.cpuRatio.toFixed(4)}×`} |`,
+      `| ${r.name} | ${r.rps} | ${r.rawRps} | ${r.ratio.toFixed(4)}× | ${r.p50} | ${r.p99} | ${r.failures} | ${r.statements ?? '—'} | ${r.bytes ?? '—'} | ${r.rssMb} | ${fmt(r.cpuPerRequest, 3)} | ${fmt(r.rawCpuPerRequest, 4)} | ${r.cpuRatio === null ? '—' : `${r.cpuRatio.toFixed(4)}×`} |`,
     );
   }
+}
+
+/** One request first, so a broken scenario fails loudly instead of benchmarking an error page; returns the body's size. */
+async function probe(scenario: Scenario, expectFailures = false): Promise<number> {
+  const res = await fetch(scenario.url, { method: scenario.method ?? 'GET', headers: scenario.headers, body: scenario.body });
+  const text = await res.text();
+  if (!expectFailures && (res.status !== 200 || text.includes('"errors"'))) throw new Error(`${scenario.name}: ${res.status} ${text.slice(0, 300)}`);
+  return Buffer.byteLength(text);
 }
 
 const baseline = await startTarget('bench/support/baseline.ts');
@@ -149,12 +163,33 @@ try {
     { scenario: { name: 'anonymous request refused by the rate limiter (429)', url: `${app.info.url}/api/settings/general` }, expectFailures: true },
   ];
   for (const { scenario, expectFailures } of scenarios) {
-    // Probe once so a broken scenario fails loudly instead of benchmarking an error page.
-    const probe = await fetch(scenario.url, { method: scenario.method ?? 'GET', headers: scenario.headers, body: scenario.body });
-    const text = await probe.text();
-    if (!expectFailures && (probe.status !== 200 || text.includes('"errors"'))) throw new Error(`${scenario.name}: ${probe.status} ${text.slice(0, 300)}`);
-    rows.push(await measure(baseline, app, scenario, expectFailures));
+    const bytes = await probe(scenario, expectFailures);
+    rows.push({ ...(await measure(baseline, app, scenario, expectFailures)), bytes });
     console.error(`done: ${scenario.name}`);
+  }
+  // The floors (bench/support/floors.ts) read the app's database while the app idles.
+  const floors = await startTarget('bench/support/floors.ts', {
+    ...process.env,
+    FLOOR_DATABASE_URL: app.info.databaseUrl,
+    FLOOR_ORGANIZATION_ID: app.info.organizationId,
+    FLOOR_ENTITY_ID: app.info.entityId,
+  });
+  try {
+    const floorScenarios: Scenario[] = [
+      { name: 'floor: node:http + pg, the settings read and nothing else', url: `${floors.info.sql}/sql/settings` },
+      { name: 'floor: node:http + pg, the entity read and nothing else', url: `${floors.info.sql}/sql/entity` },
+      { name: 'floor: node:http + pg, the list page with the same embeds (5 statements)', url: `${floors.info.sql}/sql/list` },
+      { name: 'floor: node:http + pg, the same list page built as JSON by PostgreSQL (1 statement)', url: `${floors.info.sql}/sql/list-json` },
+      { name: 'floor: @whatwg-node/server (Yoga\'s adapter) answering a fixed body', url: `${floors.info.adapter}/` },
+      { name: 'floor: Yoga `{ __typename }`, no auth, no SQL', url: `${floors.info.graphql}/graphql?query=%7B__typename%7D` },
+    ];
+    for (const scenario of floorScenarios) {
+      const bytes = await probe(scenario);
+      rows.push({ ...(await measure(baseline, floors, scenario, false, false)), bytes });
+      console.error(`done: ${scenario.name}`);
+    }
+  } finally {
+    await floors.stop();
   }
 } finally {
   await Promise.all([app.stop(), baseline.stop()]);
