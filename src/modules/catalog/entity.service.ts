@@ -1,7 +1,8 @@
 // Catalog entities: list, get (by UUID or slug), create, update, delete and the status moves.
 // Reads need catalog:read; entities that are not active (draft, archived, discontinued) exist
 // only for callers with catalog:read:unpublished (404 and filtered out of lists for others).
-import type { CatalogEntity, CatalogEntityStatus, Prisma } from '../../generated/prisma/client.js';
+import { Prisma, type CatalogEntity, type CatalogEntityStatus } from '../../generated/prisma/client.js';
+import { queryRows } from '../../db/raw.js';
 import { forbidden, notFound, validationFailed } from '../../errors.js';
 import { hasPermission } from '../../auth/permissions.js';
 import { paginate, type ListCtx, type Page, type PageInput } from '../../graphql/pagination.js';
@@ -69,8 +70,15 @@ export async function listEntities(ctx: CatalogCtx & ListCtx, input: EntityListI
 
 /** An entity the caller may read, by UUID or slug; 404 when absent or not visible to them. */
 export async function findReadableEntity(ctx: CatalogCtx, idOrSlug: string): Promise<CatalogEntity> {
-  const key = UUID_RE.test(idOrSlug) ? { id: idOrSlug.toLowerCase() } : { slug: idOrSlug };
-  const row = await ctx.db.catalogEntity.findFirst({ where: { organizationId: ctx.organization.id, ...key } });
+  // The read behind every product page: straight to node-postgres (db/raw.ts), the same row
+  // Prisma's findFirst returned, without its per-statement interpreter.
+  const key = UUID_RE.test(idOrSlug) ? Prisma.sql`id = ${idOrSlug}::uuid` : Prisma.sql`slug = ${idOrSlug}`;
+  const [row] = await queryRows<CatalogEntity>(
+    ctx.db,
+    Prisma.sql`select id, organization_id as "organizationId", type, slug, status::text as status, metadata, tax_class_id as "taxClassId",
+                      source_store_id as "sourceStoreId", published_at as "publishedAt", created_at as "createdAt", updated_at as "updatedAt"
+               from catalog_entities where organization_id = ${ctx.organization.id}::uuid and ${key}`,
+  );
   if (!row || (row.status !== 'active' && !seesUnpublished(ctx))) throw notFound('Catalog entity');
   return row;
 }
