@@ -71,7 +71,8 @@ export async function listEntities(ctx: CatalogCtx & ListCtx, input: EntityListI
 /** An entity the caller may read, by UUID or slug; 404 when absent or not visible to them. */
 export async function findReadableEntity(ctx: CatalogCtx, idOrSlug: string): Promise<CatalogEntity> {
   // The read behind every product page: straight to node-postgres (db/raw.ts), the same row
-  // Prisma's findFirst returned, without its per-statement interpreter.
+  // Prisma's findFirst returned, without its per-statement interpreter. The column list mirrors
+  // model CatalogEntity in prisma/schema.prisma: a column added there must be added here too.
   const key = UUID_RE.test(idOrSlug) ? Prisma.sql`id = ${idOrSlug}::uuid` : Prisma.sql`slug = ${idOrSlug}`;
   const [row] = await queryRows<CatalogEntity>(
     ctx.db,
