@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { seed } from '../../src/seed.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { openStore, placeOrder, product, ORDER_TEST_CONFIG } from '../orders/helpers.js';
-import { hintFor, IdPool, invalidArbitrary, junk, resolveRefs, validArbitrary } from './registry-inputs.js';
+import { hintFor, IdPool, invalidArbitrary, junk, queryParam, resolveRefs, validArbitrary } from './registry-inputs.js';
 
 const RUNS = process.env.COMMERCE_SLOW_TESTS === '1' ? 25 : 8;
 
@@ -65,7 +65,7 @@ describe('fuzz every /api/doc operation', () => {
         const caseArb: fc.Arbitrary<Case> = fc.tuple(pathArb, queryArb, bodyArb).map(([params, query, body]) => {
           const path = openApiPath.replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent((params as Record<string, string>)[name] ?? ''));
           const qs = new URLSearchParams();
-          for (const [key, value] of Object.entries(query)) qs.set(key, Array.isArray(value) ? value.map(String).join(',') : typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value));
+          for (const [key, value] of Object.entries(query)) qs.set(key, queryParam(value));
           const q = qs.toString();
           return { path: `${path}${q ? `?${q}` : ''}`, method: method.toUpperCase(), body };
         });

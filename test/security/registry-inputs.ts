@@ -280,6 +280,16 @@ export const junk: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom(-1, 0, 2 ** 53, -9223372036854775808, 1e308, '', ' ', '../../etc/passwd', "' or 1=1 --", '%', '%%', '{}', '[]', 'null', '💥', 'a'.repeat(5000)),
 );
 
+/**
+ * A generated value as one query-string parameter: arrays joined with commas, objects as JSON.
+ * Never String(object): junk objects may carry a `toString` key whose value is not a function,
+ * and String() then throws in the test itself ("Cannot convert object to primitive value").
+ */
+export function queryParam(value: unknown): string {
+  const one = (v: unknown) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v));
+  return Array.isArray(value) ? value.map(one).join(',') : one(value);
+}
+
 /** A value the schema probably refuses: one property replaced by junk, a required one dropped, or junk. */
 export function invalidArbitrary(schema: any): fc.Arbitrary<unknown> {
   const props = schema?.properties ? Object.keys(schema.properties) : [];

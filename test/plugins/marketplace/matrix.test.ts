@@ -15,7 +15,7 @@ import { pay, type Store } from '../../orders/helpers.js';
 import { accessRefusal } from '../../../src/graphql/operation.js';
 import { permissionsFromMap } from '../../../src/auth/permissions.js';
 import { buildSchema } from '../../../src/graphql/schema.js';
-import { buildRequest, hintFor, IdPool, invalidArbitrary, junk, registryRoutes, resolveRefs, uuidsIn, validArbitrary, type Credential, type Route } from '../../security/registry-inputs.js';
+import { buildRequest, hintFor, IdPool, invalidArbitrary, junk, queryParam, registryRoutes, resolveRefs, uuidsIn, validArbitrary, type Credential, type Route } from '../../security/registry-inputs.js';
 import { M, buy, startMarketplace, vendor, vendorProduct, type Vendor } from './helpers.js';
 
 let t: TestApp;
@@ -140,7 +140,7 @@ describe('marketplace under the generic checks', () => {
             fc.asyncProperty(fc.tuple(pathArb, queryArb, bodyArb), async ([params, query, body]) => {
               const path = openApiPath.replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent((params as Record<string, string>)[name] ?? ''));
               const qs = new URLSearchParams();
-              for (const [key, value] of Object.entries(query)) qs.set(key, Array.isArray(value) ? value.map(String).join(',') : typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value));
+              for (const [key, value] of Object.entries(query)) qs.set(key, queryParam(value));
               const url = `${path}${qs.toString() ? `?${qs}` : ''}`;
               const m = method.toUpperCase();
               const res = await t.request(url, { method: m, apiKey: store.admin, ...(body !== undefined && m !== 'GET' && m !== 'DELETE' ? { body } : {}) });
