@@ -16,11 +16,13 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    app.logger.info({ signal }, 'shutting down');
-    // Drain: requests in flight are answered (up to jobs.shutdownGraceMs, the same grace the
-    // worker gives running jobs) before the database pool closes.
-    await server.close(config.jobs.shutdownGraceMs);
+    app.logger.info({ signal, drainMs: config.shutdownDrainMs }, 'shutting down');
+    // Out of rotation (readiness 503) while still accepting for shutdownDrainMs, then the
+    // listener closes and requests in flight are answered (up to jobs.shutdownGraceMs, the grace
+    // the worker gives running jobs) before the database pool closes. README: Shutdown.
+    await server.shutdown({ drainMs: config.shutdownDrainMs, graceMs: config.jobs.shutdownGraceMs });
     await app.close();
+    app.logger.info({ signal }, 'shut down');
     process.exit(0);
   };
   handleShutdownSignalsInApp();

@@ -43,6 +43,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConfigInput
   if (publicUrl) out.baseUrl = publicUrl;
   if (env.DATABASE_URL) out.databaseUrl = env.DATABASE_URL;
   if (env.DATA_DIR) out.dataDir = env.DATA_DIR;
+  if (env.SHUTDOWN_DRAIN_MS) out.shutdownDrainMs = Number(env.SHUTDOWN_DRAIN_MS);
   if (env.MEDIA_MAX_UPLOAD_BYTES) out.media = { ...out.media, maxUploadBytes: Number(env.MEDIA_MAX_UPLOAD_BYTES) };
   if (env.MEDIA_STORAGE) out.media = { ...out.media, storage: env.MEDIA_STORAGE as 'local' | 's3' };
   const s3 = {

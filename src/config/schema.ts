@@ -67,6 +67,11 @@ export const configSchema = z
     redisUrl: z.string().optional(),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     bodyLimitBytes: z.number().int().positive().default(1024 * 1024),
+    /**
+     * On SIGTERM the API answers readiness 503 and keeps accepting for this long, so a load
+     * balancer stops sending before the listener closes (SHUTDOWN_DRAIN_MS; README: Shutdown).
+     */
+    shutdownDrainMs: z.number().int().nonnegative().default(5000),
     auth: z
       .object({
         secret: z.string().min(32).optional(),

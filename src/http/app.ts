@@ -20,7 +20,7 @@ import { isExposedAuthEndpoint } from '../auth/exposed-endpoints.js';
 import { requestIdFor } from './request-id.js';
 import { appErrorResponse, databaseUnavailableResponse, errorResponse } from './rest-errors.js';
 import { isDatabaseUnavailable } from '../db/errors.js';
-import { livenessResponse, readinessResponse } from './health.js';
+import { drainingResponse, livenessResponse, readinessResponse } from './health.js';
 import { referenceBundle, referencePage } from './docs.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { wrapAuthResponse } from './auth-response.js';
@@ -34,6 +34,8 @@ export interface HttpAppDeps extends Pick<Runtime, 'config' | 'db' | 'auth' | 's
 
 export interface HttpApp {
   fetch(request: Request, server?: { clientAddress?: string }): Promise<Response>;
+  /** Shutdown has begun (listen.ts shutdown()): readiness answers 503 from now on. */
+  drain?(): void;
   close(): Promise<void>;
 }
 
@@ -77,6 +79,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
   const baseOrigin = new URL(config.baseUrl ?? `http://localhost:${config.port}`).origin;
   const trusted = new Set([baseOrigin, ...config.auth.trustedOrigins]);
   let openApi: string | null = null;
+  let draining = false;
 
   function openApiDocument(): string {
     if (!openApi) {
@@ -128,7 +131,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
       if (!rate.allowed) return { response: tooMany(), rate };
       if (request.method !== 'GET' && request.method !== 'HEAD') return { response: errorResponse(404, 'NOT_FOUND', `No route ${request.method} ${path}`), rate };
       if (path === '/api/health') return { response: livenessResponse(version), rate };
-      if (path === '/api/health/ready') return { response: await readinessResponse(db, version), rate };
+      if (path === '/api/health/ready') return { response: draining ? drainingResponse(version) : await readinessResponse(db, version), rate };
       if (path === '/api/doc') return { response: new Response(openApiDocument(), { headers: { 'content-type': 'application/json; charset=utf-8' } }), rate };
       return { response: path === '/api/reference' ? referencePage() : referenceBundle(), rate };
     }
@@ -271,6 +274,9 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
         const sendable = body !== null && !(body instanceof Uint8Array) && isJson(headers) ? new Uint8Array(await response.arrayBuffer()) : body;
         return new yoga.fetchAPI.Response(sendable, { status, headers });
       }
+    },
+    drain() {
+      draining = true;
     },
     async close() {
       await limiter.close();

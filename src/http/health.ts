@@ -5,10 +5,15 @@
 //   GET /api/health/ready  readiness: the database answers (within a timeout, so a hung database
 //                          cannot hang the probe) and every migration shipped with this version is
 //                          applied; 503 with what is missing otherwise, so a load balancer sends
-//                          traffic only to processes that can serve it.
+//                          traffic only to processes that can serve it; and 503 from SIGTERM on
+//                          (draining), so it leaves rotation while it still answers.
+// A 503 is the error envelope with the checks beside it (`status`, `database`, `migrations`,
+// `draining`: the fields probes and dashboards already read) and Retry-After, like every 503.
 import fs from 'node:fs';
 import type { Db } from '../db/client.js';
+import { errorBody } from '../errors.js';
 import { MIGRATIONS_DIR } from '../paths.js';
+import { DATABASE_UNAVAILABLE } from './rest-errors.js';
 
 const PROBE_TIMEOUT_MS = 2000;
 
@@ -40,6 +45,17 @@ async function withTimeout<T>(promise: Promise<T>): Promise<T> {
   } finally {
     clearTimeout(timer);
   }
+}
+
+function notReady(message: string, checks: Record<string, unknown>): Response {
+  return Response.json(
+    { ...errorBody('SERVICE_UNAVAILABLE', message), status: 'error', ...checks },
+    { status: 503, headers: { 'retry-after': String(DATABASE_UNAVAILABLE.retryAfterSeconds) } },
+  );
+}
+
+export function drainingResponse(version: string): Response {
+  return notReady('Shutting down: this process answers what it has and takes no new traffic', { version, draining: true });
 }
 
 export async function readinessResponse(db: Db, version: string): Promise<Response> {
