@@ -35,6 +35,11 @@ export interface RequestContext {
    */
   rest: {
     status?: number;
+    /**
+     * Set when an error of the answer is the database being unavailable (error-masking.ts): the
+     * HTTP layer adds Retry-After, also to a GraphQL answer, which stays 200 with the error coded.
+     */
+    retryAfterSeconds?: number;
     /** Top-level body keys sent as explicit null (the facade passes them on; sofa drops them). */
     nullArgs?: string[];
     /** Set by the facade: the request is a REST route, whose embeds follow `include`, not the selection. */

@@ -68,11 +68,14 @@ export function maskError(error: unknown, message: string, scope: ErrorScope | n
 export function useRequestErrorMasking(): Plugin {
   return {
     onExecute({ args }) {
-      const scope = args.contextValue as ErrorScope;
+      const scope = args.contextValue as ErrorScope & { rest?: { retryAfterSeconds?: number } };
       return {
         onExecuteDone({ result, setResult }) {
           if (!('errors' in result) || !result.errors?.length) return;
           const errors = result.errors.map((error) => maskError(error, UNEXPECTED_ERROR_MESSAGE, scope));
+          if (scope.rest && errors.some((error) => (error as GraphQLError).extensions?.code === DATABASE_UNAVAILABLE.code)) {
+            scope.rest.retryAfterSeconds = DATABASE_UNAVAILABLE.retryAfterSeconds;
+          }
           if (errors.some((masked, i) => masked !== result.errors![i])) setResult({ ...result, errors: errors as GraphQLError[] });
         },
       };

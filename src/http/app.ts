@@ -190,6 +190,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
     const raw = matchRawRoute(request.method, path, request.headers.get('accept'));
     if (raw) return { response: await serveRawRoute(raw, ctx), rate, actor };
     const response = await yoga.fetch(request, { ctx });
+    if (ctx.rest.retryAfterSeconds && !response.headers.has('retry-after')) response.headers.set('retry-after', String(ctx.rest.retryAfterSeconds));
     return { response, rate: rateLimit.last ?? rate, actor };
   }
 

@@ -66,9 +66,9 @@ export async function readinessResponse(db: Db, version: string): Promise<Respon
     );
     applied = new Set(rows.map((row) => row.migration_name));
   } catch {
-    return Response.json({ status: 'error', version, database: 'unreachable' }, { status: 503 });
+    return notReady(DATABASE_UNAVAILABLE.message, { version, database: 'unreachable' });
   }
   const pending = shippedMigrations().filter((name) => !applied.has(name));
-  if (pending.length) return Response.json({ status: 'error', version, database: 'ok', migrations: { pending } }, { status: 503 });
+  if (pending.length) return notReady(`Migrations not applied: ${pending.join(', ')}`, { version, database: 'ok', migrations: { pending } });
   return Response.json({ status: 'ok', version, database: 'ok', migrations: { pending: [] } });
 }

@@ -137,10 +137,18 @@ function rawRoutes(): Json {
     },
     '/api/health/ready': {
       get: {
-        operationId: 'healthReady', summary: 'Readiness: the database answers and every migration of this version is applied', tags: ['meta'], security: [],
+        operationId: 'healthReady', summary: 'Readiness: the database answers, every migration of this version is applied, and the process is not shutting down', tags: ['meta'], security: [],
         responses: {
           200: { description: 'Ready', ...json({ type: 'object', required: ['status', 'version', 'database'], properties: { status: { type: 'string', enum: ['ok'] }, version: { type: 'string' }, database: { type: 'string', enum: ['ok'] }, migrations: { type: 'object', properties: { pending: { type: 'array', items: { type: 'string' } } } } } }) },
-          503: { description: 'Database unreachable or migrations pending', ...json({ type: 'object', properties: { status: { type: 'string', enum: ['error'] }, version: { type: 'string' }, database: { type: 'string', enum: ['ok', 'unreachable'] }, migrations: { type: 'object', properties: { pending: { type: 'array', items: { type: 'string' } } } } } }) },
+          503: {
+            description: 'Not ready (Retry-After): database unreachable, migrations pending, or shutting down (`draining`). The error envelope (`SERVICE_UNAVAILABLE`) with the checks beside it',
+            ...json({
+              allOf: [
+                { $ref: '#/components/schemas/ErrorResponse' },
+                { type: 'object', required: ['status', 'version'], properties: { status: { type: 'string', enum: ['error'] }, version: { type: 'string' }, database: { type: 'string', enum: ['ok', 'unreachable'] }, migrations: { type: 'object', properties: { pending: { type: 'array', items: { type: 'string' } } } }, draining: { type: 'boolean', enum: [true] } } },
+              ],
+            }),
+          },
         },
       },
     },

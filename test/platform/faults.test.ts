@@ -31,10 +31,16 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 describe('database unreachable', () => {
-  it('GET /api/health/ready answers 503 { status: error, version, database: unreachable }', async () => {
+  it('GET /api/health/ready answers 503 in the error envelope with Retry-After, beside { status: error, version, database: unreachable }', async () => {
     const res = await t.request('/api/health/ready');
     expect(res.status).toBe(503);
-    expect(res.body).toEqual({ status: 'error', version: '0.1.0', database: 'unreachable' });
+    expect(res.body).toEqual({
+      error: { code: 'SERVICE_UNAVAILABLE', message: expect.stringContaining('temporarily unavailable') },
+      status: 'error',
+      version: '0.1.0',
+      database: 'unreachable',
+    });
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
   it('GET /api/health (liveness) still answers 200: the process is alive, restarting it would not help', async () => {

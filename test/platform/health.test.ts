@@ -24,11 +24,29 @@ describe('health probes', () => {
     try {
       const res = await t.request('/api/health/ready');
       expect(res.status).toBe(503);
-      expect(res.body).toEqual({ status: 'error', version: '0.1.0', database: 'ok', migrations: { pending: [last!.migration_name] } });
+      expect(res.body).toEqual({
+        error: { code: 'SERVICE_UNAVAILABLE', message: `Migrations not applied: ${last!.migration_name}` },
+        status: 'error',
+        version: '0.1.0',
+        database: 'ok',
+        migrations: { pending: [last!.migration_name] },
+      });
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
       expect((await t.request('/api/health')).status).toBe(200);
     } finally {
       await t.app.db.$executeRaw`update _prisma_migrations set finished_at = now() where migration_name = ${last!.migration_name}`;
     }
     expect((await t.request('/api/health/ready')).status).toBe(200);
+  });
+
+  // Last: the app stays draining. listen()'s shutdown() calls drain() on SIGTERM (drain.test.ts
+  // drives it through a real process); here the answer's shape.
+  it('is 503 draining (error envelope, Retry-After) once shutdown has begun, while liveness stays 200', async () => {
+    t.app.http.drain?.();
+    const res = await t.request('/api/health/ready');
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({ error: { code: 'SERVICE_UNAVAILABLE', message: expect.stringContaining('Shutting down') }, status: 'error', version: '0.1.0', draining: true });
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await t.request('/api/health')).status).toBe(200);
   });
 });

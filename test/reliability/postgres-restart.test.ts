@@ -139,10 +139,11 @@ describe('PostgreSQL stopped and started under load', () => {
     expect(rest.map((c) => c.kind)).toEqual(expect.arrayContaining(['write', 'read']));
   });
 
-  it('GraphQL during the outage: errors coded SERVICE_UNAVAILABLE (200, as GraphQL answers field errors), or 503 before execution', () => {
+  it('GraphQL during the outage: errors coded SERVICE_UNAVAILABLE (200, as GraphQL answers field errors), or 503 before execution; Retry-After either way', () => {
     const graphql = calls.filter((c) => c.kind === 'graphql' && c.started >= outageFrom && c.ended <= outageUntil);
     expect(graphql.length).toBeGreaterThan(0);
     for (const call of graphql) {
+      expect(Number(call.retryAfter), JSON.stringify(call)).toBeGreaterThan(0);
       if (call.status === 503) expect(call.body.error.code).toBe('SERVICE_UNAVAILABLE');
       else {
         expect(call.status).toBe(200);

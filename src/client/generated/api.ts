@@ -1236,7 +1236,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: the database answers and every migration of this version is applied */
+        /** Readiness: the database answers, every migration of this version is applied, and the process is not shutting down */
         get: operations["healthReady"];
         put?: never;
         post?: never;
@@ -14488,21 +14488,23 @@ export interface operations {
                     };
                 };
             };
-            /** @description Database unreachable or migrations pending */
+            /** @description Not ready (Retry-After): database unreachable, migrations pending, or shutting down (`draining`). The error envelope (`SERVICE_UNAVAILABLE`) with the checks beside it */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": components["schemas"]["ErrorResponse"] & {
                         /** @enum {string} */
                         database?: "ok" | "unreachable";
+                        /** @enum {boolean} */
+                        draining?: true;
                         migrations?: {
                             pending?: string[];
                         };
                         /** @enum {string} */
-                        status?: "error";
-                        version?: string;
+                        status: "error";
+                        version: string;
                     };
                 };
             };
