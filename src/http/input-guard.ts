@@ -2,9 +2,6 @@
 //  - NUL characters. PostgreSQL text cannot hold U+0000, so a NUL in a path segment, a query
 //    value, a JSON string (or a GraphQL string literal) or a form value used to reach the
 //    database and come back as a 500. Any of them is 422 VALIDATION_FAILED naming where it was.
-//  - The sign-in budget's key: the email of a sign-in or sign-up, read from every content type
-//    better-auth accepts (JSON and form-urlencoded); other content types are refused there, so
-//    no body shape can slip past the per-email budget.
 import { AppError } from '../errors.js';
 
 const NUL_ESCAPE = /\\u0000/i;
@@ -66,30 +63,4 @@ export async function rejectNulCharacters(request: Request, url: URL): Promise<v
     return;
   }
   if (hasRaw) throw nulIssue('(body)');
-}
-
-/** Content types the sign-in and sign-up endpoints accept (better-auth parses both). */
-const SIGN_IN_TYPES = ['application/json', 'application/x-www-form-urlencoded'];
-
-/**
- * The email a sign-in or sign-up names, lower-cased, for the per-email budget; null when the
- * body has none (better-auth then refuses it). Other content types: 415.
- */
-export async function signInEmail(request: Request): Promise<string | null> {
-  const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-  if (!SIGN_IN_TYPES.includes(type)) {
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', `Send the body as ${SIGN_IN_TYPES.join(' or ')}`);
-  }
-  const text = await request.clone().text();
-  let email: unknown;
-  if (type === 'application/json') {
-    try {
-      email = (JSON.parse(text) as { email?: unknown } | null)?.email;
-    } catch {
-      return null;
-    }
-  } else {
-    email = new URLSearchParams(text).get('email');
-  }
-  return typeof email === 'string' ? email.trim().toLowerCase() : null;
 }
