@@ -15,7 +15,8 @@ import { readBody, BodyTooLargeError } from './body.js';
 import { corsHeaders, preflightResponse } from './cors.js';
 import { originRefusal, withoutFetchMetadataForCredentiallessClient } from './origin-check.js';
 import { createRateLimiter, rateLimitHeaders, requestRateLimit, type Budget, type RateDecision } from './rate-limit.js';
-import { rejectNulCharacters, signInEmail } from './input-guard.js';
+import { rejectNulCharacters } from './input-guard.js';
+import { admitAuthRequest } from './auth-budget.js';
 import { isExposedAuthEndpoint } from '../auth/exposed-endpoints.js';
 import { requestIdFor } from './request-id.js';
 import { appErrorResponse, databaseUnavailableResponse, errorResponse } from './rest-errors.js';
@@ -38,18 +39,6 @@ export interface HttpApp {
   drain?(): void;
   close(): Promise<void>;
 }
-
-/**
- * Auth endpoints that name an email address in their body: each call spends that address's
- * sign-in budget, so neither passwords nor a victim's inbox (reset and verification mails) can be
- * hammered through one address, whatever client address the calls come from.
- */
-const EMAIL_BUDGET_PATHS = new Set([
-  '/api/auth/sign-in/email',
-  '/api/auth/sign-up/email',
-  '/api/auth/request-password-reset',
-  '/api/auth/send-verification-email',
-]);
 
 /** JSON answers are whole strings already (nothing streams them), so they are sent as one buffer. */
 function isJson(headers: Headers): boolean {
@@ -117,6 +106,14 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
     return limiter.consume(budget, key);
   }
 
+  /** The signed-in caller's email: the key of the sign-in budget its password checks spend. */
+  async function callerEmail(request: Request): Promise<string | null> {
+    const actor = await actors.resolve(request.headers);
+    if (!actor) return null;
+    const user = await db.user.findUnique({ where: { id: actor.userId }, select: { email: true } });
+    return user?.email.toLowerCase() ?? null;
+  }
+
   /** Runs one request; returns the response and the rate decision whose headers it carries. */
   async function route(
     request: Request,
@@ -142,13 +139,13 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
       if (!isExposedAuthEndpoint(config, request.method, path.slice('/api/auth'.length))) {
         return { response: errorResponse(404, 'NOT_FOUND', `No route ${request.method} ${path}`) };
       }
-      const email = request.method === 'POST' && EMAIL_BUDGET_PATHS.has(path) ? await signInEmail(request) : null;
-      const rate = email ? await limit('signIn', email) : await limit('anonymous', clientKey(server));
+      const admitted = await admitAuthRequest(request, path, { limit, address: clientKey(server), callerEmail });
+      const rate = admitted.rate;
       if (!rate.allowed) return { response: tooMany(), rate };
       const refusal = originRefusal(request, trusted);
       if (refusal) return { response: errorResponse(403, 'FORBIDDEN', refusal), rate };
       const organization = await resolveOrganization(request, null);
-      const forAuth = await withoutFetchMetadataForCredentiallessClient(request);
+      const forAuth = await withoutFetchMetadataForCredentiallessClient(admitted.request);
       const response = await signUpTarget.run({ organizationId: organization.id }, () => auth.handler(forAuth));
       return { response: await wrapAuthResponse(response), rate };
     }
