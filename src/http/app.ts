@@ -28,6 +28,8 @@ import { wrapAuthResponse } from './auth-response.js';
 import { matchRawRoute, serveRawRoute } from './raw-routes.js';
 import { conditional } from './conditional.js';
 import { MULTIPART_ALLOWANCE_BYTES } from '../modules/media/upload.js';
+import { MEDIA_WRITE } from '../modules/media/service.js';
+import { hasPermission } from '../auth/permissions.js';
 
 export interface HttpAppDeps extends Pick<Runtime, 'config' | 'db' | 'auth' | 'services' | 'logger'> {
   version: string;
@@ -256,7 +258,8 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
             method: incoming.method,
             path: url.pathname,
             ifNoneMatch: incoming.headers.get('if-none-match'),
-            shareable: actor === null ? !incoming.headers.has('cookie') : actor?.kind === 'apiKey' && actor.scope === 'storefront',
+            // A key that manages media sees sold files (media/service.ts): its answers stay private.
+            shareable: actor === null ? !incoming.headers.has('cookie') : actor?.kind === 'apiKey' && actor.scope === 'storefront' && !hasPermission(actor.permissions, MEDIA_WRITE),
           },
           response,
           headers,

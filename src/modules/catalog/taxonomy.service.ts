@@ -10,7 +10,7 @@ import { notFound } from '../../errors.js';
 import { paginate, type ListCtx, type Page } from '../../graphql/pagination.js';
 import { emitUpdated } from './events.js';
 import { withIncludes } from './include.js';
-import { inTransaction, invalid, isForeignKeyViolation, lockEntity, mapWriteErrors, type CatalogCtx } from './shared.js';
+import { assertNotVendor, inTransaction, invalid, isForeignKeyViolation, lockEntity, mapWriteErrors, type CatalogCtx } from './shared.js';
 import { brandView, categoryView, type BrandView, type CatalogEntityView, type CategoryView } from './views.js';
 
 type Json = Record<string, unknown>;
@@ -67,6 +67,7 @@ async function assertParent(ctx: CatalogCtx, parentId: string | null | undefined
 const CATEGORY_CONFLICT: Array<[RegExp, string]> = [[/slug/, 'a category with this slug already exists']];
 
 export async function createCategory(ctx: CatalogCtx, input: CategoryInput): Promise<CategoryView> {
+  assertNotVendor(ctx, 'changing categories');
   await assertParent(ctx, input.parentId);
   const row = await mapWriteErrors(
     'Category',
@@ -88,6 +89,7 @@ export async function createCategory(ctx: CatalogCtx, input: CategoryInput): Pro
 }
 
 export async function updateCategory(ctx: CatalogCtx, id: string, input: Partial<CategoryInput>): Promise<CategoryView> {
+  assertNotVendor(ctx, 'changing categories');
   const current = await ctx.db.catalogCategory.findFirst({ where: { id, organizationId: ctx.organization.id }, select: { id: true } });
   if (!current) throw notFound('Category');
   await assertParent(ctx, input.parentId, id);
@@ -111,6 +113,7 @@ export async function updateCategory(ctx: CatalogCtx, id: string, input: Partial
 }
 
 export async function deleteCategory(ctx: CatalogCtx, id: string): Promise<CategoryView> {
+  assertNotVendor(ctx, 'changing categories');
   const row = await mapWriteErrors('Category', () => ctx.db.catalogCategory.delete({ where: { id, organizationId: ctx.organization.id } }));
   return categoryView(row);
 }
@@ -143,6 +146,7 @@ export interface BrandInput {
 const BRAND_CONFLICT: Array<[RegExp, string]> = [[/slug/, 'a brand with this slug already exists']];
 
 export async function createBrand(ctx: CatalogCtx, input: BrandInput): Promise<BrandView> {
+  assertNotVendor(ctx, 'changing brands');
   const row = await mapWriteErrors(
     'Brand',
     () =>
@@ -164,6 +168,7 @@ export async function createBrand(ctx: CatalogCtx, input: BrandInput): Promise<B
 }
 
 export async function updateBrand(ctx: CatalogCtx, id: string, input: Partial<BrandInput>): Promise<BrandView> {
+  assertNotVendor(ctx, 'changing brands');
   const row = await mapWriteErrors(
     'Brand',
     () =>
@@ -185,6 +190,7 @@ export async function updateBrand(ctx: CatalogCtx, id: string, input: Partial<Br
 }
 
 export async function deleteBrand(ctx: CatalogCtx, id: string): Promise<BrandView> {
+  assertNotVendor(ctx, 'changing brands');
   const row = await mapWriteErrors('Brand', () => ctx.db.catalogBrand.delete({ where: { id, organizationId: ctx.organization.id } }));
   return brandView(row);
 }
