@@ -6,6 +6,7 @@
 //    better-auth accepts (JSON and form-urlencoded); other content types are refused there, so
 //    no body shape can slip past the per-email budget.
 import { AppError } from '../errors.js';
+import { nulPathParam } from './path-params.js';
 
 const NUL_ESCAPE = /\\u0000/i;
 
@@ -39,7 +40,7 @@ function findNul(value: unknown, path: string, graphqlQuery: boolean): string | 
  * only when its bytes contain a NUL or a `\u0000` escape, so ordinary requests pay one scan.
  */
 export async function rejectNulCharacters(request: Request, url: URL): Promise<void> {
-  if (/%00/.test(url.pathname)) throw nulIssue('(path)');
+  if (/%00/.test(url.pathname)) throw nulIssue(nulPathParam(request.method, url.pathname) ?? '(path)');
   if (/%00/.test(url.search)) {
     for (const [key, value] of url.searchParams) if (value.includes('\u0000') || key.includes('\u0000')) throw nulIssue(key.replace(/\u0000/g, ''));
   }
