@@ -73,7 +73,7 @@ export function channel(options: ChannelOptions = {}): Plugin {
       },
     },
     routes(ctx) {
-      const r = ctx.routes({ tag: 'channel', prefix: '/channel' });
+      const r = ctx.routes({ tag: 'channel', prefix: '/channel', params: { id: z.uuid() } });
       const baseUrl = z.string().min(1).max(2000).describe('Origin of the store, e.g. https://shop.example.com');
       const apiKey = z.string().min(8).max(500).describe('The store\u2019s API key: stored encrypted, never returned (apiKeyHint shows its last characters)');
       r.post('/stores')

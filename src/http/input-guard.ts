@@ -7,6 +7,7 @@
 //  - JSON nesting. A body nested deeper than MAX_JSON_DEPTH is 400 before anything walks it:
 //    400,000 levels (an 800 KB body) overflowed the stack of a recursive walk, anonymously.
 import { AppError } from '../errors.js';
+import { nulPathParam } from './path-params.js';
 
 const NUL_ESCAPE = /\\u0000/i;
 
@@ -66,7 +67,7 @@ function findNul(root: unknown): string | null {
  * or a `\u0000` escape, so ordinary requests pay one scan (two for JSON).
  */
 export async function rejectNulCharacters(request: Request, url: URL): Promise<void> {
-  if (/%00/.test(url.pathname)) throw nulIssue('(path)');
+  if (/%00/.test(url.pathname)) throw nulIssue(nulPathParam(request.method, url.pathname) ?? '(path)');
   if (/%00/.test(url.search)) {
     for (const [key, value] of url.searchParams) if (value.includes('\u0000') || key.includes('\u0000')) throw nulIssue(key.replace(/\u0000/g, ''));
   }

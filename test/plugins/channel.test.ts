@@ -475,7 +475,7 @@ describe('channel connector with two instances', () => {
       ['PATCH', `/api/channel/stores/${storeId}`, { status: 'deleted' }, 422],
       ['PATCH', `/api/channel/stores/${storeId}`, { warehouseId: '00000000-0000-4000-8000-000000000000' }, 422],
       ['PATCH', `/api/channel/stores/${storeId}`, { name: 'second' }, 409],
-      ['GET', '/api/channel/stores/not-a-store', undefined, 404],
+      ['GET', '/api/channel/stores/not-a-store', undefined, 422], // a malformed id is 422 naming it (issue 32)
       ['POST', `/api/channel/stores/${storeId}/orders`, { orderId: 'x' }, 422],
       ['POST', `/api/channel/stores/${storeId}/orders`, { orderId: '00000000-0000-4000-8000-000000000000' }, 422],
       ['POST', `/api/channel/stores/${storeId}/import`, { remoteIds: [] }, 422],
