@@ -7,6 +7,7 @@ import type { Config } from '../config/index.js';
 import type { Db } from '../db/client.js';
 import type { Logger } from '../logger.js';
 import type { Services } from '../services.js';
+import { isDatabaseUnavailable } from '../db/errors.js';
 import { backoffDelayMs } from './backoff.js';
 import { claimJobs, completeJobs, failJob, heartbeatJobs, releaseJobs, sqlState, type Claim, type ClaimedJob, type ProcessingOrder } from './store.js';
 import { JobError, retryPolicyOf, tasks as defaultRegistry, type TaskContext, type TaskRegistry } from './tasks.js';
@@ -64,6 +65,10 @@ interface Running {
 }
 
 const MAX_COMPLETION_BATCH = 500;
+
+/** Outcome writes that met an unavailable database are tried again after 250 ms, doubling to 2 s. */
+const RECORD_RETRY_FIRST_MS = 250;
+const RECORD_RETRY_MAX_MS = 2000;
 
 /** Deadlocks and serialization failures end a claim attempt; the next tick tries again. */
 const TRANSIENT_SQLSTATES = new Set(['40P01', '40001', '55P03']);
@@ -196,7 +201,7 @@ export class JobRunner {
     if (!task) {
       onHandlerDone?.();
       const error = `unknown task slug "${job.taskSlug}": no task with that slug is registered in this process`;
-      const result = await this.recordFailure(claim, error, { retry: false, delayMs: 0 }, logger());
+      const result = await this.recordFailure(claim, null, error, { retry: false, delayMs: 0 }, logger);
       return { ...base, status: result?.status ?? 'lost', error };
     }
 
@@ -229,13 +234,13 @@ export class JobRunner {
         const delayMs = error instanceof JobError && error.retryAfterMs !== undefined ? error.retryAfterMs : backoffDelayMs(policy.backoff, job.attempts);
         const message = messageOf(error);
         logger().warn({ err: error }, 'job attempt failed');
-        const result = await this.recordFailure(claim, message, { retry, delayMs }, logger());
+        const result = await this.recordFailure(claim, running, message, { retry, delayMs }, logger);
         return { ...base, status: result?.status ?? 'lost', error: message, waitUntil: result?.waitUntil ?? null };
       }
       onHandlerDone?.();
       if (running.lost) return { ...base, status: 'lost' };
       try {
-        const recorded = await this.complete(claim, output);
+        const recorded = await this.recording(running, () => this.complete(claim, output), logger);
         return { ...base, status: recorded ? 'succeeded' : 'lost' };
       } catch (error) {
         // The job ran but its outcome could not be written: its heartbeat stops and the reaper
@@ -281,12 +286,36 @@ export class JobRunner {
     this.flushScheduled = false;
   }
 
-  private async recordFailure(claim: Claim, error: string, options: { retry: boolean; delayMs: number }, logger: Logger) {
+  private async recordFailure(claim: Claim, running: Running | null, error: string, options: { retry: boolean; delayMs: number }, logger: () => Logger) {
     try {
-      return await failJob(this.deps.db, claim, error, options);
+      return await this.recording(running, () => failJob(this.deps.db, claim, error, options), logger);
     } catch (dbError) {
-      logger.error({ err: dbError }, 'could not record a job failure');
+      logger().error({ err: dbError }, 'could not record a job failure');
       return null;
+    }
+  }
+
+  /**
+   * Writes a job's outcome, trying again with backoff while the database is unavailable (a
+   * restart): the job stays running, its heartbeat going on, so the outcome lands within seconds
+   * of the database coming back instead of the reaper taking the job back staleAfterMs later.
+   * Gives up (throws) on any other error, once the claim is lost (reaped, or released by a
+   * stopping worker), or after staleAfterMs, when the reaper may have taken the job anyway.
+   */
+  private async recording<T>(running: Running | null, write: () => Promise<T>, logger: () => Logger): Promise<T> {
+    const deadline = Date.now() + this.deps.config.jobs.staleAfterMs;
+    let delay = RECORD_RETRY_FIRST_MS;
+    for (let tries = 1; ; tries += 1) {
+      try {
+        const result = await write();
+        if (tries > 1) logger().info({ tries }, 'recorded a job outcome once the database was back');
+        return result;
+      } catch (error) {
+        if (!isDatabaseUnavailable(error) || running?.lost || Date.now() + delay > deadline) throw error;
+        if (tries === 1) logger().warn({ err: error }, 'database unavailable while recording a job outcome; trying again');
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        delay = Math.min(delay * 2, RECORD_RETRY_MAX_MS);
+      }
     }
   }
 

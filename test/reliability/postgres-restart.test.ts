@@ -40,8 +40,8 @@ let receiver: Receiver;
 let adminKey: string;
 
 const jobsConfig = {
-  // A short poll and fast reaping: a delivery whose outcome could not be written during the
-  // outage is taken back and sent again within the test.
+  // A short poll and fast reaping: the worker writes outcomes the outage held up once the
+  // database is back (job-outcome-after-restart.test.ts); the reaper is the fallback.
   pollIntervalMs: 1000,
   heartbeatIntervalMs: 250,
   staleAfterMs: 2500,
