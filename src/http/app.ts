@@ -17,6 +17,7 @@ import { originRefusal, withoutFetchMetadataForCredentiallessClient } from './or
 import { createRateLimiter, rateLimitHeaders, requestRateLimit, type Budget, type RateDecision } from './rate-limit.js';
 import { rejectNulCharacters } from './input-guard.js';
 import { admitAuthRequest } from './auth-budget.js';
+import { revokeSessionById, withoutSessionTokens } from './auth-sessions.js';
 import { isExposedAuthEndpoint } from '../auth/exposed-endpoints.js';
 import { requestIdFor } from './request-id.js';
 import { appErrorResponse, databaseUnavailableResponse, errorResponse } from './rest-errors.js';
@@ -108,11 +109,15 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
     return limiter.consume(budget, key);
   }
 
+  async function callerUserId(request: Request): Promise<string | null> {
+    return (await actors.resolve(request.headers))?.userId ?? null;
+  }
+
   /** The signed-in caller's email: the key of the sign-in budget its password checks spend. */
   async function callerEmail(request: Request): Promise<string | null> {
-    const actor = await actors.resolve(request.headers);
-    if (!actor) return null;
-    const user = await db.user.findUnique({ where: { id: actor.userId }, select: { email: true } });
+    const userId = await callerUserId(request);
+    if (!userId) return null;
+    const user = await db.user.findUnique({ where: { id: userId }, select: { email: true } });
     return user?.email.toLowerCase() ?? null;
   }
 
@@ -147,9 +152,9 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
       const refusal = originRefusal(request, trusted);
       if (refusal) return { response: errorResponse(403, 'FORBIDDEN', refusal), rate };
       const organization = await resolveOrganization(request, null);
-      const forAuth = await withoutFetchMetadataForCredentiallessClient(admitted.request);
+      const forAuth = await revokeSessionById(path, await withoutFetchMetadataForCredentiallessClient(admitted.request), { db, callerUserId });
       const response = await signUpTarget.run({ organizationId: organization.id }, () => auth.handler(forAuth));
-      return { response: await wrapAuthResponse(response), rate };
+      return { response: await wrapAuthResponse(await withoutSessionTokens(path, response)), rate };
     }
 
     if (path !== '/graphql' && !path.startsWith('/api/')) {
