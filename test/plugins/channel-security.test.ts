@@ -1,8 +1,11 @@
-// Where the channel connector's requests (each carrying the store's API key) may go, over HTTP:
+// The channel connector against stores that misbehave, over HTTP. Where its requests (each
+// carrying the store's API key) may go:
 // a store answering 307 to another host is not followed (the key never reaches that host), and
 // a store name that passes the registration check but resolves to 127.0.0.1 when connected to
 // (DNS re-pointed after the check) is refused at connect time — unless the operator allows
-// private targets. `open` allows them explicitly (webhooks.allowPrivateTargets), `strict` not.
+// private targets; moving a store needs its key. And what an import may copy: a store's
+// metadata.vendorId never attributes an imported product to a local vendor.
+// `open` allows private targets explicitly (webhooks.allowPrivateTargets), `strict` not.
 import dns from 'node:dns';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -120,6 +123,35 @@ describe('channel connector targets', () => {
     } finally {
       await store.close();
       await attacker.close();
+    }
+  });
+
+  it('never copies a store’s metadata.vendorId; a vendorId set locally survives the next import', async () => {
+    const remote = { id: 'remote-1', type: 'product', slug: `remote-${Date.now()}`, status: 'active', metadata: { colour: 'red', vendorId: '00000000-0000-4000-8000-00000000000a' }, attributes: [], inventory: null };
+    const store = await server((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: remote })));
+    try {
+      const admin = await open.apiKey('admin');
+      const created = await open.request('/api/channel/stores', { apiKey: admin, body: { name: 'vendors', baseUrl: `http://127.0.0.1:${store.port}`, apiKey: STORE_KEY } });
+      expect(created.status, created.text).toBe(201);
+      const id = created.body.data.id as string;
+      const importNow = async () => {
+        const queued = await open.request(`/api/channel/stores/${id}/import`, { apiKey: admin, body: { remoteIds: [remote.id] } });
+        expect(queued.status, queued.text).toBe(202);
+        await open.request('/api/jobs/run?limit=50', { apiKey: admin });
+        expect((await open.app.db.job.findUniqueOrThrow({ where: { id: queued.body.data.jobId } })).status).toBe('succeeded');
+        const link = await open.app.db.channelLink.findUniqueOrThrow({ where: { storeId_remoteId: { storeId: id, remoteId: remote.id } } });
+        return (await open.request(`/api/catalog/entities/${link.entityId}`, { apiKey: admin })).body.data;
+      };
+      const twin = await importNow();
+      expect(twin.metadata).toEqual({ colour: 'red' });
+      // staff attribute it locally; the store changes its metadata (and its own vendorId)
+      const localVendor = '00000000-0000-4000-8000-00000000000b';
+      expect((await open.request(`/api/catalog/entities/${twin.id}`, { method: 'PATCH', apiKey: admin, body: { metadata: { colour: 'red', vendorId: localVendor } } })).status).toBe(200);
+      remote.metadata = { colour: 'blue', vendorId: '00000000-0000-4000-8000-00000000000c' };
+      expect((await importNow()).metadata).toEqual({ colour: 'blue', vendorId: localVendor });
+      expect((await importNow()).metadata).toEqual({ colour: 'blue', vendorId: localVendor });
+    } finally {
+      await store.close();
     }
   });
 });
