@@ -21,6 +21,7 @@ import { ioredis } from '../../src/lazy.js';
 import type { RequestContext } from '../../src/context.js';
 import type { Config } from '../../src/config/index.js';
 import type { Tx } from '../../src/db/client.js';
+import type { Prisma } from '../../src/generated/prisma/client.js';
 import { withTransaction } from '../../src/db/transaction.js';
 import { AppError, notFound, validationFailed } from '../../src/errors.js';
 import { hasPermission, rolePermissions } from '../../src/auth/permissions.js';
@@ -209,12 +210,36 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
+/** What a no_receipt_return override approves (stored on it; the return must match it). */
+export interface ReturnApproval {
+  currency: string;
+  /** The most the return may pay out, in minor units of `currency`. */
+  amount: number;
+  lines: Array<{ entityId: string; variantId?: string | null; quantity: number }>;
+}
+
+type ApprovalInput = { [K in keyof ReturnApproval]?: ReturnApproval[K] | null };
+
+/** The approval a no_receipt_return override carries: all three fields for it, none for other actions (422). */
+function approvalOf(input: { action: OverrideAction } & ApprovalInput): ReturnApproval | null {
+  const fields = (['currency', 'amount', 'lines'] as const).filter((f) => input[f] !== undefined && input[f] !== null);
+  if (input.action !== 'no_receipt_return') {
+    if (fields.length) throw validationFailed(fields.map((field) => ({ field, message: 'only a no_receipt_return override approves lines and an amount' })));
+    return null;
+  }
+  const missing = (['currency', 'amount', 'lines'] as const).filter((f) => !fields.includes(f));
+  if (missing.length) throw validationFailed(missing.map((field) => ({ field, message: 'is required: a no_receipt_return override approves definite lines and an amount' })));
+  return { currency: input.currency!, amount: input.amount!, lines: input.lines!.map((l) => ({ entityId: l.entityId, variantId: l.variantId ?? null, quantity: l.quantity })) };
+}
+
 export async function createOverride(
   ctx: Ctx,
   options: PosAuthOptions,
-  input: { managerId: string; pin: string; action: OverrideAction; reason?: string | null; registerId?: string | null },
+  input: { managerId: string; pin: string; action: OverrideAction; reason?: string | null; registerId?: string | null } & ApprovalInput,
 ) {
   const org = ctx.organization.id;
+  // Checked before the PIN: a malformed request costs the manager no attempt.
+  const approval = approvalOf(input);
   const { user } = await checkPin(ctx, options, input.managerId, input.pin, `override:${input.action}`);
   const permissions = rolePermissions(ctx.config.auth.roles, user.role);
   if (!hasPermission(permissions, MANAGER_PERMISSION)) {
@@ -228,9 +253,10 @@ export async function createOverride(
         organizationId: org, action: input.action, tokenHash: hashToken(token), managerId: user.id,
         requestedBy: ctx.actor!.userId, requestedKeyId: ctx.actor!.apiKeyId ?? null,
         registerId: input.registerId ?? null, reason: input.reason ?? null, expiresAt,
+        ...(approval ? { approval: approval as unknown as Prisma.InputJsonObject } : {}),
       },
     });
-    const view = { overrideId: row.id, action: row.action, managerId: user.id, requestedBy: row.requestedBy, registerId: row.registerId, expiresAt: expiresAt.toISOString() };
+    const view = { overrideId: row.id, action: row.action, managerId: user.id, requestedBy: row.requestedBy, registerId: row.registerId, expiresAt: expiresAt.toISOString(), ...(approval ? { approval } : {}) };
     // Both actors: the cashier is the entry's actor, the manager who typed the PIN is in it.
     await recordAudit(tx, ctx, { event: 'pos.overrideGrant', entityType: 'pos_override', entityId: row.id, after: { ...view, reason: row.reason } });
     return { ...view, token };

@@ -106,7 +106,7 @@ describe('POS locks under parallel requests', () => {
     const before = await available(store, scarf);
     const outcomes: string[] = [];
     for (let round = 0; round < ROUNDS; round += 1) {
-      const granted = await t.request('/api/pos/auth/override', { apiKey: shift, body: { managerId: manager.userId, pin: '8642', action: 'no_receipt_return', approvedAmount: 800, approvedLines: [{ entityId: scarf, quantity: 1 }] } });
+      const granted = await t.request('/api/pos/auth/override', { apiKey: shift, body: { managerId: manager.userId, pin: '8642', action: 'no_receipt_return', currency: 'USD', amount: 800, lines: [{ entityId: scarf, quantity: 1 }] } });
       expect(granted.status, granted.text).toBe(201);
       const ret = (i: number) => ({ path: '/api/pos/returns', headers: { 'x-api-key': shift }, body: { currency: 'USD', lines: [{ entityId: scarf, quantity: 1 }], overrideToken: granted.body.data.token, idempotencyKey: `race-${round}-${i}` } });
       const counts = tally(await race(t.url, [ret(0), ret(1)]));
