@@ -2,6 +2,7 @@
 // without keep-alive, so no request queues behind another on a shared socket), its headers are
 // sent and its socket connected first, and only when every request has reached that barrier are
 // the bodies ended, in one tick — so the server reads them all at (nearly) the same moment.
+// Loopback only.
 import http from 'node:http';
 
 export interface RaceRequest {
@@ -10,6 +11,7 @@ export interface RaceRequest {
   body?: unknown;
   apiKey?: string;
   bearer?: string;
+  headers?: Record<string, string>;
 }
 
 export interface RaceResponse {
@@ -18,15 +20,21 @@ export interface RaceResponse {
   text: string;
 }
 
+function headersOf(r: RaceRequest, payload: string): Record<string, string> {
+  const headers: Record<string, string> = { 'content-length': String(Buffer.byteLength(payload)) };
+  if (payload) headers['content-type'] = 'application/json';
+  if (r.apiKey) headers['x-api-key'] = r.apiKey;
+  if (r.bearer) headers.authorization = `Bearer ${r.bearer}`;
+  return { ...headers, ...r.headers };
+}
+
 export async function race(baseUrl: string, requests: RaceRequest[]): Promise<RaceResponse[]> {
+  const { hostname } = new URL(baseUrl);
+  if (!['127.0.0.1', 'localhost', '[::1]'].includes(hostname)) throw new Error(`race() targets the loopback only, not ${hostname}`);
   const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
   const pending = requests.map((r) => {
     const payload = r.body === undefined ? '' : JSON.stringify(r.body);
-    const headers: Record<string, string> = { 'content-length': String(Buffer.byteLength(payload)) };
-    if (payload) headers['content-type'] = 'application/json';
-    if (r.apiKey) headers['x-api-key'] = r.apiKey;
-    if (r.bearer) headers.authorization = `Bearer ${r.bearer}`;
-    const req = http.request(new URL(r.path, baseUrl), { method: r.method ?? 'POST', headers, agent });
+    const req = http.request(new URL(r.path, baseUrl), { method: r.method ?? 'POST', headers: headersOf(r, payload), agent });
     const connected = new Promise<void>((resolve, reject) => {
       req.on('error', reject);
       req.on('socket', (socket) => (socket.connecting ? socket.once('connect', () => resolve()) : resolve()));
