@@ -5,7 +5,6 @@
 // `plugins: [channel()]` in commerce.config.ts; README.md has the details.
 import { z } from 'zod';
 import { definePlugin, pluginHook, type Plugin } from '../../src/plugins/index.js';
-import { allowsPrivateWebhookTargets } from '../../src/config/schema.js';
 import type { Config } from '../../src/config/index.js';
 import type { Tx } from '../../src/db/client.js';
 import type { ConnectorFactory } from './connector.js';
@@ -21,8 +20,9 @@ export interface ChannelOptions {
   /** Extra connector kinds by name (a store's `kind`); `commerce-service` is built in. */
   connectors?: Record<string, ConnectorFactory>;
   /**
-   * Stores on private, loopback or link-local addresses. Default: as webhooks
-   * (webhooks.allowPrivateTargets, else on in development and test only).
+   * Stores on private, loopback or link-local addresses. Default: webhooks.allowPrivateTargets
+   * when the operator set it, else off — in every env: the connector sends the store's key, so
+   * reaching the deployment's own network is always an explicit setting.
    */
   allowPrivateTargets?: boolean;
   /** Queue a push for every new order with lines from a connected store (default true). */
@@ -43,7 +43,7 @@ const page = {
 
 export function channel(options: ChannelOptions = {}): Plugin {
   const connectors: Record<string, ConnectorFactory> = { 'commerce-service': commerceServiceConnector, ...options.connectors };
-  const allowPrivate = (config: Config) => options.allowPrivateTargets ?? allowsPrivateWebhookTargets(config);
+  const allowPrivate = (config: Config) => options.allowPrivateTargets ?? config.webhooks.allowPrivateTargets ?? false;
   const retry = options.retries ?? { attempts: 5, delayMs: 10_000 };
   const tasks = channelTasks({
     connectors,
@@ -73,7 +73,7 @@ export function channel(options: ChannelOptions = {}): Plugin {
       },
     },
     routes(ctx) {
-      const r = ctx.routes({ tag: 'channel', prefix: '/channel' });
+      const r = ctx.routes({ tag: 'channel', prefix: '/channel', params: { id: z.uuid() } });
       const baseUrl = z.string().min(1).max(2000).describe('Origin of the store, e.g. https://shop.example.com');
       const apiKey = z.string().min(8).max(500).describe('The store\u2019s API key: stored encrypted, never returned (apiKeyHint shows its last characters)');
       r.post('/stores')

@@ -142,9 +142,15 @@ export interface StorePatch {
 
 export async function updateStore(ctx: Ctx, id: string, patch: StorePatch, options: { allowPrivate: boolean }) {
   const store = await findStore(ctx, id);
+  const baseUrl = patch.baseUrl !== undefined ? await checkBaseUrl(patch.baseUrl, options.allowPrivate) : undefined;
+  // The stored key goes wherever baseUrl points: moving it needs the key itself, or anyone who
+  // may edit stores could send the store's key to a host of their choosing.
+  if (baseUrl !== undefined && baseUrl !== store.baseUrl && patch.apiKey === undefined) {
+    throw validationFailed([{ field: 'apiKey', message: "is required to change baseUrl: the store's key is sent there" }]);
+  }
   const data = {
     ...(patch.name !== undefined ? { name: patch.name } : {}),
-    ...(patch.baseUrl !== undefined ? { baseUrl: await checkBaseUrl(patch.baseUrl, options.allowPrivate) } : {}),
+    ...(baseUrl !== undefined ? { baseUrl } : {}),
     ...(patch.apiKey !== undefined ? { apiKeyCiphertext: encryptSecret(ctx.config, patch.apiKey), apiKeyHint: hintOf(patch.apiKey) } : {}),
     ...(patch.status !== undefined ? { status: patch.status } : {}),
     ...(patch.warehouseId !== undefined ? { warehouseId: await checkWarehouse(ctx, patch.warehouseId) } : {}),

@@ -49,9 +49,27 @@ function catalogCtx(scope: SyncScope, tx: Tx): CatalogCtx {
   return { db: tx as unknown as Db, organization: { id: scope.organizationId } as CatalogCtx['organization'], actor: syncActor(scope.organizationId, scope.store.id), requestId: scope.requestId };
 }
 
-/** The synced fields of an entity as path → value (`status`, `metadata`, `attributes.en.title`, ...). */
+/**
+ * Metadata keys that grant ownership here: `vendorId` names the local marketplace vendor that
+ * may edit the entity and is paid for its sales. A store's value means something only at the
+ * store, so an import never copies it, and a value set locally survives every later import.
+ */
+const OWNERSHIP_KEYS = ['vendorId'] as const;
+
+function withoutOwnership(metadata: unknown): Record<string, unknown> {
+  const rest = { ...((metadata ?? {}) as Record<string, unknown>) };
+  for (const key of OWNERSHIP_KEYS) delete rest[key];
+  return rest;
+}
+
+function ownershipOf(metadata: unknown): Record<string, unknown> {
+  const all = (metadata ?? {}) as Record<string, unknown>;
+  return Object.fromEntries(OWNERSHIP_KEYS.filter((key) => key in all).map((key) => [key, all[key]]));
+}
+
+/** The synced fields of an entity as path → value (`status`, `metadata` without ownership keys, `attributes.en.title`, ...). */
 export function remoteFieldValues(entity: RemoteEntity): Record<string, unknown> {
-  const values: Record<string, unknown> = { status: entity.status, metadata: entity.metadata };
+  const values: Record<string, unknown> = { status: entity.status, metadata: withoutOwnership(entity.metadata) };
   for (const [locale, attrs] of Object.entries(entity.attributes)) {
     for (const field of ATTRIBUTE_FIELDS) values[`attributes.${locale}.${field}`] = attrs[field] ?? null;
   }
@@ -104,7 +122,7 @@ export async function applyRemoteEntity(scope: SyncScope, remote: RemoteEntity):
       const taken = await tx.catalogEntity.findFirst({ where: { organizationId: org, slug: remote.slug }, select: { id: true } });
       // Another entity has the slug locally (the platform's own, or another store's): keep both.
       const slug = taken ? `${remote.slug}-${store.id.slice(0, 8)}` : remote.slug;
-      const view = await createEntity(ctx, { type: remote.type, slug, status: remote.status, metadata: remote.metadata, locale: 'en', sourceStoreId: store.id });
+      const view = await createEntity(ctx, { type: remote.type, slug, status: remote.status, metadata: values.metadata as Record<string, unknown>, locale: 'en', sourceStoreId: store.id });
       for (const [locale, attrs] of Object.entries(remote.attributes)) await setAttributes(ctx, view.id, locale, attrs);
       await tx.channelLink.create({ data: { organizationId: org, storeId: store.id, remoteId: remote.remoteId, entityId: view.id, remoteValues: values as Prisma.InputJsonObject } });
       entity = await tx.catalogEntity.findUniqueOrThrow({ where: { id: view.id } });
@@ -130,7 +148,8 @@ async function applyFields(
   // One after another: a transaction's client runs one statement at a time anyway.
   const ownership = await tx.catalogFieldOwnership.findMany({ where: { organizationId: scope.organizationId, entityId: entity.id }, select: { fieldPath: true, owner: true, storeId: true, variantId: true } });
   const attributeRows = await tx.catalogAttributes.findMany({ where: { organizationId: scope.organizationId, entityId: entity.id } });
-  const local: Record<string, unknown> = { status: entity.status, metadata: entity.metadata };
+  // Local ownership keys are not the store's to compare or overwrite (OWNERSHIP_KEYS).
+  const local: Record<string, unknown> = { status: entity.status, metadata: withoutOwnership(entity.metadata) };
   for (const row of attributeRows) for (const field of ATTRIBUTE_FIELDS) local[`attributes.${row.locale}.${field}`] = row[field];
 
   const writes = Object.keys(next).filter((path) => {
@@ -143,7 +162,7 @@ async function applyFields(
 
   const entityPatch: { status?: RemoteEntity['status']; metadata?: Record<string, unknown> } = {};
   if (writes.includes('status')) entityPatch.status = next.status as RemoteEntity['status'];
-  if (writes.includes('metadata')) entityPatch.metadata = next.metadata as Record<string, unknown>;
+  if (writes.includes('metadata')) entityPatch.metadata = { ...(next.metadata as Record<string, unknown>), ...ownershipOf(entity.metadata) };
   if (Object.keys(entityPatch).length) await updateEntity(ctx, entity.id, { ...entityPatch, locale: 'en' });
 
   // PUT attributes replaces a locale's row: start from the local row, overlay the written fields.

@@ -44,7 +44,7 @@ export function layaway(options: LayawayOptions = {}): Plugin {
       { scope: 'layaway:manage', description: 'Forfeit plans' },
     ],
     routes(ctx) {
-      const r = ctx.routes({ tag: 'layaways', prefix: '/layaways' });
+      const r = ctx.routes({ tag: 'layaways', prefix: '/layaways', params: { id: z.uuid() } });
       r.post('/')
         .name('layawayCreate')
         .summary('Open a layaway plan and reserve its stock')

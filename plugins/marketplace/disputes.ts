@@ -3,15 +3,17 @@
 // sub-order's lines refunded through the order's refund machinery), release_to_vendor (nothing
 // moves), split (the customer gets `refundAmount`, recorded as owed: amounts that are not
 // whole lines are paid back outside the provider refund). The vendor's share of what goes back
-// to the customer is debited from its ledger, once per dispute.
+// to the customer is debited from its ledger, once per dispute. One unresolved dispute per
+// sub-order at a time (an advisory lock around the check); what resolutions give back is capped
+// by what is still refundable on the sub-order, and its debits by its sale credit.
 import { Prisma } from '../../src/generated/prisma/client.js';
 import type { Tx } from '../../src/db/client.js';
 import { inTransaction, withTransaction } from '../../src/db/transaction.js';
 import { conflict, forbidden, notFound, validationFailed } from '../../src/errors.js';
 import { createRefund } from '../../src/modules/orders/refunds.js';
 import { lockOrderForSystem } from '../../src/modules/orders/service.js';
-import { book } from './ledger.js';
-import { orderCtx } from './sub-orders.js';
+import { bookSubOrderDebit } from './ledger.js';
+import { lockSubOrder, orderCtx, type SubOrder } from './sub-orders.js';
 import { assertMove, emit, iso, num, page, scopeWhere, vendorShare, type Audience, type Ctx, type Moves } from './shared.js';
 
 export const DISPUTE_STATUSES = ['open', 'responded', 'escalated', 'resolved'] as const;
@@ -74,24 +76,56 @@ export async function moveDispute(ctx: Ctx, audience: Audience, id: string, to: 
   });
 }
 
+/**
+ * What the customer already got back for a sub-order through resolved disputes and received
+ * returns; `outside` is the part paid outside the provider (splits), which the order's lines do
+ * not record as refunded.
+ */
+async function refundedSoFar(tx: Tx, organizationId: string, subOrderId: string): Promise<{ total: number; outside: number }> {
+  const [disputes, returns] = await Promise.all([
+    tx.marketplaceDispute.groupBy({ by: ['resolution'], where: { organizationId, subOrderId, status: 'resolved' }, _sum: { refundAmount: true } }),
+    tx.marketplaceReturn.aggregate({ where: { organizationId, subOrderId, status: 'received' }, _sum: { refundAmount: true } }),
+  ]);
+  const outside = num(disputes.find((d) => d.resolution === 'split')?._sum.refundAmount);
+  return { total: disputes.reduce((sum, d) => sum + num(d._sum.refundAmount), 0) + num(returns._sum.refundAmount), outside };
+}
+
+/**
+ * What a resolution gives back, capped by what is still refundable on the sub-order: splits add
+ * up to at most its total; refund_customer refunds the lines still unrefunded (through the
+ * order when it was captured), and is refused once a split was paid, since refunding whole
+ * lines would pay the split's part twice.
+ */
+async function resolutionAmount(tx: Tx, ctx: Ctx, dispute: DisputeRow, sub: SubOrder, input: { resolution: (typeof RESOLUTIONS)[number]; refundAmount?: number }): Promise<number> {
+  if (input.resolution === 'release_to_vendor') return 0;
+  const total = num(sub.total);
+  const before = await refundedSoFar(tx, ctx.organization.id, sub.id);
+  const left = total - before.total;
+  const already = `${before.total} of the sub-order total ${total} is already refunded`;
+  if (input.resolution === 'split') {
+    const most = Math.min(left, total - 1);
+    if (most <= 0) throw validationFailed([{ field: 'refundAmount', message: `nothing is left to refund: ${already}` }]);
+    if (!input.refundAmount || input.refundAmount <= 0 || input.refundAmount > most) throw validationFailed([{ field: 'refundAmount', message: `a split refunds more than 0 and at most ${most} (${already})` }]);
+    return input.refundAmount;
+  }
+  if (left <= 0) throw validationFailed([{ field: 'resolution', message: `nothing is left to refund (${already}); resolve with release_to_vendor` }]);
+  if (before.outside > 0) throw validationFailed([{ field: 'resolution', message: `a split of ${before.outside} was already paid: refunding the lines would pay it again; resolve with a split of at most ${Math.min(left, total - 1)}` }]);
+  const order = await lockOrderForSystem(tx, ctx.organization.id, sub.orderId);
+  const mine = new Set(sub.lines.map((l) => l.orderLineId));
+  const lines = (order?.lines ?? []).filter((l) => mine.has(l.id) && l.quantity > l.refundedQuantity).map((l) => ({ lineItemId: l.id, quantity: l.quantity - l.refundedQuantity }));
+  if (!order || num(order.capturedAmount) <= 0 || !lines.length) return left;
+  const refund = await createRefund(orderCtx(inTransaction(ctx, tx)), order.id, { lines, reason: `dispute ${dispute.id} resolved for the customer` });
+  return Math.min(refund.amount, left);
+}
+
 export async function resolveDispute(ctx: Ctx, id: string, input: { resolution: (typeof RESOLUTIONS)[number]; refundAmount?: number }) {
   return withTransaction(ctx, async (tx) => {
     const dispute = await lockDispute(tx, ctx, { kind: 'admin' }, id);
     assertMove('dispute', DISPUTE_MOVES, dispute.status, 'resolved');
-    const sub = await tx.marketplaceSubOrder.findFirstOrThrow({ where: { id: dispute.subOrderId, organizationId: ctx.organization.id }, include: { lines: true } });
-    let refundAmount = 0;
-    if (input.resolution === 'split') {
-      if (!input.refundAmount || input.refundAmount <= 0 || input.refundAmount >= num(sub.total)) throw validationFailed([{ field: 'refundAmount', message: `a split refunds more than 0 and less than the sub-order total ${num(sub.total)}` }]);
-      refundAmount = input.refundAmount;
-    } else if (input.resolution === 'refund_customer') {
-      const octx = orderCtx(inTransaction(ctx, tx));
-      const order = await lockOrderForSystem(tx, ctx.organization.id, sub.orderId);
-      const mine = new Set(sub.lines.map((l) => l.orderLineId));
-      const lines = (order?.lines ?? []).filter((l) => mine.has(l.id) && l.quantity > l.refundedQuantity).map((l) => ({ lineItemId: l.id, quantity: l.quantity - l.refundedQuantity }));
-      refundAmount = num(sub.total);
-      if (order && num(order.capturedAmount) > 0 && lines.length) refundAmount = (await createRefund(octx, order.id, { lines, reason: `dispute ${dispute.id} resolved for the customer` })).amount;
-    }
-    await book(tx, { organizationId: ctx.organization.id, vendorId: sub.vendorId, kind: 'dispute', amount: -vendorShare(refundAmount, num(sub.commissionTotal), num(sub.total)), currency: sub.currency, reference: `dispute:${dispute.id}`, subOrderId: sub.id });
+    // The sub-order's lock orders this after any other resolution or return of the same sub-order.
+    const sub = await lockSubOrder(tx, ctx, { kind: 'admin' }, dispute.subOrderId);
+    const refundAmount = await resolutionAmount(tx, ctx, dispute, sub, input);
+    await bookSubOrderDebit(tx, sub, { kind: 'dispute', share: vendorShare(refundAmount, num(sub.commissionTotal), num(sub.total)), reference: `dispute:${dispute.id}` });
     const row = await tx.marketplaceDispute.update({ where: { id }, data: { status: 'resolved', resolution: input.resolution, refundAmount: BigInt(refundAmount), resolvedAt: new Date() } });
     await emit(tx, ctx, 'marketplace.dispute.update', { dispute: disputeView(row), from: dispute.status, to: 'resolved' });
     return disputeView(row);

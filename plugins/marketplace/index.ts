@@ -21,6 +21,7 @@ import { receiveReturn, requestReturn, shipBack } from './returns.js';
 import { createReview, listReviews, moderateReview, REVIEW_STATUSES } from './reviews.js';
 import { vendorPerformance } from './performance.js';
 import { marketplaceAnalyticsModels } from './analytics.js';
+import { checkVendorMetadata } from './catalog.js';
 
 declare module '../../src/jobs/tasks.js' {
   interface TaskTypes {
@@ -104,13 +105,18 @@ export function marketplace(options: MarketplaceOptions = {}): Plugin {
     ],
     events: [...MARKETPLACE_EVENTS],
     // A user of the vendor role linked to a vendor acts for it: actor.vendorId. One indexed read
-    // per session check, only for that role's users.
+    // per session check, only for that role's users. Every user of the role is vendor-scoped
+    // (actsForVendor): unlinked, or re-linked away, it writes no catalog entity at all.
     actor: async (actor, { db }) => {
-      if (actor.role !== vendorRole || !actor.permissions.includes(PERMISSIONS.vendor)) return null;
+      if (actor.role !== vendorRole) return null;
+      if (!actor.permissions.includes(PERMISSIONS.vendor)) return { actsForVendor: true };
       const vendor = await db.marketplaceVendor.findFirst({ where: { organizationId: actor.organizationId, userId: actor.userId }, select: { id: true } });
-      return vendor ? { vendorId: vendor.id } : null;
+      return vendor ? { actsForVendor: true, vendorId: vendor.id } : { actsForVendor: true };
     },
-    hooks: [pluginHook('checkout.beforeCommit', createSubOrders, 'marketplace:sub-orders')],
+    hooks: [
+      pluginHook('checkout.beforeCommit', createSubOrders, 'marketplace:sub-orders'),
+      pluginHook('catalog.beforeMetadataWrite', checkVendorMetadata, 'marketplace:vendor-metadata'),
+    ],
     tasks: [payoutTask as unknown as TaskDefinition],
     analyticsModels: marketplaceAnalyticsModels as unknown as PluginAnalyticsModel[],
     routes(api) {

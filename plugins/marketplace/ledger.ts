@@ -28,6 +28,25 @@ export async function book(tx: Tx, entry: { organizationId: string; vendorId: st
   });
 }
 
+/**
+ * Books the vendor's share of a refund of one sub-order (a received return or a resolved
+ * dispute), capped so that the sub-order's debits together never exceed its sale credit (its
+ * net amount), whatever disputes, returns and refunds follow one another. The caller holds the
+ * sub-order's row lock (`lockSubOrder`), so two debits of one sub-order never read the same
+ * total. Returns the amount debited (positive).
+ */
+export async function bookSubOrderDebit(
+  tx: Tx,
+  sub: { id: string; organizationId: string; vendorId: string; currency: string; netAmount: bigint },
+  entry: { kind: 'refund' | 'dispute'; share: number; reference: string },
+): Promise<number> {
+  const earlier = await tx.marketplaceLedgerEntry.aggregate({ where: { organizationId: sub.organizationId, subOrderId: sub.id, kind: { in: ['refund', 'dispute'] } }, _sum: { amount: true } });
+  const room = num(sub.netAmount) + num(earlier._sum.amount ?? 0n);
+  const amount = Math.max(0, Math.min(entry.share, room));
+  await book(tx, { organizationId: sub.organizationId, vendorId: sub.vendorId, kind: entry.kind, amount: -amount, currency: sub.currency, reference: entry.reference, subOrderId: sub.id });
+  return amount;
+}
+
 export interface BalanceView {
   currency: string;
   totalCredits: number;

@@ -1,8 +1,8 @@
 // Returns of a delivered sub-order's lines: requested → shipped_back (the customer's tracking
 // number) → received (the vendor or an admin): the units go back into stock through the
 // inventory service (`return` adjustment), the customer is refunded through the order's refund
-// machinery, and the vendor's share of the refund is debited from its ledger — all in one
-// transaction, once.
+// machinery, and the vendor's share of the refund is debited from its ledger (never past the
+// sub-order's sale credit, disputes included) — all in one transaction, once.
 import { Prisma } from '../../src/generated/prisma/client.js';
 import type { Tx } from '../../src/db/client.js';
 import { inTransaction, withTransaction } from '../../src/db/transaction.js';
@@ -11,8 +11,8 @@ import { createRefund } from '../../src/modules/orders/refunds.js';
 import { unitsShare } from '../../src/modules/orders/money.js';
 import { lockOrderForSystem } from '../../src/modules/orders/service.js';
 import { serviceCtx } from '../../src/modules/orders/shared.js';
-import { book } from './ledger.js';
-import { orderCtx } from './sub-orders.js';
+import { bookSubOrderDebit } from './ledger.js';
+import { lockSubOrder, orderCtx } from './sub-orders.js';
 import { assertMove, emit, iso, num, scopeWhere, vendorShare, type Audience, type Ctx, type Moves } from './shared.js';
 
 export const RETURN_STATUSES = ['requested', 'shipped_back', 'received'] as const;
@@ -87,7 +87,8 @@ export async function receiveReturn(ctx: Ctx, audience: Audience, id: string) {
   return withTransaction(ctx, async (tx) => {
     const r = await lockReturn(tx, ctx, audience, id);
     assertMove('return', RETURN_MOVES, r.status, 'received');
-    const sub = await tx.marketplaceSubOrder.findFirstOrThrow({ where: { id: r.subOrderId, organizationId: ctx.organization.id }, include: { lines: true } });
+    // The sub-order's lock orders this after any dispute resolution or other return of it.
+    const sub = await lockSubOrder(tx, ctx, { kind: 'admin' }, r.subOrderId);
     const byId = new Map(sub.lines.map((l) => [l.id, l]));
     const lines = (r.lines as Array<{ subOrderLineId: string; quantity: number }>).map((l) => ({ line: byId.get(l.subOrderLineId)!, quantity: l.quantity }));
     const octx = orderCtx(inTransaction(ctx, tx));
@@ -99,7 +100,7 @@ export async function receiveReturn(ctx: Ctx, audience: Audience, id: string) {
     if (order && num(order.capturedAmount) > 0) {
       refunded = (await createRefund(octx, order.id, { lines: lines.map((l) => ({ lineItemId: l.line.orderLineId, quantity: l.quantity })), reason: `marketplace return ${r.id}` })).amount;
     }
-    await book(tx, { organizationId: ctx.organization.id, vendorId: sub.vendorId, kind: 'refund', amount: -vendorShare(refunded, num(sub.commissionTotal), num(sub.total)), currency: sub.currency, reference: `return:${r.id}`, subOrderId: sub.id });
+    await bookSubOrderDebit(tx, sub, { kind: 'refund', share: vendorShare(refunded, num(sub.commissionTotal), num(sub.total)), reference: `return:${r.id}` });
     const row = await tx.marketplaceReturn.update({ where: { id }, data: { status: 'received', receivedAt: new Date(), refundAmount: BigInt(refunded) } });
     await emit(tx, ctx, 'marketplace.return.update', { return: returnView(row), from: r.status, to: 'received' });
     return returnView(row);

@@ -39,6 +39,8 @@ export const SUB_ORDER_MOVES: Moves<SubOrderStatus> = {
 
 const INCLUDE = { lines: { orderBy: { orderLineId: 'asc' } } } satisfies Prisma.MarketplaceSubOrderInclude;
 type SubOrderRow = Prisma.MarketplaceSubOrderGetPayload<{ include: typeof INCLUDE }>;
+/** A sub-order row with its lines, as `lockSubOrder` returns it. */
+export type SubOrder = SubOrderRow;
 type SubOrderBase = Prisma.MarketplaceSubOrderGetPayload<object>;
 
 export function subOrderView(s: SubOrderBase & { lines?: SubOrderRow['lines'] }) {
@@ -199,8 +201,12 @@ export async function getSubOrder(ctx: Ctx, audience: Audience, id: string) {
   return subOrderView(row);
 }
 
-/** Locks the sub-order (within the audience: another vendor's is 404) and then its order. */
-async function lockSubOrder(tx: Tx, ctx: Ctx, audience: Audience, id: string): Promise<SubOrderRow> {
+/**
+ * Locks the sub-order row (within the audience: another vendor's is 404). Everything that moves,
+ * refunds or debits a sub-order takes this lock first (then the order's), so those writes of
+ * one sub-order run one after the other.
+ */
+export async function lockSubOrder(tx: Tx, ctx: Ctx, audience: Audience, id: string): Promise<SubOrderRow> {
   const scope = scopeWhere(ctx, audience);
   const rows = await tx.$queryRaw<Array<{ id: string }>>`
     select id from plugin_marketplace_sub_orders

@@ -21,6 +21,7 @@ import { ioredis } from '../../src/lazy.js';
 import type { RequestContext } from '../../src/context.js';
 import type { Config } from '../../src/config/index.js';
 import type { Tx } from '../../src/db/client.js';
+import type { Prisma } from '../../src/generated/prisma/client.js';
 import { withTransaction } from '../../src/db/transaction.js';
 import { AppError, notFound, validationFailed } from '../../src/errors.js';
 import { hasPermission, rolePermissions } from '../../src/auth/permissions.js';
@@ -71,22 +72,23 @@ function rateKey(ctx: Ctx, operatorId: string): string {
   return `${ctx.organization.id}:${operatorId}`;
 }
 
-/** 429 when the id has used its budget of wrong PINs for the window (checked before any lookup). */
-async function checkBudget(ctx: Ctx, options: PosAuthOptions, operatorId: string): Promise<void> {
-  const used = await limiter(ctx.config, options).get(rateKey(ctx, operatorId));
-  if (used && used.consumedPoints >= options.pinAttempts.points) {
-    const retryAfter = Math.max(1, Math.ceil(used.msBeforeNext / 1000));
-    throw new AppError('TOO_MANY_REQUESTS', `Too many wrong PINs for this operator; retry after ${retryAfter} seconds`, { retryAfter });
-  }
-}
-
-/** A wrong PIN spends one point of the id's budget (a busy manager's good PINs cost nothing). */
+/**
+ * Spends one point of the id's budget before its PIN is checked (429 once the window's budget is
+ * used): consuming is one atomic step, so parallel attempts cannot all pass a read of the budget.
+ * A good PIN gives its point back (a busy manager's good PINs cost nothing).
+ */
 async function spendBudget(ctx: Ctx, options: PosAuthOptions, operatorId: string): Promise<void> {
   try {
     await limiter(ctx.config, options).consume(rateKey(ctx, operatorId));
   } catch (rejection) {
     if (!(rejection instanceof RateLimiterRes)) throw rejection;
+    const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+    throw new AppError('TOO_MANY_REQUESTS', `Too many wrong PINs for this operator; retry after ${retryAfter} seconds`, { retryAfter });
   }
+}
+
+async function refundBudget(ctx: Ctx, options: PosAuthOptions, operatorId: string): Promise<void> {
+  await limiter(ctx.config, options).reward(rateKey(ctx, operatorId), 1);
 }
 
 // ── PINs ──
@@ -119,45 +121,56 @@ export async function setPin(ctx: Ctx, input: { operatorId: string; pin: string 
 }
 
 /**
- * Checks an operator id and PIN the same way whether or not the operator exists, charging the
- * attempt to the id and recording a failure (and the lock) in a transaction of its own.
- * Returns the operator on success; throws the one refusal otherwise.
+ * Checks an operator id and PIN the same way whether or not the operator exists. The attempt is
+ * counted BEFORE the PIN is verified, by one conditional statement that adds a failure only while
+ * the id is unlocked and under the lockout: parallel attempts each take a slot or are refused, so
+ * at most `maxFailures` wrong PINs are ever verified in a row (checking first and counting after
+ * the slow scrypt let 59 of 60 parallel wrong PINs through, and the right one among them). A good
+ * PIN clears the count; a wrong one keeps it, and the one that fills the last slot locks the id
+ * (audited). Returns the operator on success; throws the one refusal otherwise.
  */
 async function checkPin(ctx: Ctx, options: PosAuthOptions, operatorId: string, pin: string, purpose: string) {
   const org = ctx.organization.id;
-  await checkBudget(ctx, options, operatorId);
-  const attempts = await ctx.db.posPinAttempt.findUnique({ where: { organizationId_operatorId: { organizationId: org, operatorId } } });
-  if (attempts?.lockedAt) throw locked(options.maxFailures);
+  await spendBudget(ctx, options, operatorId);
+  const [slot] = await ctx.db.$queryRaw<Array<{ failures: number }>>`
+    insert into plugin_pos_pin_attempts (organization_id, operator_id, failures, last_failure_at)
+    values (${org}::uuid, ${operatorId}, 1, now())
+    on conflict (organization_id, operator_id)
+    do update set failures = plugin_pos_pin_attempts.failures + 1, last_failure_at = now()
+      where plugin_pos_pin_attempts.locked_at is null and plugin_pos_pin_attempts.failures < ${options.maxFailures}
+    returning failures`;
+  if (!slot) {
+    // No slot: locked, or the last slots are taken by checks still running. Neither spends budget.
+    await refundBudget(ctx, options, operatorId);
+    const attempts = await ctx.db.posPinAttempt.findUnique({ where: { organizationId_operatorId: { organizationId: org, operatorId } } });
+    if (!attempts || attempts.lockedAt) throw locked(options.maxFailures);
+    throw new AppError('TOO_MANY_REQUESTS', 'Other PIN checks for this operator are still running; retry after 1 second', { retryAfter: 1 });
+  }
   const row = await ctx.db.posOperatorPin.findUnique({ where: { organizationId_userId: { organizationId: org, userId: operatorId } } });
   const user = row ? await ctx.db.user.findFirst({ where: { id: operatorId, organizationId: org }, select: { id: true, role: true, email: true } }) : null;
   const ok = await verifyPin(pin, row && user ? row.pinHash : await dummyHash());
-  if (ok && row && user && !NON_OPERATOR_ROLES.has(user.role)) return { user, pinVersion: row.pinVersion };
-  await spendBudget(ctx, options, operatorId);
-
+  if (ok && row && user && !NON_OPERATOR_ROLES.has(user.role)) {
+    await refundBudget(ctx, options, operatorId);
+    await ctx.db.posPinAttempt.deleteMany({ where: { organizationId: org, operatorId, lockedAt: null } });
+    return { user, pinVersion: row.pinVersion };
+  }
+  if (slot.failures < options.maxFailures) throw refused();
+  // The last slot locks the id, unless a good PIN checked meanwhile has cleared the count.
   const lockedNow = await withTransaction(ctx, async (tx) => {
-    const [counted] = await tx.$queryRaw<Array<{ failures: number }>>`
-      insert into plugin_pos_pin_attempts (organization_id, operator_id, failures, last_failure_at)
-      values (${org}::uuid, ${operatorId}, 1, now())
-      on conflict (organization_id, operator_id)
-      do update set failures = plugin_pos_pin_attempts.failures + 1, last_failure_at = now()
-      returning failures`;
-    if (counted!.failures < options.maxFailures) return false;
-    const updated = await tx.posPinAttempt.updateMany({ where: { organizationId: org, operatorId, lockedAt: null }, data: { lockedAt: new Date() } });
-    if (updated.count) {
-      await recordAudit(tx, ctx, {
-        event: 'pos.operatorLock',
-        entityType: 'pos_operator',
-        entityId: operatorId,
-        after: { operatorId, failures: counted!.failures, maxFailures: options.maxFailures, during: purpose },
-      });
-    }
+    const updated = await tx.posPinAttempt.updateMany({
+      where: { organizationId: org, operatorId, lockedAt: null, failures: { gte: options.maxFailures } },
+      data: { lockedAt: new Date() },
+    });
+    if (!updated.count) return false;
+    await recordAudit(tx, ctx, {
+      event: 'pos.operatorLock',
+      entityType: 'pos_operator',
+      entityId: operatorId,
+      after: { operatorId, failures: slot.failures, maxFailures: options.maxFailures, during: purpose },
+    });
     return true;
   });
   throw lockedNow ? locked(options.maxFailures) : refused();
-}
-
-async function clearFailures(tx: Tx, organizationId: string, operatorId: string): Promise<void> {
-  await tx.posPinAttempt.deleteMany({ where: { organizationId, operatorId, lockedAt: null } });
 }
 
 // ── PIN login → per-shift key ──
@@ -171,7 +184,6 @@ export async function pinLogin(ctx: Ctx, options: PosAuthOptions, input: { opera
     const [current] = await tx.$queryRaw<Array<{ pin_version: number }>>`
       select pin_version from plugin_pos_operator_pins where organization_id = ${org}::uuid and user_id = ${user.id} for share`;
     if (current?.pin_version !== pinVersion) throw refused();
-    await clearFailures(tx, org, user.id);
     await attributeIdentityChanges(tx, ctx);
     const minted = await ctx.services.identity.mintApiKey(tx, {
       scope: SHIFT_SCOPE,
@@ -198,12 +210,36 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
+/** What a no_receipt_return override approves (stored on it; the return must match it). */
+export interface ReturnApproval {
+  currency: string;
+  /** The most the return may pay out, in minor units of `currency`. */
+  amount: number;
+  lines: Array<{ entityId: string; variantId?: string | null; quantity: number }>;
+}
+
+type ApprovalInput = { [K in keyof ReturnApproval]?: ReturnApproval[K] | null };
+
+/** The approval a no_receipt_return override carries: all three fields for it, none for other actions (422). */
+function approvalOf(input: { action: OverrideAction } & ApprovalInput): ReturnApproval | null {
+  const fields = (['currency', 'amount', 'lines'] as const).filter((f) => input[f] !== undefined && input[f] !== null);
+  if (input.action !== 'no_receipt_return') {
+    if (fields.length) throw validationFailed(fields.map((field) => ({ field, message: 'only a no_receipt_return override approves lines and an amount' })));
+    return null;
+  }
+  const missing = (['currency', 'amount', 'lines'] as const).filter((f) => !fields.includes(f));
+  if (missing.length) throw validationFailed(missing.map((field) => ({ field, message: 'is required: a no_receipt_return override approves definite lines and an amount' })));
+  return { currency: input.currency!, amount: input.amount!, lines: input.lines!.map((l) => ({ entityId: l.entityId, variantId: l.variantId ?? null, quantity: l.quantity })) };
+}
+
 export async function createOverride(
   ctx: Ctx,
   options: PosAuthOptions,
-  input: { managerId: string; pin: string; action: OverrideAction; reason?: string | null; registerId?: string | null },
+  input: { managerId: string; pin: string; action: OverrideAction; reason?: string | null; registerId?: string | null } & ApprovalInput,
 ) {
   const org = ctx.organization.id;
+  // Checked before the PIN: a malformed request costs the manager no attempt.
+  const approval = approvalOf(input);
   const { user } = await checkPin(ctx, options, input.managerId, input.pin, `override:${input.action}`);
   const permissions = rolePermissions(ctx.config.auth.roles, user.role);
   if (!hasPermission(permissions, MANAGER_PERMISSION)) {
@@ -212,15 +248,15 @@ export async function createOverride(
   const token = `pos_ovr_${randomBytes(24).toString('base64url')}`;
   const expiresAt = new Date(Date.now() + options.overrideTtlSeconds * 1000);
   return withTransaction(ctx, async (tx) => {
-    await clearFailures(tx, org, user.id);
     const row = await tx.posOverride.create({
       data: {
         organizationId: org, action: input.action, tokenHash: hashToken(token), managerId: user.id,
         requestedBy: ctx.actor!.userId, requestedKeyId: ctx.actor!.apiKeyId ?? null,
         registerId: input.registerId ?? null, reason: input.reason ?? null, expiresAt,
+        ...(approval ? { approval: approval as unknown as Prisma.InputJsonObject } : {}),
       },
     });
-    const view = { overrideId: row.id, action: row.action, managerId: user.id, requestedBy: row.requestedBy, registerId: row.registerId, expiresAt: expiresAt.toISOString() };
+    const view = { overrideId: row.id, action: row.action, managerId: user.id, requestedBy: row.requestedBy, registerId: row.registerId, expiresAt: expiresAt.toISOString(), ...(approval ? { approval } : {}) };
     // Both actors: the cashier is the entry's actor, the manager who typed the PIN is in it.
     await recordAudit(tx, ctx, { event: 'pos.overrideGrant', entityType: 'pos_override', entityId: row.id, after: { ...view, reason: row.reason } });
     return { ...view, token };

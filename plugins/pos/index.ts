@@ -27,6 +27,9 @@ const MIN_SHIFT_MINUTES = 15; // the scope's minimum expiry: 1/96 day
 const MAX_SHIFT_MINUTES = 24 * 60;
 const pin = z.string().regex(PIN_PATTERN, 'must be 4 to 8 digits');
 const id = z.string().trim().min(1).max(100);
+const currency = z.string().regex(/^[A-Z]{3}$/);
+/** Goods taken back without a receipt: what a no_receipt_return override approves and what the return takes. */
+const returnLines = z.array(z.object({ entityId: z.uuid(), variantId: z.uuid().nullish(), quantity: z.number().int().min(1).max(1000) })).min(1).max(50);
 
 export function pos(options: PosOptions = {}): Plugin {
   const auth: PosAuthOptions = {
@@ -86,10 +89,14 @@ export function pos(options: PosOptions = {}): Plugin {
         .summary("A manager's PIN authorizes one named action: a single-use override token")
         .description(
           `Actions: ${OVERRIDE_ACTIONS.join(', ')}. The manager must hold pos:manage through their role. The token is valid for ${auth.overrideTtlSeconds} s and one use ` +
-            '(POST /api/pos/exchanges takes priceOverrideToken and refundOverrideToken, POST /api/pos/returns a no_receipt_return token); the grant and the use are audited with both actors. Wrong PINs count toward the manager\'s lockout as at login.',
+            '(POST /api/pos/exchanges takes priceOverrideToken and refundOverrideToken, POST /api/pos/returns a no_receipt_return token); the grant and the use are audited with both actors. Wrong PINs count toward the manager\'s lockout as at login. ' +
+            'A no_receipt_return override approves a definite return: `currency`, `amount` (the most it may pay out) and `lines` are required for it (and only for it), and the return that uses the token must take exactly those lines and quantities, within the amount (403 otherwise, the token kept).',
         )
         .permission('pos:operate')
-        .input({ managerId: id, pin, action: z.enum(OVERRIDE_ACTIONS), reason: z.string().max(500).nullish(), registerId: id.nullish() })
+        .input({
+          managerId: id, pin, action: z.enum(OVERRIDE_ACTIONS), reason: z.string().max(500).nullish(), registerId: id.nullish(),
+          currency: currency.nullish(), amount: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullish(), lines: returnLines.nullish(),
+        })
         .audit(false)
         .handler(({ input, ctx: rctx }) => createOverride(rctx, auth, input));
       r.post('/returns')
@@ -97,12 +104,12 @@ export function pos(options: PosOptions = {}): Plugin {
         .summary('Take goods back without a receipt, approved by a manager (no_receipt_return override)')
         .description(
           'The goods go back into stock and their price-list value in `currency` is paid out (`refundMethod` cash or store_credit), in one transaction with the consumption of `overrideToken` ' +
-            '(a manager\'s no_receipt_return token: unknown, expired or for another action 422, used 409). The same idempotencyKey again answers the return already taken (replayed: true).',
+            '(a manager\'s no_receipt_return token: unknown, expired or for another action 422, used 409; lines or an amount it does not approve 403). The same idempotencyKey again answers the return already taken (replayed: true).',
         )
         .permission('pos:operate')
         .input({
-          currency: z.string().regex(/^[A-Z]{3}$/),
-          lines: z.array(z.object({ entityId: z.uuid(), variantId: z.uuid().nullish(), quantity: z.number().int().min(1).max(1000) })).min(1).max(50),
+          currency,
+          lines: returnLines,
           refundMethod: z.enum(REFUND_METHODS).default('cash'),
           overrideToken: z.string().min(1).max(200),
           idempotencyKey: z.string().min(1).max(200),

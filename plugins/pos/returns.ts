@@ -7,10 +7,10 @@ import { randomUUID } from 'node:crypto';
 import type { Prisma } from '../../src/generated/prisma/client.js';
 import type { RequestContext } from '../../src/context.js';
 import type { Tx } from '../../src/db/client.js';
-import { validationFailed, type FieldIssue } from '../../src/errors.js';
+import { AppError, validationFailed, type FieldIssue } from '../../src/errors.js';
 import { loadSellables, unsellableReason } from '../../src/modules/checkout/sellables.js';
 import { actorRecord, serviceCtx, toNumber } from '../../src/modules/orders/shared.js';
-import { consumeOverride } from './auth.js';
+import { consumeOverride, type ReturnApproval } from './auth.js';
 
 export const REFUND_METHODS = ['cash', 'store_credit'] as const;
 
@@ -32,6 +32,31 @@ function returnView(row: ReturnRow, replayed: boolean) {
     overrideId: row.overrideId, idempotencyKey: row.idempotencyKey, registerId: row.registerId, reason: row.reason,
     createdBy: row.createdBy, createdAt: row.createdAt.toISOString(), replayed,
   };
+}
+
+const lineKey = (l: { entityId: string; variantId?: string | null }) => `${l.entityId}:${l.variantId ?? ''}`;
+
+function quantities(lines: ReturnApproval['lines']): Map<string, number> {
+  const byKey = new Map<string, number>();
+  for (const l of lines) byKey.set(lineKey(l), (byKey.get(lineKey(l)) ?? 0) + l.quantity);
+  return byKey;
+}
+
+/**
+ * The return must be the one the manager approved: the same lines and quantities, in the approved
+ * currency, paying out at most the approved amount (403 otherwise). An override granted before
+ * approvals were recorded approves nothing.
+ */
+function checkApproval(approval: ReturnApproval | null, input: NoReceiptReturnInput, amount: number): void {
+  if (!approval) throw new AppError('FORBIDDEN', 'This override approves no lines or amount: ask the manager for a new no_receipt_return override');
+  const approved = quantities(approval.lines);
+  const asked = quantities(input.lines);
+  if (approved.size !== asked.size || [...approved].some(([key, quantity]) => asked.get(key) !== quantity)) {
+    throw new AppError('FORBIDDEN', 'The override approves other lines or quantities than this return', { field: 'lines', approved: approval.lines });
+  }
+  if (approval.currency !== input.currency || amount > approval.amount) {
+    throw new AppError('FORBIDDEN', `This return pays out ${amount} ${input.currency}; the override approves at most ${approval.amount} ${approval.currency}`, { field: 'overrideToken', amount, approved: approval.amount });
+  }
 }
 
 export async function createNoReceiptReturn(ctx: RequestContext & { db: Tx }, input: NoReceiptReturnInput) {
@@ -57,6 +82,8 @@ export async function createNoReceiptReturn(ctx: RequestContext & { db: Tx }, in
 
   const id = randomUUID();
   const approval = await consumeOverride(tx, ctx, input.overrideToken, 'no_receipt_return', `return:${id}`);
+  // A refusal here rolls the consumption back with everything else: the token stays usable.
+  checkApproval(approval.approval as ReturnApproval | null, input, input.lines.reduce((sum, l, i) => sum + toNumber(prices[i]!.unitAmount) * l.quantity, 0));
   const lines = [];
   for (const [i, l] of input.lines.entries()) {
     const back = await ctx.services.inventory.adjust(serviceCtx(ctx, tx), {

@@ -22,7 +22,13 @@ export interface Actor {
   scope?: string;
   /** A customer acts on their own records (carts, orders, profile). */
   customerId?: string;
+  /** The vendor a vendor-role user acts for (the marketplace); unset when it is linked to none. */
   vendorId?: string;
+  /**
+   * A user of the marketplace's vendor role, linked or not: it writes only catalog entities of
+   * its vendorId (none without one) and no organization-wide catalog settings.
+   */
+  actsForVendor?: boolean;
   /**
    * The user's role must use two-factor (auth.twoFactor.requiredForRoles) and the user has not
    * enrolled: the session may reach only the enrolment endpoints until then.

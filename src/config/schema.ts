@@ -126,8 +126,17 @@ export const configSchema = z
         authenticated: rateLimitBudget.default({ points: 6000, durationSeconds: 60 }),
         /** Per client address. */
         anonymous: rateLimitBudget.default({ points: 300, durationSeconds: 60 }),
-        /** Sign-in and sign-up attempts per email address. */
+        /**
+         * Attempts per email address at sign-in, sign-up and the mail-sending endpoints, and per
+         * user at the endpoints that check the current password (change-password, two-factor).
+         */
         signIn: rateLimitBudget.default({ points: 10, durationSeconds: 300 }),
+        /**
+         * Sign-in, sign-up, password-reset and verification-mail requests per client address,
+         * whatever emails they name (password spraying across many accounts). A server that
+         * relays its shoppers' sign-ins from one address needs this raised.
+         */
+        authAddress: rateLimitBudget.default({ points: 30, durationSeconds: 300 }),
         /**
          * Attempts at guessable values (promotion-code validation) per session or client
          * address; a request may hold one attempt (aliases do not multiply it). API keys are

@@ -8,6 +8,7 @@ import { parse, printType, type GraphQLSchema } from 'graphql';
 import type { RequestContext } from '../context.js';
 import type { Logger } from '../logger.js';
 import { restFacade } from '../http/rest-facade.js';
+import { REST_BASE_PATH } from '../http/path-params.js';
 import { maskError, useRequestErrorMasking, UNEXPECTED_ERROR_MESSAGE } from './error-masking.js';
 import { limitPlugins, type GraphqlLimits } from './limits.js';
 import { useRequestGuards } from './guards.js';
@@ -51,7 +52,7 @@ function giveRootTypesDefinitions(schema: GraphQLSchema): void {
 
 export function createGraphqlServer(options: { schema: GraphQLSchema; limits: GraphqlLimits; version: string; exposure: GraphqlExposure; logger?: Logger }) {
   giveRootTypesDefinitions(options.schema);
-  const facade = restFacade({ basePath: '/api', title: 'Commerce API', version: options.version });
+  const facade = restFacade({ basePath: REST_BASE_PATH, title: 'Commerce API', version: options.version });
   const yoga: YogaServerInstance<ServerContext, RequestContext> = createYoga<ServerContext, RequestContext>({
     schema: options.schema,
     graphqlEndpoint: '/graphql',

@@ -15,7 +15,9 @@ import { readBody, BodyTooLargeError } from './body.js';
 import { corsHeaders, preflightResponse } from './cors.js';
 import { originRefusal, withoutFetchMetadataForCredentiallessClient } from './origin-check.js';
 import { createRateLimiter, rateLimitHeaders, requestRateLimit, type Budget, type RateDecision } from './rate-limit.js';
-import { rejectNulCharacters, signInEmail } from './input-guard.js';
+import { rejectNulCharacters } from './input-guard.js';
+import { admitAuthRequest } from './auth-budget.js';
+import { revokeSessionById, withoutSessionTokens } from './auth-sessions.js';
 import { isExposedAuthEndpoint } from '../auth/exposed-endpoints.js';
 import { requestIdFor } from './request-id.js';
 import { appErrorResponse, databaseUnavailableResponse, errorResponse } from './rest-errors.js';
@@ -27,6 +29,8 @@ import { wrapAuthResponse } from './auth-response.js';
 import { matchRawRoute, serveRawRoute } from './raw-routes.js';
 import { conditional } from './conditional.js';
 import { MULTIPART_ALLOWANCE_BYTES } from '../modules/media/upload.js';
+import { MEDIA_WRITE } from '../modules/media/service.js';
+import { hasPermission } from '../auth/permissions.js';
 
 export interface HttpAppDeps extends Pick<Runtime, 'config' | 'db' | 'auth' | 'services' | 'logger'> {
   version: string;
@@ -38,18 +42,6 @@ export interface HttpApp {
   drain?(): void;
   close(): Promise<void>;
 }
-
-/**
- * Auth endpoints that name an email address in their body: each call spends that address's
- * sign-in budget, so neither passwords nor a victim's inbox (reset and verification mails) can be
- * hammered through one address, whatever client address the calls come from.
- */
-const EMAIL_BUDGET_PATHS = new Set([
-  '/api/auth/sign-in/email',
-  '/api/auth/sign-up/email',
-  '/api/auth/request-password-reset',
-  '/api/auth/send-verification-email',
-]);
 
 /** JSON answers are whole strings already (nothing streams them), so they are sent as one buffer. */
 function isJson(headers: Headers): boolean {
@@ -117,6 +109,18 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
     return limiter.consume(budget, key);
   }
 
+  async function callerUserId(request: Request): Promise<string | null> {
+    return (await actors.resolve(request.headers))?.userId ?? null;
+  }
+
+  /** The signed-in caller's email: the key of the sign-in budget its password checks spend. */
+  async function callerEmail(request: Request): Promise<string | null> {
+    const userId = await callerUserId(request);
+    if (!userId) return null;
+    const user = await db.user.findUnique({ where: { id: userId }, select: { email: true } });
+    return user?.email.toLowerCase() ?? null;
+  }
+
   /** Runs one request; returns the response and the rate decision whose headers it carries. */
   async function route(
     request: Request,
@@ -142,15 +146,15 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
       if (!isExposedAuthEndpoint(config, request.method, path.slice('/api/auth'.length))) {
         return { response: errorResponse(404, 'NOT_FOUND', `No route ${request.method} ${path}`) };
       }
-      const email = request.method === 'POST' && EMAIL_BUDGET_PATHS.has(path) ? await signInEmail(request) : null;
-      const rate = email ? await limit('signIn', email) : await limit('anonymous', clientKey(server));
+      const admitted = await admitAuthRequest(request, path, { limit, address: clientKey(server), callerEmail });
+      const rate = admitted.rate;
       if (!rate.allowed) return { response: tooMany(), rate };
       const refusal = originRefusal(request, trusted);
       if (refusal) return { response: errorResponse(403, 'FORBIDDEN', refusal), rate };
       const organization = await resolveOrganization(request, null);
-      const forAuth = await withoutFetchMetadataForCredentiallessClient(request);
+      const forAuth = await revokeSessionById(path, await withoutFetchMetadataForCredentiallessClient(admitted.request), { db, callerUserId });
       const response = await signUpTarget.run({ organizationId: organization.id }, () => auth.handler(forAuth));
-      return { response: await wrapAuthResponse(response), rate };
+      return { response: await wrapAuthResponse(await withoutSessionTokens(path, response)), rate };
     }
 
     if (path !== '/graphql' && !path.startsWith('/api/')) {
@@ -260,7 +264,8 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
             method: incoming.method,
             path: url.pathname,
             ifNoneMatch: incoming.headers.get('if-none-match'),
-            shareable: actor === null ? !incoming.headers.has('cookie') : actor?.kind === 'apiKey' && actor.scope === 'storefront',
+            // A key that manages media sees sold files (media/service.ts): its answers stay private.
+            shareable: actor === null ? !incoming.headers.has('cookie') : actor?.kind === 'apiKey' && actor.scope === 'storefront' && !hasPermission(actor.permissions, MEDIA_WRITE),
           },
           response,
           headers,

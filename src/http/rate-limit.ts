@@ -1,13 +1,13 @@
 // Rate limits keyed by credential: the API key or user when authenticated (generous: one
 // storefront server renders for many shoppers), the client address otherwise (modest), and
-// sign-in attempts per email (strict). In memory by default; shared through Redis when
+// sign-in attempts per email and per client address (strict). In memory by default; shared through Redis when
 // REDIS_URL is set, so several server instances enforce one budget.
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { ioredis } from '../lazy.js';
 import type { Config } from '../config/index.js';
 import { AppError } from '../errors.js';
 
-export type Budget = 'authenticated' | 'anonymous' | 'signIn' | 'guess';
+export type Budget = 'authenticated' | 'anonymous' | 'signIn' | 'authAddress' | 'guess';
 
 export interface RateDecision {
   allowed: boolean;
@@ -41,7 +41,7 @@ export function createRateLimiter(config: Config): RateLimiter {
   redis?.on('error', () => undefined); // reported through the insurance limiter below
   const budgets = config.rateLimit;
   const limiters = new Map<Budget, RateLimiterAbstract>();
-  for (const budget of ['authenticated', 'anonymous', 'signIn', 'guess'] as const) {
+  for (const budget of ['authenticated', 'anonymous', 'signIn', 'authAddress', 'guess'] as const) {
     const { points, durationSeconds } = budgets[budget];
     const base = { keyPrefix: `${budgets.keyPrefix}:${budget}`, points, duration: durationSeconds };
     limiters.set(

@@ -11,25 +11,15 @@ import { useSofa as createSofaHandler } from 'sofa-api';
 import type { Plugin, YogaInitialContext } from 'graphql-yoga';
 import { Kind, type ExecutionArgs, type ExecutionResult, type GraphQLError, type GraphQLSchema } from 'graphql';
 import { MapperKind, mapSchema } from '@graphql-tools/utils';
-import { accessRefusal, operations, type RegisteredOperation } from '../graphql/operation.js';
+import { accessRefusal, operations } from '../graphql/operation.js';
 import type { RequestContext } from '../context.js';
 import { graphOnlyFields } from '../graphql/loaders.js';
 import { errorResponse, restErrorFromGraphQL, takeUnexpectedErrors } from './rest-errors.js';
+import { compileRoute, pathParamIssues, type CompiledRoute } from './path-params.js';
 
 type Sofa = ReturnType<typeof createSofaHandler>;
 type Enveloped = ReturnType<Parameters<NonNullable<Plugin['onYogaInit']>>[0]['yoga']['getEnveloped']>;
 
-interface CompiledRoute {
-  method: string;
-  pattern: RegExp;
-  operation: RegisteredOperation;
-}
-
-/** `/settings/:group` → /^\/api\/settings\/([^/]+)$/ */
-function compile(basePath: string, path: string): RegExp {
-  const source = (basePath + path).replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\/:([A-Za-z0-9_]+)/g, '/([^/]+)');
-  return new RegExp(`^${source}/?$`);
-}
 
 export interface RestFacadeOptions {
   basePath: string;
@@ -61,7 +51,7 @@ export function restFacade(options: RestFacadeOptions): Plugin & { sofa: () => S
       { method: op.rest!.method, path: op.rest!.path, responseStatus: op.rest!.status ?? 200, tags: [op.tag], description: op.summary },
     ]),
   );
-  const compiled: CompiledRoute[] = registered.map((op) => ({ method: op.rest!.method, pattern: compile(options.basePath, op.rest!.path), operation: op }));
+  const compiled: CompiledRoute[] = registered.map((op) => compileRoute(options.basePath, op));
   const paginated = new Set(registered.filter((op) => op.paginated).map((op) => op.name));
 
   function wrap(result: ExecutionResult): ExecutionResult {
@@ -174,6 +164,12 @@ export function restFacade(options: RestFacadeOptions): Plugin & { sofa: () => S
       const refusal = accessRefusal(route.operation.access, (serverContext as { ctx?: RequestContext }).ctx?.actor ?? null);
       if (refusal) {
         endResponse(errorResponse(refusal.status, refusal.code, refusal.message));
+        return;
+      }
+      // Then the path: a malformed id is 422 naming its parameter before the field runs.
+      const pathIssues = pathParamIssues(route, url.pathname);
+      if (pathIssues.length) {
+        endResponse(errorResponse(422, 'VALIDATION_FAILED', 'Input validation failed', pathIssues));
         return;
       }
       const restState = (serverContext as { ctx?: RequestContext }).ctx?.rest;

@@ -32,10 +32,11 @@ export interface PluginRouteContext {
   logger: Logger;
   /**
    * The spec's vocabulary: a tag and a prefix. `params` types path parameters by name (e.g.
-   * `{ id: z.uuid() }`: a malformed id is 422 before the handler, never a database error).
+   * `{ id: z.uuid() }`: a malformed id is 422 before the handler, never a database error);
+   * a route with an untyped `:param` fails at boot.
    */
   routes(options: RouteGroupOptions): RouteGroup;
-  /** The core route builder, for operations with typed GraphQL outputs. */
+  /** The core route builder, for operations with typed GraphQL outputs (path parameters checked as above). */
   defineOperation: typeof defineOperation;
   /** The Pothos builder, for the plugin's own object types. */
   builder: typeof builder;
@@ -103,9 +104,35 @@ export function defaultOperationName(method: Method, fullPath: string): string {
 export interface RouteGroupOptions {
   tag: string;
   prefix: string;
-  /** Schemas of path parameters by name; default a non-empty string. */
+  /** Schemas of path parameters by name; every `:param` of the group's routes needs one. */
   params?: Record<string, AnyZod>;
 }
+
+// Values no plugin path parameter may accept (issue 32: each reached a handler and came back as
+// a 500). A declared type must refuse them all, so `z.string()` is no type: z.uuid(), an enum or
+// a bounded pattern is.
+const MALFORMED = ["1' OR '1'='1", 'x'.repeat(3000), '\u0000', '../../etc/passwd', '%00'];
+
+/**
+ * Boot check of a plugin route's path parameters: each `:param` has a declared type that refuses
+ * malformed ids, so a plugin cannot forget one (the REST facade then answers a malformed id 422
+ * naming the parameter, before the handler). Throws naming the route; activation adds the plugin.
+ */
+export function checkPathParams(method: Method, path: string, shape: Record<string, AnyZod>): void {
+  for (const [, name] of path.matchAll(/:([A-Za-z0-9_]+)/g)) {
+    const route = `route ${method} /api${path}`;
+    const schema = shape[name!];
+    if (!schema) throw new Error(`${route}: path parameter :${name} has no declared type (declare it, e.g. params: { ${name}: z.uuid() })`);
+    const accepted = MALFORMED.find((value) => z.safeParse(schema, value).success);
+    if (accepted !== undefined) throw new Error(`${route}: path parameter :${name} accepts ${JSON.stringify(accepted.slice(0, 40))}: declare a type that refuses malformed values (z.uuid(), an enum, a bounded pattern)`);
+  }
+}
+
+/** ctx.defineOperation for plugins: the core route builder, after the same path-parameter check. */
+export const pluginDefineOperation: typeof defineOperation = (spec) => {
+  if (spec.rest) checkPathParams(spec.rest.method, spec.rest.path, spec.input);
+  defineOperation(spec);
+};
 
 export function createRouteGroup(options: RouteGroupOptions, define: typeof defineOperation = defineOperation): RouteGroup {
   const prefix = options.prefix === '/' ? '' : options.prefix.replace(/\/$/, '');
@@ -144,7 +171,9 @@ export function createRouteGroup(options: RouteGroupOptions, define: typeof defi
             ? 'authenticated'
             : 'public';
         // Path parameters are input keys the facade fills from the path (see RestRoute.path).
-        const shape: Record<string, AnyZod> = { ...Object.fromEntries(pathParams.map((p) => [p, options.params?.[p] ?? z.string().min(1)])), ...state.input };
+        const typed = Object.fromEntries(pathParams.flatMap((p) => (options.params?.[p] ? [[p, options.params[p]]] : [])));
+        const shape: Record<string, AnyZod> = { ...typed, ...state.input };
+        checkPathParams(method, fullPath, shape);
         define({
           name: state.name ?? defaultOperationName(method, fullPath),
           kind: method === 'GET' ? 'query' : 'mutation',

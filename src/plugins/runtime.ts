@@ -6,12 +6,12 @@
 import type { Config } from '../config/index.js';
 import type { Logger } from '../logger.js';
 import { builder } from '../graphql/builder.js';
-import { defineOperation, operations } from '../graphql/operation.js';
+import { operations } from '../graphql/operation.js';
 import { isSchemaBuilt } from '../graphql/schema.js';
 import { hooks } from '../events/hooks.js';
 import { tasks } from '../jobs/tasks.js';
 import { checkPluginList, manifestOf, PluginError, type PluginAnalyticsModel, type PluginManifest } from './index.js';
-import { createRouteGroup } from './routes.js';
+import { createRouteGroup, pluginDefineOperation } from './routes.js';
 import { registerAnalyticsModel, type AnalyticsModel } from '../modules/analytics/registry.js';
 // The built-in models first, so that a plugin model reusing a built-in name fails naming the plugin.
 import '../modules/analytics/models.js';
@@ -64,7 +64,7 @@ function activate(manifest: PluginManifest, config: Config, logger: Logger): voi
         config,
         logger,
         routes: (options) => createRouteGroup(options),
-        defineOperation,
+        defineOperation: pluginDefineOperation,
         builder,
       });
     } catch (error) {

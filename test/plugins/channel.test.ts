@@ -13,7 +13,8 @@ const ENTITIES = 250;
 const PAGE_SIZE = 50;
 
 // One plugin object for both apps: plugins are activated once per process.
-const plugin = channel({ retries: { attempts: 3, delayMs: 0 } });
+// The two instances talk over 127.0.0.1: private targets allowed explicitly, as an operator would.
+const plugin = channel({ retries: { attempts: 3, delayMs: 0 }, allowPrivateTargets: true });
 const config = {
   ...ORDER_TEST_CONFIG,
   plugins: [plugin],
@@ -230,7 +231,7 @@ describe('channel connector with two instances', () => {
     const proxy = lossyProxy(remote.url);
     const proxyUrl = await proxy.listen();
     try {
-      expect((await local.request(`/api/channel/stores/${storeId}`, { method: 'PATCH', apiKey: admin, body: { baseUrl: proxyUrl } })).status).toBe(200);
+      expect((await local.request(`/api/channel/stores/${storeId}`, { method: 'PATCH', apiKey: admin, body: { baseUrl: proxyUrl, apiKey: sourceKey } })).status).toBe(200);
       const before = await remoteOrderCount();
       const storefront = await local.apiKey('storefront');
       const cart = await local.request('/api/carts', { apiKey: storefront, body: { currency: 'USD' } });
@@ -262,7 +263,7 @@ describe('channel connector with two instances', () => {
       await drain(local, admin);
       expect(await remoteOrderCount()).toBe(before + 1);
     } finally {
-      await local.request(`/api/channel/stores/${storeId}`, { method: 'PATCH', apiKey: admin, body: { baseUrl: remote.url } });
+      await local.request(`/api/channel/stores/${storeId}`, { method: 'PATCH', apiKey: admin, body: { baseUrl: remote.url, apiKey: sourceKey } });
       await proxy.close();
     }
   }, 120_000);
@@ -272,7 +273,7 @@ describe('channel connector with two instances', () => {
     const proxy = lossyProxy(remote.url);
     const proxyUrl = await proxy.listen();
     try {
-      expect((await local.request(`/api/channel/stores/${storeId}`, { method: 'PATCH', apiKey: admin, body: { baseUrl: proxyUrl } })).status).toBe(200);
+      expect((await local.request(`/api/channel/stores/${storeId}`, { method: 'PATCH', apiKey: admin, body: { baseUrl: proxyUrl, apiKey: sourceKey } })).status).toBe(200);
       const before = await remoteOrderCount();
       const storefront = await local.apiKey('storefront');
       const cart = await local.request('/api/carts', { apiKey: storefront, body: { currency: 'USD' } });
@@ -291,7 +292,7 @@ describe('channel connector with two instances', () => {
       const remoteOrder = await remote.request(`/api/orders/${exp.remoteOrderId}`, { apiKey: shop.admin });
       expect(remoteOrder.body.data.customerEmail).toBe('twice@example.com');
     } finally {
-      await local.request(`/api/channel/stores/${storeId}`, { method: 'PATCH', apiKey: admin, body: { baseUrl: remote.url } });
+      await local.request(`/api/channel/stores/${storeId}`, { method: 'PATCH', apiKey: admin, body: { baseUrl: remote.url, apiKey: sourceKey } });
       await proxy.close();
     }
   }, 120_000);
@@ -301,7 +302,7 @@ describe('channel connector with two instances', () => {
     const closed = lossyProxy(remote.url);
     const deadUrl = await closed.listen();
     await closed.close(); // nothing listens there any more
-    expect((await local.request(`/api/channel/stores/${storeId}`, { method: 'PATCH', apiKey: admin, body: { baseUrl: deadUrl } })).status).toBe(200);
+    expect((await local.request(`/api/channel/stores/${storeId}`, { method: 'PATCH', apiKey: admin, body: { baseUrl: deadUrl, apiKey: sourceKey } })).status).toBe(200);
     const storefront = await local.apiKey('storefront');
     const cart = await local.request('/api/carts', { apiKey: storefront, body: { currency: 'USD' } });
     const headers = { 'x-cart-token': cart.body.data.cartToken };
@@ -315,7 +316,7 @@ describe('channel connector with two instances', () => {
     expect(exp).toMatchObject({ orderId: placed.body.data.id, attempts: 4 });
     expect(exp.lastError).toBeTruthy();
 
-    expect((await local.request(`/api/channel/stores/${storeId}`, { method: 'PATCH', apiKey: admin, body: { baseUrl: remote.url } })).status).toBe(200);
+    expect((await local.request(`/api/channel/stores/${storeId}`, { method: 'PATCH', apiKey: admin, body: { baseUrl: remote.url, apiKey: sourceKey } })).status).toBe(200);
     const org = await local.app.services.organizations.defaultOrganization();
     await local.app.services.jobs.enqueue({ task: 'channel/reap-exports', input: { storeId, staleAfterMs: 0 }, organizationId: org.id });
     const jobs = await drain(local, admin);
@@ -475,7 +476,7 @@ describe('channel connector with two instances', () => {
       ['PATCH', `/api/channel/stores/${storeId}`, { status: 'deleted' }, 422],
       ['PATCH', `/api/channel/stores/${storeId}`, { warehouseId: '00000000-0000-4000-8000-000000000000' }, 422],
       ['PATCH', `/api/channel/stores/${storeId}`, { name: 'second' }, 409],
-      ['GET', '/api/channel/stores/not-a-store', undefined, 404],
+      ['GET', '/api/channel/stores/not-a-store', undefined, 422], // a malformed id is 422 naming it (issue 32)
       ['POST', `/api/channel/stores/${storeId}/orders`, { orderId: 'x' }, 422],
       ['POST', `/api/channel/stores/${storeId}/orders`, { orderId: '00000000-0000-4000-8000-000000000000' }, 422],
       ['POST', `/api/channel/stores/${storeId}/import`, { remoteIds: [] }, 422],

@@ -4,6 +4,7 @@
 // routes another operation owns. (Own file: routes are declared before this process's schema
 // is built, and the interface test's process has the example plugin enabled.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { definePlugin } from '../../src/plugins/index.js';
 import { createApp } from '../../src/app.js';
@@ -32,7 +33,7 @@ describe('boot checks', () => {
     const coreTask = make('sweeper', { tasks: [{ slug: 'jobs/reap-stale', handler: () => null }] });
     await expect(createApp(resolveConfig({ ...base, plugins: [coreTask] }), { logger })).rejects.toThrow(/plugin sweeper: task jobs\/reap-stale is already defined/);
     const clash = make('clash', {
-      routes: (ctx: any) => ctx.routes({ tag: 'orders', prefix: '/orders' }).get('/:orderId').name('clashOrder').handler(() => null),
+      routes: (ctx: any) => ctx.routes({ tag: 'orders', prefix: '/orders', params: { orderId: z.uuid() } }).get('/:orderId').name('clashOrder').handler(() => null),
     });
     await expect(createApp(resolveConfig({ ...base, plugins: [clash] }), { logger })).rejects.toThrow(
       /plugin clash: route GET \/api\/orders\/:orderId of operation clashOrder is already declared by operation \w+/,

@@ -37,6 +37,9 @@ const login = (operatorId: string, pin: string, extra: Record<string, unknown> =
   t.request('/api/pos/auth/pin-login', { apiKey, body: { operatorId, pin, registerId: 'till-1', ...extra } });
 const override = (apiKey: string, managerId: string, pin: string, action = 'price_override') =>
   t.request('/api/pos/auth/override', { apiKey, body: { managerId, pin, action, reason: 'customer complaint', registerId: 'till-1' } });
+/** A manager's no_receipt_return override for these lines and this amount (PIN 2468). */
+const approveReturn = (apiKey: string, managerId: string, approval: { currency: string; amount: number; lines: Array<Record<string, unknown>> }, action = 'no_receipt_return') =>
+  t.request('/api/pos/auth/override', { apiKey, body: { managerId, pin: '2468', action, ...approval } });
 
 async function operator(role = 'staff', pin = '4321') {
   const user = await t.signIn(role);
@@ -439,7 +442,7 @@ describe('manager overrides', () => {
     expect((await ret('pos_ovr_made_up')).status).toBe(422);
     expect(await available(store, scarf)).toEqual(before);
 
-    const token = (await override(cashierKey, manager.userId, '2468', 'no_receipt_return')).body.data;
+    const token = (await approveReturn(cashierKey, manager.userId, { currency: 'USD', amount: 1600, lines: [{ entityId: scarf, quantity: 2 }] })).body.data;
     expect((await ret(token.token, store.storefront)).status).toBe(403);
     const taken = await ret(token.token);
     expect(taken.status, taken.text).toBe(201);
@@ -454,6 +457,39 @@ describe('manager overrides', () => {
     expect(again.status).toBe(409);
     expect(await available(store, scarf)).toMatchObject({ onHand: before.onHand + 2 });
     expect(await t.app.db.posReturn.count({ where: { overrideId: token.overrideId } })).toBe(1);
+  });
+
+  it('a no_receipt_return override approves the lines and amount in its request; a return that asks for more is refused, the token kept', async () => {
+    const ret = (overrideToken: string, lines: Array<Record<string, unknown>>) =>
+      t.request('/api/pos/returns', { apiKey: cashierKey, body: { currency: 'USD', lines, refundMethod: 'cash', overrideToken, idempotencyKey: `ret-${Date.now()}-${(seq += 1)}` } });
+    // The manager approves something definite: no lines or amount, no token.
+    const vague = await override(cashierKey, manager.userId, '2468', 'no_receipt_return');
+    expect(vague.status).toBe(422);
+    expect(vague.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['amount', 'currency', 'lines']);
+    const notForThis = await approveReturn(cashierKey, manager.userId, { currency: 'USD', amount: 800, lines: [{ entityId: scarf, quantity: 1 }] }, 'price_override');
+    expect(notForThis.status).toBe(422);
+
+    const before = await available(store, scarf);
+    const approved = (await approveReturn(cashierKey, manager.userId, { currency: 'USD', amount: 1600, lines: [{ entityId: scarf, quantity: 2 }] })).body.data;
+    // The finding: one token refunded 2,000,000 minor units and restocked 2000 units.
+    for (const lines of [[{ entityId: scarf, quantity: 1000 }], [{ entityId: scarf, quantity: 1 }], [{ entityId: shirt, quantity: 2 }], [{ entityId: scarf, quantity: 2 }, { entityId: shirt, quantity: 1 }]]) {
+      const refused = await ret(approved.token, lines);
+      expect(refused.status, refused.text).toBe(403);
+      expect(refused.body.error.code).toBe('FORBIDDEN');
+    }
+    expect(await available(store, scarf)).toEqual(before);
+    expect((await t.app.db.posOverride.findFirstOrThrow({ where: { id: approved.overrideId } })).consumedAt).toBeNull();
+    // Exactly what was approved: taken, for the price-list value within the approved amount.
+    const taken = await ret(approved.token, [{ entityId: scarf, quantity: 2 }]);
+    expect(taken.status, taken.text).toBe(201);
+    expect(taken.body.data.amount).toBe(1600);
+
+    // An amount below the goods' value is a cap the return cannot exceed.
+    const capped = (await approveReturn(cashierKey, manager.userId, { currency: 'USD', amount: 1000, lines: [{ entityId: scarf, quantity: 2 }] })).body.data;
+    const over = await ret(capped.token, [{ entityId: scarf, quantity: 2 }]);
+    expect(over.status, over.text).toBe(403);
+    expect(over.body.error.message).toMatch(/1600.*1000|1000.*1600/);
+    expect(await available(store, scarf)).toMatchObject({ onHand: before.onHand + 2 });
   });
 
   it('a refund over the cashier cap needs a refund_over_cap token', async () => {

@@ -115,9 +115,10 @@ describe('each exposed session endpoint acts on the caller only', () => {
     const alice = await signUp();
     const bob = await signUp();
     const bobSessions = await t.request('/api/auth/list-sessions', { bearer: bob.token });
-    const bobToken = bobSessions.body[0].token as string;
-    const attempt = await t.request('/api/auth/revoke-session', { bearer: alice.token, body: { token: bobToken } });
+    const attempt = await t.request('/api/auth/revoke-session', { bearer: alice.token, body: { token: bob.token } });
     expect(attempt.status).toBeLessThan(500);
+    const byId = await t.request('/api/auth/revoke-session', { bearer: alice.token, body: { id: bobSessions.body[0].id } });
+    expect(byId.status).toBe(404);
     expect((await t.request('/api/auth/get-session', { bearer: bob.token })).body?.user).toBeTruthy();
 
     // Alice signs in on a second device, then ends the other sessions from it.
@@ -128,6 +129,22 @@ describe('each exposed session endpoint acts on the caller only', () => {
     expect((await t.request('/api/auth/revoke-sessions', { bearer: second.body.token, body: {} })).status).toBe(200);
     expect((await t.request('/api/auth/get-session', { bearer: second.body.token })).body).toBeNull();
     expect((await t.request('/api/auth/get-session', { bearer: bob.token })).body?.user).toBeTruthy();
+  });
+
+  it('list-sessions shows no bearer tokens (finding 17); a session is revoked by its id', async () => {
+    const erin = await signUp();
+    const email = (await t.request('/api/auth/get-session', { bearer: erin.token })).body.user.email;
+    const laptop = await t.request('/api/auth/sign-in/email', { body: { email, password: 'correct-horse-battery' } });
+    const listed = await t.request('/api/auth/list-sessions', { bearer: erin.token });
+    expect(listed.status).toBe(200);
+    expect(listed.body.length).toBe(2);
+    expect(listed.text).not.toContain(laptop.body.token);
+    expect(listed.body.every((s: Record<string, unknown>) => !('token' in s) && typeof s.id === 'string')).toBe(true);
+    const current = (await t.request('/api/auth/get-session', { bearer: erin.token })).body.session.id as string;
+    const other = listed.body.find((s: { id: string }) => s.id !== current);
+    expect((await t.request('/api/auth/revoke-session', { bearer: erin.token, body: { id: other.id } })).status).toBe(200);
+    expect((await t.request('/api/auth/get-session', { bearer: laptop.body.token })).body).toBeNull();
+    expect((await t.request('/api/auth/get-session', { bearer: erin.token })).body?.user).toBeTruthy();
   });
 
   it('change-password needs the current password', async () => {

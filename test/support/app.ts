@@ -89,6 +89,9 @@ export async function startTestApp(overrides: ConfigInput = {}, options: { logge
         dataDir: path.join(PACKAGE_ROOT, '.test-data'),
         logLevel: 'silent',
         auth: { secret: 'test-secret-test-secret-test-secret-0123456789' },
+        // Every test signs its users in from 127.0.0.1: the per-address sign-in budget would
+        // throttle the suite itself. Tests of that budget set their own.
+        rateLimit: { authAddress: { points: 1_000_000, durationSeconds: 60 } },
       },
       overrides,
   );

@@ -7,7 +7,8 @@
 // inventory:read, cart:create, cart:update and orders:create — e.g. an `admin` key, or a scope
 // made for it (README.md).
 import { createClient, type CommerceClient } from '../../../src/client/index.js';
-import { assertPublicTarget } from '../../../src/modules/webhooks/targets.js';
+import { guardedFetch } from '../../../src/modules/webhooks/guarded-fetch.js';
+import { BlockedTargetError } from '../../../src/modules/webhooks/targets.js';
 import { ConnectorRejection, type CatalogPage, type ChannelConnector, type ConnectorTarget, type RemoteAttributes, type RemoteEntity } from '../connector.js';
 
 interface EntityBody {
@@ -46,15 +47,26 @@ function failure(what: string, response: Response, error: unknown): Error {
 
 export function commerceServiceConnector(target: ConnectorTarget): ChannelConnector {
   const base = new URL(target.baseUrl);
-  // Every call re-checks the address the host resolves to (a store's DNS may change after
-  // registration): private and loopback targets only when the deployment allows them.
-  const guardedFetch: typeof fetch = async (input, init) => {
-    await assertPublicTarget(base, target.allowPrivateTargets);
-    const request = new Request(input, init);
-    // The job's signal (reaped, shutting down) or the time limit, whichever comes first.
-    return fetch(request, { signal: AbortSignal.any([request.signal, AbortSignal.timeout(target.timeoutMs)]) });
+  // Every call is checked at the socket: the address the store's name resolves to when it is
+  // connected to (its DNS may change after registration) must be public unless the deployment
+  // allows private targets. A redirect is refused, not followed: the request carries the
+  // store's key, and a store that answers 3xx would otherwise send it to any host.
+  const send = guardedFetch({ allowPrivate: target.allowPrivateTargets, timeoutMs: target.timeoutMs });
+  const guarded: typeof fetch = async (input, init) => {
+    let response: Response;
+    try {
+      response = await send(input, init);
+    } catch (error) {
+      if (error instanceof BlockedTargetError) throw new ConnectorRejection(`the store may not be reached: ${error.message}`, 0);
+      throw error;
+    }
+    if (response.status >= 300 && response.status < 400) {
+      await response.body?.cancel();
+      throw new ConnectorRejection(`the store answered ${response.status} (to ${response.headers.get('location') ?? 'nowhere'}): redirects are not followed; set the store's baseUrl to where it answers`, response.status);
+    }
+    return response;
   };
-  const client: CommerceClient = createClient({ baseUrl: base.origin, apiKey: target.apiKey, fetch: guardedFetch, maxRetryAfterMs: 5_000 });
+  const client: CommerceClient = createClient({ baseUrl: base.origin, apiKey: target.apiKey, fetch: guarded, maxRetryAfterMs: 5_000 });
 
   return {
     async listCatalogPage(page, pageSize, signal): Promise<CatalogPage> {

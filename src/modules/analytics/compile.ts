@@ -55,7 +55,17 @@ const OPERATOR_TYPES: Record<Operator, ReadonlyArray<'string' | 'number' | 'time
 
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 const DATETIME_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})$/;
-const NUMBER_RE = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+const NUMBER_RE = /^-?\d+(?:\.\d+)?(?:[eE]([+-]?\d+))?$/;
+
+/**
+ * A number filter value PostgreSQL's numeric takes: finite as a double, exponent within ±1000
+ * (values are at most 1000 characters, so digits stay far inside numeric's range). `1e999999`
+ * overflowed numeric in the query: a 500 instead of a 422.
+ */
+function isNumberValue(value: string): boolean {
+  const match = NUMBER_RE.exec(value);
+  return match !== null && Number.isFinite(Number(value)) && Math.abs(Number(match[1] ?? 0)) <= 1000;
+}
 
 /** A real calendar date in YYYY-MM-DD (2026-02-30 is not). */
 export function isCalendarDate(value: string): boolean {
@@ -270,7 +280,7 @@ export function compileQuery(raw: AnalyticsQuery, audience: Audience, organizati
     if (!values.length) return void fail(`${field}.values`, `${member.name}: ${operator} needs at least one value`), null;
     if (single && values.length !== 1) return void fail(`${field}.values`, `${member.name}: ${operator} takes exactly one value`), null;
     if (operator === 'inDateRange' && values.length !== 2) return void fail(`${field}.values`, `${member.name}: inDateRange takes [from, to]`), null;
-    if (type === 'number' && values.some((v) => !NUMBER_RE.test(v))) return void fail(`${field}.values`, `${member.name}: values must be numbers`), null;
+    if (type === 'number' && values.some((v) => !isNumberValue(v))) return void fail(`${field}.values`, `${member.name}: values must be finite numbers (exponent within ±1000)`), null;
     if (type === 'time' && values.some((v) => !isTimeValue(v))) return void fail(`${field}.values`, `${member.name}: values must be YYYY-MM-DD dates or ISO 8601 date-times with an offset`), null;
 
     const expr =

@@ -13,7 +13,7 @@ import { notFound, validationFailed, type FieldIssue } from '../../errors.js';
 import { paginate, type ListCtx, type Page, type PageInput } from '../../graphql/pagination.js';
 import { definitionsFor, valueProblem } from './field-definitions.service.js';
 import { emitUpdated } from './events.js';
-import { inTransaction, assertSyncAllowed, isForeignKeyViolation, lockEntity, type CatalogCtx } from './shared.js';
+import { inTransaction, assertNotVendor, assertSyncAllowed, isForeignKeyViolation, lockEntity, writesEntity, type CatalogCtx } from './shared.js';
 import { customFieldView, type CustomFieldView, type ProposalView } from './views.js';
 
 type Patch = Record<string, unknown>;
@@ -99,8 +99,9 @@ export interface ProposalInput {
 
 /** Proposes a value for one field and locale; validated against the definition now and again on approval. */
 export async function proposeValue(ctx: CatalogCtx, entityId: string, fieldName: string, input: ProposalInput): Promise<CustomFieldView> {
-  const entity = await ctx.db.catalogEntity.findFirst({ where: { id: entityId, organizationId: ctx.organization.id }, select: { id: true, type: true } });
-  if (!entity) throw notFound('Catalog entity');
+  const entity = await ctx.db.catalogEntity.findFirst({ where: { id: entityId, organizationId: ctx.organization.id }, select: { id: true, type: true, metadata: true } });
+  // A vendor proposes values for its own entities only, as it writes them (lockEntity).
+  if (!entity || !writesEntity(ctx, entity.metadata)) throw notFound('Catalog entity');
   const definition = (await definitionsFor(ctx.db, ctx, entity.type)).get(fieldName);
   const problem = fieldProblem(definition, entity.type) ?? valueProblem(definition!, input.value);
   if (problem) throw validationFailed([{ field: definition && !definition.archivedAt ? 'value' : 'fieldName', message: problem }]);
@@ -184,6 +185,7 @@ export interface ProposalQueueInput {
 
 /** The organization's pending proposals, oldest first (a review queue). */
 export async function proposalQueue(ctx: CatalogCtx & ListCtx, input: ProposalQueueInput & PageInput): Promise<Page<ProposalView>> {
+  assertNotVendor(ctx, 'the proposal queue');
   const where: Prisma.CatalogCustomFieldWhereInput = {
     organizationId: ctx.organization.id,
     status: 'proposed',

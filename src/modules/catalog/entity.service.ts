@@ -9,7 +9,8 @@ import { paginate, type ListCtx, type Page, type PageInput } from '../../graphql
 import { applyCustomFields, validateCustomFields } from './custom-fields.service.js';
 import { emitCreated, emitDeleted, emitUpdated } from './events.js';
 import { parseInclude, withIncludes } from './include.js';
-import { assertTaxClass, inTransaction, PERMISSION, UUID_RE, lockEntity, mapWriteErrors, seesUnpublished, type CatalogCtx } from './shared.js';
+import { assertTaxClass, inTransaction, PERMISSION, UUID_RE, lockEntity, mapWriteErrors, seesUnpublished, vendorScope, type CatalogCtx } from './shared.js';
+import { runBeforeMetadataWrite } from './hooks.js';
 import type { CatalogEntityView } from './views.js';
 
 export const ENTITY_STATUSES = ['draft', 'active', 'archived', 'discontinued'] as const satisfies readonly CatalogEntityStatus[];
@@ -114,27 +115,39 @@ export interface EntityCreateInput {
   sourceStoreId?: string | null;
 }
 
-/** A vendor actor's entities carry its vendorId (the marketplace's optional vendorId): set on create, kept on edit. */
+/**
+ * A vendor actor's entities carry its vendorId (the marketplace's optional vendorId): set on
+ * create, kept on edit, whatever the body says. Only staff set or change it, and plugins check
+ * it (catalog.beforeMetadataWrite: it must name a vendor of the organization).
+ */
 function vendorMetadata(ctx: CatalogCtx, metadata: Record<string, unknown>): Record<string, unknown> {
   const vendorId = ctx.actor?.vendorId;
   return vendorId ? { ...metadata, vendorId } : metadata;
 }
 
+/** A vendor-role user linked to no vendor creates nothing (what it created would belong to no one it could edit). */
+function assertMayCreate(ctx: CatalogCtx): void {
+  if (vendorScope(ctx) === null) throw forbidden('Insufficient permissions: this vendor-role user is not linked to a vendor');
+}
+
 export async function createEntity(ctx: CatalogCtx, input: EntityCreateInput): Promise<CatalogEntityView> {
+  assertMayCreate(ctx);
   assertMaySetSource(ctx, input.sourceStoreId ?? undefined);
   await assertTaxClass(ctx.db, ctx, input.taxClassId);
   const fields = await validateCustomFields(ctx.db, ctx, input.type, input.customFields, 'create');
+  const metadata = vendorMetadata(ctx, input.metadata ?? {});
   const row = await mapWriteErrors(
     'Catalog entity',
     () =>
       inTransaction(ctx, async (tx) => {
+        await runBeforeMetadataWrite(tx, ctx, { entityId: null, metadata, previous: null });
         const entity = await tx.catalogEntity.create({
           data: {
             organizationId: ctx.organization.id,
             type: input.type,
             slug: input.slug,
             status: input.status,
-            metadata: vendorMetadata(ctx, input.metadata ?? {}) as Prisma.InputJsonObject,
+            metadata: metadata as Prisma.InputJsonObject,
             taxClassId: input.taxClassId ?? null,
             sourceStoreId: input.sourceStoreId ?? null,
             publishedAt: input.status === 'active' ? new Date() : null,
@@ -176,12 +189,14 @@ export async function updateEntity(ctx: CatalogCtx, id: string, input: EntityUpd
         ];
         const current = await tx.catalogEntity.findUniqueOrThrow({ where: { id: locked.id } });
         if (!changes.length) return current;
+        const metadata = input.metadata !== undefined ? vendorMetadata(ctx, input.metadata) : undefined;
+        if (metadata) await runBeforeMetadataWrite(tx, ctx, { entityId: locked.id, metadata, previous: current.metadata as Record<string, unknown> });
         const entity = await tx.catalogEntity.update({
           where: { id: locked.id, organizationId: ctx.organization.id },
           data: {
             ...(input.slug !== undefined ? { slug: input.slug } : {}),
             ...(input.status !== undefined ? { status: input.status, publishedAt: publishedAtFor(input.status, current.publishedAt) } : {}),
-            ...(input.metadata !== undefined ? { metadata: vendorMetadata(ctx, input.metadata) as Prisma.InputJsonObject } : {}),
+            ...(metadata !== undefined ? { metadata: metadata as Prisma.InputJsonObject } : {}),
             ...(input.taxClassId !== undefined ? { taxClassId: input.taxClassId } : {}),
             ...(input.sourceStoreId !== undefined ? { sourceStoreId: input.sourceStoreId } : {}),
             updatedAt: new Date(),

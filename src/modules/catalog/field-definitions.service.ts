@@ -7,7 +7,7 @@ import type { CatalogFieldDefinition, CatalogFieldType } from '../../generated/p
 import { notFound, validationFailed, type FieldIssue } from '../../errors.js';
 import { withTransaction } from '../../db/transaction.js';
 import { runFieldIndexingChanged } from './hooks.js';
-import { mapWriteErrors, type CatalogCtx } from './shared.js';
+import { assertNotVendor, mapWriteErrors, type CatalogCtx } from './shared.js';
 import { fieldDefinitionView, type FieldDefinitionView } from './views.js';
 
 export const FIELD_TYPES = ['string', 'number', 'boolean', 'date', 'enum', 'json'] as const satisfies readonly CatalogFieldType[];
@@ -78,6 +78,7 @@ export interface DefinitionCreateInput {
 }
 
 export async function createDefinition(ctx: CatalogCtx, input: DefinitionCreateInput): Promise<FieldDefinitionView> {
+  assertNotVendor(ctx, 'changing custom-field definitions');
   const issues = enumValuesIssues(input.type, input.enumValues);
   if (issues.length) throw validationFailed(issues);
   const row = await mapWriteErrors(
@@ -116,6 +117,7 @@ async function findDefinition(ctx: CatalogCtx, id: string): Promise<CatalogField
 }
 
 export async function updateDefinition(ctx: CatalogCtx, id: string, input: DefinitionUpdateInput): Promise<FieldDefinitionView> {
+  assertNotVendor(ctx, 'changing custom-field definitions');
   const current = await findDefinition(ctx, id);
   if (input.enumValues !== undefined) {
     const issues = enumValuesIssues(current.type, input.enumValues);
@@ -142,6 +144,7 @@ export async function updateDefinition(ctx: CatalogCtx, id: string, input: Defin
 
 /** Archives a definition (idempotent: an archived one is returned as it is). */
 export async function archiveDefinition(ctx: CatalogCtx, id: string): Promise<FieldDefinitionView> {
+  assertNotVendor(ctx, 'changing custom-field definitions');
   const current = await findDefinition(ctx, id);
   if (current.archivedAt) return fieldDefinitionView(current);
   const row = await withTransaction(ctx, async (tx) => {

@@ -3,6 +3,7 @@
 // zero stock level for each new variant (the spec's "variants/quick seeds zero stock"); until it
 // is installed, no stock rows exist and nothing is seeded.
 import type { Tx } from '../../db/client.js';
+import { hooks, type HookContext } from '../../events/hooks.js';
 import type { CatalogCtx } from './shared.js';
 
 export interface CreatedVariant {
@@ -39,4 +40,26 @@ export function onFieldIndexingChanged(hook: FieldIndexingChangedHook): void {
 
 export async function runFieldIndexingChanged(tx: Tx, ctx: CatalogCtx, definition: { entityType: string; name: string }): Promise<void> {
   for (const hook of fieldIndexingChanged) await hook(tx, ctx, definition);
+}
+
+/** Metadata keys a plugin gives meaning to (the marketplace's vendorId), checked before they are written. */
+export interface MetadataWritePayload {
+  /** Null on create. */
+  entityId: string | null;
+  metadata: Record<string, unknown>;
+  /** The entity's metadata before this write; null on create. */
+  previous: Record<string, unknown> | null;
+}
+
+declare module '../../events/hooks.js' {
+  interface HookPayloads {
+    /** Plugins check the metadata keys they own (a throw refuses the write); inside the write's transaction (ctx.tx). */
+    'catalog.beforeMetadataWrite': MetadataWritePayload;
+  }
+}
+
+export async function runBeforeMetadataWrite(tx: Tx, ctx: CatalogCtx, payload: MetadataWritePayload): Promise<void> {
+  if (!hooks.count('catalog.beforeMetadataWrite')) return;
+  // Catalog contexts built without HTTP (seed, bench) carry no services; the handlers read db/tx and organization.
+  await hooks.runBefore('catalog.beforeMetadataWrite', payload, { ...(ctx as unknown as HookContext), tx });
 }

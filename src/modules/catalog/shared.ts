@@ -103,22 +103,52 @@ export function inTransaction<T>(ctx: Pick<CatalogCtx, 'db'>, fn: (tx: Tx) => Pr
   return ctx.db.$transaction(fn, TX_OPTIONS);
 }
 
-/** Locks one entity row of the organization for the rest of the transaction; 404 when absent. */
+type VendorActor = { actor?: { vendorId?: string; actsForVendor?: boolean } | null };
+
 /**
- * Locks an entity for a write; 404 outside the organization. A vendor actor (actor.vendorId,
- * the marketplace) writes only entities whose `metadata.vendorId` is its own: every entity
- * write (attributes, variants, media, ...) goes through this lock, so the rule holds for all.
+ * The vendor a vendor actor (the marketplace's vendor role) writes for: its vendorId, or null when
+ * it is linked to none (then it writes nothing). Undefined for everyone else (staff, keys).
+ */
+export function vendorScope(ctx: VendorActor): string | null | undefined {
+  const actor = ctx.actor;
+  if (!actor?.actsForVendor && !actor?.vendorId) return undefined;
+  return actor.vendorId ?? null;
+}
+
+/** Whether a vendor actor may write an entity with this metadata (everyone else: yes). */
+export function writesEntity(ctx: VendorActor, metadata: unknown): boolean {
+  const vendorId = vendorScope(ctx);
+  if (vendorId === undefined) return true;
+  return vendorId !== null && (metadata as { vendorId?: unknown } | null)?.vendorId === vendorId;
+}
+
+/**
+ * Organization-wide catalog settings (categories, brands, field definitions, the proposal queue)
+ * are staff work: a vendor holds catalog:create/update for its own entities only.
+ */
+export function assertNotVendor(ctx: VendorActor, what: string): void {
+  if (vendorScope(ctx) !== undefined) throw forbidden(`Insufficient permissions: ${what} is staff work; a vendor writes only its own entities`);
+}
+
+/**
+ * Locks an entity for a write; 404 outside the organization. A vendor actor (vendorScope, the
+ * marketplace) writes only entities whose `metadata.vendorId` is its own, and none when it is
+ * linked to no vendor: every entity write (attributes, variants, media, ...) goes through this
+ * lock, so the rule holds for all.
  */
 export async function lockEntity(
   tx: Tx,
-  ctx: Pick<CatalogCtx, 'organization'> & { actor?: { vendorId?: string } | null },
+  ctx: Pick<CatalogCtx, 'organization'> & VendorActor,
   id: string,
 ): Promise<{ id: string; type: string; slug: string; status: string; sourceStoreId: string | null }> {
-  const vendorId = ctx.actor?.vendorId ?? null;
+  const scope = vendorScope(ctx);
+  const scoped = scope !== undefined;
+  const vendorId = scope ?? null;
+  // Scoped with no vendor: `= null` is never true, so no row.
   const rows = await tx.$queryRaw<Array<{ id: string; type: string; slug: string; status: string; source_store_id: string | null }>>`
     select id, type, slug, status::text as status, source_store_id from catalog_entities
     where id = ${id}::uuid and organization_id = ${ctx.organization.id}::uuid
-      and (${vendorId}::text is null or metadata->>'vendorId' = ${vendorId}::text)
+      and (not ${scoped}::boolean or metadata->>'vendorId' = ${vendorId}::text)
     for update`;
   const row = rows[0];
   if (!row) throw notFound('Catalog entity');

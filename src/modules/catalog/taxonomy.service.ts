@@ -5,12 +5,13 @@
 // roots. Brand: name, slug (unique per organization), description, logoUrl, websiteUrl,
 // sortOrder, metadata. An entity may belong to several categories and several brands; adding a
 // membership that exists is a no-op, removing one that does not is 404.
+import type { Db, Tx } from '../../db/client.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { notFound } from '../../errors.js';
 import { paginate, type ListCtx, type Page } from '../../graphql/pagination.js';
 import { emitUpdated } from './events.js';
 import { withIncludes } from './include.js';
-import { inTransaction, invalid, isForeignKeyViolation, lockEntity, mapWriteErrors, type CatalogCtx } from './shared.js';
+import { assertNotVendor, inTransaction, invalid, isForeignKeyViolation, lockEntity, mapWriteErrors, type CatalogCtx } from './shared.js';
 import { brandView, categoryView, type BrandView, type CatalogEntityView, type CategoryView } from './views.js';
 
 type Json = Record<string, unknown>;
@@ -47,14 +48,14 @@ export interface CategoryInput {
   metadata?: Json;
 }
 
-async function assertParent(ctx: CatalogCtx, parentId: string | null | undefined, self?: string): Promise<void> {
+async function assertParent(db: Db | Tx, ctx: CatalogCtx, parentId: string | null | undefined, self?: string): Promise<void> {
   if (!parentId) return;
   if (parentId === self) throw invalid('parentId', 'a category cannot be its own parent');
-  const parent = await ctx.db.catalogCategory.findFirst({ where: { id: parentId, organizationId: ctx.organization.id }, select: { id: true } });
+  const parent = await db.catalogCategory.findFirst({ where: { id: parentId, organizationId: ctx.organization.id }, select: { id: true } });
   if (!parent) throw invalid('parentId', 'no such category');
   if (!self) return;
   // The new parent must not sit below this category: walk up from it in one statement.
-  const rows = await ctx.db.$queryRaw<Array<{ found: boolean }>>`
+  const rows = await db.$queryRaw<Array<{ found: boolean }>>`
     with recursive ancestors(id, parent_id, depth) as (
       select id, parent_id, 0 from catalog_categories where id = ${parentId}::uuid and organization_id = ${ctx.organization.id}::uuid
       union all
@@ -64,10 +65,20 @@ async function assertParent(ctx: CatalogCtx, parentId: string | null | undefined
   if (rows[0]?.found) throw invalid('parentId', 'would make a cycle: the parent is a descendant of this category');
 }
 
+/**
+ * Parent changes in one organization's tree take turns until commit, so the cycle check and the
+ * write are one step: two crossing moves (A under B, B under A) each pass the check alone, and
+ * together made a loop 4 times in 5 (test/catalog/category-race.test.ts).
+ */
+async function lockCategoryTree(tx: Tx, ctx: CatalogCtx): Promise<void> {
+  await tx.$executeRaw`select pg_advisory_xact_lock(hashtextextended(${`category-tree:${ctx.organization.id}`}, 0))`;
+}
+
 const CATEGORY_CONFLICT: Array<[RegExp, string]> = [[/slug/, 'a category with this slug already exists']];
 
 export async function createCategory(ctx: CatalogCtx, input: CategoryInput): Promise<CategoryView> {
-  await assertParent(ctx, input.parentId);
+  assertNotVendor(ctx, 'changing categories');
+  await assertParent(ctx.db, ctx, input.parentId);
   const row = await mapWriteErrors(
     'Category',
     () =>
@@ -88,22 +99,28 @@ export async function createCategory(ctx: CatalogCtx, input: CategoryInput): Pro
 }
 
 export async function updateCategory(ctx: CatalogCtx, id: string, input: Partial<CategoryInput>): Promise<CategoryView> {
+  assertNotVendor(ctx, 'changing categories');
   const current = await ctx.db.catalogCategory.findFirst({ where: { id, organizationId: ctx.organization.id }, select: { id: true } });
   if (!current) throw notFound('Category');
-  await assertParent(ctx, input.parentId, id);
   const row = await mapWriteErrors(
     'Category',
     () =>
-      ctx.db.catalogCategory.update({
-        where: { id, organizationId: ctx.organization.id },
-        data: {
-          ...(input.name !== undefined ? { name: input.name } : {}),
-          ...(input.slug !== undefined ? { slug: input.slug } : {}),
-          ...(input.description !== undefined ? { description: input.description } : {}),
-          ...(input.parentId !== undefined ? { parentId: input.parentId } : {}),
-          ...(input.sortOrder !== undefined ? { sortOrder: input.sortOrder } : {}),
-          ...(input.metadata !== undefined ? { metadata: input.metadata as Prisma.InputJsonObject } : {}),
-        },
+      inTransaction(ctx, async (tx) => {
+        if (input.parentId !== undefined) {
+          await lockCategoryTree(tx, ctx);
+          await assertParent(tx, ctx, input.parentId, id);
+        }
+        return tx.catalogCategory.update({
+          where: { id, organizationId: ctx.organization.id },
+          data: {
+            ...(input.name !== undefined ? { name: input.name } : {}),
+            ...(input.slug !== undefined ? { slug: input.slug } : {}),
+            ...(input.description !== undefined ? { description: input.description } : {}),
+            ...(input.parentId !== undefined ? { parentId: input.parentId } : {}),
+            ...(input.sortOrder !== undefined ? { sortOrder: input.sortOrder } : {}),
+            ...(input.metadata !== undefined ? { metadata: input.metadata as Prisma.InputJsonObject } : {}),
+          },
+        });
       }),
     CATEGORY_CONFLICT,
   );
@@ -111,6 +128,7 @@ export async function updateCategory(ctx: CatalogCtx, id: string, input: Partial
 }
 
 export async function deleteCategory(ctx: CatalogCtx, id: string): Promise<CategoryView> {
+  assertNotVendor(ctx, 'changing categories');
   const row = await mapWriteErrors('Category', () => ctx.db.catalogCategory.delete({ where: { id, organizationId: ctx.organization.id } }));
   return categoryView(row);
 }
@@ -143,6 +161,7 @@ export interface BrandInput {
 const BRAND_CONFLICT: Array<[RegExp, string]> = [[/slug/, 'a brand with this slug already exists']];
 
 export async function createBrand(ctx: CatalogCtx, input: BrandInput): Promise<BrandView> {
+  assertNotVendor(ctx, 'changing brands');
   const row = await mapWriteErrors(
     'Brand',
     () =>
@@ -164,6 +183,7 @@ export async function createBrand(ctx: CatalogCtx, input: BrandInput): Promise<B
 }
 
 export async function updateBrand(ctx: CatalogCtx, id: string, input: Partial<BrandInput>): Promise<BrandView> {
+  assertNotVendor(ctx, 'changing brands');
   const row = await mapWriteErrors(
     'Brand',
     () =>
@@ -185,6 +205,7 @@ export async function updateBrand(ctx: CatalogCtx, id: string, input: Partial<Br
 }
 
 export async function deleteBrand(ctx: CatalogCtx, id: string): Promise<BrandView> {
+  assertNotVendor(ctx, 'changing brands');
   const row = await mapWriteErrors('Brand', () => ctx.db.catalogBrand.delete({ where: { id, organizationId: ctx.organization.id } }));
   return brandView(row);
 }

@@ -19,12 +19,12 @@
 import type { RequestContext } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { signMediaUrl } from '../media/signing.js';
+// DOWNLOAD_ROLE: the attachment role of the thing sold (not a product picture); media hides it from catalog answers.
+import { DOWNLOAD_ROLE } from '../media/service.js';
 import { myOrder, type CustomersCtx } from './service.js';
 
 /** Entity types whose order lines carry downloads. */
 export const DIGITAL_ENTITY_TYPES: readonly string[] = ['digitalDownload'];
-/** The attachment role that marks a file as the thing sold (not a product picture). */
-export const DOWNLOAD_ROLE = 'download';
 /** Payment statuses under which the files are handed out. */
 export const DOWNLOADABLE_PAYMENT_STATUSES: readonly string[] = ['paid', 'partially_refunded'];
 

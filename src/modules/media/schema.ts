@@ -11,7 +11,7 @@ import { appErrorResponse, errorResponse } from '../../http/rest-errors.js';
 import { AppError, validationFailed } from '../../errors.js';
 import type { RequestContext } from '../../context.js';
 import { CatalogEntityRef, CatalogVariantRef, includedValue, registerCatalogInclude, type CatalogEntityView, type VariantView } from '../catalog/index.js';
-import { attach, attachmentsOf, deleteAsset, detach, findAsset, getAsset, reorder, storeUnavailable, storeUpload, type ReceivedFile } from './service.js';
+import { attach, attachmentsOf, deleteAsset, detach, findAsset, getAsset, MEDIA_WRITE, reorder, storeUnavailable, storeUpload, type ReceivedFile } from './service.js';
 import { verifyMediaUrl } from './signing.js';
 import { mediaStorage } from './storage.js';
 import { Readable } from 'node:stream';
@@ -20,7 +20,7 @@ import { receiveMultipart, streamToTemp } from './upload.js';
 import { contentUrl, type MediaAssetView, type MediaAttachmentView } from './views.js';
 import './tasks.js';
 
-export const MEDIA_PERMISSION = { read: ['media:read', 'catalog:read'], write: 'media:write' } as const;
+export const MEDIA_PERMISSION = { read: ['media:read', 'catalog:read'], write: MEDIA_WRITE } as const;
 
 const MediaOriginEnum = builder.enumType('MediaOrigin', {
   description: 'Where an asset came from',
@@ -124,7 +124,9 @@ defineOperation({
   name: 'mediaAsset',
   kind: 'query',
   summary: 'One media asset with a signed URL',
-  description: 'REST: GET /media/:id redirects (302) to the signed URL, or answers it with ?signed=true. Another organization\'s asset is 404.',
+  description:
+    'REST: GET /media/:id redirects (302) to the signed URL, or answers it with ?signed=true. Another organization\'s asset is 404, and so is a ' +
+    'file sold by a digital product (attached with role download) unless the caller has media:write: buyers get it from /me/orders/:id/downloads.',
   access: { anyPermission: MEDIA_PERMISSION.read },
   input: { id: uuid('Media asset UUID') },
   output: MediaAssetRef,
@@ -255,7 +257,7 @@ defineRawRoute({
     responses: {
       302: { description: 'To the signed URL' },
       200: { description: 'The signed URL', content: { 'application/json': { schema: { type: 'object', properties: { data: { type: 'object', properties: { url: { type: 'string' }, expiresAt: { type: 'string', format: 'date-time' } } } } } } } },
-      404: errorRef('No such asset in this organization'),
+      404: errorRef('No such asset in this organization, or a file sold by a digital product (role download) and no media:write'),
     },
   },
   async handle(ctx, params) {

@@ -12,6 +12,7 @@ const sharp = lazyModule<typeof Sharp>('sharp');
 import type { RequestContext } from '../../context.js';
 import { withTransaction } from '../../db/transaction.js';
 import { AppError, conflict, notFound, validationFailed } from '../../errors.js';
+import { hasPermission } from '../../auth/permissions.js';
 import { Prisma, type MediaAsset, type MediaOrigin } from '../../generated/prisma/client.js';
 import { mediaStorage } from './storage.js';
 import { assetView, attachmentView, type MediaAssetView, type MediaAttachmentView } from './views.js';
@@ -28,6 +29,29 @@ declare module '../../jobs/tasks.js' {
     'media/renditions': { input: { assetId: string }; output: { created: number } };
     'media/removeObjects': { input: { keys: string[] }; output: { removed: number } };
   }
+}
+
+/** Managing media: also what lets a caller see sold files (below) in catalog answers. */
+export const MEDIA_WRITE = 'media:write';
+
+/**
+ * The attachment role of the file a digital product sells. Such a file (and any rendition of it)
+ * is handed out only by GET /me/orders/:id/downloads of a paid order (customers/downloads.ts):
+ * catalog answers leave its attachments out and its asset routes are 404, for everyone but
+ * staff with media:write. By asset, not by attachment: the same bytes attached elsewhere as a
+ * picture would otherwise hand out the sold file's URL.
+ */
+export const DOWNLOAD_ROLE = 'download';
+
+/** Prisma filter of assets that are not, and do not derive from, a sold file. */
+const NOT_SOLD_FILE = {
+  attachments: { none: { role: DOWNLOAD_ROLE } },
+  OR: [{ derivedFromAssetId: null }, { derivedFrom: { attachments: { none: { role: DOWNLOAD_ROLE } } } }],
+} satisfies Prisma.MediaAssetWhereInput;
+
+/** The filter for what this caller may see: everything for media staff, no sold file otherwise. */
+function visibleAssets(ctx: Pick<MediaCtx, 'actor'>): Prisma.MediaAssetWhereInput {
+  return hasPermission(ctx.actor?.permissions ?? [], MEDIA_WRITE) ? {} : NOT_SOLD_FILE;
 }
 
 const ALIASES: Record<string, string> = { 'image/jpg': 'image/jpeg', 'image/pjpeg': 'image/jpeg', 'image/x-png': 'image/png' };
@@ -143,8 +167,9 @@ export async function describeFile(file: string): Promise<{ size: number; checks
   return { size, checksum: hash.digest('hex') };
 }
 
+/** An asset of the organization the caller may see (a sold file is 404 but to media staff). */
 export async function findAsset(ctx: MediaCtx, id: string): Promise<MediaAsset> {
-  const row = await ctx.db.mediaAsset.findFirst({ where: { id, organizationId: ctx.organization.id } });
+  const row = await ctx.db.mediaAsset.findFirst({ where: { id, organizationId: ctx.organization.id, ...visibleAssets(ctx) } });
   if (!row) throw notFound('Media asset');
   return row;
 }
@@ -223,11 +248,14 @@ export async function reorder(ctx: MediaCtx, entityId: string, attachmentIds: st
   });
 }
 
-/** Attachments of these entities (with assets and renditions), in a fixed number of statements. */
+/**
+ * Attachments of these entities (with assets and renditions) the caller may see (no sold file
+ * but to media staff), in a fixed number of statements.
+ */
 export async function attachmentsOf(ctx: MediaCtx, by: { entityIds: string[] } | { variantIds: string[] }): Promise<MediaAttachmentView[]> {
   const where = 'entityIds' in by ? { entityId: { in: by.entityIds } } : { variantId: { in: by.variantIds } };
   const rows = await ctx.db.mediaAttachment.findMany({
-    where: { organizationId: ctx.organization.id, ...where },
+    where: { organizationId: ctx.organization.id, ...where, asset: visibleAssets(ctx) },
     include: withAsset,
     orderBy: [{ sortOrder: 'asc' }, { createdAt: 'asc' }, { id: 'asc' }],
   });

@@ -13,6 +13,7 @@ import type { Config } from '../../config/index.js';
 import { AppError, validationFailed } from '../../errors.js';
 import { payloadTooLarge, type ReceivedFile } from './service.js';
 import { mediaStorage } from './storage.js';
+import { assertNoNul } from '../../http/input-guard.js';
 
 /** Room for multipart boundaries and small fields on top of the file limit (the body limit of upload requests). */
 export const MULTIPART_ALLOWANCE_BYTES = 64 * 1024;
@@ -75,7 +76,9 @@ export async function receiveMultipart(request: Request, config: Config): Promis
     throw new AppError('BAD_REQUEST', 'Malformed multipart/form-data header (boundary missing)');
   }
   const fields: Record<string, string> = {};
-  let pending: Promise<ReceivedFile> | null = null;
+  let refused: unknown = null;
+  // Assigned in the parser's callbacks, which TypeScript's narrowing cannot see.
+  let pending = null as Promise<ReceivedFile> | null;
   const done = new Promise<void>((resolve, reject) => {
     parser.on('file', (name, stream, info) => {
       if (name !== 'file' || pending) {
@@ -88,7 +91,14 @@ export async function receiveMultipart(request: Request, config: Config): Promis
       pending.catch((error) => reject(error));
     });
     parser.on('field', (name, value) => {
-      fields[name] = value;
+      // The edge's NUL guard reads JSON and forms, not multipart: a NUL in `alt` reached PostgreSQL.
+      // Refused once the body is read (fields are small), so a file part in flight still ends.
+      try {
+        assertNoNul(name, value);
+        fields[name] = value;
+      } catch (error) {
+        refused ??= error;
+      }
     });
     parser.on('close', () => resolve());
     parser.on('error', () => reject(new AppError('BAD_REQUEST', 'Malformed multipart/form-data body')));
@@ -99,11 +109,15 @@ export async function receiveMultipart(request: Request, config: Config): Promis
   try {
     await done;
     const file = pending ? await pending : null;
+    if (refused) {
+      if (file) await fs.rm(file.tempFile, { force: true });
+      throw refused;
+    }
     return { file, fields };
   } catch (error) {
     source.unpipe(parser);
     source.destroy();
-    const file = pending ? await (pending as Promise<ReceivedFile>).catch(() => null) : null;
+    const file = pending ? await pending.catch(() => null) : null;
     if (file) await fs.rm(file.tempFile, { force: true });
     throw error;
   }

@@ -9,6 +9,7 @@ import type { RequestContext } from '../../context.js';
 import { CatalogEntityRef, CatalogVariantRef, loadIncluded } from '../catalog/index.js';
 import type { PriceView } from './prices.service.js';
 import { resolvePrices, type ResolvedPrice } from './resolver.js';
+import { assertMayResolveGroups } from './groups.js';
 import { ResolvedPriceRef, PriceRef } from './schema.js';
 import { currencySchema, customerGroupIdSchema } from './shared.js';
 
@@ -33,8 +34,9 @@ function checkedArgs(args: PriceArgs): { currency: string; groups: string[]; qua
 }
 
 /** The resolved price of an entity or variant, batched per (currency, groups, quantity) and request. */
-function loadResolved(ctx: RequestContext, entityId: string, variantId: string | null, args: PriceArgs): Promise<ResolvedPrice | null> {
+async function loadResolved(ctx: RequestContext, entityId: string, variantId: string | null, args: PriceArgs): Promise<ResolvedPrice | null> {
   const { currency, groups, quantity } = checkedArgs(args);
+  await assertMayResolveGroups(ctx, groups);
   return batchLoader<ResolvedPrice | null>(
     ctx,
     `pricing.resolved.${currency}.${quantity}.${groups.join(',')}`,
@@ -52,7 +54,7 @@ function loadResolved(ctx: RequestContext, entityId: string, variantId: string |
 
 const priceArgs = (t: { arg: { string: Function; stringList: Function; int: Function } }) => ({
   currency: t.arg.string({ required: true, description: 'ISO 4217 currency code, e.g. USD' }),
-  customerGroupIds: t.arg.stringList({ required: false, description: "The customer's groups: their group prices and modifiers apply" }),
+  customerGroupIds: t.arg.stringList({ required: false, description: "The customer's groups: their group prices and modifiers apply. Without a pricing permission only your own groups (FORBIDDEN otherwise)" }),
   quantity: t.arg.int({ required: false, defaultValue: 1, description: 'Units bought (quantity breaks of modifiers), default 1' }),
 });
 

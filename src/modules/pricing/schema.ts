@@ -11,6 +11,7 @@ import { createModifier, findModifier, listModifiers, updateModifier, type Modif
 import { createPrice, deletePrice, findPrice, listPrices, pricePayload, updatePrice, type PriceView } from './prices.service.js';
 import { resolvePrice, type ResolvedPrice } from './resolver.js';
 import { PRICING, currencySchema, customerGroupIdSchema, parseGroupList } from './shared.js';
+import { assertMayResolveGroups } from './groups.js';
 import { PRICING_INCLUDE } from './include.js';
 import { defineEnum } from '../../graphql/enums.js';
 const PriceModifierTypeEnum = defineEnum('PriceModifierType', ['percentage', 'fixed'] as const, 'How a price modifier discounts.');
@@ -223,7 +224,8 @@ defineOperation({
   summary: 'The best price of an entity or variant for a customer',
   description:
     'The price the cart and checkout use: base price (the variant\'s own if any, else the entity\'s; the lowest open to the ' +
-    'customer\'s groups), less the best current price modifier, times quantity. 404 when there is no price in the currency.',
+    'customer\'s groups), less the best current price modifier, times quantity. 404 when there is no price in the currency. ' +
+    'Without a pricing permission a caller names only their own customer groups (another is 403 FORBIDDEN).',
   rest: { method: 'GET', path: '/pricing/resolve' },
   access: { anyPermission: ['pricing:read', 'pricing:update', 'pricing:manage', 'catalog:read'] },
   input: {
@@ -239,7 +241,9 @@ defineOperation({
     ),
   output: ResolvedPriceRef,
   resolve: async (ctx, input) => {
-    const resolved = await resolvePrice(ctx, { ...input, customerGroupIds: parseGroupList(input.customerGroupIds) });
+    const groups = parseGroupList(input.customerGroupIds);
+    await assertMayResolveGroups(ctx, groups);
+    const resolved = await resolvePrice(ctx, { ...input, customerGroupIds: groups });
     if (!resolved) throw notFound(`Price in ${input.currency} for this entity`);
     return resolved;
   },

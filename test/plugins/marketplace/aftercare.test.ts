@@ -5,8 +5,8 @@
 // its illegal moves (422) and who may do what (another vendor's or customer's is 404/422).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../support/app.js';
-import { available, pay, type Store } from '../../orders/helpers.js';
-import { M, buy, startMarketplace, vendor, vendorProduct, type Vendor } from './helpers.js';
+import { available, type Store } from '../../orders/helpers.js';
+import { M, sale as saleOf, startMarketplace, vendor, type Vendor } from './helpers.js';
 
 let t: TestApp;
 let store: Store;
@@ -20,17 +20,7 @@ const admin = () => ({ apiKey: store.admin });
 const post = (path: string, auth: { apiKey?: string; bearer?: string }, body?: unknown) => t.request(`${M}${path}`, { method: 'POST', ...auth, ...(body ? { body } : {}) });
 const ledger = async (vendorId: string) => t.app.db.marketplaceLedgerEntry.findMany({ where: { vendorId }, orderBy: { createdAt: 'asc' } });
 
-/** A sub-order of vendor `v` bought by `customer`, paid, and moved through `actions`. */
-async function sale(v: Vendor, customer: { token: string }, price: number, quantity = 1, actions: string[] = ['confirm', 'ship', 'deliver']) {
-  const p = await vendorProduct(store, v.id, { price, stock: 20 });
-  const placed = await pay(store, await buy(store, [{ entityId: p, quantity }], { bearer: customer.token }));
-  const [sub] = (await t.request(`${M}/sub-orders?orderId=${placed.id}`, admin())).body.data;
-  for (const action of actions) {
-    const res = await post(`/vendor/me/orders/${sub.id}/${action}`, { bearer: v.token }, action === 'ship' ? { trackingNumber: 'T', carrier: 'UPS' } : undefined);
-    expect(res.status, res.text).toBe(200);
-  }
-  return { sub, order: placed, entityId: p };
-}
+const sale = (v: Vendor, customer: { token: string }, price: number, quantity = 1, actions?: string[]) => saleOf(store, v, customer, price, quantity, actions);
 
 beforeAll(async () => {
   ({ t, store } = await startMarketplace({}, {

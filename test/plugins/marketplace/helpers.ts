@@ -3,7 +3,7 @@
 // products (catalog entities carrying metadata.vendorId) and checkouts of mixed carts.
 import { expect } from 'vitest';
 import { startTestApp, type TestApp } from '../../support/app.js';
-import { ORDER_TEST_CONFIG, openStore, product, guestCart, checkout, type Store, type ProductOptions } from '../../orders/helpers.js';
+import { ORDER_TEST_CONFIG, openStore, pay, product, guestCart, checkout, type Store, type ProductOptions } from '../../orders/helpers.js';
 import { upload, PDF } from '../../media/helpers.js';
 import { marketplace, type MarketplaceOptions } from '../../../plugins/marketplace/index.js';
 
@@ -65,4 +65,16 @@ export async function buy(store: Store, items: Array<{ entityId: string; quantit
   const res = await checkout(store, cart, options.bearer ? { bearer: options.bearer } : {});
   expect(res.status, res.text).toBe(201);
   return res.body.data;
+}
+
+/** A sub-order of vendor `v` bought by `customer`, paid, and moved through `actions` in the vendor portal. */
+export async function sale(store: Store, v: Vendor, customer: { token: string }, price: number, quantity = 1, actions: string[] = ['confirm', 'ship', 'deliver']) {
+  const p = await vendorProduct(store, v.id, { price, stock: 20 });
+  const placed = await pay(store, await buy(store, [{ entityId: p, quantity }], { bearer: customer.token }));
+  const [sub] = (await store.t.request(`${M}/sub-orders?orderId=${placed.id}`, { apiKey: store.admin })).body.data;
+  for (const action of actions) {
+    const res = await store.t.request(`${M}/vendor/me/orders/${sub.id}/${action}`, { method: 'POST', bearer: v.token, ...(action === 'ship' ? { body: { trackingNumber: 'T', carrier: 'UPS' } } : {}) });
+    expect(res.status, res.text).toBe(200);
+  }
+  return { sub, order: placed, entityId: p };
 }

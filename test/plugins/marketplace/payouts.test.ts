@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../support/app.js';
 import { pay, type Store } from '../../orders/helpers.js';
 import { runner, separateRunner } from '../../jobs/support.js';
+import { race } from '../../support/race.js';
 import type { PayoutAdapter, PayoutRequest } from '../../../plugins/marketplace/payout-adapters.js';
 import { M, buy, startMarketplace, vendor, vendorProduct, type Vendor } from './helpers.js';
 
@@ -93,6 +94,32 @@ describe('marketplace payouts', () => {
     expect(mine.filter((p: any) => p.amount === net)).toHaveLength(1);
     expect(await balance(a.id)).toMatchObject({ balance: 0 });
   });
+
+  it('20 rounds: two payout runs requested at once (separate connections, a barrier) and two jobs run by two workers at once pay each balance once', async () => {
+    const org = (await t.app.services.organizations.defaultOrganization()).id;
+    const outcomes = new Map<string, number>();
+    for (let round = 0; round < 20; round += 1) {
+      const net = await deliveredSale(a, 1_000 + round);
+      const before = calls.length;
+      const runs = await race(t.url, [0, 1].map(() => ({ path: `${M}/payouts/run`, apiKey: store.admin })));
+      expect(runs.map((r) => r.status), runs.map((r) => r.text).join('\n')).toEqual([202, 202]);
+      // a second job beside the one the runs left (a later run replaces a waiting one): the vendor lock, not the job key, must hold
+      await t.app.services.jobs.enqueue({ task: 'marketplace/payouts' as never, input: {} as never, organizationId: org, concurrencyKey: null });
+      const second = separateRunner(t);
+      try {
+        await Promise.all([runner(t).runBatch({ queue: 'default', limit: 1 }), second.runner.runBatch({ queue: 'default', limit: 1 })]);
+        await runner(t).runBatch({ queue: 'default', limit: 10 });
+      } finally {
+        await second.close();
+      }
+      const paid = calls.slice(before).filter((c) => c.amount === net);
+      outcomes.set(`${paid.length} payout(s) of the balance`, (outcomes.get(`${paid.length} payout(s) of the balance`) ?? 0) + 1);
+      expect(paid).toHaveLength(1);
+      expect(new Set(calls.map((c) => c.idempotencyKey)).size).toBe(calls.length);
+      expect(await balance(a.id)).toMatchObject({ balance: 0, available: 0 });
+    }
+    console.info('payout races (20 rounds):', Object.fromEntries(outcomes));
+  }, 240_000);
 
   it('a failed payout keeps its debit and is retried with the same idempotency key, once', async () => {
     const net = await deliveredSale(b, 4_000);

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "plugin_pos_overrides" ADD COLUMN     "approval" JSONB;

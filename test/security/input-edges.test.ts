@@ -1,0 +1,78 @@
+// Findings 12–14 of security round 3: bodies that reached a 500. A deeply nested JSON body with
+// a NUL overflowed the stack of the NUL guard (anonymously); a NUL in a multipart text field
+// reached PostgreSQL (22021); a numeric analytics filter of 1e999999 overflowed numeric.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp, type TestResponse } from '../support/app.js';
+import { png, upload } from '../media/helpers.js';
+
+let t: TestApp;
+let admin: string;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  admin = await t.apiKey('admin');
+});
+afterAll(() => t?.close());
+
+function expectEnvelope(res: TestResponse, status: number, code: string) {
+  expect(res.status, res.text.slice(0, 300)).toBe(status);
+  expect(res.body.error.code).toBe(code);
+  expect(typeof res.body.error.message).toBe('string');
+}
+
+const json = (raw: string) => ({ method: 'POST', rawBody: raw, headers: { 'content-type': 'application/json' } });
+const nested = (depth: number, inner: string) => '['.repeat(depth) + inner + ']'.repeat(depth);
+
+describe('12. deeply nested JSON', () => {
+  it('400000 levels around a NUL string is 400 for anyone, on /graphql, REST and auth routes', async () => {
+    const body = nested(400_000, '"\\u0000"');
+    for (const path of ['/graphql', '/api/catalog/entities', '/api/auth/sign-in/email']) expectEnvelope(await t.request(path, json(body)), 400, 'BAD_REQUEST');
+  });
+
+  it('the cap is 64 levels: 65 is 400 naming the limit, 64 goes on to the handler', async () => {
+    // Two levels are the body object and `variables`.
+    const deep = await t.request('/graphql', json(JSON.stringify({ query: '{ __typename }', variables: { a: JSON.parse(nested(63, '1')) } })));
+    expectEnvelope(deep, 400, 'BAD_REQUEST');
+    expect(deep.body.error.message).toMatch(/64/);
+    const ok = await t.request('/graphql', json(JSON.stringify({ query: '{ __typename }', variables: { a: JSON.parse(nested(62, '1')) } })));
+    expect(ok.status, ok.text).toBe(200);
+  });
+
+  it('brackets inside strings do not count', async () => {
+    const res = await t.request('/graphql', json(JSON.stringify({ query: '{ __typename }', variables: { a: '['.repeat(500) } })));
+    expect(res.status, res.text).toBe(200);
+  });
+
+  it('a NUL below the cap is still 422 naming where it was', async () => {
+    const res = await t.request('/graphql', json(JSON.stringify({ query: '{ __typename }', variables: { a: JSON.parse(nested(40, '"x\\u0000"')) } })));
+    expectEnvelope(res, 422, 'VALIDATION_FAILED');
+    expect(res.body.error.details[0].field).toBe(`variables.a${'.0'.repeat(40)}`);
+  });
+});
+
+describe('13. NUL in a multipart text field', () => {
+  it('the media upload alt with a NUL is 422 naming alt, and no asset is stored', async () => {
+    const before = await t.app.db.mediaAsset.count();
+    const res = await upload(t, admin, { file: { bytes: await png(4, 4), type: 'image/png', name: 'x.png' }, alt: 'a\u0000b' });
+    expectEnvelope(res, 422, 'VALIDATION_FAILED');
+    expect(res.body.error.details[0].field).toBe('alt');
+    expect(await t.app.db.mediaAsset.count()).toBe(before);
+  });
+});
+
+describe('14. numeric analytics filter values', () => {
+  it('1e999999, -1e999999, 1e-999999 and 2^1100 written out are 422 naming the values, not 500', async () => {
+    for (const value of ['1e999999', '-1e999999', '1e-999999', (2n ** 1100n).toString()]) {
+      const res = await t.request('/api/analytics/query', { apiKey: admin, body: { measures: ['Orders.count'], filters: [{ member: 'Orders.revenue', operator: 'gt', values: [value] }] } });
+      expectEnvelope(res, 422, 'VALIDATION_FAILED');
+      expect(res.body.error.details[0].field, value).toMatch(/values/);
+    }
+  });
+
+  it('large but finite values (2^64, 1e300) still filter', async () => {
+    for (const value of ['18446744073709551616', '1e300', '-1.5e-300']) {
+      const res = await t.request('/api/analytics/query', { apiKey: admin, body: { measures: ['Orders.count'], filters: [{ member: 'Orders.revenue', operator: 'lt', values: [value] }] } });
+      expect(res.status, res.text).toBe(200);
+    }
+  });
+});
