@@ -140,7 +140,7 @@ export const configSchema = z
       .object({
         maxDepth: z.number().int().positive().default(12),
         maxAliases: z.number().int().positive().default(30),
-        maxCost: z.number().int().positive().default(5000),
+        maxCost: z.number().int().positive().default(50_000),
         maxTokens: z.number().int().positive().default(5000),
         /** Serve GraphiQL to browsers at /graphql. Default: on, except in production. */
         graphiql: z.boolean().optional(),
