@@ -40,10 +40,17 @@ function introspects(set: SelectionSetNode, fragments: Map<string, FragmentDefin
   });
 }
 
+/**
+ * The roles whose sessions may introspect when introspection is not public. A closed list, not
+ * "anyone but customers": plugin roles (vendor, cashier) and operators' own roles are outside
+ * staff and use an API key for schema tooling (finding 17: vendor sessions introspected).
+ */
+export const INTROSPECTION_ROLES: ReadonlySet<string> = new Set(['owner', 'admin', 'staff']);
+
 /** Introspection is for tools of the store's own staff when it is not public. */
 function mayIntrospect(ctx: RequestContext): boolean {
   const actor = ctx.actor;
-  return Boolean(actor && (actor.kind === 'apiKey' || (actor.role !== 'customer' && !actor.customerId)));
+  return Boolean(actor && (actor.kind === 'apiKey' || (actor.role !== null && INTROSPECTION_ROLES.has(actor.role) && !actor.customerId)));
 }
 
 export function useRequestGuards(options: { costPerPoint: number; maxCost: number; publicIntrospection: boolean }): Plugin<RequestContext> {
