@@ -67,6 +67,11 @@ export const configSchema = z
     redisUrl: z.string().optional(),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     bodyLimitBytes: z.number().int().positive().default(1024 * 1024),
+    /**
+     * A request body must arrive within this long of the request, or the answer is 408 and the
+     * connection closes (Node alone would hold a trickling body for its 300 s requestTimeout).
+     */
+    bodyReadTimeoutMs: z.number().int().positive().default(30_000),
     auth: z
       .object({
         secret: z.string().min(32).optional(),

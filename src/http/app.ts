@@ -11,7 +11,7 @@ import { ActorResolutionError, createActorResolver, type Actor } from '../auth/a
 import { signUpTarget } from '../auth/better-auth.js';
 import { buildSchema } from '../graphql/schema.js';
 import { createGraphqlServer } from '../graphql/yoga.js';
-import { readBody, BodyTooLargeError } from './body.js';
+import { readBody, BodyTimeoutError, BodyTooLargeError } from './body.js';
 import { corsHeaders, preflightResponse } from './cors.js';
 import { originRefusal, withoutFetchMetadataForCredentiallessClient } from './origin-check.js';
 import { createRateLimiter, rateLimitHeaders, requestRateLimit, type Budget, type RateDecision } from './rate-limit.js';
@@ -256,12 +256,15 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
             ({ actor, rate } = upload.admission);
             response = upload.refusal;
           } else {
-            const request = await readBody(incoming, bodyLimit);
+            const request = await readBody(incoming, bodyLimit, config.bodyReadTimeoutMs);
             await rejectNulCharacters(request, url);
             ({ response, rate, actor } = await route(request, url.pathname, { requestId, logger: requestLogger }, server, upload?.admission));
           }
         } catch (error) {
-          if (error instanceof BodyTooLargeError) {
+          if (error instanceof BodyTimeoutError) {
+            // The client stopped sending; what it may still send is not read (nor waited for).
+            response = errorResponse(408, 'REQUEST_TIMEOUT', `Request body not received within ${config.bodyReadTimeoutMs} ms`, undefined, { connection: 'close' });
+          } else if (error instanceof BodyTooLargeError) {
             // The rest of the body is still in flight: close the connection rather than leave
             // unread bytes in front of the next request on it.
             response = errorResponse(413, 'PAYLOAD_TOO_LARGE', `Request body above ${bodyLimit} bytes`, undefined, { connection: 'close' });
