@@ -76,7 +76,7 @@ export function createGraphqlServer(options: { schema: GraphQLSchema; limits: Gr
       useAutomaticPersistedQueries(),
       useFieldErrorDetails(),
       ...limitPlugins(options.limits, { suggestions: options.exposure.suggestions }),
-      useRequestGuards({ costPerPoint: options.exposure.costPerPoint, publicIntrospection: options.exposure.publicIntrospection }),
+      useRequestGuards({ costPerPoint: options.exposure.costPerPoint, maxCost: options.limits.maxCost, publicIntrospection: options.exposure.publicIntrospection }),
       useMultipartNulGuard(),
       facade,
       ...(options.exposure.jit ? [useCompiledExecution()] : []),
