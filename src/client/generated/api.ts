@@ -9041,6 +9041,15 @@ export interface operations {
                     "application/json": components["schemas"]["AuthResult"];
                 };
             };
+            /** @description Malformed JSON, or a form naming a field twice */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Wrong email or password */
             401: {
                 headers: {
@@ -9068,7 +9077,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many attempts for this email */
+            /** @description Too many attempts for this email or from this address */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9137,6 +9146,15 @@ export interface operations {
                     "application/json": components["schemas"]["AuthResult"];
                 };
             };
+            /** @description Malformed JSON, or a form naming a field twice */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Email already used (details.reason USER_ALREADY_EXISTS...) */
             409: {
                 headers: {
@@ -9155,7 +9173,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many attempts for this email */
+            /** @description Too many attempts for this email or from this address */
             429: {
                 headers: {
                     [name: string]: unknown;
