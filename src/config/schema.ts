@@ -72,6 +72,11 @@ export const configSchema = z
      * balancer stops sending before the listener closes (SHUTDOWN_DRAIN_MS; README: Shutdown).
      */
     shutdownDrainMs: z.number().int().nonnegative().default(5000),
+    /**
+     * A request body must arrive within this long of the request, or the answer is 408 and the
+     * connection closes (Node alone would hold a trickling body for its 300 s requestTimeout).
+     */
+    bodyReadTimeoutMs: z.number().int().positive().default(30_000),
     auth: z
       .object({
         secret: z.string().min(32).optional(),
@@ -154,7 +159,7 @@ export const configSchema = z
       .object({
         maxDepth: z.number().int().positive().default(12),
         maxAliases: z.number().int().positive().default(30),
-        maxCost: z.number().int().positive().default(5000),
+        maxCost: z.number().int().positive().default(50_000),
         maxTokens: z.number().int().positive().default(5000),
         /** Serve GraphiQL to browsers at /graphql. Default: on, except in production. */
         graphiql: z.boolean().optional(),

@@ -5,9 +5,14 @@
 // (3.6.2) requires @graphql-tools/utils ^10, which conflicts with the ^11 that sofa and this
 // project use. The store is bounded (least recently used out) and per process; a miss only costs
 // the client one retry with the full document.
+//
+// Entries are kept per organization and caller (API key, user, or client address for anonymous
+// callers): with one shared store a miss told anyone whether some other caller had ever sent a
+// document, literals included (finding 17). A caller sees only the hashes it registered itself.
 import { createHash } from 'node:crypto';
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import type { RequestContext } from '../context.js';
 
 export const APQ_MAX_ENTRIES = 5000;
 
@@ -21,32 +26,39 @@ function apqError(message: string, code: string): GraphQLError {
   return new GraphQLError(message, { extensions: { code, restStatus: 400 } });
 }
 
-export function useAutomaticPersistedQueries(options: { maxEntries?: number } = {}): Plugin {
+/** Whose entries a request reads and writes. */
+function storeScope(context: { ctx?: RequestContext } | undefined): string {
+  const ctx = context?.ctx;
+  return `${ctx?.organization.id ?? '-'}|${ctx?.rateLimit?.caller ?? '-'}`;
+}
+
+export function useAutomaticPersistedQueries(options: { maxEntries?: number } = {}): Plugin<Record<string, unknown>, { ctx?: RequestContext }> {
   const max = options.maxEntries ?? APQ_MAX_ENTRIES;
   const store = new Map<string, string>();
-  const remember = (hash: string, query: string) => {
-    store.delete(hash);
-    store.set(hash, query);
+  const remember = (key: string, query: string) => {
+    store.delete(key);
+    store.set(key, query);
     if (store.size > max) store.delete(store.keys().next().value!);
   };
   return {
-    onParams({ params, setParams }) {
+    onParams({ params, setParams, context }) {
       const persisted = (params.extensions as { persistedQuery?: PersistedQueryExtension } | undefined)?.persistedQuery;
       if (!persisted) return;
       if (persisted.version !== 1 || typeof persisted.sha256Hash !== 'string' || !/^[0-9a-f]{64}$/i.test(persisted.sha256Hash)) {
         throw apqError('Unsupported persisted query: send version 1 with a sha256Hash of 64 hex digits', 'PERSISTED_QUERY_INVALID');
       }
       const hash = persisted.sha256Hash.toLowerCase();
+      const key = `${storeScope(context)}|${hash}`;
       if (params.query) {
         if (createHash('sha256').update(params.query).digest('hex') !== hash) {
           throw apqError('provided sha does not match query', 'PERSISTED_QUERY_HASH_MISMATCH');
         }
-        remember(hash, params.query);
+        remember(key, params.query);
         return;
       }
-      const query = store.get(hash);
+      const query = store.get(key);
       if (query === undefined) throw apqError('PersistedQueryNotFound', 'PERSISTED_QUERY_NOT_FOUND');
-      remember(hash, query); // most recently used stays longest
+      remember(key, query); // most recently used stays longest
       setParams({ ...params, query });
     },
   };

@@ -1,49 +1,32 @@
 // Per-request guards on GraphQL execution (REST routes execute through the same path):
+//  - an operation whose cost (graphql/cost.ts: objects it may build, list sizes multiplied) is
+//    over graphql.maxCost, or that loops through a list, is refused before it executes;
 //  - cost-based rate charging: one request admitted by the rate limiter paid one point; an
 //    operation is charged ceil(cost / graphqlCostPerPoint) points in all, so thirty aliases of a
 //    field, or a page with every relation selected, cost what they do (finding: aliases
 //    multiplied work under one rate-limit unit);
 //  - introspection for anonymous callers and customers only when graphql.publicIntrospection.
-// The cost uses graphql-armor's weights (graphql/limits.ts), which bound it before execution.
 import { Kind, type DocumentNode, type FragmentDefinitionNode, type SelectionSetNode, type OperationDefinitionNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { RequestContext } from '../context.js';
 import { AppError } from '../errors.js';
-import { COST_WEIGHTS } from './limits.js';
-
-function selectionCost(set: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>, depth: number, seen: Set<string>): number {
-  let total = 0;
-  for (const selection of set.selections) {
-    if (selection.kind === Kind.FIELD) {
-      if (selection.name.value === '__typename') continue;
-      total += selection.selectionSet
-        ? COST_WEIGHTS.objectCost + COST_WEIGHTS.depthCostFactor * selectionCost(selection.selectionSet, fragments, depth + 1, seen)
-        : COST_WEIGHTS.scalarCost;
-    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      total += selectionCost(selection.selectionSet, fragments, depth, seen);
-    } else {
-      const name = selection.name.value;
-      const fragment = fragments.get(name);
-      if (!fragment || seen.has(name)) continue; // cycles are refused by validation anyway
-      seen.add(name);
-      total += selectionCost(fragment.selectionSet, fragments, depth, seen);
-      seen.delete(name);
-    }
-  }
-  return total;
-}
+import { viaRestFacade } from './loaders.js';
+import { MAX_LIST_ENTRIES_PER_PATH, operationCost, type OperationCost } from './cost.js';
 
 function operationOf(document: DocumentNode, operationName?: string | null): OperationDefinitionNode | undefined {
   const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
   return operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
 }
 
-/** The operation's cost with graphql-armor's weights. */
-export function operationCost(document: DocumentNode, operationName?: string | null): number {
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
-  const operation = operationOf(document, operationName);
-  return operation ? selectionCost(operation.selectionSet, fragments, 0, new Set()) : 0;
+/** QUERY_TOO_COSTLY (400) with the computed cost and the maximum, or null when the operation fits. */
+export function costRefusal(cost: OperationCost, maxCost: number): AppError | null {
+  if (cost.loop) {
+    return new AppError('QUERY_TOO_COSTLY', `The list ${cost.loop} is entered more than ${MAX_LIST_ENTRIES_PER_PATH} times along one path; select it once and page it`, { cost: cost.cost, maxCost, loop: cost.loop });
+  }
+  if (cost.cost > maxCost) {
+    return new AppError('QUERY_TOO_COSTLY', `Query cost ${cost.cost} exceeds the maximum ${maxCost}: lower the limit/first of nested lists or select fewer relations`, { cost: cost.cost, maxCost });
+  }
+  return null;
 }
 
 function introspects(set: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>, seen = new Set<string>()): boolean {
@@ -57,13 +40,20 @@ function introspects(set: SelectionSetNode, fragments: Map<string, FragmentDefin
   });
 }
 
+/**
+ * The roles whose sessions may introspect when introspection is not public. A closed list, not
+ * "anyone but customers": plugin roles (vendor, cashier) and operators' own roles are outside
+ * staff and use an API key for schema tooling (finding 17: vendor sessions introspected).
+ */
+export const INTROSPECTION_ROLES: ReadonlySet<string> = new Set(['owner', 'admin', 'staff']);
+
 /** Introspection is for tools of the store's own staff when it is not public. */
 function mayIntrospect(ctx: RequestContext): boolean {
   const actor = ctx.actor;
-  return Boolean(actor && (actor.kind === 'apiKey' || (actor.role !== 'customer' && !actor.customerId)));
+  return Boolean(actor && (actor.kind === 'apiKey' || (actor.role !== null && INTROSPECTION_ROLES.has(actor.role) && !actor.customerId)));
 }
 
-export function useRequestGuards(options: { costPerPoint: number; publicIntrospection: boolean }): Plugin<RequestContext> {
+export function useRequestGuards(options: { costPerPoint: number; maxCost: number; publicIntrospection: boolean }): Plugin<RequestContext> {
   return {
     async onExecute({ args, setResultAndStopExecution }) {
       const ctx = args.contextValue as RequestContext;
@@ -76,8 +66,17 @@ export function useRequestGuards(options: { costPerPoint: number; publicIntrospe
           return;
         }
       }
+      // Before any resolver runs (REST routes execute here too, without GraphQL validation).
+      const cost = operationCost(args.schema, args.document, args.operationName, args.variableValues as Record<string, unknown> | null, {
+        rest: viaRestFacade(ctx),
+      });
+      const refusal = costRefusal(cost, options.maxCost);
+      if (refusal) {
+        setResultAndStopExecution({ errors: [refusal] });
+        return;
+      }
       if (!ctx.rateLimit) return;
-      const points = Math.max(1, Math.ceil(operationCost(args.document, args.operationName) / options.costPerPoint));
+      const points = Math.max(1, Math.ceil(cost.cost / options.costPerPoint));
       try {
         await ctx.rateLimit.charge(points - 1);
       } catch (error) {

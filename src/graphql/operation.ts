@@ -30,6 +30,7 @@ import { inTransaction, withTransaction } from '../db/transaction.js';
 import { recordAudit } from '../modules/audit/record.js';
 import { builder } from './builder.js';
 import { graphqlArgType, normalizeArgs } from './zod-args.js';
+import { declaredPageArgument, type ListSize } from './cost.js';
 
 type AnyZod = z.core.$ZodType;
 type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -105,6 +106,11 @@ export interface OperationSpec<Shape extends Record<string, AnyZod>, Result> {
   nullable?: boolean;
   /** The output is a `{ data, meta }` page: REST returns it as-is instead of wrapping in `{ data }`. */
   paginated?: boolean;
+  /**
+   * The size of the list (or page) this returns, for the operation's cost (graphql/cost.ts);
+   * taken from the input's `limit` when it is a pageInput, so only other `limit`s declare it.
+   */
+  listSize?: ListSize;
   resolve: (ctx: RequestContext, input: z.infer<z.ZodObject<Shape>>) => Promise<Result> | Result;
   /**
    * The operation answers whether a guessed value exists (a promotion code): one call per
@@ -317,9 +323,11 @@ export function defineOperation<Shape extends Record<string, AnyZod>, Result>(sp
   // registration goes through a deliberately loose view of the field builder.
   const loose = builder as unknown as LooseBuilder;
   const register = spec.kind === 'query' ? loose.queryField.bind(loose) : loose.mutationField.bind(loose);
+  const size = spec.listSize ?? declaredPageArgument((spec.input as Record<string, AnyZod>).limit);
   register(spec.name, (t) =>
     t.field({
       type: spec.output,
+      extensions: size ? { listSize: size } : undefined,
       nullable: spec.nullable ?? false,
       description,
       authScopes: authScopesFor(spec.access),

@@ -27,6 +27,7 @@ import * as prismaEnums from '../generated/prisma/enums.js';
 import { getDatamodel } from '../generated/pothos-prisma-types.js';
 import { builder } from './builder.js';
 import { graphOnly } from './loaders.js';
+import { declarePageArgument } from './cost.js';
 
 export interface Pagination {
   page: number;
@@ -83,13 +84,18 @@ export function pageInput(defaultLimit = 20, maxLimit = 100) {
   const cursor = (what: string) => z.string().min(1).max(CURSOR_MAX_LENGTH).optional().describe(what);
   return {
     page: z.number().int().min(1).default(1).describe('Page number, from 1 (offset mode; must stay 1 with a cursor)'),
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .overwrite((value) => Math.min(value, maxLimit))
-      .default(defaultLimit)
-      .describe(`Page size, default ${defaultLimit}; values above ${maxLimit} are clamped to ${maxLimit} (meta.pagination.limit shows the applied value)`),
+    // Declared for the cost of the operation (graphql/cost.ts): its page holds at most maxLimit.
+    limit: declarePageArgument(
+      z
+        .number()
+        .int()
+        .min(1)
+        .overwrite((value) => Math.min(value, maxLimit))
+        .default(defaultLimit)
+        .describe(`Page size, default ${defaultLimit}; values above ${maxLimit} are clamped to ${maxLimit} (meta.pagination.limit shows the applied value)`),
+      defaultLimit,
+      maxLimit,
+    ),
     first: size('Cursor mode: at most this many rows after `after` (or from the start)'),
     after: cursor('Cursor mode: rows after this cursor (an `endCursor` or edge `cursor` of this same list and sort order)'),
     last: size('Cursor mode: at most this many rows before `before` (or up to the end)'),

@@ -36,7 +36,7 @@ function describeLimits(limits: GraphqlLimits): string {
     'Root of every read. Request limits (defaults; operators may change them):',
     `- depth: at most ${limits.maxDepth} nested selections`,
     `- aliases: at most ${limits.maxAliases} per operation`,
-    `- cost: at most ${limits.maxCost} (scalar fields cost 1, object fields 2, multiplied by 1.5 per level of nesting)`,
+    `- cost: at most ${limits.maxCost} (each object a field may return costs 1, times the page size of every enclosing list; a list field enters at most twice along one path)`,
     `- tokens: at most ${limits.maxTokens} per document`,
     'An operation over a limit is refused before it executes, with a GraphQL error naming the limit.',
   ].join('\n');

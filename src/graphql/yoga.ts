@@ -12,6 +12,7 @@ import { REST_BASE_PATH } from '../http/path-params.js';
 import { maskError, useRequestErrorMasking, UNEXPECTED_ERROR_MESSAGE } from './error-masking.js';
 import { limitPlugins, type GraphqlLimits } from './limits.js';
 import { useRequestGuards } from './guards.js';
+import { useMultipartNulGuard } from './multipart-nul.js';
 import { useAutomaticPersistedQueries } from './apq.js';
 import { useFieldErrorDetails } from './field-errors.js';
 import { useCompiledExecution } from './jit.js';
@@ -75,7 +76,8 @@ export function createGraphqlServer(options: { schema: GraphQLSchema; limits: Gr
       useAutomaticPersistedQueries(),
       useFieldErrorDetails(),
       ...limitPlugins(options.limits, { suggestions: options.exposure.suggestions }),
-      useRequestGuards({ costPerPoint: options.exposure.costPerPoint, publicIntrospection: options.exposure.publicIntrospection }),
+      useRequestGuards({ costPerPoint: options.exposure.costPerPoint, maxCost: options.limits.maxCost, publicIntrospection: options.exposure.publicIntrospection }),
+      useMultipartNulGuard(),
       facade,
       ...(options.exposure.jit ? [useCompiledExecution()] : []),
     ],

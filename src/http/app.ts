@@ -11,7 +11,7 @@ import { ActorResolutionError, createActorResolver, type Actor } from '../auth/a
 import { signUpTarget } from '../auth/better-auth.js';
 import { buildSchema } from '../graphql/schema.js';
 import { createGraphqlServer } from '../graphql/yoga.js';
-import { readBody, BodyTooLargeError } from './body.js';
+import { readBody, BodyTimeoutError, BodyTooLargeError } from './body.js';
 import { corsHeaders, preflightResponse } from './cors.js';
 import { originRefusal, withoutFetchMetadataForCredentiallessClient } from './origin-check.js';
 import { createRateLimiter, rateLimitHeaders, requestRateLimit, type Budget, type RateDecision } from './rate-limit.js';
@@ -41,6 +41,15 @@ export interface HttpApp {
   /** Shutdown has begun (listen.ts shutdown()): readiness answers 503 from now on. */
   drain?(): void;
   close(): Promise<void>;
+}
+
+const TOO_MANY_MESSAGE = 'Rate limit exceeded; retry after the number of seconds in Retry-After';
+
+/** Who is calling and what their first point cost, decided from the headers alone. */
+interface Admission {
+  actor: Actor | null;
+  budget: { budget: 'authenticated' | 'anonymous'; key: string; apiKey?: boolean };
+  rate: RateDecision;
 }
 
 /** JSON answers are whole strings already (nothing streams them), so they are sent as one buffer. */
@@ -121,12 +130,37 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
     return user?.email.toLowerCase() ?? null;
   }
 
+  /** Identifies the caller and charges its budget (one point); headers only, never the body. */
+  async function admit(request: Request, server?: { clientAddress?: string }): Promise<Admission> {
+    const actor = await actors.resolve(request.headers);
+    const budget = actor
+      ? { budget: 'authenticated' as const, key: actor.apiKeyId ? `key:${actor.apiKeyId}` : `user:${actor.userId}`, apiKey: Boolean(actor.apiKeyId) }
+      : { budget: 'anonymous' as const, key: clientKey(server) };
+    return { actor, budget, rate: await limit(budget.budget, budget.key) };
+  }
+
+  /**
+   * An upload's body may be as large as the media limit, so it is read only for a caller who
+   * may upload and has budget left (finding: anonymous chunked multipart bodies were buffered
+   * before anyone was identified). The refusal closes the connection: the body is still in flight.
+   */
+  async function admitUpload(request: Request, server?: { clientAddress?: string }): Promise<{ admission: Admission; refusal?: Response }> {
+    const admission = await admit(request, server);
+    const close = { connection: 'close' };
+    if (!admission.rate.allowed) return { admission, refusal: errorResponse(429, 'TOO_MANY_REQUESTS', TOO_MANY_MESSAGE, undefined, close) };
+    if (!admission.actor) {
+      return { admission, refusal: errorResponse(401, 'UNAUTHORIZED', 'Uploads need a credential: send a session cookie, a bearer token or an x-api-key header', undefined, close) };
+    }
+    return { admission };
+  }
+
   /** Runs one request; returns the response and the rate decision whose headers it carries. */
   async function route(
     request: Request,
     path: string,
     scope: { requestId: string; logger: Logger },
     server?: { clientAddress?: string },
+    admitted?: Admission,
   ): Promise<{ response: Response; rate?: RateDecision; actor?: Actor | null }> {
     if (request.method === 'OPTIONS') return { response: preflightResponse(request, trusted) };
 
@@ -161,11 +195,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
       return { response: errorResponse(404, 'NOT_FOUND', `No route ${request.method} ${path}`) };
     }
 
-    const actor = await actors.resolve(request.headers);
-    const budget = actor
-      ? { budget: 'authenticated' as const, key: actor.apiKeyId ? `key:${actor.apiKeyId}` : `user:${actor.userId}`, apiKey: Boolean(actor.apiKeyId) }
-      : { budget: 'anonymous' as const, key: clientKey(server) };
-    const rate = await limit(budget.budget, budget.key);
+    const { actor, budget, rate } = admitted ?? (await admit(request, server));
     if (!rate.allowed) return { response: tooMany(), rate };
     const refusal = originRefusal(request, trusted);
     if (refusal) return { response: errorResponse(403, 'FORBIDDEN', refusal), rate };
@@ -202,16 +232,17 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
    * Uploads (POST /api/media/upload, and multipart requests to /graphql) may be as large as the
    * media limit plus multipart framing; the upload parser then holds the file itself to the limit.
    */
-  function bodyLimitFor(request: Request, path: string): number {
+  function isUpload(request: Request, path: string): boolean {
     const multipart = /^multipart\/form-data/i.test(request.headers.get('content-type') ?? '');
-    if (request.method === 'POST' && multipart && (path === '/api/media/upload' || path === '/graphql')) {
-      return Math.max(config.bodyLimitBytes, config.media.maxUploadBytes + MULTIPART_ALLOWANCE_BYTES);
-    }
-    return config.bodyLimitBytes;
+    return request.method === 'POST' && multipart && (path === '/api/media/upload' || path === '/graphql');
+  }
+
+  function bodyLimitFor(request: Request, path: string): number {
+    return isUpload(request, path) ? Math.max(config.bodyLimitBytes, config.media.maxUploadBytes + MULTIPART_ALLOWANCE_BYTES) : config.bodyLimitBytes;
   }
 
   function tooMany(): Response {
-    return errorResponse(429, 'TOO_MANY_REQUESTS', 'Rate limit exceeded; retry after the number of seconds in Retry-After');
+    return errorResponse(429, 'TOO_MANY_REQUESTS', TOO_MANY_MESSAGE);
   }
 
   return {
@@ -228,11 +259,20 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
         let actor: Actor | null | undefined;
         const bodyLimit = bodyLimitFor(incoming, url.pathname);
         try {
-          const request = await readBody(incoming, bodyLimit);
-          await rejectNulCharacters(request, url);
-          ({ response, rate, actor } = await route(request, url.pathname, { requestId, logger: requestLogger }, server));
+          const upload = isUpload(incoming, url.pathname) ? await admitUpload(incoming, server) : undefined;
+          if (upload?.refusal) {
+            ({ actor, rate } = upload.admission);
+            response = upload.refusal;
+          } else {
+            const request = await readBody(incoming, bodyLimit, config.bodyReadTimeoutMs);
+            await rejectNulCharacters(request, url);
+            ({ response, rate, actor } = await route(request, url.pathname, { requestId, logger: requestLogger }, server, upload?.admission));
+          }
         } catch (error) {
-          if (error instanceof BodyTooLargeError) {
+          if (error instanceof BodyTimeoutError) {
+            // The client stopped sending; what it may still send is not read (nor waited for).
+            response = errorResponse(408, 'REQUEST_TIMEOUT', `Request body not received within ${config.bodyReadTimeoutMs} ms`, undefined, { connection: 'close' });
+          } else if (error instanceof BodyTooLargeError) {
             // The rest of the body is still in flight: close the connection rather than leave
             // unread bytes in front of the next request on it.
             response = errorResponse(413, 'PAYLOAD_TOO_LARGE', `Request body above ${bodyLimit} bytes`, undefined, { connection: 'close' });

@@ -52,7 +52,8 @@ async function bodyFields(request: Request, type: string): Promise<Record<string
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw badBody('The body must be a JSON object');
     return parsed as Record<string, unknown>;
   }
-  const fields: Record<string, string> = {};
+  // No prototype: a field named __proto__ is a field like any other (and counted when repeated).
+  const fields: Record<string, string> = Object.create(null);
   for (const [key, value] of new URLSearchParams(text)) {
     if (Object.hasOwn(fields, key)) throw badBody(`Field ${key} is given more than once`);
     fields[key] = value;

@@ -2,8 +2,8 @@
 //  - NUL characters. PostgreSQL text cannot hold U+0000, so a NUL in a path segment, a query
 //    value, a JSON string (or a GraphQL string literal) or a form value used to reach the
 //    database and come back as a 500. Any of them is 422 VALIDATION_FAILED naming where it was.
-//    Multipart text fields are read by their own parser (modules/media/upload.ts), which applies
-//    assertNoNul to each.
+//    Multipart bodies are read by their own parsers, which apply the same rule: the upload route
+//    (modules/media/upload.ts, assertNoNul) and Yoga (graphql/multipart-nul.ts, findNul).
 //  - JSON nesting. A body nested deeper than MAX_JSON_DEPTH is 400 before anything walks it:
 //    400,000 levels (an 800 KB body) overflowed the stack of a recursive walk, anonymously.
 import { AppError } from '../errors.js';
@@ -14,7 +14,7 @@ const NUL_ESCAPE = /\\u0000/i;
 /** Levels of arrays and objects a JSON body may nest; real inputs stay far below. */
 export const MAX_JSON_DEPTH = 64;
 
-function nulIssue(field: string) {
+export function nulIssue(field: string): AppError {
   return new AppError('VALIDATION_FAILED', 'Input validation failed', [{ field, message: 'must not contain NUL (U+0000) characters' }]);
 }
 
@@ -43,7 +43,7 @@ export function jsonDeeperThan(text: string, max: number): boolean {
 const join = (path: string, key: string | number) => `${path}${path ? '.' : ''}${key}`;
 
 /** Path of the first string holding a NUL, in a parsed JSON value. Iterative: no depth bounds it. */
-function findNul(root: unknown): string | null {
+export function findNul(root: unknown): string | null {
   const stack: Array<{ value: unknown; path: string; graphqlQuery: boolean }> = [{ value: root, path: '', graphqlQuery: false }];
   while (stack.length) {
     const { value, path, graphqlQuery } = stack.pop()!;

@@ -100,12 +100,15 @@ export interface RequestRateLimit {
    */
   guess(): Promise<void>;
   last?: RateDecision;
+  /** Who is charged: `authenticated:key:<id>`, `authenticated:user:<id>` or `anonymous:<address>`. */
+  readonly caller: string;
 }
 
 export function requestRateLimit(limiter: RateLimiter, keys: { budget: Budget; key: string; apiKey?: boolean }, first?: RateDecision): RequestRateLimit {
   let guesses = 0;
   const state: RequestRateLimit = {
     last: first,
+    caller: `${keys.budget}:${keys.key}`,
     async guess() {
       guesses += 1;
       if (guesses > 1) throw new AppError('TOO_MANY_REQUESTS', 'One promotion-code check per request: send each code in a request of its own', { retryAfter: 1 });

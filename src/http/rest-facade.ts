@@ -32,7 +32,7 @@ export interface RestFacadeOptions {
  * (graphql/loaders.ts `graphOnly`). mapSchema (@graphql-tools/utils, sofa's own toolkit) rewires
  * every type reference, which hand-rebuilding a schema would have to redo.
  */
-function withoutGraphOnlyFields(schema: GraphQLSchema): GraphQLSchema {
+export function withoutGraphOnlyFields(schema: GraphQLSchema): GraphQLSchema {
   if (!graphOnlyFields.size) return schema;
   return mapSchema(schema, {
     [MapperKind.OBJECT_FIELD]: (field, fieldName, typeName) => (graphOnlyFields.has(`${typeName}.${fieldName}`) ? null : field),

@@ -35,6 +35,8 @@ describe('the per-email budget reads the email better-auth reads', () => {
     expect(res.status, res.text).toBe(400);
     expect(res.body.error.code).toBe('BAD_REQUEST');
     expect(res.body.error.message).toMatch(/email/);
+    const proto = await t.request('/api/auth/sign-in/email', form(`email=${encodeURIComponent(email)}&password=x&__proto__=a&__proto__=b`));
+    expect(proto.status, proto.text).toBe(400);
   });
 
   it('a JSON body opening with a byte-order mark spends the same budget and is refused once it is spent', async () => {

@@ -1,7 +1,9 @@
 // Fuzz in the suite: fast-check drives every operation of /api/doc (sofa routes, raw routes and
 // the documented identity routes) with inputs generated from the document's own schemas: valid
 // ones, and ones with a field replaced by junk, a required field dropped, or junk for the whole
-// body, path parameters and query values. The property: never a 5xx, and every 4xx carries the
+// body, path parameters and query values; bodies go out as bytes, now and then with a byte-order
+// mark, a key given twice, a number no double holds, deep nesting or a NUL anywhere (multipart
+// fields included). The property: never a 5xx, and every 4xx carries the
 // `{ error: { code, message } }` envelope. The caller is an admin key, so handlers run past the
 // permission check. COMMERCE_SLOW_TESTS=1 (set by .ci/run) raises the runs per operation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +11,7 @@ import fc from 'fast-check';
 import { seed } from '../../src/seed.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { openStore, placeOrder, product, ORDER_TEST_CONFIG } from '../orders/helpers.js';
-import { hintFor, IdPool, invalidArbitrary, junk, queryParam, resolveRefs, validArbitrary } from './registry-inputs.js';
+import { encodedBody, hintFor, IdPool, invalidArbitrary, junk, multipartArbitrary, queryParam, resolveRefs, validArbitrary, type EncodedBody } from './registry-inputs.js';
 
 const RUNS = process.env.COMMERCE_SLOW_TESTS === '1' ? 25 : 8;
 
@@ -34,7 +36,7 @@ afterAll(() => t?.close());
 interface Case {
   path: string;
   method: string;
-  body?: unknown;
+  body?: EncodedBody;
 }
 
 describe('fuzz every /api/doc operation', () => {
@@ -61,7 +63,13 @@ describe('fuzz every /api/doc operation', () => {
           Object.fromEntries(queryParams.map((p) => [p.name, fc.oneof(validArbitrary(p.schema), junk)])),
           { requiredKeys: [] },
         );
-        const bodyArb = bodySchema ? fc.oneof(validArbitrary(bodySchema), invalidArbitrary(bodySchema)) : fc.constant(undefined);
+        // Bodies go out as bytes (encodedBody: BOM, duplicate keys, huge numbers, deep nesting, NULs).
+        const multipartSchema = resolveRefs(doc, entry.requestBody?.content?.['multipart/form-data']?.schema);
+        const bodyArb: fc.Arbitrary<EncodedBody | undefined> = bodySchema
+          ? fc.oneof(validArbitrary(bodySchema), invalidArbitrary(bodySchema)).chain(encodedBody)
+          : multipartSchema
+            ? multipartArbitrary(multipartSchema)
+            : fc.constant(undefined);
         const caseArb: fc.Arbitrary<Case> = fc.tuple(pathArb, queryArb, bodyArb).map(([params, query, body]) => {
           const path = openApiPath.replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent((params as Record<string, string>)[name] ?? ''));
           const qs = new URLSearchParams();
@@ -73,7 +81,7 @@ describe('fuzz every /api/doc operation', () => {
           await fc.assert(
             fc.asyncProperty(caseArb, async (c) => {
               inputs += 1;
-              const res = await t.request(c.path, { method: c.method, apiKey: admin, ...(c.body !== undefined && c.method !== 'GET' && c.method !== 'DELETE' ? { body: c.body } : {}) });
+              const res = await t.request(c.path, { method: c.method, apiKey: admin, ...(c.body !== undefined && c.method !== 'GET' && c.method !== 'DELETE' ? { rawBody: c.body.bytes, headers: { 'content-type': c.body.contentType } } : {}) });
               if (res.status >= 500) throw new Error(`${c.method} ${c.path} → ${res.status} ${res.text.slice(0, 300)}`);
               if (res.status >= 400 && !(typeof res.body?.error?.code === 'string' && typeof res.body?.error?.message === 'string')) {
                 throw new Error(`${c.method} ${c.path} → ${res.status} without the error envelope: ${res.text.slice(0, 300)}`);

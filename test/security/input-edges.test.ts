@@ -58,6 +58,20 @@ describe('13. NUL in a multipart text field', () => {
     expect(res.body.error.details[0].field).toBe('alt');
     expect(await t.app.db.mediaAsset.count()).toBe(before);
   });
+
+  it('a GraphQL multipart upload whose alt variable holds a NUL is VALIDATION_FAILED naming it, not INTERNAL_ERROR', async () => {
+    const before = await t.app.db.mediaAsset.count();
+    const operations = JSON.stringify({ query: 'mutation($file: File!, $alt: String) { mediaUpload(file: $file, alt: $alt) { id } }', variables: { file: null, alt: 'a\u0000b' } });
+    const form = new FormData();
+    form.append('operations', operations);
+    form.append('map', JSON.stringify({ 0: ['variables.file'] }));
+    form.append('0', new Blob([new Uint8Array(await png(4, 4))], { type: 'image/png' }), 'x.png');
+    const encoded = new Request('http://localhost/', { method: 'POST', body: form });
+    const res = await t.request('/graphql', { method: 'POST', apiKey: admin, rawBody: Buffer.from(await encoded.arrayBuffer()), headers: { 'content-type': encoded.headers.get('content-type')! } });
+    expect(res.body.errors?.[0]?.extensions?.code, res.text).toBe('VALIDATION_FAILED');
+    expect(JSON.stringify(res.body.errors[0].extensions)).toContain('variables.alt');
+    expect(await t.app.db.mediaAsset.count()).toBe(before);
+  });
 });
 
 describe('14. numeric analytics filter values', () => {

@@ -2,6 +2,7 @@
 // field). Embeds on CatalogEntity are null unless the read's `include` named them.
 import { builder } from '../../graphql/builder.js';
 import { includedValue } from './include.js';
+import { embedField } from '../../graphql/cost.js';
 import type { RequestContext } from '../../context.js';
 import type {
   AttributesView,
@@ -225,14 +226,15 @@ export const CatalogEntityRef = builder.objectRef<CatalogEntityView>('CatalogEnt
     publishedAt: t.field({ type: 'DateTime', nullable: true, description: 'First move to active', resolve: (e) => e.publishedAt }),
     createdAt: t.field({ type: 'DateTime', resolve: (e) => e.createdAt }),
     updatedAt: t.field({ type: 'DateTime', resolve: (e) => e.updatedAt }),
-    attributes: t.field({ type: [CatalogAttributesRef], nullable: true, description: 'Resolved when selected; over REST include=attributes', resolve: embed<AttributesView[]>('attributes') }),
-    variants: t.field({ type: [CatalogVariantRef], nullable: true, description: 'Resolved when selected; over REST include=variants', resolve: embed<VariantView[]>('variants') }),
-    optionTypes: t.field({ type: [CatalogOptionTypeRef], nullable: true, description: 'Resolved when selected; over REST include=optionTypes', resolve: embed<OptionTypeView[]>('optionTypes') }),
-    categories: t.field({ type: [CatalogCategoryRef], nullable: true, description: 'Resolved when selected; over REST include=categories', resolve: embed<CategoryView[]>('categories') }),
-    brands: t.field({ type: [CatalogBrandRef], nullable: true, description: 'Resolved when selected; over REST include=brands', resolve: embed<BrandView[]>('brands') }),
+    attributes: t.field({ type: [CatalogAttributesRef], nullable: true, extensions: embedField('attributes'), description: 'Resolved when selected; over REST include=attributes', resolve: embed<AttributesView[]>('attributes') }),
+    variants: t.field({ type: [CatalogVariantRef], nullable: true, extensions: embedField('variants'), description: 'Resolved when selected; over REST include=variants', resolve: embed<VariantView[]>('variants') }),
+    optionTypes: t.field({ type: [CatalogOptionTypeRef], nullable: true, extensions: embedField('optionTypes'), description: 'Resolved when selected; over REST include=optionTypes', resolve: embed<OptionTypeView[]>('optionTypes') }),
+    categories: t.field({ type: [CatalogCategoryRef], nullable: true, extensions: embedField('categories'), description: 'Resolved when selected; over REST include=categories', resolve: embed<CategoryView[]>('categories') }),
+    brands: t.field({ type: [CatalogBrandRef], nullable: true, extensions: embedField('brands'), description: 'Resolved when selected; over REST include=brands', resolve: embed<BrandView[]>('brands') }),
     customFields: t.field({
       type: [CatalogCustomFieldRef],
       nullable: true,
+      extensions: embedField('customFields'),
       description: 'Resolved when selected; over REST include=customFields: approved values with provenance, one row per field and locale (create and update answers always carry them)',
       resolve: embed<CustomFieldView[]>('customFields'),
     }),

@@ -14,6 +14,7 @@ import { hasPermission } from '../../auth/permissions.js';
 import { forbidden } from '../../errors.js';
 import { builder } from '../../graphql/builder.js';
 import { batchLoader, graphOnly } from '../../graphql/loaders.js';
+import { listSize } from '../../graphql/cost.js';
 import { CUSTOMER_ORDERS_MAX, OrderRef, recentOrdersByCustomer, type OrderView } from '../orders/index.js';
 import { PERMISSION as ORDER_PERMISSION } from '../orders/shared.js';
 import { addressesByCustomer, customersByIds } from './service.js';
@@ -78,6 +79,7 @@ builder.objectFields(CustomerRef, (t) => ({
     type: [OrderRef],
     nullable: true,
     args: { limit: t.arg.int({ required: false, defaultValue: 10, description: LIMIT_NOTE }) },
+    extensions: listSize(10, CUSTOMER_ORDERS_MAX),
     description: ORDERS_NOTE,
     resolve: (customer, args, ctx) => ordersOf(ctx, customer.id, args.limit),
   }),
@@ -89,6 +91,7 @@ builder.objectFields(CustomerProfileRef, (t) => ({
     type: [OrderRef],
     nullable: true,
     args: { limit: t.arg.int({ required: false, defaultValue: 10, description: LIMIT_NOTE }) },
+    extensions: listSize(10, CUSTOMER_ORDERS_MAX),
     description: ORDERS_NOTE,
     resolve: (customer, args, ctx) => ordersOf(ctx, customer.id, args.limit),
   }),

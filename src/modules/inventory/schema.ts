@@ -2,6 +2,7 @@
 // check, reserve, release. Also the catalog embed `include=inventory` (catalog-hooks.ts).
 import { z } from 'zod';
 import { builder } from '../../graphql/builder.js';
+import { embedField } from '../../graphql/cost.js';
 import { AddressRef, type AddressView } from '../../graphql/address.js';
 import { defineOperation } from '../../graphql/operation.js';
 import { pageOf } from '../../graphql/pagination.js';
@@ -173,6 +174,7 @@ export const EntityAvailabilityRef = builder.objectRef<EntityAvailability>('Enti
 
 builder.objectField(CatalogEntityRef, 'inventory', (t) =>
   t.field({
+    extensions: embedField('inventory'),
     type: EntityAvailabilityRef,
     nullable: true,
     description: `Resolved when selected (over REST: embed \`include=inventory\`): ${INVENTORY_INCLUDE.description}. Over REST null unless asked for.`,

@@ -4,6 +4,7 @@
 import DataLoader from 'dataloader';
 import { z } from 'zod';
 import { builder } from '../../graphql/builder.js';
+import { embedField } from '../../graphql/cost.js';
 import { graphOnly } from '../../graphql/loaders.js';
 import { defineOperation } from '../../graphql/operation.js';
 import { defineRawRoute } from '../../http/raw-routes.js';
@@ -92,6 +93,7 @@ function loader(ctx: RequestContext, name: 'entity' | 'variant'): DataLoader<str
 
 builder.objectField(CatalogEntityRef, 'media', (t) =>
   t.field({
+    extensions: embedField('media'),
     type: [MediaAttachmentRef],
     nullable: true,
     description: `${MEDIA_INCLUDE.description}, by sortOrder. REST: with \`include=media\` (null otherwise); GraphQL: whenever selected.`,

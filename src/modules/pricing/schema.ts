@@ -2,6 +2,7 @@
 // update) and the resolver (GET /pricing/resolve). Also the catalog embed `include=pricing`.
 import { z } from 'zod';
 import { builder } from '../../graphql/builder.js';
+import { embedField } from '../../graphql/cost.js';
 import { defineOperation } from '../../graphql/operation.js';
 import { pageOf } from '../../graphql/pagination.js';
 import { money, pageInput } from '../../graphql/zod-args.js';
@@ -73,6 +74,7 @@ export const ResolvedPriceRef = builder.objectRef<ResolvedPrice>('ResolvedPrice'
 
 builder.objectField(CatalogEntityRef, 'pricing', (t) =>
   t.field({
+    extensions: embedField('pricing'),
     type: [PriceRef],
     nullable: true,
     description: `Resolved when selected (over REST: embed \`include=pricing\`): ${PRICING_INCLUDE.description}. Over REST null unless asked for.`,

@@ -104,6 +104,7 @@ defineOperation({
     include,
   },
   output: SearchResultRef,
+  listSize: { default: SEARCH_DEFAULT_LIMIT, max: SEARCH_MAX_LIMIT },
   paginated: true,
   resolve: (ctx, input) => search(ctx, { ...input, limit: Math.min(input.limit, SEARCH_MAX_LIMIT) }),
 });
@@ -124,5 +125,6 @@ defineOperation({
     limit: z.number().int().min(1).default(SUGGEST_DEFAULT_LIMIT).describe(`At most this many, default ${SUGGEST_DEFAULT_LIMIT}, clamped to ${SUGGEST_MAX_LIMIT}`),
   },
   output: [SuggestionRef],
+  listSize: { default: SUGGEST_DEFAULT_LIMIT, max: SUGGEST_MAX_LIMIT },
   resolve: (ctx, input) => suggest(ctx, { ...input, limit: Math.min(input.limit, SUGGEST_MAX_LIMIT) }),
 });

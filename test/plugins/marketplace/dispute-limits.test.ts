@@ -101,4 +101,26 @@ describe('dispute locks under truly parallel requests (20 rounds)', () => {
     }
     console.info('dispute races (20 rounds):', Object.fromEntries(outcomes.opens), Object.fromEntries(outcomes.resolves));
   }, 240_000);
+
+  it('a resolution and a return receipt of one sub-order at once: debits never exceed the credit, the order never refunds more than the sub-order', async () => {
+    const outcomes = new Map<string, number>();
+    for (let round = 0; round < 20; round += 1) {
+      const { sub, order } = await sale(store, a, alice, 1_500 + round, 2);
+      const id = await open(sub.id);
+      const r = await post('/returns', { bearer: alice.token }, { subOrderId: sub.id, reason: 'one broken', lines: [{ subOrderLineId: sub.lines[0].id, quantity: 1 }] });
+      expect(r.status, r.text).toBe(201);
+      expect((await post(`/returns/${r.body.data.id}/ship-back`, { bearer: alice.token }, { trackingNumber: 'RT' })).status).toBe(200);
+      const [resolved, received] = await race(t.url, [
+        { path: `${M}/disputes/${id}/resolve`, apiKey: store.admin, body: { resolution: 'refund_customer' } },
+        { path: `${M}/returns/${r.body.data.id}/receive`, bearer: a.token },
+      ]);
+      const key = `resolve ${resolved!.status} + receive ${received!.status}`;
+      outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
+      expect(resolved!.status, resolved!.text).toBe(200);
+      expect([200, 422], received!.text).toContain(received!.status); // 422 when the dispute already refunded both units
+      expect(await debited(sub.id)).toBeLessThanOrEqual(sub.netAmount);
+      expect(await refundedOnOrder(order.id)).toBeLessThanOrEqual(sub.total);
+    }
+    console.info('resolution vs return receipt (20 rounds):', Object.fromEntries(outcomes));
+  }, 240_000);
 });

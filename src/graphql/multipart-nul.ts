@@ -1,0 +1,32 @@
+// The NUL rule of http/input-guard.ts for GraphQL multipart requests (graphql-multipart-request-
+// spec: an `operations` JSON part and file parts). The edge guard reads JSON and form bodies but
+// leaves multipart to its parser, so an upload is not read twice; a NUL in the variables of a
+// multipart `mediaUpload` then reached PostgreSQL (22021) and answered INTERNAL_ERROR. Once Yoga
+// has parsed the request, its variables and string literals are checked here: VALIDATION_FAILED
+// naming where, before anything runs.
+import { Kind, visit, type DocumentNode } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { RequestContext } from '../context.js';
+import { findNul, nulIssue } from '../http/input-guard.js';
+
+function literalWithNul(document: DocumentNode): boolean {
+  let found = false;
+  visit(document, {
+    [Kind.STRING](node) {
+      if (node.value.includes('\u0000')) found = true;
+    },
+  });
+  return found;
+}
+
+export function useMultipartNulGuard(): Plugin<RequestContext> {
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      const ctx = args.contextValue as RequestContext;
+      if (!/^multipart\//i.test(ctx.request?.headers.get('content-type') ?? '')) return;
+      const inVariables = findNul(args.variableValues ?? {});
+      if (inVariables) setResultAndStopExecution({ errors: [nulIssue(`variables.${inVariables}`)] });
+      else if (literalWithNul(args.document)) setResultAndStopExecution({ errors: [nulIssue('query')] });
+    },
+  };
+}
