@@ -75,16 +75,18 @@ describe('an outcome the worker could not write during a PostgreSQL restart', ()
     // The receiver holds its answer for 1 s: the database stops while the delivery is in flight.
     await eventually(async () => receiver.received.length >= 1, 30_000, 20, 'the first delivery attempt');
     const back = await outage(() => undefined);
-    const delivered = await eventually(
+    const job = await eventually(
       async () => {
         const rows = await op.runtime.db.webhookDelivery.findMany({ where: { endpointId: endpoint.body.data.id } });
-        return rows.length === 1 && rows[0]!.status === 'succeeded' ? rows[0]! : null;
+        if (rows.length !== 1 || rows[0]!.status !== 'succeeded') return null;
+        // The handler marks the delivery; the runner records the job just after.
+        const job = await op.runtime.db.job.findUniqueOrThrow({ where: { id: rows[0]!.jobId! } });
+        return job.status === 'succeeded' ? job : null;
       },
       RECOVERY_LIMIT_MS,
       100,
-      'the delivery to succeed after the database came back',
+      'the delivery and its job to succeed after the database came back',
     );
-    const job = await op.runtime.db.job.findUniqueOrThrow({ where: { id: delivered.jobId! } });
     console.info(`webhook: succeeded ${Date.now() - back} ms after the database came back; job attempts ${job.attempts}, receiver got ${receiver.received.length}`);
     expect(job.status).toBe('succeeded');
     // At least once: the answer given during the outage was not recorded, so it was sent again.

@@ -1720,7 +1720,7 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description No such asset in this organization */
+                /** @description No such asset in this organization, or a file sold by a digital product (role download) and no media:write */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -2478,7 +2478,7 @@ export interface paths {
         };
         /**
          * The best price of an entity or variant for a customer
-         * @description The price the cart and checkout use: base price (the variant's own if any, else the entity's; the lowest open to the customer's groups), less the best current price modifier, times quantity. 404 when there is no price in the currency.
+         * @description The price the cart and checkout use: base price (the variant's own if any, else the entity's; the lowest open to the customer's groups), less the best current price modifier, times quantity. 404 when there is no price in the currency. Without a pricing permission a caller names only their own customer groups (another is 403 FORBIDDEN).
          *
          *     Requires one of the permissions pricing:read, pricing:update, pricing:manage, catalog:read.
          *
@@ -6582,7 +6582,7 @@ export interface components {
             /**
              * @description One media asset with a signed URL
              *
-             *     REST: GET /media/:id redirects (302) to the signed URL, or answers it with ?signed=true. Another organization's asset is 404.
+             *     REST: GET /media/:id redirects (302) to the signed URL, or answers it with ?signed=true. Another organization's asset is 404, and so is a file sold by a digital product (attached with role download) unless the caller has media:write: buyers get it from /me/orders/:id/downloads.
              *
              *     Requires one of the permissions media:read, catalog:read.
              */
@@ -6776,7 +6776,7 @@ export interface components {
             /**
              * @description The best price of an entity or variant for a customer
              *
-             *     The price the cart and checkout use: base price (the variant's own if any, else the entity's; the lowest open to the customer's groups), less the best current price modifier, times quantity. 404 when there is no price in the currency.
+             *     The price the cart and checkout use: base price (the variant's own if any, else the entity's; the lowest open to the customer's groups), less the best current price modifier, times quantity. 404 when there is no price in the currency. Without a pricing permission a caller names only their own customer groups (another is 403 FORBIDDEN).
              *
              *     Requires one of the permissions pricing:read, pricing:update, pricing:manage, catalog:read.
              *
