@@ -6362,7 +6362,7 @@ export interface components {
          * @description Root of every read. Request limits (defaults; operators may change them):
          *     - depth: at most 12 nested selections
          *     - aliases: at most 30 per operation
-         *     - cost: at most 5000 (scalar fields cost 1, object fields 2, multiplied by 1.5 per level of nesting)
+         *     - cost: at most 50000 (each object a field may return costs 1, times the page size of every enclosing list; a list field enters at most twice along one path)
          *     - tokens: at most 5000 per document
          *     An operation over a limit is refused before it executes, with a GraphQL error naming the limit.
          */
