@@ -44,6 +44,22 @@ async function deliveredSale(v: Vendor, price: number): Promise<number> {
   return sub.netAmount;
 }
 
+/** The payout task enqueued beside whatever runs left waiting (no concurrency key: only the vendor lock can hold). */
+async function enqueuePayouts(organizationId: string): Promise<void> {
+  await t.app.services.jobs.enqueue({ task: 'marketplace/payouts' as never, input: {} as never, organizationId, concurrencyKey: null });
+}
+
+/** Two workers (separate connections) each claim `limit` jobs at once; then one finishes what is left. */
+async function twoWorkersAtOnce(limit: number): Promise<void> {
+  const second = separateRunner(t);
+  try {
+    await Promise.all([runner(t).runBatch({ queue: 'default', limit }), second.runner.runBatch({ queue: 'default', limit })]);
+    await runner(t).runBatch({ queue: 'default', limit: 10 });
+  } finally {
+    await second.close();
+  }
+}
+
 beforeAll(async () => {
   ({ t, store } = await startMarketplace({ holdingPeriodDays: 0, payoutAdapter: adapter }));
   a = await vendor(t, store.admin, { name: 'Alpha' });
@@ -65,13 +81,7 @@ describe('marketplace payouts', () => {
       expect(r.body.data.jobId).toBeTruthy();
     }
     // two workers at once
-    const second = separateRunner(t);
-    try {
-      await Promise.all([runner(t).runBatch({ queue: 'default', limit: 10 }), second.runner.runBatch({ queue: 'default', limit: 10 })]);
-      await runner(t).runBatch({ queue: 'default', limit: 10 });
-    } finally {
-      await second.close();
-    }
+    await twoWorkersAtOnce(10);
     const payouts = (await t.request(`${M}/payouts?limit=100`, admin())).body.data;
     expect(payouts.map((p: any) => [p.vendorId, p.amount, p.status]).sort()).toEqual([[a.id, netA, 'paid'], [b.id, netB, 'paid']].sort());
     expect(calls).toHaveLength(2);
@@ -82,14 +92,8 @@ describe('marketplace payouts', () => {
   it('two payout jobs run by two workers at once still pay once (the vendor lock, not only the job key)', async () => {
     const net = await deliveredSale(a, 5_000);
     const org = (await t.app.services.organizations.defaultOrganization()).id;
-    for (let i = 0; i < 2; i += 1) await t.app.services.jobs.enqueue({ task: 'marketplace/payouts' as never, input: {} as never, organizationId: org, concurrencyKey: null });
-    const second = separateRunner(t);
-    try {
-      await Promise.all([runner(t).runBatch({ queue: 'default', limit: 1 }), second.runner.runBatch({ queue: 'default', limit: 1 })]);
-      await runner(t).runBatch({ queue: 'default', limit: 10 });
-    } finally {
-      await second.close();
-    }
+    for (let i = 0; i < 2; i += 1) await enqueuePayouts(org);
+    await twoWorkersAtOnce(1);
     const mine = (await t.request(`${M}/payouts?vendorId=${a.id}&limit=100`, admin())).body.data;
     expect(mine.filter((p: any) => p.amount === net)).toHaveLength(1);
     expect(await balance(a.id)).toMatchObject({ balance: 0 });
@@ -104,14 +108,8 @@ describe('marketplace payouts', () => {
       const runs = await race(t.url, [0, 1].map(() => ({ path: `${M}/payouts/run`, apiKey: store.admin })));
       expect(runs.map((r) => r.status), runs.map((r) => r.text).join('\n')).toEqual([202, 202]);
       // a second job beside the one the runs left (a later run replaces a waiting one): the vendor lock, not the job key, must hold
-      await t.app.services.jobs.enqueue({ task: 'marketplace/payouts' as never, input: {} as never, organizationId: org, concurrencyKey: null });
-      const second = separateRunner(t);
-      try {
-        await Promise.all([runner(t).runBatch({ queue: 'default', limit: 1 }), second.runner.runBatch({ queue: 'default', limit: 1 })]);
-        await runner(t).runBatch({ queue: 'default', limit: 10 });
-      } finally {
-        await second.close();
-      }
+      await enqueuePayouts(org);
+      await twoWorkersAtOnce(1);
       const paid = calls.slice(before).filter((c) => c.amount === net);
       outcomes.set(`${paid.length} payout(s) of the balance`, (outcomes.get(`${paid.length} payout(s) of the balance`) ?? 0) + 1);
       expect(paid).toHaveLength(1);
