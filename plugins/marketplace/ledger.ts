@@ -129,18 +129,38 @@ export async function createPayouts(db: Db, ctx: SystemCtx, adapter: PayoutAdapt
 }
 
 /**
+ * A send in flight holds its payout this long. A claim older than that was interrupted (the
+ * worker died between claiming and recording the outcome) and may be sent again: the provider
+ * sees the same idempotency key, so it cannot pay twice.
+ */
+export const PAYOUT_SEND_LEASE_MS = 5 * 60_000;
+
+/**
  * Sends a pending payout to the adapter (outside any transaction) and records the outcome.
- * Claimed by a conditional update (pending → processing is implicit in `attempts`): two
- * senders of one payout cannot both call the provider for the same attempt, and the provider
- * sees the same idempotency key on every attempt.
+ * Claimed by one conditional update: a pending payout never sent (attempts 0), or one whose
+ * claim outlived the lease. A second sender that reads the row after the first's claim finds
+ * nothing to claim: two jobs that both list the pending payouts (two workers, two runs) call
+ * the provider once. (The claim used to compare `attempts` with the value it had just read,
+ * which a sender reading after another's claim passed too: a race test paid one payout twice.)
  */
 export async function sendPayout(db: Db, ctx: SystemCtx, adapter: PayoutAdapter, payoutId: string): Promise<PayoutRow> {
   const organizationId = ctx.organization.id;
   const payout = await db.marketplacePayout.findFirst({ where: { id: payoutId, organizationId } });
   if (!payout) throw notFound('Payout');
   if (payout.status !== 'pending') return payout;
-  const claimed = await db.marketplacePayout.updateMany({ where: { id: payoutId, organizationId, status: 'pending', attempts: payout.attempts }, data: { attempts: { increment: 1 } } });
+  const staleBefore = new Date(Date.now() - PAYOUT_SEND_LEASE_MS);
+  const claimed = await db.marketplacePayout.updateMany({
+    where: { id: payoutId, organizationId, status: 'pending', OR: [{ attempts: 0 }, { updatedAt: { lt: staleBefore } }] },
+    data: { attempts: { increment: 1 }, updatedAt: new Date() },
+  });
   if (!claimed.count) return db.marketplacePayout.findUniqueOrThrow({ where: { id: payoutId } });
+  return deliverPayout(db, ctx, adapter, payout);
+}
+
+/** Calls the provider for a payout this caller has claimed, then records paid or failed. */
+async function deliverPayout(db: Db, ctx: SystemCtx, adapter: PayoutAdapter, payout: PayoutRow): Promise<PayoutRow> {
+  const organizationId = ctx.organization.id;
+  const payoutId = payout.id;
   const vendor = await db.marketplaceVendor.findFirst({ where: { id: payout.vendorId, organizationId }, select: { stripeAccountId: true } });
   const result = await adapter.pay({ payoutId, vendorId: payout.vendorId, amount: num(payout.amount), currency: payout.currency, idempotencyKey: payout.idempotencyKey, destination: vendor?.stripeAccountId ?? null });
   return withTransaction({ db }, async (tx) => {
@@ -153,14 +173,18 @@ export async function sendPayout(db: Db, ctx: SystemCtx, adapter: PayoutAdapter,
   });
 }
 
-/** A failed payout goes back to pending (same amount, same idempotency key) and is sent again. */
+/**
+ * A failed payout goes back to pending (same amount, same idempotency key) and is sent again.
+ * The row lock makes the failed → pending move and the claim one step: of two retries at once,
+ * one sends and the other is refused.
+ */
 export async function retryPayout(ctx: Ctx, adapter: PayoutAdapter, payoutId: string) {
   const organizationId = ctx.organization.id;
-  await withTransaction(ctx, async (tx) => {
+  const claimed = await withTransaction(ctx, async (tx) => {
     const rows = await tx.$queryRaw<Array<{ status: string }>>`select status from plugin_marketplace_payouts where id = ${payoutId}::uuid and organization_id = ${organizationId}::uuid for update`;
     if (!rows.length) throw notFound('Payout');
     if (rows[0]!.status !== 'failed') throw new AppError('INVALID_TRANSITION', `a ${rows[0]!.status} payout cannot be retried (only failed ones)`, { from: rows[0]!.status, to: 'pending', allowed: [] });
-    await tx.marketplacePayout.update({ where: { id: payoutId }, data: { status: 'pending' } });
+    return tx.marketplacePayout.update({ where: { id: payoutId }, data: { status: 'pending', attempts: { increment: 1 } } });
   });
-  return payoutView(await sendPayout(ctx.db as Db, ctx, adapter, payoutId));
+  return payoutView(await deliverPayout(ctx.db as Db, ctx, adapter, claimed));
 }

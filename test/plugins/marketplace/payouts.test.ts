@@ -17,10 +17,15 @@ let a: Vendor;
 let b: Vendor;
 const calls: PayoutRequest[] = [];
 let failNext = 0;
+/** When set, the next provider call waits for it: a send held in flight. */
+let holdNext: Promise<void> | null = null;
 const adapter: PayoutAdapter = {
   name: 'test',
   async pay(request) {
     calls.push(request);
+    const hold = holdNext;
+    holdNext = null;
+    if (hold) await hold;
     if (failNext > 0) {
       failNext -= 1;
       return { ok: false, message: 'bank rejected the transfer' };
@@ -96,6 +101,30 @@ describe('marketplace payouts', () => {
     await twoWorkersAtOnce(1);
     const mine = (await t.request(`${M}/payouts?vendorId=${a.id}&limit=100`, admin())).body.data;
     expect(mine.filter((p: any) => p.amount === net)).toHaveLength(1);
+    expect(await balance(a.id)).toMatchObject({ balance: 0 });
+  });
+
+  it('a payout held in its provider call is not sent again by a second job that lists it meanwhile', async () => {
+    const net = await deliveredSale(a, 4_321);
+    const org = (await t.app.services.organizations.defaultOrganization()).id;
+    await enqueuePayouts(org);
+    await enqueuePayouts(org);
+    let release!: () => void;
+    holdNext = new Promise<void>((resolve) => (release = resolve));
+    const before = calls.length;
+    const second = separateRunner(t);
+    try {
+      const first = runner(t).runBatch({ queue: 'default', limit: 1 });
+      for (let i = 0; i < 200 && calls.length === before; i += 1) await new Promise((r) => setTimeout(r, 25));
+      expect(calls.length).toBe(before + 1); // the first job is inside the provider call
+      await second.runner.runBatch({ queue: 'default', limit: 1 }); // lists the payout as pending
+      release();
+      await first;
+    } finally {
+      release();
+      await second.close();
+    }
+    expect(calls.slice(before).filter((c) => c.amount === net)).toHaveLength(1);
     expect(await balance(a.id)).toMatchObject({ balance: 0 });
   });
 
