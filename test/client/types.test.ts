@@ -1,5 +1,5 @@
 // `tsc --strict` compile test: test/client/fixtures/storefront.ts uses the SDK through its
-// package subpath (commerce-service/client) and asserts that responses, bodies and errors are
+// package name (@commerce-service/client, mapped to client/src) and asserts that responses, bodies and errors are
 // real types. A second compile, against a copy of the SDK whose generated types degrade to
 // `any`, must fail: the check can fail.
 import { execFile } from 'node:child_process';
@@ -34,11 +34,13 @@ describe('SDK types under tsc --strict', () => {
 
   it('fail to compile when the generated types degrade to any', async () => {
     fs.mkdirSync(scratch, { recursive: true });
-    fs.cpSync(path.join(PACKAGE_ROOT, 'src/client'), path.join(scratch, 'client'), { recursive: true });
+    fs.cpSync(path.join(PACKAGE_ROOT, 'client/src'), path.join(scratch, 'client'), { recursive: true });
     fs.writeFileSync(path.join(scratch, 'client/generated/api.ts'), 'export type paths = any;\nexport type components = any;\n');
-    const source = fs.readFileSync(path.join(FIXTURES, 'storefront.ts'), 'utf8').replace("'commerce-service/client'", "'./client/index.js'");
+    const source = fs.readFileSync(path.join(FIXTURES, 'storefront.ts'), 'utf8').replace("'@commerce-service/client'", "'./client/index.js'");
     fs.writeFileSync(path.join(scratch, 'storefront.ts'), source);
-    fs.copyFileSync(path.join(FIXTURES, 'tsconfig.json'), path.join(scratch, 'tsconfig.json'));
+    const config = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'tsconfig.json'), 'utf8'));
+    delete config.compilerOptions.paths;
+    fs.writeFileSync(path.join(scratch, 'tsconfig.json'), JSON.stringify(config));
     const result = await compile(path.join(scratch, 'tsconfig.json'));
     expect(result.ok).toBe(false);
     expect(result.output).toMatch(/storefront\.ts/);
