@@ -4,6 +4,7 @@
 // `any`, must fail: the check can fail.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -44,5 +45,49 @@ describe('SDK types under tsc --strict', () => {
     const result = await compile(path.join(scratch, 'tsconfig.json'));
     expect(result.ok).toBe(false);
     expect(result.output).toMatch(/storefront\.ts/);
+  }, 180_000);
+
+  it('compile every SDK snippet of README.md and client/README.md (no undeclared names)', async () => {
+    // Each ```ts block that imports the SDK becomes a module of its own, compiled strictly against
+    // client/src (Node types too: one snippet passes node:fs/promises to jsonFileStorage).
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'readme-snippets-'));
+    try {
+      const snippets = ['README.md', 'client/README.md'].flatMap((file) =>
+        [...fs.readFileSync(path.join(PACKAGE_ROOT, file), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((code) => code.includes('@commerce-service/client')),
+      );
+      expect(snippets.length).toBeGreaterThanOrEqual(5);
+      const files = snippets.map((code, i) => {
+        const name = `snippet-${i}.ts`;
+        fs.writeFileSync(path.join(dir, name), `${code}\nexport {};\n`);
+        return name;
+      });
+      fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
+      fs.writeFileSync(
+        path.join(dir, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: {
+            target: 'ES2022',
+            module: 'NodeNext',
+            moduleResolution: 'NodeNext',
+            strict: true,
+            noEmit: true,
+            skipLibCheck: true,
+            lib: ['ES2022', 'DOM'],
+            types: ['node'],
+            typeRoots: [path.join(PACKAGE_ROOT, 'node_modules/@types')],
+            paths: {
+              '@commerce-service/client': [path.join(PACKAGE_ROOT, 'client/src/index.ts')],
+              '@commerce-service/client/codegen': [path.join(PACKAGE_ROOT, 'client/src/codegen.ts')],
+            },
+          },
+          files,
+        }),
+      );
+      const result = await compile(path.join(dir, 'tsconfig.json'));
+      expect(result.output).toBe('');
+      expect(result.ok).toBe(true);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   }, 180_000);
 });
