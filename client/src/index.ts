@@ -17,5 +17,5 @@ export type {
   QueuedOperation,
   QueuedStatus,
 } from './offline-queue.js';
-export { jsonFileStorage, localStorageAdapter, memoryStorage } from './storage.js';
-export type { FsPromises, QueueStorage, StorageLike } from './storage.js';
+export { asyncStorageAdapter, jsonFileStorage, localStorageAdapter, memoryStorage } from './storage.js';
+export type { AsyncStorageLike, FsPromises, QueueStorage, StorageLike } from './storage.js';

@@ -44,6 +44,35 @@ export function localStorageAdapter(store: StorageLike, key = 'commerce.offlineQ
   };
 }
 
+/** An asynchronous key/value store: React Native's AsyncStorage, IndexedDB wrappers, Capacitor Preferences. */
+export interface AsyncStorageLike {
+  getItem(key: string): Promise<string | null>;
+  setItem(key: string, value: string): Promise<void>;
+}
+
+/** Persists in an asynchronous store (e.g. `@react-native-async-storage/async-storage`) under one key. */
+export function asyncStorageAdapter(store: AsyncStorageLike, key = 'commerce.offlineQueue'): QueueStorage {
+  let chain: Promise<void> = Promise.resolve();
+  return {
+    async load() {
+      const raw = await store.getItem(key);
+      if (!raw) return [];
+      try {
+        const parsed = JSON.parse(raw) as unknown;
+        return Array.isArray(parsed) ? (parsed as QueuedOperation[]) : [];
+      } catch {
+        return [];
+      }
+    },
+    save(operations) {
+      const text = JSON.stringify(operations);
+      // Serialized: an older write finishing last must not overwrite a newer queue.
+      chain = chain.then(() => store.setItem(key, text));
+      return chain;
+    },
+  };
+}
+
 /** The three `node:fs/promises` functions the file storage uses (pass the module itself). */
 export interface FsPromises {
   readFile(path: string, encoding: 'utf8'): Promise<string>;

@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { listen, type Listening } from '../../src/http/listen.js';
-import { createOfflineQueue, jsonFileStorage, localStorageAdapter, memoryStorage, type OfflineQueue, type QueueAnswer, type QueuedOperation } from '../../client/src/index.js';
+import { asyncStorageAdapter, createOfflineQueue, jsonFileStorage, localStorageAdapter, memoryStorage, type OfflineQueue, type QueueAnswer, type QueuedOperation } from '../../client/src/index.js';
 import { ADDRESS, ORDER_TEST_CONFIG, available, guestCart, openStore, product, type Store } from '../orders/helpers.js';
 
 let t: TestApp;
@@ -357,5 +357,24 @@ describe('storage adapters', () => {
     const saved = JSON.parse(items.get('commerce.offlineQueue')!);
     expect(saved).toEqual([expect.objectContaining({ id: op.id, status: 'failed', lastStatus: 422 })]);
     queue.dispose();
+  });
+
+  it('an AsyncStorage-shaped store (React Native) keeps the queue across queue objects', async () => {
+    const items = new Map<string, string>();
+    const delay = () => new Promise((resolve) => setTimeout(resolve, 5));
+    const store_ = {
+      getItem: async (k: string) => (await delay(), items.get(k) ?? null),
+      setItem: async (k: string, v: string) => void (await delay(), items.set(k, v)),
+    };
+    const first = createOfflineQueue({ baseUrl: t.url, headers: { 'x-api-key': store.admin }, storage: asyncStorageAdapter(store_), autoFlush: false });
+    const op = await first.enqueue({ path: '/api/carts', body: { currency: 'USD' } });
+    first.dispose();
+    expect(JSON.parse(items.get('commerce.offlineQueue')!)[0].id).toBe(op.id);
+    const second = createOfflineQueue({ baseUrl: t.url, headers: { 'x-api-key': store.admin }, storage: asyncStorageAdapter(store_), autoFlush: false });
+    const pending = (await second.list(), second.result(op.id)!);
+    await second.flush();
+    expect(await pending).toMatchObject({ id: op.id, ok: true, status: 201 });
+    expect(JSON.parse(items.get('commerce.offlineQueue')!)).toEqual([]);
+    second.dispose();
   });
 });
