@@ -6,8 +6,8 @@
 //
 // Who sees a relation: the order behind a sub-order is the customer's whole order (address,
 // other vendors' lines), so it resolves only for callers who may read that order (orders:read,
-// or orders:read:own for their own); otherwise null. A vendor resolves for marketplace readers
-// and for the vendor itself; its Stripe account and linked user only for marketplace readers.
+// or orders:read:own for their own); otherwise null. A vendor resolves for marketplace staff
+// (read, manage, admin) and for the vendor itself; its Stripe account and linked user only for staff.
 import type { RequestContext } from '../../src/context.js';
 import { hasPermission } from '../../src/auth/permissions.js';
 import { defineEnum } from '../../src/graphql/enums.js';
@@ -32,8 +32,9 @@ type GraphCtx = Pick<RequestContext, 'db' | 'organization' | 'actor' | 'loaders'
 type Vendor = ReturnType<typeof vendorView>;
 type SubOrderLine = NonNullable<SubOrderView['lines']>[number];
 
-const READ = 'marketplace:read';
 const canRead = (ctx: GraphCtx, permission: string) => hasPermission(ctx.actor?.permissions ?? [], permission);
+/** Marketplace staff (read, manage or admin): they see a vendor's Stripe account and linked user, as the admin routes always showed them. */
+const isStaff = (ctx: GraphCtx) => ['marketplace:read', 'marketplace:manage', 'marketplace:admin'].some((p) => canRead(ctx, p));
 
 /** Entities of several vendors in one statement (a JSON path filter per vendor, OR-ed). */
 async function productsByVendor(ctx: GraphCtx, vendorIds: string[]): Promise<Map<string, CatalogEntityView[]>> {
@@ -60,7 +61,7 @@ async function linesBySubOrder(ctx: GraphCtx, ids: string[]): Promise<Map<string
 
 function loadVendor(ctx: GraphCtx, id: string): Promise<Vendor | null> {
   // A vendor actor sees only itself; marketplace readers any vendor of the organization.
-  if (!canRead(ctx, READ) && ctx.actor?.vendorId !== id) return Promise.resolve(null);
+  if (!isStaff(ctx) && ctx.actor?.vendorId !== id) return Promise.resolve(null);
   return batchLoader<Vendor | null>(
     ctx,
     'marketplace.vendorById',
@@ -101,8 +102,8 @@ function declare() {
 
   const VendorRef = pluginObject<Vendor>('MarketplaceVendor', 'A vendor selling through the shop.', {
     ...vendorFields,
-    userId: { type: 'String?', description: 'The user (role vendor) acting for the vendor in the portal; null for callers without marketplace:read', resolve: (v, _a, ctx: GraphCtx) => (canRead(ctx, READ) ? v.userId : null) },
-    stripeAccountId: { type: 'String?', description: 'Stripe Connect account payouts go to; null for callers without marketplace:read', resolve: (v, _a, ctx: GraphCtx) => (canRead(ctx, READ) ? v.stripeAccountId : null) },
+    userId: { type: 'String?', description: 'The user (role vendor) acting for the vendor in the portal; null for callers who are not marketplace staff', resolve: (v, _a, ctx: GraphCtx) => (isStaff(ctx) ? v.userId : null) },
+    stripeAccountId: { type: 'String?', description: 'Stripe Connect account payouts go to; null for callers who are not marketplace staff', resolve: (v, _a, ctx: GraphCtx) => (isStaff(ctx) ? v.stripeAccountId : null) },
     products: {
       type: CatalogEntityRef, list: true,
       description: 'The vendor’s catalog entities (metadata.vendorId), newest first, as the caller may see them (active only without catalog:read:unpublished)',
