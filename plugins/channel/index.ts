@@ -11,6 +11,7 @@ import type { ConnectorFactory } from './connector.js';
 import { commerceServiceConnector } from './connectors/commerce-service.js';
 import { channelTasks, TASK } from './tasks.js';
 import { createStore, findStore, listExports, listStores, queueNewOrder, queueOrder, requestTask, startBackfill, storeView, STORE_STATUSES, updateStore } from './stores.js';
+import { channelTypes, EXPORT_STATUSES } from './graph.js';
 
 export type { ChannelConnector, ConnectorFactory, ConnectorTarget, RemoteEntity, CatalogPage, OutboundOrder, PushState, PushResult } from './connector.js';
 export { ConnectorRejection } from './connector.js';
@@ -74,10 +75,12 @@ export function channel(options: ChannelOptions = {}): Plugin {
     },
     routes(ctx) {
       const r = ctx.routes({ tag: 'channel', prefix: '/channel', params: { id: z.uuid() } });
+      const { StoreRef, ExportRef, PushRef, TaskRunRef, BackfillRunRef } = channelTypes();
       const baseUrl = z.string().min(1).max(2000).describe('Origin of the store, e.g. https://shop.example.com');
       const apiKey = z.string().min(8).max(500).describe('The store\u2019s API key: stored encrypted, never returned (apiKeyHint shows its last characters)');
       r.post('/stores')
         .name('channelStoreCreate')
+        .output(StoreRef)
         .audit({ entityType: 'channel_store' })
         .summary('Connect a store')
         .description(`Registers a remote store reached by a connector (\`kind\`, default commerce-service). Its stock lands in \`warehouseId\` (default: the organization's default warehouse). Nothing is imported until a backfill is started.`)
@@ -94,6 +97,7 @@ export function channel(options: ChannelOptions = {}): Plugin {
         .handler(({ input, ctx: rc }) => createStore(rc, input, { kinds: Object.keys(connectors), allowPrivate: allowPrivate(rc.config) }));
       r.get('/stores')
         .name('channelStores')
+        .output(StoreRef)
         .summary('Connected stores')
         .permission('channel:read')
         .paginated()
@@ -101,11 +105,13 @@ export function channel(options: ChannelOptions = {}): Plugin {
         .handler(({ input, ctx: rc }) => listStores(rc, input));
       r.get('/stores/:id')
         .name('channelStore')
+        .output(StoreRef)
         .summary('A connected store with its backfill progress')
         .permission('channel:read')
         .handler(async ({ params, ctx: rc }) => storeView(await findStore(rc, params.id!)));
       r.patch('/stores/:id')
         .name('channelStoreUpdate')
+        .output(StoreRef)
         .audit({ entityType: 'channel_store' })
         .summary('Change a store connection (name, URL, key, status, page size)')
         .description('`status: paused` stops its tasks (they finish without doing anything) until it is active again.')
@@ -122,6 +128,7 @@ export function channel(options: ChannelOptions = {}): Plugin {
         .handler(({ params, input, ctx: rc }) => updateStore(rc, params.id!, input, { allowPrivate: allowPrivate(rc.config) }));
       r.post('/stores/:id/backfill')
         .name('channelStoreBackfill')
+        .output(BackfillRunRef)
         .audit({ entityType: 'channel_store' })
         .summary('Import the store\u2019s whole catalog, one page per job run')
         .description('Starts channel/backfill-catalog at page 1; each run imports one page and queues the next until the last. Progress is on the store (`backfill`). A backfill already running stops at its next page.')
@@ -130,6 +137,7 @@ export function channel(options: ChannelOptions = {}): Plugin {
         .handler(({ params, ctx: rc }) => startBackfill(rc, params.id!));
       r.post('/stores/:id/sync-inventory')
         .name('channelStoreInventorySync')
+        .output(TaskRunRef)
         .audit({ entityType: 'channel_store' })
         .summary('Bring local stock of the store\u2019s entities to the store\u2019s figures')
         .permission('channel:manage')
@@ -137,6 +145,7 @@ export function channel(options: ChannelOptions = {}): Plugin {
         .handler(({ params, ctx: rc }) => requestTask(rc, params.id!, TASK.syncInventory));
       r.post('/stores/:id/reconcile')
         .name('channelStoreReconcile')
+        .output(TaskRunRef)
         .audit({ entityType: 'channel_store' })
         .summary('Compare every imported entity with the store and fix what diverged')
         .description('Without remoteIds: channel/reconcile-sweep, which queues channel/reconcile per 100 links. With remoteIds (at most 100): channel/reconcile for those only.')
@@ -148,6 +157,7 @@ export function channel(options: ChannelOptions = {}): Plugin {
         );
       r.post('/stores/:id/import')
         .name('channelStoreImport')
+        .output(TaskRunRef)
         .audit({ entityType: 'channel_store' })
         .summary('Import or refresh named entities of the store now')
         .permission('channel:manage')
@@ -156,6 +166,7 @@ export function channel(options: ChannelOptions = {}): Plugin {
         .handler(({ params, input, ctx: rc }) => requestTask(rc, params.id!, TASK.importCatalog, { remoteIds: input.remoteIds }));
       r.post('/stores/:id/orders')
         .name('channelOrderPush')
+        .output(PushRef)
         .audit({ entityType: 'channel_order_export' })
         .summary('Push an order to the store')
         .description('Queues channel/push-order for the order\u2019s lines that came from this store. The store receives it once, however often it is queued or retried.')
@@ -165,10 +176,11 @@ export function channel(options: ChannelOptions = {}): Plugin {
         .handler(({ params, input, ctx: rc }) => queueOrder(rc, params.id!, input.orderId));
       r.get('/stores/:id/orders')
         .name('channelOrderExports')
+        .output(ExportRef)
         .summary('Orders pushed (or waiting to be pushed) to the store')
         .permission('channel:read')
         .paginated()
-        .input({ status: z.enum(['pending', 'exporting', 'exported', 'failed']).optional(), ...page })
+        .input({ status: z.enum(EXPORT_STATUSES).optional(), ...page })
         .handler(({ params, input, ctx: rc }) => listExports(rc, params.id!, input));
     },
     hooks:

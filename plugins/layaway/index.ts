@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { definePlugin, type Plugin } from '../../src/plugins/index.js';
 import { validationFailed } from '../../src/errors.js';
 import type { TaskDefinition } from '../../src/jobs/tasks.js';
+import { layawayTypes } from './graph.js';
 import { createPlan, forfeitExpired, forfeitPlan, FORFEIT_POLICIES, getPlan, listPlans, recordPayment, STATUSES } from './service.js';
 
 declare module '../../src/jobs/tasks.js' {
@@ -45,8 +46,10 @@ export function layaway(options: LayawayOptions = {}): Plugin {
     ],
     routes(ctx) {
       const r = ctx.routes({ tag: 'layaways', prefix: '/layaways', params: { id: z.uuid() } });
+      const { PlanRef } = layawayTypes();
       r.post('/')
         .name('layawayCreate')
+        .output(PlanRef)
         .summary('Open a layaway plan and reserve its stock')
         .description('Prices come from the price list in `currency`; the deposit is recorded as the first payment. Stock is reserved now (409/422 when it is not there); a deposit of the whole total completes the plan at once.')
         .permission('layaway:operate')
@@ -69,6 +72,7 @@ export function layaway(options: LayawayOptions = {}): Plugin {
         });
       r.get('/')
         .name('layaways')
+        .output(PlanRef)
         .summary('Layaway plans, newest first')
         .permission('layaway:operate')
         .paginated()
@@ -80,11 +84,13 @@ export function layaway(options: LayawayOptions = {}): Plugin {
         .handler(({ input, ctx }) => listPlans(ctx, input));
       r.get('/:id')
         .name('layaway')
+        .output(PlanRef)
         .summary('A layaway plan with its lines and payment ledger')
         .permission('layaway:operate')
         .handler(({ params, ctx }) => getPlan(ctx, params.id!));
       r.post('/:id/payments')
         .name('layawayPaymentCreate')
+        .output(PlanRef)
         .summary('Record an installment; at full payment the plan completes into an order')
         .description('Idempotent per `idempotencyKey`: a replay records nothing and returns the plan. A payment over the balance is 422; a plan that is not active is 422 INVALID_TRANSITION.')
         .permission('layaway:operate')
@@ -93,6 +99,7 @@ export function layaway(options: LayawayOptions = {}): Plugin {
         .handler(async ({ params, input, ctx }) => (await recordPayment(ctx, params.id!, input)).plan);
       r.post('/:id/forfeit')
         .name('layawayForfeit')
+        .output(PlanRef)
         .summary('Forfeit a plan: release its stock and split the money per its policy')
         .permission('layaway:manage')
         .input({ reason: z.string().min(1).max(500).default('forfeited by the shop') })

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { definePlugin, type Plugin } from '../../src/plugins/index.js';
 import { createOverride, OVERRIDE_ACTIONS, pinLogin, setPin, SHIFT_SCOPE, type PosAuthOptions } from './auth.js';
 import { createExchange } from './exchanges.js';
+import { posTypes } from './graph.js';
 import { createNoReceiptReturn, REFUND_METHODS } from './returns.js';
 import { PIN_PATTERN } from './pin.js';
 
@@ -59,8 +60,10 @@ export function pos(options: PosOptions = {}): Plugin {
     },
     routes(ctx) {
       const r = ctx.routes({ tag: 'pos', prefix: '/pos' });
+      const { PinSetRef, ShiftRef, OverrideRef, ReturnRef, ExchangeRef } = posTypes();
       r.put('/auth/pin')
         .name('posPinSet')
+        .output(PinSetRef)
         .summary("Set or rotate an operator's PIN")
         .description("The operator is a staff user of the organization. Rotating revokes every shift key minted with the old PIN and clears the operator's lockout. The PIN is stored as a salted scrypt hash and never returned.")
         .permission('pos:admin')
@@ -73,6 +76,7 @@ export function pos(options: PosOptions = {}): Plugin {
         .handler(({ input, ctx: rctx }) => setPin(rctx, input));
       r.post('/auth/pin-login')
         .name('posPinLogin')
+        .output(ShiftRef)
         .summary('Sign an operator in at a register: a per-shift API key, shown once')
         .description(
           `The key (prefix cs_pos_shift_, scope pos, permission pos:operate) expires after shiftMinutes (${MIN_SHIFT_MINUTES}–${MAX_SHIFT_MINUTES}, default ${auth.shiftMinutes}). ` +
@@ -86,6 +90,7 @@ export function pos(options: PosOptions = {}): Plugin {
         .handler(({ input, ctx: rctx }) => pinLogin(rctx, auth, input));
       r.post('/auth/override')
         .name('posOverrideCreate')
+        .output(OverrideRef)
         .summary("A manager's PIN authorizes one named action: a single-use override token")
         .description(
           `Actions: ${OVERRIDE_ACTIONS.join(', ')}. The manager must hold pos:manage through their role. The token is valid for ${auth.overrideTtlSeconds} s and one use ` +
@@ -101,6 +106,7 @@ export function pos(options: PosOptions = {}): Plugin {
         .handler(({ input, ctx: rctx }) => createOverride(rctx, auth, input));
       r.post('/returns')
         .name('posReturnCreate')
+        .output(ReturnRef)
         .summary('Take goods back without a receipt, approved by a manager (no_receipt_return override)')
         .description(
           'The goods go back into stock and their price-list value in `currency` is paid out (`refundMethod` cash or store_credit), in one transaction with the consumption of `overrideToken` ' +
@@ -120,6 +126,7 @@ export function pos(options: PosOptions = {}): Plugin {
         .handler(({ input, ctx: rctx }) => createNoReceiptReturn(rctx as never, input));
       r.post('/exchanges')
         .name('posExchangeCreate')
+        .output(ExchangeRef)
         .summary('Return lines of an order and make the replacement order, in one transaction')
         .description(
           'Returned lines must have been handed over (fulfilled) and not refunded. The difference (replacement total − credit for the returned lines) is charged to paymentMethodId or refunded to the original payment ' +

@@ -10,8 +10,11 @@
 //     .input({ email: z.email() })
 //     .handler(({ input, db, organizationId }) => ...);
 //
-// Plugins that want typed GraphQL outputs (nested selections, batched relations) call
-// ctx.defineOperation directly with Pothos types from ctx.builder; this layer answers JSON.
+// Typed outputs: `.output(ref)` (one object) or `.outputList(ref)` (a list) with an object type
+// the plugin declares (src/plugins/types.ts `pluginObject`, or ctx.builder); a `.paginated()`
+// route with an output answers `<Name>List` (`data` and `meta`). The GraphQL field is then that
+// type (nested selections, batched relations), REST answers the same shape through sofa and
+// /api/doc documents it. A route without an output answers `JSON`, as before.
 import { z } from 'zod';
 import type { Config } from '../config/index.js';
 import type { RequestContext } from '../context.js';
@@ -21,6 +24,7 @@ import type { Services } from '../services.js';
 import type { DbClient } from '../db/transaction.js';
 import { builder } from '../graphql/builder.js';
 import { defineOperation, type Access, type AuditSpec } from '../graphql/operation.js';
+import { pluginListOf } from './types.js';
 
 type AnyZod = z.core.$ZodType;
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -82,6 +86,13 @@ export interface RouteDeclaration<Shape extends Record<string, AnyZod> = Record<
   audit(spec: AuditSpec<z.infer<z.ZodObject<Shape>>, unknown> | false): RouteDeclaration<Shape>;
   /** The handler returns a `{ data, meta }` page: REST sends it as-is instead of wrapping it in `{ data }`. */
   paginated(): RouteDeclaration<Shape>;
+  /**
+   * The GraphQL type the handler's answer has: an object ref (pluginObject, ctx.builder.objectRef,
+   * a core type). With `.paginated()` it is the type of the page's items.
+   */
+  output(ref: object): RouteDeclaration<Shape>;
+  /** The answer is a list of `ref`. */
+  outputList(ref: object): RouteDeclaration<Shape>;
   handler(fn: (args: RouteHandlerArgs<z.infer<z.ZodObject<Shape>>>) => unknown): void;
 }
 
@@ -150,6 +161,7 @@ export function createRouteGroup(options: RouteGroupOptions, define: typeof defi
       status?: 200 | 201 | 202;
       audit?: AuditSpec<never, unknown> | false;
       paginated?: boolean;
+      output?: { ref: object; list: boolean };
     } = { auth: false, permissions: [], input: {} };
     const decl: RouteDeclaration<Record<string, AnyZod>> = {
       summary: (text) => ((state.summary = text), decl),
@@ -162,6 +174,8 @@ export function createRouteGroup(options: RouteGroupOptions, define: typeof defi
       status: (status) => ((state.status = status), decl),
       audit: (spec) => ((state.audit = spec as never), decl),
       paginated: () => ((state.paginated = true), decl),
+      output: (ref) => ((state.output = { ref, list: false }), decl),
+      outputList: (ref) => ((state.output = { ref, list: true }), decl),
       handler(fn) {
         const access: Access = state.anyPermission
           ? { anyPermission: state.anyPermission }
@@ -174,6 +188,8 @@ export function createRouteGroup(options: RouteGroupOptions, define: typeof defi
         const typed = Object.fromEntries(pathParams.flatMap((p) => (options.params?.[p] ? [[p, options.params[p]]] : [])));
         const shape: Record<string, AnyZod> = { ...typed, ...state.input };
         checkPathParams(method, fullPath, shape);
+        if (state.output?.list && state.paginated) throw new Error(`route ${method} /api${fullPath}: a paginated route takes .output(item), not .outputList`);
+        const output = !state.output ? 'JSON' : state.paginated ? pluginListOf(state.output.ref) : state.output.list ? [state.output.ref] : state.output.ref;
         define({
           name: state.name ?? defaultOperationName(method, fullPath),
           kind: method === 'GET' ? 'query' : 'mutation',
@@ -183,7 +199,7 @@ export function createRouteGroup(options: RouteGroupOptions, define: typeof defi
           rest: { method, path: fullPath, status: state.status ?? (method === 'POST' && !pathParams.length ? 201 : 200) },
           access,
           input: shape,
-          output: 'JSON',
+          output,
           nullable: true,
           paginated: state.paginated ?? false,
           resolve: async (ctx, input) => {

@@ -148,7 +148,7 @@ describe('channel connector with two instances', () => {
     storeId = created.body.data.id;
     expect(created.body.data).toMatchObject({ name: 'remote', kind: 'commerce-service', status: 'active', pageSize: PAGE_SIZE, apiKeyHint: `…${sourceKey.slice(-4)}`, backfill: { status: 'idle', pages: 0 } });
     const listed = await local.request('/api/channel/stores', { apiKey: admin });
-    const gql = await local.graphql(`{ channelStore(id: "${storeId}") }`, {}, { apiKey: admin });
+    const gql = await local.graphql(`{ channelStore(id: "${storeId}") { id name apiKeyHint status backfill { status pages } } }`, {}, { apiKey: admin });
     for (const text of [created.text, listed.text, JSON.stringify(gql.body)]) expect(text).not.toContain(sourceKey);
     expect((gql.body.data as any).channelStore.id).toBe(storeId);
     // At rest: encrypted, not the key.
@@ -207,7 +207,7 @@ describe('channel connector with two instances', () => {
     expect((await localTwin(a!.id)).inventory.onHand).toBe(10); // nothing moves until the sync runs
 
     // Through the GraphQL twin of POST /channel/stores/:id/sync-inventory.
-    const sync = await local.graphql(`mutation { channelStoreInventorySync(id: "${storeId}") }`, {}, { apiKey: admin });
+    const sync = await local.graphql(`mutation { channelStoreInventorySync(id: "${storeId}") { jobId task } }`, {}, { apiKey: admin });
     expect(sync.body.errors, JSON.stringify(sync.body.errors)).toBeUndefined();
     expect((sync.body.data as any).channelStoreInventorySync.task).toBe('channel/sync-inventory');
     const syncStatements = local.statements();

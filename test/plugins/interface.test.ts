@@ -40,7 +40,7 @@ describe('an enabled plugin', () => {
     expect(rest.status, rest.text).toBe(200);
     expect(rest.body.data).toEqual({ email, stamps: 2, rewards: 0 });
 
-    const gql = await t.graphql('query($e: String!) { loyaltyStamps(email: $e) }', { e: email }, { apiKey: kiosk });
+    const gql = await t.graphql('query($e: String!) { loyaltyStamps(email: $e) { email stamps rewards } }', { e: email }, { apiKey: kiosk });
     expect(gql.body.errors).toBeUndefined();
     expect(gql.body.data?.loyaltyStamps).toEqual({ email, stamps: 2, rewards: 0 });
   });

@@ -208,7 +208,7 @@ describe('POST /pos/auth/pin-login', () => {
 
   it('works over GraphQL too: posPinLogin returns the key, a wrong PIN is an UNAUTHORIZED error', async () => {
     const cashier = await operator('staff', '3141');
-    const q = 'mutation($o: String!, $p: String!) { posPinLogin(operatorId: $o, pin: $p, registerId: "till-9") }';
+    const q = 'mutation($o: String!, $p: String!) { posPinLogin(operatorId: $o, pin: $p, registerId: "till-9") { shiftId operatorId registerId apiKeyId scope expiresAt apiKey } }';
     const ok = await t.graphql(q, { o: cashier.userId, p: '3141' }, { apiKey: till });
     expect(ok.body.errors).toBeUndefined();
     expect((ok.body.data as any).posPinLogin).toMatchObject({ operatorId: cashier.userId, registerId: 'till-9', scope: 'pos' });
@@ -285,7 +285,7 @@ describe('POST /pos/exchanges', () => {
     // The same key again (here over GraphQL): the exchange already made, nothing new.
     const counts = await snapshot(order, [shirt, jacket]);
     const again = await t.graphql(
-      'mutation($o: String!, $r: [JSONObject!]!, $n: [JSONObject!]!, $k: String!) { posExchangeCreate(orderId: $o, returnLines: $r, newLines: $n, idempotencyKey: $k, paymentMethodId: "pm_card_visa") }',
+      'mutation($o: String!, $r: [JSONObject!]!, $n: [JSONObject!]!, $k: String!) { posExchangeCreate(orderId: $o, returnLines: $r, newLines: $n, idempotencyKey: $k, paymentMethodId: "pm_card_visa") { id originalOrderId replacementOrderId credit replacementTotal difference settlement replayed } }',
       { o: body.orderId, r: body.returnLines, n: body.newLines, k: body.idempotencyKey },
       { apiKey: store.admin },
     );

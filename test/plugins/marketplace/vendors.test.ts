@@ -152,7 +152,7 @@ describe('marketplace vendors', () => {
     const unlinked = await t.signIn('vendor');
     expect((await t.request(`${M}/vendor/me`, { bearer: unlinked.token })).status).toBe(403);
     // GraphQL answers the same
-    const gql = await t.graphql('{ marketplaceVendorMe }', {}, { bearer: v.token });
+    const gql = await t.graphql('{ marketplaceVendorMe { id name status } }', {}, { bearer: v.token });
     expect(gql.body.data?.marketplaceVendorMe?.id).toBe(v.id);
   });
 
