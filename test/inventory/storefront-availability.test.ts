@@ -12,7 +12,7 @@ let store: Store;
 let customer: { token: string };
 const type = `avail${Date.now().toString(36)}`;
 /** The first entity's variants, in list order: S (stocked 80, over the ceiling), M (7, 3 of them reserved), L (none). */
-let first: { id: string; variants: Record<string, string> };
+let first: { id: string; variants: { S: string; M: string; L: string } };
 
 const LIST = `query ($limit: Int) { catalogEntities(type: "${type}", limit: $limit) { data { id variants { id availability { inStock availableQuantity backorderable } } } } }`;
 
@@ -31,7 +31,7 @@ beforeAll(async () => {
   });
   const listed = await t.request(`/api/catalog/entities?type=${type}&limit=1&include=variants`, { apiKey: store.admin });
   const entity = listed.body.data[0];
-  first = { id: entity.id, variants: Object.fromEntries(entity.variants.map((v: any) => [v.optionValues[0].value, v.id])) };
+  first = { id: entity.id, variants: Object.fromEntries(entity.variants.map((v: any) => [v.optionValues[0].value, v.id])) as typeof first.variants };
   await restock(store, first.id, 80, first.variants.S);
   await restock(store, first.id, 7, first.variants.M);
   // A second warehouse holds 2 more of M: availability adds warehouses up.
@@ -60,8 +60,8 @@ describe('variant availability', () => {
     expect(variants[first.variants.L].availability).toEqual({ inStock: false, availableQuantity: 0, backorderable: false });
     // Warehouse figures: still inventory:read only.
     for (const v of Object.values(variants) as any[]) expect(v.stock).toBeNull();
-    expect(res.body.errors.map((e: any) => e.extensions.code)).toEqual(['FORBIDDEN', 'FORBIDDEN', 'FORBIDDEN']);
-    expect(res.body.errors[0].path.slice(-1)).toEqual(['stock']);
+    expect(res.body.errors!.map((e: any) => e.extensions.code)).toEqual(['FORBIDDEN', 'FORBIDDEN', 'FORBIDDEN']);
+    expect(res.body.errors![0].path.slice(-1)).toEqual(['stock']);
   });
 
   it('REST include=variants carries availability for a storefront key and for a customer', async () => {
@@ -76,7 +76,7 @@ describe('variant availability', () => {
 
   it('anonymous callers get no availability (they cannot read the catalog at all)', async () => {
     const res = await t.graphql(`query ($id: String!) { catalogEntity(idOrSlug: $id) { id } }`, { id: first.id });
-    expect(res.body.errors[0].extensions.code).toBe('UNAUTHORIZED');
+    expect(res.body.errors![0].extensions.code).toBe('UNAUTHORIZED');
   });
 
   it('costs the same number of SQL statements for a page of 10 entities (30 variants) and of 100 (300)', async () => {
