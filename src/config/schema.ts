@@ -67,6 +67,9 @@ function isOrigin(value: string): boolean {
   }
 }
 
+/** storefront.availabilityCeiling's default (see there for why). */
+export const DEFAULT_AVAILABILITY_CEILING = 50;
+
 const rateLimitBudget = z.object({ points: z.number().int().positive(), durationSeconds: z.number().int().positive() });
 
 export const configSchema = z
@@ -148,7 +151,7 @@ export const configSchema = z
          * stock", "only 3 left" and a quantity picker's upper bound. Figures above the ceiling
          * stay equal as stock moves, so shared caches keep their answers.
          */
-        availabilityCeiling: z.number().int().positive().default(50),
+        availabilityCeiling: z.number().int().positive().default(DEFAULT_AVAILABILITY_CEILING),
       })
       .prefault({}),
     apiKeyScopes: z.record(z.string().regex(/^[a-z][a-z0-9_-]*$/), apiKeyScope).default(DEFAULT_API_KEY_SCOPES),

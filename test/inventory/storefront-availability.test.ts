@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { inBatches, uniqueSlug } from '../catalog/helpers.js';
-import { checkout, guestCart, openStore, restock, ORDER_TEST_CONFIG, type Store } from '../orders/helpers.js';
+import { checkout, guestCart, openStore, product, restock, ORDER_TEST_CONFIG, type Store } from '../orders/helpers.js';
 
 let t: TestApp;
 let store: Store;
@@ -14,7 +14,14 @@ const type = `avail${Date.now().toString(36)}`;
 /** The first entity's variants, in list order: S (stocked 80, over the ceiling), M (7, 3 of them reserved), L (none). */
 let first: { id: string; variants: { S: string; M: string; L: string } };
 
-const LIST = `query ($limit: Int) { catalogEntities(type: "${type}", limit: $limit) { data { id variants { id availability { inStock availableQuantity backorderable } } } } }`;
+const LIST = `query ($limit: Int) { catalogEntities(type: "${type}", limit: $limit) { data { id availability { inStock } variants { id availability { inStock availableQuantity backorderable } } } } }`;
+
+/** A placed (unpaid) order of `quantity` of an entity without variant: its stock is reserved. */
+async function placeOrderOf(entityId: string, quantity: number): Promise<void> {
+  const cart = await guestCart(store, [{ entityId, quantity }]);
+  const placed = await checkout(store, cart);
+  expect(placed.status, placed.text).toBe(201);
+}
 
 beforeAll(async () => {
   t = await startTestApp(ORDER_TEST_CONFIG);
@@ -74,6 +81,21 @@ describe('variant availability', () => {
     }
   });
 
+  it('an entity bought without a variant: CatalogEntity.availability (REST include=availability) from its entity-level stock', async () => {
+    const plain = await product(store, { price: 900, stock: 12, type: `${type}plain` });
+    await placeOrderOf(plain, 4);
+    const gql = await t.graphql(`query ($id: String!) { catalogEntity(idOrSlug: $id) { availability { inStock availableQuantity backorderable } } }`, { id: plain }, { bearer: customer.token });
+    expect(gql.body.errors).toBeUndefined();
+    expect(gql.body.data.catalogEntity.availability).toEqual({ inStock: true, availableQuantity: 8, backorderable: false });
+    const rest = await t.request(`/api/catalog/entities/${plain}?include=availability`, { apiKey: store.storefront });
+    expect(rest.body.data.availability).toEqual({ inStock: true, availableQuantity: 8, backorderable: false });
+    // Not asked for over REST: null, and no statement spent on it.
+    expect((await t.request(`/api/catalog/entities/${plain}`, { apiKey: store.storefront })).body.data.availability).toBeNull();
+    // An entity whose stock is all in variants has none of its own.
+    const withVariants = await t.request(`/api/catalog/entities/${first.id}?include=availability`, { apiKey: store.storefront });
+    expect(withVariants.body.data.availability).toEqual({ inStock: false, availableQuantity: 0, backorderable: false });
+  });
+
   it('anonymous callers get no availability (they cannot read the catalog at all)', async () => {
     const res = await t.graphql(`query ($id: String!) { catalogEntity(idOrSlug: $id) { id } }`, { id: first.id });
     expect(res.body.errors![0].extensions.code).toBe('UNAUTHORIZED');
@@ -96,7 +118,7 @@ describe('variant availability', () => {
     const rest: Record<number, number> = {};
     for (const limit of [10, 100]) {
       const before = t.statements();
-      const res = await t.request(`/api/catalog/entities?type=${type}&limit=${limit}&include=variants`, { bearer: customer.token });
+      const res = await t.request(`/api/catalog/entities?type=${type}&limit=${limit}&include=variants,availability`, { bearer: customer.token });
       expect(res.status, res.text).toBe(200);
       rest[limit] = t.statements() - before;
       expect(res.body.data.flatMap((e: any) => e.variants.map((v: any) => v.availability))).toHaveLength(limit * 3);

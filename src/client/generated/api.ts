@@ -3486,6 +3486,8 @@ export interface components {
         CatalogEntity: {
             /** @description Resolved when selected; over REST include=attributes */
             attributes?: components["schemas"]["CatalogAttributes"][];
+            /** @description Whether and how many of the entity itself (a cart line without variantId) the shopper can buy: its entity-level stock, capped like variants' (catalog:read). Resolved when selected; over REST `include=availability`, null unless asked for */
+            availability?: components["schemas"]["VariantAvailability"];
             /** @description Resolved when selected; over REST include=brands */
             brands?: components["schemas"]["CatalogBrand"][];
             /** @description Resolved when selected; over REST include=categories */
@@ -10772,7 +10774,7 @@ export interface operations {
                 category?: string;
                 /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
                 first?: number;
-                /** @description Comma-separated embeds: attributes, variants, optionTypes, categories, brands, customFields (and those of installed modules: media, inventory, pricing). An unknown or unavailable name is 422. */
+                /** @description Comma-separated embeds: attributes, variants, optionTypes, categories, brands, customFields (and those of installed modules: media, inventory, pricing, availability). An unknown or unavailable name is 422. */
                 include?: string;
                 /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
                 last?: number;
@@ -13704,7 +13706,7 @@ export interface operations {
     catalogEntity: {
         parameters: {
             query?: {
-                /** @description Comma-separated embeds: attributes, variants, optionTypes, categories, brands, customFields (and those of installed modules: media, inventory, pricing). An unknown or unavailable name is 422. */
+                /** @description Comma-separated embeds: attributes, variants, optionTypes, categories, brands, customFields (and those of installed modules: media, inventory, pricing, availability). An unknown or unavailable name is 422. */
                 include?: string;
             };
             header?: never;

@@ -7,9 +7,11 @@
 import { Prisma } from '../../generated/prisma/client.js';
 import { builder } from '../../graphql/builder.js';
 import { batchLoader } from '../../graphql/loaders.js';
+import { embedField } from '../../graphql/cost.js';
 import { queryRows } from '../../db/raw.js';
-import { CatalogVariantRef } from '../catalog/index.js';
+import { CatalogEntityRef, CatalogVariantRef, includedValue, registerCatalogInclude } from '../catalog/index.js';
 import type { RequestContext } from '../../context.js';
+import { DEFAULT_AVAILABILITY_CEILING } from '../../config/schema.js';
 
 export interface ShopperAvailability {
   inStock: boolean;
@@ -18,6 +20,11 @@ export interface ShopperAvailability {
 }
 
 type Ctx = Pick<RequestContext, 'db' | 'organization' | 'loaders' | 'config'>;
+
+/** The configured cap; includers get a catalog context, which carries the request's config in practice. */
+function ceilingOf(ctx: object): number {
+  return (ctx as Partial<Pick<RequestContext, 'config'>>).config?.storefront.availabilityCeiling ?? DEFAULT_AVAILABILITY_CEILING;
+}
 
 /**
  * Units sellable now per variant: on hand − reserved of each of its stock levels, floored at 0
@@ -33,6 +40,19 @@ async function sellableByVariant(ctx: Ctx, ids: string[]): Promise<Map<string, n
   return new Map(rows.map((row) => [row.variantId, row.available]));
 }
 
+/**
+ * The same for entities bought without a variant (cart lines without variantId): their
+ * entity-level stock only (variant_key ''), which is what checkout reserves for such a line.
+ */
+async function sellableByEntity(ctx: Pick<Ctx, 'db' | 'organization'>, ids: string[]): Promise<Map<string, number>> {
+  const rows = await queryRows<{ entityId: string; available: number }>(ctx.db, Prisma.sql`
+    select entity_id as "entityId", sum(greatest(on_hand - reserved, 0))::int as available
+    from inventory_levels
+    where organization_id = ${ctx.organization.id}::uuid and entity_id = any(${ids}::uuid[]) and variant_key = ''
+    group by entity_id`);
+  return new Map(rows.map((row) => [row.entityId, row.available]));
+}
+
 export function shopperAvailability(available: number, ceiling: number): ShopperAvailability {
   return {
     inStock: available > 0,
@@ -45,7 +65,7 @@ export function shopperAvailability(available: number, ceiling: number): Shopper
 }
 
 export function loadShopperAvailability(ctx: Ctx, variantId: string): Promise<ShopperAvailability> {
-  const ceiling = ctx.config.storefront.availabilityCeiling;
+  const ceiling = ceilingOf(ctx);
   return batchLoader<ShopperAvailability>(
     ctx,
     'inventory.shopperAvailability',
@@ -68,6 +88,32 @@ const VariantAvailabilityRef = builder.objectRef<ShopperAvailability>('VariantAv
     backorderable: t.exposeBoolean('backorderable', { description: 'Whether checkout accepts more than availableQuantity (it does not: checkout sells from stock only)' }),
   }),
 });
+
+const AVAILABILITY_INCLUDE = 'availability';
+
+// REST `include=availability`; GraphQL `CatalogEntity.availability` through the same batch.
+registerCatalogInclude<ShopperAvailability>({
+  name: AVAILABILITY_INCLUDE,
+  description: 'Whether and how many of the entity itself (bought without a variant) the shopper can buy, capped (catalog:read; variants carry their own)',
+  async load(ctx, ids) {
+    const sellable = await sellableByEntity(ctx, ids);
+    return new Map(ids.map((id) => [id, shopperAvailability(sellable.get(id) ?? 0, ceilingOf(ctx))]));
+  },
+  // The ceiling does not matter at 0.
+  empty: () => shopperAvailability(0, 1),
+});
+
+builder.objectField(CatalogEntityRef, 'availability', (t) =>
+  t.field({
+    extensions: embedField(AVAILABILITY_INCLUDE),
+    type: VariantAvailabilityRef,
+    nullable: true,
+    authScopes: { permission: 'catalog:read' },
+    description:
+      'Whether and how many of the entity itself (a cart line without variantId) the shopper can buy: its entity-level stock, capped like variants\' (catalog:read). Resolved when selected; over REST `include=availability`, null unless asked for',
+    resolve: (entity, _args, ctx) => includedValue<ShopperAvailability>(entity, AVAILABILITY_INCLUDE, ctx),
+  }),
+);
 
 builder.objectField(CatalogVariantRef, 'availability', (t) =>
   t.field({
