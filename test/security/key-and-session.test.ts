@@ -30,12 +30,27 @@ describe('key + session: the session user acts', () => {
     expect(cart.body.data.cartToken ?? null).toBeNull();
     const added = await t.request(`/api/carts/${cart.body.data.id}/items`, { ...both, body: { entityId, quantity: 1, unitPriceSnapshot: 2500 } });
     expect(added.status, added.text).toBe(201);
-    const placed = await t.request('/api/checkout', { ...both, headers: { 'idempotency-key': `kas-${Date.now()}` }, body: checkoutBody(cart.body.data) });
+    const placed = await t.request('/api/checkout', { ...both, body: checkoutBody(cart.body.data, { idempotencyKey: `kas-${Date.now()}` }) });
     expect(placed.status, placed.text).toBe(201);
     expect(placed.body.data.customerId).toBe(shopper.userId);
     const mine = await t.request('/api/me/orders', both);
     expect(mine.status, mine.text).toBe(200);
     expect(mine.body.data.map((o: any) => o.id)).toContain(placed.body.data.id);
+  });
+
+  it('idempotency keys are the shopper\'s: two shoppers of one storefront key with the same key each get their own order', async () => {
+    const idempotencyKey = `shared-${Date.now()}`;
+    const orders: string[] = [];
+    for (const who of [shopper, await t.signIn('customer')]) {
+      const both = { apiKey: store.storefront, bearer: who.token };
+      const cart = await t.request('/api/carts', { ...both, body: { currency: 'USD' } });
+      await t.request(`/api/carts/${cart.body.data.id}/items`, { ...both, body: { entityId, quantity: 1, unitPriceSnapshot: 2500 } });
+      const placed = await t.request('/api/checkout', { ...both, body: checkoutBody(cart.body.data, { idempotencyKey }) });
+      expect(placed.status, placed.text).toBe(201);
+      expect(placed.body.data.customerId).toBe(who.userId);
+      orders.push(placed.body.data.id);
+    }
+    expect(new Set(orders).size).toBe(2);
   });
 
   it('the same over GraphQL, and with the session cookie instead of the bearer token', async () => {
