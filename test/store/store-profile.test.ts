@@ -21,14 +21,14 @@ async function patch(group: string, body: Record<string, unknown>) {
 }
 
 describe('store profile', () => {
-  it('defaults before anything is set: organization name, no currency, en, UTC', async () => {
+  it('defaults before anything is set: organization name, USD (as the seed sets it), en, UTC', async () => {
     const res = await t.request('/api/store', { apiKey: storefront });
     expect(res.status, res.text).toBe(200);
     const organization = await t.app.services.organizations.defaultOrganization();
     expect(res.body.data).toEqual({
       name: organization.name,
-      defaultCurrency: null,
-      currencies: [],
+      defaultCurrency: 'USD',
+      currencies: ['USD'],
       defaultLocale: 'en',
       locales: ['en'],
       timezone: 'UTC',

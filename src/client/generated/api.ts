@@ -7226,8 +7226,8 @@ export interface components {
             branding: components["schemas"]["StoreBranding"];
             /** @description Currencies the store sells in, defaultCurrency first (general.currencies) */
             currencies: string[];
-            /** @description ISO 4217 code of the store currency (general.currency): pass it to price(currency:). Null until the store sets one */
-            defaultCurrency?: string;
+            /** @description ISO 4217 code of the store currency (general.currency; USD, as the seed sets it, until the store sets one): pass it to price(currency:) and POST /carts */
+            defaultCurrency: string;
             /** @description BCP 47 locale (general.locale; en when unset) */
             defaultLocale: string;
             /** @description Locales the store offers, defaultLocale first (general.locales) */

@@ -32,8 +32,7 @@ export const StoreRef = builder.objectRef<StoreProfile>('Store').implement({
   fields: (t) => ({
     name: t.exposeString('name', { description: 'branding.storeName, else the organization name' }),
     defaultCurrency: t.exposeString('defaultCurrency', {
-      nullable: true,
-      description: 'ISO 4217 code of the store currency (general.currency): pass it to price(currency:). Null until the store sets one',
+      description: 'ISO 4217 code of the store currency (general.currency; USD, as the seed sets it, until the store sets one): pass it to price(currency:) and POST /carts',
     }),
     currencies: t.exposeStringList('currencies', { description: 'Currencies the store sells in, defaultCurrency first (general.currencies)' }),
     defaultLocale: t.exposeString('defaultLocale', { description: 'BCP 47 locale (general.locale; en when unset)' }),

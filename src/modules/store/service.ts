@@ -7,6 +7,9 @@ import type { RequestContext } from '../../context.js';
 type Json = Record<string, unknown>;
 type Ctx = Pick<RequestContext, 'db' | 'organization'>;
 
+/** The store currency until general.currency is set (the seed's default). */
+export const DEFAULT_CURRENCY = 'USD';
+
 /** The settings groups the profile is built from. */
 const PROFILE_GROUPS = ['general', 'branding', 'policies', 'shipping'] as const;
 
@@ -29,7 +32,7 @@ export interface StorePolicies {
 
 export interface StoreProfile {
   name: string;
-  defaultCurrency: string | null;
+  defaultCurrency: string;
   currencies: string[];
   defaultLocale: string;
   locales: string[];
@@ -52,9 +55,9 @@ export function storeProfileFrom(organizationName: string, groups: Record<string
   const branding = groups.branding ?? {};
   const policies = groups.policies ?? {};
   const shipping = groups.shipping ?? {};
-  const defaultCurrency = str(general, 'currency');
-  // Locale and timezone defaults match what the rest of the service assumes when unset
-  // (orders/shared.ts: en, UTC).
+  // Defaults when unset: USD as `commerce seed` sets it (src/seed.ts), so a storefront always has
+  // a currency to ask prices in; en and UTC as the rest of the service assumes (orders/shared.ts).
+  const defaultCurrency = str(general, 'currency') ?? DEFAULT_CURRENCY;
   const defaultLocale = str(general, 'locale') ?? 'en';
   return {
     name: str(branding, 'storeName') ?? organizationName,
