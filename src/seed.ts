@@ -1,6 +1,7 @@
 // `commerce seed`: what a new store needs before its first request, and a demo catalog with
-// prices, stock in a default warehouse and a default tax class. Idempotent: what exists is left
-// as it is.
+// prices in the store's currency, stock in a default warehouse and a default tax class.
+// Idempotent: what exists is left as it is; run again after changing general.currency, it adds
+// the demo prices in the new currency.
 import type { Prisma } from './generated/prisma/client.js';
 import type { Runtime } from './app.js';
 import { seedCatalog } from './modules/catalog/seed.js';
@@ -37,7 +38,10 @@ export async function seed(runtime: Pick<Runtime, 'db' | 'services'>): Promise<S
   await seedWarehouse(ctx);
   await seedCatalog(runtime, organization);
   const taxClasses = await seedTaxClasses(ctx);
-  const prices = await seedPrices(ctx);
+  // The store's currency as it is now (a store set to EUR before seeding gets EUR prices).
+  const general = await runtime.db.setting.findUnique({ where: { organizationId_group: { organizationId: organization.id, group: 'general' } }, select: { values: true } });
+  const currency = (general?.values as { currency?: unknown } | null)?.currency;
+  const prices = await seedPrices(ctx, typeof currency === 'string' && /^[A-Z]{3}$/.test(currency) ? currency : 'USD');
   const stockLevels = await seedStock(ctx);
   return { organization: organization.slug, settings: created, prices, stockLevels, taxClasses };
 }

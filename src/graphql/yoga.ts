@@ -51,6 +51,26 @@ function giveRootTypesDefinitions(schema: GraphQLSchema): void {
   }
 }
 
+/**
+ * GraphiQL's first tab: a query that answers for anyone (no key, no session), so a first visit
+ * shows data instead of UNAUTHORIZED, and comments saying where the credentials go.
+ */
+export const GRAPHIQL_DEFAULT_QUERY = `# Commerce GraphQL: this query works for anyone.
+#
+# Credentials go in the Headers tab (below), as JSON:
+#   {"x-api-key": "cs_storefront_..."}
+#     an API key: npx commerce api-keys create
+#   {"Authorization": "Bearer <token>"}
+#     a user: token from POST /api/auth/sign-in/email
+# Both: the user acts, bounded by the key's scope.
+#
+# With a storefront key, try:
+#   { store { name defaultCurrency currencies } }
+query Welcome {
+  __typename
+}
+`;
+
 export function createGraphqlServer(options: { schema: GraphQLSchema; limits: GraphqlLimits; version: string; exposure: GraphqlExposure; logger?: Logger }) {
   giveRootTypesDefinitions(options.schema);
   const facade = restFacade({ basePath: REST_BASE_PATH, title: 'Commerce API', version: options.version });
@@ -59,7 +79,7 @@ export function createGraphqlServer(options: { schema: GraphQLSchema; limits: Gr
     graphqlEndpoint: '/graphql',
     // The context was built before Yoga saw the request (actor, organization, loaders).
     context: ({ ctx }) => ctx,
-    graphiql: options.exposure.graphiql ? { title: 'Commerce GraphQL', defaultQuery: '{ settings }' } : false,
+    graphiql: options.exposure.graphiql ? { title: 'Commerce GraphQL', defaultQuery: GRAPHIQL_DEFAULT_QUERY } : false,
     renderGraphiQL: cachedGraphiQL,
     landingPage: false,
     // CORS is answered by the HTTP layer for every route alike (http/cors.ts).

@@ -1,5 +1,8 @@
 // /api/reference: the Scalar API reference, served from the npm package's standalone bundle
-// (no CDN: many intranets have none), reading /api/doc.
+// (no CDN: many intranets have none), reading /api/doc. Configured to call no outside host:
+// Scalar's defaults send "Try it" requests and its "Ask AI" agent through proxy.scalar.com /
+// api.scalar.com, load fonts from fonts.scalar.com, and offer Share/Deploy toolbars that upload
+// the document to scalar.com. test/platform/explorers-offline.test.ts blocks and counts them.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +25,21 @@ const PAGE = `<!doctype html>
 <body>
   <div id="app"></div>
   <script src="/api/reference/standalone.js"></script>
-  <script>Scalar.createApiReference('#app', { url: '/api/doc', hideClientButton: false, withDefaultFonts: false });</script>
+  <script>
+    Scalar.createApiReference('#app', {
+      url: '/api/doc',
+      // '' (not undefined): no request proxy, "Try it" calls this server directly (same origin).
+      proxyUrl: '',
+      // The "Ask AI" agent searches api.scalar.com through proxy.scalar.com.
+      agent: { disabled: true },
+      // Developer Tools, Share and Deploy (shown on localhost) talk to scalar.com.
+      showDeveloperTools: 'never',
+      telemetry: false,
+      // System fonts instead of fonts.scalar.com.
+      withDefaultFonts: false,
+      hideClientButton: false,
+    });
+  </script>
 </body>
 </html>`;
 

@@ -1,5 +1,5 @@
 // The SDK's generated types must match the schema: `npm run client:generate` rewrites
-// src/client/generated/api.ts, and this fails when someone changed an operation without it.
+// client/src/generated/api.ts, and this fails when someone changed an operation without it.
 // The offline document (no server) must also be the one the running server serves.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,9 +17,9 @@ afterAll(() => t?.close());
 
 describe('generated client types', () => {
   it('are up to date (run `npm run client:generate` when this fails)', async () => {
-    const committed = fs.readFileSync(path.join(PACKAGE_ROOT, 'src/client/generated/api.ts'), 'utf8');
+    const committed = fs.readFileSync(path.join(PACKAGE_ROOT, 'client/src/generated/api.ts'), 'utf8');
     current = await clientTypesSource();
-    expect(committed === current, 'src/client/generated/api.ts is stale: run npm run client:generate').toBe(true);
+    expect(committed === current, 'client/src/generated/api.ts is stale: run npm run client:generate').toBe(true);
   }, 180_000);
 
   it('come from the same document /api/doc serves', async () => {

@@ -1,5 +1,5 @@
 // The offline queue against the real server, one case per row of the spec's "Client offline
-// queue operation" table, plus ordering, storage adapters, a checkout whose response is lost
+// queue operation" table, plus ordering, the replayed answers (onChange and the result promise), storage adapters, a checkout whose response is lost
 // (replayed → one order) and a server stopped and restarted mid-drain. A small TCP-level proxy
 // (node:http) stands between queue and server where the network has to misbehave: it drops a
 // response after the server has answered, or answers 408 as a load balancer would.
@@ -7,11 +7,12 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import fs from 'node:fs';
+import fsPromises from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { listen, type Listening } from '../../src/http/listen.js';
-import { createOfflineQueue, jsonFileStorage, localStorageAdapter, type OfflineQueue, type QueuedOperation } from '../../src/client/index.js';
+import { asyncStorageAdapter, createOfflineQueue, jsonFileStorage, localStorageAdapter, memoryStorage, type OfflineQueue, type QueueAnswer, type QueuedOperation } from '../../client/src/index.js';
 import { ADDRESS, ORDER_TEST_CONFIG, available, guestCart, openStore, product, type Store } from '../orders/helpers.js';
 
 let t: TestApp;
@@ -222,7 +223,7 @@ describe('replay', () => {
     const c = await product(store, { price: 300 });
     const cart = await guestCart(store);
     const queue = createOfflineQueue({ baseUrl: t.url, headers: { 'x-api-key': store.storefront, ...cart.headers }, autoFlush: false });
-    for (const entityId of [a, b, c]) await queue.enqueue({ path: `/api/carts/${cart.id}/items`, body: { entityId, quantity: 1 } });
+    for (const entityId of [a, b, c]) await queue.enqueue({ path: '/api/carts/{id}/items', params: { path: { id: cart.id } }, body: { entityId, quantity: 1 } });
     await queue.flush();
     expect(await queue.list()).toEqual([]);
     const res = await t.request(`/api/carts/${cart.id}`, { apiKey: store.storefront, headers: cart.headers });
@@ -255,7 +256,7 @@ describe('replay', () => {
     const cart = await guestCart(store);
     const entities = [await product(store, { price: 10 }), await product(store, { price: 20 }), await product(store, { price: 30 })];
     const queue = createOfflineQueue({ baseUrl: server.url, headers: { 'x-api-key': store.storefront, ...cart.headers }, backoffMs: 50, autoFlush: false });
-    for (const entityId of entities) await queue.enqueue({ path: `/api/carts/${cart.id}/items`, body: { entityId, quantity: 1 } });
+    for (const entityId of entities) await queue.enqueue({ path: '/api/carts/{id}/items', params: { path: { id: cart.id } }, body: { entityId, quantity: 1 } });
     let stopping: Promise<void> | null = null;
     queue.onChange((ops) => {
       // After the first operation landed: stop the server before the second goes out.
@@ -280,14 +281,67 @@ describe('replay', () => {
   });
 });
 
+describe('replayed answers', () => {
+  it('a queued checkout hands its order to the result promise and to onChange', async () => {
+    const entity = await product(store, { price: 1200, stock: 3 });
+    const cart = await guestCart(store, [{ entityId: entity, quantity: 1 }]);
+    const queue = createOfflineQueue({ baseUrl: t.url, headers: { 'x-api-key': store.storefront, ...cart.headers }, autoFlush: false });
+    const answers: QueueAnswer[] = [];
+    queue.onChange((_ops, answer) => {
+      if (answer) answers.push(answer);
+    });
+    const queued = await queue.enqueue({ path: '/api/checkout', body: checkoutBody(cart.id) });
+    await queue.flush();
+    const answer = await queued.result;
+    if (!answer.ok) throw new Error(`checkout failed: ${JSON.stringify(answer)}`);
+    expect(answer.status).toBe(201);
+    expect(answer.data.data.number).toMatch(/^ORD-\d{4}-\d{6}$/);
+    expect(answer.data.data.grandTotal).toBeGreaterThanOrEqual(1200);
+    // The same answer reached the listener; the order exists under that number.
+    expect(answers).toEqual([answer]);
+    const order = await t.request(`/api/orders/${answer.data.data.id}`, { apiKey: store.admin });
+    expect(order.body.data.number).toBe(answer.data.data.number);
+    queue.dispose();
+  });
+
+  it('a refused operation settles its promise with the error body; a dropped one with dropped', async () => {
+    const queue = createOfflineQueue({ baseUrl: t.url, headers: { 'x-api-key': store.admin }, autoFlush: false });
+    const bad = await queue.enqueue({ path: '/api/carts', body: { currency: 'DOLLARS' } });
+    await queue.flush();
+    const refused = await bad.result;
+    expect(refused).toMatchObject({ id: bad.id, ok: false, status: 422, error: { error: { code: 'VALIDATION_FAILED' } } });
+    // After the failure, the next outcome of the same operation is its drop.
+    const next = queue.result(bad.id)!;
+    await queue.drop(bad.id);
+    expect(await next).toEqual({ id: bad.id, ok: false, status: 0, dropped: true });
+    expect(queue.result(bad.id)).toBeUndefined();
+    queue.dispose();
+  });
+
+  it('an operation restored from storage reports its answer through result(id)', async () => {
+    const storage = memoryStorage();
+    const first = createOfflineQueue({ baseUrl: t.url, headers: { 'x-api-key': store.admin }, storage, autoFlush: false });
+    const op = await first.enqueue({ path: '/api/carts', body: { currency: 'USD' } });
+    first.dispose();
+    const second = createOfflineQueue({ baseUrl: t.url, headers: { 'x-api-key': store.admin }, storage, autoFlush: false });
+    await second.list();
+    const pending = second.result(op.id)!;
+    await second.flush();
+    const answer = await pending;
+    expect(answer).toMatchObject({ id: op.id, ok: true, status: 201 });
+    expect((answer as { data: { data: { currency: string } } }).data.data.currency).toBe('USD');
+    second.dispose();
+  });
+});
+
 describe('storage adapters', () => {
   it('a JSON file keeps the queue across processes (queue objects)', async () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'queue-')), 'queue.json');
-    const first = createOfflineQueue({ baseUrl: t.url, headers: { 'x-api-key': store.admin }, storage: jsonFileStorage(file), autoFlush: false });
+    const first = createOfflineQueue({ baseUrl: t.url, headers: { 'x-api-key': store.admin }, storage: jsonFileStorage(file, fsPromises), autoFlush: false });
     const op = await first.enqueue({ path: '/api/carts', body: { currency: 'USD' } });
     first.dispose();
     expect(JSON.parse(fs.readFileSync(file, 'utf8'))[0].id).toBe(op.id);
-    const second = createOfflineQueue({ baseUrl: t.url, headers: { 'x-api-key': store.admin }, storage: jsonFileStorage(file) });
+    const second = createOfflineQueue({ baseUrl: t.url, headers: { 'x-api-key': store.admin }, storage: jsonFileStorage(file, fsPromises) });
     await until(second, (ops) => ops.length === 0);
     await second.flush(); // the drain (and its last write) has finished
     expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual([]);
@@ -303,5 +357,24 @@ describe('storage adapters', () => {
     const saved = JSON.parse(items.get('commerce.offlineQueue')!);
     expect(saved).toEqual([expect.objectContaining({ id: op.id, status: 'failed', lastStatus: 422 })]);
     queue.dispose();
+  });
+
+  it('an AsyncStorage-shaped store (React Native) keeps the queue across queue objects', async () => {
+    const items = new Map<string, string>();
+    const delay = () => new Promise((resolve) => setTimeout(resolve, 5));
+    const store_ = {
+      getItem: async (k: string) => (await delay(), items.get(k) ?? null),
+      setItem: async (k: string, v: string) => void (await delay(), items.set(k, v)),
+    };
+    const first = createOfflineQueue({ baseUrl: t.url, headers: { 'x-api-key': store.admin }, storage: asyncStorageAdapter(store_), autoFlush: false });
+    const op = await first.enqueue({ path: '/api/carts', body: { currency: 'USD' } });
+    first.dispose();
+    expect(JSON.parse(items.get('commerce.offlineQueue')!)[0].id).toBe(op.id);
+    const second = createOfflineQueue({ baseUrl: t.url, headers: { 'x-api-key': store.admin }, storage: asyncStorageAdapter(store_), autoFlush: false });
+    const pending = (await second.list(), second.result(op.id)!);
+    await second.flush();
+    expect(await pending).toMatchObject({ id: op.id, ok: true, status: 201 });
+    expect(JSON.parse(items.get('commerce.offlineQueue')!)).toEqual([]);
+    second.dispose();
   });
 });

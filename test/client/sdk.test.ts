@@ -1,9 +1,9 @@
-// The SDK (src/client) with Node's own fetch against the real server: sign-up, sign-in, bearer
+// The SDK (client/) with Node's own fetch against the real server: sign-up, sign-in, bearer
 // and API-key calls, a typed list with include, cart → checkout, the error envelope, and one
 // honoured Retry-After on 429.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { createClient } from '../../src/client/index.js';
+import { createClient } from '../../client/src/index.js';
 import { ADDRESS, ORDER_TEST_CONFIG, openStore, product, type Store } from '../orders/helpers.js';
 
 let t: TestApp;

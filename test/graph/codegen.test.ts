@@ -1,12 +1,14 @@
-// A client generated from schema.graphql with GraphQL Code Generator (client preset) compiles
-// three realistic operations with `tsc --strict` and runs them against the server: product page,
-// cart → checkout, admin order list.
+// A client generated from schema.graphql with GraphQL Code Generator (client preset, configured by
+// the SDK's shipped preset) compiles three realistic operations with `tsc --strict` and runs them
+// against the server: product page, cart → checkout, admin order list. Their result and variable
+// types must be precise: no any, no unknown (test/graph/client/precise.ts).
 import { execFile } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { generate } from '@graphql-codegen/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { codegenConfig } from '../../client/src/codegen.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { ORDER_TEST_CONFIG, openStore, type Store } from '../orders/helpers.js';
 
@@ -29,32 +31,8 @@ let variantId: string;
 
 beforeAll(async () => {
   await rm(join(fixture, 'gql'), { recursive: true, force: true });
-  await generate(
-    {
-      schema: join(root, 'schema.graphql'),
-      documents: [join(fixture, 'operations.ts')],
-      silent: true,
-      generates: {
-        [`${join(fixture, 'gql')}/`]: {
-          preset: 'client',
-          config: {
-            // Node ESM needs explicit .js extensions in the generated imports.
-            emitLegacyCommonJSImports: false,
-            enumsAsTypes: true,
-            useTypeImports: true,
-            scalars: {
-              UUID: 'string',
-              DateTime: 'string',
-              MinorUnits: 'number',
-              JSON: 'unknown',
-              JSONObject: 'Record<string, unknown>',
-            },
-          },
-        },
-      },
-    },
-    true,
-  );
+  // The preset the SDK ships (@commerce-service/client/codegen), as a storefront's codegen.ts uses it.
+  await generate({ ...codegenConfig({ schema: join(root, 'schema.graphql'), documents: [join(fixture, 'operations.ts')], output: `${join(fixture, 'gql')}/` }), silent: true }, true);
   t = await startTestApp(ORDER_TEST_CONFIG);
   store = await openStore(t);
   slug = `codegen-mug-${Date.now().toString(36)}`;
@@ -79,6 +57,12 @@ describe('GraphQL Code Generator client', () => {
   it('compiles the three operations with tsc --strict', async () => {
     const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
     const result = await run(process.execPath, [tsc, '-p', join(fixture, 'tsconfig.json')], { cwd: fixture }).catch((error) => error);
+    expect(`${result.stdout ?? ''}${result.stderr ?? ''}`).toBe('');
+  }, 120_000);
+
+  it('types the three operations with no any or unknown at any depth', async () => {
+    const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+    const result = await run(process.execPath, [tsc, '-p', join(fixture, 'tsconfig.precise.json')], { cwd: fixture }).catch((error) => error);
     expect(`${result.stdout ?? ''}${result.stderr ?? ''}`).toBe('');
   }, 120_000);
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { seed } from '../../src/seed.js';
+import { DEMO_PRICES, demoAmount } from '../../src/modules/pricing/seed.js';
 
 let t: TestApp;
 let admin: string;
@@ -34,5 +35,25 @@ describe('commerce seed', () => {
     expect(second).toMatchObject({ prices: 0, stockLevels: 0, taxClasses: 0 });
     const again = (await t.request(`/api/inventory/check?entityIds=${tee.id}`, { apiKey: admin })).body.data[0];
     expect(again.onHand).toBe(20 * tee.variants.length);
+  });
+
+  it('prices the demo in the store currency: switched to EUR, seeding again gives every demo product an EUR price', async () => {
+    const patched = await t.request('/api/settings/general', { method: 'PATCH', apiKey: admin, body: { currency: 'EUR' } });
+    expect(patched.status, patched.text).toBe(200);
+    const third = await seed(t.app);
+    expect(third.prices).toBeGreaterThan(12);
+    const list = await t.request('/api/catalog/entities?include=pricing&limit=100', { apiKey: admin });
+    const demo = list.body.data.filter((e: any) => e.slug in DEMO_PRICES);
+    expect(demo).toHaveLength(Object.keys(DEMO_PRICES).length);
+    for (const entity of demo) {
+      expect(entity.pricing.find((p: any) => p.currency === 'EUR' && p.variantId === null), entity.slug).toMatchObject({ amount: DEMO_PRICES[entity.slug] });
+    }
+    expect((await seed(t.app)).prices).toBe(0);
+  });
+
+  it('keeps the face value in currencies without cents', () => {
+    expect(demoAmount(2800, 'USD')).toBe(2800);
+    expect(demoAmount(2800, 'JPY')).toBe(28);
+    expect(demoAmount(2800, 'BHD')).toBe(28000);
   });
 });

@@ -1,12 +1,12 @@
 // The one shipped connector: another instance of this commerce service as the remote store,
 // over its REST API with an API key. It uses the project's own generated SDK
-// (src/client: openapi-fetch over the OpenAPI document's types), so a change of the REST
+// (client/: openapi-fetch over the OpenAPI document's types), so a change of the REST
 // contract that breaks the connector breaks its type check first.
 //
 // The remote key needs: catalog:read and catalog:read:unpublished (drafts are imported too),
 // inventory:read, cart:create, cart:update and orders:create — e.g. an `admin` key, or a scope
 // made for it (README.md).
-import { createClient, type CommerceClient } from '../../../src/client/index.js';
+import { createClient, type CommerceClient } from '../../../client/src/index.js';
 import { guardedFetch } from '../../../src/modules/webhooks/guarded-fetch.js';
 import { BlockedTargetError } from '../../../src/modules/webhooks/targets.js';
 import { ConnectorRejection, type CatalogPage, type ChannelConnector, type ConnectorTarget, type RemoteAttributes, type RemoteEntity } from '../connector.js';

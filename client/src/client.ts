@@ -1,5 +1,5 @@
 // The typed client. It is openapi-fetch over the `paths` type that openapi-typescript generates
-// from /api/doc (src/client/generated/api.ts, `npm run client:generate`). Why openapi-fetch:
+// from /api/doc (client/src/generated/api.ts, `npm run client:generate`). Why openapi-fetch:
 // it already answers every call with `{ data, error, response }` (exactly one of data/error
 // set), types path/query params, bodies and every status's response from the generated paths,
 // weighs a few kB with no dependencies, and only needs a WHATWG `fetch` — so the same code runs

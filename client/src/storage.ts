@@ -44,26 +44,52 @@ export function localStorageAdapter(store: StorageLike, key = 'commerce.offlineQ
   };
 }
 
-/**
- * Persists to a JSON file (Node). `node:fs` is imported lazily so that bundles for browsers and
- * React Native, which never call this, do not need it. Writes go to a temporary file renamed
- * over the target, so a crash mid-write leaves the previous queue intact.
- */
-interface FsPromises {
+/** An asynchronous key/value store: React Native's AsyncStorage, IndexedDB wrappers, Capacitor Preferences. */
+export interface AsyncStorageLike {
+  getItem(key: string): Promise<string | null>;
+  setItem(key: string, value: string): Promise<void>;
+}
+
+/** Persists in an asynchronous store (e.g. `@react-native-async-storage/async-storage`) under one key. */
+export function asyncStorageAdapter(store: AsyncStorageLike, key = 'commerce.offlineQueue'): QueueStorage {
+  let chain: Promise<void> = Promise.resolve();
+  return {
+    async load() {
+      const raw = await store.getItem(key);
+      if (!raw) return [];
+      try {
+        const parsed = JSON.parse(raw) as unknown;
+        return Array.isArray(parsed) ? (parsed as QueuedOperation[]) : [];
+      } catch {
+        return [];
+      }
+    },
+    save(operations) {
+      const text = JSON.stringify(operations);
+      // Serialized: an older write finishing last must not overwrite a newer queue.
+      chain = chain.then(() => store.setItem(key, text));
+      return chain;
+    },
+  };
+}
+
+/** The three `node:fs/promises` functions the file storage uses (pass the module itself). */
+export interface FsPromises {
   readFile(path: string, encoding: 'utf8'): Promise<string>;
   writeFile(path: string, data: string, encoding: 'utf8'): Promise<void>;
   rename(from: string, to: string): Promise<void>;
 }
-// A non-literal specifier: browser and React Native builds (and their type checks, without
-// @types/node) never resolve node:fs.
-const NODE_FS = 'node:fs/promises';
-const nodeFs = () => import(/* @vite-ignore */ NODE_FS) as Promise<FsPromises>;
 
-export function jsonFileStorage(file: string): QueueStorage {
+/**
+ * Persists to a JSON file (Node): `jsonFileStorage(file, await import('node:fs/promises'))`.
+ * The file system is handed in rather than imported, so the package has no `node:` import at
+ * all and bundles for browsers and React Native never meet one. Writes go to a temporary file
+ * renamed over the target, so a crash mid-write leaves the previous queue intact.
+ */
+export function jsonFileStorage(file: string, fs: FsPromises): QueueStorage {
   let chain: Promise<void> = Promise.resolve();
   return {
     async load() {
-      const fs = await nodeFs();
       try {
         const parsed = JSON.parse(await fs.readFile(file, 'utf8')) as unknown;
         return Array.isArray(parsed) ? (parsed as QueuedOperation[]) : [];
@@ -76,7 +102,6 @@ export function jsonFileStorage(file: string): QueueStorage {
       const text = JSON.stringify(operations, null, 2);
       // Serialized: two overlapping saves must not land in the wrong order.
       chain = chain.then(async () => {
-        const fs = await nodeFs();
         const temporary = `${file}.${Date.now()}.tmp`;
         await fs.writeFile(temporary, text, 'utf8');
         await fs.rename(temporary, file);

@@ -1,7 +1,7 @@
 // The offline queue: write operations made while offline (or while the service is down) are
 // persisted and replayed in order. It follows the spec's "Client offline queue operation" table:
 //
-//   pending  flush gets 2xx                          → removed
+//   pending  flush gets 2xx                          → removed; the answer goes to the listeners
 //   pending  network failure                         → pending; drain stops; backoff retry scheduled
 //   pending  >= 500, 408, 429 and attempts < max     → pending with backoff (drain stops: order holds)
 //   pending  same statuses, attempts reached max     → failed
@@ -12,15 +12,65 @@
 // Backoff: min(backoffMs · 2^(attempts−1), 60000) ms. Each operation carries its id in the body
 // under `idempotencyField`, so the server (checkout) creates nothing twice when a replay follows
 // a response that was lost on the way back.
+//
+// Operations are typed by the contract (generated/api.ts): `path` must be a path of /api/doc
+// that has the method, `params.path` fills its `{placeholders}`, and `body` is that operation's
+// JSON request body — a typo'd path or body field does not compile. The answer of a replay is
+// handed to `onChange` listeners and to the `result` promise of `enqueue`, typed by operation,
+// so an app does not have to refetch the order its queued checkout created.
+import type { components, paths } from './generated/api.js';
 import { memoryStorage, type QueueStorage } from './storage.js';
 
 export type QueuedStatus = 'pending' | 'failed';
+export type QueueMethod = 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** The contract's operation for a path and method. */
+type Operation<P extends keyof paths, M extends QueueMethod> = paths[P][Lowercase<M>];
+
+/** Paths of the contract that answer this method. */
+export type QueuePath<M extends QueueMethod> = {
+  [P in keyof paths]: paths[P] extends { [K in Lowercase<M>]: infer O } ? ([O] extends [never] ? never : P) : never;
+}[keyof paths];
+
+type JsonBodyPart<O> = O extends { requestBody: { content: { 'application/json': infer B } } }
+  ? { body: B }
+  : O extends { requestBody?: { content: { 'application/json': infer B } } }
+    ? { body?: B }
+    : { body?: never };
+
+type ParamsPart<O> = O extends { parameters: { path: infer PP } }
+  ? { params: { path: PP; query?: QueryOf<O> } }
+  : { params?: { query?: QueryOf<O> } };
+type QueryOf<O> = O extends { parameters: { query?: infer Q } } ? ([Q] extends [never] ? never : Q) : never;
+
+type SuccessStatus = 200 | 201 | 202 | 204;
+/** The JSON a 2xx answer of the operation carries (undefined for 204). */
+export type QueueSuccess<O> = O extends { responses: infer R }
+  ? { [S in keyof R & SuccessStatus]: R[S] extends { content: { 'application/json': infer J } } ? J : undefined }[keyof R & SuccessStatus]
+  : unknown;
+
+export type EnqueueInput<P extends QueuePath<M>, M extends QueueMethod = 'POST'> = {
+  path: P;
+  /** Default POST. */
+  method?: M;
+  headers?: Record<string, string>;
+  /** Defaults to a random UUID; it is also the idempotency key. */
+  id?: string;
+} & JsonBodyPart<Operation<P, M>> &
+  ParamsPart<Operation<P, M>>;
+
+/** What the server answered when an operation left the pending state. */
+export type QueueAnswer<T = unknown> =
+  | { id: string; ok: true; status: number; data: T }
+  | { id: string; ok: false; status: number; error: components['schemas']['ErrorResponse'] | unknown }
+  | { id: string; ok: false; status: 0; dropped: true };
 
 export interface QueuedOperation {
   id: string;
   method: string;
-  /** Path under baseUrl, e.g. /api/checkout. */
+  /** Path of the contract under baseUrl, e.g. /api/carts/{id}/items (filled from params.path). */
   path: string;
+  params?: { path?: Record<string, string | number>; query?: Record<string, unknown> };
   body?: unknown;
   headers?: Record<string, string>;
   status: QueuedStatus;
@@ -33,14 +83,9 @@ export interface QueuedOperation {
   createdAt: number;
 }
 
-export interface EnqueueInput {
-  path: string;
-  /** Default POST. */
-  method?: string;
-  body?: unknown;
-  headers?: Record<string, string>;
-  /** Defaults to a random UUID; it is also the idempotency key. */
-  id?: string;
+/** The stored operation plus its outcome: success (with the typed answer), failure or drop. */
+export interface EnqueuedOperation<T> extends QueuedOperation {
+  result: Promise<QueueAnswer<T>>;
 }
 
 export interface OfflineQueueOptions {
@@ -55,15 +100,25 @@ export interface OfflineQueueOptions {
   fetch?: typeof fetch;
 }
 
+export type QueueListener = (operations: QueuedOperation[], answer?: QueueAnswer) => void;
+
 export interface OfflineQueue {
   /** Resolves once the operation is stored (and, with autoFlush, a flush has been started). */
-  enqueue(input: EnqueueInput): Promise<QueuedOperation>;
+  enqueue<P extends QueuePath<M>, M extends QueueMethod = 'POST'>(input: EnqueueInput<P, M>): Promise<EnqueuedOperation<QueueSuccess<Operation<P, M>>>>;
   /** Replays pending operations in order until the queue is empty or a step must wait. */
   flush(): Promise<void>;
   retry(id: string): Promise<void>;
   drop(id: string): Promise<void>;
-  /** Called with a copy of the queue after every change; returns the unsubscribe function. */
-  onChange(listener: (operations: QueuedOperation[]) => void): () => void;
+  /**
+   * The next outcome of an operation held now (e.g. one restored from storage after a restart):
+   * its 2xx answer, its failure, or its drop. Undefined when no such operation is held.
+   */
+  result(id: string): Promise<QueueAnswer> | undefined;
+  /**
+   * Called with a copy of the queue after every change, and with the server's answer when the
+   * change is an operation succeeding or failing; returns the unsubscribe function.
+   */
+  onChange(listener: QueueListener): () => void;
   /** The operations now held (copies). */
   list(): Promise<QueuedOperation[]>;
   dispose(): void;
@@ -95,6 +150,32 @@ function isOffline(): boolean {
   return navigator?.onLine === false;
 }
 
+/** `/api/carts/{id}/items` + { path: { id } } (+ query) → the request URL's path and search. */
+export function operationUrl(op: Pick<QueuedOperation, 'path' | 'params'>): string {
+  const filled = op.path.replace(/\{([^}]+)\}/g, (whole, name: string) => {
+    const value = op.params?.path?.[name];
+    return value === undefined ? whole : encodeURIComponent(String(value));
+  });
+  const query = op.params?.query;
+  if (!query) return filled;
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    for (const item of Array.isArray(value) ? value : [value]) search.append(key, String(item));
+  }
+  const text = search.toString();
+  return text ? `${filled}?${text}` : filled;
+}
+
+function parse(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
 export function createOfflineQueue(options: OfflineQueueOptions): OfflineQueue {
   const storage = options.storage ?? memoryStorage();
   const maxAttempts = options.maxAttempts ?? 5;
@@ -103,7 +184,9 @@ export function createOfflineQueue(options: OfflineQueueOptions): OfflineQueue {
   const field = options.idempotencyField ?? 'idempotencyKey';
   const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
-  const listeners = new Set<(operations: QueuedOperation[]) => void>();
+  const listeners = new Set<QueueListener>();
+  // Promises waiting for an operation's next outcome, by operation id.
+  const waiters = new Map<string, Array<(answer: QueueAnswer) => void>>();
 
   let operations: QueuedOperation[] = [];
   let loaded: Promise<void> | null = null;
@@ -122,9 +205,22 @@ export function createOfflineQueue(options: OfflineQueueOptions): OfflineQueue {
     return loaded;
   }
 
-  async function changed(): Promise<void> {
+  function wait(id: string): Promise<QueueAnswer> {
+    return new Promise((resolve) => {
+      const list = waiters.get(id) ?? [];
+      list.push(resolve);
+      waiters.set(id, list);
+    });
+  }
+
+  async function changed(answer?: QueueAnswer): Promise<void> {
     await storage.save(copy());
-    for (const listener of listeners) listener(copy());
+    if (answer) {
+      const waiting = waiters.get(answer.id) ?? [];
+      waiters.delete(answer.id);
+      for (const resolve of waiting) resolve(answer);
+    }
+    for (const listener of listeners) listener(copy(), answer);
   }
 
   function delay(attempts: number): number {
@@ -152,7 +248,7 @@ export function createOfflineQueue(options: OfflineQueueOptions): OfflineQueue {
     const headers = { ...base, ...op.headers, 'content-type': 'application/json' };
     let response: Response;
     try {
-      response = await doFetch(`${baseUrl}${op.path}`, { method: op.method, headers, body: bodyOf(op) });
+      response = await doFetch(`${baseUrl}${operationUrl(op)}`, { method: op.method, headers, body: bodyOf(op) });
     } catch (error) {
       // No answer at all: the operation may or may not have run; its idempotency key makes the
       // replay safe. Attempts count server answers only, so a long outage cannot fail it.
@@ -164,39 +260,27 @@ export function createOfflineQueue(options: OfflineQueueOptions): OfflineQueue {
       return 'stop';
     }
     networkFailures = 0;
-    const text = await response.text().catch(() => '');
+    const body = parse(await response.text().catch(() => ''));
     if (response.ok) {
       operations = operations.filter((other) => other.id !== op.id);
-      await changed();
+      await changed({ id: op.id, ok: true, status: response.status, data: body });
       return 'done';
     }
-    let body: unknown = text;
-    try {
-      body = text ? JSON.parse(text) : null;
-    } catch {
-      /* not JSON: keep the text */
-    }
-    op.lastError = body;
+    op.lastError = body ?? null;
     op.lastStatus = response.status;
-    if (RETRIED(response.status)) {
-      op.attempts += 1;
-      if (op.attempts >= maxAttempts) {
-        op.status = 'failed';
-        op.notBefore = undefined;
-        await changed();
-        return 'done';
-      }
+    op.attempts += 1;
+    if (RETRIED(response.status) && op.attempts < maxAttempts) {
       const retryAfter = Number(response.headers.get('retry-after'));
-      const wait = Math.max(delay(op.attempts), Number.isFinite(retryAfter) ? retryAfter * 1000 : 0);
-      op.notBefore = Date.now() + wait;
+      const pause = Math.max(delay(op.attempts), Number.isFinite(retryAfter) ? retryAfter * 1000 : 0);
+      op.notBefore = Date.now() + pause;
       await changed();
-      schedule(wait);
+      schedule(pause);
       return 'stop';
     }
-    op.attempts += 1;
+    // A refusal (4xx) or a retryable status that used up its attempts: failed, the next one runs.
     op.status = 'failed';
     op.notBefore = undefined;
-    await changed();
+    await changed({ id: op.id, ok: false, status: response.status, error: op.lastError });
     return 'done';
   }
 
@@ -206,9 +290,9 @@ export function createOfflineQueue(options: OfflineQueueOptions): OfflineQueue {
       // In order: the first pending operation decides; failed ones wait for retry/drop.
       const next = operations.find((op) => op.status === 'pending');
       if (!next) return;
-      const wait = (next.notBefore ?? 0) - Date.now();
-      if (wait > 0) {
-        schedule(wait);
+      const pause = (next.notBefore ?? 0) - Date.now();
+      if (pause > 0) {
+        schedule(pause);
         return;
       }
       if ((await send(next)) === 'stop') return;
@@ -227,23 +311,27 @@ export function createOfflineQueue(options: OfflineQueueOptions): OfflineQueue {
   const stopOnline = autoFlush ? onlineEvents(() => void flush()) : () => {};
   if (autoFlush) void load().then(() => (isOffline() ? undefined : flush()));
 
-  return {
+  const queue: OfflineQueue = {
     async enqueue(input) {
       await load();
+      const { params, body } = input as { params?: QueuedOperation['params']; body?: unknown };
       const op: QueuedOperation = {
         id: input.id ?? randomId(),
         method: (input.method ?? 'POST').toUpperCase(),
         path: input.path,
-        ...(input.body !== undefined ? { body: input.body } : {}),
+        ...(params ? { params } : {}),
+        ...(body !== undefined ? { body } : {}),
         ...(input.headers ? { headers: input.headers } : {}),
         status: 'pending',
         attempts: 0,
         createdAt: Date.now(),
       };
       operations.push(op);
+      // Registered before anything is sent: a fast answer cannot be missed.
+      const result = wait(op.id);
       await changed();
       if (autoFlush && !isOffline()) void flush();
-      return { ...op };
+      return { ...op, result } as Awaited<ReturnType<OfflineQueue['enqueue']>>;
     },
     flush,
     async retry(id) {
@@ -260,7 +348,10 @@ export function createOfflineQueue(options: OfflineQueueOptions): OfflineQueue {
       await load();
       const before = operations.length;
       operations = operations.filter((other) => other.id !== id);
-      if (operations.length !== before) await changed();
+      if (operations.length !== before) await changed({ id, ok: false, status: 0, dropped: true });
+    },
+    result(id) {
+      return operations.some((op) => op.id === id) ? wait(id) : undefined;
     },
     onChange(listener) {
       listeners.add(listener);
@@ -278,4 +369,5 @@ export function createOfflineQueue(options: OfflineQueueOptions): OfflineQueue {
       listeners.clear();
     },
   };
+  return queue;
 }
