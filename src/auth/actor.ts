@@ -6,17 +6,23 @@ import type { Config } from '../config/index.js';
 import { hashApiKey } from './key-hash.js';
 import type { Db } from '../db/client.js';
 import { API_KEY_HEADER, scopePermissions, type Auth } from './better-auth.js';
-import { permissionsFromMap, rolePermissions } from './permissions.js';
+import { intersectPermissions, permissionsFromMap, rolePermissions, withoutSelfPermissions } from './permissions.js';
 import { verifyKeyGrant } from './key-signature.js';
 import { extendActor } from './actor-extensions.js';
+import { AppError } from '../errors.js';
 
 export interface Actor {
+  /**
+   * `user` for a session, also when an API key came with it (the session's user acts, bounded by
+   * the key: see combineKeyAndSession); `apiKey` for a key alone.
+   */
   kind: 'user' | 'apiKey';
   userId: string;
   organizationId: string;
   /** The user's role; for an API key, the role of the user it was minted for. */
   role: string | null;
   permissions: string[];
+  /** The API key of the request: a key alone, or the key that bounds a session (kind `user`). */
   apiKeyId?: string;
   /** The API-key scope the key was minted against. */
   scope?: string;
@@ -141,6 +147,8 @@ export function createActorResolver(auth: Auth, config: Config, db: Db): ActorRe
       userId: row.referenceId,
       organizationId: metadata.organizationId,
       role: metadata.role ?? null,
+      // `:own`/`:self` grants name the signed-in shopper's records: a key alone has no shopper,
+      // so they take effect only when a session comes with the key (combineKeyAndSession).
       permissions: scopePermissions(config, row.configId) ?? (stored ? permissionsFromMap(stored) : []),
       apiKeyId: row.id,
       scope: row.configId,
@@ -190,11 +198,45 @@ export function createActorResolver(auth: Auth, config: Config, db: Db): ActorRe
   return {
     async resolve(headers) {
       const key = headers.get(API_KEY_HEADER);
-      if (key && config.apiKeys.enabled) return fromApiKey(key);
       const cookie = headers.get('cookie');
       const authorization = headers.get('authorization');
-      if (!authorization?.toLowerCase().startsWith('bearer ') && !cookie?.includes(`${config.auth.cookiePrefix}.`)) return null;
+      const hasSession = Boolean(authorization?.toLowerCase().startsWith('bearer ') || cookie?.includes(`${config.auth.cookiePrefix}.`));
+      if (key && config.apiKeys.enabled) {
+        const keyActor = await fromApiKey(key);
+        if (!keyActor) return null;
+        // A session beside the key (a storefront app that holds its key and signs a shopper
+        // in): the shopper acts, bounded by the key. A session that is not valid (expired,
+        // signed out) leaves the key alone acting, as a bad session alone leaves the caller
+        // anonymous.
+        const session = hasSession ? await fromSession(headers) : null;
+        return session ? combineKeyAndSession(keyActor, session) : keyOnly(keyActor);
+      }
+      if (!hasSession) return null;
       return fromSession(headers);
     },
   };
+}
+
+/** A key with no session: its `:own`/`:self` grants have no shopper to name, so they are dropped. */
+function keyOnly(actor: Actor): Actor {
+  const permissions = withoutSelfPermissions(actor.permissions);
+  return permissions.length === actor.permissions.length ? actor : { ...actor, permissions };
+}
+
+/**
+ * The actor rule for a key and a session together: the session's user is the actor (carts,
+ * orders and /me are the shopper's, its role and customer id apply) and the key's scope bounds
+ * what it may do: effective permissions are the user's ∩ the key's, so a storefront key never
+ * grants more than the shopper has, and an admin key does not lift a customer to admin.
+ * Rate budget and idempotency keys are the user's (many shoppers share one storefront key).
+ */
+export function combineKeyAndSession(key: Actor, session: Actor): Actor {
+  if (key.organizationId !== session.organizationId) {
+    // 401, not 403: the pair does not identify one caller (neither may be picked silently, the
+    // fault issue 24 found), so no actor exists whose rights could be refused; the client must
+    // change its credentials. (403 "credentials belong to another organization" is for a known
+    // caller reaching a store that is not theirs.)
+    throw new AppError('UNAUTHORIZED', 'The API key and the session belong to different organizations: send the key of the store the user signed in to, or only one of them');
+  }
+  return { ...session, permissions: intersectPermissions(session.permissions, key.permissions), apiKeyId: key.apiKeyId, scope: key.scope };
 }

@@ -23,3 +23,25 @@ export function permissionsFromMap(map: Record<string, readonly string[]>): stri
 export function rolePermissions(roles: Record<string, readonly string[]>, role: string): string[] {
   return [...(roles[role] ?? [])];
 }
+
+/**
+ * The permissions both lists grant (a key and a session together: the user's ∩ the key's), exact
+ * for hasPermission: `required` is granted by the result iff both lists grant it. Each entry of
+ * one list that the other grants is kept, so wildcards narrow to the other side's entries
+ * (`*:*` ∩ `catalog:read` = `catalog:read`; `orders:*` ∩ `orders:*` = `orders:*`).
+ */
+export function intersectPermissions(a: readonly string[], b: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const p of a) if (hasPermission(b, p)) out.add(p);
+  for (const p of b) if (hasPermission(a, p)) out.add(p);
+  return [...out];
+}
+
+/** A permission that names the caller's own records (`orders:read:own`, `customers:read:self`). */
+export function isSelfPermission(permission: string): boolean {
+  return /:(own|self)$/.test(permission);
+}
+
+export function withoutSelfPermissions(permissions: readonly string[]): string[] {
+  return permissions.filter((p) => !isSelfPermission(p));
+}

@@ -60,6 +60,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConfigInput
   if (env.LOG_LEVEL) out.logLevel = env.LOG_LEVEL as Config['logLevel'];
   const secret = env.BETTER_AUTH_SECRET ?? env.AUTH_SECRET;
   if (secret) out.auth = { ...out.auth, secret };
+  if (env.CORS_ORIGINS) out.cors = { origins: env.CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean) };
   if (env.TRUSTED_ORIGINS) out.auth = { ...out.auth, trustedOrigins: env.TRUSTED_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean) };
   return out;
 }

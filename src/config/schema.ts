@@ -47,11 +47,28 @@ export const DEFAULT_API_KEY_SCOPES: Record<string, ApiKeyScope> = {
   },
   storefront: {
     prefix: 'cs_store_',
-    description: 'What a storefront server needs: read the catalog, prices and availability, build carts and check out.',
-    permissions: { catalog: ['read'], cart: ['create', 'read', 'update'], orders: ['create'], promotions: ['read'], pricing: ['read'], inventory: ['read'] },
+    description:
+      'What a storefront needs: read the catalog, prices and availability, build carts and check out; ' +
+      'with a signed-in shopper beside it, also that shopper\'s own orders and profile (the :own/:self grants need the session).',
+    permissions: {
+      catalog: ['read'], cart: ['create', 'read', 'update'], orders: ['create', 'read:own'], promotions: ['read'], pricing: ['read'], inventory: ['read'],
+      customers: ['read:self', 'update:self'],
+    },
     keyExpiration: { minExpiresIn: 1, maxExpiresIn: 365 },
   },
 };
+
+/** A URL origin exactly: `https://shop.example.com` or `http://localhost:5173`, without a path. */
+function isOrigin(value: string): boolean {
+  try {
+    return new URL(value).origin === value.replace(/\/$/, '');
+  } catch {
+    return false;
+  }
+}
+
+/** storefront.availabilityCeiling's default (see there for why). */
+export const DEFAULT_AVAILABILITY_CEILING = 50;
 
 const rateLimitBudget = z.object({ points: z.number().int().positive(), durationSeconds: z.number().int().positive() });
 
@@ -115,6 +132,27 @@ export const configSchema = z
       .prefault({}),
     apiKeys: z
       .object({ enabled: z.boolean().default(true) })
+      .prefault({}),
+    /**
+     * Browser origins answered with CORS headers (CORS_ORIGINS, comma-separated), e.g. a storefront
+     * at http://localhost:5173. auth.trustedOrigins are merged in (a cookie-trusted page must pass
+     * CORS too); an origin only here may call with x-api-key or a bearer token, not write with the
+     * session cookie.
+     */
+    cors: z
+      .object({ origins: z.array(z.string().refine(isOrigin, 'must be an origin such as https://shop.example.com (scheme, host, optional port; no path)')).default([]) })
+      .prefault({}),
+    /** What storefront callers (catalog readers) see of stock: ProductVariant availability. */
+    storefront: z
+      .object({
+        /**
+         * availableQuantity is capped here: exact stock counts are business information (scraped,
+         * they tell a competitor sales velocity and restocks), and a storefront needs only "in
+         * stock", "only 3 left" and a quantity picker's upper bound. Figures above the ceiling
+         * stay equal as stock moves, so shared caches keep their answers.
+         */
+        availabilityCeiling: z.number().int().positive().default(DEFAULT_AVAILABILITY_CEILING),
+      })
       .prefault({}),
     apiKeyScopes: z.record(z.string().regex(/^[a-z][a-z0-9_-]*$/), apiKeyScope).default(DEFAULT_API_KEY_SCOPES),
     /** Functions config → config, applied in list order at load (see src/plugins). */

@@ -312,7 +312,7 @@ const TYPES: Record<string, string> = {
   "ReportMeta": "Which report ran, with which parameters, and its totals.",
   "ReportResult": "The rows of a report (data) and what ran (meta).",
   "SearchMeta": "Pagination and facets of a search.",
-  "VariantAvailability": "Stock of one variant, in total and per warehouse.",
+  "VariantStock": "Stock of one variant, in total and per warehouse.",
   "WarehouseAvailability": "Stock of an entity or variant in one warehouse.",
 };
 

@@ -5,6 +5,7 @@ import { builder } from './builder.js';
 import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits } from './limits.js';
 import { describeFromGlossary } from './descriptions.js';
 import '../modules/settings/schema.js';
+import '../modules/store/schema.js';
 import '../modules/catalog/schema.js';
 import '../modules/jobs/schema.js';
 import '../modules/webhooks/schema.js';

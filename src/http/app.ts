@@ -12,7 +12,7 @@ import { signUpTarget } from '../auth/better-auth.js';
 import { buildSchema } from '../graphql/schema.js';
 import { createGraphqlServer } from '../graphql/yoga.js';
 import { readBody, BodyTimeoutError, BodyTooLargeError } from './body.js';
-import { corsHeaders, preflightResponse } from './cors.js';
+import { corsHeaders, corsOrigins, preflightResponse } from './cors.js';
 import { originRefusal, withoutFetchMetadataForCredentiallessClient } from './origin-check.js';
 import { createRateLimiter, rateLimitHeaders, requestRateLimit, type Budget, type RateDecision } from './rate-limit.js';
 import { rejectNulCharacters } from './input-guard.js';
@@ -79,6 +79,8 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
   const limiter = createRateLimiter(config);
   const baseOrigin = new URL(config.baseUrl ?? `http://localhost:${config.port}`).origin;
   const trusted = new Set([baseOrigin, ...config.auth.trustedOrigins]);
+  /** Origins answered with CORS headers: cors.origins plus the cookie-trusted ones (http/cors.ts). */
+  const cors = corsOrigins(config.cors.origins, trusted);
   let openApi: string | null = null;
   let draining = false;
 
@@ -134,7 +136,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
   async function admit(request: Request, server?: { clientAddress?: string }): Promise<Admission> {
     const actor = await actors.resolve(request.headers);
     const budget = actor
-      ? { budget: 'authenticated' as const, key: actor.apiKeyId ? `key:${actor.apiKeyId}` : `user:${actor.userId}`, apiKey: Boolean(actor.apiKeyId) }
+      ? { budget: 'authenticated' as const, key: actor.kind === 'apiKey' ? `key:${actor.apiKeyId}` : `user:${actor.userId}`, apiKey: actor.kind === 'apiKey' }
       : { budget: 'anonymous' as const, key: clientKey(server) };
     return { actor, budget, rate: await limit(budget.budget, budget.key) };
   }
@@ -162,7 +164,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
     server?: { clientAddress?: string },
     admitted?: Admission,
   ): Promise<{ response: Response; rate?: RateDecision; actor?: Actor | null }> {
-    if (request.method === 'OPTIONS') return { response: preflightResponse(request, trusted) };
+    if (request.method === 'OPTIONS') return { response: preflightResponse(request, cors) };
 
     if (path === '/api/health' || path === '/api/health/ready' || path === '/api/doc' || path === '/api/reference' || path === '/api/reference/standalone.js') {
       const rate = await limit('anonymous', clientKey(server));
@@ -298,7 +300,12 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
         headers.set('x-request-id', requestId);
         if (rate) for (const [name, value] of Object.entries(rateLimitHeaders(rate))) headers.set(name, value);
         if (response.status === 429 && !headers.has('retry-after')) headers.set('retry-after', String(rate?.retryAfter ?? 1));
-        for (const [name, value] of Object.entries(corsHeaders(incoming, trusted))) headers.set(name, value);
+        for (const [name, value] of Object.entries(corsHeaders(incoming, cors))) {
+          // Vary adds to what the handler varied on (Accept-Encoding...), never replaces it.
+          if (name === 'vary') {
+            if (!/\borigin\b/i.test(headers.get('vary') ?? '')) headers.append('vary', value);
+          } else headers.set(name, value);
+        }
         const { status, body } = await conditional(
           {
             method: incoming.method,

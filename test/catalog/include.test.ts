@@ -73,7 +73,7 @@ describe('include', () => {
       expect(res.status).toBe(422);
       expect(res.body.error.details[0].field).toBe('include');
       expect(res.body.error.details[0].message).toContain(name);
-      expect(res.body.error.details[0].message).toContain('valid: attributes, brands, categories, customFields, inventory, media, optionTypes, pricing, variants');
+      expect(res.body.error.details[0].message).toContain('valid: attributes, availability, brands, categories, customFields, inventory, media, optionTypes, pricing, variants');
     }
     const one = await t.request(`/api/catalog/entities/anything?include=reviews`, { apiKey: storefront });
     expect(one.status).toBe(422);

@@ -13,7 +13,7 @@ import { startTestApp } from '../support/app.js';
 import { ORDER_TEST_CONFIG, openStore, product, type Store } from '../orders/helpers.js';
 import { permissionsFromMap } from '../../src/auth/permissions.js';
 import { IdPool, registryOperations, registryRoutes, uuidsIn, type Credential, type Route } from '../security/registry-inputs.js';
-import { graphqlMatrix, restMatrix, type MatrixActor } from '../security/matrix-support.js';
+import { graphqlMatrix, keyAlone, restMatrix, type MatrixActor } from '../security/matrix-support.js';
 import { SHIPPED_PLUGINS, shippedPlugins } from './shipped.js';
 import type { RegisteredOperation } from '../../src/graphql/operation.js';
 
@@ -65,7 +65,7 @@ beforeAll(async () => {
   actors.push(
     { name: 'anonymous', credential: {}, permissions: null },
     { name: 'customer', credential: { bearer: customer.token }, permissions: roles.customer! },
-    { name: 'storefront key', credential: { apiKey: store.storefront }, permissions: permissionsFromMap(scopes.storefront!.permissions) },
+    { name: 'storefront key', credential: { apiKey: store.storefront }, permissions: keyAlone(permissionsFromMap(scopes.storefront!.permissions)) },
     { name: 'staff', credential: { bearer: staff.token }, permissions: roles.staff! },
     { name: 'vendor with a linked vendor', credential: { bearer: vendorUser.token }, permissions: roles.vendor! },
     { name: 'vendor without a linked vendor', credential: { bearer: unlinked.token }, permissions: roles.vendor! },

@@ -16,7 +16,10 @@ import { buildArgs, buildRequest, type Credential, type IdPool, type Route } fro
 export interface MatrixActor {
   name: string;
   credential: Credential;
-  /** Permissions per the configured role or key scope; null when anonymous. */
+  /**
+   * Permissions per the configured role or key scope; null when anonymous. A key with a session:
+   * the role's ∩ the scope's (keyAndSession below).
+   */
   permissions: string[] | null;
   /** A customer profile behind the credential (the /me routes); default: the name says customer. */
   customerId?: string;
@@ -34,7 +37,8 @@ export interface MatrixOptions {
 export function expectedRefusal(access: Access, actor: MatrixActor): 401 | 403 | null {
   // The matrix sends no signature: a signed-URL route refuses everyone it calls.
   if (access === 'signedUrl') return 403;
-  const kind = 'apiKey' in actor.credential ? 'apiKey' : 'user';
+  // A key with a session is the session's user (bounded by the key): kind user.
+  const kind = actor.credential.bearer ? 'user' : actor.credential.apiKey ? 'apiKey' : 'user';
   const customerId = actor.customerId ?? (actor.name.includes('customer') ? 'customer' : undefined);
   const refusal = accessRefusal(access, actor.permissions ? { permissions: actor.permissions, kind, customerId } : null);
   return refusal ? (refusal.code === 'UNAUTHORIZED' ? 401 : 403) : null;
@@ -137,4 +141,19 @@ function selection(type: Parameters<typeof getNamedType>[0], depth: number): str
     return depth < 1 && isObjectType(inner) ? [`${f.name}${selection(f.type, depth + 1)}`] : [];
   });
   return ` { ${parts.length ? parts.join(' ') : '__typename'} }`;
+}
+
+/**
+ * The permissions of a key and a session together, per the actor rule: what both the role and the
+ * key's scope grant. Computed here from the lists (not with the server's function): each grant
+ * of one list that the other list also covers, by exact name, `module:*` or `*:*`.
+ */
+export function keyAndSession(role: readonly string[], scope: readonly string[]): string[] {
+  const covers = (list: readonly string[], p: string) => list.includes('*:*') || list.includes(p) || list.includes(`${p.split(':')[0]}:*`);
+  return [...new Set([...role.filter((p) => covers(scope, p)), ...scope.filter((p) => covers(role, p))])];
+}
+
+/** A key alone: its `:own`/`:self` grants name a shopper it does not have, so they do not apply. */
+export function keyAlone(scope: readonly string[]): string[] {
+  return scope.filter((p) => !/:(own|self)$/.test(p));
 }

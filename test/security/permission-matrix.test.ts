@@ -1,5 +1,5 @@
 // The permission matrix, generated from the operation registry: every REST route and every
-// GraphQL field is called by seven actors with real ids and a minimal valid input, and each
+// GraphQL field is called by ten actors (three of them an API key with a session) with real ids and a minimal valid input, and each
 // answer is checked against the operation's declared access rule:
 //   refused by the rule → 401 (no credential) or 403 (credential without the permission);
 //   allowed             → neither 401 nor 403, and never 5xx (the handler ran).
@@ -13,7 +13,7 @@ import { seed } from '../../src/seed.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { openStore, placeOrder, product, ORDER_TEST_CONFIG } from '../orders/helpers.js';
 import { IdPool, registryOperations, registryRoutes, uuidsIn } from './registry-inputs.js';
-import { graphqlMatrix, restMatrix, type MatrixActor } from './matrix-support.js';
+import { graphqlMatrix, keyAlone, keyAndSession, restMatrix, type MatrixActor } from './matrix-support.js';
 
 type Actor = MatrixActor;
 
@@ -44,11 +44,17 @@ beforeAll(async () => {
     const entityId = await product(store, { price: 1580, stock: 20, title: organizationId ? 'Other-org marker product' : 'Own product' });
     await placeOrder(store, [{ entityId, quantity: 1 }]);
   }
+  const storefrontKey = await t.apiKey('storefront');
+  const storefrontScope = permissionsFromMap(scopes.storefront!.permissions);
   actors = [
     { name: 'anonymous', credential: {}, permissions: null },
     { name: 'customer', credential: { bearer: customer.token }, permissions: roles.customer ?? [] },
     { name: 'another customer', credential: { bearer: customer2.token }, permissions: roles.customer ?? [] },
-    { name: 'storefront key', credential: { apiKey: await t.apiKey('storefront') }, permissions: permissionsFromMap(scopes.storefront!.permissions) },
+    { name: 'storefront key', credential: { apiKey: storefrontKey }, permissions: keyAlone(storefrontScope) },
+    // Key + session pairs (issue 24's actor rule): the session's user acts, bounded by the key.
+    { name: 'storefront key + customer', credential: { apiKey: storefrontKey, bearer: customer.token }, permissions: keyAndSession(roles.customer ?? [], storefrontScope) },
+    { name: 'storefront key + staff', credential: { apiKey: storefrontKey, bearer: staff.token }, permissions: keyAndSession(roles.staff ?? [], storefrontScope) },
+    { name: 'admin key + customer', credential: { apiKey: admin, bearer: customer2.token }, permissions: keyAndSession(roles.customer ?? [], ['*:*']) },
     { name: 'staff', credential: { bearer: staff.token }, permissions: roles.staff ?? [] },
     { name: 'admin of another organization', credential: { apiKey: otherAdmin }, permissions: ['*:*'], other: true },
     { name: 'admin key', credential: { apiKey: admin }, permissions: ['*:*'] },

@@ -2711,13 +2711,37 @@ export interface paths {
         head?: never;
         /**
          * Shallow-merge a patch into a settings group; a null value deletes that key
-         * @description Known groups are validated: general (currency ISO 4217, timezone IANA, locale BCP 47), branding (storeName, legalName, email, phone, website, logoUrl, taxId, address, receiptFooter, primaryColor), policies (refundDailyCap and refundUndoWindowMinutes, non-negative integers). Over REST the request body is the patch itself.
+         * @description Known groups are validated: general (currency ISO 4217, timezone IANA, locale BCP 47; currencies and locales: lists of further ones), branding (storeName, legalName, email, phone, website, logoUrl, taxId, address, receiptFooter, primaryColor), policies (refundDailyCap and refundUndoWindowMinutes, non-negative integers; termsUrl, privacyUrl, returnsUrl: URLs shown in GET /store). Over REST the request body is the patch itself.
          *
          *     Requires permission settings:manage.
          *
          *     GraphQL twin: `mutation { settingsUpdate }`.
          */
         patch: operations["settingsUpdate"];
+        trace?: never;
+    };
+    "/api/store": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The public store profile: name, currencies, locales, timezone, branding and policies
+         * @description Readable with catalog:read (storefront keys, customers, staff), unlike settings (settings:manage).
+         *
+         *     Requires permission catalog:read.
+         *
+         *     GraphQL twin: `query { store }`.
+         */
+        get: operations["store"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/tax/classes": {
@@ -3462,6 +3486,8 @@ export interface components {
         CatalogEntity: {
             /** @description Resolved when selected; over REST include=attributes */
             attributes?: components["schemas"]["CatalogAttributes"][];
+            /** @description Whether and how many of the entity itself (a cart line without variantId) the shopper can buy: its entity-level stock, capped like variants' (catalog:read). Resolved when selected; over REST `include=availability`, null unless asked for */
+            availability?: components["schemas"]["VariantAvailability"];
             /** @description Resolved when selected; over REST include=brands */
             brands?: components["schemas"]["CatalogBrand"][];
             /** @description Resolved when selected; over REST include=categories */
@@ -3680,6 +3706,8 @@ export interface components {
         };
         /** @description One sellable combination of option values. */
         CatalogVariant: {
+            /** @description Whether and how many the shopper can buy (catalog:read). One statement per page of variants */
+            availability?: components["schemas"]["VariantAvailability"];
             /**
              * Format: date-time
              * @description When it was created
@@ -3920,7 +3948,7 @@ export interface components {
             /** @description The entity has stock levels at all */
             tracked: boolean;
             /** @description Stock per variant */
-            variants: components["schemas"]["VariantAvailability"][];
+            variants: components["schemas"]["VariantStock"][];
             /** @description Stock per warehouse */
             warehouses: components["schemas"]["WarehouseAvailability"][];
         };
@@ -5316,7 +5344,7 @@ export interface components {
             /**
              * @description Shallow-merge a patch into a settings group; a null value deletes that key
              *
-             *     Known groups are validated: general (currency ISO 4217, timezone IANA, locale BCP 47), branding (storeName, legalName, email, phone, website, logoUrl, taxId, address, receiptFooter, primaryColor), policies (refundDailyCap and refundUndoWindowMinutes, non-negative integers). Over REST the request body is the patch itself.
+             *     Known groups are validated: general (currency ISO 4217, timezone IANA, locale BCP 47; currencies and locales: lists of further ones), branding (storeName, legalName, email, phone, website, logoUrl, taxId, address, receiptFooter, primaryColor), policies (refundDailyCap and refundUndoWindowMinutes, non-negative integers; termsUrl, privacyUrl, returnsUrl: URLs shown in GET /store). Over REST the request body is the patch itself.
              *
              *     Requires permission settings:manage.
              *
@@ -6824,6 +6852,16 @@ export interface components {
                 [key: string]: unknown;
             };
             /**
+             * @description The public store profile: name, currencies, locales, timezone, branding and policies
+             *
+             *     Readable with catalog:read (storefront keys, customers, staff), unlike settings (settings:manage).
+             *
+             *     Requires permission catalog:read.
+             *
+             *     REST: GET /api/store
+             */
+            store: components["schemas"]["Store"];
+            /**
              * @description The known settings groups (general, branding, policies, shipping) as typed objects
              *
              *     GraphQL only: REST clients read GET /settings or GET /settings/:group.
@@ -7182,6 +7220,57 @@ export interface components {
              */
             freeOver?: number;
         };
+        /** @description The public store profile: what a storefront needs before it shows a price. */
+        Store: {
+            /** @description Logo, colour and contact details */
+            branding: components["schemas"]["StoreBranding"];
+            /** @description Currencies the store sells in, defaultCurrency first (general.currencies) */
+            currencies: string[];
+            /** @description ISO 4217 code of the store currency (general.currency; USD, as the seed sets it, until the store sets one): pass it to price(currency:) and POST /carts */
+            defaultCurrency: string;
+            /** @description BCP 47 locale (general.locale; en when unset) */
+            defaultLocale: string;
+            /** @description Locales the store offers, defaultLocale first (general.locales) */
+            locales: string[];
+            /** @description branding.storeName, else the organization name */
+            name: string;
+            /** @description Policy links and the shipping rule */
+            policies: components["schemas"]["StorePolicies"];
+            /** @description IANA time zone (general.timezone; UTC when unset) */
+            timezone: string;
+        };
+        /** @description The shopper-facing part of settings group `branding` (no tax id, legal name or receipt footer). */
+        StoreBranding: {
+            /** @description Contact email */
+            email?: string;
+            /** @description Logo image URL */
+            logoUrl?: string;
+            /** @description Contact phone */
+            phone?: string;
+            /** @description Hex colour such as #1a2b3c */
+            primaryColor?: string;
+            /** @description The store's website */
+            website?: string;
+        };
+        /** @description The shopper-facing policies: links (settings group `policies`) and the shipping rule checkout applies (group `shipping`). Refund caps and undo windows are staff-only. */
+        StorePolicies: {
+            /**
+             * Format: int64
+             * @description Subtotal from which shipping is free; null: never
+             */
+            freeShippingOver?: number;
+            /** @description Privacy policy (policies.privacyUrl) */
+            privacyUrl?: string;
+            /** @description Returns policy (policies.returnsUrl) */
+            returnsUrl?: string;
+            /**
+             * Format: int64
+             * @description Shipping per order, minor units of defaultCurrency (0 when unset)
+             */
+            shippingFlatRate: number;
+            /** @description Terms of sale (policies.termsUrl) */
+            termsUrl?: string;
+        };
         /** @description The known settings groups, typed. Other groups: `settings` / `settingsGroup`. */
         StoreSettings: {
             /** @description Names, logo and texts on documents */
@@ -7224,8 +7313,20 @@ export interface components {
              */
             updatedAt: string;
         };
-        /** @description Stock of one variant, in total and per warehouse. */
+        /** @description What a shopper may know of a variant's stock (catalog:read; no inventory:read needed). Warehouse figures stay behind inventory:read (`stock`). */
         VariantAvailability: {
+            /**
+             * Format: int32
+             * @description On hand minus reservations over every warehouse, capped at storefront.availabilityCeiling (default 50): above it the figure shows the ceiling
+             */
+            availableQuantity: number;
+            /** @description Whether checkout accepts more than availableQuantity (it does not: checkout sells from stock only) */
+            backorderable: boolean;
+            /** @description availableQuantity > 0 */
+            inStock: boolean;
+        };
+        /** @description Stock of one variant over every warehouse (inventory:read). Shoppers read ProductVariant availability (`CatalogVariant.availability`) instead. */
+        VariantStock: {
             /**
              * Format: int32
              * @description onHand − reserved; totals add levels up floored at 0
@@ -10673,7 +10774,7 @@ export interface operations {
                 category?: string;
                 /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
                 first?: number;
-                /** @description Comma-separated embeds: attributes, variants, optionTypes, categories, brands, customFields (and those of installed modules: media, inventory, pricing). An unknown or unavailable name is 422. */
+                /** @description Comma-separated embeds: attributes, variants, optionTypes, categories, brands, customFields (and those of installed modules: media, inventory, pricing, availability). An unknown or unavailable name is 422. */
                 include?: string;
                 /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
                 last?: number;
@@ -13605,7 +13706,7 @@ export interface operations {
     catalogEntity: {
         parameters: {
             query?: {
-                /** @description Comma-separated embeds: attributes, variants, optionTypes, categories, brands, customFields (and those of installed modules: media, inventory, pricing). An unknown or unavailable name is 422. */
+                /** @description Comma-separated embeds: attributes, variants, optionTypes, categories, brands, customFields (and those of installed modules: media, inventory, pricing, availability). An unknown or unavailable name is 422. */
                 include?: string;
             };
             header?: never;
@@ -21396,6 +21497,99 @@ export interface operations {
             };
             /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    store: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The public store profile: name, currencies, locales, timezone, branding and policies */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Store"];
+                    };
+                };
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist (NOT_FOUND) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

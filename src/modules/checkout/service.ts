@@ -79,10 +79,13 @@ export function checkoutFailed(reason: string, details: Record<string, unknown> 
   return new AppError('CHECKOUT_FAILED', `Checkout failed: ${reason}`, { reason, ...details });
 }
 
-/** Whose idempotency keys these are: the API key, the signed-in user, or (anonymous) the guest cart. */
+/**
+ * Whose idempotency keys these are: the API key alone, the signed-in user (with or without a key:
+ * shoppers sharing one storefront key must not share keys), or (anonymous) the guest cart.
+ */
 function idempotencyScope(ctx: CartCtx, cartId: string): string {
   if (!ctx.actor) return `cart:${cartId}`;
-  return ctx.actor.apiKeyId ? `key:${ctx.actor.apiKeyId}` : `user:${ctx.actor.userId}`;
+  return ctx.actor.kind === 'apiKey' ? `key:${ctx.actor.apiKeyId}` : `user:${ctx.actor.userId}`;
 }
 
 async function replayOf(db: CartCtx['db'] | Tx, ctx: CartCtx, scope: string, key: string, cartId: string): Promise<OrderView | null> {

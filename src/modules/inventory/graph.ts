@@ -6,11 +6,12 @@ import { builder } from '../../graphql/builder.js';
 import { graphOnly } from '../../graphql/loaders.js';
 import { CatalogVariantRef, loadIncluded } from '../catalog/index.js';
 import type { EntityAvailability } from './availability.js';
-import { VariantAvailabilityRef } from './schema.js';
+import { VariantStockRef } from './schema.js';
+import './storefront-availability.js';
 
 builder.objectField(CatalogVariantRef, 'stock', (t) =>
   t.field({
-    type: VariantAvailabilityRef,
+    type: VariantStockRef,
     nullable: true,
     authScopes: { permission: 'inventory:read' },
     description: 'Stock of this variant over every warehouse (needs inventory:read); null when it has no stock level',

@@ -139,7 +139,8 @@ const LevelAvailabilityRef = builder.objectRef<LevelAvailability>('LevelAvailabi
   }),
 });
 
-export const VariantAvailabilityRef = builder.objectRef<VariantAvailability>('VariantAvailability').implement({
+export const VariantStockRef = builder.objectRef<VariantAvailability>('VariantStock').implement({
+  description: 'Stock of one variant over every warehouse (inventory:read). Shoppers read ProductVariant availability (`CatalogVariant.availability`) instead.',
   fields: (t) => ({
     variantId: t.field({ type: 'UUID', nullable: true, description: 'Null for entity-level stock', resolve: (v) => v.variantId }),
     onHand: t.exposeInt('onHand'),
@@ -166,7 +167,7 @@ export const EntityAvailabilityRef = builder.objectRef<EntityAvailability>('Enti
     onHand: t.exposeInt('onHand'),
     reserved: t.exposeInt('reserved'),
     available: t.exposeInt('available', { description: AVAILABLE_DOC }),
-    variants: t.field({ type: [VariantAvailabilityRef], resolve: (e) => e.variants }),
+    variants: t.field({ type: [VariantStockRef], resolve: (e) => e.variants }),
     warehouses: t.field({ type: [WarehouseAvailabilityRef], resolve: (e) => e.warehouses }),
     levels: t.field({ type: [LevelAvailabilityRef], resolve: (e) => e.levels }),
   }),

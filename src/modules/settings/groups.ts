@@ -31,6 +31,10 @@ export const KNOWN_GROUPS: Record<string, Record<string, z.ZodType>> = {
     currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as USD'),
     timezone: z.string().refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin'),
     locale: z.string().refine(isLocale, 'must be a BCP 47 locale such as en or en-US'),
+    /** Further currencies the store sells in (the public store profile lists them after `currency`). */
+    currencies: z.array(z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as USD')).max(50),
+    /** Further locales the store offers (listed after `locale`). */
+    locales: z.array(z.string().refine(isLocale, 'must be a BCP 47 locale such as en or en-US')).max(50),
   },
   branding: {
     storeName: text(200),
@@ -57,6 +61,10 @@ export const KNOWN_GROUPS: Record<string, Record<string, z.ZodType>> = {
     /** Per operator per day, minor units. */
     refundDailyCap: z.number().int().nonnegative(),
     refundUndoWindowMinutes: z.number().int().nonnegative(),
+    /** Shopper-facing policy pages, shown in the public store profile (GET /store). */
+    termsUrl: z.url(),
+    privacyUrl: z.url(),
+    returnsUrl: z.url(),
   },
 };
 

@@ -14,6 +14,7 @@ import type { TestApp } from '../../support/app.js';
 import { pay, type Store } from '../../orders/helpers.js';
 import { accessRefusal } from '../../../src/graphql/operation.js';
 import { permissionsFromMap } from '../../../src/auth/permissions.js';
+import { keyAlone } from '../../security/matrix-support.js';
 import { buildSchema } from '../../../src/graphql/schema.js';
 import { buildRequest, hintFor, IdPool, invalidArbitrary, junk, queryParam, registryRoutes, resolveRefs, uuidsIn, validArbitrary, type Credential, type Route } from '../../security/registry-inputs.js';
 import { graphqlDocument } from '../../security/matrix-support.js';
@@ -53,7 +54,7 @@ beforeAll(async () => {
   actors.push(
     { name: 'anonymous', credential: {}, permissions: null },
     { name: 'customer', credential: { bearer: customer.token }, permissions: roles.customer!, kind: 'user', customerId: 'c' },
-    { name: 'storefront key', credential: { apiKey: store.storefront }, permissions: permissionsFromMap(t.app.config.apiKeyScopes.storefront!.permissions), kind: 'apiKey' },
+    { name: 'storefront key', credential: { apiKey: store.storefront }, permissions: keyAlone(permissionsFromMap(t.app.config.apiKeyScopes.storefront!.permissions)), kind: 'apiKey' },
     { name: 'staff', credential: { bearer: staff.token }, permissions: roles.staff!, kind: 'user' },
     { name: 'vendor user', credential: { bearer: v.token }, permissions: roles.vendor!, kind: 'user' },
     { name: 'admin of another organization', credential: { apiKey: await t.apiKey('admin', { organizationId: other.id }) }, permissions: ['*:*'], kind: 'apiKey', other: true },
