@@ -2954,6 +2954,28 @@ export interface components {
             /** @description State, province or region */
             state?: string;
         };
+        AddressInput: {
+            /** @description Required. */
+            city?: string;
+            /** @description Company name */
+            company?: string;
+            /** @description Required. */
+            country?: string;
+            /** @description Given name of the person */
+            firstName?: string;
+            /** @description Family name of the person */
+            lastName?: string;
+            /** @description Required. */
+            line1?: string;
+            /** @description Street address, second line */
+            line2?: string;
+            /** @description Phone number */
+            phone?: string;
+            /** @description Required. */
+            postalCode?: string;
+            /** @description State, province or region */
+            state?: string;
+        };
         /** @description A condition { member, operator, values } or a group { and: [...] } / { or: [...] }. */
         AnalyticsFilterInput: {
             /** @description All of these filters must hold */
@@ -5748,6 +5770,19 @@ export interface components {
              */
             variantId?: string;
         };
+        /** @description A quantity of one order line */
+        OrderLineQuantityInput: {
+            /**
+             * Format: uuid
+             * @description Required.
+             */
+            lineItemId?: string;
+            /**
+             * Format: int32
+             * @description Required.
+             */
+            quantity?: number;
+        };
         /** @description Units of one order line sent in one fulfillment. */
         OrderLineShipment: {
             /** @description Shipping carrier, e.g. UPS */
@@ -6316,6 +6351,30 @@ export interface components {
              */
             index: number;
         };
+        PromotionLineItemInput: {
+            /**
+             * Format: uuid
+             * @description Required.
+             */
+            entityId?: string;
+            /** @description Required. */
+            entityType?: string;
+            /**
+             * Format: int32
+             * @description Required.
+             */
+            quantity?: number;
+            /**
+             * Format: int64
+             * @description Required.
+             */
+            totalPrice?: number;
+            /**
+             * Format: int64
+             * @description Required.
+             */
+            unitPrice?: number;
+        };
         /** @description A page of Promotion items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         PromotionPage: {
             /** @description The items of this page, in list order */
@@ -6323,6 +6382,11 @@ export interface components {
             /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
+        /**
+         * PromotionsStatus
+         * @enum {string}
+         */
+        PromotionsStatus: "active" | "scheduled" | "expired" | "inactive" | "all";
         /**
          * PromotionType
          * @enum {string}
@@ -7272,6 +7336,20 @@ export interface components {
              * @description When it was last changed
              */
             updatedAt: string;
+        };
+        WarehouseAddressInput: {
+            /** @description City or town */
+            city?: string;
+            /** @description ISO 3166-1 alpha-2 country code */
+            country?: string;
+            /** @description Street address, first line */
+            line1?: string;
+            /** @description Street address, second line */
+            line2?: string;
+            /** @description Postal or ZIP code */
+            postalCode?: string;
+            /** @description State, province or region */
+            state?: string;
         };
         /** @description Stock of an entity or variant in one warehouse. */
         WarehouseAvailability: {

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { builder } from '../../graphql/builder.js';
 import { defineOperation } from '../../graphql/operation.js';
+import { withGraphqlInput } from '../../graphql/zod-args.js';
 import { CheckoutMetaRef, OrderRef } from '../orders/types.js';
 import { CART_TOKEN_HEADER } from '../carts/access.js';
 import { checkout, type CheckoutResult } from './service.js';
@@ -28,6 +29,7 @@ const address = z
     phone: z.string().max(50).optional(),
   })
   .strict();
+withGraphqlInput(address, 'AddressInput');
 
 defineOperation({
   name: 'checkout',

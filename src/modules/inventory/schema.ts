@@ -6,7 +6,7 @@ import { embedField } from '../../graphql/cost.js';
 import { AddressRef, type AddressView } from '../../graphql/address.js';
 import { defineOperation } from '../../graphql/operation.js';
 import { pageOf } from '../../graphql/pagination.js';
-import { money, pageInput } from '../../graphql/zod-args.js';
+import { money, pageInput, withGraphqlInput } from '../../graphql/zod-args.js';
 import { notFound, validationFailed } from '../../errors.js';
 import { CatalogEntityRef, includedValue } from '../catalog/index.js';
 import { ADJUSTMENT_TYPES, ADJUSTMENT_TYPE_NAMES, adjustStock, findLevel, listLevels, listMovements, updateLevel, type AdjustResult } from './adjust.service.js';
@@ -200,6 +200,7 @@ const address = z
     country: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code').optional(),
   })
   .strict();
+withGraphqlInput(address, 'WarehouseAddressInput');
 
 // ── warehouses ──
 

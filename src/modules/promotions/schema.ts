@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { builder } from '../../graphql/builder.js';
 import { defineOperation } from '../../graphql/operation.js';
 import { pageOf } from '../../graphql/pagination.js';
-import { money, pageInput } from '../../graphql/zod-args.js';
+import { money, pageInput, withGraphqlInput } from '../../graphql/zod-args.js';
 import { notFound } from '../../errors.js';
 import { currencySchema, customerGroupIdSchema } from '../pricing/shared.js';
 import type { LineDiscount } from './evaluate.js';
@@ -192,13 +192,13 @@ defineOperation({
   audit: { event: 'promotions.deactivate', entityType: 'promotion', before: (ctx, input) => promotionBefore(ctx, input.id), after: (p) => promotionPayload(p) },
 });
 
-const lineItem = z.object({
+const lineItem = withGraphqlInput(z.object({
   entityId: z.guid(),
   entityType: z.string().min(1).max(64),
   quantity: z.number().int().min(1).max(1_000_000),
   unitPrice: money(),
   totalPrice: money(),
-});
+}), 'PromotionLineItemInput');
 
 defineOperation({
   name: 'promotionValidation',
