@@ -102,7 +102,12 @@ export interface OperationSpec<Shape extends Record<string, AnyZod>, Result> {
   refine?: (input: z.infer<z.ZodObject<Shape>>) => FieldIssue[];
   /** Pothos output type param, e.g. 'JSONObject', SettingRef, [SettingRef]. */
   output: unknown;
-  /** Output may be null (a GraphQL nullable field). */
+  /**
+   * Output may be null (a GraphQL nullable field). Default: nullable when the access rule can
+   * refuse the caller (anything but 'public'), so a refused field is null with its error while
+   * the other root fields of the same request keep their data (GraphQL practice: a non-null
+   * field that fails nulls its parent, here the whole `data`).
+   */
   nullable?: boolean;
   /** The output is a `{ data, meta }` page: REST returns it as-is instead of wrapping in `{ data }`. */
   paginated?: boolean;
@@ -331,7 +336,7 @@ export function defineOperation<Shape extends Record<string, AnyZod>, Result>(sp
     t.field({
       type: spec.output,
       extensions: size ? { listSize: size } : undefined,
-      nullable: spec.nullable ?? false,
+      nullable: spec.nullable ?? spec.access !== 'public',
       description,
       authScopes: authScopesFor(spec.access),
       args: Object.fromEntries(argTypes.map(([key, arg]) => [key, t.arg({ type: arg.type, required: arg.required, description: arg.description })])),

@@ -2,7 +2,7 @@
 // three realistic operations with `tsc --strict` and runs them against the server: product page,
 // cart → checkout, admin order list.
 import { execFile } from 'node:child_process';
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { generate } from '@graphql-codegen/cli';
@@ -81,6 +81,15 @@ describe('GraphQL Code Generator client', () => {
     const result = await run(process.execPath, [tsc, '-p', join(fixture, 'tsconfig.json')], { cwd: fixture }).catch((error) => error);
     expect(`${result.stdout ?? ''}${result.stderr ?? ''}`).toBe('');
   }, 120_000);
+
+  it('types the results of the three operations without unknown, any or JSON scalars', async () => {
+    const generated = await readFile(join(fixture, 'gql', 'graphql.ts'), 'utf8');
+    for (const name of ['ProductPageQuery', 'CartCreateMutation', 'CartItemAddMutation', 'CheckoutMutation', 'AdminOrdersQuery']) {
+      const type = generated.split('\n').find((line) => line.startsWith(`export type ${name} = `));
+      expect(type, `${name} is generated`).toBeDefined();
+      expect(type, name).not.toMatch(/\b(unknown|any)\b|Scalars\['JSON(Object)?'\]/);
+    }
+  });
 
   it('runs product page, cart → checkout and the admin order list against the server', async () => {
     // Through a computed path: the main type check excludes the fixture (its ./gql exists only

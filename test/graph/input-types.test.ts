@@ -60,7 +60,7 @@ describe('money inputs are 53-bit MinorUnits', () => {
     const res = await t.graphql(PRICE_CREATE, { entityId, amount: TOO_BIG }, { apiKey: store.admin });
     expect(res.status).toBe(200);
     expect(res.body.data ?? null).toBeNull();
-    expect(res.body.errors[0].extensions.code).toBe('VALIDATION_FAILED');
+    expect(res.body.errors?.[0]?.extensions.code).toBe('VALIDATION_FAILED');
 
     const rest = await t.request('/api/pricing/prices', { apiKey: store.admin, body: { entityId, currency: 'USD', amount: TOO_BIG } });
     expect(rest.status, rest.text).toBe(422);
@@ -77,7 +77,8 @@ describe('enum arguments', () => {
     expect(argType('orderStatusUpdate', 'status')).toBe('OrderStatus!');
     expect(argType('catalogEntities', 'status', 'Query')).toBe('CatalogEntityStatus');
     expect(argType('inventoryAdjust', 'type')).toBe('InventoryAdjustmentType!');
-    expect(isEnumType(getNamedType(buildSchema().getType('PromotionsStatus') ?? undefined))).toBe(true);
+    expect(argType('promotions', 'status', 'Query')).toBe('PromotionListStatus'); // declared with value descriptions
+    expect(isEnumType(getNamedType(buildSchema().getType('PromotionListStatus') ?? undefined))).toBe(true);
   });
 
   it('filters by an enum over GraphQL and by the same string over REST; a bad value is refused by both', async () => {
@@ -114,7 +115,7 @@ describe('typed input objects', () => {
     const { country: _dropped, ...withoutCountry } = ADDRESS;
     const missing = await t.graphql(mutation, { cartId: cart.id, address: withoutCountry }, { apiKey: store.storefront, headers: cart.headers });
     expect(missing.body.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
-    expect(JSON.stringify(missing.body.errors[0].extensions.details)).toContain('shippingAddress.country');
+    expect(JSON.stringify(missing.body.errors?.[0]?.extensions.details)).toContain('shippingAddress.country');
 
     const placed = await t.graphql(mutation, { cartId: cart.id, address: ADDRESS }, { apiKey: store.storefront, headers: cart.headers });
     expect(placed.body.errors).toBeUndefined();
@@ -131,5 +132,35 @@ describe('typed input objects', () => {
     });
     expect(rest.status, rest.text).toBe(422);
     expect(rest.body.error.code).toBe('VALIDATION_FAILED');
+  });
+});
+
+describe('root fields a caller may be refused are nullable', () => {
+  it('gives a storefront key the catalog and an error for orders in one response', async () => {
+    const entityId = await product(store, { title: 'Partial Mug' });
+    const res = await t.graphql(
+      `query($id: String!) { catalogEntity(idOrSlug: $id) { id title } orders(limit: 5) { data { id } } }`,
+      { id: entityId },
+      { apiKey: store.storefront },
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ catalogEntity: { id: entityId, title: 'Partial Mug' }, orders: null });
+    expect(res.body.errors).toHaveLength(1);
+    expect(res.body.errors?.[0]).toMatchObject({ path: ['orders'], extensions: { code: 'FORBIDDEN' } });
+  });
+
+  it('keeps REST statuses and envelopes: 403 for the refused route, 404 for a missing order', async () => {
+    const refused = await t.request('/api/orders', { apiKey: store.storefront });
+    expect(refused.status, refused.text).toBe(403);
+    expect(refused.body.error.code).toBe('FORBIDDEN');
+    const missing = await t.request('/api/orders/00000000-0000-4000-8000-000000000000', { apiKey: store.admin });
+    expect(missing.status, missing.text).toBe(404);
+    expect(missing.body).toMatchObject({ error: { code: 'NOT_FOUND', message: expect.any(String) } });
+  });
+
+  it('keeps public root fields non-null', () => {
+    const query = buildSchema().getQueryType()!.getFields();
+    expect(String(query.orders!.type)).toBe('OrderPage');
+    expect(String(buildSchema().getMutationType()!.getFields().checkout!.type)).toBe('CheckoutResult!');
   });
 });

@@ -12,7 +12,6 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   Kind,
-  getNamedType,
   isAbstractType,
   isEnumType,
   isListType,

@@ -28,7 +28,8 @@ const address = z
     country: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code such as US'),
     phone: z.string().max(50).optional(),
   })
-  .strict();
+  .strict()
+  .describe('A postal address; line1, city, postalCode and country are required (422 naming the missing field otherwise)');
 withGraphqlInput(address, 'AddressInput');
 
 defineOperation({

@@ -199,7 +199,8 @@ const address = z
     postalCode: z.string().max(20).optional(),
     country: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code').optional(),
   })
-  .strict();
+  .strict()
+  .describe('Where a warehouse is; every field optional');
 withGraphqlInput(address, 'WarehouseAddressInput');
 
 // ── warehouses ──
