@@ -121,7 +121,7 @@ describe('catalog relations resolve when selected', () => {
     const described = await t.request(`/api/catalog/entities/${firstId}/attributes/de`, { method: 'PUT', apiKey: admin, body: { title: 'Pullover', description: 'Warm' } });
     expect(described.status, described.text).toBe(200);
     const query = `query($type: String, $limit: Int) {
-      catalogEntities(type: $type, limit: $limit, sort: "slug:asc") { data { id title description german: title(locale: "de") germanText: description(locale: "de-de") } }
+      catalogEntities(type: $type, limit: $limit, sort: "slug:asc") { data { id title description german: title(locale: "de") germanText: description(locale: "DE") } }
     }`;
     await counted(query, { type, limit: 1 }, storefront);
     const ten = await measured(query, { type, limit: 10 }, storefront);

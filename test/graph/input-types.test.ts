@@ -77,6 +77,7 @@ describe('enum arguments', () => {
     expect(argType('orderStatusUpdate', 'status')).toBe('OrderStatus!');
     expect(argType('catalogEntities', 'status', 'Query')).toBe('CatalogEntityStatus');
     expect(argType('inventoryAdjust', 'type')).toBe('InventoryAdjustmentType!');
+    expect(argType('inventoryMovements', 'type', 'Query')).toBe('InventoryAdjustmentType');
     expect(argType('promotions', 'status', 'Query')).toBe('PromotionListStatus'); // declared with value descriptions
     expect(isEnumType(getNamedType(buildSchema().getType('PromotionListStatus') ?? undefined))).toBe(true);
   });

@@ -15171,7 +15171,8 @@ export interface operations {
                 limit?: number;
                 /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
-                type?: string;
+                /** @description Only movements of this adjustment type */
+                type?: "restock" | "return" | "sale" | "damage" | "loss" | "correction" | "backorder";
                 variantId?: string;
                 warehouseId?: string;
             };

@@ -316,7 +316,7 @@ defineOperation({
   description: 'Filters: entityId, variantId, warehouseId, type.',
   rest: { method: 'GET', path: '/inventory/movements' },
   access: READ,
-  input: { entityId: entityId.optional(), variantId: z.guid().optional(), warehouseId: z.guid().optional(), type: z.string().max(40).optional(), ...pageInput(20, 100) },
+  input: { entityId: entityId.optional(), variantId: z.guid().optional(), warehouseId: z.guid().optional(), type: z.enum(ADJUSTMENT_TYPE_NAMES).optional().describe('Only movements of this adjustment type'), ...pageInput(20, 100) },
   output: pageOf('InventoryMovement', InventoryMovementRef),
   paginated: true,
   resolve: (ctx, input) => listMovements(ctx, input),
