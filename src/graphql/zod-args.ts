@@ -188,3 +188,22 @@ export function normalizeArgs(shape: Record<string, AnyZod>, args: Record<string
   }
   return out;
 }
+
+/**
+ * Top-level body values a structured argument (an input object, or a list of them) cannot take:
+ * sofa would try to parse a string there as JSON and answer with the parser's message and no
+ * field. The REST facade answers these 422 naming the field instead.
+ */
+export function structuredArgumentIssues(shape: Record<string, AnyZod>, body: Record<string, unknown>): Array<{ field: string; message: string }> {
+  const issues: Array<{ field: string; message: string }> = [];
+  for (const [key, value] of Object.entries(body)) {
+    const schema = shape[key];
+    if (!schema || value === null || typeof value === 'object') continue;
+    const { inner } = unwrap(schema);
+    const d = def(inner);
+    const element = d.type === 'array' ? unwrap(d.element as AnyZod).inner : null;
+    if (element && def(element).type === 'object' && graphqlInputs.has(element)) issues.push({ field: key, message: 'must be a list of objects' });
+    else if (d.type === 'object' && graphqlInputs.has(inner)) issues.push({ field: key, message: 'must be an object' });
+  }
+  return issues;
+}

@@ -8,6 +8,7 @@
 // it (GraphQL nulls the nearest nullable parent of a failed non-null field); lists are arrays;
 // scalars have their JS type (Int a 32-bit integer, MinorUnits a safe integer, UUID canonical,
 // DateTime ISO 8601 in UTC, JSONObject a plain object); enum values are among the enum's.
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
@@ -240,7 +241,9 @@ export function graphqlAnswerProblems(
 // validated by this process; the REST harness adds its own key), summed by whoever reports.
 
 let validated = 0;
-const countFile = path.join(PACKAGE_ROOT, '.test-data', 'contract-counts', `graphql-${process.pid}.json`);
+// vitest runs many test files in one worker process, each with its own copy of this module: the
+// file name carries the copy's id too, so one file's count never overwrites another's.
+const countFile = path.join(PACKAGE_ROOT, '.test-data', 'contract-counts', `graphql-${process.pid}-${randomBytes(4).toString('hex')}.json`);
 
 function record(): void {
   validated += 1;
