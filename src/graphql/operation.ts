@@ -29,7 +29,7 @@ import { hasAnyPermission, hasPermission } from '../auth/permissions.js';
 import { inTransaction, withTransaction } from '../db/transaction.js';
 import { recordAudit } from '../modules/audit/record.js';
 import { builder } from './builder.js';
-import { graphqlArgType, normalizeArgs } from './zod-args.js';
+import { argumentHint, graphqlArgType, normalizeArgs } from './zod-args.js';
 import { declaredPageArgument, type ListSize } from './cost.js';
 
 type AnyZod = z.core.$ZodType;
@@ -102,7 +102,12 @@ export interface OperationSpec<Shape extends Record<string, AnyZod>, Result> {
   refine?: (input: z.infer<z.ZodObject<Shape>>) => FieldIssue[];
   /** Pothos output type param, e.g. 'JSONObject', SettingRef, [SettingRef]. */
   output: unknown;
-  /** Output may be null (a GraphQL nullable field). */
+  /**
+   * Output may be null (a GraphQL nullable field). Default: nullable when the access rule can
+   * refuse the caller (anything but 'public'), so a refused field is null with its error while
+   * the other root fields of the same request keep their data (GraphQL practice: a non-null
+   * field that fails nulls its parent, here the whole `data`).
+   */
   nullable?: boolean;
   /** The output is a `{ data, meta }` page: REST returns it as-is instead of wrapping in `{ data }`. */
   paginated?: boolean;
@@ -324,19 +329,17 @@ export function defineOperation<Shape extends Record<string, AnyZod>, Result>(sp
   const loose = builder as unknown as LooseBuilder;
   const register = spec.kind === 'query' ? loose.queryField.bind(loose) : loose.mutationField.bind(loose);
   const size = spec.listSize ?? declaredPageArgument((spec.input as Record<string, AnyZod>).limit);
+  // Argument types now, not in Pothos' lazy field callback: an enum argument may declare its
+  // own GraphQL enum, which must exist before the schema is built.
+  const argTypes = Object.entries(spec.input).map(([key, value]) => [key, graphqlArgType(value, argumentHint(spec.name, key))] as const);
   register(spec.name, (t) =>
     t.field({
       type: spec.output,
       extensions: size ? { listSize: size } : undefined,
-      nullable: spec.nullable ?? false,
+      nullable: spec.nullable ?? spec.access !== 'public',
       description,
       authScopes: authScopesFor(spec.access),
-      args: Object.fromEntries(
-        Object.entries(spec.input).map(([key, value]) => {
-          const arg = graphqlArgType(value);
-          return [key, t.arg({ type: arg.type, required: arg.required, description: arg.description })];
-        }),
-      ),
+      args: Object.fromEntries(argTypes.map(([key, arg]) => [key, t.arg({ type: arg.type, required: arg.required, description: arg.description })])),
       // scope-auth has already run when this executes: authentication and permission come before
       // input validation, so an anonymous caller with a bad body gets 401, not 422.
       resolve: async (_root: unknown, args: Record<string, unknown>, ctx: RequestContext) => {

@@ -3,26 +3,35 @@
 // fields) and the OpenAPI request schema. Arguments stay flat because sofa fills them by name
 // from path params, the query string and top-level JSON body keys.
 import { z } from 'zod';
+import { builder } from './builder.js';
+import { canBeEnumValues, defineEnum, enumWithValues } from './enums.js';
 
 type AnyZod = z.core.$ZodType;
 
-/** Schemas created by `money()`: GraphQL MinorUnits instead of Int (Int is only 32-bit). */
-const moneySchemas = new WeakSet<AnyZod>();
+/**
+ * The integer checks of schemas created by `money()`: GraphQL MinorUnits instead of Int (Int is
+ * only 32-bit). The check, not the schema, is the marker: `.describe()`, `.max()` and the other
+ * zod refinements return a copy of the schema, but the copy keeps the same check objects.
+ */
+const moneyChecks = new WeakSet<object>();
 
-/** An amount in integer minor units (non-negative unless `signed`), a safe integer. */
+/** An amount in integer minor units (non-negative unless `signed`), a safe integer (|n| ≤ 2^53 − 1). */
 export function money(options: { signed?: boolean } = {}) {
   const base = z.number().int('must be a whole number of minor units');
-  const schema = options.signed ? base : base.nonnegative('must not be negative');
-  moneySchemas.add(schema);
-  return schema;
+  for (const check of (def(base).checks as object[] | undefined) ?? []) moneyChecks.add(check);
+  return options.signed ? base : base.nonnegative('must not be negative');
+}
+
+function isMoney(schema: AnyZod): boolean {
+  return ((def(schema).checks as object[] | undefined) ?? []).some((check) => moneyChecks.has(check));
 }
 
 /** Page, limit and cursor arguments of every list: see graphql/pagination.ts. */
 export { pageInput } from './pagination.js';
 
 export interface GraphqlArgType {
-  /** Pothos type param: a scalar name, or a one-element array for lists. */
-  type: string | [string];
+  /** Pothos type param: a scalar name or a type ref, or a one-element array for lists. */
+  type: unknown;
   required: boolean;
   description?: string;
 }
@@ -55,13 +64,36 @@ function isInt(schema: AnyZod): boolean {
   return checks.some((c) => c._zod.def.check === 'number_format' && (c._zod.def.format === 'safeint' || c._zod.def.format === 'int32'));
 }
 
-function scalarFor(schema: AnyZod): string {
+/** `orderStatusUpdate` + `status` → `OrderStatusUpdateStatus`: the name of an argument's own enum. */
+function pascal(...words: string[]): string {
+  return words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+}
+
+/**
+ * A zod enum as a GraphQL enum: the output enum with exactly the same values when one exists
+ * (orders(status) takes OrderStatus), else an enum of its own named after where it is used
+ * (`hint`, e.g. PromotionsStatus). Values that cannot be GraphQL enum names (`last 7 days`)
+ * keep the argument a String, so REST clients send what they always sent. The value names are
+ * the strings themselves, so REST query strings and bodies are unchanged.
+ */
+function enumFor(schema: AnyZod, hint: string | undefined): unknown {
+  const values = Object.values(def(schema).entries as Record<string, string | number>);
+  if (!values.every((v): v is string => typeof v === 'string') || !canBeEnumValues(values)) return 'String';
+  const named = graphqlInputs.get(schema);
+  if (typeof named === 'string') return defineEnum(named, values, (schema as { description?: string }).description ?? `One of ${values.join(', ')}.`);
+  const existing = enumWithValues(values);
+  if (existing) return existing;
+  if (!hint) return 'String';
+  return defineEnum(hint, values, `One of ${values.join(', ')}.`);
+}
+
+function scalarFor(schema: AnyZod, hint?: string): unknown {
   const d = def(schema);
   switch (d.type) {
     case 'string':
       return d.format === 'uuid' || d.format === 'guid' ? 'UUID' : 'String';
     case 'number':
-      if (moneySchemas.has(schema)) return 'MinorUnits';
+      if (isMoney(schema)) return 'MinorUnits';
       return isInt(schema) ? 'Int' : 'Float';
     case 'int':
       return 'Int';
@@ -70,6 +102,7 @@ function scalarFor(schema: AnyZod): string {
     case 'date':
       return 'DateTime';
     case 'enum':
+      return enumFor(schema, hint);
     case 'literal':
       return 'String';
     case 'object':
@@ -81,30 +114,69 @@ function scalarFor(schema: AnyZod): string {
 }
 
 /**
- * Zod object schemas that GraphQL should see as a typed input object (a Pothos InputRef) instead
- * of JSONObject: `withGraphqlInput(schema, ref)` pairs them (the analytics query's filters and
- * time dimensions). zod still validates; the input type is what GraphiQL and SDKs show.
+ * Zod schemas that GraphQL should see as a named type instead of JSONObject or String:
+ * `withGraphqlInput(schema, ref)` pairs an object schema with a Pothos InputRef (the analytics
+ * query's filters); `withGraphqlInput(schema, 'AddressInput')` builds the input object from the
+ * zod shape itself (an enum schema gets an enum of that name). zod still validates; the type
+ * is what GraphiQL and SDKs show.
+ *
+ * The built input object's fields are all optional in GraphQL, whatever zod requires: GraphQL
+ * coercion would refuse a missing field before zod runs, with a message and no field path,
+ * where zod answers 422 naming it (`shippingAddress.country`). Required fields say so.
  */
 const graphqlInputs = new WeakMap<object, unknown>();
+const builtInputs = new Map<string, unknown>();
 
 export function withGraphqlInput<S extends AnyZod>(schema: S, ref: unknown): S {
-  graphqlInputs.set(schema, ref);
+  const d = def(schema);
+  if (typeof ref === 'string' && d.type === 'object') {
+    graphqlInputs.set(schema, builtInputs.get(ref) ?? inputObject(ref, d.shape as Record<string, AnyZod>, (schema as { description?: string }).description));
+  } else graphqlInputs.set(schema, ref);
   return schema;
 }
 
-function typeFor(schema: AnyZod): string {
-  return (graphqlInputs.get(schema) as string | undefined) ?? scalarFor(schema);
+function inputObject(name: string, shape: Record<string, AnyZod>, description?: string): unknown {
+  // Field types are worked out now, not in Pothos' lazy fields callback: enums they need are
+  // declared here, before the schema is built.
+  const base = name.replace(/Input$/, '');
+  const fields = Object.entries(shape).map(([key, value]) => {
+    const arg = graphqlArgType(value, pascal(base, key));
+    const note = arg.required ? 'Required.' : undefined;
+    return [key, { type: arg.type, description: [arg.description, note].filter(Boolean).join(' ') || undefined }] as const;
+  });
+  const loose = builder as unknown as { inputType(name: string, options: Record<string, unknown>): unknown };
+  const ref = loose.inputType(name, {
+    description,
+    fields: (t: { field(options: Record<string, unknown>): unknown }) =>
+      Object.fromEntries(fields.map(([key, field]) => [key, t.field({ type: field.type, required: false, description: field.description })])),
+  });
+  builtInputs.set(name, ref);
+  return ref;
 }
 
-export function graphqlArgType(schema: AnyZod): GraphqlArgType {
+function typeFor(schema: AnyZod, hint?: string): unknown {
+  const ref = graphqlInputs.get(schema);
+  return ref && typeof ref !== 'string' ? ref : scalarFor(schema, hint);
+}
+
+/**
+ * The GraphQL type of one zod argument. `hint` names an enum the argument would need of its own
+ * (see enumFor); call this before the schema is built (defineOperation does, eagerly).
+ */
+export function graphqlArgType(schema: AnyZod, hint?: string): GraphqlArgType {
   const { inner, optional } = unwrap(schema);
   const description = (schema as { description?: string }).description ?? (inner as { description?: string }).description;
   const d = def(inner);
   if (d.type === 'array') {
     const element = unwrap(d.element as AnyZod).inner;
-    return { type: [typeFor(element)], required: !optional, description };
+    return { type: [typeFor(element, hint)], required: !optional, description };
   }
-  return { type: typeFor(inner), required: !optional, description };
+  return { type: typeFor(inner, hint), required: !optional, description };
+}
+
+/** The enum-name hint of an operation's argument: `orders` + `status` → `OrdersStatus`. */
+export function argumentHint(operation: string, argument: string): string {
+  return pascal(operation, argument);
 }
 
 /** GraphQL gives null for an explicitly null optional argument; zod's optional() wants undefined. */
@@ -115,4 +187,23 @@ export function normalizeArgs(shape: Record<string, AnyZod>, args: Record<string
     out[key] = value;
   }
   return out;
+}
+
+/**
+ * Top-level body values a structured argument (an input object, or a list of them) cannot take:
+ * sofa would try to parse a string there as JSON and answer with the parser's message and no
+ * field. The REST facade answers these 422 naming the field instead.
+ */
+export function structuredArgumentIssues(shape: Record<string, AnyZod>, body: Record<string, unknown>): Array<{ field: string; message: string }> {
+  const issues: Array<{ field: string; message: string }> = [];
+  for (const [key, value] of Object.entries(body)) {
+    const schema = shape[key];
+    if (!schema || value === null || typeof value === 'object') continue;
+    const { inner } = unwrap(schema);
+    const d = def(inner);
+    const element = d.type === 'array' ? unwrap(d.element as AnyZod).inner : null;
+    if (element && def(element).type === 'object' && graphqlInputs.has(element)) issues.push({ field: key, message: 'must be a list of objects' });
+    else if (d.type === 'object' && graphqlInputs.has(inner)) issues.push({ field: key, message: 'must be an object' });
+  }
+  return issues;
 }

@@ -14,6 +14,7 @@ import { MapperKind, mapSchema } from '@graphql-tools/utils';
 import { accessRefusal, operations } from '../graphql/operation.js';
 import type { RequestContext } from '../context.js';
 import { graphOnlyFields } from '../graphql/loaders.js';
+import { structuredArgumentIssues } from '../graphql/zod-args.js';
 import { errorResponse, restErrorFromGraphQL, takeUnexpectedErrors } from './rest-errors.js';
 import { compileRoute, pathParamIssues, type CompiledRoute } from './path-params.js';
 
@@ -65,7 +66,7 @@ export function restFacade(options: RestFacadeOptions): Plugin & { sofa: () => S
    * Prepares the body for sofa: wraps it under `bodyAs` for routes whose body is one argument,
    * and notes the top-level keys sent as explicit null (sofa drops them; see withExplicitNulls).
    */
-  async function rewriteBody(request: Request, route: CompiledRoute, rest: RequestContext['rest'] | undefined): Promise<Request> {
+  async function rewriteBody(request: Request, route: CompiledRoute, rest: RequestContext['rest'] | undefined): Promise<Request | Response> {
     const prefixed = route.operation.rest?.queryPrefix;
     if (prefixed && request.method === 'GET') {
       const url = new URL(request.url);
@@ -87,6 +88,10 @@ export function restFacade(options: RestFacadeOptions): Plugin & { sofa: () => S
       return new Request(request.url, { method: request.method, headers: request.headers, body: text });
     }
     if (bodyAs) return new Request(request.url, { method: request.method, headers: request.headers, body: JSON.stringify({ [bodyAs]: parsed }) });
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
+      const issues = structuredArgumentIssues(route.operation.input.shape, parsed as Record<string, unknown>);
+      if (issues.length) return errorResponse(422, 'VALIDATION_FAILED', 'Input validation failed', issues);
+    }
     if (rest && parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
       rest.nullArgs = Object.entries(parsed).filter(([, value]) => value === null).map(([key]) => key);
     }
@@ -175,6 +180,7 @@ export function restFacade(options: RestFacadeOptions): Plugin & { sofa: () => S
       const restState = (serverContext as { ctx?: RequestContext }).ctx?.rest;
       if (restState) restState.facade = true;
       return rewriteBody(request, route, restState).then(async (rewritten) => {
+        if (rewritten instanceof Response) return endResponse(rewritten);
         const response = await sofa.handleRequest(rewritten, serverContext as never);
         if (!response) return endResponse(errorResponse(404, 'NOT_FOUND', `No route ${request.method} ${url.pathname}`));
         for (const error of takeUnexpectedErrors(response)) {

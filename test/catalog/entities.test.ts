@@ -298,7 +298,7 @@ describe('GraphQL', () => {
   it('serves the same operations', async () => {
     const slug = uniqueSlug('gql');
     const created = await t.graphql(
-      `mutation($slug: String!) { catalogEntityCreate(type: "product", slug: $slug, status: "active", customFields: {}) { id slug status customFields { fieldName } } }`,
+      `mutation($slug: String!) { catalogEntityCreate(type: "product", slug: $slug, status: active, customFields: {}) { id slug status customFields { fieldName } } }`,
       { slug },
       { apiKey: admin },
     );

@@ -316,7 +316,7 @@ describe('GraphQL', () => {
     const p = await product(store, { price: 450, stock: 5 });
     const cart = await guestCart(store, [{ entityId: p, quantity: 2 }]);
     const res = await t.graphql(
-      `mutation($cart: UUID!, $address: JSONObject!) {
+      `mutation($cart: UUID!, $address: AddressInput!) {
         checkout(cartId: $cart, paymentMethodId: "pm_card_visa", currency: "USD", shippingAddress: $address) {
           data { number status grandTotal lineItems { quantity unitPrice } }
           meta { hookErrors { message } replayed }

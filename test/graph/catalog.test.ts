@@ -115,6 +115,42 @@ describe('catalog relations resolve when selected', () => {
     expect(hundred.count).toBe(ten.count);
   });
 
+  it('answers title and description in a locale (default the store\'s), batched: the same statements for 10 and 100 entities', async () => {
+    const first = await t.request(`/api/catalog/entities?type=${type}&limit=1&sort=slug:asc`, { apiKey: admin });
+    const firstId = first.body.data[0].id;
+    const described = await t.request(`/api/catalog/entities/${firstId}/attributes/de`, { method: 'PUT', apiKey: admin, body: { title: 'Pullover', description: 'Warm' } });
+    expect(described.status, described.text).toBe(200);
+    const query = `query($type: String, $limit: Int) {
+      catalogEntities(type: $type, limit: $limit, sort: "slug:asc") { data { id title description german: title(locale: "de") germanText: description(locale: "DE") } }
+    }`;
+    await counted(query, { type, limit: 1 }, storefront);
+    const ten = await measured(query, { type, limit: 10 }, storefront);
+    const hundred = await measured(query, { type, limit: 100 }, storefront);
+    expect(hundred.res.body.errors).toBeUndefined();
+    const rows = hundred.res.body.data!.catalogEntities.data;
+    expect(rows).toHaveLength(100);
+    for (const row of rows) {
+      expect(row.title).toMatch(/^Sweater \d+$/);
+      expect(row.description).toBeNull();
+      if (row.id === firstId) expect([row.german, row.germanText]).toEqual(['Pullover', 'Warm']);
+      else expect([row.german, row.germanText]).toEqual([null, null]);
+    }
+    console.log(`graph catalog title/description statements: 10 entities = ${ten.count}, 100 entities = ${hundred.count}`);
+    expect(hundred.count).toBe(ten.count);
+
+    // The store's default locale comes from settings general.locale.
+    const settings = await t.request('/api/settings/general', { method: 'PATCH', apiKey: admin, body: { locale: 'de' } });
+    expect(settings.status, settings.text).toBe(200);
+    try {
+      const german = await t.graphql(`query($id: String!) { catalogEntity(idOrSlug: $id) { title description } }`, { id: firstId }, { apiKey: storefront });
+      expect(german.body.data!.catalogEntity).toEqual({ title: 'Pullover', description: 'Warm' });
+    } finally {
+      await t.request('/api/settings/general', { method: 'PATCH', apiKey: admin, body: { locale: 'en' } });
+    }
+    const bad = await t.graphql(`{ catalogEntities(limit: 1) { data { title(locale: "not a locale!") } } }`, {}, { apiKey: storefront });
+    expect(bad.body.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
+  });
+
   it('loads only what is selected', async () => {
     await counted(`query($type: String) { catalogEntities(type: $type, limit: 1) { data { slug } } }`, { type }, storefront);
     const bare = await counted(`query($type: String) { catalogEntities(type: $type, limit: 50) { data { slug } } }`, { type }, storefront);

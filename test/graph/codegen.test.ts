@@ -3,7 +3,7 @@
 // against the server: product page, cart → checkout, admin order list. Their result and variable
 // types must be precise: no any, no unknown (test/graph/client/precise.ts).
 import { execFile } from 'node:child_process';
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { generate } from '@graphql-codegen/cli';
@@ -65,6 +65,15 @@ describe('GraphQL Code Generator client', () => {
     const result = await run(process.execPath, [tsc, '-p', join(fixture, 'tsconfig.precise.json')], { cwd: fixture }).catch((error) => error);
     expect(`${result.stdout ?? ''}${result.stderr ?? ''}`).toBe('');
   }, 120_000);
+
+  it('types the results of the three operations without unknown, any or JSON scalars', async () => {
+    const generated = await readFile(join(fixture, 'gql', 'graphql.ts'), 'utf8');
+    for (const name of ['ProductPageQuery', 'CartCreateMutation', 'CartItemAddMutation', 'CheckoutMutation', 'AdminOrdersQuery']) {
+      const type = generated.split('\n').find((line) => line.startsWith(`export type ${name} = `));
+      expect(type, `${name} is generated`).toBeDefined();
+      expect(type, name).not.toMatch(/\b(unknown|any)\b|Scalars\['JSON(Object)?'\]/);
+    }
+  });
 
   it('runs product page, cart → checkout and the admin order list against the server', async () => {
     // Through a computed path: the main type check excludes the fixture (its ./gql exists only

@@ -41,6 +41,8 @@ const ORDERS = `query($limit: Int) {
       timeline { type summary }
       refunds { amount status lines { quantity } }
       fulfillments { carrier lines { quantity } }
+      grandTotal
+      payments { provider intentId status currency amount capturedAmount refundedAmount events { type outcome receivedAt } }
     }
   }
 }`;
@@ -76,11 +78,27 @@ describe('order relations', () => {
       expect(order.lineItems[0].variant).toBeNull();
       expect(order.notes.length).toBeGreaterThan(0);
       expect(order.timeline.map((e: any) => e.type)).toContain('note');
+      expect(order.payments).toHaveLength(1);
+      expect(order.payments[0]).toMatchObject({ provider: expect.any(String), intentId: expect.any(String), currency: 'USD', amount: order.grandTotal });
     }
     const full = orders.find((o: any) => o.id === decorated.id);
     expect(full.notes[0]).toEqual({ body: 'gift wrap', pinned: true });
     expect(full.refunds).toEqual([{ amount: 1000, status: 'pending', lines: [{ quantity: 1 }] }]);
     expect(full.fulfillments).toEqual([{ carrier: 'UPS', lines: [{ quantity: 2 }] }]);
+    expect(full.payments).toEqual([
+      {
+        provider: expect.any(String),
+        intentId: decorated.paymentIntentId,
+        status: 'paid', // the refund is still pending (inside its undo window)
+        currency: 'USD',
+        amount: decorated.grandTotal,
+        capturedAmount: decorated.grandTotal,
+        refundedAmount: 1000,
+        events: [{ type: 'payment_intent.succeeded', outcome: 'confirmed', receivedAt: expect.any(String) }],
+      },
+    ]);
+    const unpaid = orders.find((o: any) => o.id !== decorated.id);
+    expect(unpaid.payments[0]).toMatchObject({ status: 'awaiting_payment', capturedAmount: 0, events: [] });
     expect(full.timeline.map((e: any) => e.type)).toEqual(expect.arrayContaining(['status', 'note', 'refund']));
     console.log(`graph orders page statements: 10 orders = ${ten.count}, 100 orders = ${hundred.count}`);
     expect(hundred.count).toBe(ten.count);
@@ -98,7 +116,7 @@ describe('order relations', () => {
   it('REST answers keep their shape: no graph-only relation appears', async () => {
     const res = await t.request(`/api/orders/${decorated.id}`, { apiKey: store.admin });
     expect(res.status).toBe(200);
-    for (const key of ['notes', 'timeline', 'refunds', 'fulfillments']) expect(res.body.data).not.toHaveProperty(key);
+    for (const key of ['notes', 'timeline', 'refunds', 'fulfillments', 'payments']) expect(res.body.data).not.toHaveProperty(key);
     expect(res.body.data.lineItems[0]).not.toHaveProperty('entity');
   });
 });

@@ -138,7 +138,7 @@ describe('adjust', () => {
   it('works over GraphQL', async () => {
     const entity = await createEntity(t, admin);
     const res = await t.graphql(
-      `mutation($id: UUID!) { inventoryAdjust(entityId: $id, type: "restock", quantity: 7) { level { onHand available } movement { type quantity } } }`,
+      `mutation($id: UUID!) { inventoryAdjust(entityId: $id, type: restock, quantity: 7) { level { onHand available } movement { type quantity } } }`,
       { id: entity.id },
       { apiKey: admin },
     );

@@ -80,7 +80,7 @@ describe('orders', () => {
     // GraphQL gives the same answers.
     const gql = await t.graphql('query($id: String!) { order(idOrNumber: $id) { id } }', { id: theirs.id }, { bearer: alice.token });
     expect(gql.body.errors![0].extensions.code).toBe('NOT_FOUND');
-    expect(gql.body.data).toBeNull();
+    expect(gql.body.data).toEqual({ order: null });
   });
 
   it('needs orders:read or orders:read:own: 401 anonymous, 403 for a key without them', async () => {

@@ -221,7 +221,7 @@ describe('undo and settlement', () => {
     const p = await product(store, { price: 100, stock: 10 });
     const order = await paidOrder([{ entityId: p }]);
     const res = await t.graphql(
-      'mutation($id: String!, $lines: [JSONObject!]!) { orderRefundCreate(id: $id, lines: $lines, reason: "gql") { amount status lines { quantity } } }',
+      'mutation($id: String!, $lines: [OrderLineQuantityInput!]!) { orderRefundCreate(id: $id, lines: $lines, reason: "gql") { amount status lines { quantity } } }',
       { id: order.number, lines: [{ lineItemId: order.lineItems[0].lineItemId, quantity: 1 }] },
       { apiKey: store.admin },
     );

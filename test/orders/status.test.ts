@@ -97,9 +97,9 @@ describe('order status', () => {
 
   it('moves status over GraphQL with the same table', async () => {
     const order = await orderIn('confirmed');
-    const ok = await t.graphql('mutation($id: String!) { orderStatusUpdate(id: $id, status: "processing") { status } }', { id: order.id }, { apiKey: store.admin });
+    const ok = await t.graphql('mutation($id: String!) { orderStatusUpdate(id: $id, status: processing) { status } }', { id: order.id }, { apiKey: store.admin });
     expect(ok.body.data.orderStatusUpdate.status).toBe('processing');
-    const bad = await t.graphql('mutation($id: String!) { orderStatusUpdate(id: $id, status: "pending") { status } }', { id: order.id }, { apiKey: store.admin });
+    const bad = await t.graphql('mutation($id: String!) { orderStatusUpdate(id: $id, status: pending) { status } }', { id: order.id }, { apiKey: store.admin });
     expect(bad.body.errors![0].extensions.code).toBe('INVALID_TRANSITION');
   });
 });

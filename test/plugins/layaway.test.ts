@@ -164,7 +164,7 @@ describe('layaway plans', () => {
     expect(list.body.meta.limit).toBe(100);
     expect(list.body.data.length).toBeGreaterThan(0);
     expect(list.body.data.every((p: { status: string }) => p.status === 'forfeited')).toBe(true);
-    const gql = await t.graphql('{ layaways(status: "active", limit: 5) { data { id status balance lines { sku quantity } payments { amount } } meta { total limit offset } } }', {}, { apiKey: clerk });
+    const gql = await t.graphql('{ layaways(status: active, limit: 5) { data { id status balance lines { sku quantity } payments { amount } } meta { total limit offset } } }', {}, { apiKey: clerk });
     expect(gql.body.errors, JSON.stringify(gql.body.errors)).toBeUndefined();
     expect((gql.body.data as any).layaways.data.every((p: { status: string }) => p.status === 'active')).toBe(true);
     expect((await t.request('/api/layaways', { apiKey: store.storefront })).status).toBe(403);

@@ -132,10 +132,10 @@ describe('create, list, update, deactivate', () => {
 
   it('works over GraphQL', async () => {
     const c = code();
-    const res = await t.graphql(`mutation($c: String!) { promotionCreate(code: $c, name: "GQL", type: "free_shipping", value: 0) { code type value } }`, { c }, { apiKey: admin });
+    const res = await t.graphql(`mutation($c: String!) { promotionCreate(code: $c, name: "GQL", type: free_shipping, value: 0) { code type value } }`, { c }, { apiKey: admin });
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data!.promotionCreate).toEqual({ code: c.toUpperCase(), type: 'free_shipping', value: 0 });
-    const list = await t.graphql(`{ promotions(status: "all", limit: 100) { data { code } } }`, {}, { apiKey: admin });
+    const list = await t.graphql(`{ promotions(status: all, limit: 100) { data { code } } }`, {}, { apiKey: admin });
     expect(list.body.data!.promotions.data.map((p: any) => p.code)).toContain(c.toUpperCase());
   });
 });

@@ -131,7 +131,7 @@ describe('POST /promotions/validate', () => {
   it('works over GraphQL', async () => {
     const promotion = await create({ type: 'percentage_off_order', value: 10 });
     const res = await t.graphql(
-      `query($code: String!, $items: [JSONObject!]!) { promotionValidation(code: $code, currency: "USD", subtotal: 5000, lineItems: $items) { valid discount reason } }`,
+      `query($code: String!, $items: [PromotionLineItemInput!]!) { promotionValidation(code: $code, currency: "USD", subtotal: 5000, lineItems: $items) { valid discount reason } }`,
       { code: promotion.code, items: [] },
       { apiKey: admin },
     );

@@ -11,6 +11,8 @@ import { createUser, mintApiKey } from '../../src/auth/accounts.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 import { listen, type Listening } from '../../src/http/listen.js';
 import { PACKAGE_ROOT } from '../../src/paths.js';
+import { buildSchema } from '../../src/graphql/schema.js';
+import { assertGraphqlAnswer } from './contract-graphql.js';
 
 export const TEST_BASE_URL = 'http://localhost:3000';
 
@@ -132,7 +134,12 @@ export async function startTestApp(overrides: ConfigInput = {}, options: { logge
     app,
     databaseName: database.name,
     request,
-    graphql: (query, variables, options = {}) => request('/graphql', { ...options, method: 'POST', body: { query, variables } }),
+    // Every answer is checked against the schema the app runs (contract-graphql.ts).
+    graphql: async (query, variables, options = {}) => {
+      const response = await request<{ data?: any; errors?: any[] }>('/graphql', { ...options, method: 'POST', body: { query, variables } });
+      assertGraphqlAnswer(buildSchema(), { query, variables }, response.body);
+      return response;
+    },
     async signIn(role, options = {}) {
       users += 1;
       const email = options.email ?? `${role}${users}-${randomBytes(3).toString('hex')}@example.com`;

@@ -2978,6 +2978,29 @@ export interface components {
             /** @description State, province or region */
             state?: string;
         };
+        /** @description A postal address; line1, city, postalCode and country are required (422 naming the missing field otherwise) */
+        AddressInput: {
+            /** @description Required. */
+            city?: string;
+            /** @description Company name */
+            company?: string;
+            /** @description Required. */
+            country?: string;
+            /** @description Given name of the person */
+            firstName?: string;
+            /** @description Family name of the person */
+            lastName?: string;
+            /** @description Required. */
+            line1?: string;
+            /** @description Street address, second line */
+            line2?: string;
+            /** @description Phone number */
+            phone?: string;
+            /** @description Required. */
+            postalCode?: string;
+            /** @description State, province or region */
+            state?: string;
+        };
         /** @description A condition { member, operator, values } or a group { and: [...] } / { or: [...] }. */
         AnalyticsFilterInput: {
             /** @description All of these filters must hold */
@@ -3801,7 +3824,10 @@ export interface components {
             defaultShippingAddress?: components["schemas"]["CustomerAddress"];
             /** @description Changed through better-auth's change-email flow (POST /api/auth/change-email), not here */
             email: string;
-            /** @description The customer's id (the same as the user id of their account) */
+            /**
+             * Format: uuid
+             * @description The customer's id (the same as the user id of their account)
+             */
             id: string;
             /**
              * Format: date-time
@@ -3829,7 +3855,10 @@ export interface components {
              * @description When it was last changed
              */
             updatedAt: string;
-            /** @description Id of the user account */
+            /**
+             * Format: uuid
+             * @description Id of the user account
+             */
             userId?: string;
         };
         /** @description A saved address of a customer. */
@@ -3898,7 +3927,10 @@ export interface components {
             defaultShippingAddress?: components["schemas"]["CustomerAddress"];
             /** @description Changed through better-auth's change-email flow (POST /api/auth/change-email), not here */
             email: string;
-            /** @description The customer's id (the same as the user id of their account) */
+            /**
+             * Format: uuid
+             * @description The customer's id (the same as the user id of their account)
+             */
             id: string;
             /** @description Whether the customer agreed to marketing messages */
             marketingConsent: boolean;
@@ -3911,7 +3943,10 @@ export interface components {
              * @description When it was last changed
              */
             updatedAt: string;
-            /** @description Id of the user account */
+            /**
+             * Format: uuid
+             * @description Id of the user account
+             */
             userId?: string;
         };
         /**
@@ -4614,7 +4649,7 @@ export interface components {
              *
              *     REST: POST /api/catalog/brands
              */
-            catalogBrandCreate: components["schemas"]["CatalogBrand"];
+            catalogBrandCreate?: components["schemas"]["CatalogBrand"];
             /**
              * @description Delete a brand
              *
@@ -4626,7 +4661,7 @@ export interface components {
              *
              *     REST: DELETE /api/catalog/brands/:brandId
              */
-            catalogBrandDelete: components["schemas"]["CatalogBrand"];
+            catalogBrandDelete?: components["schemas"]["CatalogBrand"];
             /**
              * @description Update a brand
              *
@@ -4638,7 +4673,7 @@ export interface components {
              *
              *     REST: PATCH /api/catalog/brands/:brandId
              */
-            catalogBrandUpdate: components["schemas"]["CatalogBrand"];
+            catalogBrandUpdate?: components["schemas"]["CatalogBrand"];
             /**
              * @description Create a category
              *
@@ -4650,7 +4685,7 @@ export interface components {
              *
              *     REST: POST /api/catalog/categories
              */
-            catalogCategoryCreate: components["schemas"]["CatalogCategory"];
+            catalogCategoryCreate?: components["schemas"]["CatalogCategory"];
             /**
              * @description Delete a category
              *
@@ -4662,7 +4697,7 @@ export interface components {
              *
              *     REST: DELETE /api/catalog/categories/:categoryId
              */
-            catalogCategoryDelete: components["schemas"]["CatalogCategory"];
+            catalogCategoryDelete?: components["schemas"]["CatalogCategory"];
             /**
              * @description Update a category
              *
@@ -4674,7 +4709,7 @@ export interface components {
              *
              *     REST: PATCH /api/catalog/categories/:categoryId
              */
-            catalogCategoryUpdate: components["schemas"]["CatalogCategory"];
+            catalogCategoryUpdate?: components["schemas"]["CatalogCategory"];
             /**
              * @description Approve the newest proposal of a custom field
              *
@@ -4686,7 +4721,7 @@ export interface components {
              *
              *     REST: POST /api/catalog/entities/:id/custom-fields/:fieldName/approve
              */
-            catalogCustomFieldApprove: components["schemas"]["CatalogCustomField"];
+            catalogCustomFieldApprove?: components["schemas"]["CatalogCustomField"];
             /**
              * @description Propose a custom-field value
              *
@@ -4698,7 +4733,7 @@ export interface components {
              *
              *     REST: POST /api/catalog/entities/:id/custom-fields/:fieldName/proposals
              */
-            catalogCustomFieldPropose: components["schemas"]["CatalogCustomField"];
+            catalogCustomFieldPropose?: components["schemas"]["CatalogCustomField"];
             /**
              * @description Reject the newest proposal of a custom field
              *
@@ -4710,7 +4745,7 @@ export interface components {
              *
              *     REST: POST /api/catalog/entities/:id/custom-fields/:fieldName/reject
              */
-            catalogCustomFieldReject: components["schemas"]["CatalogCustomField"];
+            catalogCustomFieldReject?: components["schemas"]["CatalogCustomField"];
             /**
              * @description Archive: move to archived
              *
@@ -4722,7 +4757,7 @@ export interface components {
              *
              *     REST: POST /api/catalog/entities/:id/archive
              */
-            catalogEntityArchive: components["schemas"]["CatalogEntity"];
+            catalogEntityArchive?: components["schemas"]["CatalogEntity"];
             /**
              * @description Set the localized attributes of an entity for one locale
              *
@@ -4734,7 +4769,7 @@ export interface components {
              *
              *     REST: PUT /api/catalog/entities/:id/attributes/:locale
              */
-            catalogEntityAttributesSet: components["schemas"]["CatalogAttributes"];
+            catalogEntityAttributesSet?: components["schemas"]["CatalogAttributes"];
             /**
              * @description Add an entity to a brand
              *
@@ -4746,7 +4781,7 @@ export interface components {
              *
              *     REST: POST /api/catalog/entities/:id/brands/:brandId
              */
-            catalogEntityBrandAdd: components["schemas"]["CatalogEntity"];
+            catalogEntityBrandAdd?: components["schemas"]["CatalogEntity"];
             /**
              * @description Remove an entity from a brand
              *
@@ -4758,7 +4793,7 @@ export interface components {
              *
              *     REST: DELETE /api/catalog/entities/:id/brands/:brandId
              */
-            catalogEntityBrandRemove: components["schemas"]["CatalogEntity"];
+            catalogEntityBrandRemove?: components["schemas"]["CatalogEntity"];
             /**
              * @description Add an entity to a category
              *
@@ -4770,7 +4805,7 @@ export interface components {
              *
              *     REST: POST /api/catalog/entities/:id/categories/:categoryId
              */
-            catalogEntityCategoryAdd: components["schemas"]["CatalogEntity"];
+            catalogEntityCategoryAdd?: components["schemas"]["CatalogEntity"];
             /**
              * @description Remove an entity from a category
              *
@@ -4782,7 +4817,7 @@ export interface components {
              *
              *     REST: DELETE /api/catalog/entities/:id/categories/:categoryId
              */
-            catalogEntityCategoryRemove: components["schemas"]["CatalogEntity"];
+            catalogEntityCategoryRemove?: components["schemas"]["CatalogEntity"];
             /**
              * @description Create a catalog entity
              *
@@ -4794,7 +4829,7 @@ export interface components {
              *
              *     REST: POST /api/catalog/entities
              */
-            catalogEntityCreate: components["schemas"]["CatalogEntity"];
+            catalogEntityCreate?: components["schemas"]["CatalogEntity"];
             /**
              * @description Delete a catalog entity
              *
@@ -4806,7 +4841,7 @@ export interface components {
              *
              *     REST: DELETE /api/catalog/entities/:id
              */
-            catalogEntityDelete: components["schemas"]["CatalogEntity"];
+            catalogEntityDelete?: components["schemas"]["CatalogEntity"];
             /**
              * @description Discontinue: move to discontinued
              *
@@ -4818,7 +4853,7 @@ export interface components {
              *
              *     REST: POST /api/catalog/entities/:id/discontinue
              */
-            catalogEntityDiscontinue: components["schemas"]["CatalogEntity"];
+            catalogEntityDiscontinue?: components["schemas"]["CatalogEntity"];
             /**
              * @description Set who owns a field of an entity
              *
@@ -4830,7 +4865,7 @@ export interface components {
              *
              *     REST: PUT /api/catalog/entities/:id/field-ownership
              */
-            catalogEntityFieldOwnershipSet: components["schemas"]["CatalogFieldOwnership"];
+            catalogEntityFieldOwnershipSet?: components["schemas"]["CatalogFieldOwnership"];
             /**
              * @description Publish: move to active
              *
@@ -4842,7 +4877,7 @@ export interface components {
              *
              *     REST: POST /api/catalog/entities/:id/publish
              */
-            catalogEntityPublish: components["schemas"]["CatalogEntity"];
+            catalogEntityPublish?: components["schemas"]["CatalogEntity"];
             /**
              * @description Update a catalog entity
              *
@@ -4854,7 +4889,7 @@ export interface components {
              *
              *     REST: PATCH /api/catalog/entities/:id
              */
-            catalogEntityUpdate: components["schemas"]["CatalogEntity"];
+            catalogEntityUpdate?: components["schemas"]["CatalogEntity"];
             /**
              * @description Archive a custom-field definition
              *
@@ -4866,7 +4901,7 @@ export interface components {
              *
              *     REST: POST /api/admin/entity-field-definitions/:id/archive
              */
-            catalogFieldDefinitionArchive: components["schemas"]["CatalogFieldDefinition"];
+            catalogFieldDefinitionArchive?: components["schemas"]["CatalogFieldDefinition"];
             /**
              * @description Define a custom field for an entity type
              *
@@ -4878,7 +4913,7 @@ export interface components {
              *
              *     REST: POST /api/admin/entity-field-definitions
              */
-            catalogFieldDefinitionCreate: components["schemas"]["CatalogFieldDefinition"];
+            catalogFieldDefinitionCreate?: components["schemas"]["CatalogFieldDefinition"];
             /**
              * @description Update a custom-field definition
              *
@@ -4890,7 +4925,7 @@ export interface components {
              *
              *     REST: PATCH /api/admin/entity-field-definitions/:id
              */
-            catalogFieldDefinitionUpdate: components["schemas"]["CatalogFieldDefinition"];
+            catalogFieldDefinitionUpdate?: components["schemas"]["CatalogFieldDefinition"];
             /**
              * @description Create an option type (axis) on an entity
              *
@@ -4902,7 +4937,7 @@ export interface components {
              *
              *     REST: POST /api/catalog/entities/:id/options
              */
-            catalogOptionTypeCreate: components["schemas"]["CatalogOptionType"];
+            catalogOptionTypeCreate?: components["schemas"]["CatalogOptionType"];
             /**
              * @description Create a value of an option type
              *
@@ -4914,7 +4949,7 @@ export interface components {
              *
              *     REST: POST /api/catalog/options/:optionTypeId/values
              */
-            catalogOptionValueCreate: components["schemas"]["CatalogOptionValue"];
+            catalogOptionValueCreate?: components["schemas"]["CatalogOptionValue"];
             /**
              * @description Create one variant
              *
@@ -4926,7 +4961,7 @@ export interface components {
              *
              *     REST: POST /api/catalog/entities/:id/variants
              */
-            catalogVariantCreate: components["schemas"]["CatalogVariant"];
+            catalogVariantCreate?: components["schemas"]["CatalogVariant"];
             /**
              * @description Delete a variant
              *
@@ -4938,7 +4973,7 @@ export interface components {
              *
              *     REST: DELETE /api/catalog/variants/:variantId
              */
-            catalogVariantDelete: components["schemas"]["CatalogVariant"];
+            catalogVariantDelete?: components["schemas"]["CatalogVariant"];
             /**
              * @description Find or create one variant, creating its option axes and values inline
              *
@@ -4950,7 +4985,7 @@ export interface components {
              *
              *     REST: POST /api/catalog/entities/:id/variants/quick
              */
-            catalogVariantQuickCreate: components["schemas"]["CatalogVariant"];
+            catalogVariantQuickCreate?: components["schemas"]["CatalogVariant"];
             /**
              * @description Create the full cartesian matrix of variants from axes
              *
@@ -4962,7 +4997,7 @@ export interface components {
              *
              *     REST: POST /api/catalog/entities/:id/variants/bulk
              */
-            catalogVariantsBulkCreate: components["schemas"]["CatalogVariantMatrix"];
+            catalogVariantsBulkCreate?: components["schemas"]["CatalogVariantMatrix"];
             /**
              * @description Generate variants from the option matrix
              *
@@ -4974,7 +5009,7 @@ export interface components {
              *
              *     REST: POST /api/catalog/entities/:id/variants/generate
              */
-            catalogVariantsGenerate: components["schemas"]["CatalogVariantMatrix"];
+            catalogVariantsGenerate?: components["schemas"]["CatalogVariantMatrix"];
             /**
              * @description Update a variant
              *
@@ -4986,7 +5021,7 @@ export interface components {
              *
              *     REST: PATCH /api/catalog/variants/:variantId
              */
-            catalogVariantUpdate: components["schemas"]["CatalogVariant"];
+            catalogVariantUpdate?: components["schemas"]["CatalogVariant"];
             /**
              * @description Create an order from a cart
              *
@@ -5008,7 +5043,7 @@ export interface components {
              *
              *     REST: POST /api/inventory/adjust
              */
-            inventoryAdjust: components["schemas"]["InventoryAdjustment"];
+            inventoryAdjust?: components["schemas"]["InventoryAdjustment"];
             /**
              * @description Set a level's reorder threshold or unit cost
              *
@@ -5018,7 +5053,7 @@ export interface components {
              *
              *     REST: PATCH /api/inventory/levels/:id
              */
-            inventoryLevelUpdate: components["schemas"]["InventoryLevel"];
+            inventoryLevelUpdate?: components["schemas"]["InventoryLevel"];
             /**
              * @description Release reserved stock
              *
@@ -5030,7 +5065,7 @@ export interface components {
              *
              *     REST: POST /api/inventory/release
              */
-            inventoryRelease: components["schemas"]["InventoryRelease"];
+            inventoryRelease?: components["schemas"]["InventoryRelease"];
             /**
              * @description Reserve stock for a cart or an order
              *
@@ -5042,7 +5077,7 @@ export interface components {
              *
              *     REST: POST /api/inventory/reserve
              */
-            inventoryReserve: components["schemas"]["InventoryReservationResult"];
+            inventoryReserve?: components["schemas"]["InventoryReservationResult"];
             /**
              * @description Re-enqueue a failed job (back to pending with a fresh attempt budget); returns the updated job
              *
@@ -5052,7 +5087,7 @@ export interface components {
              *
              *     REST: POST /api/admin/jobs/:id/retry
              */
-            jobRetry: components["schemas"]["Job"];
+            jobRetry?: components["schemas"]["Job"];
             /**
              * @description Cron target: run one batch of the organization’s jobs and report what it did
              *
@@ -5062,7 +5097,7 @@ export interface components {
              *
              *     REST: GET /api/jobs/run
              */
-            jobsRun: components["schemas"]["JobRunReport"];
+            jobsRun?: components["schemas"]["JobRunReport"];
             /**
              * @description Save an address
              *
@@ -5074,7 +5109,7 @@ export interface components {
              *
              *     REST: POST /api/me/addresses
              */
-            meAddressCreate: components["schemas"]["CustomerAddress"];
+            meAddressCreate?: components["schemas"]["CustomerAddress"];
             /**
              * @description Delete a saved address; answers the deleted address
              *
@@ -5086,7 +5121,7 @@ export interface components {
              *
              *     REST: DELETE /api/me/addresses/:id
              */
-            meAddressDelete: components["schemas"]["CustomerAddress"];
+            meAddressDelete?: components["schemas"]["CustomerAddress"];
             /**
              * @description Delete a media asset
              *
@@ -5098,7 +5133,7 @@ export interface components {
              *
              *     REST: DELETE /api/media/:id
              */
-            mediaAssetDelete: components["schemas"]["MediaAsset"];
+            mediaAssetDelete?: components["schemas"]["MediaAsset"];
             /**
              * @description Attach an asset to an entity or one of its variants
              *
@@ -5110,7 +5145,7 @@ export interface components {
              *
              *     REST: POST /api/media/attach
              */
-            mediaAttach: components["schemas"]["MediaAttachment"];
+            mediaAttach?: components["schemas"]["MediaAttachment"];
             /**
              * @description Detach an asset (the asset stays)
              *
@@ -5120,7 +5155,7 @@ export interface components {
              *
              *     REST: DELETE /api/media/attachments/:attachmentId
              */
-            mediaDetach: components["schemas"]["MediaAttachment"];
+            mediaDetach?: components["schemas"]["MediaAttachment"];
             /**
              * @description Reorder the attachments of an entity
              *
@@ -5132,7 +5167,7 @@ export interface components {
              *
              *     REST: POST /api/media/reorder
              */
-            mediaReorder: components["schemas"]["MediaAttachment"][];
+            mediaReorder?: components["schemas"]["MediaAttachment"][];
             /** @description Upload a file through a GraphQL multipart request (operations + map + the file part). Same rules as POST /api/media/upload: type from the bytes, size limit (PAYLOAD_TOO_LARGE), the same bytes answer the existing asset; origin merchant. Requires permission media:write. */
             mediaUpload: components["schemas"]["MediaAsset"];
             /**
@@ -5144,7 +5179,7 @@ export interface components {
              *
              *     REST: POST /api/me/orders/:orderId/reorder
              */
-            meOrderReorder: components["schemas"]["ReorderResult"];
+            meOrderReorder?: components["schemas"]["ReorderResult"];
             /**
              * @description Update the signed-in customer's profile
              *
@@ -5156,7 +5191,7 @@ export interface components {
              *
              *     REST: PATCH /api/me/profile
              */
-            meProfileUpdate: components["schemas"]["CustomerProfile"];
+            meProfileUpdate?: components["schemas"]["CustomerProfile"];
             /**
              * @description Record a fulfillment (shipped units) of an order
              *
@@ -5168,7 +5203,7 @@ export interface components {
              *
              *     REST: POST /api/orders/:id/fulfillments
              */
-            orderFulfillmentCreate: components["schemas"]["OrderFulfillment"];
+            orderFulfillmentCreate?: components["schemas"]["OrderFulfillment"];
             /**
              * @description Email the invoice to the order's customer address
              *
@@ -5180,7 +5215,7 @@ export interface components {
              *
              *     REST: POST /api/orders/:id/invoice/email
              */
-            orderInvoiceEmail: components["schemas"]["OrderInvoiceEmail"];
+            orderInvoiceEmail?: components["schemas"]["OrderInvoiceEmail"];
             /**
              * @description Add a note to an order
              *
@@ -5190,7 +5225,7 @@ export interface components {
              *
              *     REST: POST /api/orders/:id/notes
              */
-            orderNoteCreate: components["schemas"]["OrderNote"];
+            orderNoteCreate?: components["schemas"]["OrderNote"];
             /**
              * @description Delete a note of an order; answers the deleted note
              *
@@ -5200,7 +5235,7 @@ export interface components {
              *
              *     REST: DELETE /api/orders/:id/notes/:noteId
              */
-            orderNoteDelete: components["schemas"]["OrderNote"];
+            orderNoteDelete?: components["schemas"]["OrderNote"];
             /**
              * @description Refund order lines
              *
@@ -5212,7 +5247,7 @@ export interface components {
              *
              *     REST: POST /api/orders/:id/refunds
              */
-            orderRefundCreate: components["schemas"]["OrderRefund"];
+            orderRefundCreate?: components["schemas"]["OrderRefund"];
             /**
              * @description Undo a refund inside its undo window
              *
@@ -5224,7 +5259,7 @@ export interface components {
              *
              *     REST: POST /api/orders/:id/refunds/:refundId/undo
              */
-            orderRefundUndo: components["schemas"]["OrderRefund"];
+            orderRefundUndo?: components["schemas"]["OrderRefund"];
             /**
              * @description Move an order's status along the state table
              *
@@ -5236,7 +5271,7 @@ export interface components {
              *
              *     REST: PATCH /api/orders/:id/status
              */
-            orderStatusUpdate: components["schemas"]["Order"];
+            orderStatusUpdate?: components["schemas"]["Order"];
             /**
              * @description Receive a payment-provider event (the raw payload and its Stripe-Signature header value)
              *
@@ -5256,7 +5291,7 @@ export interface components {
              *
              *     REST: POST /api/pricing/prices
              */
-            priceCreate: components["schemas"]["Price"];
+            priceCreate?: components["schemas"]["Price"];
             /**
              * @description Delete a price
              *
@@ -5268,7 +5303,7 @@ export interface components {
              *
              *     REST: DELETE /api/pricing/prices/:id
              */
-            priceDelete: components["schemas"]["Price"];
+            priceDelete?: components["schemas"]["Price"];
             /**
              * @description Create a price modifier
              *
@@ -5280,7 +5315,7 @@ export interface components {
              *
              *     REST: POST /api/pricing/modifiers
              */
-            priceModifierCreate: components["schemas"]["PriceModifier"];
+            priceModifierCreate?: components["schemas"]["PriceModifier"];
             /**
              * @description Update a price modifier
              *
@@ -5292,7 +5327,7 @@ export interface components {
              *
              *     REST: PATCH /api/pricing/modifiers/:id
              */
-            priceModifierUpdate: components["schemas"]["PriceModifier"];
+            priceModifierUpdate?: components["schemas"]["PriceModifier"];
             /**
              * @description Change the amount of a price
              *
@@ -5304,7 +5339,7 @@ export interface components {
              *
              *     REST: PATCH /api/pricing/prices/:id
              */
-            priceUpdate: components["schemas"]["Price"];
+            priceUpdate?: components["schemas"]["Price"];
             /**
              * @description Create a promotion
              *
@@ -5316,7 +5351,7 @@ export interface components {
              *
              *     REST: POST /api/promotions
              */
-            promotionCreate: components["schemas"]["Promotion"];
+            promotionCreate?: components["schemas"]["Promotion"];
             /**
              * @description Deactivate a promotion
              *
@@ -5328,7 +5363,7 @@ export interface components {
              *
              *     REST: POST /api/promotions/:id/deactivate
              */
-            promotionDeactivate: components["schemas"]["Promotion"];
+            promotionDeactivate?: components["schemas"]["Promotion"];
             /**
              * @description Update a promotion
              *
@@ -5340,7 +5375,7 @@ export interface components {
              *
              *     REST: PATCH /api/promotions/:id
              */
-            promotionUpdate: components["schemas"]["Promotion"];
+            promotionUpdate?: components["schemas"]["Promotion"];
             /**
              * @description Shallow-merge a patch into a settings group; a null value deletes that key
              *
@@ -5352,7 +5387,7 @@ export interface components {
              *
              *     REST: PATCH /api/settings/:group
              */
-            settingsUpdate: {
+            settingsUpdate?: {
                 [key: string]: unknown;
             };
             /**
@@ -5366,7 +5401,7 @@ export interface components {
              *
              *     REST: POST /api/tax/classes
              */
-            taxClassCreate: components["schemas"]["TaxClass"];
+            taxClassCreate?: components["schemas"]["TaxClass"];
             /**
              * @description Delete a tax class no entity or variant uses
              *
@@ -5378,7 +5413,7 @@ export interface components {
              *
              *     REST: DELETE /api/tax/classes/:id
              */
-            taxClassDelete: components["schemas"]["TaxClass"];
+            taxClassDelete?: components["schemas"]["TaxClass"];
             /**
              * @description Update a tax class
              *
@@ -5390,7 +5425,7 @@ export interface components {
              *
              *     REST: PATCH /api/tax/classes/:id
              */
-            taxClassUpdate: components["schemas"]["TaxClass"];
+            taxClassUpdate?: components["schemas"]["TaxClass"];
             /**
              * @description Create a warehouse
              *
@@ -5402,7 +5437,7 @@ export interface components {
              *
              *     REST: POST /api/inventory/warehouses
              */
-            warehouseCreate: components["schemas"]["Warehouse"];
+            warehouseCreate?: components["schemas"]["Warehouse"];
             /**
              * @description Send a finished (failed or succeeded) delivery again, with the same webhook-id
              *
@@ -5412,7 +5447,7 @@ export interface components {
              *
              *     REST: POST /api/webhooks/deliveries/:id/redeliver
              */
-            webhookDeliveryRedeliver: components["schemas"]["WebhookDelivery"];
+            webhookDeliveryRedeliver?: components["schemas"]["WebhookDelivery"];
             /**
              * @description Register a webhook endpoint; the response holds its signing secret, shown only this once
              *
@@ -5424,7 +5459,7 @@ export interface components {
              *
              *     REST: POST /api/webhooks
              */
-            webhookEndpointCreate: components["schemas"]["WebhookEndpointCreated"];
+            webhookEndpointCreate?: components["schemas"]["WebhookEndpointCreated"];
             /**
              * @description Delete a webhook endpoint and its delivery history; returns what was deleted
              *
@@ -5434,7 +5469,7 @@ export interface components {
              *
              *     REST: DELETE /api/webhooks/:id
              */
-            webhookEndpointDelete: components["schemas"]["WebhookEndpoint"];
+            webhookEndpointDelete?: components["schemas"]["WebhookEndpoint"];
         };
         /** @description An order: grandTotal = subtotal − discountTotal + taxTotal + shippingTotal, in minor units of currency. */
         Order: {
@@ -5776,6 +5811,19 @@ export interface components {
              */
             variantId?: string;
         };
+        /** @description A quantity of one order line */
+        OrderLineQuantityInput: {
+            /**
+             * Format: uuid
+             * @description Required.
+             */
+            lineItemId?: string;
+            /**
+             * Format: int32
+             * @description Required.
+             */
+            quantity?: number;
+        };
         /** @description Units of one order line sent in one fulfillment. */
         OrderLineShipment: {
             /** @description Shipping carrier, e.g. UPS */
@@ -5825,6 +5873,51 @@ export interface components {
             data: components["schemas"]["Order"][];
             /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
+        };
+        /** @description A payment of the order through the payment adapter: today one per order, its payment intent. */
+        OrderPayment: {
+            /**
+             * Format: int64
+             * @description What the payment is for: the order grand total
+             */
+            amount: number;
+            /**
+             * Format: int64
+             * @description What the provider confirmed as charged
+             */
+            capturedAmount: number;
+            /** @description ISO 4217 currency code, e.g. USD */
+            currency: string;
+            /** @description Provider events received for this order, oldest first */
+            events: components["schemas"]["OrderPaymentEvent"][];
+            /** @description The provider's payment intent id */
+            intentId?: string;
+            /** @description The payment adapter, e.g. stripe or offline */
+            provider: string;
+            /**
+             * Format: int64
+             * @description Refunds pending or paid out
+             */
+            refundedAmount: number;
+            /**
+             * @description The order's payment state
+             * @enum {string}
+             */
+            status: "awaiting_payment" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "voided";
+        };
+        /** @description A payment-provider event received for the order (each event id is processed once). */
+        OrderPaymentEvent: {
+            /** @description The provider's event id, e.g. evt_... */
+            eventId: string;
+            /** @description What it did: confirmed, paid, recorded, duplicate or ignored: <why> */
+            outcome: string;
+            /**
+             * Format: date-time
+             * @description When it was received
+             */
+            receivedAt: string;
+            /** @description The provider's event type, e.g. payment_intent.succeeded (an open set: the provider's) */
+            type: string;
         };
         /** @description How the order was priced: applied promotions and the shipping rule. */
         OrderPricing: {
@@ -6344,6 +6437,36 @@ export interface components {
              */
             index: number;
         };
+        /** @description A cart line as the promotion rules see it */
+        PromotionLineItemInput: {
+            /**
+             * Format: uuid
+             * @description Required.
+             */
+            entityId?: string;
+            /** @description Required. */
+            entityType?: string;
+            /**
+             * Format: int32
+             * @description Required.
+             */
+            quantity?: number;
+            /**
+             * Format: int64
+             * @description Required.
+             */
+            totalPrice?: number;
+            /**
+             * Format: int64
+             * @description Required.
+             */
+            unitPrice?: number;
+        };
+        /**
+         * PromotionListStatus
+         * @enum {string}
+         */
+        PromotionListStatus: "active" | "scheduled" | "expired" | "inactive" | "all";
         /** @description A page of Promotion items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         PromotionPage: {
             /** @description The items of this page, in list order */
@@ -6404,7 +6527,7 @@ export interface components {
              *
              *     REST: GET /api/analytics/meta
              */
-            analyticsMeta: components["schemas"]["AnalyticsModelMeta"][];
+            analyticsMeta?: components["schemas"]["AnalyticsModelMeta"][];
             /**
              * @description Run an analytics query
              *
@@ -6414,7 +6537,7 @@ export interface components {
              *
              *     REST: POST /api/analytics/query
              */
-            analyticsQuery: components["schemas"]["AnalyticsQueryResult"];
+            analyticsQuery?: components["schemas"]["AnalyticsQueryResult"];
             /**
              * @description Run one report
              *
@@ -6424,7 +6547,7 @@ export interface components {
              *
              *     REST: GET /api/analytics/reports/:name
              */
-            analyticsReport: components["schemas"]["ReportResult"];
+            analyticsReport?: components["schemas"]["ReportResult"];
             /**
              * @description The available reports
              *
@@ -6432,7 +6555,7 @@ export interface components {
              *
              *     REST: GET /api/analytics/reports
              */
-            analyticsReports: components["schemas"]["ReportInfo"][];
+            analyticsReports?: components["schemas"]["ReportInfo"][];
             /**
              * @description The audit history of one entity, newest first
              *
@@ -6442,7 +6565,7 @@ export interface components {
              *
              *     REST: GET /api/audit/:entityType/:entityId
              */
-            auditEntityHistory: components["schemas"]["AuditEntryPage"];
+            auditEntityHistory?: components["schemas"]["AuditEntryPage"];
             /**
              * @description Query the audit log, newest first
              *
@@ -6452,7 +6575,7 @@ export interface components {
              *
              *     REST: GET /api/audit
              */
-            auditEntries: components["schemas"]["AuditEntryPage"];
+            auditEntries?: components["schemas"]["AuditEntryPage"];
             /**
              * @description Get a cart with its line items
              *
@@ -6472,7 +6595,7 @@ export interface components {
              *
              *     REST: GET /api/catalog/brands
              */
-            catalogBrands: components["schemas"]["CatalogBrandPage"];
+            catalogBrands?: components["schemas"]["CatalogBrandPage"];
             /**
              * @description List categories
              *
@@ -6482,7 +6605,7 @@ export interface components {
              *
              *     REST: GET /api/catalog/categories
              */
-            catalogCategories: components["schemas"]["CatalogCategoryPage"];
+            catalogCategories?: components["schemas"]["CatalogCategoryPage"];
             /**
              * @description The organization queue of proposed custom-field values
              *
@@ -6492,7 +6615,7 @@ export interface components {
              *
              *     REST: GET /api/admin/custom-field-proposals
              */
-            catalogCustomFieldProposals: components["schemas"]["CatalogCustomFieldProposalPage"];
+            catalogCustomFieldProposals?: components["schemas"]["CatalogCustomFieldProposalPage"];
             /**
              * @description List catalog entities
              *
@@ -6502,7 +6625,7 @@ export interface components {
              *
              *     REST: GET /api/catalog/entities
              */
-            catalogEntities: components["schemas"]["CatalogEntityPage"];
+            catalogEntities?: components["schemas"]["CatalogEntityPage"];
             /**
              * @description Get one catalog entity by UUID or slug
              *
@@ -6512,7 +6635,7 @@ export interface components {
              *
              *     REST: GET /api/catalog/entities/:idOrSlug
              */
-            catalogEntity: components["schemas"]["CatalogEntity"];
+            catalogEntity?: components["schemas"]["CatalogEntity"];
             /**
              * @description Localized attributes of an entity for one locale
              *
@@ -6522,7 +6645,7 @@ export interface components {
              *
              *     REST: GET /api/catalog/entities/:id/attributes/:locale
              */
-            catalogEntityAttributes: components["schemas"]["CatalogAttributes"];
+            catalogEntityAttributes?: components["schemas"]["CatalogAttributes"];
             /**
              * @description Field ownership rows of an entity
              *
@@ -6532,7 +6655,7 @@ export interface components {
              *
              *     REST: GET /api/catalog/entities/:id/field-ownership
              */
-            catalogEntityFieldOwnership: components["schemas"]["CatalogFieldOwnership"][];
+            catalogEntityFieldOwnership?: components["schemas"]["CatalogFieldOwnership"][];
             /**
              * @description List custom-field definitions
              *
@@ -6542,7 +6665,7 @@ export interface components {
              *
              *     REST: GET /api/admin/entity-field-definitions
              */
-            catalogFieldDefinitions: components["schemas"]["CatalogFieldDefinition"][];
+            catalogFieldDefinitions?: components["schemas"]["CatalogFieldDefinition"][];
             /**
              * @description One customer with orders count and lifetime value
              *
@@ -6550,7 +6673,7 @@ export interface components {
              *
              *     REST: GET /api/customers/:id
              */
-            customer: components["schemas"]["Customer"];
+            customer?: components["schemas"]["Customer"];
             /**
              * @description List customers, newest first, with orders count and lifetime value
              *
@@ -6558,7 +6681,7 @@ export interface components {
              *
              *     REST: GET /api/customers
              */
-            customers: components["schemas"]["CustomerPage"];
+            customers?: components["schemas"]["CustomerPage"];
             /**
              * @description Failed jobs of the organization, most recently failed first
              *
@@ -6566,7 +6689,7 @@ export interface components {
              *
              *     REST: GET /api/admin/jobs/failed
              */
-            failedJobs: components["schemas"]["JobPage"];
+            failedJobs?: components["schemas"]["JobPage"];
             /**
              * @description Availability of entities: in total, per variant, per warehouse and per level
              *
@@ -6576,7 +6699,7 @@ export interface components {
              *
              *     REST: GET /api/inventory/check
              */
-            inventoryAvailability: components["schemas"]["EntityAvailability"][];
+            inventoryAvailability?: components["schemas"]["EntityAvailability"][];
             /**
              * @description List stock levels
              *
@@ -6586,7 +6709,7 @@ export interface components {
              *
              *     REST: GET /api/inventory/levels
              */
-            inventoryLevels: components["schemas"]["InventoryLevelPage"];
+            inventoryLevels?: components["schemas"]["InventoryLevelPage"];
             /**
              * @description The movement ledger, newest first
              *
@@ -6596,7 +6719,7 @@ export interface components {
              *
              *     REST: GET /api/inventory/movements
              */
-            inventoryMovements: components["schemas"]["InventoryMovementPage"];
+            inventoryMovements?: components["schemas"]["InventoryMovementPage"];
             /**
              * @description The signed-in customer's saved addresses, oldest first
              *
@@ -6606,7 +6729,7 @@ export interface components {
              *
              *     REST: GET /api/me/addresses
              */
-            meAddresses: components["schemas"]["CustomerAddress"][];
+            meAddresses?: components["schemas"]["CustomerAddress"][];
             /**
              * @description One media asset with a signed URL
              *
@@ -6614,7 +6737,7 @@ export interface components {
              *
              *     Requires one of the permissions media:read, catalog:read.
              */
-            mediaAsset: components["schemas"]["MediaAsset"];
+            mediaAsset?: components["schemas"]["MediaAsset"];
             /**
              * @description One of my orders by UUID or number
              *
@@ -6624,7 +6747,7 @@ export interface components {
              *
              *     REST: GET /api/me/orders/:idOrNumber
              */
-            meOrder: components["schemas"]["Order"];
+            meOrder?: components["schemas"]["Order"];
             /**
              * @description Download links of the digital items of one of my orders
              *
@@ -6634,7 +6757,7 @@ export interface components {
              *
              *     REST: GET /api/me/orders/:orderId/downloads
              */
-            meOrderDownloads: components["schemas"]["OrderDownloads"];
+            meOrderDownloads?: components["schemas"]["OrderDownloads"];
             /**
              * @description The signed-in customer's orders, newest first
              *
@@ -6644,7 +6767,7 @@ export interface components {
              *
              *     REST: GET /api/me/orders
              */
-            meOrders: components["schemas"]["OrderPage"];
+            meOrders?: components["schemas"]["OrderPage"];
             /**
              * @description Fulfillment tracking of one of my orders
              *
@@ -6654,7 +6777,7 @@ export interface components {
              *
              *     REST: GET /api/me/orders/:idOrNumber/tracking
              */
-            meOrderTracking: components["schemas"]["OrderTracking"];
+            meOrderTracking?: components["schemas"]["OrderTracking"];
             /**
              * @description The signed-in customer's profile
              *
@@ -6664,7 +6787,7 @@ export interface components {
              *
              *     REST: GET /api/me/profile
              */
-            meProfile: components["schemas"]["CustomerProfile"];
+            meProfile?: components["schemas"]["CustomerProfile"];
             /**
              * @description Get one order by UUID or by number (ORD-YYYY-NNNNNN)
              *
@@ -6674,7 +6797,7 @@ export interface components {
              *
              *     REST: GET /api/orders/:idOrNumber
              */
-            order: components["schemas"]["Order"];
+            order?: components["schemas"]["Order"];
             /**
              * @description List the fulfillments of an order, oldest first
              *
@@ -6684,7 +6807,7 @@ export interface components {
              *
              *     REST: GET /api/orders/:id/fulfillments
              */
-            orderFulfillments: components["schemas"]["OrderFulfillment"][];
+            orderFulfillments?: components["schemas"]["OrderFulfillment"][];
             /**
              * @description The printable HTML invoice of an order
              *
@@ -6692,7 +6815,7 @@ export interface components {
              *
              *     Requires one of the permissions orders:read, orders:read:own.
              */
-            orderInvoiceHtml: components["schemas"]["OrderDocument"];
+            orderInvoiceHtml?: components["schemas"]["OrderDocument"];
             /**
              * @description The fiscal PDF invoice of an order (base64)
              *
@@ -6700,7 +6823,7 @@ export interface components {
              *
              *     Requires one of the permissions orders:read, orders:read:own.
              */
-            orderInvoicePdf: components["schemas"]["OrderDocument"];
+            orderInvoicePdf?: components["schemas"]["OrderDocument"];
             /**
              * @description List the notes of an order, pinned first, then newest first
              *
@@ -6708,7 +6831,7 @@ export interface components {
              *
              *     REST: GET /api/orders/:id/notes
              */
-            orderNotes: components["schemas"]["OrderNote"][];
+            orderNotes?: components["schemas"]["OrderNote"][];
             /**
              * @description The printable HTML receipt of an order
              *
@@ -6716,7 +6839,7 @@ export interface components {
              *
              *     Requires one of the permissions orders:read, orders:read:own.
              */
-            orderReceiptHtml: components["schemas"]["OrderDocument"];
+            orderReceiptHtml?: components["schemas"]["OrderDocument"];
             /**
              * @description The acting operator's daily refund-cap status
              *
@@ -6724,7 +6847,7 @@ export interface components {
              *
              *     REST: GET /api/orders/refunds/cap
              */
-            orderRefundCap: components["schemas"]["OrderRefundCap"];
+            orderRefundCap?: components["schemas"]["OrderRefundCap"];
             /**
              * @description List the refunds of an order, newest first
              *
@@ -6732,7 +6855,7 @@ export interface components {
              *
              *     REST: GET /api/orders/:id/refunds
              */
-            orderRefunds: components["schemas"]["OrderRefund"][];
+            orderRefunds?: components["schemas"]["OrderRefund"][];
             /**
              * @description List orders, newest first
              *
@@ -6742,7 +6865,7 @@ export interface components {
              *
              *     REST: GET /api/orders
              */
-            orders: components["schemas"]["OrderPage"];
+            orders?: components["schemas"]["OrderPage"];
             /**
              * @description The history of an order, newest first
              *
@@ -6752,7 +6875,7 @@ export interface components {
              *
              *     REST: GET /api/orders/:id/timeline
              */
-            orderTimeline: components["schemas"]["OrderTimelineEntry"][];
+            orderTimeline?: components["schemas"]["OrderTimelineEntry"][];
             /**
              * @description List price modifiers
              *
@@ -6762,7 +6885,7 @@ export interface components {
              *
              *     REST: GET /api/pricing/modifiers
              */
-            priceModifiers: components["schemas"]["PriceModifierPage"];
+            priceModifiers?: components["schemas"]["PriceModifierPage"];
             /**
              * @description List prices
              *
@@ -6772,7 +6895,7 @@ export interface components {
              *
              *     REST: GET /api/pricing/prices
              */
-            prices: components["schemas"]["PricePage"];
+            prices?: components["schemas"]["PricePage"];
             /**
              * @description Get one promotion
              *
@@ -6780,7 +6903,7 @@ export interface components {
              *
              *     REST: GET /api/promotions/:id
              */
-            promotion: components["schemas"]["Promotion"];
+            promotion?: components["schemas"]["Promotion"];
             /**
              * @description List promotions: active ones unless `status` says otherwise
              *
@@ -6790,7 +6913,7 @@ export interface components {
              *
              *     REST: GET /api/promotions
              */
-            promotions: components["schemas"]["PromotionPage"];
+            promotions?: components["schemas"]["PromotionPage"];
             /**
              * @description What a promotion code would give a cart, or why it is rejected
              *
@@ -6800,7 +6923,7 @@ export interface components {
              *
              *     REST: POST /api/promotions/validate
              */
-            promotionValidation: components["schemas"]["PromotionValidation"];
+            promotionValidation?: components["schemas"]["PromotionValidation"];
             /**
              * @description The best price of an entity or variant for a customer
              *
@@ -6810,7 +6933,7 @@ export interface components {
              *
              *     REST: GET /api/pricing/resolve
              */
-            resolvedPrice: components["schemas"]["ResolvedPrice"];
+            resolvedPrice?: components["schemas"]["ResolvedPrice"];
             /**
              * @description Full-text search over the catalog
              *
@@ -6820,7 +6943,7 @@ export interface components {
              *
              *     REST: GET /api/search
              */
-            search: components["schemas"]["SearchResult"];
+            search?: components["schemas"]["SearchResult"];
             /**
              * @description Search suggestions for a prefix
              *
@@ -6830,7 +6953,7 @@ export interface components {
              *
              *     REST: GET /api/search/suggest
              */
-            searchSuggestions: components["schemas"]["SearchSuggestion"][];
+            searchSuggestions?: components["schemas"]["SearchSuggestion"][];
             /**
              * @description All settings groups of the organization, keyed by group name
              *
@@ -6838,7 +6961,7 @@ export interface components {
              *
              *     REST: GET /api/settings
              */
-            settings: {
+            settings?: {
                 [key: string]: unknown;
             };
             /**
@@ -6848,7 +6971,7 @@ export interface components {
              *
              *     REST: GET /api/settings/:group
              */
-            settingsGroup: {
+            settingsGroup?: {
                 [key: string]: unknown;
             };
             /**
@@ -6868,7 +6991,7 @@ export interface components {
              *
              *     Requires permission settings:manage.
              */
-            storeSettings: components["schemas"]["StoreSettings"];
+            storeSettings?: components["schemas"]["StoreSettings"];
             /**
              * @description List the organization's tax classes, by name
              *
@@ -6876,7 +6999,7 @@ export interface components {
              *
              *     REST: GET /api/tax/classes
              */
-            taxClasses: components["schemas"]["TaxClass"][];
+            taxClasses?: components["schemas"]["TaxClass"][];
             /**
              * @description List warehouses, the default first
              *
@@ -6884,7 +7007,7 @@ export interface components {
              *
              *     REST: GET /api/inventory/warehouses
              */
-            warehouses: components["schemas"]["WarehousePage"];
+            warehouses?: components["schemas"]["WarehousePage"];
             /**
              * @description Webhook deliveries of the organization, newest first
              *
@@ -6892,7 +7015,7 @@ export interface components {
              *
              *     REST: GET /api/webhooks/deliveries
              */
-            webhookDeliveries: components["schemas"]["WebhookDeliveryPage"];
+            webhookDeliveries?: components["schemas"]["WebhookDeliveryPage"];
             /**
              * @description One webhook delivery
              *
@@ -6900,7 +7023,7 @@ export interface components {
              *
              *     REST: GET /api/webhooks/deliveries/:id
              */
-            webhookDelivery: components["schemas"]["WebhookDelivery"];
+            webhookDelivery?: components["schemas"]["WebhookDelivery"];
             /**
              * @description Every HTTP attempt of a delivery: status, duration, response excerpt
              *
@@ -6908,7 +7031,7 @@ export interface components {
              *
              *     REST: GET /api/webhooks/deliveries/:id/attempts
              */
-            webhookDeliveryAttempts: components["schemas"]["WebhookDeliveryAttemptPage"];
+            webhookDeliveryAttempts?: components["schemas"]["WebhookDeliveryAttemptPage"];
             /**
              * @description Webhook endpoints of the organization (without secrets)
              *
@@ -6916,7 +7039,7 @@ export interface components {
              *
              *     REST: GET /api/webhooks
              */
-            webhookEndpoints: components["schemas"]["WebhookEndpointPage"];
+            webhookEndpoints?: components["schemas"]["WebhookEndpointPage"];
         };
         /**
          * RefundStatus
@@ -7373,6 +7496,21 @@ export interface components {
              * @description When it was last changed
              */
             updatedAt: string;
+        };
+        /** @description Where a warehouse is; every field optional */
+        WarehouseAddressInput: {
+            /** @description City or town */
+            city?: string;
+            /** @description ISO 3166-1 alpha-2 country code */
+            country?: string;
+            /** @description Street address, first line */
+            line1?: string;
+            /** @description Street address, second line */
+            line2?: string;
+            /** @description Postal or ZIP code */
+            postalCode?: string;
+            /** @description State, province or region */
+            state?: string;
         };
         /** @description Stock of an entity or variant in one warehouse. */
         WarehouseAvailability: {
@@ -14201,6 +14339,7 @@ export interface operations {
                     /** @description Payment method id of the provider, e.g. pm_card_visa */
                     paymentMethodId: string;
                     promotionCodes?: string[];
+                    /** @description A postal address; line1, city, postalCode and country are required (422 naming the missing field otherwise) */
                     shippingAddress: {
                         city: string;
                         company?: string;
@@ -15133,7 +15272,8 @@ export interface operations {
                 limit?: number;
                 /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
-                type?: string;
+                /** @description Only movements of this adjustment type */
+                type?: "restock" | "return" | "sale" | "damage" | "loss" | "correction" | "backorder";
                 variantId?: string;
                 warehouseId?: string;
             };
@@ -15630,6 +15770,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Where a warehouse is; every field optional */
                     address?: {
                         city?: string;
                         country?: string;

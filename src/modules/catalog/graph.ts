@@ -52,3 +52,4 @@ builder.objectField(CatalogVariantRef, 'entity', (t) =>
   }),
 );
 graphOnly('CatalogVariant', 'entity');
+import './localized.js';

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { builder } from '../../graphql/builder.js';
 import { defineOperation } from '../../graphql/operation.js';
+import { withGraphqlInput } from '../../graphql/zod-args.js';
 import { CheckoutMetaRef, OrderRef } from '../orders/types.js';
 import { CART_TOKEN_HEADER } from '../carts/access.js';
 import { checkout, type CheckoutResult } from './service.js';
@@ -27,7 +28,9 @@ const address = z
     country: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code such as US'),
     phone: z.string().max(50).optional(),
   })
-  .strict();
+  .strict()
+  .describe('A postal address; line1, city, postalCode and country are required (422 naming the missing field otherwise)');
+withGraphqlInput(address, 'AddressInput');
 
 defineOperation({
   name: 'checkout',

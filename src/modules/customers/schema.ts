@@ -181,7 +181,7 @@ defineOperation({
   summary: 'One customer with orders count and lifetime value',
   rest: { method: 'GET', path: '/customers/:id' },
   access: { permission: 'customers:read' },
-  input: { id: z.string().min(1).max(64) },
+  input: { id: z.guid().describe('Customer UUID (the user id of their account)') },
   output: CustomerRef,
   resolve: (ctx, input) => getCustomer(ctx, input.id),
 });

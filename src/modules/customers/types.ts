@@ -30,8 +30,8 @@ export const CustomerAddressRef = builder.objectRef<CustomerAddressView>('Custom
 
 function profileFields(t: any) {
   return {
-    id: t.exposeString('id', { description: "The customer's id (the same as the user id of their account)" }),
-    userId: t.exposeString('userId', { nullable: true }),
+    id: t.field({ type: 'UUID', description: "The customer's id (the same as the user id of their account)", resolve: (c: CustomerView) => c.id }),
+    userId: t.field({ type: 'UUID', nullable: true, resolve: (c: CustomerView) => c.userId }),
     email: t.exposeString('email', { description: "Changed through better-auth's change-email flow (POST /api/auth/change-email), not here" }),
     name: t.exposeString('name'),
     phone: t.exposeString('phone', { nullable: true }),

@@ -6,7 +6,7 @@ import { embedField } from '../../graphql/cost.js';
 import { AddressRef, type AddressView } from '../../graphql/address.js';
 import { defineOperation } from '../../graphql/operation.js';
 import { pageOf } from '../../graphql/pagination.js';
-import { money, pageInput } from '../../graphql/zod-args.js';
+import { money, pageInput, withGraphqlInput } from '../../graphql/zod-args.js';
 import { notFound, validationFailed } from '../../errors.js';
 import { CatalogEntityRef, includedValue } from '../catalog/index.js';
 import { ADJUSTMENT_TYPES, ADJUSTMENT_TYPE_NAMES, adjustStock, findLevel, listLevels, listMovements, updateLevel, type AdjustResult } from './adjust.service.js';
@@ -200,7 +200,9 @@ const address = z
     postalCode: z.string().max(20).optional(),
     country: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code').optional(),
   })
-  .strict();
+  .strict()
+  .describe('Where a warehouse is; every field optional');
+withGraphqlInput(address, 'WarehouseAddressInput');
 
 // ── warehouses ──
 
@@ -315,7 +317,7 @@ defineOperation({
   description: 'Filters: entityId, variantId, warehouseId, type.',
   rest: { method: 'GET', path: '/inventory/movements' },
   access: READ,
-  input: { entityId: entityId.optional(), variantId: z.guid().optional(), warehouseId: z.guid().optional(), type: z.string().max(40).optional(), ...pageInput(20, 100) },
+  input: { entityId: entityId.optional(), variantId: z.guid().optional(), warehouseId: z.guid().optional(), type: z.enum(ADJUSTMENT_TYPE_NAMES).optional().describe('Only movements of this adjustment type'), ...pageInput(20, 100) },
   output: pageOf('InventoryMovement', InventoryMovementRef),
   paginated: true,
   resolve: (ctx, input) => listMovements(ctx, input),

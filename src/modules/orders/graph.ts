@@ -125,3 +125,4 @@ builder.objectFields(OrderRef, (t) => ({
 }));
 
 graphOnly('Order', 'invoices');
+import './payments.graph.js';

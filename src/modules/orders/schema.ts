@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../../graphql/operation.js';
 import { pageOf } from '../../graphql/pagination.js';
-import { pageInput } from '../../graphql/zod-args.js';
+import { pageInput, withGraphqlInput } from '../../graphql/zod-args.js';
 import { emailInvoice, invoiceHtml, invoicePdf, receiptHtml, type RenderedDocument } from './documents/service.js';
 import { createFulfillment, listFulfillments } from './fulfillments.js';
 import { addNote, deleteNote, listNotes, NOTE_BODY_MAX } from './notes.js';
@@ -31,7 +31,7 @@ import './documents/routes.js';
 const orderId = z.string().min(1).max(64).describe('Order UUID or number (ORD-YYYY-NNNNNN)');
 const readAny = { anyPermission: [PERMISSION.read, PERMISSION.readOwn] } as const;
 const readOwnNote = 'Callers with only orders:read:own see their own orders and get 404 for any other.';
-const lineInput = z.object({ lineItemId: z.guid(), quantity: z.number().int().positive() }).strict();
+const lineInput = withGraphqlInput(z.object({ lineItemId: z.guid(), quantity: z.number().int().positive() }).strict().describe('A quantity of one order line'), 'OrderLineQuantityInput');
 
 defineOperation({
   name: 'orders',

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { builder } from '../../graphql/builder.js';
 import { defineOperation } from '../../graphql/operation.js';
 import { pageOf } from '../../graphql/pagination.js';
-import { money, pageInput } from '../../graphql/zod-args.js';
+import { money, pageInput, withGraphqlInput } from '../../graphql/zod-args.js';
 import { notFound } from '../../errors.js';
 import { currencySchema, customerGroupIdSchema } from '../pricing/shared.js';
 import type { LineDiscount } from './evaluate.js';
@@ -22,6 +22,15 @@ import {
 } from './service.js';
 import { defineEnum } from '../../graphql/enums.js';
 const PromotionTypeEnum = defineEnum('PromotionType', PROMOTION_TYPES, 'What a promotion gives.');
+const LIST_STATUSES = ['active', 'scheduled', 'expired', 'inactive', 'all'] as const;
+// The promotions list's filter (an argument enum: zod-args pairs z.enum(LIST_STATUSES) with it).
+defineEnum('PromotionListStatus', LIST_STATUSES, 'Which promotions a list shows, by where they stand in their validity window.', {
+  active: 'Active and inside the validity window now',
+  scheduled: 'Active, with a validity window that has not started yet',
+  expired: 'With a validity window that has ended',
+  inactive: 'Switched off (active = false)',
+  all: 'Every promotion, whatever its state',
+});
 
 const PROMOTIONS = {
   create: { anyPermission: ['promotions:create', 'promotions:manage'] },
@@ -141,7 +150,7 @@ defineOperation({
   description: 'status: active (default: active and inside the validity window), scheduled, expired, inactive, all. Newest validFrom first.',
   rest: { method: 'GET', path: '/promotions' },
   access: PROMOTIONS.read,
-  input: { status: z.enum(['active', 'scheduled', 'expired', 'inactive', 'all']).default('active'), ...pageInput(20, 100) },
+  input: { status: z.enum(LIST_STATUSES).default('active'), ...pageInput(20, 100) },
   output: pageOf('Promotion', PromotionRef),
   paginated: true,
   resolve: (ctx, input) => listPromotions(ctx, input),
@@ -192,13 +201,13 @@ defineOperation({
   audit: { event: 'promotions.deactivate', entityType: 'promotion', before: (ctx, input) => promotionBefore(ctx, input.id), after: (p) => promotionPayload(p) },
 });
 
-const lineItem = z.object({
+const lineItem = withGraphqlInput(z.object({
   entityId: z.guid(),
   entityType: z.string().min(1).max(64),
   quantity: z.number().int().min(1).max(1_000_000),
   unitPrice: money(),
   totalPrice: money(),
-});
+}).describe('A cart line as the promotion rules see it'), 'PromotionLineItemInput');
 
 defineOperation({
   name: 'promotionValidation',

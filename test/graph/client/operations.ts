@@ -30,6 +30,7 @@ export const ProductPage = graphql(`
       id
       slug
       status
+      title
       attributes { locale title description }
       categories { slug name }
       brands { slug name }
@@ -52,7 +53,9 @@ export interface ProductCard {
 
 export async function productPage(transport: Transport, slug: string, currency: string): Promise<ProductCard> {
   const { catalogEntity } = await execute(transport, ProductPage, { slug, currency });
-  const title = catalogEntity.attributes?.find((a) => a.locale === 'en')?.title ?? catalogEntity.slug;
+  // Root fields a caller may be refused are nullable: null comes with an error in `errors`.
+  if (!catalogEntity) throw new Error(`no product ${slug}`);
+  const title = catalogEntity.title ?? catalogEntity.slug;
   const variants = (catalogEntity.variants ?? []).map((v) => ({
     id: v.id,
     label: v.optionValues.map((o) => `${o.optionName}: ${o.value}`).join(', '),
@@ -79,7 +82,7 @@ export const CartItemAdd = graphql(`
 `);
 
 export const Checkout = graphql(`
-  mutation Checkout($cartId: UUID!, $currency: String!, $paymentMethodId: String!, $shippingAddress: JSONObject!, $email: String) {
+  mutation Checkout($cartId: UUID!, $currency: String!, $paymentMethodId: String!, $shippingAddress: AddressInput!, $email: String) {
     checkout(cartId: $cartId, currency: $currency, paymentMethodId: $paymentMethodId, shippingAddress: $shippingAddress, email: $email) {
       data { id orderNumber status paymentStatus grandTotal currency }
     }
@@ -109,7 +112,7 @@ export async function cartToCheckout(transport: Transport, entityId: string, var
 }
 
 export const AdminOrders = graphql(`
-  query AdminOrders($limit: Int, $status: String) {
+  query AdminOrders($limit: Int, $status: OrderStatus) {
     orders(limit: $limit, status: $status) {
       data {
         id
@@ -135,6 +138,7 @@ export interface OrderRow {
 
 export async function adminOrderList(transport: Transport, limit: number): Promise<{ total: number; rows: OrderRow[] }> {
   const { orders } = await execute(transport, AdminOrders, { limit });
+  if (!orders) throw new Error('orders refused');
   return {
     total: orders.meta.pagination.total,
     rows: orders.data.map((o) => ({
