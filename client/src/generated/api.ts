@@ -6983,7 +6983,7 @@ export interface components {
              *
              *     REST: GET /api/store
              */
-            store: components["schemas"]["Store"];
+            store?: components["schemas"]["Store"];
             /**
              * @description The known settings groups (general, branding, policies, shipping) as typed objects
              *
