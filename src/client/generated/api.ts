@@ -1720,8 +1720,62 @@ export interface paths {
                     };
                     content?: never;
                 };
+                /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
                 /** @description No such asset in this organization, or a file sold by a digital product (role download) and no media:write */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1789,6 +1843,33 @@ export interface paths {
                 };
                 /** @description The asset is gone */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+                500: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1948,6 +2029,42 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
+                /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
                 /** @description File larger than the limit */
                 413: {
                     headers: {
@@ -1959,6 +2076,24 @@ export interface paths {
                 };
                 /** @description Missing, empty, refused or mistyped file */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+                500: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3924,17 +4059,174 @@ export interface components {
             /** @description Stock per warehouse */
             warehouses: components["schemas"]["WarehouseAvailability"][];
         };
+        /**
+         * ErrorCode
+         * @enum {string}
+         */
+        ErrorCode: "BAD_REQUEST" | "QUERY_TOO_COSTLY" | "GRAPHQL_PARSE_FAILED" | "GRAPHQL_VALIDATION_FAILED" | "PERSISTED_QUERY_NOT_FOUND" | "PERSISTED_QUERY_HASH_MISMATCH" | "PERSISTED_QUERY_INVALID" | "UNAUTHORIZED" | "FORBIDDEN" | "TWO_FACTOR_REQUIRED" | "NOT_FOUND" | "REQUEST_TIMEOUT" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "CHECKOUT_FAILED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "TOO_MANY_REQUESTS" | "CLIENT_CLOSED_REQUEST" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        /** @description One entry of the error catalogue */
+        ErrorCodeInfo: {
+            /**
+             * @description Short unique code
+             * @enum {string}
+             */
+            code: "BAD_REQUEST" | "QUERY_TOO_COSTLY" | "GRAPHQL_PARSE_FAILED" | "GRAPHQL_VALIDATION_FAILED" | "PERSISTED_QUERY_NOT_FOUND" | "PERSISTED_QUERY_HASH_MISMATCH" | "PERSISTED_QUERY_INVALID" | "UNAUTHORIZED" | "FORBIDDEN" | "TWO_FACTOR_REQUIRED" | "NOT_FOUND" | "REQUEST_TIMEOUT" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "CHECKOUT_FAILED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "TOO_MANY_REQUESTS" | "CLIENT_CLOSED_REQUEST" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+            /** @description JSON Schema (OpenAPI 3.0 dialect) of `details` / `extensions.details`; null when the code carries none */
+            detailsSchema?: {
+                [key: string]: unknown;
+            };
+            /** @description Raised by the GraphQL transport only (parse, validation, persisted queries) */
+            graphqlOnly: boolean;
+            meaning: string;
+            /**
+             * Format: int32
+             * @description HTTP status over REST (and `extensions.restStatus` over GraphQL)
+             */
+            status: number;
+        };
+        /** @description The error envelope. `code` is stable (the catalogue); `details` has one shape per code. */
         ErrorResponse: {
             error: {
-                /** @example VALIDATION_FAILED */
-                code: string;
-                /** @description For VALIDATION_FAILED: the failing fields; for other codes an object such as `{ reason }` */
+                /**
+                 * @description BAD_REQUEST (400): The request cannot be read: malformed JSON or multipart, a body nested too deep, a missing signature header
+                 *     UNAUTHORIZED (401): No valid credentials (or a wrong email/password, a wrong PIN)
+                 *     FORBIDDEN (403): Missing permission, another organization's credentials, a cookie request from an untrusted origin, or a rule that refuses this caller (refund cap)
+                 *     NOT_FOUND (404): The resource or route does not exist (in this organization)
+                 *     CONFLICT (409): Conflicting state: a duplicate, a row in use, not enough stock or balance for the move
+                 *     SERVICE_UNAVAILABLE (503): A dependency cannot be reached (database, search engine, media store), the organization cannot be resolved, or the process is draining; retry after `Retry-After`
+                 * @enum {string}
+                 */
+                code: "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "SERVICE_UNAVAILABLE";
+                /** @description Context of the refusal: `reason`, `fields`, and the values the message names */
                 details?: {
+                    /** @description The input fields involved */
+                    fields?: string[];
+                    /** @description Machine-readable sub-code */
+                    reason?: string;
+                };
+                /** @description For people; may change */
+                message: string;
+            } | {
+                /**
+                 * @description QUERY_TOO_COSTLY (400): The operation (or a REST list with its `include`s and `limit`) costs more than the maximum, or loops through a list: refused before it runs
+                 * @enum {string}
+                 */
+                code: "QUERY_TOO_COSTLY";
+                /** @description The computed cost and the maximum */
+                details?: {
+                    cost: number;
+                    /** @description The input fields involved */
+                    fields?: string[];
+                    /** @description The list entered too often along one path */
+                    loop?: string;
+                    maxCost: number;
+                    /** @description Machine-readable sub-code */
+                    reason?: string;
+                };
+                /** @description For people; may change */
+                message: string;
+            } | {
+                /**
+                 * @description TWO_FACTOR_REQUIRED (403): This role must sign in with two factors; only enrolment is open to this session
+                 *     REQUEST_TIMEOUT (408): The request body did not arrive within the body-read timeout; the connection is closed
+                 *     PAYLOAD_TOO_LARGE (413): The body (or an uploaded file) is above the limit
+                 *     UNSUPPORTED_MEDIA_TYPE (415): The body is not in a content type this route reads
+                 *     INTERNAL_ERROR (500): Unexpected error: the message is masked and the error logged with the request id
+                 * @enum {string}
+                 */
+                code: "TWO_FACTOR_REQUIRED" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INTERNAL_ERROR";
+                /** @description For people; may change */
+                message: string;
+            } | {
+                /**
+                 * @description VALIDATION_FAILED (422): Input validation failed; `details` lists the failing fields
+                 * @enum {string}
+                 */
+                code: "VALIDATION_FAILED";
+                /** @description The failing input fields */
+                details?: {
+                    /** @description Dotted path into the input (`lines.0.quantity`) */
                     field: string;
                     message: string;
-                }[] | {
-                    [key: string]: unknown;
+                    /** @description Machine-readable sub-code, when there is one */
+                    reason?: string;
+                }[];
+                /** @description For people; may change */
+                message: string;
+            } | {
+                /**
+                 * @description CHECKOUT_FAILED (422): The checkout pipeline refused the order (empty cart, unpriced or unsellable items, promotion, stock, hook, payment); nothing was kept
+                 * @enum {string}
+                 */
+                code: "CHECKOUT_FAILED";
+                /** @description Why, and at which step */
+                details?: {
+                    /** @description The code of the refusal the step met (CONFLICT, VALIDATION_FAILED...) */
+                    code?: string;
+                    declineCode?: string;
+                    /** @description That refusal's own details */
+                    details?: unknown;
+                    /** @description The input fields involved */
+                    fields?: string[];
+                    paymentCode?: string;
+                    /** @description Why, in words */
+                    reason: string;
+                    /** @description promotions, inventory, payment, checkout.beforeCreate, checkout.beforeCommit */
+                    step?: string;
                 };
+                /** @description For people; may change */
+                message: string;
+            } | {
+                /**
+                 * @description INVALID_TRANSITION (422): The move is not in the state table of the resource (order, job, vendor, layaway, store...)
+                 * @enum {string}
+                 */
+                code: "INVALID_TRANSITION";
+                /** @description The refused move */
+                details?: {
+                    /** @description Where `from` may go */
+                    allowed?: string[];
+                    /** @description The input fields involved */
+                    fields?: string[];
+                    from: string;
+                    /** @description Machine-readable sub-code */
+                    reason?: string;
+                    to?: string;
+                };
+                /** @description For people; may change */
+                message: string;
+            } | {
+                /**
+                 * @description IDEMPOTENCY_KEY_REUSED (422): This idempotency key was already used with a different request body; use a new key for a new request
+                 * @enum {string}
+                 */
+                code: "IDEMPOTENCY_KEY_REUSED";
+                /** @description The key */
+                details?: {
+                    /** @description The input fields involved */
+                    fields?: string[];
+                    idempotencyKey: string;
+                    /** @description Machine-readable sub-code */
+                    reason?: string;
+                };
+                /** @description For people; may change */
+                message: string;
+            } | {
+                /**
+                 * @description TOO_MANY_REQUESTS (429): Rate limit exceeded; retry after the `Retry-After` header
+                 * @enum {string}
+                 */
+                code: "TOO_MANY_REQUESTS";
+                /** @description When to retry */
+                details?: {
+                    /** @description The input fields involved */
+                    fields?: string[];
+                    /** @description Machine-readable sub-code */
+                    reason?: string;
+                    /** @description Seconds */
+                    retryAfter: number;
+                };
+                /** @description For people; may change */
                 message: string;
             };
         };
@@ -6532,6 +6824,12 @@ export interface components {
              */
             customers: components["schemas"]["CustomerPage"];
             /**
+             * @description The error catalogue: every code, its HTTP status, meaning and details shape
+             *
+             *     Public.
+             */
+            errorCodes: components["schemas"]["ErrorCodeInfo"][];
+            /**
              * @description Failed jobs of the organization, most recently failed first
              *
              *     Requires permission jobs:admin.
@@ -7547,7 +7845,16 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogCustomFieldProposalPage"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7556,7 +7863,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7565,7 +7872,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7574,7 +7881,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7583,7 +7890,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7592,7 +7899,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -7601,7 +7908,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7643,7 +7950,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7652,7 +7959,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7661,7 +7968,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7670,7 +7977,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7679,7 +7986,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7688,7 +7995,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -7697,7 +8004,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7753,7 +8060,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7762,7 +8069,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7771,7 +8078,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7780,7 +8087,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7789,7 +8096,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7798,7 +8114,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7807,7 +8123,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7816,7 +8132,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7825,7 +8141,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -7834,7 +8150,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7886,7 +8202,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7895,7 +8211,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7904,7 +8220,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7913,7 +8229,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7922,7 +8238,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7931,7 +8256,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7940,7 +8265,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7949,7 +8274,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7958,7 +8283,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -7967,7 +8292,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8008,7 +8333,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8017,7 +8342,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8026,7 +8351,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8035,7 +8360,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8044,7 +8369,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8053,7 +8387,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8062,7 +8396,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8071,7 +8405,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8080,7 +8414,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8089,7 +8423,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8130,7 +8464,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8139,7 +8473,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8148,7 +8482,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8157,7 +8491,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8166,7 +8500,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8175,7 +8518,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8184,7 +8527,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8193,7 +8536,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8202,7 +8545,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8211,7 +8554,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8261,7 +8604,16 @@ export interface operations {
                     "application/json": components["schemas"]["JobPage"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8270,7 +8622,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8279,7 +8631,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8288,7 +8640,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8297,7 +8649,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8306,7 +8658,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8315,7 +8667,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8354,7 +8706,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8363,7 +8715,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8372,7 +8724,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8381,7 +8733,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8390,7 +8742,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8399,7 +8751,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8408,7 +8760,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8489,7 +8841,7 @@ export interface operations {
                     "application/json": components["schemas"]["AnalyticsQueryResult"];
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8498,7 +8850,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8507,7 +8859,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8516,7 +8868,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8525,7 +8877,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8534,7 +8895,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8543,7 +8904,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8552,7 +8913,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8561,7 +8922,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8600,7 +8961,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8609,7 +8970,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8618,7 +8979,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8627,7 +8988,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8636,7 +8997,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8645,7 +9006,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8654,7 +9015,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8700,7 +9061,16 @@ export interface operations {
                     "application/json": components["schemas"]["ReportResult"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8709,7 +9079,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8718,7 +9088,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8727,7 +9097,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8736,7 +9106,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8745,7 +9115,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8754,7 +9124,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8813,7 +9183,16 @@ export interface operations {
                     "application/json": components["schemas"]["AuditEntryPage"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8822,7 +9201,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8831,7 +9210,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8840,7 +9219,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8849,7 +9228,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8858,7 +9237,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8867,7 +9246,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8927,7 +9306,16 @@ export interface operations {
                     "application/json": components["schemas"]["AuditEntryPage"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8936,7 +9324,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8945,7 +9333,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8954,7 +9342,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8963,7 +9351,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8972,7 +9360,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8981,7 +9369,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9220,7 +9608,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9229,7 +9617,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9238,7 +9626,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9247,7 +9644,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -9256,7 +9653,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9265,7 +9662,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9274,7 +9671,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9283,7 +9680,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9324,7 +9721,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9333,7 +9730,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9342,7 +9739,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9351,7 +9748,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9360,7 +9757,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9414,7 +9811,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9423,7 +9820,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9432,7 +9829,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9441,7 +9847,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -9450,7 +9856,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9459,7 +9865,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9468,7 +9874,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9477,7 +9883,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9519,7 +9925,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9528,7 +9934,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9537,7 +9943,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9546,7 +9952,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9555,7 +9961,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9564,7 +9970,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9613,7 +10019,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9622,7 +10028,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9631,7 +10037,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9640,7 +10055,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -9649,7 +10064,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9658,7 +10073,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9667,7 +10082,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9676,7 +10091,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9726,7 +10141,16 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogBrandPage"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9735,7 +10159,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9744,7 +10168,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9753,7 +10177,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9762,7 +10186,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9771,7 +10195,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9780,7 +10204,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9837,7 +10261,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9846,7 +10270,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9855,7 +10279,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9864,7 +10288,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9873,7 +10297,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9882,7 +10315,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -9891,7 +10324,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9900,7 +10333,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9909,7 +10342,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9918,7 +10351,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9959,7 +10392,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9968,7 +10401,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9977,7 +10410,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9986,7 +10419,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9995,7 +10428,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10004,7 +10437,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10013,7 +10446,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10022,7 +10455,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10081,7 +10514,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10090,7 +10523,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10099,7 +10532,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10108,7 +10541,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10117,7 +10550,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10126,7 +10568,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -10135,7 +10577,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10144,7 +10586,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10153,7 +10595,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10162,7 +10604,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10214,7 +10656,16 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogCategoryPage"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10223,7 +10674,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10232,7 +10683,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10241,7 +10692,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10250,7 +10701,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10259,7 +10710,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10268,7 +10719,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10326,7 +10777,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10335,7 +10786,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10344,7 +10795,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10353,7 +10804,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10362,7 +10813,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10371,7 +10831,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -10380,7 +10840,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10389,7 +10849,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10398,7 +10858,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10407,7 +10867,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10448,7 +10908,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10457,7 +10917,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10466,7 +10926,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10475,7 +10935,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10484,7 +10944,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10493,7 +10953,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10502,7 +10962,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10511,7 +10971,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10568,7 +11028,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10577,7 +11037,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10586,7 +11046,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10595,7 +11055,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10604,7 +11064,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10613,7 +11082,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -10622,7 +11091,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10631,7 +11100,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10640,7 +11109,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10649,7 +11118,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10711,7 +11180,16 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogEntityPage"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10720,7 +11198,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10729,7 +11207,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10738,7 +11216,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10747,7 +11225,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10756,7 +11234,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10765,7 +11243,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10835,7 +11313,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10844,7 +11322,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10853,7 +11331,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10862,7 +11340,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10871,7 +11349,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10880,7 +11367,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -10889,7 +11376,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10898,7 +11385,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10907,7 +11394,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10916,7 +11403,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10957,7 +11444,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10966,7 +11453,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10975,7 +11462,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10984,7 +11471,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10993,7 +11480,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11002,7 +11489,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -11011,7 +11498,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -11020,7 +11507,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11086,7 +11573,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11095,7 +11582,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11104,7 +11591,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11113,7 +11600,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11122,7 +11609,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11131,7 +11627,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11140,7 +11636,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11149,7 +11645,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -11158,7 +11654,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -11167,7 +11663,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11208,7 +11704,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11217,7 +11713,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11226,7 +11722,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11235,7 +11731,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11244,7 +11740,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11253,7 +11758,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11262,7 +11767,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11271,7 +11776,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -11280,7 +11785,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -11289,7 +11794,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11331,7 +11836,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11340,7 +11845,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11349,7 +11854,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11358,7 +11863,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11367,7 +11872,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -11376,7 +11881,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -11385,7 +11890,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11440,7 +11945,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11449,7 +11954,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11458,7 +11963,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11467,7 +11972,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11476,7 +11981,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11485,7 +11999,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11494,7 +12008,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11503,7 +12017,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -11512,7 +12026,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -11521,7 +12035,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11563,7 +12077,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11572,7 +12086,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11581,7 +12095,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11590,7 +12104,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11599,7 +12113,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11608,7 +12131,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11617,7 +12140,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11626,7 +12149,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -11635,7 +12158,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -11644,7 +12167,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11686,7 +12209,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11695,7 +12218,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11704,7 +12227,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11713,7 +12236,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11722,7 +12245,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11731,7 +12254,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -11740,7 +12263,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -11749,7 +12272,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11791,7 +12314,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11800,7 +12323,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11809,7 +12332,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11818,7 +12341,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11827,7 +12350,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11836,7 +12368,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11845,7 +12377,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11854,7 +12386,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -11863,7 +12395,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -11872,7 +12404,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11914,7 +12446,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11923,7 +12455,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11932,7 +12464,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11941,7 +12473,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11950,7 +12482,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11959,7 +12491,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -11968,7 +12500,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -11977,7 +12509,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12026,7 +12558,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12035,7 +12567,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12044,7 +12576,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12053,7 +12585,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12062,7 +12594,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12071,7 +12612,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -12080,7 +12621,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12089,7 +12630,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -12098,7 +12639,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -12107,7 +12648,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12162,7 +12703,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12171,7 +12712,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12180,7 +12721,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12189,7 +12730,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12198,7 +12739,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12207,7 +12757,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -12216,7 +12766,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12225,7 +12775,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -12234,7 +12784,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -12243,7 +12793,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12292,7 +12842,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12301,7 +12851,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12310,7 +12860,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12319,7 +12869,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12328,7 +12878,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12337,7 +12896,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -12346,7 +12905,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12355,7 +12914,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -12364,7 +12923,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -12373,7 +12932,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12414,7 +12973,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12423,7 +12982,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12432,7 +12991,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12441,7 +13000,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12450,7 +13009,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12459,7 +13027,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -12468,7 +13036,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12477,7 +13045,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -12486,7 +13054,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -12495,7 +13063,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12539,7 +13107,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12548,7 +13116,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12557,7 +13125,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12566,7 +13134,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12575,7 +13143,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -12584,7 +13152,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -12593,7 +13161,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12645,7 +13213,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12654,7 +13222,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12663,7 +13231,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12672,7 +13240,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12681,7 +13249,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12690,7 +13267,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -12699,7 +13276,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12708,7 +13285,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -12717,7 +13294,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -12726,7 +13303,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12779,7 +13356,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12788,7 +13365,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12797,7 +13374,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12806,7 +13383,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12815,7 +13392,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12824,7 +13410,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -12833,7 +13419,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12842,7 +13428,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -12851,7 +13437,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -12860,7 +13446,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12901,7 +13487,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12910,7 +13496,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12919,7 +13505,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12928,7 +13514,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12937,7 +13523,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12946,7 +13541,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -12955,7 +13550,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12964,7 +13559,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -12973,7 +13568,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -12982,7 +13577,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13046,7 +13641,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13055,7 +13650,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13064,7 +13659,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13073,7 +13668,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13082,7 +13677,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13091,7 +13695,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -13100,7 +13704,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13109,7 +13713,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -13118,7 +13722,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -13127,7 +13731,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13198,7 +13802,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13207,7 +13811,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13216,7 +13820,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13225,7 +13829,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13234,7 +13838,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13243,7 +13856,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -13252,7 +13865,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13261,7 +13874,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -13270,7 +13883,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -13279,7 +13892,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13348,7 +13961,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13357,7 +13970,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13366,7 +13979,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13375,7 +13988,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13384,7 +13997,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13393,7 +14015,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -13402,7 +14024,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13411,7 +14033,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -13420,7 +14042,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -13429,7 +14051,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13510,7 +14132,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13519,7 +14141,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13528,7 +14150,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13537,7 +14159,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13546,7 +14168,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13555,7 +14186,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -13564,7 +14195,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13573,7 +14204,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -13582,7 +14213,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -13591,7 +14222,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13635,7 +14266,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13644,7 +14284,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13653,7 +14293,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13662,7 +14302,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13671,7 +14311,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -13680,7 +14320,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -13689,7 +14329,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13739,7 +14379,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13748,7 +14388,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13757,7 +14397,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13766,7 +14406,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13775,7 +14415,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13784,7 +14433,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -13793,7 +14442,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13802,7 +14451,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -13811,7 +14460,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -13820,7 +14469,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13861,7 +14510,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13870,7 +14519,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13879,7 +14528,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13888,7 +14537,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13897,7 +14546,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13906,7 +14555,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -13915,7 +14564,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -13924,7 +14573,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13981,7 +14630,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13990,7 +14639,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13999,7 +14648,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14008,7 +14657,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14017,7 +14666,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14026,7 +14684,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -14035,7 +14693,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14044,7 +14702,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -14053,7 +14711,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -14062,7 +14720,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14095,7 +14753,7 @@ export interface operations {
                      * @description Guest orders: the customer's email address (invoices are sent there)
                      */
                     email?: string;
-                    /** @description Replays with the same key return the original order */
+                    /** @description Replays with the same key and the same request return the original order; the same key with a different request is 422 IDEMPOTENCY_KEY_REUSED. The Idempotency-Key header works too */
                     idempotencyKey?: string;
                     /** @description Payment method id of the provider, e.g. pm_card_visa */
                     paymentMethodId: string;
@@ -14150,7 +14808,7 @@ export interface operations {
                     "application/json": components["schemas"]["CheckoutResult"];
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14159,7 +14817,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14168,7 +14826,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14177,7 +14844,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -14186,7 +14853,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14195,7 +14862,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -14204,7 +14871,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -14213,7 +14880,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14265,7 +14932,16 @@ export interface operations {
                     "application/json": components["schemas"]["CustomerPage"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14274,7 +14950,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14283,7 +14959,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14292,7 +14968,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14301,7 +14977,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -14310,7 +14986,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -14319,7 +14995,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14360,7 +15036,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14369,7 +15045,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14378,7 +15054,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14387,7 +15063,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14396,7 +15072,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -14405,7 +15081,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -14414,7 +15090,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14588,7 +15264,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14597,7 +15273,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14606,7 +15282,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14615,7 +15291,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14624,7 +15300,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14633,7 +15318,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -14642,7 +15327,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14651,7 +15336,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -14660,7 +15345,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -14669,7 +15354,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14711,7 +15396,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14720,7 +15405,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14729,7 +15414,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14738,7 +15423,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14747,7 +15432,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -14756,7 +15441,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -14765,7 +15450,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14820,7 +15505,16 @@ export interface operations {
                     "application/json": components["schemas"]["InventoryLevelPage"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14829,7 +15523,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14838,7 +15532,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14847,7 +15541,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14856,7 +15550,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -14865,7 +15559,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -14874,7 +15568,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14923,7 +15617,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14932,7 +15626,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14941,7 +15635,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14950,7 +15644,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14959,7 +15653,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14968,7 +15671,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -14977,7 +15680,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14986,7 +15689,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -14995,7 +15698,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -15004,7 +15707,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15059,7 +15762,16 @@ export interface operations {
                     "application/json": components["schemas"]["InventoryMovementPage"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15068,7 +15780,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15077,7 +15789,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15086,7 +15798,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15095,7 +15807,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -15104,7 +15816,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -15113,7 +15825,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15180,7 +15892,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15189,7 +15901,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15198,7 +15910,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15207,7 +15919,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15216,7 +15928,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15225,7 +15946,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -15234,7 +15955,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15243,7 +15964,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -15252,7 +15973,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -15261,7 +15982,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15323,7 +16044,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15332,7 +16053,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15341,7 +16062,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15350,7 +16071,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15359,7 +16080,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15368,7 +16098,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -15377,7 +16107,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15386,7 +16116,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -15395,7 +16125,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -15404,7 +16134,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15454,7 +16184,16 @@ export interface operations {
                     "application/json": components["schemas"]["WarehousePage"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15463,7 +16202,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15472,7 +16211,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15481,7 +16220,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15490,7 +16229,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -15499,7 +16238,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -15508,7 +16247,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15564,7 +16303,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15573,7 +16312,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15582,7 +16321,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15591,7 +16330,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15600,7 +16339,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15609,7 +16357,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -15618,7 +16366,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15627,7 +16375,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -15636,7 +16384,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -15645,7 +16393,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15689,7 +16437,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15698,7 +16446,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15707,7 +16455,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15716,7 +16464,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15725,7 +16473,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15734,7 +16482,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -15743,7 +16491,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -15752,7 +16500,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15791,7 +16539,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15800,7 +16548,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15809,7 +16557,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15818,7 +16566,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15827,7 +16575,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -15836,7 +16584,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -15845,7 +16593,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15904,7 +16652,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15913,7 +16661,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15922,7 +16670,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15931,7 +16679,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15940,7 +16688,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15949,7 +16706,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -15958,7 +16715,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15967,7 +16724,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -15976,7 +16733,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -15985,7 +16742,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16026,7 +16783,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16035,7 +16792,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16044,7 +16801,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16053,7 +16810,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16062,7 +16819,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -16071,7 +16828,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -16080,7 +16837,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -16089,7 +16846,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16141,7 +16898,16 @@ export interface operations {
                     "application/json": components["schemas"]["OrderPage"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16150,7 +16916,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16159,7 +16925,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16168,7 +16934,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -16177,7 +16943,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -16186,7 +16952,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -16195,7 +16961,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16236,7 +17002,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16245,7 +17011,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16254,7 +17020,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16263,7 +17029,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -16272,7 +17038,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -16281,7 +17047,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -16290,7 +17056,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16331,7 +17097,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16340,7 +17106,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16349,7 +17115,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16358,7 +17124,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -16367,7 +17133,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -16376,7 +17142,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -16385,7 +17151,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16426,7 +17192,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16435,7 +17201,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16444,7 +17210,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16453,7 +17219,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -16462,7 +17228,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -16471,7 +17237,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -16480,7 +17246,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16519,7 +17285,7 @@ export interface operations {
                     "application/json": components["schemas"]["ReorderResult"];
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16528,7 +17294,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16537,7 +17303,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16546,7 +17312,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16555,7 +17321,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16564,7 +17339,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -16573,7 +17348,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -16582,7 +17357,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -16591,7 +17366,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -16600,7 +17375,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16639,7 +17414,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16648,7 +17423,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16657,7 +17432,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16666,7 +17441,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -16675,7 +17450,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -16684,7 +17459,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -16693,7 +17468,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16740,7 +17515,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16749,7 +17524,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16758,7 +17533,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16767,7 +17542,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16776,7 +17551,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16785,7 +17569,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -16794,7 +17578,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -16803,7 +17587,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -16812,7 +17596,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -16821,7 +17605,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16862,7 +17646,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16871,7 +17655,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16880,7 +17664,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16889,7 +17673,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16898,7 +17682,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -16907,7 +17691,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -16916,7 +17700,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -16925,7 +17709,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16988,7 +17772,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16997,7 +17781,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17006,7 +17790,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17015,7 +17799,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17024,7 +17808,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17033,7 +17826,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -17042,7 +17835,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17051,7 +17844,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -17060,7 +17853,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -17069,7 +17862,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17110,7 +17903,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17119,7 +17912,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17128,7 +17921,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17137,7 +17930,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17146,7 +17939,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17155,7 +17948,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -17164,7 +17957,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -17173,7 +17966,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17224,7 +18017,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17233,7 +18026,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17242,7 +18035,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17251,7 +18044,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17260,7 +18053,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17269,7 +18071,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -17278,7 +18080,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17287,7 +18089,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -17296,7 +18098,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -17305,7 +18107,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17357,7 +18159,16 @@ export interface operations {
                     "application/json": components["schemas"]["OrderPage"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17366,7 +18177,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17375,7 +18186,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17384,7 +18195,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17393,7 +18204,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -17402,7 +18213,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -17411,7 +18222,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17452,7 +18263,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17461,7 +18272,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17470,7 +18281,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17479,7 +18290,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17488,7 +18299,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -17497,7 +18308,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -17506,7 +18317,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17562,7 +18373,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17571,7 +18382,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17580,7 +18391,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17589,7 +18400,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17598,7 +18409,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17607,7 +18427,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -17616,7 +18436,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17625,7 +18445,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -17634,7 +18454,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -17643,7 +18463,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17710,6 +18530,42 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     orderInvoicePdfFile: {
@@ -17768,6 +18624,42 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     orderInvoiceEmail: {
@@ -17800,7 +18692,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17809,7 +18701,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17818,7 +18710,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17827,7 +18719,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17836,7 +18728,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17845,7 +18746,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -17854,7 +18755,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17863,7 +18764,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -17872,7 +18773,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -17881,7 +18782,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17922,7 +18823,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17931,7 +18832,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17940,7 +18841,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17949,7 +18850,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17958,7 +18859,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -17967,7 +18868,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -17976,7 +18877,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18026,7 +18927,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18035,7 +18936,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18044,7 +18945,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18053,7 +18954,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18062,7 +18963,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18071,7 +18981,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -18080,7 +18990,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18089,7 +18999,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -18098,7 +19008,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -18107,7 +19017,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18149,7 +19059,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18158,7 +19068,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18167,7 +19077,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18176,7 +19086,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18185,7 +19095,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18194,7 +19104,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -18203,7 +19113,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -18212,7 +19122,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18279,6 +19189,42 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     orderRefunds: {
@@ -18311,7 +19257,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18320,7 +19266,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18329,7 +19275,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18338,7 +19284,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18347,7 +19293,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -18356,7 +19302,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -18365,7 +19311,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18418,7 +19364,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18427,7 +19373,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18436,7 +19382,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18445,7 +19391,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18454,7 +19400,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18463,7 +19418,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -18472,7 +19427,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18481,7 +19436,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -18490,7 +19445,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -18499,7 +19454,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18541,7 +19496,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18550,7 +19505,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18559,7 +19514,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18568,7 +19523,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18577,7 +19532,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18586,7 +19550,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -18595,7 +19559,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18604,7 +19568,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -18613,7 +19577,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -18622,7 +19586,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18674,7 +19638,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18683,7 +19647,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18692,7 +19656,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18701,7 +19665,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18710,7 +19674,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18719,7 +19692,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -18728,7 +19701,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18737,7 +19710,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -18746,7 +19719,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -18755,7 +19728,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18796,7 +19769,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18805,7 +19778,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18814,7 +19787,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18823,7 +19796,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18832,7 +19805,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -18841,7 +19814,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -18850,7 +19823,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18891,7 +19864,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18900,7 +19873,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18909,7 +19882,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18918,7 +19891,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18927,7 +19900,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -18936,7 +19909,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -18945,7 +19918,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18984,7 +19957,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18993,7 +19966,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19002,7 +19975,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19011,7 +19984,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -19020,7 +19993,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -19029,7 +20002,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -19038,7 +20011,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19104,6 +20077,60 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     priceModifiers: {
@@ -19151,7 +20178,16 @@ export interface operations {
                     "application/json": components["schemas"]["PriceModifierPage"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19160,7 +20196,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19169,7 +20205,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19178,7 +20214,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -19187,7 +20223,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -19196,7 +20232,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -19205,7 +20241,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19284,7 +20320,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19293,7 +20329,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19302,7 +20338,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19311,7 +20347,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19320,7 +20356,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19329,7 +20374,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -19338,7 +20383,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -19347,7 +20392,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -19356,7 +20401,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -19365,7 +20410,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19427,7 +20472,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19436,7 +20481,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19445,7 +20490,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19454,7 +20499,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19463,7 +20508,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19472,7 +20526,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -19481,7 +20535,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -19490,7 +20544,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -19499,7 +20553,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -19508,7 +20562,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19566,7 +20620,16 @@ export interface operations {
                     "application/json": components["schemas"]["PricePage"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19575,7 +20638,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19584,7 +20647,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19593,7 +20656,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -19602,7 +20665,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -19611,7 +20674,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -19620,7 +20683,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19680,7 +20743,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19689,7 +20752,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19698,7 +20761,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19707,7 +20770,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19716,7 +20779,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19725,7 +20797,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -19734,7 +20806,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -19743,7 +20815,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -19752,7 +20824,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -19761,7 +20833,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19802,7 +20874,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19811,7 +20883,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19820,7 +20892,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19829,7 +20901,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19838,7 +20910,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -19847,7 +20919,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -19856,7 +20928,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -19865,7 +20937,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19913,7 +20985,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19922,7 +20994,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19931,7 +21003,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19940,7 +21012,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19949,7 +21021,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19958,7 +21039,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -19967,7 +21048,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -19976,7 +21057,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -19985,7 +21066,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -19994,7 +21075,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20043,7 +21124,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20052,7 +21133,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20061,7 +21142,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20070,7 +21151,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20079,7 +21160,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -20088,7 +21169,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -20097,7 +21178,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20148,7 +21229,16 @@ export interface operations {
                     "application/json": components["schemas"]["PromotionPage"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20157,7 +21247,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20166,7 +21256,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20175,7 +21265,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20184,7 +21274,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -20193,7 +21283,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -20202,7 +21292,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20280,7 +21370,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20289,7 +21379,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20298,7 +21388,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20307,7 +21397,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20316,7 +21406,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -20325,7 +21424,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -20334,7 +21433,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20343,7 +21442,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -20352,7 +21451,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -20361,7 +21460,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20402,7 +21501,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20411,7 +21510,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20420,7 +21519,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20429,7 +21528,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20438,7 +21537,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -20447,7 +21546,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -20456,7 +21555,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20536,7 +21635,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20545,7 +21644,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20554,7 +21653,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20563,7 +21662,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20572,7 +21671,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -20581,7 +21689,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -20590,7 +21698,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20599,7 +21707,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -20608,7 +21716,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -20617,7 +21725,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20658,7 +21766,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20667,7 +21775,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20676,7 +21784,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20685,7 +21793,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20694,7 +21802,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -20703,7 +21820,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -20712,7 +21829,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20721,7 +21838,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -20730,7 +21847,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -20739,7 +21856,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20800,7 +21917,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20809,7 +21926,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20818,7 +21935,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20827,7 +21944,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20836,7 +21953,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -20845,7 +21971,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20854,7 +21980,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -20863,7 +21989,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -20872,7 +21998,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20952,7 +22078,16 @@ export interface operations {
                     "application/json": components["schemas"]["SearchResult"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20961,7 +22096,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20970,7 +22105,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20979,7 +22114,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20988,7 +22123,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -20997,7 +22132,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -21006,7 +22141,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21054,7 +22189,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21063,7 +22198,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21072,7 +22207,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21081,7 +22216,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -21090,7 +22225,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -21099,7 +22234,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -21108,7 +22243,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21149,7 +22284,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21158,7 +22293,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21167,7 +22302,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21176,7 +22311,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -21185,7 +22320,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -21194,7 +22329,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -21203,7 +22338,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21246,7 +22381,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21255,7 +22390,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21264,7 +22399,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21273,7 +22408,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -21282,7 +22417,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -21291,7 +22426,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -21300,7 +22435,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21349,7 +22484,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21358,7 +22493,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21367,7 +22502,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21376,7 +22511,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21385,7 +22520,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21394,7 +22538,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -21403,7 +22547,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -21412,7 +22556,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -21421,7 +22565,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -21430,7 +22574,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21469,7 +22613,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21478,7 +22622,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21487,7 +22631,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21496,7 +22640,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -21505,7 +22649,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -21514,7 +22658,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -21523,7 +22667,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21577,7 +22721,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21586,7 +22730,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21595,7 +22739,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21604,7 +22748,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21613,7 +22757,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21622,7 +22775,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -21631,7 +22784,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -21640,7 +22793,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -21649,7 +22802,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -21658,7 +22811,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21699,7 +22852,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21708,7 +22861,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21717,7 +22870,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21726,7 +22879,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21735,7 +22888,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -21744,7 +22897,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -21753,7 +22906,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -21762,7 +22915,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21818,7 +22971,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21827,7 +22980,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21836,7 +22989,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21845,7 +22998,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21854,7 +23007,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21863,7 +23025,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -21872,7 +23034,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -21881,7 +23043,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -21890,7 +23052,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -21899,7 +23061,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21949,7 +23111,16 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointPage"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21958,7 +23129,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21967,7 +23138,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21976,7 +23147,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -21985,7 +23156,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -21994,7 +23165,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -22003,7 +23174,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -22052,7 +23223,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -22061,7 +23232,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22070,7 +23241,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22079,7 +23250,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -22088,7 +23259,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -22097,7 +23277,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -22106,7 +23286,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -22115,7 +23295,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -22124,7 +23304,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -22133,7 +23313,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -22174,7 +23354,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22183,7 +23363,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22192,7 +23372,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -22201,7 +23381,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -22210,7 +23390,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -22219,7 +23399,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -22228,7 +23408,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -22237,7 +23417,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -22291,7 +23471,16 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryPage"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22300,7 +23489,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22309,7 +23498,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -22318,7 +23507,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -22327,7 +23516,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -22336,7 +23525,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -22345,7 +23534,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -22386,7 +23575,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22395,7 +23584,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22404,7 +23593,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -22413,7 +23602,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -22422,7 +23611,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -22431,7 +23620,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -22440,7 +23629,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -22492,7 +23681,16 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryAttemptPage"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22501,7 +23699,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22510,7 +23708,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -22519,7 +23717,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -22528,7 +23726,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -22537,7 +23735,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -22546,7 +23744,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -22587,7 +23785,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -22596,7 +23794,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22605,7 +23803,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22614,7 +23812,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -22623,7 +23821,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -22632,7 +23839,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -22641,7 +23848,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -22650,7 +23857,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -22659,7 +23866,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -22668,7 +23875,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
