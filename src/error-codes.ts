@@ -120,7 +120,7 @@ export const ERROR_CODES = {
     status: 422,
     surface: 'both',
     meaning: 'This idempotency key was already used with a different request body; use a new key for a new request',
-    details: context('The key', { required: ['idempotencyKey'], properties: { idempotencyKey: { type: 'string' } } }),
+    details: context('The key, and the order it made (the caller\'s own)', { required: ['idempotencyKey', 'orderId'], properties: { idempotencyKey: { type: 'string' }, orderId: { type: 'string', format: 'uuid' } } }),
   },
   TOO_MANY_REQUESTS: {
     status: 429,
@@ -145,7 +145,7 @@ export interface DetailsByCode {
   QUERY_TOO_COSTLY: ErrorContext & { cost: number; maxCost: number; loop?: string };
   CHECKOUT_FAILED: ErrorContext & { reason: string; step?: string; code?: string };
   INVALID_TRANSITION: ErrorContext & { from: string; to?: string; allowed?: readonly string[] };
-  IDEMPOTENCY_KEY_REUSED: ErrorContext & { idempotencyKey: string };
+  IDEMPOTENCY_KEY_REUSED: ErrorContext & { idempotencyKey: string; orderId: string };
   TOO_MANY_REQUESTS: ErrorContext & { retryAfter: number };
 }
 

@@ -33,15 +33,23 @@ function isClientSafe(error: unknown): boolean {
 /**
  * Errors of the GraphQL transport itself (graphql-js syntax errors carry no code; Yoga names
  * validation GRAPHQL_VALIDATION_FAILED and an unknown operationName OPERATION_RESOLUTION_FAILURE)
- * get a code from the catalogue (error-codes.ts), so clients see one list. The extensions are
- * amended in place: the error keeps its locations and HTTP status, and Yoga caches parse errors.
+ * get a code from the catalogue (error-codes.ts), so clients see one list. A copy, keeping
+ * locations, path and the HTTP status Yoga put in the extensions (graphql-js freezes some
+ * errors' extensions, so they cannot be amended in place).
  */
 function withCatalogueCode(error: GraphQLError): GraphQLError {
-  const extensions = error.extensions as Record<string, unknown>;
-  const code = extensions.code;
+  const code = error.extensions?.code;
   if (typeof code === 'string' && code in STATUS_BY_CODE) return error;
-  extensions.code = error.message.startsWith('Syntax Error') ? 'GRAPHQL_PARSE_FAILED' : code === undefined || code === 'GRAPHQL_VALIDATION_FAILED' ? 'GRAPHQL_VALIDATION_FAILED' : 'BAD_REQUEST';
-  return error;
+  // A variable graphql-js refused is bad input (VALIDATION_FAILED); REST's classifier still reads
+  // its message for the field (rest-errors.ts), as no restStatus is set here.
+  const next = error.message.startsWith('Syntax Error')
+    ? 'GRAPHQL_PARSE_FAILED'
+    : code === undefined && INPUT_COERCION.test(error.message)
+      ? 'VALIDATION_FAILED'
+      : code === undefined || code === 'GRAPHQL_VALIDATION_FAILED'
+        ? 'GRAPHQL_VALIDATION_FAILED'
+        : 'BAD_REQUEST';
+  return new GraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, extensions: { ...error.extensions, code: next } });
 }
 
 export interface ErrorScope {

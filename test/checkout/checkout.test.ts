@@ -278,7 +278,7 @@ describe('idempotency', () => {
     expect((await checkout(store, await guestCart(store, [{ entityId: p }]), { body: { idempotencyKey: key } })).status).toBe(201);
     const res = await checkout(store, await guestCart(store, [{ entityId: p }]), { body: { idempotencyKey: key } });
     expect(res.status).toBe(422);
-    expect(res.body.error).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED', details: { idempotencyKey: key } });
+    expect(res.body.error).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED', details: { idempotencyKey: key, orderId: expect.any(String) } });
   });
 });
 

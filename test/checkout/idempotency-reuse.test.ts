@@ -35,7 +35,7 @@ describe('REST', () => {
     for (const change of [{ shippingAddress: { ...ADDRESS, line1: '2 Other St' } }, { paymentMethodId: 'pm_card_mastercard' }, { email: 'other@example.com' }]) {
       const reused = await checkout(store, cart, { body: { idempotencyKey: key, ...change } });
       expect(reused.status, reused.text).toBe(422);
-      expect(reused.body).toEqual({ error: { code: 'IDEMPOTENCY_KEY_REUSED', message: expect.any(String), details: { idempotencyKey: key } } });
+      expect(reused.body).toEqual({ error: { code: 'IDEMPOTENCY_KEY_REUSED', message: expect.any(String), details: { idempotencyKey: key, orderId: first.body.data.id } } });
     }
     expect(await ordersWithKey(key)).toBe(1);
   });
@@ -76,7 +76,7 @@ describe('GraphQL', () => {
     expect(same.body.errors, JSON.stringify(same.body.errors)).toBeUndefined();
     expect(same.body.data.checkout).toEqual({ data: { id: rest.body.data.id }, meta: { replayed: true } });
     const other = await t.graphql(mutation(cart, key, '2 Other St'), undefined, options);
-    expect(other.body.errors?.[0]?.extensions).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED', restStatus: 422, details: { idempotencyKey: key } });
+    expect(other.body.errors?.[0]?.extensions).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED', restStatus: 422, details: { idempotencyKey: key, orderId: rest.body.data.id } });
     expect(await ordersWithKey(key)).toBe(1);
   });
 });

@@ -4201,11 +4201,13 @@ export interface components {
                  * @enum {string}
                  */
                 code: "IDEMPOTENCY_KEY_REUSED";
-                /** @description The key */
+                /** @description The key, and the order it made (the caller's own) */
                 details?: {
                     /** @description The input fields involved */
                     fields?: string[];
                     idempotencyKey: string;
+                    /** Format: uuid */
+                    orderId: string;
                     /** @description Machine-readable sub-code */
                     reason?: string;
                 };

@@ -43,6 +43,7 @@ export function checkoutIdempotencyKey(bodyKey: string | null | undefined, heade
   return bodyKey ?? header;
 }
 
-export function idempotencyKeyReused(key: string): AppError {
-  return new AppError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key was already used with a different request; use a new key for a new request', { idempotencyKey: key });
+/** `orderId`: the order the key made. The key is the caller's own (keys are scoped per caller), so naming it leaks nothing, and lets a client that lost its first answer find its order. */
+export function idempotencyKeyReused(key: string, orderId: string): AppError {
+  return new AppError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key was already used with a different request; use a new key for a new request', { idempotencyKey: key, orderId });
 }

@@ -91,7 +91,7 @@ async function replayOf(db: CartCtx['db'] | Tx, ctx: CartCtx, scope: string, key
   const order = await db.order.findFirst({ where: { organizationId: ctx.organization.id, idempotencyScope: scope, idempotencyKey: key }, include: ORDER_INCLUDE });
   if (!order) return null;
   // Orders placed before request hashes were stored are compared by cart only.
-  if (order.idempotencyRequestHash ? order.idempotencyRequestHash !== requestHash : order.cartId !== cartId) throw idempotencyKeyReused(key);
+  if (order.idempotencyRequestHash ? order.idempotencyRequestHash !== requestHash : order.cartId !== cartId) throw idempotencyKeyReused(key, order.id);
   return orderView(order);
 }
 
