@@ -5,21 +5,27 @@
 //                            [--env-var NAME] [--config path] [--json]
 //   commerce api-keys scopes [--json]
 //   commerce migrate | seed
-import './runtime-flags.js'; // first: V8 flags before Prisma's WebAssembly compiles
+//
+// Start-up cost is the point of this file's shape: it imports only commander statically, so
+// `--help` loads no config, no Prisma and no app (test/platform/cli.test.ts checks). Each command
+// imports what it uses when it runs: the config, and for database commands the CLI runtime
+// (cli-runtime.ts: database, Prisma, identity), never the HTTP app or the GraphQL schema.
+// (runtime-flags.js, which must precede Prisma, is imported first by db/client.ts.)
 import fs from 'node:fs';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
-import { loadConfig, ConfigError, type Config } from './config/index.js';
-import type { Runtime } from './app.js';
-
+import type { Config } from './config/index.js';
+import type { CliRuntime } from './cli-runtime.js';
 import { MIN_API_KEY_TTL_SECONDS } from './auth/api-key-rules.js';
 
-// Commands that need the database import the app lazily: `api-keys scopes` and `--help` stay
-// instant, and the rest load only what they use.
+async function loadConfig(...args: Parameters<typeof import('./config/index.js').loadConfig>): Promise<Config> {
+  const { loadConfig: load } = await import('./config/index.js');
+  return load(...args);
+}
 
 class CliError extends Error {}
 
-function organizationOption(runtime: Runtime, slug?: string) {
+function organizationOption(runtime: CliRuntime, slug?: string) {
   return slug
     ? runtime.services.organizations.bySlug(slug).then((org) => {
         if (!org) throw new CliError(`no organization with slug ${slug}`);
@@ -28,10 +34,10 @@ function organizationOption(runtime: Runtime, slug?: string) {
     : runtime.services.organizations.defaultOrganization();
 }
 
-async function withRuntime<T>(configPath: string | undefined, fn: (runtime: Runtime, config: Config) => Promise<T>): Promise<T> {
+async function withRuntime<T>(configPath: string | undefined, fn: (runtime: CliRuntime, config: Config) => Promise<T>): Promise<T> {
   const config = await loadConfig({ logLevel: 'warn' }, { configPath });
-  const [{ bootRuntime }, { createLogger }] = await Promise.all([import('./app.js'), import('./logger.js')]);
-  const runtime = await bootRuntime(config, { logger: createLogger(process.env.LOG_LEVEL ?? 'warn') });
+  const { bootCliRuntime } = await import('./cli-runtime.js');
+  const runtime = await bootCliRuntime(config);
   try {
     return await fn(runtime, config);
   } finally {
@@ -141,7 +147,8 @@ export function buildCli(): Command {
     .action(async (opts: { config?: string }) => {
       await withRuntime(opts.config, async (runtime) => {
         const { seed } = await import('./seed.js');
-        const summary = await seed(runtime);
+        // seed reads only the database and the organization directory.
+        const summary = await seed(runtime as unknown as Parameters<typeof seed>[0]);
         console.log(`seeded ${summary.organization}: ${summary.settings.join(', ') || 'settings already present'}`);
       });
     });
@@ -153,7 +160,8 @@ buildCli()
   .parseAsync(process.argv)
   .catch((error: unknown) => {
     // Expected failures (bad input, unknown scope or role) print one line, not a stack.
-    if (error instanceof CliError || error instanceof ConfigError || (error instanceof Error && error.name === 'AccountError')) {
+    // By name: ConfigError's module is loaded only by the commands that read the config.
+    if (error instanceof CliError || (error instanceof Error && (error.name === 'ConfigError' || error.name === 'AccountError'))) {
       console.error(`commerce: ${error.message}`);
     } else {
       console.error(error);

@@ -4,59 +4,22 @@
 // (`restStatus`), not `extensions.http`, because GraphQL clients expect 200 with `errors`.
 import { GraphQLError } from 'graphql';
 
-export type ErrorCode =
-  | 'BAD_REQUEST'
-  | 'UNAUTHORIZED'
-  | 'FORBIDDEN'
-  | 'TWO_FACTOR_REQUIRED'
-  | 'NOT_FOUND'
-  | 'CONFLICT'
-  | 'REQUEST_TIMEOUT'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'UNSUPPORTED_MEDIA_TYPE'
-  | 'VALIDATION_FAILED'
-  | 'CHECKOUT_FAILED'
-  | 'INVALID_TRANSITION'
-  | 'TOO_MANY_REQUESTS'
-  | 'QUERY_TOO_COSTLY'
-  | 'INTERNAL_ERROR'
-  | 'SERVICE_UNAVAILABLE';
+import { STATUS_BY_CODE, type DetailsOf, type ErrorCode, type ErrorContext, type FieldIssue } from './error-codes.js';
 
-export const STATUS_BY_CODE: Record<ErrorCode, number> = {
-  BAD_REQUEST: 400,
-  UNAUTHORIZED: 401,
-  FORBIDDEN: 403,
-  TWO_FACTOR_REQUIRED: 403,
-  NOT_FOUND: 404,
-  CONFLICT: 409,
-  REQUEST_TIMEOUT: 408,
-  PAYLOAD_TOO_LARGE: 413,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  VALIDATION_FAILED: 422,
-  CHECKOUT_FAILED: 422,
-  INVALID_TRANSITION: 422,
-  TOO_MANY_REQUESTS: 429,
-  QUERY_TOO_COSTLY: 400,
-  INTERNAL_ERROR: 500,
-  SERVICE_UNAVAILABLE: 503,
-};
-
-/** One failing input field: `field` is a dotted path into the input. */
-export interface FieldIssue {
-  field: string;
-  message: string;
-}
+// The catalogue (codes, statuses, details shapes) lives in error-codes.ts.
+export { ERROR_CODES, STATUS_BY_CODE, type DetailsOf, type ErrorCode, type ErrorContext, type FieldIssue } from './error-codes.js';
 
 export interface ErrorBody {
-  error: { code: string; message: string; details?: unknown };
+  error: { code: ErrorCode; message: string; details?: unknown };
 }
 
-export class AppError extends GraphQLError {
-  readonly code: ErrorCode;
+export class AppError<C extends ErrorCode = ErrorCode> extends GraphQLError {
+  readonly code: C;
   readonly status: number;
-  readonly details: unknown;
+  readonly details: DetailsOf<C> | undefined;
 
-  constructor(code: ErrorCode, message: string, details?: unknown, status = STATUS_BY_CODE[code]) {
+  // `details` is typed by code (error-codes.ts DetailsByCode), so a thrower cannot invent a shape.
+  constructor(code: C, message: string, details?: DetailsOf<C>, status = STATUS_BY_CODE[code]) {
     super(message, { extensions: { code, restStatus: status, ...(details === undefined ? {} : { details }) } });
     this.name = 'AppError';
     this.code = code;
@@ -69,12 +32,12 @@ export class AppError extends GraphQLError {
   }
 }
 
-export function errorBody(code: string, message: string, details?: unknown): ErrorBody {
+export function errorBody(code: ErrorCode, message: string, details?: unknown): ErrorBody {
   return { error: details === undefined ? { code, message } : { code, message, details } };
 }
 
 export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
-export const conflict = (message: string, details?: unknown) => new AppError('CONFLICT', message, details);
+export const conflict = (message: string, details?: ErrorContext) => new AppError('CONFLICT', message, details);
 export const forbidden = (message = 'Insufficient permissions') => new AppError('FORBIDDEN', message);
 export const unauthorized = (message = 'Authentication required') => new AppError('UNAUTHORIZED', message);
 export const validationFailed = (issues: FieldIssue[], message = 'Input validation failed') =>

@@ -82,15 +82,21 @@ export function fetchWithRetryAfter(base: typeof fetch, maxWaitMs: number): type
 function envelope(status: number, body: unknown): ApiError {
   const error = (body as { error?: unknown } | null)?.error;
   if (error && typeof error === 'object' && typeof (error as ApiError['error']).code === 'string') return body as ApiError;
-  // better-auth answers its own errors as { code, message }: bring them to the envelope.
+  // An answer not in the envelope (a proxy's error page, a flat { code, message }): the code the
+  // server's catalogue gives that status, so `error.code` stays within the documented codes.
   const flat = body as { code?: unknown; message?: unknown } | null;
   return {
     error: {
-      code: typeof flat?.code === 'string' ? flat.code : `HTTP_${status}`,
+      code: CODE_BY_STATUS[status] ?? (status >= 500 ? 'INTERNAL_ERROR' : 'BAD_REQUEST'),
       message: typeof flat?.message === 'string' ? flat.message : `Request failed with status ${status}`,
     },
   };
 }
+
+const CODE_BY_STATUS: Record<number, ApiError['error']['code']> = {
+  400: 'BAD_REQUEST', 401: 'UNAUTHORIZED', 403: 'FORBIDDEN', 404: 'NOT_FOUND', 408: 'REQUEST_TIMEOUT', 409: 'CONFLICT', 413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE', 422: 'VALIDATION_FAILED', 429: 'TOO_MANY_REQUESTS', 503: 'SERVICE_UNAVAILABLE',
+};
 
 export function createClient(options: ClientOptions): CommerceClient {
   let bearer = options.bearer;

@@ -167,7 +167,7 @@ async function enqueue(ctx: Ctx, task: string, input: Record<string, unknown>) {
 }
 
 function assertActive(store: ChannelStore): void {
-  if (store.status !== 'active') throw new AppError('INVALID_TRANSITION', 'the store is paused: set status active first', { status: store.status });
+  if (store.status !== 'active') throw new AppError('INVALID_TRANSITION', 'the store is paused: set status active first', { from: store.status });
 }
 
 /** Starts a backfill from page 1; a backfill already running stops at its next page. */

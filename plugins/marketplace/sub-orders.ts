@@ -101,7 +101,7 @@ export async function createSubOrders(payload: CheckoutBeforeCommitPayload, hook
   }
   if (!byVendor.size) return;
   const closed = [...byVendor.keys()].filter((id) => statusOfVendor.get(id) !== 'approved');
-  if (closed.length) throw new AppError('VALIDATION_FAILED', `${closed.length} item(s) belong to a vendor that is not approved to sell`, { vendors: closed });
+  if (closed.length) throw new AppError('VALIDATION_FAILED', `${closed.length} item(s) belong to a vendor that is not approved to sell`, closed.map((vendorId) => ({ field: 'lines', message: `vendor ${vendorId} is not approved to sell`, reason: 'VENDOR_NOT_APPROVED' })));
   const commission = resolverFrom(
     (owners[0]?.rules ?? []).map(ruleFromJson),
     owners.flatMap((o) => o.categories.map((categoryId) => ({ entityId: o.entity_id, categoryId }))),

@@ -282,6 +282,6 @@ export async function consumeOverride(tx: Tx, ctx: Ctx, token: string, action: O
   }
   if (!row) throw validationFailed([{ field, message: 'is not an override token of this store' }], 'Unknown override token');
   if (row.action !== action) throw validationFailed([{ field, message: `authorizes ${row.action}, not ${action}` }], 'Override token for another action');
-  if (row.consumedAt) throw new AppError('CONFLICT', 'This override token was already used', { field, consumedAt: row.consumedAt.toISOString(), consumedBy: row.consumedBy });
+  if (row.consumedAt) throw new AppError('CONFLICT', 'This override token was already used', { fields: [field], consumedAt: row.consumedAt.toISOString(), consumedBy: row.consumedBy });
   throw validationFailed([{ field, message: `expired at ${row.expiresAt.toISOString()}` }], 'Override token expired');
 }

@@ -52,10 +52,10 @@ function checkApproval(approval: ReturnApproval | null, input: NoReceiptReturnIn
   const approved = quantities(approval.lines);
   const asked = quantities(input.lines);
   if (approved.size !== asked.size || [...approved].some(([key, quantity]) => asked.get(key) !== quantity)) {
-    throw new AppError('FORBIDDEN', 'The override approves other lines or quantities than this return', { field: 'lines', approved: approval.lines });
+    throw new AppError('FORBIDDEN', 'The override approves other lines or quantities than this return', { fields: ['lines'], approved: approval.lines });
   }
   if (approval.currency !== input.currency || amount > approval.amount) {
-    throw new AppError('FORBIDDEN', `This return pays out ${amount} ${input.currency}; the override approves at most ${approval.amount} ${approval.currency}`, { field: 'overrideToken', amount, approved: approval.amount });
+    throw new AppError('FORBIDDEN', `This return pays out ${amount} ${input.currency}; the override approves at most ${approval.amount} ${approval.currency}`, { fields: ['overrideToken'], amount, approved: approval.amount });
   }
 }
 

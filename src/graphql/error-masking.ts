@@ -16,6 +16,7 @@ import type { Logger } from '../logger.js';
 import { isClientAbort } from '../logger.js';
 import { isDatabaseUnavailable } from '../db/errors.js';
 import { DATABASE_UNAVAILABLE } from '../http/rest-errors.js';
+import { STATUS_BY_CODE } from '../error-codes.js';
 
 /** The message of a masked error (also given to Yoga, so both paths say the same). */
 export const UNEXPECTED_ERROR_MESSAGE = 'Unexpected error.';
@@ -27,6 +28,28 @@ const INPUT_COERCION = /cannot represent|Expected value of type|does not exist i
 function isClientSafe(error: unknown): boolean {
   const ext = (error as { extensions?: { code?: unknown; restStatus?: unknown } } | null)?.extensions;
   return typeof ext?.code === 'string' && typeof ext.restStatus === 'number';
+}
+
+/**
+ * Errors of the GraphQL transport itself (graphql-js syntax errors carry no code; Yoga names
+ * validation GRAPHQL_VALIDATION_FAILED and an unknown operationName OPERATION_RESOLUTION_FAILURE)
+ * get a code from the catalogue (error-codes.ts), so clients see one list. A copy, keeping
+ * locations, path and the HTTP status Yoga put in the extensions (graphql-js freezes some
+ * errors' extensions, so they cannot be amended in place).
+ */
+function withCatalogueCode(error: GraphQLError): GraphQLError {
+  const code = error.extensions?.code;
+  if (typeof code === 'string' && code in STATUS_BY_CODE) return error;
+  // A variable graphql-js refused is bad input (VALIDATION_FAILED); REST's classifier still reads
+  // its message for the field (rest-errors.ts), as no restStatus is set here.
+  const next = error.message.startsWith('Syntax Error')
+    ? 'GRAPHQL_PARSE_FAILED'
+    : code === undefined && INPUT_COERCION.test(error.message)
+      ? 'VALIDATION_FAILED'
+      : code === undefined || code === 'GRAPHQL_VALIDATION_FAILED'
+        ? 'GRAPHQL_VALIDATION_FAILED'
+        : 'BAD_REQUEST';
+  return new GraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, extensions: { ...error.extensions, code: next } });
 }
 
 export interface ErrorScope {
@@ -44,7 +67,7 @@ export function maskError(error: unknown, message: string, scope: ErrorScope | n
   if (isClientSafe(error)) return error as GraphQLError;
   const original = (error as { originalError?: unknown }).originalError;
   if (isClientSafe(original)) return error as GraphQLError; // keeps path and locations
-  if ((error as Error)?.name === 'GraphQLError' && !original) return error as GraphQLError; // parse/validation errors
+  if ((error as Error)?.name === 'GraphQLError' && !original) return withCatalogueCode(error as GraphQLError); // parse/validation errors
   // graphql-js refusing an input value (sofa coerces REST bodies with it): bad input, 422.
   const refused = (original ?? error) as { name?: string; message?: string };
   if (refused?.name === 'GraphQLError' && INPUT_COERCION.test(refused.message ?? '')) {

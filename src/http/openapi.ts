@@ -5,21 +5,24 @@
 import { z } from 'zod';
 import { accessNote, operations, type Access, type RegisteredOperation } from '../graphql/operation.js';
 import { rawRouteDocs } from './raw-routes.js';
+import { codesForStatus, ERROR_CODE_NAMES, ERROR_CODES, type ErrorCode, type ErrorCodeEntry } from '../error-codes.js';
 
 type Json = Record<string, unknown>;
 type AnyZod = z.core.$ZodType;
 
+// What each error status means on a route; the codes it can carry come from the catalogue.
 const ERROR_STATUSES: Record<number, string> = {
-  400: 'Malformed JSON body (BAD_REQUEST)',
-  401: 'No valid credentials (UNAUTHORIZED)',
-  403: 'Missing permission, or a cookie request from an untrusted origin (FORBIDDEN)',
-  404: 'Resource or route does not exist (NOT_FOUND)',
-  409: 'Conflicting state, for example a duplicate (CONFLICT)',
-  413: 'Body above 1 MB (PAYLOAD_TOO_LARGE)',
-  422: 'Input validation failed (VALIDATION_FAILED), with the failing fields in details',
-  429: 'Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After',
-  500: 'Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id',
-  503: 'Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution',
+  400: 'The request cannot be read, or the operation costs too much',
+  401: 'No valid credentials',
+  403: 'Missing permission, or a cookie request from an untrusted origin',
+  404: 'Resource or route does not exist',
+  408: 'The body did not arrive in time',
+  409: 'Conflicting state, for example a duplicate',
+  413: 'Body above the limit',
+  422: 'Input refused, with the failing fields in details',
+  429: 'Rate limit exceeded; see Retry-After',
+  500: 'Unexpected error; the message is masked and the full error logged with the request id',
+  503: 'Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution',
 };
 
 const RATE_HEADERS = {
@@ -56,17 +59,73 @@ function security(access: Access): Json[] | undefined {
   return [{ apiKey: [] }, { bearerAuth: [] }, { sessionCookie: [] }];
 }
 
-function errorResponses(op: RegisteredOperation, hasBody: boolean): Json {
-  const statuses = [401, 403, 404, 422, 429, 500, 503];
-  if (op.access === 'public') statuses.splice(0, 2);
-  if (hasBody) statuses.push(400, 413);
-  if (op.kind === 'mutation') statuses.push(409);
-  return Object.fromEntries(
-    statuses.sort().map((status) => [
-      String(status),
-      { description: ERROR_STATUSES[status], content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } } },
-    ]),
-  );
+/** One documented error answer: what the status means here and the codes it can carry. */
+function errorResponse(status: number, description = ERROR_STATUSES[status] ?? 'Error'): Json {
+  const codes = codesForStatus(status).filter((code) => code !== 'CLIENT_CLOSED_REQUEST');
+  return {
+    description: `${description}. Codes: ${codes.map((code) => `\`${code}\``).join(', ')}`,
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } },
+  };
+}
+
+/**
+ * The error statuses an operation can answer: every route can be refused by the rate limiter
+ * (429), fail unexpectedly (500) or lose its database (503), and name a missing resource or
+ * route (404) or bad input (422); a route needing credentials adds 401/403; a body adds 400
+ * (malformed JSON, nested too deep), 408 (body-read timeout) and 413; a list, or a route taking
+ * `include`, adds 400 QUERY_TOO_COSTLY; a mutation adds 409.
+ */
+function errorResponses(op: Pick<RegisteredOperation, 'access' | 'kind' | 'paginated'> & { input?: RegisteredOperation['input'] }, hasBody: boolean): Json {
+  const statuses = new Set([404, 422, 429, 500, 503]);
+  if (op.access !== 'public') [401, 403].forEach((s) => statuses.add(s));
+  if (hasBody) [400, 408, 413].forEach((s) => statuses.add(s));
+  if (op.paginated || (op.input && 'include' in op.input.shape)) statuses.add(400);
+  if (op.kind === 'mutation') statuses.add(409);
+  return Object.fromEntries([...statuses].sort((a, b) => a - b).map((status) => [String(status), errorResponse(status)]));
+}
+
+/** Raw routes (uploads, documents, webhooks) declare their own answers; add the common refusals they lack. */
+function withRawErrorResponses(paths: Record<string, Json>): void {
+  for (const item of Object.values(paths)) {
+    for (const [method, operation] of Object.entries(item) as Array<[string, Json]>) {
+      const responses = (operation.responses ?? {}) as Json;
+      const isPublic = Array.isArray(operation.security) && operation.security.length === 0;
+      const common = errorResponses({ access: isPublic ? 'public' : 'authenticated', kind: method === 'get' ? 'query' : 'mutation', paginated: false }, method === 'post');
+      delete common['409'];
+      for (const [status, response] of Object.entries(common)) if (!(status in responses)) responses[status] = response;
+      operation.responses = responses;
+    }
+  }
+}
+
+/** `{ error: { code, message, details? } }`: one variant per details shape, told apart by `code`. */
+function errorResponseSchema(): Json {
+  const groups = new Map<string, ErrorCode[]>();
+  for (const code of ERROR_CODE_NAMES) {
+    const entry: ErrorCodeEntry = ERROR_CODES[code];
+    if (entry.surface !== 'both' || code === 'CLIENT_CLOSED_REQUEST') continue;
+    const key = JSON.stringify(entry.details ?? null);
+    groups.set(key, [...(groups.get(key) ?? []), code]);
+  }
+  const variants = [...groups.entries()].map(([key, codes]) => {
+    const details = JSON.parse(key) as Json | null;
+    return {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: {
+        code: { type: 'string', enum: codes, description: codes.map((code) => `${code} (${ERROR_CODES[code].status}): ${ERROR_CODES[code].meaning}`).join('\n') },
+        message: { type: 'string', description: 'For people; may change' },
+        ...(details ? { details } : {}),
+      },
+      ...(details ? {} : { additionalProperties: false }),
+    };
+  });
+  return {
+    type: 'object',
+    required: ['error'],
+    description: 'The error envelope. `code` is stable (the catalogue); `details` has one shape per code.',
+    properties: { error: { oneOf: variants } },
+  };
 }
 
 function operationObject(op: RegisteredOperation, sofaResponse: Json | undefined): Json {
@@ -210,7 +269,9 @@ function authSchemas(): Record<string, Json> {
 }
 
 export function buildOpenApiDocument(sofaDoc: Json, info: { title: string; version: string; cookieName: string }): Json {
-  const paths = { ...rawRoutes(), ...rawRouteDocs() } as Record<string, Json>;
+  const moduleRawRoutes = rawRouteDocs();
+  withRawErrorResponses(moduleRawRoutes);
+  const paths = { ...rawRoutes(), ...moduleRawRoutes } as Record<string, Json>;
   for (const op of operations.values()) {
     if (!op.rest) continue;
     const key = `/api${op.rest.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`;
@@ -221,27 +282,7 @@ export function buildOpenApiDocument(sofaDoc: Json, info: { title: string; versi
   // sofa emits a `File` schema for its upload scalar that nothing here uses.
   delete schemas.File;
   Object.assign(schemas, authSchemas());
-  schemas.ErrorResponse = {
-    type: 'object',
-    required: ['error'],
-    properties: {
-      error: {
-        type: 'object',
-        required: ['code', 'message'],
-        properties: {
-          code: { type: 'string', example: 'VALIDATION_FAILED' },
-          message: { type: 'string' },
-          details: {
-            description: 'For VALIDATION_FAILED: the failing fields; for other codes an object such as `{ reason }`',
-            oneOf: [
-              { type: 'array', items: { type: 'object', required: ['field', 'message'], properties: { field: { type: 'string' }, message: { type: 'string' } } } },
-              { type: 'object', additionalProperties: true },
-            ],
-          },
-        },
-      },
-    },
-  };
+  schemas.ErrorResponse = errorResponseSchema();
   return {
     openapi: '3.0.3',
     info: {

@@ -125,7 +125,7 @@ export function requestRateLimit(limiter: RateLimiter, keys: { budget: Budget; k
           budget === 'guess'
             ? 'Too many attempts at guessable values (promotion codes); retry after the number of seconds in Retry-After'
             : 'Rate limit exceeded; retry after the number of seconds in Retry-After',
-          { retryAfter: decided.retryAfter },
+          { retryAfter: decided.retryAfter ?? 1 },
         );
       }
     },

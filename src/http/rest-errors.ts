@@ -7,13 +7,13 @@ import { isDatabaseUnavailable } from '../db/errors.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 
-export function errorResponse(status: number, code: string, message: string, details?: unknown, headers?: Record<string, string>): Response {
+export function errorResponse(status: number, code: ErrorCode, message: string, details?: unknown, headers?: Record<string, string>): Response {
   return new Response(JSON.stringify(errorBody(code, message, details)), { status, headers: { ...JSON_HEADERS, ...headers } });
 }
 
 /** What a client is told while the database cannot be reached (db/errors.ts isDatabaseUnavailable). */
 export const DATABASE_UNAVAILABLE = {
-  code: 'SERVICE_UNAVAILABLE',
+  code: 'SERVICE_UNAVAILABLE' as const,
   message: 'The service is temporarily unavailable (database unreachable or saturated); retry after the number of seconds in Retry-After',
   retryAfterSeconds: 2,
 } as const;
@@ -32,22 +32,27 @@ const INVALID_VARIABLE = /^Variable "\$(\w+)" got invalid value (?:.*?); (.*)$/s
 
 interface Classified {
   status: number;
-  code: string;
+  code: ErrorCode;
   message: string;
   details?: unknown;
 }
 
+/** The argument a graphql-js/sofa refusal names (`... argument "limit" ...`), else the body. */
+function fieldNamed(message: string): string {
+  return /(?:argument|Variable) "\$?(\w+)"/.exec(message)?.[1] ?? 'body';
+}
+
 function classify(error: GraphQLError): Classified {
   const ext = (error.extensions ?? {}) as { code?: string; restStatus?: number; details?: unknown; http?: { status?: number } };
-  if (ext.restStatus && ext.code) return { status: ext.restStatus, code: ext.code, message: error.message, details: ext.details };
+  if (ext.restStatus && ext.code && ext.code in STATUS_BY_CODE) return { status: ext.restStatus, code: ext.code as ErrorCode, message: error.message, details: ext.details };
   if (error.message === 'POST body sent invalid JSON.') return { status: 400, code: 'BAD_REQUEST', message: 'Malformed JSON body' };
   const missing = MISSING_VARIABLE.exec(error.message);
   if (missing) return { status: 422, code: 'VALIDATION_FAILED', message: 'Input validation failed', details: [{ field: missing[1], message: 'is required' }] };
   const invalid = INVALID_VARIABLE.exec(error.message);
   if (invalid) return { status: 422, code: 'VALIDATION_FAILED', message: 'Input validation failed', details: [{ field: invalid[1], message: invalid[2] }] };
   // sofa reports a query-string or path value its scalar rejects as 400: it is bad input.
-  if (ext.http?.status === 400) return { status: 422, code: 'VALIDATION_FAILED', message: error.message };
-  if (ext.code && ext.code in STATUS_BY_CODE) return { status: STATUS_BY_CODE[ext.code as ErrorCode], code: ext.code, message: error.message };
+  if (ext.http?.status === 400) return { status: 422, code: 'VALIDATION_FAILED', message: error.message, details: [{ field: fieldNamed(error.message), message: error.message }] };
+  if (ext.code && ext.code in STATUS_BY_CODE) return { status: STATUS_BY_CODE[ext.code as ErrorCode], code: ext.code as ErrorCode, message: error.message };
   return { status: 500, code: 'INTERNAL_ERROR', message: 'Internal server error' };
 }
 

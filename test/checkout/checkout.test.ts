@@ -272,12 +272,13 @@ describe('idempotency', () => {
     expect(await t.app.db.order.count({ where: { cartId: cart.id } })).toBe(1);
   });
 
-  it('a key used for another cart is 409', async () => {
+  it('a key used for another cart is 422 IDEMPOTENCY_KEY_REUSED (another request)', async () => {
     const p = await product(store, { price: 700, stock: 5 });
     const key = `idem-${unique()}`;
     expect((await checkout(store, await guestCart(store, [{ entityId: p }]), { body: { idempotencyKey: key } })).status).toBe(201);
     const res = await checkout(store, await guestCart(store, [{ entityId: p }]), { body: { idempotencyKey: key } });
-    expect(res.status).toBe(409);
+    expect(res.status).toBe(422);
+    expect(res.body.error).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED', details: { idempotencyKey: key, orderId: expect.any(String) } });
   });
 });
 

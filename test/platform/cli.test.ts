@@ -2,8 +2,10 @@
 // the same database as a running server.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/paths.js';
@@ -32,6 +34,41 @@ beforeAll(async () => {
   env = { ...process.env, DATABASE_URL: t.app.databaseUrl, BETTER_AUTH_SECRET: t.app.config.auth.secret, LOG_LEVEL: 'silent' };
 });
 afterAll(() => t?.close());
+
+describe('commerce --help', () => {
+  it('opens no database connection and imports neither the config nor the app', async () => {
+    // A TCP server standing in for PostgreSQL counts connections; a module hook logs every
+    // module the process loads.
+    let connections = 0;
+    const db = net.createServer((socket) => {
+      connections += 1;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => db.listen(0, '127.0.0.1', resolve));
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'commerce-help-'));
+    const log = path.join(dir, 'loaded.txt');
+    const hook = path.join(dir, 'hook.mjs');
+    fs.writeFileSync(hook, `import fs from 'node:fs';\nexport async function load(url, context, next) { fs.appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context); }\n`);
+    const register = path.join(dir, 'register.mjs');
+    fs.writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hook).href)});\n`);
+    try {
+      const port = (db.address() as net.AddressInfo).port;
+      const { stdout } = await run(process.execPath, ['--import', pathToFileURL(register).href, path.join(PACKAGE_ROOT, 'bin/commerce.js'), '--help'], {
+        env: { ...env, DATABASE_URL: `postgresql://postgres@127.0.0.1:${port}/none` },
+        cwd: PACKAGE_ROOT,
+        timeout: 60_000,
+      });
+      expect(stdout).toContain('api-keys');
+      const loaded = fs.readFileSync(log, 'utf8');
+      expect(loaded).toMatch(/\/cli\.(ts|js)\n/);
+      for (const heavy of ['/app.', '/config/index.', '/db/client.', '/generated/prisma/', '/http/', '/graphql/', 'better-auth']) expect(loaded, heavy).not.toContain(heavy);
+      expect(connections).toBe(0);
+    } finally {
+      db.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
 
 describe('commerce api-keys', () => {
   it('scopes lists the declared scopes', async () => {

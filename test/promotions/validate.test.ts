@@ -188,7 +188,7 @@ describe('redemption (the checkout\'s side)', () => {
     await t.app.services.promotions.redeem(ctx, { code: promotion.code, ...cart() });
     await expect(t.app.services.promotions.redeem(ctx, { code: promotion.code, ...cart() })).rejects.toMatchObject({ status: 409, details: { reason: 'USAGE_LIMIT_REACHED' } });
     const minimum = await create({ type: 'percentage_off_order', value: 10, minSubtotal: 50_000, currency: 'USD' });
-    await expect(t.app.services.promotions.redeem(ctx, { code: minimum.code, ...cart() })).rejects.toMatchObject({ status: 422, details: { reason: 'MIN_SUBTOTAL_NOT_MET' } });
+    await expect(t.app.services.promotions.redeem(ctx, { code: minimum.code, ...cart() })).rejects.toMatchObject({ status: 422, details: [{ field: 'code', reason: 'MIN_SUBTOTAL_NOT_MET' }] });
     // A usage limit cannot be lowered below the uses already made.
     expect((await t.request(`/api/promotions/${promotion.id}`, { method: 'PATCH', apiKey: admin, body: { usageLimit: 1 } })).status).toBe(200);
     const lowered = await create({ type: 'percentage_off_order', value: 10, usageLimit: 3 });

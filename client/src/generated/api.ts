@@ -1720,8 +1720,62 @@ export interface paths {
                     };
                     content?: never;
                 };
+                /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
                 /** @description No such asset in this organization, or a file sold by a digital product (role download) and no media:write */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1789,6 +1843,33 @@ export interface paths {
                 };
                 /** @description The asset is gone */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+                500: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1948,6 +2029,42 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
+                /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
                 /** @description File larger than the limit */
                 413: {
                     headers: {
@@ -1959,6 +2076,24 @@ export interface paths {
                 };
                 /** @description Missing, empty, refused or mistyped file */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+                500: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3987,17 +4122,176 @@ export interface components {
             /** @description Stock per warehouse */
             warehouses: components["schemas"]["WarehouseAvailability"][];
         };
+        /**
+         * ErrorCode
+         * @enum {string}
+         */
+        ErrorCode: "BAD_REQUEST" | "QUERY_TOO_COSTLY" | "GRAPHQL_PARSE_FAILED" | "GRAPHQL_VALIDATION_FAILED" | "PERSISTED_QUERY_NOT_FOUND" | "PERSISTED_QUERY_HASH_MISMATCH" | "PERSISTED_QUERY_INVALID" | "UNAUTHORIZED" | "FORBIDDEN" | "TWO_FACTOR_REQUIRED" | "NOT_FOUND" | "REQUEST_TIMEOUT" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "CHECKOUT_FAILED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "TOO_MANY_REQUESTS" | "CLIENT_CLOSED_REQUEST" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        /** @description One entry of the error catalogue */
+        ErrorCodeInfo: {
+            /**
+             * @description Short unique code
+             * @enum {string}
+             */
+            code: "BAD_REQUEST" | "QUERY_TOO_COSTLY" | "GRAPHQL_PARSE_FAILED" | "GRAPHQL_VALIDATION_FAILED" | "PERSISTED_QUERY_NOT_FOUND" | "PERSISTED_QUERY_HASH_MISMATCH" | "PERSISTED_QUERY_INVALID" | "UNAUTHORIZED" | "FORBIDDEN" | "TWO_FACTOR_REQUIRED" | "NOT_FOUND" | "REQUEST_TIMEOUT" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "CHECKOUT_FAILED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "TOO_MANY_REQUESTS" | "CLIENT_CLOSED_REQUEST" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+            /** @description JSON Schema (OpenAPI 3.0 dialect) of `details` / `extensions.details`; null when the code carries none */
+            detailsSchema?: {
+                [key: string]: unknown;
+            };
+            /** @description Raised by the GraphQL transport only (parse, validation, persisted queries) */
+            graphqlOnly: boolean;
+            meaning: string;
+            /**
+             * Format: int32
+             * @description HTTP status over REST (and `extensions.restStatus` over GraphQL)
+             */
+            status: number;
+        };
+        /** @description The error envelope. `code` is stable (the catalogue); `details` has one shape per code. */
         ErrorResponse: {
             error: {
-                /** @example VALIDATION_FAILED */
-                code: string;
-                /** @description For VALIDATION_FAILED: the failing fields; for other codes an object such as `{ reason }` */
+                /**
+                 * @description BAD_REQUEST (400): The request cannot be read: malformed JSON or multipart, a body nested too deep, a missing signature header
+                 *     UNAUTHORIZED (401): No valid credentials (or a wrong email/password, a wrong PIN)
+                 *     FORBIDDEN (403): Missing permission, another organization's credentials, a cookie request from an untrusted origin, or a rule that refuses this caller (refund cap)
+                 *     NOT_FOUND (404): The resource or route does not exist (in this organization)
+                 *     CONFLICT (409): Conflicting state: a duplicate, a row in use, not enough stock or balance for the move
+                 *     SERVICE_UNAVAILABLE (503): A dependency cannot be reached (database, search engine, media store), the organization cannot be resolved, or the process is draining; retry after `Retry-After`
+                 * @enum {string}
+                 */
+                code: "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "SERVICE_UNAVAILABLE";
+                /** @description Context of the refusal: `reason`, `fields`, and the values the message names */
                 details?: {
+                    /** @description The input fields involved */
+                    fields?: string[];
+                    /** @description Machine-readable sub-code */
+                    reason?: string;
+                };
+                /** @description For people; may change */
+                message: string;
+            } | {
+                /**
+                 * @description QUERY_TOO_COSTLY (400): The operation (or a REST list with its `include`s and `limit`) costs more than the maximum, or loops through a list: refused before it runs
+                 * @enum {string}
+                 */
+                code: "QUERY_TOO_COSTLY";
+                /** @description The computed cost and the maximum */
+                details?: {
+                    cost: number;
+                    /** @description The input fields involved */
+                    fields?: string[];
+                    /** @description The list entered too often along one path */
+                    loop?: string;
+                    maxCost: number;
+                    /** @description Machine-readable sub-code */
+                    reason?: string;
+                };
+                /** @description For people; may change */
+                message: string;
+            } | {
+                /**
+                 * @description TWO_FACTOR_REQUIRED (403): This role must sign in with two factors; only enrolment is open to this session
+                 *     REQUEST_TIMEOUT (408): The request body did not arrive within the body-read timeout; the connection is closed
+                 *     PAYLOAD_TOO_LARGE (413): The body (or an uploaded file) is above the limit
+                 *     UNSUPPORTED_MEDIA_TYPE (415): The body is not in a content type this route reads
+                 *     INTERNAL_ERROR (500): Unexpected error: the message is masked and the error logged with the request id
+                 * @enum {string}
+                 */
+                code: "TWO_FACTOR_REQUIRED" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INTERNAL_ERROR";
+                /** @description For people; may change */
+                message: string;
+            } | {
+                /**
+                 * @description VALIDATION_FAILED (422): Input validation failed; `details` lists the failing fields
+                 * @enum {string}
+                 */
+                code: "VALIDATION_FAILED";
+                /** @description The failing input fields */
+                details?: {
+                    /** @description Dotted path into the input (`lines.0.quantity`) */
                     field: string;
                     message: string;
-                }[] | {
-                    [key: string]: unknown;
+                    /** @description Machine-readable sub-code, when there is one */
+                    reason?: string;
+                }[];
+                /** @description For people; may change */
+                message: string;
+            } | {
+                /**
+                 * @description CHECKOUT_FAILED (422): The checkout pipeline refused the order (empty cart, unpriced or unsellable items, promotion, stock, hook, payment); nothing was kept
+                 * @enum {string}
+                 */
+                code: "CHECKOUT_FAILED";
+                /** @description Why, and at which step */
+                details?: {
+                    /** @description The code of the refusal the step met (CONFLICT, VALIDATION_FAILED...) */
+                    code?: string;
+                    declineCode?: string;
+                    /** @description That refusal's own details */
+                    details?: unknown;
+                    /** @description The input fields involved */
+                    fields?: string[];
+                    paymentCode?: string;
+                    /** @description Why, in words */
+                    reason: string;
+                    /** @description promotions, inventory, payment, checkout.beforeCreate, checkout.beforeCommit */
+                    step?: string;
                 };
+                /** @description For people; may change */
+                message: string;
+            } | {
+                /**
+                 * @description INVALID_TRANSITION (422): The move is not in the state table of the resource (order, job, vendor, layaway, store...)
+                 * @enum {string}
+                 */
+                code: "INVALID_TRANSITION";
+                /** @description The refused move */
+                details?: {
+                    /** @description Where `from` may go */
+                    allowed?: string[];
+                    /** @description The input fields involved */
+                    fields?: string[];
+                    from: string;
+                    /** @description Machine-readable sub-code */
+                    reason?: string;
+                    to?: string;
+                };
+                /** @description For people; may change */
+                message: string;
+            } | {
+                /**
+                 * @description IDEMPOTENCY_KEY_REUSED (422): This idempotency key was already used with a different request body; use a new key for a new request
+                 * @enum {string}
+                 */
+                code: "IDEMPOTENCY_KEY_REUSED";
+                /** @description The key, and the order it made (the caller's own) */
+                details?: {
+                    /** @description The input fields involved */
+                    fields?: string[];
+                    idempotencyKey: string;
+                    /** Format: uuid */
+                    orderId: string;
+                    /** @description Machine-readable sub-code */
+                    reason?: string;
+                };
+                /** @description For people; may change */
+                message: string;
+            } | {
+                /**
+                 * @description TOO_MANY_REQUESTS (429): Rate limit exceeded; retry after the `Retry-After` header
+                 * @enum {string}
+                 */
+                code: "TOO_MANY_REQUESTS";
+                /** @description When to retry */
+                details?: {
+                    /** @description The input fields involved */
+                    fields?: string[];
+                    /** @description Machine-readable sub-code */
+                    reason?: string;
+                    /** @description Seconds */
+                    retryAfter: number;
+                };
+                /** @description For people; may change */
                 message: string;
             };
         };
@@ -6683,6 +6977,12 @@ export interface components {
              */
             customers?: components["schemas"]["CustomerPage"];
             /**
+             * @description The error catalogue: every code, its HTTP status, meaning and details shape
+             *
+             *     Public.
+             */
+            errorCodes: components["schemas"]["ErrorCodeInfo"][];
+            /**
              * @description Failed jobs of the organization, most recently failed first
              *
              *     Requires permission jobs:admin.
@@ -7786,7 +8086,16 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogCustomFieldProposalPage"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7795,7 +8104,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7804,7 +8113,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7813,7 +8122,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7822,7 +8131,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7831,7 +8140,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -7840,7 +8149,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7882,7 +8191,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7891,7 +8200,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7900,7 +8209,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7909,7 +8218,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7918,7 +8227,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7927,7 +8236,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -7936,7 +8245,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7992,7 +8301,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8001,7 +8310,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8010,7 +8319,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8019,7 +8328,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8028,7 +8337,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8037,7 +8355,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8046,7 +8364,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8055,7 +8373,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8064,7 +8382,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8073,7 +8391,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8125,7 +8443,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8134,7 +8452,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8143,7 +8461,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8152,7 +8470,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8161,7 +8479,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8170,7 +8497,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8179,7 +8506,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8188,7 +8515,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8197,7 +8524,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8206,7 +8533,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8247,7 +8574,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8256,7 +8583,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8265,7 +8592,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8274,7 +8601,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8283,7 +8610,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8292,7 +8628,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8301,7 +8637,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8310,7 +8646,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8319,7 +8655,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8328,7 +8664,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8369,7 +8705,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8378,7 +8714,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8387,7 +8723,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8396,7 +8732,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8405,7 +8741,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8414,7 +8759,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8423,7 +8768,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8432,7 +8777,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8441,7 +8786,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8450,7 +8795,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8500,7 +8845,16 @@ export interface operations {
                     "application/json": components["schemas"]["JobPage"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8509,7 +8863,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8518,7 +8872,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8527,7 +8881,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8536,7 +8890,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8545,7 +8899,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8554,7 +8908,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8593,7 +8947,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8602,7 +8956,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8611,7 +8965,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8620,7 +8974,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8629,7 +8983,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8638,7 +8992,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8647,7 +9001,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8728,7 +9082,7 @@ export interface operations {
                     "application/json": components["schemas"]["AnalyticsQueryResult"];
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8737,7 +9091,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8746,7 +9100,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8755,7 +9109,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8764,7 +9118,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8773,7 +9136,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8782,7 +9145,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8791,7 +9154,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8800,7 +9163,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8839,7 +9202,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8848,7 +9211,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8857,7 +9220,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8866,7 +9229,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8875,7 +9238,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8884,7 +9247,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8893,7 +9256,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8939,7 +9302,16 @@ export interface operations {
                     "application/json": components["schemas"]["ReportResult"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8948,7 +9320,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8957,7 +9329,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8966,7 +9338,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8975,7 +9347,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8984,7 +9356,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8993,7 +9365,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9052,7 +9424,16 @@ export interface operations {
                     "application/json": components["schemas"]["AuditEntryPage"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9061,7 +9442,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9070,7 +9451,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9079,7 +9460,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9088,7 +9469,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9097,7 +9478,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9106,7 +9487,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9166,7 +9547,16 @@ export interface operations {
                     "application/json": components["schemas"]["AuditEntryPage"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9175,7 +9565,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9184,7 +9574,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9193,7 +9583,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9202,7 +9592,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9211,7 +9601,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9220,7 +9610,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9459,7 +9849,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9468,7 +9858,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9477,7 +9867,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9486,7 +9885,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -9495,7 +9894,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9504,7 +9903,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9513,7 +9912,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9522,7 +9921,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9563,7 +9962,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9572,7 +9971,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9581,7 +9980,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9590,7 +9989,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9599,7 +9998,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9653,7 +10052,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9662,7 +10061,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9671,7 +10070,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9680,7 +10088,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -9689,7 +10097,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9698,7 +10106,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9707,7 +10115,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9716,7 +10124,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9758,7 +10166,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9767,7 +10175,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9776,7 +10184,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9785,7 +10193,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9794,7 +10202,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9803,7 +10211,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9852,7 +10260,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9861,7 +10269,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9870,7 +10278,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9879,7 +10296,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -9888,7 +10305,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9897,7 +10314,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9906,7 +10323,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9915,7 +10332,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9965,7 +10382,16 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogBrandPage"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9974,7 +10400,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9983,7 +10409,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9992,7 +10418,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10001,7 +10427,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10010,7 +10436,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10019,7 +10445,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10076,7 +10502,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10085,7 +10511,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10094,7 +10520,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10103,7 +10529,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10112,7 +10538,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10121,7 +10556,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -10130,7 +10565,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10139,7 +10574,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10148,7 +10583,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10157,7 +10592,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10198,7 +10633,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10207,7 +10642,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10216,7 +10651,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10225,7 +10660,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10234,7 +10669,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10243,7 +10678,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10252,7 +10687,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10261,7 +10696,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10320,7 +10755,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10329,7 +10764,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10338,7 +10773,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10347,7 +10782,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10356,7 +10791,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10365,7 +10809,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -10374,7 +10818,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10383,7 +10827,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10392,7 +10836,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10401,7 +10845,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10453,7 +10897,16 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogCategoryPage"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10462,7 +10915,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10471,7 +10924,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10480,7 +10933,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10489,7 +10942,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10498,7 +10951,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10507,7 +10960,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10565,7 +11018,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10574,7 +11027,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10583,7 +11036,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10592,7 +11045,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10601,7 +11054,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10610,7 +11072,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -10619,7 +11081,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10628,7 +11090,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10637,7 +11099,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10646,7 +11108,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10687,7 +11149,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10696,7 +11158,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10705,7 +11167,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10714,7 +11176,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10723,7 +11185,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10732,7 +11194,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10741,7 +11203,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10750,7 +11212,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10807,7 +11269,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10816,7 +11278,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10825,7 +11287,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10834,7 +11296,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10843,7 +11305,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10852,7 +11323,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -10861,7 +11332,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10870,7 +11341,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10879,7 +11350,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10888,7 +11359,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10950,7 +11421,16 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogEntityPage"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10959,7 +11439,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10968,7 +11448,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10977,7 +11457,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10986,7 +11466,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10995,7 +11475,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -11004,7 +11484,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11074,7 +11554,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11083,7 +11563,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11092,7 +11572,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11101,7 +11581,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11110,7 +11590,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11119,7 +11608,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11128,7 +11617,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11137,7 +11626,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -11146,7 +11635,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -11155,7 +11644,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11196,7 +11685,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11205,7 +11694,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11214,7 +11703,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11223,7 +11712,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11232,7 +11721,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11241,7 +11730,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -11250,7 +11739,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -11259,7 +11748,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11325,7 +11814,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11334,7 +11823,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11343,7 +11832,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11352,7 +11841,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11361,7 +11850,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11370,7 +11868,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11379,7 +11877,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11388,7 +11886,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -11397,7 +11895,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -11406,7 +11904,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11447,7 +11945,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11456,7 +11954,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11465,7 +11963,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11474,7 +11972,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11483,7 +11981,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11492,7 +11999,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11501,7 +12008,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11510,7 +12017,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -11519,7 +12026,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -11528,7 +12035,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11570,7 +12077,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11579,7 +12086,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11588,7 +12095,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11597,7 +12104,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11606,7 +12113,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -11615,7 +12122,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -11624,7 +12131,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11679,7 +12186,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11688,7 +12195,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11697,7 +12204,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11706,7 +12213,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11715,7 +12222,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11724,7 +12240,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11733,7 +12249,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11742,7 +12258,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -11751,7 +12267,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -11760,7 +12276,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11802,7 +12318,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11811,7 +12327,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11820,7 +12336,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11829,7 +12345,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11838,7 +12354,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11847,7 +12372,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11856,7 +12381,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11865,7 +12390,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -11874,7 +12399,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -11883,7 +12408,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11925,7 +12450,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11934,7 +12459,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11943,7 +12468,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11952,7 +12477,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11961,7 +12486,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11970,7 +12495,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -11979,7 +12504,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -11988,7 +12513,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12030,7 +12555,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12039,7 +12564,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12048,7 +12573,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12057,7 +12582,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12066,7 +12591,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12075,7 +12609,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -12084,7 +12618,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12093,7 +12627,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -12102,7 +12636,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -12111,7 +12645,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12153,7 +12687,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12162,7 +12696,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12171,7 +12705,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12180,7 +12714,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12189,7 +12723,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12198,7 +12732,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -12207,7 +12741,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -12216,7 +12750,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12265,7 +12799,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12274,7 +12808,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12283,7 +12817,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12292,7 +12826,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12301,7 +12835,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12310,7 +12853,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -12319,7 +12862,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12328,7 +12871,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -12337,7 +12880,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -12346,7 +12889,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12401,7 +12944,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12410,7 +12953,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12419,7 +12962,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12428,7 +12971,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12437,7 +12980,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12446,7 +12998,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -12455,7 +13007,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12464,7 +13016,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -12473,7 +13025,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -12482,7 +13034,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12531,7 +13083,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12540,7 +13092,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12549,7 +13101,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12558,7 +13110,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12567,7 +13119,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12576,7 +13137,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -12585,7 +13146,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12594,7 +13155,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -12603,7 +13164,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -12612,7 +13173,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12653,7 +13214,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12662,7 +13223,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12671,7 +13232,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12680,7 +13241,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12689,7 +13250,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12698,7 +13268,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -12707,7 +13277,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12716,7 +13286,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -12725,7 +13295,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -12734,7 +13304,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12778,7 +13348,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12787,7 +13357,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12796,7 +13366,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12805,7 +13375,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12814,7 +13384,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -12823,7 +13393,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -12832,7 +13402,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12884,7 +13454,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12893,7 +13463,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12902,7 +13472,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12911,7 +13481,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12920,7 +13490,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12929,7 +13508,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -12938,7 +13517,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12947,7 +13526,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -12956,7 +13535,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -12965,7 +13544,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13018,7 +13597,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13027,7 +13606,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13036,7 +13615,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13045,7 +13624,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13054,7 +13633,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13063,7 +13651,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -13072,7 +13660,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13081,7 +13669,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -13090,7 +13678,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -13099,7 +13687,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13140,7 +13728,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13149,7 +13737,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13158,7 +13746,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13167,7 +13755,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13176,7 +13764,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13185,7 +13782,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -13194,7 +13791,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13203,7 +13800,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -13212,7 +13809,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -13221,7 +13818,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13285,7 +13882,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13294,7 +13891,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13303,7 +13900,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13312,7 +13909,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13321,7 +13918,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13330,7 +13936,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -13339,7 +13945,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13348,7 +13954,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -13357,7 +13963,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -13366,7 +13972,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13437,7 +14043,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13446,7 +14052,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13455,7 +14061,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13464,7 +14070,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13473,7 +14079,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13482,7 +14097,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -13491,7 +14106,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13500,7 +14115,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -13509,7 +14124,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -13518,7 +14133,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13587,7 +14202,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13596,7 +14211,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13605,7 +14220,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13614,7 +14229,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13623,7 +14238,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13632,7 +14256,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -13641,7 +14265,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13650,7 +14274,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -13659,7 +14283,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -13668,7 +14292,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13749,7 +14373,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13758,7 +14382,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13767,7 +14391,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13776,7 +14400,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13785,7 +14409,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13794,7 +14427,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -13803,7 +14436,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13812,7 +14445,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -13821,7 +14454,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -13830,7 +14463,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13874,7 +14507,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13883,7 +14525,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13892,7 +14534,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13901,7 +14543,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13910,7 +14552,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -13919,7 +14561,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -13928,7 +14570,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13978,7 +14620,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13987,7 +14629,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13996,7 +14638,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14005,7 +14647,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14014,7 +14656,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14023,7 +14674,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -14032,7 +14683,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14041,7 +14692,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -14050,7 +14701,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -14059,7 +14710,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14100,7 +14751,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14109,7 +14760,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14118,7 +14769,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14127,7 +14778,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14136,7 +14787,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14145,7 +14796,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -14154,7 +14805,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -14163,7 +14814,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14220,7 +14871,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14229,7 +14880,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14238,7 +14889,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14247,7 +14898,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14256,7 +14907,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14265,7 +14925,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -14274,7 +14934,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14283,7 +14943,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -14292,7 +14952,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -14301,7 +14961,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14334,7 +14994,7 @@ export interface operations {
                      * @description Guest orders: the customer's email address (invoices are sent there)
                      */
                     email?: string;
-                    /** @description Replays with the same key return the original order */
+                    /** @description Replays with the same key and the same request return the original order; the same key with a different request is 422 IDEMPOTENCY_KEY_REUSED. The Idempotency-Key header works too */
                     idempotencyKey?: string;
                     /** @description Payment method id of the provider, e.g. pm_card_visa */
                     paymentMethodId: string;
@@ -14390,7 +15050,7 @@ export interface operations {
                     "application/json": components["schemas"]["CheckoutResult"];
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14399,7 +15059,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14408,7 +15068,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14417,7 +15086,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -14426,7 +15095,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14435,7 +15104,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -14444,7 +15113,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -14453,7 +15122,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14505,7 +15174,16 @@ export interface operations {
                     "application/json": components["schemas"]["CustomerPage"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14514,7 +15192,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14523,7 +15201,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14532,7 +15210,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14541,7 +15219,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -14550,7 +15228,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -14559,7 +15237,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14600,7 +15278,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14609,7 +15287,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14618,7 +15296,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14627,7 +15305,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14636,7 +15314,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -14645,7 +15323,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -14654,7 +15332,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14828,7 +15506,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14837,7 +15515,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14846,7 +15524,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14855,7 +15533,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14864,7 +15542,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14873,7 +15560,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -14882,7 +15569,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14891,7 +15578,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -14900,7 +15587,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -14909,7 +15596,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14951,7 +15638,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14960,7 +15647,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14969,7 +15656,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14978,7 +15665,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14987,7 +15674,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -14996,7 +15683,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -15005,7 +15692,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15060,7 +15747,16 @@ export interface operations {
                     "application/json": components["schemas"]["InventoryLevelPage"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15069,7 +15765,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15078,7 +15774,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15087,7 +15783,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15096,7 +15792,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -15105,7 +15801,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -15114,7 +15810,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15163,7 +15859,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15172,7 +15868,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15181,7 +15877,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15190,7 +15886,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15199,7 +15895,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15208,7 +15913,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -15217,7 +15922,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15226,7 +15931,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -15235,7 +15940,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -15244,7 +15949,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15300,7 +16005,16 @@ export interface operations {
                     "application/json": components["schemas"]["InventoryMovementPage"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15309,7 +16023,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15318,7 +16032,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15327,7 +16041,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15336,7 +16050,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -15345,7 +16059,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -15354,7 +16068,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15421,7 +16135,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15430,7 +16144,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15439,7 +16153,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15448,7 +16162,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15457,7 +16171,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15466,7 +16189,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -15475,7 +16198,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15484,7 +16207,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -15493,7 +16216,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -15502,7 +16225,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15564,7 +16287,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15573,7 +16296,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15582,7 +16305,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15591,7 +16314,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15600,7 +16323,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15609,7 +16341,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -15618,7 +16350,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15627,7 +16359,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -15636,7 +16368,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -15645,7 +16377,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15695,7 +16427,16 @@ export interface operations {
                     "application/json": components["schemas"]["WarehousePage"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15704,7 +16445,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15713,7 +16454,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15722,7 +16463,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15731,7 +16472,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -15740,7 +16481,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -15749,7 +16490,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15806,7 +16547,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15815,7 +16556,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15824,7 +16565,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15833,7 +16574,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15842,7 +16583,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15851,7 +16601,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -15860,7 +16610,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15869,7 +16619,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -15878,7 +16628,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -15887,7 +16637,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15931,7 +16681,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15940,7 +16690,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15949,7 +16699,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15958,7 +16708,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15967,7 +16717,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15976,7 +16726,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -15985,7 +16735,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -15994,7 +16744,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16033,7 +16783,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16042,7 +16792,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16051,7 +16801,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16060,7 +16810,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -16069,7 +16819,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -16078,7 +16828,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -16087,7 +16837,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16146,7 +16896,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16155,7 +16905,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16164,7 +16914,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16173,7 +16923,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16182,7 +16932,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16191,7 +16950,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -16200,7 +16959,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -16209,7 +16968,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -16218,7 +16977,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -16227,7 +16986,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16268,7 +17027,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16277,7 +17036,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16286,7 +17045,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16295,7 +17054,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16304,7 +17063,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -16313,7 +17072,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -16322,7 +17081,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -16331,7 +17090,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16383,7 +17142,16 @@ export interface operations {
                     "application/json": components["schemas"]["OrderPage"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16392,7 +17160,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16401,7 +17169,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16410,7 +17178,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -16419,7 +17187,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -16428,7 +17196,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -16437,7 +17205,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16478,7 +17246,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16487,7 +17255,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16496,7 +17264,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16505,7 +17273,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -16514,7 +17282,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -16523,7 +17291,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -16532,7 +17300,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16573,7 +17341,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16582,7 +17350,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16591,7 +17359,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16600,7 +17368,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -16609,7 +17377,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -16618,7 +17386,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -16627,7 +17395,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16668,7 +17436,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16677,7 +17445,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16686,7 +17454,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16695,7 +17463,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -16704,7 +17472,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -16713,7 +17481,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -16722,7 +17490,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16761,7 +17529,7 @@ export interface operations {
                     "application/json": components["schemas"]["ReorderResult"];
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16770,7 +17538,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16779,7 +17547,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16788,7 +17556,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16797,7 +17565,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16806,7 +17583,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -16815,7 +17592,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -16824,7 +17601,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -16833,7 +17610,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -16842,7 +17619,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16881,7 +17658,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16890,7 +17667,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16899,7 +17676,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16908,7 +17685,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -16917,7 +17694,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -16926,7 +17703,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -16935,7 +17712,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16982,7 +17759,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16991,7 +17768,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17000,7 +17777,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17009,7 +17786,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17018,7 +17795,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17027,7 +17813,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -17036,7 +17822,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17045,7 +17831,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -17054,7 +17840,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -17063,7 +17849,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17104,7 +17890,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17113,7 +17899,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17122,7 +17908,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17131,7 +17917,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17140,7 +17926,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17149,7 +17935,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -17158,7 +17944,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -17167,7 +17953,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17230,7 +18016,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17239,7 +18025,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17248,7 +18034,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17257,7 +18043,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17266,7 +18052,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17275,7 +18070,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -17284,7 +18079,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17293,7 +18088,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -17302,7 +18097,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -17311,7 +18106,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17352,7 +18147,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17361,7 +18156,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17370,7 +18165,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17379,7 +18174,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17388,7 +18183,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17397,7 +18192,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -17406,7 +18201,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -17415,7 +18210,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17466,7 +18261,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17475,7 +18270,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17484,7 +18279,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17493,7 +18288,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17502,7 +18297,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17511,7 +18315,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -17520,7 +18324,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17529,7 +18333,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -17538,7 +18342,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -17547,7 +18351,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17599,7 +18403,16 @@ export interface operations {
                     "application/json": components["schemas"]["OrderPage"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17608,7 +18421,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17617,7 +18430,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17626,7 +18439,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17635,7 +18448,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -17644,7 +18457,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -17653,7 +18466,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17694,7 +18507,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17703,7 +18516,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17712,7 +18525,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17721,7 +18534,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17730,7 +18543,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -17739,7 +18552,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -17748,7 +18561,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17804,7 +18617,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17813,7 +18626,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17822,7 +18635,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17831,7 +18644,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17840,7 +18653,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17849,7 +18671,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -17858,7 +18680,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17867,7 +18689,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -17876,7 +18698,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -17885,7 +18707,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17952,6 +18774,42 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     orderInvoicePdfFile: {
@@ -18010,6 +18868,42 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     orderInvoiceEmail: {
@@ -18042,7 +18936,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18051,7 +18945,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18060,7 +18954,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18069,7 +18963,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18078,7 +18972,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18087,7 +18990,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -18096,7 +18999,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18105,7 +19008,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -18114,7 +19017,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -18123,7 +19026,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18164,7 +19067,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18173,7 +19076,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18182,7 +19085,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18191,7 +19094,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18200,7 +19103,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -18209,7 +19112,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -18218,7 +19121,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18268,7 +19171,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18277,7 +19180,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18286,7 +19189,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18295,7 +19198,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18304,7 +19207,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18313,7 +19225,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -18322,7 +19234,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18331,7 +19243,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -18340,7 +19252,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -18349,7 +19261,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18391,7 +19303,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18400,7 +19312,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18409,7 +19321,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18418,7 +19330,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18427,7 +19339,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18436,7 +19348,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -18445,7 +19357,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -18454,7 +19366,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18521,6 +19433,42 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     orderRefunds: {
@@ -18553,7 +19501,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18562,7 +19510,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18571,7 +19519,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18580,7 +19528,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18589,7 +19537,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -18598,7 +19546,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -18607,7 +19555,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18660,7 +19608,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18669,7 +19617,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18678,7 +19626,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18687,7 +19635,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18696,7 +19644,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18705,7 +19662,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -18714,7 +19671,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18723,7 +19680,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -18732,7 +19689,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -18741,7 +19698,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18783,7 +19740,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18792,7 +19749,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18801,7 +19758,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18810,7 +19767,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18819,7 +19776,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18828,7 +19794,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -18837,7 +19803,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18846,7 +19812,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -18855,7 +19821,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -18864,7 +19830,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18916,7 +19882,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18925,7 +19891,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18934,7 +19900,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18943,7 +19909,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18952,7 +19918,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18961,7 +19936,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -18970,7 +19945,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18979,7 +19954,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -18988,7 +19963,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -18997,7 +19972,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19038,7 +20013,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19047,7 +20022,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19056,7 +20031,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19065,7 +20040,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -19074,7 +20049,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -19083,7 +20058,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -19092,7 +20067,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19133,7 +20108,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19142,7 +20117,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19151,7 +20126,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19160,7 +20135,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -19169,7 +20144,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -19178,7 +20153,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -19187,7 +20162,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19226,7 +20201,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19235,7 +20210,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19244,7 +20219,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19253,7 +20228,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -19262,7 +20237,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -19271,7 +20246,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -19280,7 +20255,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19346,6 +20321,60 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     priceModifiers: {
@@ -19393,7 +20422,16 @@ export interface operations {
                     "application/json": components["schemas"]["PriceModifierPage"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19402,7 +20440,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19411,7 +20449,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19420,7 +20458,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -19429,7 +20467,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -19438,7 +20476,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -19447,7 +20485,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19526,7 +20564,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19535,7 +20573,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19544,7 +20582,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19553,7 +20591,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19562,7 +20600,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19571,7 +20618,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -19580,7 +20627,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -19589,7 +20636,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -19598,7 +20645,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -19607,7 +20654,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19669,7 +20716,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19678,7 +20725,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19687,7 +20734,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19696,7 +20743,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19705,7 +20752,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19714,7 +20770,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -19723,7 +20779,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -19732,7 +20788,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -19741,7 +20797,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -19750,7 +20806,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19808,7 +20864,16 @@ export interface operations {
                     "application/json": components["schemas"]["PricePage"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19817,7 +20882,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19826,7 +20891,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19835,7 +20900,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -19844,7 +20909,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -19853,7 +20918,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -19862,7 +20927,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19922,7 +20987,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19931,7 +20996,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19940,7 +21005,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19949,7 +21014,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19958,7 +21023,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19967,7 +21041,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -19976,7 +21050,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -19985,7 +21059,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -19994,7 +21068,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -20003,7 +21077,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20044,7 +21118,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20053,7 +21127,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20062,7 +21136,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20071,7 +21145,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -20080,7 +21154,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20089,7 +21163,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -20098,7 +21172,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -20107,7 +21181,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20155,7 +21229,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20164,7 +21238,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20173,7 +21247,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20182,7 +21256,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20191,7 +21265,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -20200,7 +21283,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -20209,7 +21292,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20218,7 +21301,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -20227,7 +21310,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -20236,7 +21319,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20285,7 +21368,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20294,7 +21377,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20303,7 +21386,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20312,7 +21395,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20321,7 +21404,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -20330,7 +21413,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -20339,7 +21422,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20390,7 +21473,16 @@ export interface operations {
                     "application/json": components["schemas"]["PromotionPage"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20399,7 +21491,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20408,7 +21500,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20417,7 +21509,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20426,7 +21518,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -20435,7 +21527,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -20444,7 +21536,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20522,7 +21614,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20531,7 +21623,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20540,7 +21632,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20549,7 +21641,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20558,7 +21650,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -20567,7 +21668,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -20576,7 +21677,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20585,7 +21686,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -20594,7 +21695,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -20603,7 +21704,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20644,7 +21745,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20653,7 +21754,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20662,7 +21763,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20671,7 +21772,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20680,7 +21781,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -20689,7 +21790,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -20698,7 +21799,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20778,7 +21879,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20787,7 +21888,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20796,7 +21897,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20805,7 +21906,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20814,7 +21915,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -20823,7 +21933,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -20832,7 +21942,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20841,7 +21951,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -20850,7 +21960,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -20859,7 +21969,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20900,7 +22010,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20909,7 +22019,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20918,7 +22028,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20927,7 +22037,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20936,7 +22046,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -20945,7 +22064,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -20954,7 +22073,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20963,7 +22082,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -20972,7 +22091,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -20981,7 +22100,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21042,7 +22161,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21051,7 +22170,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21060,7 +22179,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21069,7 +22188,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21078,7 +22197,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -21087,7 +22215,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -21096,7 +22224,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -21105,7 +22233,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -21114,7 +22242,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21194,7 +22322,16 @@ export interface operations {
                     "application/json": components["schemas"]["SearchResult"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21203,7 +22340,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21212,7 +22349,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21221,7 +22358,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -21230,7 +22367,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -21239,7 +22376,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -21248,7 +22385,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21296,7 +22433,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21305,7 +22442,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21314,7 +22451,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21323,7 +22460,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -21332,7 +22469,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -21341,7 +22478,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -21350,7 +22487,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21391,7 +22528,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21400,7 +22537,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21409,7 +22546,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21418,7 +22555,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -21427,7 +22564,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -21436,7 +22573,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -21445,7 +22582,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21488,7 +22625,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21497,7 +22634,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21506,7 +22643,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21515,7 +22652,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -21524,7 +22661,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -21533,7 +22670,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -21542,7 +22679,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21591,7 +22728,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21600,7 +22737,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21609,7 +22746,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21618,7 +22755,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21627,7 +22764,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21636,7 +22782,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -21645,7 +22791,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -21654,7 +22800,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -21663,7 +22809,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -21672,7 +22818,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21804,7 +22950,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21813,7 +22959,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21822,7 +22968,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21831,7 +22977,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -21840,7 +22986,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -21849,7 +22995,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -21858,7 +23004,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21912,7 +23058,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21921,7 +23067,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21930,7 +23076,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21939,7 +23085,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21948,7 +23094,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21957,7 +23112,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -21966,7 +23121,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -21975,7 +23130,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -21984,7 +23139,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -21993,7 +23148,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -22034,7 +23189,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22043,7 +23198,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22052,7 +23207,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -22061,7 +23216,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -22070,7 +23225,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -22079,7 +23234,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -22088,7 +23243,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -22097,7 +23252,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -22153,7 +23308,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -22162,7 +23317,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22171,7 +23326,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22180,7 +23335,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -22189,7 +23344,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -22198,7 +23362,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -22207,7 +23371,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -22216,7 +23380,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -22225,7 +23389,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -22234,7 +23398,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -22284,7 +23448,16 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointPage"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22293,7 +23466,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22302,7 +23475,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -22311,7 +23484,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -22320,7 +23493,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -22329,7 +23502,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -22338,7 +23511,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -22387,7 +23560,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -22396,7 +23569,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22405,7 +23578,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22414,7 +23587,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -22423,7 +23596,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -22432,7 +23614,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -22441,7 +23623,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -22450,7 +23632,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -22459,7 +23641,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -22468,7 +23650,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -22509,7 +23691,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22518,7 +23700,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22527,7 +23709,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -22536,7 +23718,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -22545,7 +23727,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -22554,7 +23736,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -22563,7 +23745,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -22572,7 +23754,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -22626,7 +23808,16 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryPage"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22635,7 +23826,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22644,7 +23835,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -22653,7 +23844,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -22662,7 +23853,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -22671,7 +23862,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -22680,7 +23871,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -22721,7 +23912,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22730,7 +23921,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22739,7 +23930,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -22748,7 +23939,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -22757,7 +23948,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -22766,7 +23957,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -22775,7 +23966,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -22827,7 +24018,16 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryAttemptPage"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22836,7 +24036,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22845,7 +24045,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -22854,7 +24054,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -22863,7 +24063,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -22872,7 +24072,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -22881,7 +24081,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -22922,7 +24122,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -22931,7 +24131,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22940,7 +24140,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22949,7 +24149,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -22958,7 +24158,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -22967,7 +24176,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -22976,7 +24185,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -22985,7 +24194,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -22994,7 +24203,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -23003,7 +24212,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;

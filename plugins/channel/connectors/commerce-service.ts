@@ -142,9 +142,10 @@ export function commerceServiceConnector(target: ConnectorTarget): ChannelConnec
       });
       if (!placed.data) {
         // The key was used already for another cart of ours (a retry that lost its saved cart):
-        // the store names the order it made then, which is the one we want.
+        // the store names the order it made then, which is the one we want (422
+        // IDEMPOTENCY_KEY_REUSED; stores before the request hash answered 409).
         const known = (placed.error as { error?: { details?: { orderId?: unknown } } } | undefined)?.error?.details?.orderId;
-        if (placed.response.status === 409 && typeof known === 'string') return { remoteOrderId: known, remoteNumber: null, replayed: true };
+        if ((placed.response.status === 422 || placed.response.status === 409) && typeof known === 'string') return { remoteOrderId: known, remoteNumber: null, replayed: true };
         throw failure(`order ${order.orderNumber}`, placed.response, placed.error);
       }
       const result = placed.data as unknown as { data: { id: string; orderNumber?: string | null }; meta?: { replayed?: boolean } };

@@ -84,7 +84,9 @@ export async function mapWriteErrors<T>(what: string, run: () => Promise<T>, con
     const unique = uniqueViolation(error);
     if (unique !== null) {
       const match = conflicts.find(([pattern]) => pattern.test(unique));
-      throw conflict(match?.[1] ?? `${what} conflicts with an existing one`, { fields: conflictingFields(unique) });
+      const fields = conflictingFields(unique);
+      // An index named without its columns gives no fields: omit the key rather than send [].
+      throw conflict(match?.[1] ?? `${what} conflicts with an existing one`, fields.length ? { fields } : undefined);
     }
     if (isRecordNotFound(error)) throw notFound(what);
     if (isForeignKeyViolation(error)) throw conflict(`${what} is referenced by other records`);

@@ -57,7 +57,7 @@ defineOperation({
     promotionCodes: z.array(z.string().min(1).max(64)).max(20).optional(),
     shippingAddress: address,
     email: z.email().max(254).optional().describe("Guest orders: the customer's email address (invoices are sent there)"),
-    idempotencyKey: z.string().min(1).max(255).optional().describe('Replays with the same key return the original order'),
+    idempotencyKey: z.string().min(1).max(255).optional().describe('Replays with the same key and the same request return the original order; the same key with a different request is 422 IDEMPOTENCY_KEY_REUSED. The Idempotency-Key header works too'),
   },
   output: CheckoutResultRef,
   paginated: true,

@@ -17,13 +17,14 @@
 // Without promotion codes and beforeCommit hooks that is 8 round trips whatever the number of
 // lines: BEGIN, 1, 2 (items, prices), 3 (tax), 5, 7, COMMIT.
 // After commit `orders.afterCreate` hooks run; their errors come back in meta.hookErrors.
-// An idempotencyKey binds the order to the caller (API key, user, or the guest cart): the same
-// key again returns the original order (200 instead of 201) and charges nothing.
+// An idempotencyKey binds the order to the caller (API key, user, or the guest cart) and to the
+// request (idempotency.ts): the same key and request again returns the original order (200
+// instead of 201) and charges nothing; the same key with another request is 422.
 import { randomUUID } from 'node:crypto';
 import type { RequestContext } from '../../context.js';
 import type { Tx } from '../../db/client.js';
 import { hasPermission } from '../../auth/permissions.js';
-import { AppError, conflict, forbidden, validationFailed } from '../../errors.js';
+import { AppError, forbidden, validationFailed } from '../../errors.js';
 import { originOf } from '../../events/outbox.js';
 import { hooks, type HookContext, type HookError } from '../../events/hooks.js';
 import { Prisma, type OrderLine } from '../../generated/prisma/client.js';
@@ -38,6 +39,7 @@ import { loadCartSellables, unsellableReason } from './sellables.js';
 import { lockCheckoutCart } from './reads.js';
 import { assignNumberAndRecord, writeOrder, type OrderWrite, type StatusChangeRow } from './write.js';
 import { portsOf } from './wiring.js';
+import { checkoutIdempotencyKey, checkoutRequestHash, idempotencyKeyReused } from './idempotency.js';
 import type { CheckoutHookLine } from './hooks.js';
 import './hooks.js';
 
@@ -88,10 +90,11 @@ function idempotencyScope(ctx: CartCtx, cartId: string): string {
   return ctx.actor.kind === 'apiKey' ? `key:${ctx.actor.apiKeyId}` : `user:${ctx.actor.userId}`;
 }
 
-async function replayOf(db: CartCtx['db'] | Tx, ctx: CartCtx, scope: string, key: string, cartId: string): Promise<OrderView | null> {
+async function replayOf(db: CartCtx['db'] | Tx, ctx: CartCtx, scope: string, key: string, requestHash: string, cartId: string): Promise<OrderView | null> {
   const order = await db.order.findFirst({ where: { organizationId: ctx.organization.id, idempotencyScope: scope, idempotencyKey: key }, include: ORDER_INCLUDE });
   if (!order) return null;
-  if (order.cartId !== cartId) throw conflict('This idempotencyKey was already used for the checkout of another cart', { orderId: order.id });
+  // Orders placed before request hashes were stored are compared by cart only.
+  if (order.idempotencyRequestHash ? order.idempotencyRequestHash !== requestHash : order.cartId !== cartId) throw idempotencyKeyReused(key, order.id);
   return orderView(order);
 }
 
@@ -118,9 +121,10 @@ async function resolveCustomer(ctx: CartCtx, input: CheckoutInput): Promise<{ cu
 export async function checkout(ctx: CheckoutCtx, input: CheckoutInput): Promise<CheckoutResult> {
   if (ctx.actor && !hasPermission(ctx.actor.permissions, PERMISSION.create)) throw forbidden('Insufficient permissions: missing permission orders:create');
   const scope = idempotencyScope(ctx, input.cartId);
-  const key = input.idempotencyKey ?? null;
+  const key = checkoutIdempotencyKey(input.idempotencyKey, ctx.request?.headers);
+  const requestHash = checkoutRequestHash({ ...input });
   if (key) {
-    const replay = await replayOf(ctx.db, ctx, scope, key, input.cartId);
+    const replay = await replayOf(ctx.db, ctx, scope, key, requestHash, input.cartId);
     if (replay) return replayed(ctx, replay);
   }
   // Group prices are a privilege: a shopper's own session cannot claim a group.
@@ -143,12 +147,12 @@ export async function checkout(ctx: CheckoutCtx, input: CheckoutInput): Promise<
         chargedIntent = null;
         const { cart, settings } = await lockCheckoutCart(tx, ctx, input.cartId);
         if (cart.status !== 'open') {
-          const again = key ? await replayOf(tx, ctx, scope, key, input.cartId) : null;
+          const again = key ? await replayOf(tx, ctx, scope, key, requestHash, input.cartId) : null;
           if (again) return { order: again, replayed: true };
           throw checkoutFailed('this cart has already been checked out', { cartId: cart.id });
         }
-        if (input.currency !== cart.currency) throw checkoutFailed(`the cart is in ${cart.currency}, not ${input.currency}`, { field: 'currency' });
-        if (cart.customerId && customer.customerId && cart.customerId !== customer.customerId) throw checkoutFailed('the cart belongs to another customer', { field: 'customerId' });
+        if (input.currency !== cart.currency) throw checkoutFailed(`the cart is in ${cart.currency}, not ${input.currency}`, { fields: ['currency'] });
+        if (cart.customerId && customer.customerId && cart.customerId !== customer.customerId) throw checkoutFailed('the cart belongs to another customer', { fields: ['customerId'] });
         const customerId = customer.customerId ?? cart.customerId;
         const email = customer.email ?? cart.customerEmail;
 
@@ -267,6 +271,7 @@ export async function checkout(ctx: CheckoutCtx, input: CheckoutInput): Promise<
           paymentIntentId,
           idempotencyScope: key ? scope : null,
           idempotencyKey: key,
+          idempotencyRequestHash: key ? requestHash : null,
           invoiceNumber: null,
           invoicedAt: null,
           placedAt: now,
@@ -332,7 +337,7 @@ export async function checkout(ctx: CheckoutCtx, input: CheckoutInput): Promise<
     const intent = chargedIntent as string | null;
     if (intent) await payments.adapter.cancelPayment(intent, `rollback:${orderId}`).catch((e: unknown) => ctx.logger.error({ err: e, intent, orderId }, 'could not cancel the payment of a rolled-back checkout'));
     if (key && isUniqueViolation(error)) {
-      const replay = await replayOf(ctx.db, ctx, scope, key, input.cartId);
+      const replay = await replayOf(ctx.db, ctx, scope, key, requestHash, input.cartId);
       if (replay) return replayed(ctx, replay);
     }
     throw error;

@@ -74,11 +74,11 @@ export async function writeOrder(tx: Tx, w: OrderWrite, final: boolean): Promise
       insert into orders (id, organization_id, number, cart_id, customer_id, customer_email, status, payment_status, currency,
         subtotal, discount_total, tax_total, shipping_total, grand_total, captured_amount, refunded_amount, shipping_address,
         promotion_codes, customer_group_ids, pricing, payment_provider, payment_method_id, payment_intent_id,
-        idempotency_scope, idempotency_key, placed_at, created_at, updated_at)
+        idempotency_scope, idempotency_key, idempotency_request_hash, placed_at, created_at, updated_at)
       select ${o.id}::uuid, ${o.organizationId}::uuid, n.number, ${o.cartId}::uuid, ${o.customerId}, ${o.customerEmail}, ${o.status}::order_status,
         ${o.paymentStatus}::payment_status, ${o.currency}, ${o.subtotal}, ${o.discountTotal}, ${o.taxTotal}, ${o.shippingTotal}, ${o.grandTotal},
         ${o.capturedAmount}, ${o.refundedAmount}, ${o.shippingAddress === null ? null : JSON.stringify(o.shippingAddress)}::jsonb, ${o.promotionCodes}::text[], ${o.customerGroupIds}::text[],
-        ${JSON.stringify(o.pricing)}::jsonb, ${o.paymentProvider}, ${o.paymentMethodId}, ${o.paymentIntentId}, ${o.idempotencyScope}, ${o.idempotencyKey},
+        ${JSON.stringify(o.pricing)}::jsonb, ${o.paymentProvider}, ${o.paymentMethodId}, ${o.paymentIntentId}, ${o.idempotencyScope}, ${o.idempotencyKey}, ${o.idempotencyRequestHash},
         ${o.placedAt}, ${o.createdAt}, ${o.updatedAt}
       from ${number} n
       returning number

@@ -34,7 +34,7 @@ export async function createWarehouse(ctx: ServiceContext, input: WarehouseInput
       return warehouseView(row);
     });
   } catch (error) {
-    if (uniqueViolation(error) !== null) throw conflict(`a warehouse with code ${input.code} already exists`, { field: 'code' });
+    if (uniqueViolation(error) !== null) throw conflict(`a warehouse with code ${input.code} already exists`, { fields: ['code'] });
     throw error;
   }
 }

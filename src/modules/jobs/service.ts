@@ -31,7 +31,7 @@ export async function retryJob(ctx: Ctx, id: string): Promise<Job> {
   if (job) return job;
   const existing = await ctx.db.job.findFirst({ where: { id, organizationId: ctx.organization.id }, select: { status: true } });
   if (!existing) throw notFound('Job');
-  throw new AppError('INVALID_TRANSITION', `Only a failed job can be retried; this one is ${existing.status}`, { status: existing.status });
+  throw new AppError('INVALID_TRANSITION', `Only a failed job can be retried; this one is ${existing.status}`, { from: existing.status, to: 'pending', allowed: [] });
 }
 
 export interface CronRunReport extends BatchReport {

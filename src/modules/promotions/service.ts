@@ -110,7 +110,7 @@ export interface PromotionInput {
 }
 
 function codeConflict(error: unknown, code: string): never {
-  if (uniqueViolation(error) !== null) throw conflict(`a promotion with code ${code} already exists`, { field: 'code' });
+  if (uniqueViolation(error) !== null) throw conflict(`a promotion with code ${code} already exists`, { fields: ['code'] });
   throw error;
 }
 
@@ -298,11 +298,13 @@ export async function redeemPromotion(ctx: ServiceContext, input: RedeemInput): 
   const code = normalizeCode(input.code);
   return withTransaction(ctx, async (tx) => {
     const promotion = await lockPromotion(tx, ctx, { code });
-    if (!promotion) throw new AppError('VALIDATION_FAILED', `no promotion with code ${code}`, { reason: 'NOT_FOUND', field: 'code' });
+    if (!promotion) throw new AppError('VALIDATION_FAILED', `no promotion with code ${code}`, [{ field: 'code', message: `no promotion with code ${code}`, reason: 'NOT_FOUND' }]);
     const evaluation = evaluatePromotion(promotion, input, new Date(), await customerUses(tx, promotion, input.customerId));
     if (!evaluation.valid) {
-      const status = CONFLICT_REASONS.has(evaluation.reason!) ? 'CONFLICT' : 'VALIDATION_FAILED';
-      throw new AppError(status, `promotion ${code}: ${evaluation.message}`, { reason: evaluation.reason, field: 'code' });
+      const message = `promotion ${code}: ${evaluation.message}`;
+      const reason = evaluation.reason!;
+      if (CONFLICT_REASONS.has(reason)) throw new AppError('CONFLICT', message, { reason, fields: ['code'] });
+      throw new AppError('VALIDATION_FAILED', message, [{ field: 'code', message: evaluation.message ?? message, reason }]);
     }
     const redemption = await tx.promotionRedemption.create({
       data: {

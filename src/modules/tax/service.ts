@@ -43,8 +43,8 @@ export interface TaxClassInput {
 function nameConflict(error: unknown, name: string | undefined): never {
   const unique = uniqueViolation(error);
   if (unique !== null) {
-    if (/name/.test(unique)) throw conflict(`a tax class named ${name} already exists`, { field: 'name' });
-    throw conflict('another tax class was made the default at the same time; retry', { field: 'isDefault' });
+    if (/name/.test(unique)) throw conflict(`a tax class named ${name} already exists`, { fields: ['name'] });
+    throw conflict('another tax class was made the default at the same time; retry', { fields: ['isDefault'] });
   }
   throw error;
 }
