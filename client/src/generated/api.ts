@@ -22857,7 +22857,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22866,7 +22866,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22875,7 +22875,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -22884,7 +22884,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -22893,7 +22893,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -22902,7 +22902,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -22911,7 +22911,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
