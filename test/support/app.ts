@@ -11,6 +11,8 @@ import { createUser, mintApiKey } from '../../src/auth/accounts.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 import { listen, type Listening } from '../../src/http/listen.js';
 import { PACKAGE_ROOT } from '../../src/paths.js';
+import { documentOf, restContract } from './contract-rest.js';
+import { flushContractCounts } from './contract-counts.js';
 
 export const TEST_BASE_URL = 'http://localhost:3000';
 
@@ -104,6 +106,8 @@ export async function startTestApp(overrides: ConfigInput = {}, options: { logge
     throw error;
   }
   let users = 0;
+  // Every /api answer below is checked against the /api/doc this app serves (contract-rest.ts).
+  const contract = restContract(() => documentOf(server.url));
 
   async function request<T>(path: string, options: RequestOptions = {}): Promise<TestResponse<T>> {
     const headers: Record<string, string> = { ...options.headers };
@@ -116,7 +120,8 @@ export async function startTestApp(overrides: ConfigInput = {}, options: { logge
     if (options.apiKey) headers['x-api-key'] = options.apiKey;
     if (options.bearer) headers.authorization = `Bearer ${options.bearer}`;
     if (options.cookie) headers.cookie = options.cookie;
-    const response = await fetch(server.url + path, { method: options.method ?? (body === undefined ? 'GET' : 'POST'), headers, body: body as BodyInit | undefined });
+    const method = options.method ?? (body === undefined ? 'GET' : 'POST');
+    const response = await fetch(server.url + path, { method, headers, body: body as BodyInit | undefined });
     const text = await response.text();
     let parsed: unknown = text;
     try {
@@ -124,6 +129,7 @@ export async function startTestApp(overrides: ConfigInput = {}, options: { logge
     } catch {
       /* not JSON: keep the text */
     }
+    await contract.check({ method, path, status: response.status, headers: response.headers, body: parsed, text });
     return { status: response.status, headers: response.headers, body: parsed as T, text };
   }
 
@@ -151,6 +157,7 @@ export async function startTestApp(overrides: ConfigInput = {}, options: { logge
     statements: () => app.counter.statements,
     roundTrips: () => app.counter.roundTrips,
     async close() {
+      flushContractCounts();
       await server.close();
       await app.close();
       await database.drop();

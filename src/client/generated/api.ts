@@ -630,7 +630,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Get one catalog entity by UUID or slug
+         * @description Entities that are not active are 404 unless the caller has catalog:read:unpublished.
+         *
+         *     Requires permission catalog:read.
+         *
+         *     GraphQL twin: `query { catalogEntity }`.
+         */
+        get: operations["catalogEntity"];
         put?: never;
         post?: never;
         /**
@@ -1041,30 +1049,6 @@ export interface paths {
          *     GraphQL twin: `mutation { catalogVariantQuickCreate }`.
          */
         post: operations["catalogVariantQuickCreate"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/catalog/entities/{idOrSlug}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get one catalog entity by UUID or slug
-         * @description Entities that are not active are 404 unless the caller has catalog:read:unpublished.
-         *
-         *     Requires permission catalog:read.
-         *
-         *     GraphQL twin: `query { catalogEntity }`.
-         */
-        get: operations["catalogEntity"];
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1546,7 +1530,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/me/orders/{idOrNumber}": {
+    "/api/me/orders/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -1570,31 +1554,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/me/orders/{idOrNumber}/tracking": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Fulfillment tracking of one of my orders
-         * @description Fulfillments with carrier, tracking number and URL, and per line the shipments it went out in. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
-         *
-         *     Requires permission orders:read:own. A signed-in customer's session only (not an API key).
-         *
-         *     GraphQL twin: `query { meOrderTracking }`.
-         */
-        get: operations["meOrderTracking"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/me/orders/{orderId}/downloads": {
+    "/api/me/orders/{id}/downloads": {
         parameters: {
             query?: never;
             header?: never;
@@ -1618,7 +1578,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/me/orders/{orderId}/reorder": {
+    "/api/me/orders/{id}/reorder": {
         parameters: {
             query?: never;
             header?: never;
@@ -1636,6 +1596,30 @@ export interface paths {
          *     GraphQL twin: `mutation { meOrderReorder }`.
          */
         post: operations["meOrderReorder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/orders/{id}/tracking": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fulfillment tracking of one of my orders
+         * @description Fulfillments with carrier, tracking number and URL, and per line the shipments it went out in. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
+         *
+         *     Requires permission orders:read:own. A signed-in customer's session only (not an API key).
+         *
+         *     GraphQL twin: `query { meOrderTracking }`.
+         */
+        get: operations["meOrderTracking"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1687,50 +1671,7 @@ export interface paths {
          *
          *     Requires one of the permissions media:read, catalog:read.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The signed URL */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data?: {
-                                /** Format: date-time */
-                                expiresAt?: string;
-                                url?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description To the signed URL */
-                302: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description No such asset in this organization, or a file sold by a digital product (role download) and no media:write */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorResponse"];
-                    };
-                };
-            };
-        };
+        get: operations["mediaAssetRedirect"];
         put?: never;
         post?: never;
         /**
@@ -1760,53 +1701,7 @@ export interface paths {
          *
          *     Public, through a signed URL only.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The file */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Unsigned, altered or expired URL */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorResponse"];
-                    };
-                };
-                /** @description The asset is gone */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorResponse"];
-                    };
-                };
-                /** @description The media store (S3 bucket) cannot be reached */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorResponse"];
-                    };
-                };
-            };
-        };
+        get: operations["mediaAssetContent"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1900,83 +1795,7 @@ export interface paths {
          *
          *     Requires permission media:write.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "multipart/form-data": {
-                        alt?: string;
-                        /** Format: binary */
-                        file: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description The same bytes were uploaded before: that asset */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data?: components["schemas"]["MediaAsset"];
-                        };
-                    };
-                };
-                /** @description Stored */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data?: components["schemas"]["MediaAsset"];
-                        };
-                    };
-                };
-                /** @description Not multipart/form-data */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorResponse"];
-                    };
-                };
-                /** @description File larger than the limit */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorResponse"];
-                    };
-                };
-                /** @description Missing, empty, refused or mistyped file */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorResponse"];
-                    };
-                };
-                /** @description The media store (S3 bucket) cannot be reached; nothing was stored */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorResponse"];
-                    };
-                };
-            };
-        };
+        post: operations["mediaUpload"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1999,6 +1818,30 @@ export interface paths {
          *     GraphQL twin: `query { orders }`.
          */
         get: operations["orders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one order by UUID or by number (ORD-YYYY-NNNNNN)
+         * @description Callers with only orders:read:own see their own orders and get 404 for any other.
+         *
+         *     Requires one of the permissions orders:read, orders:read:own.
+         *
+         *     GraphQL twin: `query { order }`.
+         */
+        get: operations["order"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2273,30 +2116,6 @@ export interface paths {
          *     GraphQL twin: `query { orderTimeline }`.
          */
         get: operations["orderTimeline"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/orders/{idOrNumber}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get one order by UUID or by number (ORD-YYYY-NNNNNN)
-         * @description Callers with only orders:read:own see their own orders and get 404 for any other.
-         *
-         *     Requires one of the permissions orders:read, orders:read:own.
-         *
-         *     GraphQL twin: `query { order }`.
-         */
-        get: operations["order"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2720,6 +2539,96 @@ export interface paths {
         patch: operations["settingsUpdate"];
         trace?: never;
     };
+    "/api/settings/branding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One settings group; {} when it was never set (group branding)
+         * @description Requires permission settings:manage.
+         *
+         *     GraphQL twin: `query { settingsGroup }`.
+         */
+        get: operations["settingsGroupBranding"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Shallow-merge a patch into a settings group; a null value deletes that key (group branding)
+         * @description Known groups are validated: general (currency ISO 4217, timezone IANA, locale BCP 47), branding (storeName, legalName, email, phone, website, logoUrl, taxId, address, receiptFooter, primaryColor), policies (refundDailyCap and refundUndoWindowMinutes, non-negative integers). Over REST the request body is the patch itself.
+         *
+         *     Requires permission settings:manage.
+         *
+         *     GraphQL twin: `mutation { settingsUpdate }`.
+         */
+        patch: operations["settingsUpdateBranding"];
+        trace?: never;
+    };
+    "/api/settings/general": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One settings group; {} when it was never set (group general)
+         * @description Requires permission settings:manage.
+         *
+         *     GraphQL twin: `query { settingsGroup }`.
+         */
+        get: operations["settingsGroupGeneral"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Shallow-merge a patch into a settings group; a null value deletes that key (group general)
+         * @description Known groups are validated: general (currency ISO 4217, timezone IANA, locale BCP 47), branding (storeName, legalName, email, phone, website, logoUrl, taxId, address, receiptFooter, primaryColor), policies (refundDailyCap and refundUndoWindowMinutes, non-negative integers). Over REST the request body is the patch itself.
+         *
+         *     Requires permission settings:manage.
+         *
+         *     GraphQL twin: `mutation { settingsUpdate }`.
+         */
+        patch: operations["settingsUpdateGeneral"];
+        trace?: never;
+    };
+    "/api/settings/policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One settings group; {} when it was never set (group policies)
+         * @description Requires permission settings:manage.
+         *
+         *     GraphQL twin: `query { settingsGroup }`.
+         */
+        get: operations["settingsGroupPolicies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Shallow-merge a patch into a settings group; a null value deletes that key (group policies)
+         * @description Known groups are validated: general (currency ISO 4217, timezone IANA, locale BCP 47), branding (storeName, legalName, email, phone, website, logoUrl, taxId, address, receiptFooter, primaryColor), policies (refundDailyCap and refundUndoWindowMinutes, non-negative integers). Over REST the request body is the patch itself.
+         *
+         *     Requires permission settings:manage.
+         *
+         *     GraphQL twin: `mutation { settingsUpdate }`.
+         */
+        patch: operations["settingsUpdatePolicies"];
+        trace?: never;
+    };
     "/api/tax/classes": {
         parameters: {
             query?: never;
@@ -2926,68 +2835,55 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /**
-         * ActorKind
-         * @enum {string}
-         */
-        ActorKind: "user" | "apiKey" | "anonymous" | "system";
+        /** @description Who acted: a user (API keys act for their user), an API key, an anonymous caller or the system. */
+        ActorKind: components["schemas"]["ActorKind"];
         /** @description A postal address. */
         Address: {
             /** @description City or town */
-            city?: string;
+            city?: string | null;
             /** @description Company name */
-            company?: string;
+            company?: string | null;
             /** @description ISO 3166-1 alpha-2 code */
-            country?: string;
+            country?: string | null;
             /** @description Given name of the person */
-            firstName?: string;
+            firstName?: string | null;
             /** @description Family name of the person */
-            lastName?: string;
+            lastName?: string | null;
             /** @description Street address, first line */
-            line1?: string;
+            line1?: string | null;
             /** @description Street address, second line */
-            line2?: string;
+            line2?: string | null;
             /** @description Phone number */
-            phone?: string;
+            phone?: string | null;
             /** @description Postal or ZIP code */
-            postalCode?: string;
+            postalCode?: string | null;
             /** @description State, province or region */
-            state?: string;
+            state?: string | null;
         };
-        /** @description A condition { member, operator, values } or a group { and: [...] } / { or: [...] }. */
-        AnalyticsFilterInput: {
-            /** @description All of these filters must hold */
-            and?: Record<string, never>[];
-            /** @description Model.member */
+        /** @description A condition `{ member, operator, values }` or a group `{ and: [...] }` / `{ or: [...] }` of filters */
+        AnalyticsFilter: {
+            and?: components["schemas"]["AnalyticsFilter"][];
             member?: string;
-            /** @description equals, notEquals, contains, in, notIn, gt, gte, lt, lte, beforeDate, afterDate, inDateRange */
-            operator?: string;
-            /** @description At least one of these filters must hold */
-            or?: Record<string, never>[];
-            /** @description Values (numbers as strings are fine) */
-            values?: string[];
+            /** @enum {string} */
+            operator?: "equals" | "notEquals" | "contains" | "in" | "notIn" | "gt" | "gte" | "lt" | "lte" | "beforeDate" | "afterDate" | "inDateRange";
+            or?: components["schemas"]["AnalyticsFilter"][];
+            values?: (string | number)[];
         };
         /** @description A dimension, measure or segment of an analytics model: its name, title and type. */
         AnalyticsMemberMeta: {
             /** @description count, sum, avg or countDistinct (measures) */
-            aggregation?: string;
+            aggregation?: string | null;
             /** @description currency: minor units of the organization currency */
-            format?: string;
+            format?: string | null;
             /** @description Model.member */
             name: string;
             /** @description Title shown to shoppers */
             title: string;
-            /**
-             * @description number for measures; string, number or time for dimensions
-             * @enum {string}
-             */
-            type: "string" | "number" | "time";
+            /** @description number for measures; string, number or time for dimensions */
+            type: components["schemas"]["AnalyticsMemberType"];
         };
-        /**
-         * AnalyticsMemberType
-         * @enum {string}
-         */
-        AnalyticsMemberType: "string" | "number" | "time";
+        /** @description Type of an analytics member. */
+        AnalyticsMemberType: components["schemas"]["AnalyticsMemberType"];
         /** @description A model the caller may query. */
         AnalyticsModelMeta: {
             /** @description Dimensions to group by */
@@ -3030,28 +2926,16 @@ export interface components {
             /** @description Title shown to shoppers */
             title: string;
         };
-        /** @description A time dimension: buckets by granularity and/or restricts to a date range. */
-        AnalyticsTimeDimensionInput: {
-            /** @description [from, to] as YYYY-MM-DD, or one preset: today, yesterday, last 7 days, last 30 days, this month, last month, this year */
-            dateRange?: string[];
-            /** @description Model.member of type time */
-            dimension: string;
-            /** @description day, week, month, year */
-            granularity?: string;
-        };
         /** @description One privileged write: who did it (actor), what (event, entity), the state before and after where it makes sense, and the request. Written in the same transaction as the write. */
         AuditEntry: {
             /** @description User id (for an API key, the user it was minted for); null for the system */
-            actorId?: string;
-            /**
-             * @description What kind of actor did it
-             * @enum {string}
-             */
-            actorType: "user" | "apiKey" | "anonymous" | "system";
+            actorId?: string | null;
+            /** @description What kind of actor did it */
+            actorType: components["schemas"]["ActorKind"];
             /** @description The state after the change (null when not recorded) */
             after?: unknown;
             /** @description Id of the API key used */
-            apiKeyId?: string;
+            apiKeyId?: string | null;
             /** @description The state before the change (null when not recorded) */
             before?: unknown;
             /**
@@ -3060,7 +2944,7 @@ export interface components {
              */
             createdAt: string;
             /** @description UUID of the catalog entity */
-            entityId?: string;
+            entityId?: string | null;
             /** @description e.g. settings, price, promotion, catalog_entity, inventory */
             entityType: string;
             /** @description Dotted, e.g. settings.update, pricing.create, orders.statusChange */
@@ -3071,14 +2955,7 @@ export interface components {
              */
             id: string;
             /** @description The request id of the call that did it (x-request-id) */
-            requestId?: string;
-        };
-        /** @description One AuditEntry of a page with its cursor. */
-        AuditEntryEdge: {
-            /** @description Opaque position of this item: pass it as `after` or `before` */
-            cursor: string;
-            /** @description The AuditEntry */
-            node: components["schemas"]["AuditEntry"];
+            requestId?: string | null;
         };
         /** @description A page of AuditEntry items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         AuditEntryPage: {
@@ -3125,7 +3002,7 @@ export interface components {
         /** @description A shopping cart. A guest cart (no customer) is reachable only with the cartToken returned at its creation, sent as the x-cart-token header. */
         Cart: {
             /** @description Only in the answer that created a guest cart: keep it and send it as x-cart-token */
-            cartToken?: string;
+            cartToken?: string | null;
             /**
              * Format: date-time
              * @description When it was created
@@ -3134,7 +3011,7 @@ export interface components {
             /** @description ISO 4217 currency code, e.g. USD */
             currency: string;
             /** @description Id of the customer (the id of their user account) */
-            customerId?: string;
+            customerId?: string | null;
             /**
              * Format: uuid
              * @description Identifier of the cart
@@ -3142,11 +3019,8 @@ export interface components {
             id: string;
             /** @description The lines of the cart, oldest first */
             items: components["schemas"]["CartItem"][];
-            /**
-             * @description open, converted (checked out) or abandoned
-             * @enum {string}
-             */
-            status: "open" | "converted";
+            /** @description open, converted (checked out) or abandoned */
+            status: components["schemas"]["CartStatus"];
             /**
              * Format: int64
              * @description Sum of line totals at the snapshot prices, minor units
@@ -3199,13 +3073,10 @@ export interface components {
              * Format: uuid
              * @description UUID of the variant (null or absent for the entity itself)
              */
-            variantId?: string;
+            variantId?: string | null;
         };
-        /**
-         * CartStatus
-         * @enum {string}
-         */
-        CartStatus: "open" | "converted";
+        /** @description open, or converted once checked out (then it cannot change). */
+        CartStatus: components["schemas"]["CartStatus"];
         /** @description Localized texts of an entity for one locale. */
         CatalogAttributes: {
             /**
@@ -3214,7 +3085,7 @@ export interface components {
              */
             createdAt: string;
             /** @description Free text describing it */
-            description?: string;
+            description?: string | null;
             /**
              * Format: uuid
              * @description UUID of the catalog entity
@@ -3223,11 +3094,11 @@ export interface components {
             /** @description BCP 47 locale, e.g. en or de-DE */
             locale: string;
             /** @description Meta description for search engines */
-            seoDescription?: string;
+            seoDescription?: string | null;
             /** @description Page title for search engines */
-            seoTitle?: string;
+            seoTitle?: string | null;
             /** @description Title shown to shoppers */
-            title?: string;
+            title?: string | null;
             /**
              * Format: date-time
              * @description When it was last changed
@@ -3242,14 +3113,14 @@ export interface components {
              */
             createdAt: string;
             /** @description Free text describing it */
-            description?: string;
+            description?: string | null;
             /**
              * Format: uuid
              * @description Identifier of the catalog brand
              */
             id: string;
             /** @description URL of the logo image */
-            logoUrl?: string;
+            logoUrl?: string | null;
             /** @description User-defined key/value data, stored as given */
             metadata: {
                 [key: string]: unknown;
@@ -3269,14 +3140,7 @@ export interface components {
              */
             updatedAt: string;
             /** @description URL of the website */
-            websiteUrl?: string;
-        };
-        /** @description One CatalogBrand of a page with its cursor. */
-        CatalogBrandEdge: {
-            /** @description Opaque position of this item: pass it as `after` or `before` */
-            cursor: string;
-            /** @description The CatalogBrand */
-            node: components["schemas"]["CatalogBrand"];
+            websiteUrl?: string | null;
         };
         /** @description A page of CatalogBrand items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         CatalogBrandPage: {
@@ -3293,7 +3157,7 @@ export interface components {
              */
             createdAt: string;
             /** @description Free text describing it */
-            description?: string;
+            description?: string | null;
             /**
              * Format: uuid
              * @description Identifier of the catalog category
@@ -3309,7 +3173,7 @@ export interface components {
              * Format: uuid
              * @description Parent category; null for a root
              */
-            parentId?: string;
+            parentId?: string | null;
             /** @description Unique per organization */
             slug: string;
             /**
@@ -3322,13 +3186,6 @@ export interface components {
              * @description When it was last changed
              */
             updatedAt: string;
-        };
-        /** @description One CatalogCategory of a page with its cursor. */
-        CatalogCategoryEdge: {
-            /** @description Opaque position of this item: pass it as `after` or `before` */
-            cursor: string;
-            /** @description The CatalogCategory */
-            node: components["schemas"]["CatalogCategory"];
         };
         /** @description A page of CatalogCategory items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         CatalogCategoryPage: {
@@ -3359,25 +3216,22 @@ export interface components {
             /** @description Locale, e.g. en or en-US */
             locale: string;
             /** @description Free-text note */
-            note?: string;
+            note?: string | null;
             /** @description User id of the writer or proposer */
-            proposedBy?: string;
+            proposedBy?: string | null;
             /**
              * Format: date-time
              * @description When it was reviewed
              */
-            reviewedAt?: string;
+            reviewedAt?: string | null;
             /** @description User id of who approved or rejected it */
-            reviewedBy?: string;
+            reviewedBy?: string | null;
             /** @description platform for direct writes; the proposer's stated source otherwise */
             source: string;
             /** @description Identifier of the store the record came from (channel sync), if any */
-            sourceStoreId?: string;
-            /**
-             * @description Review state of the value (approved values are live)
-             * @enum {string}
-             */
-            status: "proposed" | "approved" | "rejected" | "superseded";
+            sourceStoreId?: string | null;
+            /** @description Review state of the value (approved values are live) */
+            status: components["schemas"]["CatalogCustomFieldStatus"];
             /**
              * Format: date-time
              * @description When it was last changed
@@ -3412,25 +3266,22 @@ export interface components {
             /** @description Locale, e.g. en or en-US */
             locale: string;
             /** @description Free-text note */
-            note?: string;
+            note?: string | null;
             /** @description User id of the writer or proposer */
-            proposedBy?: string;
+            proposedBy?: string | null;
             /**
              * Format: date-time
              * @description When it was reviewed
              */
-            reviewedAt?: string;
+            reviewedAt?: string | null;
             /** @description User id of who approved or rejected it */
-            reviewedBy?: string;
+            reviewedBy?: string | null;
             /** @description platform for direct writes; the proposer's stated source otherwise */
             source: string;
             /** @description Identifier of the store the record came from (channel sync), if any */
-            sourceStoreId?: string;
-            /**
-             * @description Review state of the proposal
-             * @enum {string}
-             */
-            status: "proposed" | "approved" | "rejected" | "superseded";
+            sourceStoreId?: string | null;
+            /** @description Review state of the proposal */
+            status: components["schemas"]["CatalogCustomFieldStatus"];
             /**
              * Format: date-time
              * @description When it was last changed
@@ -3439,13 +3290,6 @@ export interface components {
             /** @description The proposed value */
             value: unknown;
         };
-        /** @description One CatalogCustomFieldProposal of a page with its cursor. */
-        CatalogCustomFieldProposalEdge: {
-            /** @description Opaque position of this item: pass it as `after` or `before` */
-            cursor: string;
-            /** @description The CatalogCustomFieldProposal */
-            node: components["schemas"]["CatalogCustomFieldProposal"];
-        };
         /** @description A page of CatalogCustomFieldProposal items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         CatalogCustomFieldProposalPage: {
             /** @description The items of this page, in list order */
@@ -3453,62 +3297,56 @@ export interface components {
             /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
-        /**
-         * CatalogCustomFieldStatus
-         * @enum {string}
-         */
-        CatalogCustomFieldStatus: "proposed" | "approved" | "rejected" | "superseded";
+        /** @description Review state of a custom-field value. */
+        CatalogCustomFieldStatus: components["schemas"]["CatalogCustomFieldStatus"];
         /** @description A catalog entity: a product, a digital download or any other sellable type. Over GraphQL every relation resolves when selected (batched: one SQL statement per relation per level, whatever the page size). Over REST related data is embedded through the `include` argument; an embed that was not asked for is null. */
         CatalogEntity: {
-            /** @description Resolved when selected; over REST include=attributes */
-            attributes?: components["schemas"]["CatalogAttributes"][];
-            /** @description Resolved when selected; over REST include=brands */
-            brands?: components["schemas"]["CatalogBrand"][];
-            /** @description Resolved when selected; over REST include=categories */
-            categories?: components["schemas"]["CatalogCategory"][];
+            /** @description Resolved when selected; over REST include=attributes Over REST: present only with include=attributes. */
+            attributes?: components["schemas"]["CatalogAttributes"][] | null;
+            /** @description Resolved when selected; over REST include=brands Over REST: present only with include=brands. */
+            brands?: components["schemas"]["CatalogBrand"][] | null;
+            /** @description Resolved when selected; over REST include=categories Over REST: present only with include=categories. */
+            categories?: components["schemas"]["CatalogCategory"][] | null;
             /**
              * Format: date-time
              * @description When it was created
              */
             createdAt: string;
-            /** @description Resolved when selected; over REST include=customFields: approved values with provenance, one row per field and locale (create and update answers always carry them) */
-            customFields?: components["schemas"]["CatalogCustomField"][];
+            /** @description Resolved when selected; over REST include=customFields: approved values with provenance, one row per field and locale (create and update answers always carry them) Over REST: present only with include=customFields. */
+            customFields?: components["schemas"]["CatalogCustomField"][] | null;
             /**
              * Format: uuid
              * @description Identifier of the catalog entity
              */
             id: string;
-            /** @description Resolved when selected (over REST: embed `include=inventory`): Stock of the entity: totals, per variant, per warehouse and per level (needs inventory:read). Over REST null unless asked for. */
-            inventory?: components["schemas"]["EntityAvailability"];
-            /** @description Media attachments (entity and variant level) with assets and renditions, by sortOrder. REST: with `include=media` (null otherwise); GraphQL: whenever selected. */
-            media?: components["schemas"]["MediaAttachment"][];
+            /** @description Resolved when selected (over REST: embed `include=inventory`): Stock of the entity: totals, per variant, per warehouse and per level (needs inventory:read). Over REST null unless asked for. Over REST: present only with include=inventory. */
+            inventory?: components["schemas"]["EntityAvailability"] | null;
+            /** @description Media attachments (entity and variant level) with assets and renditions, by sortOrder. REST: with `include=media` (null otherwise); GraphQL: whenever selected. Over REST: present only with include=media. */
+            media?: components["schemas"]["MediaAttachment"][] | null;
             /** @description User-defined key/value data, stored as given */
             metadata: {
                 [key: string]: unknown;
             };
-            /** @description Resolved when selected; over REST include=optionTypes */
-            optionTypes?: components["schemas"]["CatalogOptionType"][];
-            /** @description Resolved when selected (over REST: embed `include=pricing`): Prices of the entity and its variants (customer-group prices only for callers with a pricing read permission). Over REST null unless asked for. */
-            pricing?: components["schemas"]["Price"][];
+            /** @description Resolved when selected; over REST include=optionTypes Over REST: present only with include=optionTypes. */
+            optionTypes?: components["schemas"]["CatalogOptionType"][] | null;
+            /** @description Resolved when selected (over REST: embed `include=pricing`): Prices of the entity and its variants (customer-group prices only for callers with a pricing read permission). Over REST null unless asked for. Over REST: present only with include=pricing. */
+            pricing?: components["schemas"]["Price"][] | null;
             /**
              * Format: date-time
              * @description First move to active
              */
-            publishedAt?: string;
+            publishedAt?: string | null;
             /** @description Unique per organization */
             slug: string;
             /** @description Set for entities sourced from a connected store */
-            sourceStoreId?: string;
-            /**
-             * @description Only active entities are visible without catalog:read:unpublished
-             * @enum {string}
-             */
-            status: "draft" | "active" | "archived" | "discontinued";
+            sourceStoreId?: string | null;
+            /** @description Only active entities are visible without catalog:read:unpublished */
+            status: components["schemas"]["CatalogEntityStatus"];
             /**
              * Format: uuid
              * @description UUID of the tax class
              */
-            taxClassId?: string;
+            taxClassId?: string | null;
             /** @description For example product or digitalDownload */
             type: string;
             /**
@@ -3516,15 +3354,8 @@ export interface components {
              * @description When it was last changed
              */
             updatedAt: string;
-            /** @description Resolved when selected; over REST include=variants */
-            variants?: components["schemas"]["CatalogVariant"][];
-        };
-        /** @description One CatalogEntity of a page with its cursor. */
-        CatalogEntityEdge: {
-            /** @description Opaque position of this item: pass it as `after` or `before` */
-            cursor: string;
-            /** @description The CatalogEntity */
-            node: components["schemas"]["CatalogEntity"];
+            /** @description Resolved when selected; over REST include=variants Over REST: present only with include=variants. */
+            variants?: components["schemas"]["CatalogVariant"][] | null;
         };
         /** @description A page of CatalogEntity items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         CatalogEntityPage: {
@@ -3533,25 +3364,22 @@ export interface components {
             /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
-        /**
-         * CatalogEntityStatus
-         * @enum {string}
-         */
-        CatalogEntityStatus: "draft" | "active" | "archived" | "discontinued";
+        /** @description Lifecycle of a catalog entity. */
+        CatalogEntityStatus: components["schemas"]["CatalogEntityStatus"];
         /** @description A custom field of an entity type. */
         CatalogFieldDefinition: {
             /**
              * Format: date-time
              * @description When it was archived
              */
-            archivedAt?: string;
+            archivedAt?: string | null;
             /**
              * Format: date-time
              * @description When it was created
              */
             createdAt: string;
             /** @description Free text describing it */
-            description?: string;
+            description?: string | null;
             /** @description Entity type, e.g. product */
             entityType: string;
             /** @description Allowed values of an enum field */
@@ -3564,27 +3392,21 @@ export interface components {
              */
             id: string;
             /** @description Human-readable label */
-            label?: string;
+            label?: string | null;
             /** @description Key under customFields; unique per organization and entity type */
             name: string;
             /** @description Whether a value is required */
             required: boolean;
-            /**
-             * @description Type every value of the field must have
-             * @enum {string}
-             */
-            type: "string" | "number" | "boolean" | "date" | "enum" | "json";
+            /** @description Type every value of the field must have */
+            type: components["schemas"]["CatalogFieldType"];
             /**
              * Format: date-time
              * @description When it was last changed
              */
             updatedAt: string;
         };
-        /**
-         * CatalogFieldOwner
-         * @enum {string}
-         */
-        CatalogFieldOwner: "platform" | "store" | "shared";
+        /** @description Who owns a field of an entity. */
+        CatalogFieldOwner: components["schemas"]["CatalogFieldOwner"];
         /** @description Who owns a field of an entity, optionally per store and per variant. */
         CatalogFieldOwnership: {
             /**
@@ -3604,13 +3426,10 @@ export interface components {
              * @description Identifier of the catalog field ownership
              */
             id: string;
-            /**
-             * @description Who owns the field
-             * @enum {string}
-             */
-            owner: "platform" | "store" | "shared";
+            /** @description Who owns the field */
+            owner: components["schemas"]["CatalogFieldOwner"];
             /** @description Identifier of the store (point of sale) in the source system */
-            storeId?: string;
+            storeId?: string | null;
             /**
              * Format: date-time
              * @description When it was last changed
@@ -3620,13 +3439,10 @@ export interface components {
              * Format: uuid
              * @description UUID of the variant (null or absent for the entity itself)
              */
-            variantId?: string;
+            variantId?: string | null;
         };
-        /**
-         * CatalogFieldType
-         * @enum {string}
-         */
-        CatalogFieldType: "string" | "number" | "boolean" | "date" | "enum" | "json";
+        /** @description Value type of a custom field. */
+        CatalogFieldType: components["schemas"]["CatalogFieldType"];
         /** @description An option axis of an entity (size, color) with its values. */
         CatalogOptionType: {
             /**
@@ -3645,7 +3461,7 @@ export interface components {
              */
             id: string;
             /** @description Human-readable label */
-            label?: string;
+            label?: string | null;
             /** @description Unique per entity */
             name: string;
             /**
@@ -3664,7 +3480,7 @@ export interface components {
              */
             id: string;
             /** @description Human-readable label */
-            label?: string;
+            label?: string | null;
             /**
              * Format: uuid
              * @description UUID of the option type
@@ -3711,9 +3527,9 @@ export interface components {
              * Format: uuid
              * @description Tax class of this variant; wins over the entity's
              */
-            taxClassId?: string;
+            taxClassId?: string | null;
             /** @description Defaults to the option values joined by " / " */
-            title?: string;
+            title?: string | null;
             /**
              * Format: date-time
              * @description When it was last changed
@@ -3768,9 +3584,9 @@ export interface components {
             /** @description Customer groups, for group prices and promotions */
             customerGroupIds: string[];
             /** @description The default billing address, if one is set */
-            defaultBillingAddress?: components["schemas"]["CustomerAddress"];
+            defaultBillingAddress?: components["schemas"]["CustomerAddress"] | null;
             /** @description The default shipping address, if one is set */
-            defaultShippingAddress?: components["schemas"]["CustomerAddress"];
+            defaultShippingAddress?: components["schemas"]["CustomerAddress"] | null;
             /** @description Changed through better-auth's change-email flow (POST /api/auth/change-email), not here */
             email: string;
             /** @description The customer's id (the same as the user id of their account) */
@@ -3779,7 +3595,7 @@ export interface components {
              * Format: date-time
              * @description When the customer last placed an order (null: never)
              */
-            lastOrderAt?: string;
+            lastOrderAt?: string | null;
             /**
              * Format: int64
              * @description Captured minus refunded over all orders, minor units
@@ -3795,21 +3611,21 @@ export interface components {
              */
             ordersCount: number;
             /** @description Phone number */
-            phone?: string;
+            phone?: string | null;
             /**
              * Format: date-time
              * @description When it was last changed
              */
             updatedAt: string;
             /** @description Id of the user account */
-            userId?: string;
+            userId?: string | null;
         };
         /** @description A saved address of a customer. */
         CustomerAddress: {
             /** @description City or town */
             city: string;
             /** @description Company name */
-            company?: string;
+            company?: string | null;
             /** @description ISO 3166-1 alpha-2 */
             country: string;
             /**
@@ -3833,20 +3649,13 @@ export interface components {
             /** @description Street address, first line */
             line1: string;
             /** @description Street address, second line */
-            line2?: string;
+            line2?: string | null;
             /** @description Phone number */
-            phone?: string;
+            phone?: string | null;
             /** @description Postal or ZIP code */
             postalCode: string;
             /** @description State, province or region */
-            state?: string;
-        };
-        /** @description One Customer of a page with its cursor. */
-        CustomerEdge: {
-            /** @description Opaque position of this item: pass it as `after` or `before` */
-            cursor: string;
-            /** @description The Customer */
-            node: components["schemas"]["Customer"];
+            state?: string | null;
         };
         /** @description A page of Customer items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         CustomerPage: {
@@ -3865,9 +3674,9 @@ export interface components {
             /** @description Customer groups, for group prices and promotions */
             customerGroupIds: string[];
             /** @description The default billing address, if one is set */
-            defaultBillingAddress?: components["schemas"]["CustomerAddress"];
+            defaultBillingAddress?: components["schemas"]["CustomerAddress"] | null;
             /** @description The default shipping address, if one is set */
-            defaultShippingAddress?: components["schemas"]["CustomerAddress"];
+            defaultShippingAddress?: components["schemas"]["CustomerAddress"] | null;
             /** @description Changed through better-auth's change-email flow (POST /api/auth/change-email), not here */
             email: string;
             /** @description The customer's id (the same as the user id of their account) */
@@ -3877,20 +3686,15 @@ export interface components {
             /** @description Display name */
             name: string;
             /** @description Phone number */
-            phone?: string;
+            phone?: string | null;
             /**
              * Format: date-time
              * @description When it was last changed
              */
             updatedAt: string;
             /** @description Id of the user account */
-            userId?: string;
+            userId?: string | null;
         };
-        /**
-         * DocumentEncoding
-         * @enum {string}
-         */
-        DocumentEncoding: "utf8" | "base64";
         /** @description Availability of one entity: in total, per variant, per warehouse and per level. */
         EntityAvailability: {
             /**
@@ -3941,7 +3745,7 @@ export interface components {
         /** @description A non-fatal error of an after-hook (the operation itself succeeded). */
         HookError: {
             /** @description Short unique code */
-            code?: string;
+            code?: string | null;
             /** @description The hook that failed, e.g. orders.afterCreate */
             hook: string;
             /** @description The plugin or handler that registered it */
@@ -3956,11 +3760,8 @@ export interface components {
             /** @description The stock movement recorded */
             movement: components["schemas"]["InventoryMovement"];
         };
-        /**
-         * InventoryAdjustmentType
-         * @enum {string}
-         */
-        InventoryAdjustmentType: "restock" | "return" | "sale" | "damage" | "loss" | "correction" | "backorder";
+        /** @description Why stock changed: restock, return, sale, damage, loss, correction or backorder. */
+        InventoryAdjustmentType: components["schemas"]["InventoryAdjustmentType"];
         /** @description Stock of one entity (or variant) in one warehouse. */
         InventoryLevel: {
             /**
@@ -3987,12 +3788,12 @@ export interface components {
              * Format: int64
              * @description Value at cost: onHand × unitCost
              */
-            inventoryValue?: number;
+            inventoryValue?: number | null;
             /**
              * Format: date-time
              * @description When stock was last received
              */
-            lastRestockedAt?: string;
+            lastRestockedAt?: string | null;
             /** @description available ≤ reorderThreshold */
             lowStock: boolean;
             /**
@@ -4014,7 +3815,7 @@ export interface components {
              * Format: int64
              * @description Moving average cost per unit, organization currency; null = unknown
              */
-            unitCost?: number;
+            unitCost?: number | null;
             /**
              * Format: date-time
              * @description When it was last changed
@@ -4024,19 +3825,12 @@ export interface components {
              * Format: uuid
              * @description Null for entity-level stock
              */
-            variantId?: string;
+            variantId?: string | null;
             /**
              * Format: uuid
              * @description UUID of the warehouse
              */
             warehouseId: string;
-        };
-        /** @description One InventoryLevel of a page with its cursor. */
-        InventoryLevelEdge: {
-            /** @description Opaque position of this item: pass it as `after` or `before` */
-            cursor: string;
-            /** @description The InventoryLevel */
-            node: components["schemas"]["InventoryLevel"];
         };
         /** @description A page of InventoryLevel items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         InventoryLevelPage: {
@@ -4048,7 +3842,7 @@ export interface components {
         /** @description One change of on hand: the ledger row of an adjustment or of reserved units leaving with an order. */
         InventoryMovement: {
             /** @description Id of the user or API key that acted */
-            actorId?: string;
+            actorId?: string | null;
             /**
              * Format: date-time
              * @description When it was created
@@ -4070,7 +3864,7 @@ export interface components {
              */
             levelId: string;
             /** @description Free-text note */
-            note?: string;
+            note?: string | null;
             /**
              * Format: int32
              * @description Units on hand after this movement
@@ -4082,34 +3876,24 @@ export interface components {
              */
             quantity: number;
             /** @description External reference */
-            reference?: string;
-            /**
-             * @description The adjustment type (a reserved sale consumed by checkout is sale)
-             * @enum {string}
-             */
-            type: "restock" | "return" | "sale" | "damage" | "loss" | "correction" | "backorder";
+            reference?: string | null;
+            /** @description The adjustment type (a reserved sale consumed by checkout is sale) */
+            type: components["schemas"]["InventoryAdjustmentType"];
             /**
              * Format: int64
              * @description Cost of one unit in minor units, if known
              */
-            unitCost?: number;
+            unitCost?: number | null;
             /**
              * Format: uuid
              * @description UUID of the variant (null or absent for the entity itself)
              */
-            variantId?: string;
+            variantId?: string | null;
             /**
              * Format: uuid
              * @description UUID of the warehouse
              */
             warehouseId: string;
-        };
-        /** @description One InventoryMovement of a page with its cursor. */
-        InventoryMovementEdge: {
-            /** @description Opaque position of this item: pass it as `after` or `before` */
-            cursor: string;
-            /** @description The InventoryMovement */
-            node: components["schemas"]["InventoryMovement"];
         };
         /** @description A page of InventoryMovement items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         InventoryMovementPage: {
@@ -4168,7 +3952,7 @@ export interface components {
              */
             quantity: number;
             /** @description External reference */
-            reference?: string;
+            reference?: string | null;
             /**
              * Format: int32
              * @description Units given back to stock
@@ -4183,7 +3967,7 @@ export interface components {
              * Format: uuid
              * @description UUID of the variant (null or absent for the entity itself)
              */
-            variantId?: string;
+            variantId?: string | null;
             /**
              * Format: uuid
              * @description UUID of the warehouse
@@ -4220,12 +4004,12 @@ export interface components {
              */
             quantity: number;
             /** @description External reference */
-            reference?: string;
+            reference?: string | null;
             /**
              * Format: uuid
              * @description UUID of the variant (null or absent for the entity itself)
              */
-            variantId?: string;
+            variantId?: string | null;
             /**
              * Format: uuid
              * @description UUID of the warehouse
@@ -4243,16 +4027,16 @@ export interface components {
              * Format: date-time
              * @description When it was completed
              */
-            completedAt?: string;
+            completedAt?: string | null;
             /** @description Jobs with the same key run one at a time */
-            concurrencyKey?: string;
+            concurrencyKey?: string | null;
             /**
              * Format: date-time
              * @description When it was created
              */
             createdAt: string;
             /** @description Error message, if it failed */
-            error?: string;
+            error?: string | null;
             /**
              * Format: uuid
              * @description Identifier of the job
@@ -4276,14 +4060,11 @@ export interface components {
              * Format: date-time
              * @description When the current or last run started
              */
-            processingStartedAt?: string;
+            processingStartedAt?: string | null;
             /** @description Job queue name */
             queue: string;
-            /**
-             * @description pending, processing, succeeded or failed
-             * @enum {string}
-             */
-            status: "pending" | "processing" | "succeeded" | "failed";
+            /** @description pending, processing, succeeded or failed */
+            status: components["schemas"]["JobStatus"];
             /** @description The task that runs it, e.g. webhooks/deliver */
             taskSlug: string;
             /**
@@ -4295,14 +4076,7 @@ export interface components {
              * Format: date-time
              * @description Not run before this time
              */
-            waitUntil?: string;
-        };
-        /** @description One Job of a page with its cursor. */
-        JobEdge: {
-            /** @description Opaque position of this item: pass it as `after` or `before` */
-            cursor: string;
-            /** @description The Job */
-            node: components["schemas"]["Job"];
+            waitUntil?: string | null;
         };
         /** @description A page of Job items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         JobPage: {
@@ -4319,24 +4093,21 @@ export interface components {
              */
             attempts: number;
             /** @description Error message, if it failed */
-            error?: string;
+            error?: string | null;
             /**
              * Format: uuid
              * @description Identifier of the job run outcome
              */
             id: string;
-            /**
-             * @description What this run did to the job
-             * @enum {string}
-             */
-            status: "succeeded" | "pending" | "failed" | "lost";
+            /** @description What this run did to the job */
+            status: components["schemas"]["JobRunStatus"];
             /** @description The task that ran */
             taskSlug: string;
             /**
              * Format: date-time
              * @description When a retry may run (pending jobs)
              */
-            waitUntil?: string;
+            waitUntil?: string | null;
         };
         /** @description What one GET /jobs/run did. */
         JobRunReport: {
@@ -4380,16 +4151,10 @@ export interface components {
              */
             succeeded: number;
         };
-        /**
-         * JobRunStatus
-         * @enum {string}
-         */
-        JobRunStatus: "succeeded" | "pending" | "failed" | "lost";
-        /**
-         * JobStatus
-         * @enum {string}
-         */
-        JobStatus: "pending" | "processing" | "succeeded" | "failed";
+        /** @description What one run did to a job: pending = will retry; lost = its claim was taken back before it finished. */
+        JobRunStatus: components["schemas"]["JobRunStatus"];
+        /** @description State of a job in the job table. */
+        JobStatus: components["schemas"]["JobStatus"];
         /** @description Stock of one inventory level (one warehouse, one variant or the entity). */
         LevelAvailability: {
             /**
@@ -4411,34 +4176,25 @@ export interface components {
              * Format: uuid
              * @description UUID of the variant (null or absent for the entity itself)
              */
-            variantId?: string;
+            variantId?: string | null;
             /**
              * Format: uuid
              * @description UUID of the warehouse
              */
             warehouseId: string;
         };
-        /**
-         * LineFulfillmentStatus
-         * @enum {string}
-         */
-        LineFulfillmentStatus: "unfulfilled" | "partially_fulfilled" | "fulfilled";
-        /**
-         * MailTransport
-         * @enum {string}
-         */
-        MailTransport: "smtp" | "file";
+        /** @description How much of an order line has shipped. */
+        LineFulfillmentStatus: components["schemas"]["LineFulfillmentStatus"];
+        /** @description smtp, or file (JSON under DATA_DIR/mail). */
+        MailTransport: components["schemas"]["MailTransport"];
         /** @description A stored file: an image or a document. */
         MediaAsset: {
             /** @description Alternative text for screen readers */
-            alt?: string;
+            alt?: string | null;
             /** @description SHA-256 of the bytes, hex */
             checksum: string;
-            /**
-             * Format: float
-             * @description Confidence of an automatically generated asset or tag, 0 to 1 (null for uploads)
-             */
-            confidence?: number;
+            /** @description Confidence of an automatically generated asset or tag, 0 to 1 (null for uploads) */
+            confidence?: number | null;
             /**
              * Format: date-time
              * @description When it was created
@@ -4448,12 +4204,12 @@ export interface components {
              * Format: uuid
              * @description UUID of the original asset this rendition was made from
              */
-            derivedFromAssetId?: string;
+            derivedFromAssetId?: string | null;
             /**
              * Format: int32
              * @description Height in pixels
              */
-            height?: number;
+            height?: number | null;
             /**
              * Format: uuid
              * @description Identifier of the media asset
@@ -4461,11 +4217,8 @@ export interface components {
             id: string;
             /** @description Detected from the bytes */
             mimeType: string;
-            /**
-             * @description Where the asset came from
-             * @enum {string}
-             */
-            origin: "merchant" | "generated" | "imported";
+            /** @description Where the asset came from */
+            origin: components["schemas"]["MediaOrigin"];
             /**
              * Format: int32
              * @description Bytes
@@ -4487,7 +4240,7 @@ export interface components {
              * Format: int32
              * @description Width in pixels
              */
-            width?: number;
+            width?: number | null;
         };
         /** @description An asset shown on an entity or on one of its variants. */
         MediaAttachment: {
@@ -4526,888 +4279,10 @@ export interface components {
              * Format: uuid
              * @description UUID of the variant (null or absent for the entity itself)
              */
-            variantId?: string;
+            variantId?: string | null;
         };
-        /**
-         * MediaOrigin
-         * @enum {string}
-         */
-        MediaOrigin: "merchant" | "generated" | "imported";
-        /** @description Root of every write. The same request limits as Query apply. */
-        Mutation: {
-            /**
-             * @description Create a cart
-             *
-             *     Without a customer the cart is a guest cart and the answer carries its cartToken (shown once). A customer's carts are theirs; staff with orders:create:on-behalf may name a customerId. Anonymous shoppers use guest carts; signed-in callers need cart:create, cart:read or cart:update. A customer reaches only their own carts; a guest cart needs its x-cart-token header; staff with orders:create:on-behalf reach every cart. An unreachable cart is 404.
-             *
-             *     Public.
-             *
-             *     REST: POST /api/carts
-             */
-            cartCreate: components["schemas"]["Cart"];
-            /**
-             * @description Add an item to a cart
-             *
-             *     Only active catalog entities can be added (an entity with variants is added as one of them). The unitPriceSnapshot stored is the resolved price when one exists, otherwise the one sent. Adding an item already in the cart adds to its quantity. A checked-out cart is 409. Emits cart.afterAddItem. Anonymous shoppers use guest carts; signed-in callers need cart:create, cart:read or cart:update. A customer reaches only their own carts; a guest cart needs its x-cart-token header; staff with orders:create:on-behalf reach every cart. An unreachable cart is 404.
-             *
-             *     Public.
-             *
-             *     REST: POST /api/carts/:id/items
-             */
-            cartItemAdd: components["schemas"]["Cart"];
-            /**
-             * @description Remove an item from a cart
-             *
-             *     Anonymous shoppers use guest carts; signed-in callers need cart:create, cart:read or cart:update. A customer reaches only their own carts; a guest cart needs its x-cart-token header; staff with orders:create:on-behalf reach every cart. An unreachable cart is 404.
-             *
-             *     Public.
-             *
-             *     REST: DELETE /api/carts/:id/items/:itemId
-             */
-            cartItemRemove: components["schemas"]["Cart"];
-            /**
-             * @description Change a cart item's quantity
-             *
-             *     Anonymous shoppers use guest carts; signed-in callers need cart:create, cart:read or cart:update. A customer reaches only their own carts; a guest cart needs its x-cart-token header; staff with orders:create:on-behalf reach every cart. An unreachable cart is 404.
-             *
-             *     Public.
-             *
-             *     REST: PATCH /api/carts/:id/items/:itemId
-             */
-            cartItemUpdate: components["schemas"]["Cart"];
-            /**
-             * @description Create a brand
-             *
-             *     Fields: name, slug (unique per organization; a duplicate is 409), description, logoUrl, websiteUrl, sortOrder, metadata.
-             *
-             *     Requires permission catalog:create.
-             *
-             *     Audited as catalog.brandCreate.
-             *
-             *     REST: POST /api/catalog/brands
-             */
-            catalogBrandCreate: components["schemas"]["CatalogBrand"];
-            /**
-             * @description Delete a brand
-             *
-             *     Removes its entity memberships (not the entities). Answers the deleted brand.
-             *
-             *     Requires permission catalog:delete.
-             *
-             *     Audited as catalog.brandDelete.
-             *
-             *     REST: DELETE /api/catalog/brands/:brandId
-             */
-            catalogBrandDelete: components["schemas"]["CatalogBrand"];
-            /**
-             * @description Update a brand
-             *
-             *     Only the keys sent change.
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.brandUpdate.
-             *
-             *     REST: PATCH /api/catalog/brands/:brandId
-             */
-            catalogBrandUpdate: components["schemas"]["CatalogBrand"];
-            /**
-             * @description Create a category
-             *
-             *     Fields: name, slug (unique per organization; a duplicate is 409), description, parentId (an existing category), sortOrder, metadata.
-             *
-             *     Requires permission catalog:create.
-             *
-             *     Audited as catalog.categoryCreate.
-             *
-             *     REST: POST /api/catalog/categories
-             */
-            catalogCategoryCreate: components["schemas"]["CatalogCategory"];
-            /**
-             * @description Delete a category
-             *
-             *     Removes its entity memberships (not the entities); its child categories become roots. Answers the deleted category.
-             *
-             *     Requires permission catalog:delete.
-             *
-             *     Audited as catalog.categoryDelete.
-             *
-             *     REST: DELETE /api/catalog/categories/:categoryId
-             */
-            catalogCategoryDelete: components["schemas"]["CatalogCategory"];
-            /**
-             * @description Update a category
-             *
-             *     Only the keys sent change. parentId null makes it a root; a parent below the category itself is 422.
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.categoryUpdate.
-             *
-             *     REST: PATCH /api/catalog/categories/:categoryId
-             */
-            catalogCategoryUpdate: components["schemas"]["CatalogCategory"];
-            /**
-             * @description Approve the newest proposal of a custom field
-             *
-             *     The newest pending proposal of the field and locale (query `locale`, default en) becomes the live value, displacing the previous one in the same transaction; older pending proposals of that field and locale are retired. 404 when none is pending. Store-sourced entities also need catalog:sync. Emits catalog.update.
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.customFieldApprove.
-             *
-             *     REST: POST /api/catalog/entities/:id/custom-fields/:fieldName/approve
-             */
-            catalogCustomFieldApprove: components["schemas"]["CatalogCustomField"];
-            /**
-             * @description Propose a custom-field value
-             *
-             *     Body: value (validated against the field definition now and again on approval), locale (default en), source (free text naming who or what proposes: store, import, ai...; default api), sourceStoreId, note. The proposal waits in /admin/custom-field-proposals until approve or reject; the live value is unchanged until then. Needs catalog:update or catalog:sync (a sync connector may propose but approving also needs catalog:update).
-             *
-             *     Requires one of the permissions catalog:update, catalog:sync.
-             *
-             *     Audited as catalog.customFieldPropose.
-             *
-             *     REST: POST /api/catalog/entities/:id/custom-fields/:fieldName/proposals
-             */
-            catalogCustomFieldPropose: components["schemas"]["CatalogCustomField"];
-            /**
-             * @description Reject the newest proposal of a custom field
-             *
-             *     Marks the newest pending proposal of the field and locale (default en) rejected; the live value is untouched. Same permissions as approve.
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.customFieldReject.
-             *
-             *     REST: POST /api/catalog/entities/:id/custom-fields/:fieldName/reject
-             */
-            catalogCustomFieldReject: components["schemas"]["CatalogCustomField"];
-            /**
-             * @description Archive: move to archived
-             *
-             *     Allowed from any status. Emits catalog.update (changes: status) when the status changes; archive of an entity already archived changes nothing.
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.entityArchive.
-             *
-             *     REST: POST /api/catalog/entities/:id/archive
-             */
-            catalogEntityArchive: components["schemas"]["CatalogEntity"];
-            /**
-             * @description Set the localized attributes of an entity for one locale
-             *
-             *     Replaces the locale's attributes: fields left out become null. Emits catalog.update (changes: attributes.<locale>).
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.entityAttributesSet.
-             *
-             *     REST: PUT /api/catalog/entities/:id/attributes/:locale
-             */
-            catalogEntityAttributesSet: components["schemas"]["CatalogAttributes"];
-            /**
-             * @description Add an entity to a brand
-             *
-             *     Adding a membership that exists changes nothing. Answers the entity with its brands. Emits catalog.update (changes: brands).
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.entityBrandAdd.
-             *
-             *     REST: POST /api/catalog/entities/:id/brands/:brandId
-             */
-            catalogEntityBrandAdd: components["schemas"]["CatalogEntity"];
-            /**
-             * @description Remove an entity from a brand
-             *
-             *     404 when the entity does not have the brand. Answers the entity with its brands. Emits catalog.update.
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.entityBrandRemove.
-             *
-             *     REST: DELETE /api/catalog/entities/:id/brands/:brandId
-             */
-            catalogEntityBrandRemove: components["schemas"]["CatalogEntity"];
-            /**
-             * @description Add an entity to a category
-             *
-             *     Adding a membership that exists changes nothing. Answers the entity with its categories. Emits catalog.update (changes: categories).
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.entityCategoryAdd.
-             *
-             *     REST: POST /api/catalog/entities/:id/categories/:categoryId
-             */
-            catalogEntityCategoryAdd: components["schemas"]["CatalogEntity"];
-            /**
-             * @description Remove an entity from a category
-             *
-             *     404 when the entity is not in the category. Answers the entity with its categories. Emits catalog.update.
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.entityCategoryRemove.
-             *
-             *     REST: DELETE /api/catalog/entities/:id/categories/:categoryId
-             */
-            catalogEntityCategoryRemove: components["schemas"]["CatalogEntity"];
-            /**
-             * @description Create a catalog entity
-             *
-             *     The slug is unique per organization (a duplicate is 409 CONFLICT). `customFields` is an object keyed by field name, validated against the field definitions of the entity type (unknown, archived, mistyped or missing required fields are 422 naming `customFields.<name>`); the values are stored approved, with provenance, and the answer embeds them. Emits catalog.create.
-             *
-             *     Requires permission catalog:create.
-             *
-             *     Audited as catalog.entityCreate.
-             *
-             *     REST: POST /api/catalog/entities
-             */
-            catalogEntityCreate: components["schemas"]["CatalogEntity"];
-            /**
-             * @description Delete a catalog entity
-             *
-             *     Removes the entity with its attributes, options, variants, memberships, custom fields and ownership rows; answers the deleted entity. Emits catalog.delete.
-             *
-             *     Requires permission catalog:delete.
-             *
-             *     Audited as catalog.entityDelete.
-             *
-             *     REST: DELETE /api/catalog/entities/:id
-             */
-            catalogEntityDelete: components["schemas"]["CatalogEntity"];
-            /**
-             * @description Discontinue: move to discontinued
-             *
-             *     Allowed from any status. Emits catalog.update (changes: status) when the status changes; discontinue of an entity already discontinued changes nothing.
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.entityDiscontinue.
-             *
-             *     REST: POST /api/catalog/entities/:id/discontinue
-             */
-            catalogEntityDiscontinue: components["schemas"]["CatalogEntity"];
-            /**
-             * @description Set who owns a field of an entity
-             *
-             *     Body: fieldPath (e.g. attributes.en.title, customFields.material, sku), owner (platform, store or shared), optional storeId and variantId (a variant of this entity). One row per fieldPath, storeId and variantId: setting it again changes the owner. Store-sourced entities also need catalog:sync.
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.entityFieldOwnershipSet.
-             *
-             *     REST: PUT /api/catalog/entities/:id/field-ownership
-             */
-            catalogEntityFieldOwnershipSet: components["schemas"]["CatalogFieldOwnership"];
-            /**
-             * @description Publish: move to active
-             *
-             *     Allowed from any status. Emits catalog.update (changes: status) when the status changes; publish of an entity already active changes nothing.
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.entityPublish.
-             *
-             *     REST: POST /api/catalog/entities/:id/publish
-             */
-            catalogEntityPublish: components["schemas"]["CatalogEntity"];
-            /**
-             * @description Update a catalog entity
-             *
-             *     Only the keys sent change. `metadata` replaces the whole object. `customFields` is a patch: a value sets the field, an explicit null clears it (422 for a required field), omitted keys are untouched. The type is fixed at creation. Emits catalog.update with the changed keys.
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.entityUpdate.
-             *
-             *     REST: PATCH /api/catalog/entities/:id
-             */
-            catalogEntityUpdate: components["schemas"]["CatalogEntity"];
-            /**
-             * @description Archive a custom-field definition
-             *
-             *     Definitions are never deleted: an archived field keeps its values and takes no new ones. Archiving twice changes nothing.
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.fieldDefinitionArchive.
-             *
-             *     REST: POST /api/admin/entity-field-definitions/:id/archive
-             */
-            catalogFieldDefinitionArchive: components["schemas"]["CatalogFieldDefinition"];
-            /**
-             * @description Define a custom field for an entity type
-             *
-             *     Body: entityType, name (unique per organization and entity type, archived ones included; a duplicate is 409), type (string, number, boolean, date as ISO 8601, enum with enumValues, json), required (entities created afterwards must carry it; it cannot be cleared), filterable (indexed by search), label, description.
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.fieldDefinitionCreate.
-             *
-             *     REST: POST /api/admin/entity-field-definitions
-             */
-            catalogFieldDefinitionCreate: components["schemas"]["CatalogFieldDefinition"];
-            /**
-             * @description Update a custom-field definition
-             *
-             *     label, description, required, filterable and (for enum fields) enumValues; the entity type, name and value type are fixed.
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.fieldDefinitionUpdate.
-             *
-             *     REST: PATCH /api/admin/entity-field-definitions/:id
-             */
-            catalogFieldDefinitionUpdate: components["schemas"]["CatalogFieldDefinition"];
-            /**
-             * @description Create an option type (axis) on an entity
-             *
-             *     Body: name (unique per entity; a duplicate is 409), optional label, sortOrder, and values to create with it. Emits catalog.update (changes: optionTypes).
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.optionTypeCreate.
-             *
-             *     REST: POST /api/catalog/entities/:id/options
-             */
-            catalogOptionTypeCreate: components["schemas"]["CatalogOptionType"];
-            /**
-             * @description Create a value of an option type
-             *
-             *     Body: value (unique per option type; a duplicate is 409), optional label and sortOrder. Emits catalog.update for the entity.
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.optionValueCreate.
-             *
-             *     REST: POST /api/catalog/options/:optionTypeId/values
-             */
-            catalogOptionValueCreate: components["schemas"]["CatalogOptionValue"];
-            /**
-             * @description Create one variant
-             *
-             *     Pick its option values either by id (`optionValueIds`) or by name (`options`: { "size": "L" }); they must exist on the entity, at most one per option type. No values makes the entity's default variant. A duplicate SKU or an existing combination is 409. Emits catalog.update (changes: variants).
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.variantCreate.
-             *
-             *     REST: POST /api/catalog/entities/:id/variants
-             */
-            catalogVariantCreate: components["schemas"]["CatalogVariant"];
-            /**
-             * @description Delete a variant
-             *
-             *     Answers the deleted variant. Emits catalog.update (changes: variants) for its entity.
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.variantDelete.
-             *
-             *     REST: DELETE /api/catalog/variants/:variantId
-             */
-            catalogVariantDelete: components["schemas"]["CatalogVariant"];
-            /**
-             * @description Find or create one variant, creating its option axes and values inline
-             *
-             *     Body `{ options: { <axis>: <value>, ... }, sku? }`: missing option types and values are created, then the variant with exactly that combination is returned (200) or created (201) with zero stock seeded by the inventory module when it is installed. A given sku that differs from the existing variant's is 409. Concurrent calls for one combination create it once.
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.variantQuickCreate.
-             *
-             *     REST: POST /api/catalog/entities/:id/variants/quick
-             */
-            catalogVariantQuickCreate: components["schemas"]["CatalogVariant"];
-            /**
-             * @description Create the full cartesian matrix of variants from axes
-             *
-             *     Body `{ axes: { <axis>: [values...] }, skuPrefix? }`: creates missing option types and values, then every combination that does not exist yet (at most 10 axes, 100 values per axis, 1000 combinations). Answers 201 when it created variants, 200 when all existed, with both lists.
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.variantsBulkCreate.
-             *
-             *     REST: POST /api/catalog/entities/:id/variants/bulk
-             */
-            catalogVariantsBulkCreate: components["schemas"]["CatalogVariantMatrix"];
-            /**
-             * @description Generate variants from the option matrix
-             *
-             *     Creates a variant for every combination of the values of the given option types (default: all of the entity's), skipping combinations that exist; at most 1000 combinations. SKUs are generated (skuPrefix, default the slug). Answers 201 when it created variants, 200 when all existed, with both lists.
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.variantsGenerate.
-             *
-             *     REST: POST /api/catalog/entities/:id/variants/generate
-             */
-            catalogVariantsGenerate: components["schemas"]["CatalogVariantMatrix"];
-            /**
-             * @description Update a variant
-             *
-             *     Only the keys sent change: sku (unique per organization; a duplicate is 409), title, taxClassId (null clears it), metadata. Its option values are its identity and do not change. Emits catalog.update (changes: variants) for its entity.
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.variantUpdate.
-             *
-             *     REST: PATCH /api/catalog/variants/:variantId
-             */
-            catalogVariantUpdate: components["schemas"]["CatalogVariant"];
-            /**
-             * @description Create an order from a cart
-             *
-             *     In one transaction: re-prices every line (never the cart snapshots), applies promotionCodes, taxes each line by its tax class, adds shipping (settings shipping.flatRate, free from shipping.freeOver), reserves stock (concurrent checkouts never oversell), runs checkout.beforeCreate hooks (which may veto), charges paymentMethodId through the payment adapter and numbers the order ORD-YYYY-NNNNNN. The order stays pending (paymentStatus awaiting_payment) until the provider's payment_intent.succeeded event confirms it. Any failure — an unsellable or unpriced item, a refused code, missing stock, a declined card, a veto — is 422 CHECKOUT_FAILED with the reason in error.details.reason, and nothing is kept. With idempotencyKey, a replay by the same caller returns the original order with 200 and charges nothing. After-hook (orders.afterCreate) failures are listed in meta.hookErrors. Anonymous shoppers may check out a guest cart (with its x-cart-token header); signed-in callers need orders:create; naming another customer needs orders:create:on-behalf. Emits orders.create.
-             *
-             *     Public.
-             *
-             *     REST: POST /api/checkout
-             */
-            checkout: components["schemas"]["CheckoutResult"];
-            /**
-             * @description Adjust on hand by a signed quantity
-             *
-             *     Types: restock (positive): Goods received; sets last restocked time; `unitCost` updates the moving average cost; return (positive): A customer return put back into stock; sale (negative): Units sold outside a reservation (a reserved sale is consumed by the checkout); damage (negative): Units damaged and written off; loss (negative): Units lost or stolen (shrinkage); correction (either sign): A stock count correction, either way; backorder (negative): A sale against stock not yet received: the only type that may take on hand below zero. A level is created on its first adjustment. Taking on hand below zero is 409 (except backorder). Every adjustment is kept as a movement. Emits inventory.afterAdjust.
-             *
-             *     Requires permission inventory:adjust.
-             *
-             *     Audited as inventory.adjust.
-             *
-             *     REST: POST /api/inventory/adjust
-             */
-            inventoryAdjust: components["schemas"]["InventoryAdjustment"];
-            /**
-             * @description Set a level's reorder threshold or unit cost
-             *
-             *     Requires permission inventory:adjust.
-             *
-             *     Audited as inventory.levelUpdate.
-             *
-             *     REST: PATCH /api/inventory/levels/:id
-             */
-            inventoryLevelUpdate: components["schemas"]["InventoryLevel"];
-            /**
-             * @description Release reserved stock
-             *
-             *     Gives `quantity` reserved units back, oldest reservation first, among the reservations matching the entity, variant and the optional warehouseId, reference and reservationId. Releasing more than they hold is 409.
-             *
-             *     Requires permission inventory:adjust.
-             *
-             *     Audited as inventory.release.
-             *
-             *     REST: POST /api/inventory/release
-             */
-            inventoryRelease: components["schemas"]["InventoryRelease"];
-            /**
-             * @description Reserve stock for a cart or an order
-             *
-             *     Holds `quantity` units in one warehouse: the one named, else the default warehouse if it has enough, else the one with the most available. More than is available is 409 CONFLICT, and concurrent reservations never oversell.
-             *
-             *     Requires permission inventory:adjust.
-             *
-             *     Audited as inventory.reserve.
-             *
-             *     REST: POST /api/inventory/reserve
-             */
-            inventoryReserve: components["schemas"]["InventoryReservationResult"];
-            /**
-             * @description Re-enqueue a failed job (back to pending with a fresh attempt budget); returns the updated job
-             *
-             *     Requires permission jobs:admin.
-             *
-             *     Audited as jobs.retry.
-             *
-             *     REST: POST /api/admin/jobs/:id/retry
-             */
-            jobRetry: components["schemas"]["Job"];
-            /**
-             * @description Cron target: run one batch of the organization’s jobs and report what it did
-             *
-             *     Takes back jobs of stopped workers, dispatches pending events, then claims up to `limit` runnable jobs of `queue` and runs them. Needs jobs:admin; in production, an API key with *:*.
-             *
-             *     Requires permission jobs:admin.
-             *
-             *     REST: GET /api/jobs/run
-             */
-            jobsRun: components["schemas"]["JobRunReport"];
-            /**
-             * @description Save an address
-             *
-             *     The first address becomes the default shipping and billing address; isDefaultShipping / isDefaultBilling move the default to this one. At most 50 addresses. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
-             *
-             *     Requires permission customers:update:self. A signed-in customer's session only (not an API key).
-             *
-             *     Audited as customers.addressCreate.
-             *
-             *     REST: POST /api/me/addresses
-             */
-            meAddressCreate: components["schemas"]["CustomerAddress"];
-            /**
-             * @description Delete a saved address; answers the deleted address
-             *
-             *     Another customer's address id is 404. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
-             *
-             *     Requires permission customers:update:self. A signed-in customer's session only (not an API key).
-             *
-             *     Audited as customers.addressDelete.
-             *
-             *     REST: DELETE /api/me/addresses/:id
-             */
-            meAddressDelete: components["schemas"]["CustomerAddress"];
-            /**
-             * @description Delete a media asset
-             *
-             *     Removes the asset, its attachments and renditions; the stored bytes are removed after commit (a job retries a failed removal).
-             *
-             *     Requires permission media:write.
-             *
-             *     Audited as media.assetDelete.
-             *
-             *     REST: DELETE /api/media/:id
-             */
-            mediaAssetDelete: components["schemas"]["MediaAsset"];
-            /**
-             * @description Attach an asset to an entity or one of its variants
-             *
-             *     One attachment per asset at entity level and one per variant: a duplicate at the same level is 409 CONFLICT.
-             *
-             *     Requires permission media:write.
-             *
-             *     Audited as media.attach.
-             *
-             *     REST: POST /api/media/attach
-             */
-            mediaAttach: components["schemas"]["MediaAttachment"];
-            /**
-             * @description Detach an asset (the asset stays)
-             *
-             *     Requires permission media:write.
-             *
-             *     Audited as media.detach.
-             *
-             *     REST: DELETE /api/media/attachments/:attachmentId
-             */
-            mediaDetach: components["schemas"]["MediaAttachment"];
-            /**
-             * @description Reorder the attachments of an entity
-             *
-             *     Each listed attachment gets its position in the list as sortOrder (0, 1, ...), in one statement; answers all attachments of the entity in order.
-             *
-             *     Requires permission media:write.
-             *
-             *     Audited as media.reorder.
-             *
-             *     REST: POST /api/media/reorder
-             */
-            mediaReorder: components["schemas"]["MediaAttachment"][];
-            /** @description Upload a file through a GraphQL multipart request (operations + map + the file part). Same rules as POST /api/media/upload: type from the bytes, size limit (PAYLOAD_TOO_LARGE), the same bytes answer the existing asset; origin merchant. Requires permission media:write. */
-            mediaUpload: components["schemas"]["MediaAsset"];
-            /**
-             * @description A new cart filled from one of my orders at today's prices
-             *
-             *     Lines that can no longer be sold are left out and listed in meta.skipped with the reason; the call still succeeds. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
-             *
-             *     Requires permission cart:create. A signed-in customer's session only (not an API key).
-             *
-             *     REST: POST /api/me/orders/:orderId/reorder
-             */
-            meOrderReorder: components["schemas"]["ReorderResult"];
-            /**
-             * @description Update the signed-in customer's profile
-             *
-             *     name, phone (null clears), marketingConsent. The email changes through better-auth's change-email flow (POST /api/auth/change-email), which verifies the new address. Emits customers.update. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
-             *
-             *     Requires permission customers:update:self. A signed-in customer's session only (not an API key).
-             *
-             *     Audited as customers.update.
-             *
-             *     REST: PATCH /api/me/profile
-             */
-            meProfileUpdate: components["schemas"]["CustomerProfile"];
-            /**
-             * @description Record a fulfillment (shipped units) of an order
-             *
-             *     The order must be processing or partially_fulfilled. `lines` defaults to every unit not yet fulfilled; a quantity above what is left to fulfill is 422. Commits the reserved stock, updates each line's fulfillment status and moves the order to partially_fulfilled or fulfilled. Emits fulfillment.create.
-             *
-             *     Requires permission orders:update.
-             *
-             *     Audited as fulfillment.create.
-             *
-             *     REST: POST /api/orders/:id/fulfillments
-             */
-            orderFulfillmentCreate: components["schemas"]["OrderFulfillment"];
-            /**
-             * @description Email the invoice to the order's customer address
-             *
-             *     Sends the HTML invoice with the PDF attached to the order's customer email, and to no other address (422 when the order has none). Through SMTP when mail.smtpUrl is set, otherwise written as JSON under DATA_DIR/mail. Callers with only orders:read:own see their own orders and get 404 for any other.
-             *
-             *     Requires one of the permissions orders:read, orders:read:own.
-             *
-             *     Audited as orders.invoiceEmail.
-             *
-             *     REST: POST /api/orders/:id/invoice/email
-             */
-            orderInvoiceEmail: components["schemas"]["OrderInvoiceEmail"];
-            /**
-             * @description Add a note to an order
-             *
-             *     Requires permission orders:update.
-             *
-             *     Audited as orders.noteCreate.
-             *
-             *     REST: POST /api/orders/:id/notes
-             */
-            orderNoteCreate: components["schemas"]["OrderNote"];
-            /**
-             * @description Delete a note of an order; answers the deleted note
-             *
-             *     Requires permission orders:update.
-             *
-             *     Audited as orders.noteDelete.
-             *
-             *     REST: DELETE /api/orders/:id/notes/:noteId
-             */
-            orderNoteDelete: components["schemas"]["OrderNote"];
-            /**
-             * @description Refund order lines
-             *
-             *     A line above quantity − refundedQuantity is 422. The amount is derived from the order's own unit prices, discounts and taxes (shipping is not refunded per line) and never exceeds what was captured (409 when nothing is left to refund). Past the operator's daily cap (policies.refundDailyCap, in the organization's timezone) the refund is 403. The refund stays pending while it can be undone (policies.refundUndoWindowMinutes, default 15), then goes through the payment adapter with the refund id as idempotency key. reason: at most 500 characters.
-             *
-             *     Requires permission orders:update.
-             *
-             *     Audited as orders.refund.
-             *
-             *     REST: POST /api/orders/:id/refunds
-             */
-            orderRefundCreate: components["schemas"]["OrderRefund"];
-            /**
-             * @description Undo a refund inside its undo window
-             *
-             *     Gives the refunded quantities back. After the window (policies.refundUndoWindowMinutes, default 15) the undo is blocked: 409.
-             *
-             *     Requires permission orders:update.
-             *
-             *     Audited as orders.refundUndo.
-             *
-             *     REST: POST /api/orders/:id/refunds/:refundId/undo
-             */
-            orderRefundUndo: components["schemas"]["OrderRefund"];
-            /**
-             * @description Move an order's status along the state table
-             *
-             *     pending → confirmed → processing → partially_fulfilled | fulfilled; fulfilled → refunded; pending, confirmed, processing and partially_fulfilled → cancelled (releases reserved stock, voids an uncollected payment). PATCH to fulfilled records a fulfillment of every unit not yet fulfilled. Any other move is 422 INVALID_TRANSITION. Emits orders.statusChange.
-             *
-             *     Requires permission orders:update.
-             *
-             *     Audited as orders.statusChange.
-             *
-             *     REST: PATCH /api/orders/:id/status
-             */
-            orderStatusUpdate: components["schemas"]["Order"];
-            /**
-             * @description Receive a payment-provider event (the raw payload and its Stripe-Signature header value)
-             *
-             *     Verifies the Stripe-Signature header (t=<unix>,v1=<hex HMAC-SHA256 of "t.<raw body>"> with the webhook secret, STRIPE_WEBHOOK_SECRET; 5 minutes tolerance) — a missing or bad signature is 400 and changes nothing. Each event id is processed once. payment_intent.succeeded with data.object.metadata.orderId moves that order from pending (awaiting payment) to confirmed. An event for an order not found (yet) is 404 and not recorded, so the provider retries it. REST: POST /api/payments/webhook with the raw body.
-             *
-             *     Public.
-             */
-            paymentWebhookReceive: components["schemas"]["PaymentWebhookReceipt"];
-            /**
-             * @description Create a price
-             *
-             *     One price per entity, variant (or none), currency and customer group (or none): creating one that exists is 409 with `details.priceId`; change its amount with PATCH /pricing/prices/:id. Emits pricing.create.
-             *
-             *     Requires one of the permissions pricing:create, pricing:manage.
-             *
-             *     Audited as pricing.create.
-             *
-             *     REST: POST /api/pricing/prices
-             */
-            priceCreate: components["schemas"]["Price"];
-            /**
-             * @description Delete a price
-             *
-             *     Emits pricing.update with `deleted: true` (the spec has no pricing.delete event).
-             *
-             *     Requires one of the permissions pricing:update, pricing:manage.
-             *
-             *     Audited as pricing.delete.
-             *
-             *     REST: DELETE /api/pricing/prices/:id
-             */
-            priceDelete: components["schemas"]["Price"];
-            /**
-             * @description Create a price modifier
-             *
-             *     See the PriceModifier type for the rules. A fixed amount needs `currency`. An unknown entityId or categoryId is 404.
-             *
-             *     Requires one of the permissions pricing:create, pricing:manage.
-             *
-             *     Audited as pricing.modifierCreate.
-             *
-             *     REST: POST /api/pricing/modifiers
-             */
-            priceModifierCreate: components["schemas"]["PriceModifier"];
-            /**
-             * @description Update a price modifier
-             *
-             *     Name, value, minQuantity, validity window and isActive; the scope and type are fixed once created.
-             *
-             *     Requires one of the permissions pricing:update, pricing:manage.
-             *
-             *     Audited as pricing.modifierUpdate.
-             *
-             *     REST: PATCH /api/pricing/modifiers/:id
-             */
-            priceModifierUpdate: components["schemas"]["PriceModifier"];
-            /**
-             * @description Change the amount of a price
-             *
-             *     Emits pricing.update (with the previous amount) when the amount changes.
-             *
-             *     Requires one of the permissions pricing:update, pricing:manage.
-             *
-             *     Audited as pricing.update.
-             *
-             *     REST: PATCH /api/pricing/prices/:id
-             */
-            priceUpdate: components["schemas"]["Price"];
-            /**
-             * @description Create a promotion
-             *
-             *     A code that exists (case-insensitively) is 409. Types and what `value` means: percentage_off_order (percent off the subtotal, e.g. 10 or 12.5); fixed_amount_off_order (minor units off the subtotal, in `currency`, never more than the subtotal); percentage_off_item (percent off the totalPrice of each eligible line: entity in entityIds or type in entityTypes, both empty = all lines); free_shipping (value 0; freeShipping is true and the checkout drops the shipping charge); buy_x_get_y (buy buyQuantity eligible units, get getQuantity more at value percent off, 100 = free; units ranked by unit price, highest first, in blocks of buy+get, the cheapest get units of each full block discounted). Percentages are rounded half up to the minor unit. Emits promotions.create.
-             *
-             *     Requires one of the permissions promotions:create, promotions:manage.
-             *
-             *     Audited as promotions.create.
-             *
-             *     REST: POST /api/promotions
-             */
-            promotionCreate: components["schemas"]["Promotion"];
-            /**
-             * @description Deactivate a promotion
-             *
-             *     The code stops applying at once. Idempotent. Emits promotions.update when it was active.
-             *
-             *     Requires one of the permissions promotions:update, promotions:manage.
-             *
-             *     Audited as promotions.deactivate.
-             *
-             *     REST: POST /api/promotions/:id/deactivate
-             */
-            promotionDeactivate: components["schemas"]["Promotion"];
-            /**
-             * @description Update a promotion
-             *
-             *     Only the fields sent change; the result must still satisfy the rules of its type (422 otherwise). A usageLimit below timesUsed is 422. Emits promotions.update.
-             *
-             *     Requires one of the permissions promotions:update, promotions:manage.
-             *
-             *     Audited as promotions.update.
-             *
-             *     REST: PATCH /api/promotions/:id
-             */
-            promotionUpdate: components["schemas"]["Promotion"];
-            /**
-             * @description Shallow-merge a patch into a settings group; a null value deletes that key
-             *
-             *     Known groups are validated: general (currency ISO 4217, timezone IANA, locale BCP 47), branding (storeName, legalName, email, phone, website, logoUrl, taxId, address, receiptFooter, primaryColor), policies (refundDailyCap and refundUndoWindowMinutes, non-negative integers). Over REST the request body is the patch itself.
-             *
-             *     Requires permission settings:manage.
-             *
-             *     Audited as settings.update.
-             *
-             *     REST: PATCH /api/settings/:group
-             */
-            settingsUpdate: {
-                [key: string]: unknown;
-            };
-            /**
-             * @description Create a tax class
-             *
-             *     A duplicate name is 409. `isDefault: true` makes it the default and unsets the previous one.
-             *
-             *     Requires permission tax:manage.
-             *
-             *     Audited as tax.classCreate.
-             *
-             *     REST: POST /api/tax/classes
-             */
-            taxClassCreate: components["schemas"]["TaxClass"];
-            /**
-             * @description Delete a tax class no entity or variant uses
-             *
-             *     A class still referenced by an entity or a variant is 409: reassign them or deactivate the class instead.
-             *
-             *     Requires permission tax:manage.
-             *
-             *     Audited as tax.classDelete.
-             *
-             *     REST: DELETE /api/tax/classes/:id
-             */
-            taxClassDelete: components["schemas"]["TaxClass"];
-            /**
-             * @description Update a tax class
-             *
-             *     Only the fields sent change. `isDefault: true` unsets the previous default.
-             *
-             *     Requires permission tax:manage.
-             *
-             *     Audited as tax.classUpdate.
-             *
-             *     REST: PATCH /api/tax/classes/:id
-             */
-            taxClassUpdate: components["schemas"]["TaxClass"];
-            /**
-             * @description Create a warehouse
-             *
-             *     `code` is unique per organization (409 otherwise). The first warehouse becomes the default; `isDefault: true` moves the default.
-             *
-             *     Requires permission inventory:adjust.
-             *
-             *     Audited as inventory.warehouseCreate.
-             *
-             *     REST: POST /api/inventory/warehouses
-             */
-            warehouseCreate: components["schemas"]["Warehouse"];
-            /**
-             * @description Send a finished (failed or succeeded) delivery again, with the same webhook-id
-             *
-             *     Requires permission webhooks:manage.
-             *
-             *     Audited as webhooks.deliveryRedeliver.
-             *
-             *     REST: POST /api/webhooks/deliveries/:id/redeliver
-             */
-            webhookDeliveryRedeliver: components["schemas"]["WebhookDelivery"];
-            /**
-             * @description Register a webhook endpoint; the response holds its signing secret, shown only this once
-             *
-             *     The URL must be http(s) and, unless webhooks.allowPrivateTargets is set, resolve to public addresses only.
-             *
-             *     Requires permission webhooks:manage.
-             *
-             *     Audited as webhooks.endpointCreate.
-             *
-             *     REST: POST /api/webhooks
-             */
-            webhookEndpointCreate: components["schemas"]["WebhookEndpointCreated"];
-            /**
-             * @description Delete a webhook endpoint and its delivery history; returns what was deleted
-             *
-             *     Requires permission webhooks:manage.
-             *
-             *     Audited as webhooks.endpointDelete.
-             *
-             *     REST: DELETE /api/webhooks/:id
-             */
-            webhookEndpointDelete: components["schemas"]["WebhookEndpoint"];
-        };
+        /** @description Where an asset came from */
+        MediaOrigin: components["schemas"]["MediaOrigin"];
         /** @description An order: grandTotal = subtotal − discountTotal + taxTotal + shippingTotal, in minor units of currency. */
         Order: {
             /**
@@ -5423,11 +4298,11 @@ export interface components {
             /** @description ISO 4217 currency code, e.g. USD */
             currency: string;
             /** @description Email the order confirmation and invoice go to */
-            customerEmail?: string;
+            customerEmail?: string | null;
             /** @description Customer groups, for group prices and promotions */
             customerGroupIds: string[];
             /** @description Id of the customer (the id of their user account) */
-            customerId?: string;
+            customerId?: string | null;
             /**
              * Format: int64
              * @description Discounts, minor units
@@ -5444,22 +4319,22 @@ export interface components {
              */
             id: string;
             /** @description INV-YYYY-NNNNNN, issued with the first invoice */
-            invoiceNumber?: string;
+            invoiceNumber?: string | null;
             /** @description The lines of the order, in checkout order */
             lineItems: components["schemas"]["OrderLine"][];
-            /** @description ORD-YYYY-NNNNNN (the same as orderNumber) */
+            /**
+             * @deprecated
+             * @description ORD-YYYY-NNNNNN (the same as orderNumber)
+             */
             number: string;
             /** @description ORD-YYYY-NNNNNN, sequential per organization and year */
             orderNumber: string;
             /** @description Id of the payment provider’s payment intent */
-            paymentIntentId?: string;
+            paymentIntentId?: string | null;
             /** @description Payment provider that takes the payment, e.g. stripe */
-            paymentProvider?: string;
-            /**
-             * @description Payment state of the order
-             * @enum {string}
-             */
-            paymentStatus: "awaiting_payment" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "voided";
+            paymentProvider?: string | null;
+            /** @description Payment state of the order */
+            paymentStatus: components["schemas"]["PaymentStatus"];
             /**
              * Format: date-time
              * @description When the order was placed
@@ -5475,17 +4350,14 @@ export interface components {
              */
             refundedAmount: number;
             /** @description Where the order ships to */
-            shippingAddress?: components["schemas"]["Address"];
+            shippingAddress?: components["schemas"]["Address"] | null;
             /**
              * Format: int64
              * @description Shipping, minor units
              */
             shippingTotal: number;
-            /**
-             * @description Lifecycle state of the order
-             * @enum {string}
-             */
-            status: "pending" | "confirmed" | "processing" | "partially_fulfilled" | "fulfilled" | "refunded" | "cancelled";
+            /** @description Lifecycle state of the order */
+            status: components["schemas"]["OrderStatus"];
             /**
              * Format: int64
              * @description Sum of line totals before discounts, tax and shipping, minor units
@@ -5524,24 +4396,10 @@ export interface components {
             /** @description The promotion type (see PromotionType) */
             type: string;
         };
-        /** @description A rendered order document. Over REST the same documents are served as files (invoice.pdf, invoice.html, receipt.html). */
-        OrderDocument: {
-            /** @description The document, as encoding says */
-            content: string;
-            /** @description MIME type */
-            contentType: string;
-            /**
-             * @description How content is encoded: utf8 or base64
-             * @enum {string}
-             */
-            encoding: "utf8" | "base64";
-            /** @description Suggested file name */
-            filename: string;
-        };
         /** @description A file bought with a digital order line: a signed URL that serves the bytes until expiresAt, no session needed. */
         OrderDownloadLink: {
             /** @description The asset's alt text */
-            alt?: string;
+            alt?: string | null;
             /**
              * Format: uuid
              * @description UUID of the catalog entity
@@ -5577,7 +4435,7 @@ export interface components {
              * Format: uuid
              * @description UUID of the variant (null or absent for the entity itself)
              */
-            variantId?: string;
+            variantId?: string | null;
         };
         /** @description Download links of the digital lines (entity type digitalDownload, media with role download) of a paid order. */
         OrderDownloads: {
@@ -5590,30 +4448,23 @@ export interface components {
             orderId: string;
             /** @description Human-readable order number, e.g. ORD-2026-000123 */
             orderNumber: string;
-            /**
-             * @description The order's payment status (downloads are offered once it is paid)
-             * @enum {string}
-             */
-            paymentStatus: "awaiting_payment" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "voided";
-        };
-        /** @description One Order of a page with its cursor. */
-        OrderEdge: {
-            /** @description Opaque position of this item: pass it as `after` or `before` */
-            cursor: string;
-            /** @description The Order */
-            node: components["schemas"]["Order"];
+            /** @description The order's payment status (downloads are offered once it is paid) */
+            paymentStatus: components["schemas"]["PaymentStatus"];
         };
         /** @description One shipment of an order: which units went out, with which carrier and tracking. */
         OrderFulfillment: {
             /** @description Shipping carrier, e.g. UPS */
-            carrier?: string;
+            carrier?: string | null;
             /**
              * Format: date-time
              * @description When it was created
              */
             createdAt: string;
-            /** @description Id of the user or API key that recorded the shipment */
-            createdBy?: string;
+            /**
+             * @deprecated
+             * @description Id of the user or API key that recorded the shipment
+             */
+            createdBy?: string | null;
             /**
              * Format: uuid
              * @description Identifier of the order fulfillment
@@ -5627,9 +4478,9 @@ export interface components {
              */
             orderId: string;
             /** @description Carrier tracking number */
-            trackingNumber?: string;
+            trackingNumber?: string | null;
             /** @description Carrier tracking page URL */
-            trackingUrl?: string;
+            trackingUrl?: string | null;
         };
         /** @description Units of one order line in one shipment. */
         OrderFulfillmentLine: {
@@ -5644,20 +4495,6 @@ export interface components {
              */
             quantity: number;
         };
-        /** @description A fiscal invoice issued for an order. The first GET /orders/:id/invoice.pdf (or .html, or the invoice email) issues it; an order has at most one. */
-        OrderInvoice: {
-            /** @description The printable HTML document, under /api (same permission as the order) */
-            htmlUrl: string;
-            /** @description INV-YYYY-NNNNNN, consecutive per organization and year */
-            invoiceNumber: string;
-            /**
-             * Format: date-time
-             * @description When the number was issued
-             */
-            issuedAt: string;
-            /** @description The PDF document, under /api (same permission as the order) */
-            pdfUrl: string;
-        };
         /** @description What sending the invoice by email did. */
         OrderInvoiceEmail: {
             /** @description Invoice number, e.g. INV-2026-000045 */
@@ -5668,11 +4505,8 @@ export interface components {
             sent: boolean;
             /** @description The order's customer address, the only possible recipient */
             to: string;
-            /**
-             * @description How the mail went out
-             * @enum {string}
-             */
-            transport: "smtp" | "file";
+            /** @description How the mail went out */
+            transport: components["schemas"]["MailTransport"];
         };
         /** @description One line of an order, priced at checkout. */
         OrderLine: {
@@ -5693,11 +4527,8 @@ export interface components {
              * @description Units already shipped
              */
             fulfilledQuantity: number;
-            /**
-             * @description Shipping state of the line
-             * @enum {string}
-             */
-            fulfillmentStatus: "unfulfilled" | "partially_fulfilled" | "fulfilled";
+            /** @description Shipping state of the line */
+            fulfillmentStatus: components["schemas"]["LineFulfillmentStatus"];
             /**
              * Format: uuid
              * @description UUID of the order line
@@ -5719,7 +4550,7 @@ export interface components {
              * Format: uuid
              * @description UUID of the tax class
              */
-            taxClassId?: string;
+            taxClassId?: string | null;
             /**
              * Format: int32
              * @description Tax rate in basis points
@@ -5746,12 +4577,12 @@ export interface components {
              * Format: uuid
              * @description UUID of the variant (null or absent for the entity itself)
              */
-            variantId?: string;
+            variantId?: string | null;
         };
         /** @description Units of one order line sent in one fulfillment. */
         OrderLineShipment: {
             /** @description Shipping carrier, e.g. UPS */
-            carrier?: string;
+            carrier?: string | null;
             /**
              * Format: uuid
              * @description UUID of the fulfillment
@@ -5763,14 +4594,14 @@ export interface components {
              */
             quantity: number;
             /** @description Carrier tracking number */
-            trackingNumber?: string;
+            trackingNumber?: string | null;
             /** @description Carrier tracking page URL */
-            trackingUrl?: string;
+            trackingUrl?: string | null;
         };
         /** @description A staff note on an order. */
         OrderNote: {
             /** @description Id of the user who wrote it */
-            authorId?: string;
+            authorId?: string | null;
             /** @description The note text (at most 2000 characters) */
             body: string;
             /**
@@ -5805,7 +4636,7 @@ export interface components {
             /** @description Promotions applied and what each took off */
             promotions: components["schemas"]["OrderAppliedPromotion"][];
             /** @description The shipping rule that priced shipping */
-            shipping?: components["schemas"]["OrderShippingRule"];
+            shipping?: components["schemas"]["OrderShippingRule"] | null;
         };
         /** @description A refund of order lines. pending until its undo window closes, then paid out through the payment adapter (succeeded or failed); undone inside the window. */
         OrderRefund: {
@@ -5822,7 +4653,7 @@ export interface components {
             /** @description ISO 4217 currency code, e.g. USD */
             currency: string;
             /** @description Why the provider refused the refund (failed refunds) */
-            failureReason?: string;
+            failureReason?: string | null;
             /**
              * Format: uuid
              * @description Identifier of the order refund
@@ -5838,19 +4669,16 @@ export interface components {
              */
             orderId: string;
             /** @description Id of the refund at the payment provider */
-            providerRefundId?: string;
+            providerRefundId?: string | null;
             /** @description Why, in words */
-            reason?: string;
+            reason?: string | null;
             /**
              * Format: date-time
              * @description When it was settled
              */
-            settledAt?: string;
-            /**
-             * @description State of the refund at the provider
-             * @enum {string}
-             */
-            status: "pending" | "succeeded" | "failed" | "undone";
+            settledAt?: string | null;
+            /** @description State of the refund at the provider */
+            status: components["schemas"]["RefundStatus"];
             /**
              * Format: date-time
              * @description Until when the refund can still be undone
@@ -5860,9 +4688,12 @@ export interface components {
              * Format: date-time
              * @description When it was undone (null while it stands)
              */
-            undoneAt?: string;
-            /** @description Id of the user or API key that undid it */
-            undoneBy?: string;
+            undoneAt?: string | null;
+            /**
+             * @deprecated
+             * @description Id of the user or API key that undid it
+             */
+            undoneBy?: string | null;
         };
         /** @description The acting operator's refunds today against policies.refundDailyCap, in the organization's timezone. */
         OrderRefundCap: {
@@ -5870,7 +4701,7 @@ export interface components {
              * Format: int64
              * @description null: no cap configured
              */
-            cap?: number;
+            cap?: number | null;
             /** @description YYYY-MM-DD in the organization timezone */
             day: string;
             /** @description Id of the staff user who operated */
@@ -5879,7 +4710,7 @@ export interface components {
              * Format: int64
              * @description What can still be refunded, minor units
              */
-            remaining?: number;
+            remaining?: number | null;
             /**
              * Format: date-time
              * @description When the budget is full again
@@ -5922,22 +4753,16 @@ export interface components {
              * Format: int64
              * @description Subtotal from which shipping is free; null: never
              */
-            freeOver?: number;
+            freeOver?: number | null;
         };
-        /**
-         * OrderStatus
-         * @enum {string}
-         */
-        OrderStatus: "pending" | "confirmed" | "processing" | "partially_fulfilled" | "fulfilled" | "refunded" | "cancelled";
+        /** @description State of an order (PATCH /orders/:id/status follows the state table). */
+        OrderStatus: components["schemas"]["OrderStatus"];
         /** @description Who caused a timeline entry. */
         OrderTimelineActor: {
             /** @description User id (API keys act for their user); null for the system */
-            id?: string;
-            /**
-             * @description user, apiKey or system
-             * @enum {string}
-             */
-            kind: "user" | "apiKey" | "anonymous" | "system";
+            id?: string | null;
+            /** @description user, apiKey or system */
+            kind: components["schemas"]["ActorKind"];
         };
         /** @description One event in the history of an order: a status change, a note or a refund. */
         OrderTimelineEntry: {
@@ -5954,17 +4779,11 @@ export interface components {
             };
             /** @description One-line summary */
             summary: string;
-            /**
-             * @description An undo is a refund entry with data.action = undone
-             * @enum {string}
-             */
-            type: "status" | "note" | "refund";
+            /** @description An undo is a refund entry with data.action = undone */
+            type: components["schemas"]["OrderTimelineEntryType"];
         };
-        /**
-         * OrderTimelineEntryType
-         * @enum {string}
-         */
-        OrderTimelineEntryType: "status" | "note" | "refund";
+        /** @description Kind of an order timeline entry. */
+        OrderTimelineEntryType: components["schemas"]["OrderTimelineEntryType"];
         /** @description An order's fulfillments with carrier, tracking number and URL, and per line what was shipped in which. */
         OrderTracking: {
             /** @description Shipments of the order */
@@ -5978,11 +4797,8 @@ export interface components {
             orderId: string;
             /** @description Human-readable order number, e.g. ORD-2026-000123 */
             orderNumber: string;
-            /**
-             * @description Lifecycle state of the order
-             * @enum {string}
-             */
-            status: "pending" | "confirmed" | "processing" | "partially_fulfilled" | "fulfilled" | "refunded" | "cancelled";
+            /** @description Lifecycle state of the order */
+            status: components["schemas"]["OrderStatus"];
         };
         /** @description One order line with the shipments it went out in. */
         OrderTrackingLine: {
@@ -5991,11 +4807,8 @@ export interface components {
              * @description Units already shipped
              */
             fulfilledQuantity: number;
-            /**
-             * @description Shipping state of the line
-             * @enum {string}
-             */
-            fulfillmentStatus: "unfulfilled" | "partially_fulfilled" | "fulfilled";
+            /** @description Shipping state of the line */
+            fulfillmentStatus: components["schemas"]["LineFulfillmentStatus"];
             /**
              * Format: uuid
              * @description UUID of the order line
@@ -6013,17 +4826,6 @@ export interface components {
             /** @description Title shown to shoppers */
             title: string;
         };
-        /** @description Relay connection page info: where this page sits, and the cursors to move from it. */
-        PageInfo: {
-            /** @description The last item's cursor (null when the page is empty) */
-            endCursor?: string;
-            /** @description Whether items follow this page (pass endCursor as `after`) */
-            hasNextPage: boolean;
-            /** @description Whether items precede this page (pass startCursor as `before`) */
-            hasPreviousPage: boolean;
-            /** @description The first item's cursor (null when the page is empty) */
-            startCursor?: string;
-        };
         /** @description Metadata of a list page. */
         PageMeta: {
             /** @description Position of this page in the list */
@@ -6032,7 +4834,7 @@ export interface components {
         /** @description Where a page sits in the whole list. */
         Pagination: {
             /** @description The cursor of this page's last item (null when the page is empty) */
-            endCursor?: string;
+            endCursor?: string | null;
             /** @description Whether items follow this page: pass endCursor as `after` to read them */
             hasNextPage: boolean;
             /**
@@ -6056,26 +4858,8 @@ export interface components {
              */
             totalPages: number;
         };
-        /**
-         * PaymentStatus
-         * @enum {string}
-         */
-        PaymentStatus: "awaiting_payment" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "voided";
-        /** @description The acknowledgement of a payment provider webhook. */
-        PaymentWebhookReceipt: {
-            /** @description The event id was processed before; nothing changed */
-            duplicate: boolean;
-            /** @description UUID of the domain event */
-            eventId: string;
-            /** @description UUID of the order */
-            orderId?: string;
-            /** @description confirmed, paid, recorded, duplicate or ignored: <why> */
-            outcome: string;
-            /** @description Always true: the event was accepted */
-            received: boolean;
-            /** @description The provider event type, e.g. payment_intent.succeeded */
-            type: string;
-        };
+        /** @description Payment state of an order (partially_paid: money arrived for part of the total). */
+        PaymentStatus: components["schemas"]["PaymentStatus"];
         /** @description The amount of an entity (or one of its variants) in one currency, for everyone or for one customer group. */
         Price: {
             /**
@@ -6091,7 +4875,7 @@ export interface components {
             /** @description ISO 4217 code */
             currency: string;
             /** @description Null: the price for everyone */
-            customerGroupId?: string;
+            customerGroupId?: string | null;
             /**
              * Format: uuid
              * @description UUID of the catalog entity
@@ -6111,14 +4895,7 @@ export interface components {
              * Format: uuid
              * @description Null for the entity-level price
              */
-            variantId?: string;
-        };
-        /** @description One Price of a page with its cursor. */
-        PriceEdge: {
-            /** @description Opaque position of this item: pass it as `after` or `before` */
-            cursor: string;
-            /** @description The Price */
-            node: components["schemas"]["Price"];
+            variantId?: string | null;
         };
         /** @description A discount off the base price: `percentage` (value = percent off, e.g. 12.5) or `fixed` (value = minor units off, in currency). Scoped to an entity, a category, a customer group, or any combination (all must match; none = every price); applies from minQuantity units, inside [validFrom, validUntil). The resolver applies the single best modifier; they do not stack. Rounding: the discount is rounded half up to the minor unit; a price never goes below 0. */
         PriceModifier: {
@@ -6126,21 +4903,21 @@ export interface components {
              * Format: uuid
              * @description UUID of the catalog category
              */
-            categoryId?: string;
+            categoryId?: string | null;
             /**
              * Format: date-time
              * @description When it was created
              */
             createdAt: string;
             /** @description ISO 4217 currency code, e.g. USD */
-            currency?: string;
+            currency?: string | null;
             /** @description Id of the customer group */
-            customerGroupId?: string;
+            customerGroupId?: string | null;
             /**
              * Format: uuid
              * @description UUID of the catalog entity
              */
-            entityId?: string;
+            entityId?: string | null;
             /**
              * Format: uuid
              * @description Identifier of the price modifier
@@ -6155,11 +4932,8 @@ export interface components {
             minQuantity: number;
             /** @description Display name */
             name: string;
-            /**
-             * @description percentage: value in basis points; fixed: minor units
-             * @enum {string}
-             */
-            type: "percentage" | "fixed";
+            /** @description percentage: value in basis points; fixed: minor units */
+            type: components["schemas"]["PriceModifierType"];
             /**
              * Format: date-time
              * @description When it was last changed
@@ -6169,24 +4943,14 @@ export interface components {
              * Format: date-time
              * @description Start of validity (inclusive)
              */
-            validFrom?: string;
+            validFrom?: string | null;
             /**
              * Format: date-time
              * @description End of validity (exclusive); null for open-ended
              */
-            validUntil?: string;
-            /**
-             * Format: float
-             * @description Percent off (percentage) or minor units off (fixed)
-             */
+            validUntil?: string | null;
+            /** @description Percent off (percentage) or minor units off (fixed) */
             value: number;
-        };
-        /** @description One PriceModifier of a page with its cursor. */
-        PriceModifierEdge: {
-            /** @description Opaque position of this item: pass it as `after` or `before` */
-            cursor: string;
-            /** @description The PriceModifier */
-            node: components["schemas"]["PriceModifier"];
         };
         /** @description A page of PriceModifier items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         PriceModifierPage: {
@@ -6195,11 +4959,8 @@ export interface components {
             /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
-        /**
-         * PriceModifierType
-         * @enum {string}
-         */
-        PriceModifierType: "percentage" | "fixed";
+        /** @description How a price modifier discounts. */
+        PriceModifierType: components["schemas"]["PriceModifierType"];
         /** @description A page of Price items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         PricePage: {
             /** @description The items of this page, in list order */
@@ -6213,7 +4974,7 @@ export interface components {
              * Format: int32
              * @description Units to buy to qualify
              */
-            buyQuantity?: number;
+            buyQuantity?: number | null;
             /** @description Unique per organization; matched case-insensitively, stored upper-case */
             code: string;
             /**
@@ -6222,11 +4983,11 @@ export interface components {
              */
             createdAt: string;
             /** @description Restricts the code to carts in this currency */
-            currency?: string;
+            currency?: string | null;
             /** @description Empty = every customer */
             customerGroupIds: string[];
             /** @description Free text describing it */
-            description?: string;
+            description?: string | null;
             /** @description UUIDs of catalog entities */
             entityIds: string[];
             /** @description Entity types the promotion applies to (empty: all) */
@@ -6235,7 +4996,7 @@ export interface components {
              * Format: int32
              * @description Units given at a discount when qualified
              */
-            getQuantity?: number;
+            getQuantity?: number | null;
             /**
              * Format: uuid
              * @description Identifier of the promotion
@@ -6247,7 +5008,7 @@ export interface components {
              * Format: int64
              * @description Minimum cart subtotal, in currency
              */
-            minSubtotal?: number;
+            minSubtotal?: number | null;
             /** @description Display name */
             name: string;
             /**
@@ -6255,11 +5016,8 @@ export interface components {
              * @description Live redemptions
              */
             timesUsed: number;
-            /**
-             * @description How the promotion discounts
-             * @enum {string}
-             */
-            type: "percentage_off_order" | "fixed_amount_off_order" | "percentage_off_item" | "free_shipping" | "buy_x_get_y";
+            /** @description How the promotion discounts */
+            type: components["schemas"]["PromotionType"];
             /**
              * Format: date-time
              * @description When it was last changed
@@ -6269,12 +5027,12 @@ export interface components {
              * Format: int32
              * @description Total redemptions allowed; null = unlimited
              */
-            usageLimit?: number;
+            usageLimit?: number | null;
             /**
              * Format: int32
              * @description How often one customer may use it (null: unlimited)
              */
-            usageLimitPerCustomer?: number;
+            usageLimitPerCustomer?: number | null;
             /**
              * Format: date-time
              * @description Start of validity (inclusive)
@@ -6284,19 +5042,9 @@ export interface components {
              * Format: date-time
              * @description Exclusive; null = no end
              */
-            validUntil?: string;
-            /**
-             * Format: float
-             * @description See the type description
-             */
+            validUntil?: string | null;
+            /** @description See the type description */
             value: number;
-        };
-        /** @description One Promotion of a page with its cursor. */
-        PromotionEdge: {
-            /** @description Opaque position of this item: pass it as `after` or `before` */
-            cursor: string;
-            /** @description The Promotion */
-            node: components["schemas"]["Promotion"];
         };
         /** @description The discount a promotion gives one cart line. */
         PromotionLineDiscount: {
@@ -6323,11 +5071,8 @@ export interface components {
             /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
-        /**
-         * PromotionType
-         * @enum {string}
-         */
-        PromotionType: "percentage_off_order" | "fixed_amount_off_order" | "percentage_off_item" | "free_shipping" | "buy_x_get_y";
+        /** @description What a promotion gives. */
+        PromotionType: components["schemas"]["PromotionType"];
         /** @description What a code would give a cart, or why it gives nothing (`reason`). */
         PromotionValidation: {
             /** @description Short unique code */
@@ -6347,544 +5092,16 @@ export interface components {
              * Format: uuid
              * @description UUID of the promotion
              */
-            promotionId?: string;
+            promotionId?: string | null;
             /** @description Why the code is rejected: NOT_FOUND, INACTIVE, NOT_STARTED, EXPIRED, USAGE_LIMIT_REACHED, CURRENCY_MISMATCH, CUSTOMER_GROUP_NOT_ELIGIBLE, CUSTOMER_REQUIRED, CUSTOMER_LIMIT_REACHED, MIN_SUBTOTAL_NOT_MET, NO_ELIGIBLE_ITEMS */
-            reason?: string;
-            /**
-             * @description How the promotion discounts
-             * @enum {string}
-             */
-            type?: "percentage_off_order" | "fixed_amount_off_order" | "percentage_off_item" | "free_shipping" | "buy_x_get_y";
+            reason?: string | null;
+            /** @description How the promotion discounts */
+            type?: (string & components["schemas"]["PromotionType"]) | null;
             /** @description Whether it is valid */
             valid: boolean;
         };
-        /**
-         * @description Root of every read. Request limits (defaults; operators may change them):
-         *     - depth: at most 12 nested selections
-         *     - aliases: at most 30 per operation
-         *     - cost: at most 50000 (each object a field may return costs 1, times the page size of every enclosing list; a list field enters at most twice along one path)
-         *     - tokens: at most 5000 per document
-         *     An operation over a limit is refused before it executes, with a GraphQL error naming the limit.
-         */
-        Query: {
-            /**
-             * @description The analytics models, measures, dimensions and segments the caller may query
-             *
-             *     Owner, admin and staff users (and API keys with analytics:read) see every model with their organization's rows; a customer sees customer models (Orders, OrderLineItems, Customers) with their own rows only; a vendor sees vendor models with its own rows. Anonymous callers get 401.
-             *
-             *     Requires any valid credential.
-             *
-             *     REST: GET /api/analytics/meta
-             */
-            analyticsMeta: components["schemas"]["AnalyticsModelMeta"][];
-            /**
-             * @description Run an analytics query
-             *
-             *     measures (Model.measure, all from one model), dimensions, timeDimensions ({ dimension, granularity day|week|month|year, dateRange }), filters ({ member, operator, values } or { and } / { or } groups), order ({ member: asc|desc }), limit (default 100, clamped to 10000), segments. Compiles to one parameterized SQL statement; days and presets follow the organization timezone (settings general). Every mistake is 422 VALIDATION_FAILED naming the member. Owner, admin and staff users (and API keys with analytics:read) see every model with their organization's rows; a customer sees customer models (Orders, OrderLineItems, Customers) with their own rows only; a vendor sees vendor models with its own rows. Anonymous callers get 401.
-             *
-             *     Requires any valid credential.
-             *
-             *     REST: POST /api/analytics/query
-             */
-            analyticsQuery: components["schemas"]["AnalyticsQueryResult"];
-            /**
-             * @description Run one report
-             *
-             *     daily-journal (date), tax-summary, sell-through and staff-sales (from, to; default the last 30 days), inventory-aging and reorder-needed (now). Days are calendar days in the organization timezone; a parameter that is not YYYY-MM-DD is 422. meta states the parameters, timezone and currency. Send `Accept: text/csv` to get the same report as CSV.
-             *
-             *     Requires permission analytics:read.
-             *
-             *     REST: GET /api/analytics/reports/:name
-             */
-            analyticsReport: components["schemas"]["ReportResult"];
-            /**
-             * @description The available reports
-             *
-             *     Requires permission analytics:read.
-             *
-             *     REST: GET /api/analytics/reports
-             */
-            analyticsReports: components["schemas"]["ReportInfo"][];
-            /**
-             * @description The audit history of one entity, newest first
-             *
-             *     Same filters as GET /audit for event, actor and time. `limit` default 50, at most 100.
-             *
-             *     Requires permission audit:read.
-             *
-             *     REST: GET /api/audit/:entityType/:entityId
-             */
-            auditEntityHistory: components["schemas"]["AuditEntryPage"];
-            /**
-             * @description Query the audit log, newest first
-             *
-             *     Filters: entityType, entityId, event, actorId, from, to. `limit` default 50, at most 100.
-             *
-             *     Requires permission audit:read.
-             *
-             *     REST: GET /api/audit
-             */
-            auditEntries: components["schemas"]["AuditEntryPage"];
-            /**
-             * @description Get a cart with its line items
-             *
-             *     Anonymous shoppers use guest carts; signed-in callers need cart:create, cart:read or cart:update. A customer reaches only their own carts; a guest cart needs its x-cart-token header; staff with orders:create:on-behalf reach every cart. An unreachable cart is 404.
-             *
-             *     Public.
-             *
-             *     REST: GET /api/carts/:id
-             */
-            cart: components["schemas"]["Cart"];
-            /**
-             * @description List brands
-             *
-             *     Ordered by sortOrder, then name.
-             *
-             *     Requires permission catalog:read.
-             *
-             *     REST: GET /api/catalog/brands
-             */
-            catalogBrands: components["schemas"]["CatalogBrandPage"];
-            /**
-             * @description List categories
-             *
-             *     Ordered by sortOrder, then name. `parentId` lists the children of one category.
-             *
-             *     Requires permission catalog:read.
-             *
-             *     REST: GET /api/catalog/categories
-             */
-            catalogCategories: components["schemas"]["CatalogCategoryPage"];
-            /**
-             * @description The organization queue of proposed custom-field values
-             *
-             *     Pending proposals, oldest first; each item is the full custom-field row plus entitySlug and entityType.
-             *
-             *     Requires permission catalog:update.
-             *
-             *     REST: GET /api/admin/custom-field-proposals
-             */
-            catalogCustomFieldProposals: components["schemas"]["CatalogCustomFieldProposalPage"];
-            /**
-             * @description List catalog entities
-             *
-             *     Filters: type, status, category (id or slug), brand (id or slug). Sorted by `sort=field:direction` (fields createdAt, updatedAt, publishedAt, slug, type, status; default createdAt:desc). Entities that are not active are listed only for callers with catalog:read:unpublished. Every embed costs a fixed number of SQL statements whatever the page size. Embeddable now: attributes, brands, categories, customFields, optionTypes, variants.
-             *
-             *     Requires permission catalog:read.
-             *
-             *     REST: GET /api/catalog/entities
-             */
-            catalogEntities: components["schemas"]["CatalogEntityPage"];
-            /**
-             * @description Get one catalog entity by UUID or slug
-             *
-             *     Entities that are not active are 404 unless the caller has catalog:read:unpublished.
-             *
-             *     Requires permission catalog:read.
-             *
-             *     REST: GET /api/catalog/entities/:idOrSlug
-             */
-            catalogEntity: components["schemas"]["CatalogEntity"];
-            /**
-             * @description Localized attributes of an entity for one locale
-             *
-             *     404 when the locale was never set. Same visibility as the entity itself.
-             *
-             *     Requires permission catalog:read.
-             *
-             *     REST: GET /api/catalog/entities/:id/attributes/:locale
-             */
-            catalogEntityAttributes: components["schemas"]["CatalogAttributes"];
-            /**
-             * @description Field ownership rows of an entity
-             *
-             *     Optionally only those of one store. Same visibility as the entity.
-             *
-             *     Requires permission catalog:read.
-             *
-             *     REST: GET /api/catalog/entities/:id/field-ownership
-             */
-            catalogEntityFieldOwnership: components["schemas"]["CatalogFieldOwnership"][];
-            /**
-             * @description List custom-field definitions
-             *
-             *     Optionally of one entity type. Archived definitions are left out unless includeArchived=true.
-             *
-             *     Requires permission catalog:update.
-             *
-             *     REST: GET /api/admin/entity-field-definitions
-             */
-            catalogFieldDefinitions: components["schemas"]["CatalogFieldDefinition"][];
-            /**
-             * @description One customer with orders count and lifetime value
-             *
-             *     Requires permission customers:read.
-             *
-             *     REST: GET /api/customers/:id
-             */
-            customer: components["schemas"]["Customer"];
-            /**
-             * @description List customers, newest first, with orders count and lifetime value
-             *
-             *     Requires permission customers:read.
-             *
-             *     REST: GET /api/customers
-             */
-            customers: components["schemas"]["CustomerPage"];
-            /**
-             * @description Failed jobs of the organization, most recently failed first
-             *
-             *     Requires permission jobs:admin.
-             *
-             *     REST: GET /api/admin/jobs/failed
-             */
-            failedJobs: components["schemas"]["JobPage"];
-            /**
-             * @description Availability of entities: in total, per variant, per warehouse and per level
-             *
-             *     Query `entityIds`: comma-separated UUIDs, at most 100. Answers in the order asked; an id without stock is reported with zeros and tracked: false. One SQL statement.
-             *
-             *     Requires permission inventory:read.
-             *
-             *     REST: GET /api/inventory/check
-             */
-            inventoryAvailability: components["schemas"]["EntityAvailability"][];
-            /**
-             * @description List stock levels
-             *
-             *     Filters: entityId, variantId, warehouseId; `lowStock=true` keeps levels at or below their reorder threshold.
-             *
-             *     Requires permission inventory:read.
-             *
-             *     REST: GET /api/inventory/levels
-             */
-            inventoryLevels: components["schemas"]["InventoryLevelPage"];
-            /**
-             * @description The movement ledger, newest first
-             *
-             *     Filters: entityId, variantId, warehouseId, type.
-             *
-             *     Requires permission inventory:read.
-             *
-             *     REST: GET /api/inventory/movements
-             */
-            inventoryMovements: components["schemas"]["InventoryMovementPage"];
-            /**
-             * @description The signed-in customer's saved addresses, oldest first
-             *
-             *     Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
-             *
-             *     Requires permission customers:read:self. A signed-in customer's session only (not an API key).
-             *
-             *     REST: GET /api/me/addresses
-             */
-            meAddresses: components["schemas"]["CustomerAddress"][];
-            /**
-             * @description One media asset with a signed URL
-             *
-             *     REST: GET /media/:id redirects (302) to the signed URL, or answers it with ?signed=true. Another organization's asset is 404, and so is a file sold by a digital product (attached with role download) unless the caller has media:write: buyers get it from /me/orders/:id/downloads.
-             *
-             *     Requires one of the permissions media:read, catalog:read.
-             */
-            mediaAsset: components["schemas"]["MediaAsset"];
-            /**
-             * @description One of my orders by UUID or number
-             *
-             *     Another customer's order is 404. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
-             *
-             *     Requires permission orders:read:own. A signed-in customer's session only (not an API key).
-             *
-             *     REST: GET /api/me/orders/:idOrNumber
-             */
-            meOrder: components["schemas"]["Order"];
-            /**
-             * @description Download links of the digital items of one of my orders
-             *
-             *     Lines sold as entity type digitalDownload, with the media attached to their entity (or variant) under role download, as signed URLs that expire after media.signedUrlTtlSeconds. Only for paid orders (paid, partially_refunded; lines refunded in full are left out): any other payment status — partially_paid included — is 403 with details.paymentStatus. Another customer's order is 404. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
-             *
-             *     Requires permission orders:read:own. A signed-in customer's session only (not an API key).
-             *
-             *     REST: GET /api/me/orders/:orderId/downloads
-             */
-            meOrderDownloads: components["schemas"]["OrderDownloads"];
-            /**
-             * @description The signed-in customer's orders, newest first
-             *
-             *     Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
-             *
-             *     Requires permission orders:read:own. A signed-in customer's session only (not an API key).
-             *
-             *     REST: GET /api/me/orders
-             */
-            meOrders: components["schemas"]["OrderPage"];
-            /**
-             * @description Fulfillment tracking of one of my orders
-             *
-             *     Fulfillments with carrier, tracking number and URL, and per line the shipments it went out in. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
-             *
-             *     Requires permission orders:read:own. A signed-in customer's session only (not an API key).
-             *
-             *     REST: GET /api/me/orders/:idOrNumber/tracking
-             */
-            meOrderTracking: components["schemas"]["OrderTracking"];
-            /**
-             * @description The signed-in customer's profile
-             *
-             *     Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
-             *
-             *     Requires permission customers:read:self. A signed-in customer's session only (not an API key).
-             *
-             *     REST: GET /api/me/profile
-             */
-            meProfile: components["schemas"]["CustomerProfile"];
-            /**
-             * @description Get one order by UUID or by number (ORD-YYYY-NNNNNN)
-             *
-             *     Callers with only orders:read:own see their own orders and get 404 for any other.
-             *
-             *     Requires one of the permissions orders:read, orders:read:own.
-             *
-             *     REST: GET /api/orders/:idOrNumber
-             */
-            order: components["schemas"]["Order"];
-            /**
-             * @description List the fulfillments of an order, oldest first
-             *
-             *     Callers with only orders:read:own see their own orders and get 404 for any other.
-             *
-             *     Requires one of the permissions orders:read, orders:read:own.
-             *
-             *     REST: GET /api/orders/:id/fulfillments
-             */
-            orderFulfillments: components["schemas"]["OrderFulfillment"][];
-            /**
-             * @description The printable HTML invoice of an order
-             *
-             *     REST: GET /api/orders/:id/invoice.html serves the page. Callers with only orders:read:own see their own orders and get 404 for any other.
-             *
-             *     Requires one of the permissions orders:read, orders:read:own.
-             */
-            orderInvoiceHtml: components["schemas"]["OrderDocument"];
-            /**
-             * @description The fiscal PDF invoice of an order (base64)
-             *
-             *     The first invoice of an order issues its invoice number (INV-YYYY-NNNNNN). REST: GET /api/orders/:id/invoice.pdf serves the file. Callers with only orders:read:own see their own orders and get 404 for any other.
-             *
-             *     Requires one of the permissions orders:read, orders:read:own.
-             */
-            orderInvoicePdf: components["schemas"]["OrderDocument"];
-            /**
-             * @description List the notes of an order, pinned first, then newest first
-             *
-             *     Requires permission orders:read.
-             *
-             *     REST: GET /api/orders/:id/notes
-             */
-            orderNotes: components["schemas"]["OrderNote"][];
-            /**
-             * @description The printable HTML receipt of an order
-             *
-             *     REST: GET /api/orders/:id/receipt.html serves the page. Callers with only orders:read:own see their own orders and get 404 for any other.
-             *
-             *     Requires one of the permissions orders:read, orders:read:own.
-             */
-            orderReceiptHtml: components["schemas"]["OrderDocument"];
-            /**
-             * @description The acting operator's daily refund-cap status
-             *
-             *     Requires permission orders:read.
-             *
-             *     REST: GET /api/orders/refunds/cap
-             */
-            orderRefundCap: components["schemas"]["OrderRefundCap"];
-            /**
-             * @description List the refunds of an order, newest first
-             *
-             *     Requires permission orders:read.
-             *
-             *     REST: GET /api/orders/:id/refunds
-             */
-            orderRefunds: components["schemas"]["OrderRefund"][];
-            /**
-             * @description List orders, newest first
-             *
-             *     Filter by status. Callers with only orders:read:own see their own orders and get 404 for any other.
-             *
-             *     Requires one of the permissions orders:read, orders:read:own.
-             *
-             *     REST: GET /api/orders
-             */
-            orders: components["schemas"]["OrderPage"];
-            /**
-             * @description The history of an order, newest first
-             *
-             *     Merges status changes, notes, refunds and refund undos as { type, at, actor, summary, data }.
-             *
-             *     Requires permission orders:read.
-             *
-             *     REST: GET /api/orders/:id/timeline
-             */
-            orderTimeline: components["schemas"]["OrderTimelineEntry"][];
-            /**
-             * @description List price modifiers
-             *
-             *     Filters: entityId, categoryId, customerGroupId; `current=true` keeps those in effect now.
-             *
-             *     Requires one of the permissions pricing:update, pricing:manage.
-             *
-             *     REST: GET /api/pricing/modifiers
-             */
-            priceModifiers: components["schemas"]["PriceModifierPage"];
-            /**
-             * @description List prices
-             *
-             *     Filters: entityId, variantId, currency, customerGroupId. Oldest first.
-             *
-             *     Requires one of the permissions pricing:update, pricing:manage.
-             *
-             *     REST: GET /api/pricing/prices
-             */
-            prices: components["schemas"]["PricePage"];
-            /**
-             * @description Get one promotion
-             *
-             *     Requires one of the permissions promotions:read, promotions:create, promotions:update, promotions:manage.
-             *
-             *     REST: GET /api/promotions/:id
-             */
-            promotion: components["schemas"]["Promotion"];
-            /**
-             * @description List promotions: active ones unless `status` says otherwise
-             *
-             *     status: active (default: active and inside the validity window), scheduled, expired, inactive, all. Newest validFrom first.
-             *
-             *     Requires one of the permissions promotions:read, promotions:create, promotions:update, promotions:manage.
-             *
-             *     REST: GET /api/promotions
-             */
-            promotions: components["schemas"]["PromotionPage"];
-            /**
-             * @description What a promotion code would give a cart, or why it is rejected
-             *
-             *     Answers 200 with `valid` and, when false, `reason` and `message` (an unknown code is valid: false with reason NOT_FOUND). Reads only: nothing is redeemed. Bad input is 422.
-             *
-             *     Requires one of the permissions promotions:read, promotions:manage, cart:update.
-             *
-             *     REST: POST /api/promotions/validate
-             */
-            promotionValidation: components["schemas"]["PromotionValidation"];
-            /**
-             * @description The best price of an entity or variant for a customer
-             *
-             *     The price the cart and checkout use: base price (the variant's own if any, else the entity's; the lowest open to the customer's groups), less the best current price modifier, times quantity. 404 when there is no price in the currency. Without a pricing permission a caller names only their own customer groups (another is 403 FORBIDDEN).
-             *
-             *     Requires one of the permissions pricing:read, pricing:update, pricing:manage, catalog:read.
-             *
-             *     REST: GET /api/pricing/resolve
-             */
-            resolvedPrice: components["schemas"]["ResolvedPrice"];
-            /**
-             * @description Full-text search over the catalog
-             *
-             *     PostgreSQL full-text search is the built-in engine: `q` is a web-search query (quotes for phrases, -word to exclude, or) and its last word also matches as a prefix (shir finds shirts); hits are ranked by relevance (title over description over filterable field values), then newest first. Without `q` every entity matching the filters is a hit (newest first): the spec's in-memory fallback (a query or filter required, facets-only answers empty) does not apply while PostgreSQL is the engine. Filters: type, category and brand (UUID or slug), status (default active; others need catalog:read:unpublished), and attribute filters `attr.<name>=value` (REST, repeatable; GraphQL `attr: ["name=value"]`): values of one name are ORed, names ANDed, equality on approved en values of filterable fields. `facets=type,category,brand,status,<attribute names>` gives counts over the whole filtered result in meta.facets; each facet ignores its own filter. limit above 100 is clamped. With search.engine meilisearch the same parameters, rules and response shape are answered by Meilisearch (typo-tolerant on every word; 503 SERVICE_UNAVAILABLE while it cannot be reached).
-             *
-             *     Requires permission catalog:read.
-             *
-             *     REST: GET /api/search
-             */
-            search: components["schemas"]["SearchResult"];
-            /**
-             * @description Search suggestions for a prefix
-             *
-             *     Titles of active entities that start with the prefix or contain it at a word start, then titles close to it (typos, by trigram word similarity), and variant SKUs that start with it; distinct, best first. limit defaults to 10; above 100 is clamped.
-             *
-             *     Requires permission catalog:read.
-             *
-             *     REST: GET /api/search/suggest
-             */
-            searchSuggestions: components["schemas"]["SearchSuggestion"][];
-            /**
-             * @description All settings groups of the organization, keyed by group name
-             *
-             *     Requires permission settings:manage.
-             *
-             *     REST: GET /api/settings
-             */
-            settings: {
-                [key: string]: unknown;
-            };
-            /**
-             * @description One settings group; {} when it was never set
-             *
-             *     Requires permission settings:manage.
-             *
-             *     REST: GET /api/settings/:group
-             */
-            settingsGroup: {
-                [key: string]: unknown;
-            };
-            /**
-             * @description The known settings groups (general, branding, policies, shipping) as typed objects
-             *
-             *     GraphQL only: REST clients read GET /settings or GET /settings/:group.
-             *
-             *     Requires permission settings:manage.
-             */
-            storeSettings: components["schemas"]["StoreSettings"];
-            /**
-             * @description List the organization's tax classes, by name
-             *
-             *     Requires permission tax:manage.
-             *
-             *     REST: GET /api/tax/classes
-             */
-            taxClasses: components["schemas"]["TaxClass"][];
-            /**
-             * @description List warehouses, the default first
-             *
-             *     Requires permission inventory:read.
-             *
-             *     REST: GET /api/inventory/warehouses
-             */
-            warehouses: components["schemas"]["WarehousePage"];
-            /**
-             * @description Webhook deliveries of the organization, newest first
-             *
-             *     Requires permission webhooks:manage.
-             *
-             *     REST: GET /api/webhooks/deliveries
-             */
-            webhookDeliveries: components["schemas"]["WebhookDeliveryPage"];
-            /**
-             * @description One webhook delivery
-             *
-             *     Requires permission webhooks:manage.
-             *
-             *     REST: GET /api/webhooks/deliveries/:id
-             */
-            webhookDelivery: components["schemas"]["WebhookDelivery"];
-            /**
-             * @description Every HTTP attempt of a delivery: status, duration, response excerpt
-             *
-             *     Requires permission webhooks:manage.
-             *
-             *     REST: GET /api/webhooks/deliveries/:id/attempts
-             */
-            webhookDeliveryAttempts: components["schemas"]["WebhookDeliveryAttemptPage"];
-            /**
-             * @description Webhook endpoints of the organization (without secrets)
-             *
-             *     Requires permission webhooks:manage.
-             *
-             *     REST: GET /api/webhooks
-             */
-            webhookEndpoints: components["schemas"]["WebhookEndpointPage"];
-        };
-        /**
-         * RefundStatus
-         * @enum {string}
-         */
-        RefundStatus: "pending" | "succeeded" | "failed" | "undone";
+        /** @description pending until the undo window closes, then paid out (succeeded or failed); undone inside the window. */
+        RefundStatus: components["schemas"]["RefundStatus"];
         /** @description Which order the new cart was built from and which lines were left out. */
         ReorderMeta: {
             /**
@@ -6931,7 +5148,7 @@ export interface components {
              * Format: uuid
              * @description UUID of the variant (null or absent for the entity itself)
              */
-            variantId?: string;
+            variantId?: string | null;
         };
         /** @description One column of a report: key, title and how to read its values. */
         ReportColumn: {
@@ -6939,17 +5156,11 @@ export interface components {
             key: string;
             /** @description Title shown to shoppers */
             title: string;
-            /**
-             * @description currency is minor units
-             * @enum {string}
-             */
-            type: "string" | "number" | "currency" | "ratio";
+            /** @description currency is minor units */
+            type: components["schemas"]["ReportColumnType"];
         };
-        /**
-         * ReportColumnType
-         * @enum {string}
-         */
-        ReportColumnType: "string" | "number" | "currency" | "ratio";
+        /** @description How a report column is to be read. */
+        ReportColumnType: components["schemas"]["ReportColumnType"];
         /** @description A report that can be run, with the parameters it takes. */
         ReportInfo: {
             /** @description Columns of the result */
@@ -6968,7 +5179,7 @@ export interface components {
             /** @description Columns of the result */
             columns: components["schemas"]["ReportColumn"][];
             /** @description settings general.currency; amounts are minor units of it */
-            currency?: string;
+            currency?: string | null;
             /** @description When it was generated */
             generatedAt: string;
             /** @description The days the report covers (date, or from and to) */
@@ -6984,7 +5195,7 @@ export interface components {
             /** @description Totals over all rows, keyed by column */
             totals?: {
                 [key: string]: unknown;
-            };
+            } | null;
         };
         /** @description The rows of a report (data) and what ran (meta). */
         ReportResult: {
@@ -7005,7 +5216,7 @@ export interface components {
             /** @description ISO 4217 currency code, e.g. USD */
             currency: string;
             /** @description Group of the base price used; null = the public price */
-            customerGroupId?: string;
+            customerGroupId?: string | null;
             /**
              * Format: int64
              * @description Per unit
@@ -7020,7 +5231,7 @@ export interface components {
              * Format: uuid
              * @description The modifier applied, if any
              */
-            modifierId?: string;
+            modifierId?: string | null;
             /**
              * Format: uuid
              * @description The base price used
@@ -7045,7 +5256,7 @@ export interface components {
              * Format: uuid
              * @description UUID of the variant (null or absent for the entity itself)
              */
-            variantId?: string;
+            variantId?: string | null;
         };
         /** @description Counts of one facet over the whole filtered result (disjunctive: its own filter is left out). */
         SearchFacet: {
@@ -7062,7 +5273,7 @@ export interface components {
              */
             count: number;
             /** @description Display name (category and brand names) */
-            label?: string;
+            label?: string | null;
             /** @description The value; for category and brand the slug (usable as the filter) */
             value: string;
         };
@@ -7109,89 +5320,82 @@ export interface components {
              * @description UUID of the catalog entity
              */
             entityId: string;
-            /**
-             * @description title or sku
-             * @enum {string}
-             */
-            kind: "title" | "sku";
+            /** @description title or sku */
+            kind: components["schemas"]["SearchSuggestionKind"];
             /** @description Slug of the entity, for a product link */
             slug: string;
             /** @description The suggested text */
             text: string;
         };
-        /**
-         * SearchSuggestionKind
-         * @enum {string}
-         */
-        SearchSuggestionKind: "title" | "sku";
-        /** @description Settings group `branding` (invoices, receipts, mails). */
-        SettingsBranding: {
-            /** @description Postal address */
-            address?: components["schemas"]["Address"];
-            /** @description Email address */
+        /** @description What a suggestion matched. */
+        SearchSuggestionKind: components["schemas"]["SearchSuggestionKind"];
+        /** @description A patch of the settings group `branding`: keys to set, null to delete */
+        SettingsBrandingPatch: {
+            address?: {
+                city: string;
+                country: string;
+                line1: string;
+                line2?: string;
+                postalCode: string;
+                state?: string;
+            } | null;
+            /** Format: email */
+            email?: string | null;
+            legalName?: string | null;
+            /** Format: uri */
+            logoUrl?: string | null;
+            phone?: string | null;
+            primaryColor?: string | null;
+            receiptFooter?: string | null;
+            storeName?: string | null;
+            taxId?: string | null;
+            /** Format: uri */
+            website?: string | null;
+        };
+        /** @description Stored values of the settings group `branding` */
+        SettingsBrandingValues: {
+            address?: {
+                city: string;
+                country: string;
+                line1: string;
+                line2?: string;
+                postalCode: string;
+                state?: string;
+            };
+            /** Format: email */
             email?: string;
-            /** @description Legal name of the business, on invoices */
             legalName?: string;
-            /** @description URL of the logo image */
+            /** Format: uri */
             logoUrl?: string;
-            /** @description Phone number */
             phone?: string;
-            /** @description Hex colour such as #1a2b3c */
             primaryColor?: string;
-            /** @description Text printed at the foot of receipts */
             receiptFooter?: string;
-            /** @description Name of the store as shoppers see it */
             storeName?: string;
-            /** @description Tax or VAT registration number, printed on invoices */
             taxId?: string;
-            /** @description URL of the storefront */
+            /** Format: uri */
             website?: string;
         };
-        /** @description Settings group `general`. */
-        SettingsGeneral: {
-            /** @description ISO 4217 code of the store currency */
+        /** @description A patch of the settings group `general`: keys to set, null to delete */
+        SettingsGeneralPatch: {
+            currency?: string | null;
+            locale?: string | null;
+            timezone?: string | null;
+        };
+        /** @description Stored values of the settings group `general` */
+        SettingsGeneralValues: {
             currency?: string;
-            /** @description BCP 47 locale */
             locale?: string;
-            /** @description IANA time zone: calendar days (refund caps, order numbers) follow it */
             timezone?: string;
         };
-        /** @description Settings group `policies`. */
-        SettingsPolicies: {
-            /**
-             * Format: int64
-             * @description Refunds per operator per day, minor units; null: no cap
-             */
+        /** @description A patch of the settings group `policies`: keys to set, null to delete */
+        SettingsPoliciesPatch: {
+            refundDailyCap?: number | null;
+            refundUndoWindowMinutes?: number | null;
+        };
+        /** @description Stored values of the settings group `policies` */
+        SettingsPoliciesValues: {
             refundDailyCap?: number;
-            /**
-             * Format: int32
-             * @description Minutes a refund can be undone (default 15)
-             */
-            refundUndoWindowMinutes: number;
-        };
-        /** @description Settings group `shipping`: the rule checkout applies. */
-        SettingsShipping: {
-            /**
-             * Format: int64
-             * @description Shipping per order, minor units (default 0)
-             */
-            flatRate: number;
-            /**
-             * Format: int64
-             * @description Subtotal from which shipping is free; null: never
-             */
-            freeOver?: number;
-        };
-        /** @description The known settings groups, typed. Other groups: `settings` / `settingsGroup`. */
-        StoreSettings: {
-            /** @description Names, logo and texts on documents */
-            branding: components["schemas"]["SettingsBranding"];
-            /** @description Currency, timezone and other basics */
-            general: components["schemas"]["SettingsGeneral"];
-            /** @description Refund and other store policies */
-            policies: components["schemas"]["SettingsPolicies"];
-            /** @description How shipping is priced */
-            shipping: components["schemas"]["SettingsShipping"];
+            refundUndoWindowMinutes?: number;
         };
         /** @description A tax rate applied per order line: variant class, else entity class, else the default class, else 0. */
         TaxClass: {
@@ -7201,7 +5405,7 @@ export interface components {
              */
             createdAt: string;
             /** @description Free text describing it */
-            description?: string;
+            description?: string | null;
             /**
              * Format: uuid
              * @description Identifier of the tax class
@@ -7245,12 +5449,12 @@ export interface components {
              * Format: uuid
              * @description Null for entity-level stock
              */
-            variantId?: string;
+            variantId?: string | null;
         };
         /** @description A stock location. `code` is unique per organization; one warehouse is the default. */
         Warehouse: {
             /** @description Postal address */
-            address?: components["schemas"]["Address"];
+            address?: components["schemas"]["Address"] | null;
             /** @description Short unique code */
             code: string;
             /**
@@ -7296,13 +5500,6 @@ export interface components {
              */
             warehouseId: string;
         };
-        /** @description One Warehouse of a page with its cursor. */
-        WarehouseEdge: {
-            /** @description Opaque position of this item: pass it as `after` or `before` */
-            cursor: string;
-            /** @description The Warehouse */
-            node: components["schemas"]["Warehouse"];
-        };
         /** @description A page of Warehouse items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         WarehousePage: {
             /** @description The items of this page, in list order */
@@ -7326,7 +5523,7 @@ export interface components {
              * Format: date-time
              * @description When it was delivered
              */
-            deliveredAt?: string;
+            deliveredAt?: string | null;
             /**
              * Format: uuid
              * @description UUID of the webhook endpoint
@@ -7345,19 +5542,16 @@ export interface components {
              */
             id: string;
             /** @description Error of the last attempt, if it failed */
-            lastError?: string;
+            lastError?: string | null;
             /**
              * Format: int32
              * @description HTTP status of the last attempt (null when none came back)
              */
-            lastStatusCode?: number;
+            lastStatusCode?: number | null;
             /** @description The body sent: { id, type, createdAt, organizationId, data } */
             payload: unknown;
-            /**
-             * @description pending: queued or retrying
-             * @enum {string}
-             */
-            status: "pending" | "succeeded" | "failed";
+            /** @description pending: queued or retrying */
+            status: components["schemas"]["WebhookDeliveryStatus"];
             /**
              * Format: date-time
              * @description When it was last changed
@@ -7387,26 +5581,19 @@ export interface components {
              */
             durationMs: number;
             /** @description Network error, timeout or refused target */
-            error?: string;
+            error?: string | null;
             /**
              * Format: uuid
              * @description Identifier of the webhook delivery attempt
              */
             id: string;
             /** @description The first 1000 characters of the response body */
-            responseExcerpt?: string;
+            responseExcerpt?: string | null;
             /**
              * Format: int32
              * @description Null when no HTTP response came back
              */
-            statusCode?: number;
-        };
-        /** @description One WebhookDeliveryAttempt of a page with its cursor. */
-        WebhookDeliveryAttemptEdge: {
-            /** @description Opaque position of this item: pass it as `after` or `before` */
-            cursor: string;
-            /** @description The WebhookDeliveryAttempt */
-            node: components["schemas"]["WebhookDeliveryAttempt"];
+            statusCode?: number | null;
         };
         /** @description A page of WebhookDeliveryAttempt items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         WebhookDeliveryAttemptPage: {
@@ -7415,13 +5602,6 @@ export interface components {
             /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
-        /** @description One WebhookDelivery of a page with its cursor. */
-        WebhookDeliveryEdge: {
-            /** @description Opaque position of this item: pass it as `after` or `before` */
-            cursor: string;
-            /** @description The WebhookDelivery */
-            node: components["schemas"]["WebhookDelivery"];
-        };
         /** @description A page of WebhookDelivery items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         WebhookDeliveryPage: {
             /** @description The items of this page, in list order */
@@ -7429,11 +5609,8 @@ export interface components {
             /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
-        /**
-         * WebhookDeliveryStatus
-         * @enum {string}
-         */
-        WebhookDeliveryStatus: "pending" | "succeeded" | "failed";
+        /** @description State of a webhook delivery. */
+        WebhookDeliveryStatus: components["schemas"]["WebhookDeliveryStatus"];
         /** @description An outbound webhook endpoint. Its signing secret is shown only once, when it is registered. */
         WebhookEndpoint: {
             /**
@@ -7442,7 +5619,7 @@ export interface components {
              */
             createdAt: string;
             /** @description Free text describing it */
-            description?: string;
+            description?: string | null;
             /** @description Event names this endpoint receives (orders.create, catalog.update, ...), or * for all */
             events: string[];
             /**
@@ -7466,7 +5643,7 @@ export interface components {
              */
             createdAt: string;
             /** @description Free text describing it */
-            description?: string;
+            description?: string | null;
             /** @description Event names this endpoint receives (orders.create, catalog.update, ...), or * for all */
             events: string[];
             /**
@@ -7483,13 +5660,6 @@ export interface components {
             updatedAt: string;
             /** @description Where deliveries are POSTed */
             url: string;
-        };
-        /** @description One WebhookEndpoint of a page with its cursor. */
-        WebhookEndpointEdge: {
-            /** @description Opaque position of this item: pass it as `after` or `before` */
-            cursor: string;
-            /** @description The WebhookEndpoint */
-            node: components["schemas"]["WebhookEndpoint"];
         };
         /** @description A page of WebhookEndpoint items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         WebhookEndpointPage: {
@@ -7546,6 +5716,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["CatalogCustomFieldProposalPage"];
                 };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
@@ -7643,6 +5820,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
@@ -7728,8 +5912,7 @@ export interface operations {
                     name: string;
                     /** @default false */
                     required?: boolean;
-                    /** @enum {string} */
-                    type: "string" | "number" | "boolean" | "date" | "enum" | "json";
+                    type: components["schemas"]["CatalogFieldType"];
                 };
             };
         };
@@ -8261,6 +6444,13 @@ export interface operations {
                     "application/json": components["schemas"]["JobPage"];
                 };
             };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
@@ -8354,6 +6544,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
@@ -8435,18 +6632,7 @@ export interface operations {
                      */
                     dimensions?: string[];
                     /** @default [] */
-                    filters?: {
-                        and?: {
-                            [key: string]: unknown;
-                        }[];
-                        member?: string;
-                        /** @enum {string} */
-                        operator?: "equals" | "notEquals" | "contains" | "in" | "notIn" | "gt" | "gte" | "lt" | "lte" | "beforeDate" | "afterDate" | "inDateRange";
-                        or?: {
-                            [key: string]: unknown;
-                        }[];
-                        values?: (string | number)[];
-                    }[];
+                    filters?: components["schemas"]["AnalyticsFilter"][];
                     /** @description Rows, default 100; larger values are clamped to 10000 */
                     limit?: number;
                     /** @description Model.measure names */
@@ -8600,6 +6786,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
@@ -8698,7 +6891,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReportResult"];
+                    "text/csv": string;
                 };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
@@ -8812,6 +7013,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["AuditEntryPage"];
                 };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
@@ -8927,6 +7135,13 @@ export interface operations {
                     "application/json": components["schemas"]["AuditEntryPage"];
                 };
             };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
@@ -9012,6 +7227,13 @@ export interface operations {
                         user: components["schemas"]["AuthUser"];
                     } | null;
                 };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -9299,6 +7521,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Cart UUID */
                 id: string;
             };
             cookie?: never;
@@ -9323,6 +7546,13 @@ export interface operations {
                         data: components["schemas"]["Cart"];
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
@@ -9376,6 +7606,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Cart UUID */
                 id: string;
             };
             cookie?: never;
@@ -9493,6 +7724,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Cart UUID */
                 id: string;
                 itemId: string;
             };
@@ -9580,6 +7812,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Cart UUID */
                 id: string;
                 itemId: string;
             };
@@ -9725,6 +7958,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["CatalogBrandPage"];
                 };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
@@ -10214,6 +8454,13 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogCategoryPage"];
                 };
             };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
@@ -10684,7 +8931,7 @@ export interface operations {
                 /** @description field:direction, e.g. createdAt:desc or slug:asc */
                 sort?: string;
                 /** @description draft, active, archived or discontinued */
-                status?: "draft" | "active" | "archived" | "discontinued";
+                status?: components["schemas"]["CatalogEntityStatus"];
                 /** @description Entity type, e.g. product */
                 type?: string;
             };
@@ -10710,6 +8957,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["CatalogEntityPage"];
                 };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
@@ -10802,9 +9056,8 @@ export interface operations {
                     /**
                      * @description Initial status, default draft
                      * @default draft
-                     * @enum {string}
                      */
-                    status?: "draft" | "active" | "archived" | "discontinued";
+                    status?: components["schemas"]["CatalogEntityStatus"];
                     /**
                      * Format: uuid
                      * @description Tax class (tax module); a variant's own class wins over it
@@ -10927,11 +9180,118 @@ export interface operations {
             };
         };
     };
+    catalogEntity: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated embeds: attributes, variants, optionTypes, categories, brands, customFields (and those of installed modules: media, inventory, pricing). An unknown or unavailable name is 422. */
+                include?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Entity UUID or slug */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get one catalog entity by UUID or slug */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CatalogEntity"];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     catalogEntityDelete: {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description Entity UUID */
                 id: string;
             };
             cookie?: never;
@@ -11036,6 +9396,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Entity UUID */
                 id: string;
             };
             cookie?: never;
@@ -11056,8 +9417,7 @@ export interface operations {
                     slug?: string;
                     /** @description Connected store this entity is sourced from; setting it needs catalog:sync */
                     sourceStoreId?: string | null;
-                    /** @enum {string} */
-                    status?: "draft" | "active" | "archived" | "discontinued";
+                    status?: components["schemas"]["CatalogEntityStatus"];
                     /**
                      * Format: uuid
                      * @description Tax class (tax module); a variant's own class wins over it
@@ -11183,6 +9543,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Entity UUID */
                 id: string;
             };
             cookie?: never;
@@ -11305,7 +9666,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Entity UUID */
                 id: string;
+                /** @description BCP 47 locale, e.g. en or de-DE (the default locale is en) */
                 locale: string;
             };
             cookie?: never;
@@ -11330,6 +9693,13 @@ export interface operations {
                         data: components["schemas"]["CatalogAttributes"];
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
@@ -11401,7 +9771,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Entity UUID */
                 id: string;
+                /** @description BCP 47 locale, e.g. en or de-DE (the default locale is en) */
                 locale: string;
             };
             cookie?: never;
@@ -11538,6 +9910,7 @@ export interface operations {
             header?: never;
             path: {
                 brandId: string;
+                /** @description Entity UUID */
                 id: string;
             };
             cookie?: never;
@@ -11661,6 +10034,7 @@ export interface operations {
             header?: never;
             path: {
                 brandId: string;
+                /** @description Entity UUID */
                 id: string;
             };
             cookie?: never;
@@ -11766,6 +10140,7 @@ export interface operations {
             header?: never;
             path: {
                 categoryId: string;
+                /** @description Entity UUID */
                 id: string;
             };
             cookie?: never;
@@ -11889,6 +10264,7 @@ export interface operations {
             header?: never;
             path: {
                 categoryId: string;
+                /** @description Entity UUID */
                 id: string;
             };
             cookie?: never;
@@ -11994,6 +10370,7 @@ export interface operations {
             header?: never;
             path: {
                 fieldName: string;
+                /** @description Entity UUID */
                 id: string;
             };
             cookie?: never;
@@ -12124,6 +10501,7 @@ export interface operations {
             header?: never;
             path: {
                 fieldName: string;
+                /** @description Entity UUID */
                 id: string;
             };
             cookie?: never;
@@ -12260,6 +10638,7 @@ export interface operations {
             header?: never;
             path: {
                 fieldName: string;
+                /** @description Entity UUID */
                 id: string;
             };
             cookie?: never;
@@ -12389,6 +10768,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Entity UUID */
                 id: string;
             };
             cookie?: never;
@@ -12514,6 +10894,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description Entity UUID */
                 id: string;
             };
             cookie?: never;
@@ -12538,6 +10919,13 @@ export interface operations {
                         data: components["schemas"]["CatalogFieldOwnership"][];
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
@@ -12609,6 +10997,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Entity UUID */
                 id: string;
             };
             cookie?: never;
@@ -12617,8 +11006,7 @@ export interface operations {
             content: {
                 "application/json": {
                     fieldPath: string;
-                    /** @enum {string} */
-                    owner: "platform" | "store" | "shared";
+                    owner: components["schemas"]["CatalogFieldOwner"];
                     storeId?: string | null;
                     /** Format: uuid */
                     variantId?: string | null;
@@ -12742,6 +11130,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Entity UUID */
                 id: string;
             };
             cookie?: never;
@@ -12876,6 +11265,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Entity UUID */
                 id: string;
             };
             cookie?: never;
@@ -12998,6 +11388,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Entity UUID */
                 id: string;
             };
             cookie?: never;
@@ -13143,6 +11534,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Entity UUID */
                 id: string;
             };
             cookie?: never;
@@ -13295,6 +11687,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Entity UUID */
                 id: string;
             };
             cookie?: never;
@@ -13445,6 +11838,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Entity UUID */
                 id: string;
             };
             cookie?: never;
@@ -13557,104 +11951,6 @@ export interface operations {
             };
             /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
-    catalogEntity: {
-        parameters: {
-            query?: {
-                /** @description Comma-separated embeds: attributes, variants, optionTypes, categories, brands, customFields (and those of installed modules: media, inventory, pricing). An unknown or unavailable name is 422. */
-                include?: string;
-            };
-            header?: never;
-            path: {
-                idOrSlug: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Get one catalog entity by UUID or slug */
-            200: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Unique id of this request (an incoming sane one is kept) */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["CatalogEntity"];
-                    };
-                };
-            };
-            /** @description No valid credentials (UNAUTHORIZED) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Resource or route does not exist (NOT_FOUND) */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14265,6 +12561,13 @@ export interface operations {
                     "application/json": components["schemas"]["CustomerPage"];
                 };
             };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
@@ -14360,6 +12663,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
@@ -14453,6 +12763,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Rate limit exceeded for this address (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     health: {
@@ -14475,6 +12801,22 @@ export interface operations {
                         status: "ok";
                         version: string;
                     };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Rate limit exceeded for this address (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -14504,6 +12846,22 @@ export interface operations {
                         status: "ok";
                         version: string;
                     };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Rate limit exceeded for this address (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Not ready (Retry-After): database unreachable, migrations pending, or shutting down (`draining`). The error envelope (`SERVICE_UNAVAILABLE`) with the checks beside it */
@@ -14548,11 +12906,8 @@ export interface operations {
                     quantity: number;
                     /** @description What the stock is for: a cart or order id */
                     reference?: string | null;
-                    /**
-                     * @description One of restock, return, sale, damage, loss, correction, backorder
-                     * @enum {string}
-                     */
-                    type: "restock" | "return" | "sale" | "damage" | "loss" | "correction" | "backorder";
+                    /** @description One of restock, return, sale, damage, loss, correction, backorder */
+                    type: components["schemas"]["InventoryAdjustmentType"];
                     /** @description restock only: cost per unit received, minor units of the organization currency */
                     unitCost?: number | null;
                     /**
@@ -14711,6 +13066,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
@@ -14819,6 +13181,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["InventoryLevelPage"];
                 };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
@@ -15058,6 +13427,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["InventoryMovementPage"];
                 };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
@@ -15454,6 +13830,13 @@ export interface operations {
                     "application/json": components["schemas"]["WarehousePage"];
                 };
             };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
@@ -15689,6 +14072,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
@@ -15790,6 +14180,13 @@ export interface operations {
                         data: components["schemas"]["CustomerAddress"][];
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
@@ -16116,7 +14513,7 @@ export interface operations {
                 /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
                 /** @description pending, confirmed, processing, partially_fulfilled, fulfilled, refunded, cancelled */
-                status?: "pending" | "confirmed" | "processing" | "partially_fulfilled" | "fulfilled" | "refunded" | "cancelled";
+                status?: components["schemas"]["OrderStatus"];
             };
             header?: never;
             path?: never;
@@ -16140,6 +14537,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["OrderPage"];
                 };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
@@ -16211,7 +14615,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                idOrNumber: string;
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
+                id: string;
             };
             cookie?: never;
         };
@@ -16236,100 +14641,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
-            401: {
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Resource or route does not exist (NOT_FOUND) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
-    meOrderTracking: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                idOrNumber: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Fulfillment tracking of one of my orders */
-            200: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Unique id of this request (an incoming sane one is kept) */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["OrderTracking"];
-                    };
-                };
+                content?: never;
             };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
@@ -16401,7 +14718,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                orderId: string;
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
+                id: string;
             };
             cookie?: never;
         };
@@ -16425,6 +14743,13 @@ export interface operations {
                         data: components["schemas"]["OrderDownloads"];
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
@@ -16496,7 +14821,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                orderId: string;
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
+                id: string;
             };
             cookie?: never;
         };
@@ -16611,6 +14937,109 @@ export interface operations {
             };
         };
     };
+    meOrderTracking: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Fulfillment tracking of one of my orders */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["OrderTracking"];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     meProfile: {
         parameters: {
             query?: never;
@@ -16638,6 +15067,13 @@ export interface operations {
                         data: components["schemas"]["CustomerProfile"];
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
@@ -16832,11 +15268,63 @@ export interface operations {
             };
         };
     };
+    mediaAssetRedirect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed URL */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data?: {
+                            /** Format: date-time */
+                            expiresAt?: string;
+                            url?: string;
+                        };
+                    };
+                };
+            };
+            /** @description To the signed URL */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such asset in this organization, or a file sold by a digital product (role download) and no media:write */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     mediaAssetDelete: {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description Media asset UUID */
                 id: string;
             };
             cookie?: never;
@@ -16926,6 +15414,67 @@ export interface operations {
                 };
             };
             /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    mediaAssetContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, with the type its bytes were detected as */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "image/avif": string;
+                    "image/gif": string;
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/webp": string;
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unsigned, altered or expired URL */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The asset is gone */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The media store (S3 bucket) cannot be reached */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17085,6 +15634,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Attachment UUID */
                 attachmentId: string;
             };
             cookie?: never;
@@ -17316,6 +15866,83 @@ export interface operations {
             };
         };
     };
+    mediaUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    alt?: string;
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The same bytes were uploaded before: that asset */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data?: components["schemas"]["MediaAsset"];
+                    };
+                };
+            };
+            /** @description Stored */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data?: components["schemas"]["MediaAsset"];
+                    };
+                };
+            };
+            /** @description Not multipart/form-data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description File larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, empty, refused or mistyped file */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The media store (S3 bucket) cannot be reached; nothing was stored */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     orders: {
         parameters: {
             query?: {
@@ -17332,7 +15959,7 @@ export interface operations {
                 /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
                 /** @description pending, confirmed, processing, partially_fulfilled, fulfilled, refunded, cancelled */
-                status?: "pending" | "confirmed" | "processing" | "partially_fulfilled" | "fulfilled" | "refunded" | "cancelled";
+                status?: components["schemas"]["OrderStatus"];
             };
             header?: never;
             path?: never;
@@ -17356,6 +15983,116 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["OrderPage"];
                 };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get one order by UUID or by number (ORD-YYYY-NNNNNN) */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Order"];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
@@ -17427,6 +16164,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
                 id: string;
             };
             cookie?: never;
@@ -17451,6 +16189,13 @@ export interface operations {
                         data: components["schemas"]["OrderFulfillment"][];
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
@@ -17522,6 +16267,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
                 id: string;
             };
             cookie?: never;
@@ -17674,6 +16420,13 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
@@ -17732,6 +16485,13 @@ export interface operations {
                     "application/pdf": string;
                 };
             };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
@@ -17775,6 +16535,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
                 id: string;
             };
             cookie?: never;
@@ -17897,6 +16658,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
                 id: string;
             };
             cookie?: never;
@@ -17921,6 +16683,13 @@ export interface operations {
                         data: components["schemas"]["OrderNote"][];
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
@@ -17992,6 +16761,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
                 id: string;
             };
             cookie?: never;
@@ -18123,6 +16893,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
                 id: string;
                 noteId: string;
             };
@@ -18243,6 +17014,13 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
@@ -18286,6 +17064,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
                 id: string;
             };
             cookie?: never;
@@ -18310,6 +17089,13 @@ export interface operations {
                         data: components["schemas"]["OrderRefund"][];
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
@@ -18381,6 +17167,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
                 id: string;
             };
             cookie?: never;
@@ -18515,6 +17302,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
                 id: string;
                 refundId: string;
             };
@@ -18638,6 +17426,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
                 id: string;
             };
             cookie?: never;
@@ -18646,11 +17435,8 @@ export interface operations {
             content: {
                 "application/json": {
                     reason?: string;
-                    /**
-                     * @description The target status; cancelled cancels
-                     * @enum {string}
-                     */
-                    status: "pending" | "confirmed" | "processing" | "partially_fulfilled" | "fulfilled" | "refunded" | "cancelled";
+                    /** @description The target status; cancelled cancels */
+                    status: components["schemas"]["OrderStatus"];
                 };
             };
         };
@@ -18771,6 +17557,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
                 id: string;
             };
             cookie?: never;
@@ -18796,100 +17583,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
-            401: {
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Resource or route does not exist (NOT_FOUND) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
-    order: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                idOrNumber: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Get one order by UUID or by number (ORD-YYYY-NNNNNN) */
-            200: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Unique id of this request (an incoming sane one is kept) */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["Order"];
-                    };
-                };
+                content?: never;
             };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
@@ -18983,6 +17682,13 @@ export interface operations {
                         data: components["schemas"]["OrderRefundCap"];
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
@@ -19151,6 +17857,13 @@ export interface operations {
                     "application/json": components["schemas"]["PriceModifierPage"];
                 };
             };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
@@ -19244,11 +17957,8 @@ export interface operations {
                     /** @description Applies from this many units, default 1 */
                     minQuantity?: number;
                     name: string;
-                    /**
-                     * @description percentage or fixed
-                     * @enum {string}
-                     */
-                    type: "percentage" | "fixed";
+                    /** @description percentage or fixed */
+                    type: components["schemas"]["PriceModifierType"];
                     /**
                      * Format: date-time
                      * @description ISO 8601; unset = already valid
@@ -19565,6 +18275,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["PricePage"];
                 };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
@@ -20043,6 +18760,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
@@ -20148,6 +18872,13 @@ export interface operations {
                     "application/json": components["schemas"]["PromotionPage"];
                 };
             };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
@@ -20240,8 +18971,7 @@ export interface operations {
                     /** @description Minimum subtotal in minor units of currency */
                     minSubtotal?: number | null;
                     name: string;
-                    /** @enum {string} */
-                    type: "percentage_off_order" | "fixed_amount_off_order" | "percentage_off_item" | "free_shipping" | "buy_x_get_y";
+                    type: components["schemas"]["PromotionType"];
                     /** @description Total redemptions allowed */
                     usageLimit?: number | null;
                     usageLimitPerCustomer?: number | null;
@@ -20377,6 +19107,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Promotion UUID */
                 id: string;
             };
             cookie?: never;
@@ -20401,6 +19132,13 @@ export interface operations {
                         data: components["schemas"]["Promotion"];
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
@@ -20472,6 +19210,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Promotion UUID */
                 id: string;
             };
             cookie?: never;
@@ -20496,8 +19235,7 @@ export interface operations {
                     /** @description Minimum subtotal in minor units of currency */
                     minSubtotal?: number | null;
                     name?: string;
-                    /** @enum {string} */
-                    type?: "percentage_off_order" | "fixed_amount_off_order" | "percentage_off_item" | "free_shipping" | "buy_x_get_y";
+                    type?: components["schemas"]["PromotionType"];
                     /** @description Total redemptions allowed */
                     usageLimit?: number | null;
                     usageLimitPerCustomer?: number | null;
@@ -20633,6 +19371,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Promotion UUID */
                 id: string;
             };
             cookie?: never;
@@ -20901,6 +19640,22 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Rate limit exceeded for this address (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     search: {
@@ -20925,7 +19680,7 @@ export interface operations {
                 /** @description Search text (web-search syntax) */
                 q?: string;
                 /** @description Default active; others need catalog:read:unpublished */
-                status?: "draft" | "active" | "archived" | "discontinued";
+                status?: components["schemas"]["CatalogEntityStatus"];
                 /** @description Entity type, e.g. product */
                 type?: string;
             };
@@ -20951,6 +19706,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["SearchResult"];
                 };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
@@ -21054,6 +19816,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
@@ -21143,11 +19912,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description Every group set so far, keyed by name */
                         data: {
-                            [key: string]: unknown;
+                            branding?: components["schemas"]["SettingsBrandingValues"];
+                            general?: components["schemas"]["SettingsGeneralValues"];
+                            policies?: components["schemas"]["SettingsPoliciesValues"];
+                        } & {
+                            [key: string]: {
+                                [key: string]: unknown;
+                            };
                         };
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
@@ -21219,6 +20002,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Settings group: general, branding, policies or any other name */
                 group: string;
             };
             cookie?: never;
@@ -21245,6 +20029,13 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
@@ -21316,6 +20107,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Settings group: general, branding, policies or any other name */
                 group: string;
             };
             cookie?: never;
@@ -21441,6 +20233,678 @@ export interface operations {
             };
         };
     };
+    settingsGroupBranding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One settings group; {} when it was never set */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SettingsBrandingValues"];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    settingsUpdateBranding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SettingsBrandingPatch"];
+            };
+        };
+        responses: {
+            /** @description Shallow-merge a patch into a settings group; a null value deletes that key */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SettingsBrandingValues"];
+                    };
+                };
+            };
+            /** @description Malformed JSON body (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    settingsGroupGeneral: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One settings group; {} when it was never set */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SettingsGeneralValues"];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    settingsUpdateGeneral: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SettingsGeneralPatch"];
+            };
+        };
+        responses: {
+            /** @description Shallow-merge a patch into a settings group; a null value deletes that key */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SettingsGeneralValues"];
+                    };
+                };
+            };
+            /** @description Malformed JSON body (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    settingsGroupPolicies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One settings group; {} when it was never set */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SettingsPoliciesValues"];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    settingsUpdatePolicies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SettingsPoliciesPatch"];
+            };
+        };
+        responses: {
+            /** @description Shallow-merge a patch into a settings group; a null value deletes that key */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SettingsPoliciesValues"];
+                    };
+                };
+            };
+            /** @description Malformed JSON body (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     taxClasses: {
         parameters: {
             query?: never;
@@ -21468,6 +20932,13 @@ export interface operations {
                         data: components["schemas"]["TaxClass"][];
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
@@ -21674,6 +21145,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Tax class UUID */
                 id: string;
             };
             cookie?: never;
@@ -21778,6 +21250,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Tax class UUID */
                 id: string;
             };
             cookie?: never;
@@ -21948,6 +21421,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["WebhookEndpointPage"];
                 };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
@@ -22266,7 +21746,7 @@ export interface operations {
                 /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
                 /** @description pending, succeeded or failed */
-                status?: "pending" | "succeeded" | "failed";
+                status?: components["schemas"]["WebhookDeliveryStatus"];
             };
             header?: never;
             path?: never;
@@ -22290,6 +21770,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["WebhookDeliveryPage"];
                 };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
@@ -22385,6 +21872,13 @@ export interface operations {
                         data: components["schemas"]["WebhookDelivery"];
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
@@ -22491,6 +21985,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["WebhookDeliveryAttemptPage"];
                 };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
