@@ -33,7 +33,7 @@ describe('REST contract harness', () => {
     // An empty list: meta.pagination.endCursor is null, which the document must allow.
     const empty = await answer('/api/catalog/entities?type=nothing-here', { apiKey });
     expect(empty.status).toBe(200);
-    expect(empty.body.meta.pagination.endCursor).toBeNull();
+    expect((empty.body as any).meta.pagination.endCursor).toBeNull();
     await expect(contract.check(empty)).resolves.toBeUndefined();
     await expect(contract.check(await answer('/api/nope', { apiKey }))).resolves.toBeUndefined();
   });

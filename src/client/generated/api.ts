@@ -2835,8 +2835,11 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description Who acted: a user (API keys act for their user), an API key, an anonymous caller or the system. */
-        ActorKind: components["schemas"]["ActorKind"];
+        /**
+         * @description Who acted: a user (API keys act for their user), an API key, an anonymous caller or the system.
+         * @enum {string}
+         */
+        ActorKind: "user" | "apiKey" | "anonymous" | "system";
         /** @description A postal address. */
         Address: {
             /** @description City or town */
@@ -2882,8 +2885,11 @@ export interface components {
             /** @description number for measures; string, number or time for dimensions */
             type: components["schemas"]["AnalyticsMemberType"];
         };
-        /** @description Type of an analytics member. */
-        AnalyticsMemberType: components["schemas"]["AnalyticsMemberType"];
+        /**
+         * @description Type of an analytics member.
+         * @enum {string}
+         */
+        AnalyticsMemberType: "string" | "number" | "time";
         /** @description A model the caller may query. */
         AnalyticsModelMeta: {
             /** @description Dimensions to group by */
@@ -3075,8 +3081,11 @@ export interface components {
              */
             variantId?: string | null;
         };
-        /** @description open, or converted once checked out (then it cannot change). */
-        CartStatus: components["schemas"]["CartStatus"];
+        /**
+         * @description open, or converted once checked out (then it cannot change).
+         * @enum {string}
+         */
+        CartStatus: "open" | "converted";
         /** @description Localized texts of an entity for one locale. */
         CatalogAttributes: {
             /**
@@ -3297,8 +3306,11 @@ export interface components {
             /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
-        /** @description Review state of a custom-field value. */
-        CatalogCustomFieldStatus: components["schemas"]["CatalogCustomFieldStatus"];
+        /**
+         * @description Review state of a custom-field value.
+         * @enum {string}
+         */
+        CatalogCustomFieldStatus: "proposed" | "approved" | "rejected" | "superseded";
         /** @description A catalog entity: a product, a digital download or any other sellable type. Over GraphQL every relation resolves when selected (batched: one SQL statement per relation per level, whatever the page size). Over REST related data is embedded through the `include` argument; an embed that was not asked for is null. */
         CatalogEntity: {
             /** @description Resolved when selected; over REST include=attributes Over REST: present only with include=attributes. */
@@ -3364,8 +3376,11 @@ export interface components {
             /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
-        /** @description Lifecycle of a catalog entity. */
-        CatalogEntityStatus: components["schemas"]["CatalogEntityStatus"];
+        /**
+         * @description Lifecycle of a catalog entity.
+         * @enum {string}
+         */
+        CatalogEntityStatus: "draft" | "active" | "archived" | "discontinued";
         /** @description A custom field of an entity type. */
         CatalogFieldDefinition: {
             /**
@@ -3405,8 +3420,11 @@ export interface components {
              */
             updatedAt: string;
         };
-        /** @description Who owns a field of an entity. */
-        CatalogFieldOwner: components["schemas"]["CatalogFieldOwner"];
+        /**
+         * @description Who owns a field of an entity.
+         * @enum {string}
+         */
+        CatalogFieldOwner: "platform" | "store" | "shared";
         /** @description Who owns a field of an entity, optionally per store and per variant. */
         CatalogFieldOwnership: {
             /**
@@ -3441,8 +3459,11 @@ export interface components {
              */
             variantId?: string | null;
         };
-        /** @description Value type of a custom field. */
-        CatalogFieldType: components["schemas"]["CatalogFieldType"];
+        /**
+         * @description Value type of a custom field.
+         * @enum {string}
+         */
+        CatalogFieldType: "string" | "number" | "boolean" | "date" | "enum" | "json";
         /** @description An option axis of an entity (size, color) with its values. */
         CatalogOptionType: {
             /**
@@ -3760,8 +3781,11 @@ export interface components {
             /** @description The stock movement recorded */
             movement: components["schemas"]["InventoryMovement"];
         };
-        /** @description Why stock changed: restock, return, sale, damage, loss, correction or backorder. */
-        InventoryAdjustmentType: components["schemas"]["InventoryAdjustmentType"];
+        /**
+         * @description Why stock changed: restock, return, sale, damage, loss, correction or backorder.
+         * @enum {string}
+         */
+        InventoryAdjustmentType: "restock" | "return" | "sale" | "damage" | "loss" | "correction" | "backorder";
         /** @description Stock of one entity (or variant) in one warehouse. */
         InventoryLevel: {
             /**
@@ -4151,10 +4175,16 @@ export interface components {
              */
             succeeded: number;
         };
-        /** @description What one run did to a job: pending = will retry; lost = its claim was taken back before it finished. */
-        JobRunStatus: components["schemas"]["JobRunStatus"];
-        /** @description State of a job in the job table. */
-        JobStatus: components["schemas"]["JobStatus"];
+        /**
+         * @description What one run did to a job: pending = will retry; lost = its claim was taken back before it finished.
+         * @enum {string}
+         */
+        JobRunStatus: "succeeded" | "pending" | "failed" | "lost";
+        /**
+         * @description State of a job in the job table.
+         * @enum {string}
+         */
+        JobStatus: "pending" | "processing" | "succeeded" | "failed";
         /** @description Stock of one inventory level (one warehouse, one variant or the entity). */
         LevelAvailability: {
             /**
@@ -4183,10 +4213,16 @@ export interface components {
              */
             warehouseId: string;
         };
-        /** @description How much of an order line has shipped. */
-        LineFulfillmentStatus: components["schemas"]["LineFulfillmentStatus"];
-        /** @description smtp, or file (JSON under DATA_DIR/mail). */
-        MailTransport: components["schemas"]["MailTransport"];
+        /**
+         * @description How much of an order line has shipped.
+         * @enum {string}
+         */
+        LineFulfillmentStatus: "unfulfilled" | "partially_fulfilled" | "fulfilled";
+        /**
+         * @description smtp, or file (JSON under DATA_DIR/mail).
+         * @enum {string}
+         */
+        MailTransport: "smtp" | "file";
         /** @description A stored file: an image or a document. */
         MediaAsset: {
             /** @description Alternative text for screen readers */
@@ -4281,8 +4317,11 @@ export interface components {
              */
             variantId?: string | null;
         };
-        /** @description Where an asset came from */
-        MediaOrigin: components["schemas"]["MediaOrigin"];
+        /**
+         * @description Where an asset came from
+         * @enum {string}
+         */
+        MediaOrigin: "merchant" | "generated" | "imported";
         /** @description An order: grandTotal = subtotal − discountTotal + taxTotal + shippingTotal, in minor units of currency. */
         Order: {
             /**
@@ -4755,8 +4794,11 @@ export interface components {
              */
             freeOver?: number | null;
         };
-        /** @description State of an order (PATCH /orders/:id/status follows the state table). */
-        OrderStatus: components["schemas"]["OrderStatus"];
+        /**
+         * @description State of an order (PATCH /orders/:id/status follows the state table).
+         * @enum {string}
+         */
+        OrderStatus: "pending" | "confirmed" | "processing" | "partially_fulfilled" | "fulfilled" | "refunded" | "cancelled";
         /** @description Who caused a timeline entry. */
         OrderTimelineActor: {
             /** @description User id (API keys act for their user); null for the system */
@@ -4782,8 +4824,11 @@ export interface components {
             /** @description An undo is a refund entry with data.action = undone */
             type: components["schemas"]["OrderTimelineEntryType"];
         };
-        /** @description Kind of an order timeline entry. */
-        OrderTimelineEntryType: components["schemas"]["OrderTimelineEntryType"];
+        /**
+         * @description Kind of an order timeline entry.
+         * @enum {string}
+         */
+        OrderTimelineEntryType: "status" | "note" | "refund";
         /** @description An order's fulfillments with carrier, tracking number and URL, and per line what was shipped in which. */
         OrderTracking: {
             /** @description Shipments of the order */
@@ -4858,8 +4903,11 @@ export interface components {
              */
             totalPages: number;
         };
-        /** @description Payment state of an order (partially_paid: money arrived for part of the total). */
-        PaymentStatus: components["schemas"]["PaymentStatus"];
+        /**
+         * @description Payment state of an order (partially_paid: money arrived for part of the total).
+         * @enum {string}
+         */
+        PaymentStatus: "awaiting_payment" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "voided";
         /** @description The amount of an entity (or one of its variants) in one currency, for everyone or for one customer group. */
         Price: {
             /**
@@ -4959,8 +5007,11 @@ export interface components {
             /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
-        /** @description How a price modifier discounts. */
-        PriceModifierType: components["schemas"]["PriceModifierType"];
+        /**
+         * @description How a price modifier discounts.
+         * @enum {string}
+         */
+        PriceModifierType: "percentage" | "fixed";
         /** @description A page of Price items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         PricePage: {
             /** @description The items of this page, in list order */
@@ -5071,8 +5122,11 @@ export interface components {
             /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
-        /** @description What a promotion gives. */
-        PromotionType: components["schemas"]["PromotionType"];
+        /**
+         * @description What a promotion gives.
+         * @enum {string}
+         */
+        PromotionType: "percentage_off_order" | "fixed_amount_off_order" | "percentage_off_item" | "free_shipping" | "buy_x_get_y";
         /** @description What a code would give a cart, or why it gives nothing (`reason`). */
         PromotionValidation: {
             /** @description Short unique code */
@@ -5100,8 +5154,11 @@ export interface components {
             /** @description Whether it is valid */
             valid: boolean;
         };
-        /** @description pending until the undo window closes, then paid out (succeeded or failed); undone inside the window. */
-        RefundStatus: components["schemas"]["RefundStatus"];
+        /**
+         * @description pending until the undo window closes, then paid out (succeeded or failed); undone inside the window.
+         * @enum {string}
+         */
+        RefundStatus: "pending" | "succeeded" | "failed" | "undone";
         /** @description Which order the new cart was built from and which lines were left out. */
         ReorderMeta: {
             /**
@@ -5159,8 +5216,11 @@ export interface components {
             /** @description currency is minor units */
             type: components["schemas"]["ReportColumnType"];
         };
-        /** @description How a report column is to be read. */
-        ReportColumnType: components["schemas"]["ReportColumnType"];
+        /**
+         * @description How a report column is to be read.
+         * @enum {string}
+         */
+        ReportColumnType: "string" | "number" | "currency" | "ratio";
         /** @description A report that can be run, with the parameters it takes. */
         ReportInfo: {
             /** @description Columns of the result */
@@ -5327,8 +5387,11 @@ export interface components {
             /** @description The suggested text */
             text: string;
         };
-        /** @description What a suggestion matched. */
-        SearchSuggestionKind: components["schemas"]["SearchSuggestionKind"];
+        /**
+         * @description What a suggestion matched.
+         * @enum {string}
+         */
+        SearchSuggestionKind: "title" | "sku";
         /** @description A patch of the settings group `branding`: keys to set, null to delete */
         SettingsBrandingPatch: {
             address?: {
@@ -5609,8 +5672,11 @@ export interface components {
             /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
-        /** @description State of a webhook delivery. */
-        WebhookDeliveryStatus: components["schemas"]["WebhookDeliveryStatus"];
+        /**
+         * @description State of a webhook delivery.
+         * @enum {string}
+         */
+        WebhookDeliveryStatus: "pending" | "succeeded" | "failed";
         /** @description An outbound webhook endpoint. Its signing secret is shown only once, when it is registered. */
         WebhookEndpoint: {
             /**
