@@ -163,14 +163,14 @@ function rawRoutes(): Json {
       post: {
         operationId: 'authSignUpEmail', summary: 'Create a customer account of the resolved organization', tags: ['auth'], security: [],
         requestBody: { required: true, ...json({ ...credentials, required: ['email', 'password', 'name'], properties: { ...credentials.properties, name: { type: 'string', minLength: 1 } } }) },
-        responses: { 200: { description: 'Signed up; `token` is the bearer token (null when email verification is required)', ...json(authResult) }, 400: error('Malformed JSON, or a form naming a field twice'), 409: error('Email already used (details.reason USER_ALREADY_EXISTS...)'), 422: error('Invalid input'), 429: error('Too many attempts for this email or from this address') },
+        responses: { 200: { description: 'Signed up; `token` is the bearer token (null when email verification is required)', ...json(authResult) }, 400: error('Malformed JSON, or a form naming a field twice'), 415: error('No JSON or form Content-Type (UNSUPPORTED_MEDIA_TYPE)'), 409: error('Email already used (details.reason USER_ALREADY_EXISTS...)'), 422: error('Invalid input'), 429: error('Too many attempts for this email or from this address') },
       },
     },
     '/api/auth/sign-in/email': {
       post: {
         operationId: 'authSignInEmail', summary: 'Sign in; sets the session cookie and returns `token` for `Authorization: Bearer`', tags: ['auth'], security: [],
         requestBody: { required: true, ...json(credentials) },
-        responses: { 200: { description: 'Signed in', ...json(authResult) }, 400: error('Malformed JSON, or a form naming a field twice'), 401: error('Wrong email or password'), 403: error('Email not verified, or a cookie request from an untrusted origin'), 422: error('Invalid input'), 429: error('Too many attempts for this email or from this address') },
+        responses: { 200: { description: 'Signed in', ...json(authResult) }, 400: error('Malformed JSON, or a form naming a field twice'), 415: error('No JSON or form Content-Type (UNSUPPORTED_MEDIA_TYPE)'), 401: error('Wrong email or password'), 403: error('Email not verified, or a cookie request from an untrusted origin'), 422: error('Invalid input'), 429: error('Too many attempts for this email or from this address') },
       },
     },
     '/api/auth/sign-out': {
@@ -178,7 +178,7 @@ function rawRoutes(): Json {
         operationId: 'authSignOut', summary: 'End the current session (bearer or cookie)', tags: ['auth'],
         // The session to end is the caller's: its bearer token or session cookie.
         security: [{ bearerAuth: [] }, { sessionCookie: [] }],
-        responses: { 200: { description: 'Signed out', ...json({ type: 'object', required: ['success'], properties: { success: { type: 'boolean' } } }) }, 403: error('A cookie request from an untrusted origin') },
+        responses: { 200: { description: 'Signed out', ...json({ type: 'object', required: ['success'], properties: { success: { type: 'boolean' } } }) }, 403: error('A cookie request from an untrusted origin'), 415: error('A body without a JSON Content-Type (UNSUPPORTED_MEDIA_TYPE)') },
       },
     },
     '/api/auth/get-session': {
