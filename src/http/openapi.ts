@@ -170,7 +170,11 @@ function rawRoutes(): Json {
       post: {
         operationId: 'authSignInEmail', summary: 'Sign in; sets the session cookie and returns `token` for `Authorization: Bearer`', tags: ['auth'], security: [],
         requestBody: { required: true, ...json(credentials) },
-        responses: { 200: { description: 'Signed in', ...json(authResult) }, 400: error('Malformed JSON, or a form naming a field twice'), 415: error('No JSON or form Content-Type (UNSUPPORTED_MEDIA_TYPE)'), 401: error('Wrong email or password'), 403: error('Email not verified, or a cookie request from an untrusted origin'), 422: error('Invalid input'), 429: error('Too many attempts for this email or from this address') },
+        responses: {
+          200: {
+            description: 'Signed in; or, for an account with two-factor authentication, `twoFactorRedirect` (no session yet: verify the second factor first)',
+            ...json({ oneOf: [authResult, { $ref: '#/components/schemas/AuthTwoFactorRedirect' }] }),
+          }, 400: error('Malformed JSON, or a form naming a field twice'), 415: error('No JSON or form Content-Type (UNSUPPORTED_MEDIA_TYPE)'), 401: error('Wrong email or password'), 403: error('Email not verified, or a cookie request from an untrusted origin'), 422: error('Invalid input'), 429: error('Too many attempts for this email or from this address') },
       },
     },
     '/api/auth/sign-out': {
@@ -209,6 +213,11 @@ function authSchemas(): Record<string, Json> {
       type: 'object',
       required: ['id', 'userId', 'expiresAt'],
       properties: { id: { type: 'string' }, userId: { type: 'string', format: 'uuid' }, expiresAt: dateTime, createdAt: dateTime, updatedAt: dateTime, ipAddress: { type: 'string', nullable: true }, userAgent: { type: 'string', nullable: true } },
+    },
+    AuthTwoFactorRedirect: {
+      type: 'object',
+      required: ['twoFactorRedirect'],
+      properties: { twoFactorRedirect: { type: 'boolean', enum: [true] }, twoFactorMethods: { type: 'array', items: { type: 'string' }, description: 'For example totp' } },
     },
     AuthResult: {
       type: 'object',

@@ -1,9 +1,11 @@
 // /api/doc under Redocly's `recommended` ruleset (@redocly/openapi-core's lint API, the same
 // rules `redocly lint` applies): no errors, and only the warnings openapi-lint.ts lists with a
-// reason. The document linted is the one the server serves.
+// reason. The document linted is the one the server serves, with every shipped plugin enabled
+// (their routes are part of the document a deployment using them serves).
 import { createConfig, lintFromString, type NormalizedProblem } from '@redocly/openapi-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { shippedPlugins } from '../plugins/shipped.js';
 import { ACCEPTED_WARNINGS } from './openapi-lint.js';
 
 let t: TestApp;
@@ -17,10 +19,11 @@ async function lint(document: unknown): Promise<NormalizedProblem[]> {
 const describeProblem = (p: NormalizedProblem) => `${p.severity} ${p.ruleId} at ${p.location[0]?.pointer ?? '?'}: ${p.message}`;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ plugins: shippedPlugins() });
   const res = await t.request('/api/doc');
   expect(res.status).toBe(200);
   doc = res.body;
+  expect(Object.keys(doc.paths as object).some((p) => p.startsWith('/api/marketplace/'))).toBe(true);
 });
 afterAll(() => t?.close());
 

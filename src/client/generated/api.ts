@@ -2988,6 +2988,12 @@ export interface components {
             /** Format: uuid */
             userId: string;
         };
+        AuthTwoFactorRedirect: {
+            /** @description For example totp */
+            twoFactorMethods?: string[];
+            /** @enum {boolean} */
+            twoFactorRedirect: true;
+        };
         AuthUser: {
             /** Format: date-time */
             createdAt: string;
@@ -7320,13 +7326,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Signed in */
+            /** @description Signed in; or, for an account with two-factor authentication, `twoFactorRedirect` (no session yet: verify the second factor first) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AuthResult"];
+                    "application/json": components["schemas"]["AuthResult"] | components["schemas"]["AuthTwoFactorRedirect"];
                 };
             };
             /** @description Malformed JSON, or a form naming a field twice */
