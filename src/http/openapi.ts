@@ -163,7 +163,7 @@ function rawRoutes(): Json {
       post: {
         operationId: 'authSignUpEmail', summary: 'Create a customer account of the resolved organization', tags: ['auth'], security: [],
         requestBody: { required: true, ...json({ ...credentials, required: ['email', 'password', 'name'], properties: { ...credentials.properties, name: { type: 'string', minLength: 1 } } }) },
-        responses: { 200: { description: 'Signed up; `token` is the bearer token (null when email verification is required)', ...json(authResult) }, 400: error('Malformed JSON, or a form naming a field twice'), 415: error('No JSON or form Content-Type (UNSUPPORTED_MEDIA_TYPE)'), 409: error('Email already used (details.reason USER_ALREADY_EXISTS...)'), 422: error('Invalid input'), 429: error('Too many attempts for this email or from this address') },
+        responses: { 200: { description: 'Signed up; `token` is the bearer token (null when email verification is required)', ...json(authResult) }, 400: error('Malformed JSON, or a form naming a field twice'), 415: error('No JSON or form Content-Type (UNSUPPORTED_MEDIA_TYPE)'), 409: error('Email already used (details.reason USER_ALREADY_EXISTS...)'), 422: error('Invalid input'), 429: error('Too many attempts for this email or from this address'), 503: error('No organization serves this request under strict resolution, or the database is unreachable (SERVICE_UNAVAILABLE)') },
       },
     },
     '/api/auth/sign-in/email': {
@@ -174,7 +174,7 @@ function rawRoutes(): Json {
           200: {
             description: 'Signed in; or, for an account with two-factor authentication, `twoFactorRedirect` (no session yet: verify the second factor first)',
             ...json({ oneOf: [authResult, { $ref: '#/components/schemas/AuthTwoFactorRedirect' }] }),
-          }, 400: error('Malformed JSON, or a form naming a field twice'), 415: error('No JSON or form Content-Type (UNSUPPORTED_MEDIA_TYPE)'), 401: error('Wrong email or password'), 403: error('Email not verified, or a cookie request from an untrusted origin'), 422: error('Invalid input'), 429: error('Too many attempts for this email or from this address') },
+          }, 400: error('Malformed JSON, or a form naming a field twice'), 415: error('No JSON or form Content-Type (UNSUPPORTED_MEDIA_TYPE)'), 401: error('Wrong email or password'), 403: error('Email not verified, or a cookie request from an untrusted origin'), 422: error('Invalid input'), 429: error('Too many attempts for this email or from this address'), 503: error('No organization serves this request under strict resolution, or the database is unreachable (SERVICE_UNAVAILABLE)') },
       },
     },
     '/api/auth/sign-out': {
