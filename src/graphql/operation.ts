@@ -54,6 +54,18 @@ export interface RestRoute {
    * contract's names are fixed.
    */
   queryPrefix?: { prefix: string; arg: string };
+  /**
+   * Path parameters whose public name differs from the input key they fill, e.g.
+   * `{ id: 'idOrNumber' }` for `/orders/:id`: one resource keeps one parameter name across its
+   * routes in /api/doc (`{id}`), while the GraphQL argument keeps its own name. The URL itself
+   * is the same either way.
+   */
+  pathArgs?: Record<string, string>;
+}
+
+/** The input key a path parameter of this route fills. */
+export function restPathArg(rest: Pick<RestRoute, 'pathArgs'>, name: string): string {
+  return rest.pathArgs?.[name] ?? name;
 }
 
 /** Who may call: a permission (all of a list), any signed-in caller, or anyone. */
@@ -256,7 +268,8 @@ function auditPlan<Shape extends Record<string, AnyZod>, Result>(spec: Operation
   const declared: AuditSpec<Input, Result> = spec.audit ?? {};
   const module = moduleOf(spec.access, tag);
   const typeName = outputTypeName(spec.output);
-  const pathParam = spec.rest?.path.match(/:([A-Za-z0-9_]+)/)?.[1];
+  const pathName = spec.rest?.path.match(/:([A-Za-z0-9_]+)/)?.[1];
+  const pathParam = pathName && spec.rest ? restPathArg(spec.rest, pathName) : undefined;
   const event = declared.event ?? defaultAuditEvent(spec.name, module);
   return {
     label: typeof event === 'string' ? event : (true as const),

@@ -87,10 +87,9 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
   function openApiDocument(): string {
     if (!openApi) {
       // sofa builds its router on Yoga's first schema event; a request has passed by now.
-      const sofaDoc = (facade.sofa() as unknown as { openAPIDocument: Record<string, unknown> }).openAPIDocument;
       const secure = baseOrigin.startsWith('https://');
       const cookieName = `${secure ? '__Secure-' : ''}${config.auth.cookiePrefix}.session_token`;
-      openApi = JSON.stringify(buildOpenApiDocument(sofaDoc, { title: 'Commerce API', version, cookieName }));
+      openApi = JSON.stringify(buildOpenApiDocument(facade.restSchema(), { title: 'Commerce API', version, cookieName }));
     }
     return openApi;
   }

@@ -1,10 +1,16 @@
-// GET /api/doc: the OpenAPI 3.0 document. sofa derives response schemas from the GraphQL types;
-// everything else comes from the operation registry, because sofa's own output lists body
-// fields as query parameters too, repeats path params inside bodies, has no error responses
-// and no constraints. Request schemas are the operations' zod inputs (with their limits).
+// GET /api/doc: the OpenAPI 3.0 document. Response schemas are derived from the GraphQL types as
+// the REST facade selects them (openapi-types.ts: nullability, required fields, enums as named
+// components); everything else comes from the operation registry, because sofa's own output
+// lists body fields as query parameters too, repeats path params inside bodies, has no error
+// responses and no constraints. Request schemas are the operations' zod inputs (with their limits).
+// test/support/contract-rest.ts validates every REST answer of the test suite against this
+// document, and test/platform/openapi-lint.test.ts keeps it clean under Redocly's rules.
+import { isEnumType, type GraphQLSchema } from 'graphql';
 import { z } from 'zod';
-import { accessNote, operations, type Access, type RegisteredOperation } from '../graphql/operation.js';
-import { rawRouteDocs } from './raw-routes.js';
+import { accessNote, operations, restPathArg, type Access, type RegisteredOperation } from '../graphql/operation.js';
+import { rawRouteDocs, registeredRawRoutes } from './raw-routes.js';
+import { buildResponseSchemas } from './openapi-types.js';
+import { reachableComponents, refEnums, tagObjects, typeAnalyticsFilter, typeSettings } from './openapi-refine.js';
 import { codesForStatus, ERROR_CODE_NAMES, ERROR_CODES, type ErrorCode, type ErrorCodeEntry } from '../error-codes.js';
 
 type Json = Record<string, unknown>;
@@ -76,8 +82,9 @@ function errorResponse(status: number, description = ERROR_STATUSES[status] ?? '
  * `include`, adds 400 QUERY_TOO_COSTLY; a mutation adds 409.
  */
 function errorResponses(op: Pick<RegisteredOperation, 'access' | 'kind' | 'paginated'> & { input?: RegisteredOperation['input'] }, hasBody: boolean): Json {
-  const statuses = new Set([404, 422, 429, 500, 503]);
-  if (op.access !== 'public') [401, 403].forEach((s) => statuses.add(s));
+  // Public routes too: a presented credential that is invalid is 401, and a public route may
+  // still refuse (a cart of another customer, a cookie write from an untrusted origin) with 403.
+  const statuses = new Set([401, 403, 404, 422, 429, 500, 503]);
   if (hasBody) [400, 408, 413].forEach((s) => statuses.add(s));
   if (op.paginated || (op.input && 'include' in op.input.shape)) statuses.add(400);
   if (op.kind === 'mutation') statuses.add(409);
@@ -128,16 +135,20 @@ function errorResponseSchema(): Json {
   };
 }
 
-function operationObject(op: RegisteredOperation, sofaResponse: Json | undefined): Json {
+function operationObject(op: RegisteredOperation, response: Json | undefined): Json {
   const rest = op.rest!;
-  const inPath = new Set(pathParams(rest.path));
+  // Path parameters by the input key they fill (a route may name one differently: restPathArg).
+  const inPath = new Map(pathParams(rest.path).map((name) => [restPathArg(rest, name), name]));
   const shape = op.input.shape as Record<string, AnyZod>;
   const hasBody = rest.method === 'POST' || rest.method === 'PUT' || rest.method === 'PATCH';
   const parameters: Json[] = [];
   const bodyFields: Record<string, AnyZod> = {};
   for (const [name, schema] of Object.entries(shape)) {
-    if (inPath.has(name)) parameters.push({ name, in: 'path', required: true, schema: jsonSchema(schema) });
-    else if (hasBody) bodyFields[name] = schema;
+    const pathName = inPath.get(name);
+    if (pathName) {
+      const { description, ...rest } = jsonSchema(schema);
+      parameters.push({ name: pathName, in: 'path', required: true, schema: rest, ...(description ? { description } : {}) });
+    } else if (hasBody) bodyFields[name] = schema;
     else {
       const { description, ...rest } = jsonSchema(schema);
       parameters.push({ name, in: 'query', required: !isOptional(schema), schema: rest, ...(description ? { description } : {}) });
@@ -151,7 +162,8 @@ function operationObject(op: RegisteredOperation, sofaResponse: Json | undefined
     requestBody = { required: rest.bodyAs ? true : Object.values(bodyFields).some((s) => !isOptional(s)), content: { 'application/json': { schema: jsonSchema(bodySchema) } } };
   }
   const status = String(rest.status ?? 200);
-  const payload = sofaResponse ?? {};
+  const payload = response ?? {};
+  // Paginated fields already have the `{ data, meta }` shape; the facade wraps the others.
   const schema = op.paginated ? payload : { type: 'object', required: ['data'], properties: { data: payload } };
   return {
     operationId: op.name,
@@ -171,15 +183,6 @@ function operationObject(op: RegisteredOperation, sofaResponse: Json | undefined
   };
 }
 
-function sofaResponseSchema(sofaDoc: Json, path: string, method: string, status: number): Json | undefined {
-  // sofa (fets) keys its paths relative to the /api base.
-  const openApiPath = path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
-  const paths = (sofaDoc.paths as Json | undefined) ?? {};
-  const op = ((paths[openApiPath] ?? paths[`/api${openApiPath}`]) as Json | undefined)?.[method.toLowerCase()] as Json | undefined;
-  const response = (op?.responses as Json | undefined)?.[String(status)] as Json | undefined;
-  return ((response?.content as Json | undefined)?.['application/json'] as Json | undefined)?.schema as Json | undefined;
-}
-
 /** Routes served outside sofa (identity, meta): documented here by hand. */
 function rawRoutes(): Json {
   const json = (schema: Json) => ({ content: { 'application/json': { schema } } });
@@ -187,11 +190,13 @@ function rawRoutes(): Json {
   const credentials = { type: 'object', required: ['email', 'password'], properties: { email: { type: 'string', format: 'email' }, password: { type: 'string', minLength: 8, maxLength: 128 } } };
   // better-auth's own answers (sign-up, sign-in, get-session), as it sends them.
   const authResult = { $ref: '#/components/schemas/AuthResult' };
+  // The meta routes spend the anonymous budget of the caller's address (http/app.ts).
+  const limited = { 429: error('Rate limit exceeded for this address (TOO_MANY_REQUESTS); see Retry-After') };
   return {
     '/api/health': {
       get: {
         operationId: 'health', summary: 'Liveness: the process serves requests (does not touch the database)', tags: ['meta'], security: [],
-        responses: { 200: { description: 'Alive', ...json({ type: 'object', required: ['status', 'version'], properties: { status: { type: 'string', enum: ['ok'] }, version: { type: 'string' } } }) } },
+        responses: { 200: { description: 'Alive', ...json({ type: 'object', required: ['status', 'version'], properties: { status: { type: 'string', enum: ['ok'] }, version: { type: 'string' } } }) }, ...limited },
       },
     },
     '/api/health/ready': {
@@ -199,6 +204,7 @@ function rawRoutes(): Json {
         operationId: 'healthReady', summary: 'Readiness: the database answers, every migration of this version is applied, and the process is not shutting down', tags: ['meta'], security: [],
         responses: {
           200: { description: 'Ready', ...json({ type: 'object', required: ['status', 'version', 'database'], properties: { status: { type: 'string', enum: ['ok'] }, version: { type: 'string' }, database: { type: 'string', enum: ['ok'] }, migrations: { type: 'object', properties: { pending: { type: 'array', items: { type: 'string' } } } } } }) },
+          ...limited,
           503: {
             description: 'Not ready (Retry-After): database unreachable, migrations pending, or shutting down (`draining`). The error envelope (`SERVICE_UNAVAILABLE`) with the checks beside it',
             ...json({
@@ -211,31 +217,39 @@ function rawRoutes(): Json {
         },
       },
     },
-    '/api/doc': { get: { operationId: 'openApiDocument', summary: 'This OpenAPI 3.0 document', tags: ['meta'], security: [], responses: { 200: { description: 'OpenAPI document', ...json({ type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { type: 'string' }, info: { type: 'object', additionalProperties: true }, paths: { type: 'object', additionalProperties: true } }, additionalProperties: true }) } } } },
-    '/api/reference': { get: { operationId: 'apiReference', summary: 'Interactive API explorer (HTML)', tags: ['meta'], security: [], responses: { 200: { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } } } } },
+    '/api/doc': { get: { operationId: 'openApiDocument', summary: 'This OpenAPI 3.0 document', tags: ['meta'], security: [], responses: { 200: { description: 'OpenAPI document', ...json({ type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { type: 'string' }, info: { type: 'object', additionalProperties: true }, paths: { type: 'object', additionalProperties: true } }, additionalProperties: true }) }, ...limited } } },
+    '/api/reference': { get: { operationId: 'apiReference', summary: 'Interactive API explorer (HTML)', tags: ['meta'], security: [], responses: { 200: { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } }, ...limited } } },
     '/api/auth/sign-up/email': {
       post: {
         operationId: 'authSignUpEmail', summary: 'Create a customer account of the resolved organization', tags: ['auth'], security: [],
         requestBody: { required: true, ...json({ ...credentials, required: ['email', 'password', 'name'], properties: { ...credentials.properties, name: { type: 'string', minLength: 1 } } }) },
-        responses: { 200: { description: 'Signed up; `token` is the bearer token (null when email verification is required)', ...json(authResult) }, 400: error('Malformed JSON, or a form naming a field twice'), 409: error('Email already used (details.reason USER_ALREADY_EXISTS...)'), 422: error('Invalid input'), 429: error('Too many attempts for this email or from this address') },
+        responses: { 200: { description: 'Signed up; `token` is the bearer token (null when email verification is required)', ...json(authResult) }, 400: error('Malformed JSON, or a form naming a field twice'), 415: error('No JSON or form Content-Type (UNSUPPORTED_MEDIA_TYPE)'), 409: error('Email already used (details.reason USER_ALREADY_EXISTS...)'), 422: error('Invalid input'), 429: error('Too many attempts for this email or from this address'), 503: error('No organization serves this request under strict resolution, or the database is unreachable (SERVICE_UNAVAILABLE)') },
       },
     },
     '/api/auth/sign-in/email': {
       post: {
         operationId: 'authSignInEmail', summary: 'Sign in; sets the session cookie and returns `token` for `Authorization: Bearer`', tags: ['auth'], security: [],
         requestBody: { required: true, ...json(credentials) },
-        responses: { 200: { description: 'Signed in', ...json(authResult) }, 400: error('Malformed JSON, or a form naming a field twice'), 401: error('Wrong email or password'), 403: error('Email not verified, or a cookie request from an untrusted origin'), 422: error('Invalid input'), 429: error('Too many attempts for this email or from this address') },
+        responses: {
+          200: {
+            description: 'Signed in; or, for an account with two-factor authentication, `twoFactorRedirect` (no session yet: verify the second factor first)',
+            ...json({ oneOf: [authResult, { $ref: '#/components/schemas/AuthTwoFactorRedirect' }] }),
+          }, 400: error('Malformed JSON, or a form naming a field twice'), 415: error('No JSON or form Content-Type (UNSUPPORTED_MEDIA_TYPE)'), 401: error('Wrong email or password'), 403: error('Email not verified, or a cookie request from an untrusted origin'), 422: error('Invalid input'), 429: error('Too many attempts for this email or from this address'), 503: error('No organization serves this request under strict resolution, or the database is unreachable (SERVICE_UNAVAILABLE)') },
       },
     },
     '/api/auth/sign-out': {
       post: {
         operationId: 'authSignOut', summary: 'End the current session (bearer or cookie)', tags: ['auth'],
-        responses: { 200: { description: 'Signed out', ...json({ type: 'object', required: ['success'], properties: { success: { type: 'boolean' } } }) }, 403: error('A cookie request from an untrusted origin') },
+        // The session to end is the caller's: its bearer token or session cookie.
+        security: [{ bearerAuth: [] }, { sessionCookie: [] }],
+        responses: { 200: { description: 'Signed out', ...json({ type: 'object', required: ['success'], properties: { success: { type: 'boolean' } } }) }, 403: error('A cookie request from an untrusted origin'), 415: error('A body without a JSON Content-Type (UNSUPPORTED_MEDIA_TYPE)') },
       },
     },
     '/api/auth/get-session': {
       get: {
         operationId: 'authGetSession', summary: 'The current session and user, or null', tags: ['auth'],
+        // Credentials are optional: without them (or with an expired session) the answer is null.
+        security: [{ bearerAuth: [] }, { sessionCookie: [] }, {}],
         responses: { 200: { description: 'Session or null', ...json({ type: 'object', nullable: true, required: ['session', 'user'], properties: { session: { $ref: '#/components/schemas/AuthSession' }, user: { $ref: '#/components/schemas/AuthUser' } } }) } },
       },
     },
@@ -260,6 +274,11 @@ function authSchemas(): Record<string, Json> {
       required: ['id', 'userId', 'expiresAt'],
       properties: { id: { type: 'string' }, userId: { type: 'string', format: 'uuid' }, expiresAt: dateTime, createdAt: dateTime, updatedAt: dateTime, ipAddress: { type: 'string', nullable: true }, userAgent: { type: 'string', nullable: true } },
     },
+    AuthTwoFactorRedirect: {
+      type: 'object',
+      required: ['twoFactorRedirect'],
+      properties: { twoFactorRedirect: { type: 'boolean', enum: [true] }, twoFactorMethods: { type: 'array', items: { type: 'string' }, description: 'For example totp' } },
+    },
     AuthResult: {
       type: 'object',
       required: ['token', 'user'],
@@ -268,21 +287,50 @@ function authSchemas(): Record<string, Json> {
   };
 }
 
-export function buildOpenApiDocument(sofaDoc: Json, info: { title: string; version: string; cookieName: string }): Json {
+/**
+ * The document, from the schema the REST facade runs on (restFacade().restSchema(): the full
+ * schema without graph-only relations) and the operation registry.
+ */
+export function buildOpenApiDocument(schema: GraphQLSchema, info: { title: string; version: string; cookieName: string }): Json {
+  const routed = [...operations.values()].filter((op) => op.rest);
+  const derived = buildResponseSchemas(schema, routed.map((op) => ({ kind: op.kind, name: op.name })));
+  // Raw routes of the modules gain the common refusals they do not declare themselves.
   const moduleRawRoutes = rawRouteDocs();
   withRawErrorResponses(moduleRawRoutes);
-  const paths = { ...rawRoutes(), ...moduleRawRoutes } as Record<string, Json>;
-  for (const op of operations.values()) {
-    if (!op.rest) continue;
-    const key = `/api${op.rest.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`;
-    const sofaResponse = sofaResponseSchema(sofaDoc, op.rest.path, op.rest.method, op.rest.status ?? 200);
-    paths[key] = { ...(paths[key] ?? {}), [op.rest.method.toLowerCase()]: operationObject(op, sofaResponse) };
+  let paths = { ...rawRoutes(), ...moduleRawRoutes } as Record<string, Json>;
+  for (const op of routed) {
+    const key = `/api${op.rest!.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`;
+    paths[key] = { ...(paths[key] ?? {}), [op.rest!.method.toLowerCase()]: operationObject(op, derived.roots.get(`${op.kind}.${op.name}`)) };
   }
-  const schemas = { ...(((sofaDoc.components as Json | undefined)?.schemas as Json | undefined) ?? {}) };
-  // sofa emits a `File` schema for its upload scalar that nothing here uses.
-  delete schemas.File;
+  // A raw route served by Accept (text/csv) is another representation of the operation on its path.
+  for (const raw of registeredRawRoutes()) {
+    if (!raw.accept) continue;
+    const op = paths[`/api${raw.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`]?.[raw.method.toLowerCase()] as Json | undefined;
+    const ok = (op?.responses as Record<string, Json> | undefined)?.['200'];
+    if (ok) (ok.content as Json)[raw.accept] = { schema: { type: 'string', description: `With Accept: ${raw.accept}` } };
+  }
+  // conditional.ts: every successful GET carries an ETag, and a matching If-None-Match gets 304.
+  for (const item of Object.values(paths)) {
+    const get = item.get as Json | undefined;
+    const responses = get?.responses as Record<string, Json> | undefined;
+    if (responses?.['200']) responses['304'] = { description: 'Not modified: If-None-Match matched the ETag of the 200 answer (no body)' };
+  }
+  const schemas: Record<string, Json> = { ...derived.components };
+  typeSettings(paths, schemas);
+  typeAnalyticsFilter(paths, schemas);
+  // Inline copies of GraphQL enums in request schemas become references to the named enum.
+  const allEnums = new Map(Object.values(schema.getTypeMap()).filter(isEnumType).filter((t) => !t.name.startsWith('__')).map((t) => [t.name, t.getValues().map((v) => v.name)]));
+  const referenced = new Set<string>();
+  paths = refEnums(paths, allEnums, referenced) as Record<string, Json>;
+  // (not the enum components themselves, which would become references to themselves)
+  for (const name of Object.keys(schemas)) if (!allEnums.has(name)) schemas[name] = refEnums(schemas[name], allEnums, referenced) as Json;
+  for (const name of referenced) {
+    const type = schema.getType(name);
+    schemas[name] ??= { type: 'string', enum: allEnums.get(name), ...(type?.description ? { description: type.description } : {}) };
+  }
   Object.assign(schemas, authSchemas());
   schemas.ErrorResponse = errorResponseSchema();
+  const reachable = reachableComponents(paths, schemas);
   return {
     openapi: '3.0.3',
     info: {
@@ -290,13 +338,16 @@ export function buildOpenApiDocument(sofaDoc: Json, info: { title: string; versi
       version: info.version,
       description:
         'Headless commerce API. Every route here is generated from the GraphQL schema at /graphql. ' +
-        'Success bodies are `{ data }` (lists add `meta.pagination`); errors are `{ error: { code, message, details? } }`.',
+        'Success bodies are `{ data }` (lists add `meta.pagination`); errors are `{ error: { code, message, details? } }`. ' +
+        'A path or method not listed here answers 404 with that error body (NOT_FOUND).',
+      license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
     },
     servers: [{ url: '/' }],
-    tags: [...new Set([...operations.values()].map((op) => op.tag))].map((name) => ({ name })),
+    tags: tagObjects(paths),
     paths,
     components: {
-      schemas,
+      // Only what some path reaches: an unused component is noise for readers and generators.
+      schemas: Object.fromEntries(Object.entries(schemas).filter(([name]) => reachable.has(name)).sort(([a], [b]) => a.localeCompare(b))),
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'The `token` returned by POST /api/auth/sign-in/email' },

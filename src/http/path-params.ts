@@ -4,7 +4,7 @@
 // message naming no parameter. Here it is 422 VALIDATION_FAILED with one detail per parameter.
 import { z } from 'zod';
 import type { FieldIssue } from '../errors.js';
-import { operations, type RegisteredOperation } from '../graphql/operation.js';
+import { operations, restPathArg, type RegisteredOperation } from '../graphql/operation.js';
 import { unwrap } from '../graphql/zod-args.js';
 
 /** Where sofa mounts the REST routes. */
@@ -47,7 +47,7 @@ export function pathParamIssues(route: CompiledRoute, pathname: string): FieldIs
       issues.push({ field: name, message: NUL_MESSAGE });
       return;
     }
-    const schema = route.operation.input.shape[name];
+    const schema = route.operation.input.shape[restPathArg(route.operation.rest!, name)];
     if (!schema || !TEXT_TYPES.has((unwrap(schema).inner._zod.def as { type: string }).type)) return;
     const result = z.safeParse(schema, value);
     if (!result.success) for (const issue of result.error.issues) issues.push({ field: name, message: issue.message });

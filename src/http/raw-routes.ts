@@ -61,6 +61,24 @@ export async function serveRawRoute(match: { route: RawRoute; params: Record<str
   return match.route.handle(ctx, match.params);
 }
 
+/**
+ * What the shared request pipeline can answer before or around any raw route's handler (an
+ * entry the route documents itself wins): no or wrong credentials and missing permission
+ * (unless public), a NUL character anywhere in the request (422), the body limit (413), the rate
+ * limit (429) and an unexpected error (500).
+ */
+function pipelineErrors(route: RawRoute): Json {
+  const error = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } } });
+  const open = route.access === 'public' || route.access === 'signedUrl';
+  return {
+    ...(open ? {} : { 401: error('No valid credentials (UNAUTHORIZED)'), 403: error('Missing permission, or a cookie request from an untrusted origin (FORBIDDEN)') }),
+    ...(route.method === 'POST' ? { 413: error('Body above the limit (PAYLOAD_TOO_LARGE)') } : {}),
+    422: error('A NUL (U+0000) character in the path, query or body (VALIDATION_FAILED)'),
+    429: error('Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After'),
+    500: error('Unexpected error (INTERNAL_ERROR)'),
+  };
+}
+
 /** The raw routes as OpenAPI paths. */
 export function rawRouteDocs(): Record<string, Json> {
   const paths: Record<string, Json> = {};
@@ -70,7 +88,8 @@ export function rawRouteDocs(): Record<string, Json> {
     const description = [route.openapi.description, accessNote(route.access)].filter(Boolean).join('\n\n');
     const security = route.access === 'public' || route.access === 'signedUrl' ? [] : [{ apiKey: [] }, { bearerAuth: [] }, { sessionCookie: [] }];
     const parameters = route.names.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
-    paths[key] = { ...(paths[key] ?? {}), [route.method.toLowerCase()]: { ...route.openapi, description, security, ...(parameters.length ? { parameters } : {}) } };
+    const responses = { ...pipelineErrors(route), ...(route.openapi.responses as Json | undefined) };
+    paths[key] = { ...(paths[key] ?? {}), [route.method.toLowerCase()]: { ...route.openapi, description, security, ...(parameters.length ? { parameters } : {}), responses } };
   }
   return paths;
 }

@@ -11,7 +11,7 @@ import { useSofa as createSofaHandler } from 'sofa-api';
 import type { Plugin, YogaInitialContext } from 'graphql-yoga';
 import { Kind, type ExecutionArgs, type ExecutionResult, type GraphQLError, type GraphQLSchema } from 'graphql';
 import { MapperKind, mapSchema } from '@graphql-tools/utils';
-import { accessRefusal, operations } from '../graphql/operation.js';
+import { accessRefusal, operations, restPathArg } from '../graphql/operation.js';
 import type { RequestContext } from '../context.js';
 import { graphOnlyFields } from '../graphql/loaders.js';
 import { structuredArgumentIssues } from '../graphql/zod-args.js';
@@ -40,8 +40,9 @@ export function withoutGraphOnlyFields(schema: GraphQLSchema): GraphQLSchema {
   });
 }
 
-export function restFacade(options: RestFacadeOptions): Plugin & { sofa: () => Sofa } {
+export function restFacade(options: RestFacadeOptions): Plugin & { sofa: () => Sofa; restSchema: () => GraphQLSchema } {
   let sofa: Sofa;
+  let restSchema: GraphQLSchema;
   let fullSchema: GraphQLSchema;
   let getEnveloped: (ctx: unknown) => Enveloped;
   const envelopedByContext = new WeakMap<object, Enveloped>();
@@ -49,7 +50,8 @@ export function restFacade(options: RestFacadeOptions): Plugin & { sofa: () => S
   const routes = Object.fromEntries(
     registered.map((op) => [
       `${op.kind === 'query' ? 'Query' : 'Mutation'}.${op.name}`,
-      { method: op.rest!.method, path: op.rest!.path, responseStatus: op.rest!.status ?? 200, tags: [op.tag], description: op.summary },
+      // sofa fills arguments by path parameter name: it gets the input keys (rest.pathArgs).
+      { method: op.rest!.method, path: op.rest!.path.replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) => `:${restPathArg(op.rest!, name)}`), responseStatus: op.rest!.status ?? 200, tags: [op.tag], description: op.summary },
     ]),
   );
   const compiled: CompiledRoute[] = registered.map((op) => compileRoute(options.basePath, op));
@@ -117,17 +119,20 @@ export function restFacade(options: RestFacadeOptions): Plugin & { sofa: () => S
 
   return {
     sofa: () => sofa,
+    /** The schema sofa routes on (no graph-only relations): /api/doc derives its responses from it. */
+    restSchema: () => restSchema,
     onYogaInit({ yoga }) {
       getEnveloped = yoga.getEnveloped as never;
     },
     onSchemaChange({ schema }) {
       fullSchema = schema;
+      restSchema = withoutGraphOnlyFields(schema);
       sofa = createSofaHandler({
         basePath: options.basePath,
         // sofa derives each route's selection (and its OpenAPI response) from this schema: the
         // relations only the graph resolves are left out, so REST bodies and statement counts stay
         // as they were. Execution still runs against the full schema (see execute below).
-        schema: withoutGraphOnlyFields(schema),
+        schema: restSchema,
         routes: routes as never,
         depthLimit: 2,
         // An endpoint must be named for sofa (fets) to record paths and response schemas at all;

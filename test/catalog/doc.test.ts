@@ -6,7 +6,7 @@ import { startTestApp, type TestApp } from '../support/app.js';
 // service adds: proposal creation, variant update and delete.
 const ROUTES: Array<[string, string]> = [
   ['get', '/api/catalog/entities'],
-  ['get', '/api/catalog/entities/{idOrSlug}'],
+  ['get', '/api/catalog/entities/{id}'],
   ['post', '/api/catalog/entities'],
   ['patch', '/api/catalog/entities/{id}'],
   ['delete', '/api/catalog/entities/{id}'],

@@ -59,7 +59,7 @@ describe('createClient', () => {
 
   it('answers errors as the envelope with exactly one of data or error', async () => {
     const client = createClient({ baseUrl: t.url, apiKey: store.admin });
-    const missing = await client.GET('/api/catalog/entities/{idOrSlug}', { params: { path: { idOrSlug: '00000000-0000-4000-8000-000000000000' } } });
+    const missing = await client.GET('/api/catalog/entities/{id}', { params: { path: { id: '00000000-0000-4000-8000-000000000000' } } });
     expect(missing.data).toBeUndefined();
     expect(missing.response.status).toBe(404);
     expect(missing.error?.error.code).toBe('NOT_FOUND');

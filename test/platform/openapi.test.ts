@@ -84,3 +84,59 @@ describe('/api/reference', () => {
     expect(bundle.text.length).toBeGreaterThan(1_000_000);
   });
 });
+
+describe('/api/doc tells the truth about answers (issue 23)', () => {
+  const schemas = () => doc.components.schemas;
+
+  it('marks nullable GraphQL fields nullable, and requires only non-null fields every route selects', () => {
+    expect(schemas().CatalogEntity.properties.taxClassId.nullable).toBe(true);
+    expect(schemas().CatalogEntity.required).not.toContain('taxClassId');
+    expect(schemas().Pagination.properties.endCursor.nullable).toBe(true);
+    expect(schemas().CatalogEntity.required).toEqual(expect.arrayContaining(['id', 'slug', 'status']));
+    // An embed is present over REST only when `include` names it: never required.
+    expect(schemas().CatalogEntity.required).not.toContain('variants');
+    expect(schemas().CatalogEntity.properties.variants.description).toContain('include=variants');
+  });
+
+  it('names every enum once and references it instead of inlining copies', () => {
+    const enums = new Map<string, string>();
+    for (const [name, schema] of Object.entries<any>(schemas())) if (schema.enum) enums.set([...schema.enum].sort().join(','), name);
+    expect(enums.size).toBeGreaterThan(5);
+    const inline: string[] = [];
+    const walk = (node: any, where: string) => {
+      if (!node || typeof node !== 'object') return;
+      if (node.enum && enums.has([...node.enum].sort().join(',')) && !where.startsWith('components/schemas/' + enums.get([...node.enum].sort().join(',')))) inline.push(where);
+      for (const [key, value] of Object.entries(node)) walk(value, `${where}/${key}`);
+    };
+    walk(doc.paths, 'paths');
+    walk(doc.components.schemas, 'components/schemas');
+    expect(inline).toEqual([]);
+    const status = doc.paths['/api/catalog/entities'].get.parameters.find((p: any) => p.name === 'status');
+    expect(JSON.stringify(status.schema)).toContain('#/components/schemas/CatalogEntityStatus');
+  });
+
+  it('has no unused components and describes every tag it uses', () => {
+    const text = JSON.stringify(doc.paths) + JSON.stringify(doc.components.schemas);
+    for (const name of Object.keys(schemas())) expect(text, name).toContain(`"#/components/schemas/${name}"`);
+    const used = new Set(Object.values<any>(doc.paths).flatMap((item) => Object.values<any>(item).flatMap((op) => op.tags ?? [])));
+    expect(doc.tags.map((tag: any) => tag.name).sort()).toEqual([...used].sort());
+    for (const tag of doc.tags) expect(tag.description, tag.name).toBeTruthy();
+  });
+
+  it('names the order and catalog entity path parameter {id} on every route', () => {
+    const names = (prefix: string) =>
+      new Set(Object.keys(doc.paths).filter((p) => p.startsWith(prefix)).map((p) => p.slice(prefix.length).match(/^\{(\w+)\}/)?.[1]).filter(Boolean));
+    expect(names('/api/orders/')).toEqual(new Set(['id']));
+    expect(names('/api/me/orders/')).toEqual(new Set(['id']));
+    expect(names('/api/catalog/entities/')).toEqual(new Set(['id']));
+  });
+
+  it('types the settings groups, the nested analytics filters and the media bytes', () => {
+    expect(doc.paths['/api/settings/general'].patch.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/SettingsGeneralPatch');
+    expect(doc.paths['/api/settings/policies'].get.responses['200'].content['application/json'].schema.properties.data.$ref).toBe('#/components/schemas/SettingsPoliciesValues');
+    expect(schemas().SettingsPoliciesPatch.properties.refundDailyCap).toMatchObject({ type: 'integer', nullable: true });
+    expect(schemas().AnalyticsFilter.properties.and.items.$ref).toBe('#/components/schemas/AnalyticsFilter');
+    expect(Object.keys(doc.paths['/api/media/{id}/content'].get.responses['200'].content)).toEqual(expect.arrayContaining(['image/jpeg', 'image/png', 'application/pdf']));
+    expect(doc.paths['/api/auth/sign-out'].post.security.length).toBeGreaterThan(0);
+  });
+});

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { z } from 'zod';
-import { operations, type RegisteredOperation } from '../../src/graphql/operation.js';
+import { operations, restPathArg, type RegisteredOperation } from '../../src/graphql/operation.js';
 import { registeredRawRoutes } from '../../src/http/raw-routes.js';
 import type { TestApp } from '../support/app.js';
 
@@ -205,7 +205,8 @@ export interface BuiltRequest {
 export async function buildRequest(doc: Json, route: Route, pool: IdPool): Promise<BuiltRequest> {
   const oa = openApiOperation(doc, route);
   const filled = await pool.fillPath(route, (name) => hintFor(name, oa?.parameters.find((p) => p.name === name)?.schema));
-  const args: Record<string, unknown> = { ...filled.params };
+  // Path parameters fill the input key their route names (rest.pathArgs: /orders/:id → idOrNumber).
+  const args: Record<string, unknown> = Object.fromEntries(Object.entries(filled.params).map(([name, value]) => [route.op?.rest ? restPathArg(route.op.rest, name) : name, value]));
   const query = new URLSearchParams();
   for (const p of oa?.parameters ?? []) {
     if (p.in !== 'query' || !p.required) continue;

@@ -13,6 +13,8 @@ import { listen, type Listening } from '../../src/http/listen.js';
 import { PACKAGE_ROOT } from '../../src/paths.js';
 import { buildSchema } from '../../src/graphql/schema.js';
 import { assertGraphqlAnswer } from './contract-graphql.js';
+import { documentOf, restContract } from './contract-rest.js';
+import { flushContractCounts } from './contract-counts.js';
 
 export const TEST_BASE_URL = 'http://localhost:3000';
 
@@ -106,6 +108,8 @@ export async function startTestApp(overrides: ConfigInput = {}, options: { logge
     throw error;
   }
   let users = 0;
+  // Every /api answer below is checked against the /api/doc this app serves (contract-rest.ts).
+  const contract = restContract(() => documentOf(server.url));
 
   async function request<T>(path: string, options: RequestOptions = {}): Promise<TestResponse<T>> {
     const headers: Record<string, string> = { ...options.headers };
@@ -118,13 +122,21 @@ export async function startTestApp(overrides: ConfigInput = {}, options: { logge
     if (options.apiKey) headers['x-api-key'] = options.apiKey;
     if (options.bearer) headers.authorization = `Bearer ${options.bearer}`;
     if (options.cookie) headers.cookie = options.cookie;
-    const response = await fetch(server.url + path, { method: options.method ?? (body === undefined ? 'GET' : 'POST'), headers, body: body as BodyInit | undefined });
+    const method = options.method ?? (body === undefined ? 'GET' : 'POST');
+    const response = await fetch(server.url + path, { method, headers, body: body as BodyInit | undefined });
     const text = await response.text();
     let parsed: unknown = text;
     try {
       parsed = text ? JSON.parse(text) : null;
     } catch {
       /* not JSON: keep the text */
+    }
+    await contract.check({ method, path, status: response.status, headers: response.headers, body: parsed, text });
+    // Every GraphQL answer, whichever helper sent it, is checked against the schema the app runs
+    // (contract-graphql.ts).
+    const operation = options.body as { query?: unknown } | undefined;
+    if (path.split('?')[0] === '/graphql' && method === 'POST' && operation && typeof operation.query === 'string') {
+      assertGraphqlAnswer(buildSchema(), operation as { query: string }, parsed);
     }
     return { status: response.status, headers: response.headers, body: parsed as T, text };
   }
@@ -134,12 +146,8 @@ export async function startTestApp(overrides: ConfigInput = {}, options: { logge
     app,
     databaseName: database.name,
     request,
-    // Every answer is checked against the schema the app runs (contract-graphql.ts).
-    graphql: async (query, variables, options = {}) => {
-      const response = await request<{ data?: any; errors?: any[] }>('/graphql', { ...options, method: 'POST', body: { query, variables } });
-      assertGraphqlAnswer(buildSchema(), { query, variables }, response.body);
-      return response;
-    },
+    // request() checks the answer against the schema the app runs (contract-graphql.ts).
+    graphql: (query, variables, options = {}) => request<{ data?: any; errors?: any[] }>('/graphql', { ...options, method: 'POST', body: { query, variables } }),
     async signIn(role, options = {}) {
       users += 1;
       const email = options.email ?? `${role}${users}-${randomBytes(3).toString('hex')}@example.com`;
@@ -158,6 +166,7 @@ export async function startTestApp(overrides: ConfigInput = {}, options: { logge
     statements: () => app.counter.statements,
     roundTrips: () => app.counter.roundTrips,
     async close() {
+      flushContractCounts();
       await server.close();
       await app.close();
       await database.drop();

@@ -8,9 +8,6 @@
 // it (GraphQL nulls the nearest nullable parent of a failed non-null field); lists are arrays;
 // scalars have their JS type (Int a 32-bit integer, MinorUnits a safe integer, UUID canonical,
 // DateTime ISO 8601 in UTC, JSONObject a plain object); enum values are among the enum's.
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import {
   Kind,
   isAbstractType,
@@ -35,7 +32,7 @@ import {
   type DirectiveNode,
   getDirectiveValues,
 } from 'graphql';
-import { PACKAGE_ROOT } from '../../src/paths.js';
+import { countContract, logContractMismatch } from './contract-counts.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
@@ -237,19 +234,8 @@ export function graphqlAnswerProblems(
 }
 
 // ── counting ──
-// One file per test process under .test-data/contract-counts/ (`{ "graphql": n }`, answers
-// validated by this process; the REST harness adds its own key), summed by whoever reports.
-
+// Answers checked go to the run's contract counts (contract-counts.ts), beside the REST harness's.
 let validated = 0;
-// vitest runs many test files in one worker process, each with its own copy of this module: the
-// file name carries the copy's id too, so one file's count never overwrites another's.
-const countFile = path.join(PACKAGE_ROOT, '.test-data', 'contract-counts', `graphql-${process.pid}-${randomBytes(4).toString('hex')}.json`);
-
-function record(): void {
-  validated += 1;
-  mkdirSync(path.dirname(countFile), { recursive: true });
-  writeFileSync(countFile, JSON.stringify({ graphql: validated }));
-}
 
 /**
  * Throws when a GraphQL answer does not match the schema; counts the answers checked. Answers
@@ -258,8 +244,10 @@ function record(): void {
 export function assertGraphqlAnswer(schema: GraphQLSchema, request: { query?: unknown; variables?: unknown; operationName?: unknown }, body: unknown): void {
   const problems = graphqlAnswerProblems(schema, request, body);
   if (problems === null) return;
-  record();
+  validated += 1;
+  countContract('graphql', problems.length === 0);
   if (problems.length) {
+    logContractMismatch({ kind: 'graphql', query: String(request.query).slice(0, 500), problems: problems.slice(0, 20) });
     throw new Error(`GraphQL answer does not match the schema:\n  ${problems.slice(0, 20).join('\n  ')}\nquery: ${String(request.query).slice(0, 500)}`);
   }
 }

@@ -2,12 +2,14 @@
 // .test-data/) and a template database with every migration applied. Each test file then
 // clones the template (CREATE DATABASE ... TEMPLATE, tens of milliseconds) and gets a fresh,
 // migrated database of its own.
+import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import type { EmbeddedHandle } from '../../src/db/embedded.js';
 import { applyMigrations } from '../../src/db/migrations.js';
 import { MIGRATIONS_DIR, PACKAGE_ROOT } from '../../src/paths.js';
+import { sumContractCounts } from './contract-counts.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -15,6 +17,8 @@ declare module 'vitest' {
     adminUrl: string;
     /** The migrated template every test database is cloned from. */
     templateDatabase: string;
+    /** Where test processes append their contract counts (contract-counts.ts describes the format). */
+    contractCountsDir: string;
   }
 }
 
@@ -66,8 +70,16 @@ export default async function setup(project: TestProject) {
   // Connections to a template block cloning it; applyMigrations has closed its own.
   project.provide('adminUrl', adminUrl);
   project.provide('templateDatabase', template);
+  const countsDir = path.join(PACKAGE_ROOT, '.test-data', 'contract-counts', `run-${process.pid}`);
+  fs.rmSync(countsDir, { recursive: true, force: true });
+  project.provide('contractCountsDir', countsDir);
 
   return async () => {
+    const counts = sumContractCounts(countsDir);
+    console.log(`contract: ${counts.rest} REST answers validated, ${counts.restMismatches} mismatches`);
+    if (counts.graphql || counts.graphqlMismatches) console.log(`contract: ${counts.graphql} GraphQL answers validated, ${counts.graphqlMismatches} mismatches`);
+    // The mismatch details (mismatches.log) stay for reading when there were any.
+    if (!counts.restMismatches && !counts.graphqlMismatches) fs.rmSync(countsDir, { recursive: true, force: true });
     await admin(adminUrl, async (client) => {
       const { rows } = await client.query<{ datname: string }>(
         "select datname from pg_database where datname like 'commerce_test_%' and datname like $1",

@@ -630,7 +630,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Get one catalog entity by UUID or slug
+         * @description Entities that are not active are 404 unless the caller has catalog:read:unpublished.
+         *
+         *     Requires permission catalog:read.
+         *
+         *     GraphQL twin: `query { catalogEntity }`.
+         */
+        get: operations["catalogEntity"];
         put?: never;
         post?: never;
         /**
@@ -1041,30 +1049,6 @@ export interface paths {
          *     GraphQL twin: `mutation { catalogVariantQuickCreate }`.
          */
         post: operations["catalogVariantQuickCreate"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/catalog/entities/{idOrSlug}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get one catalog entity by UUID or slug
-         * @description Entities that are not active are 404 unless the caller has catalog:read:unpublished.
-         *
-         *     Requires permission catalog:read.
-         *
-         *     GraphQL twin: `query { catalogEntity }`.
-         */
-        get: operations["catalogEntity"];
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1546,7 +1530,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/me/orders/{idOrNumber}": {
+    "/api/me/orders/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -1570,31 +1554,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/me/orders/{idOrNumber}/tracking": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Fulfillment tracking of one of my orders
-         * @description Fulfillments with carrier, tracking number and URL, and per line the shipments it went out in. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
-         *
-         *     Requires permission orders:read:own. A signed-in customer's session only (not an API key).
-         *
-         *     GraphQL twin: `query { meOrderTracking }`.
-         */
-        get: operations["meOrderTracking"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/me/orders/{orderId}/downloads": {
+    "/api/me/orders/{id}/downloads": {
         parameters: {
             query?: never;
             header?: never;
@@ -1618,7 +1578,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/me/orders/{orderId}/reorder": {
+    "/api/me/orders/{id}/reorder": {
         parameters: {
             query?: never;
             header?: never;
@@ -1636,6 +1596,30 @@ export interface paths {
          *     GraphQL twin: `mutation { meOrderReorder }`.
          */
         post: operations["meOrderReorder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/orders/{id}/tracking": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fulfillment tracking of one of my orders
+         * @description Fulfillments with carrier, tracking number and URL, and per line the shipments it went out in. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
+         *
+         *     Requires permission orders:read:own. A signed-in customer's session only (not an API key).
+         *
+         *     GraphQL twin: `query { meOrderTracking }`.
+         */
+        get: operations["meOrderTracking"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1687,104 +1671,7 @@ export interface paths {
          *
          *     Requires one of the permissions media:read, catalog:read.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The signed URL */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data?: {
-                                /** Format: date-time */
-                                expiresAt?: string;
-                                url?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description To the signed URL */
-                302: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description No valid credentials. Codes: `UNAUTHORIZED` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorResponse"];
-                    };
-                };
-                /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorResponse"];
-                    };
-                };
-                /** @description No such asset in this organization, or a file sold by a digital product (role download) and no media:write */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorResponse"];
-                    };
-                };
-                /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorResponse"];
-                    };
-                };
-                /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorResponse"];
-                    };
-                };
-                /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorResponse"];
-                    };
-                };
-                /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorResponse"];
-                    };
-                };
-            };
-        };
+        get: operations["mediaAssetRedirect"];
         put?: never;
         post?: never;
         /**
@@ -1814,80 +1701,7 @@ export interface paths {
          *
          *     Public, through a signed URL only.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The file */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Unsigned, altered or expired URL */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorResponse"];
-                    };
-                };
-                /** @description The asset is gone */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorResponse"];
-                    };
-                };
-                /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorResponse"];
-                    };
-                };
-                /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorResponse"];
-                    };
-                };
-                /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorResponse"];
-                    };
-                };
-                /** @description The media store (S3 bucket) cannot be reached */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorResponse"];
-                    };
-                };
-            };
-        };
+        get: operations["mediaAssetContent"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1981,137 +1795,7 @@ export interface paths {
          *
          *     Requires permission media:write.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "multipart/form-data": {
-                        alt?: string;
-                        /** Format: binary */
-                        file: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description The same bytes were uploaded before: that asset */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data?: components["schemas"]["MediaAsset"];
-                        };
-                    };
-                };
-                /** @description Stored */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data?: components["schemas"]["MediaAsset"];
-                        };
-                    };
-                };
-                /** @description Not multipart/form-data */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorResponse"];
-                    };
-                };
-                /** @description No valid credentials. Codes: `UNAUTHORIZED` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorResponse"];
-                    };
-                };
-                /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorResponse"];
-                    };
-                };
-                /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorResponse"];
-                    };
-                };
-                /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-                408: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorResponse"];
-                    };
-                };
-                /** @description File larger than the limit */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorResponse"];
-                    };
-                };
-                /** @description Missing, empty, refused or mistyped file */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorResponse"];
-                    };
-                };
-                /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorResponse"];
-                    };
-                };
-                /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorResponse"];
-                    };
-                };
-                /** @description The media store (S3 bucket) cannot be reached; nothing was stored */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorResponse"];
-                    };
-                };
-            };
-        };
+        post: operations["mediaUpload"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2134,6 +1818,30 @@ export interface paths {
          *     GraphQL twin: `query { orders }`.
          */
         get: operations["orders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one order by UUID or by number (ORD-YYYY-NNNNNN)
+         * @description Callers with only orders:read:own see their own orders and get 404 for any other.
+         *
+         *     Requires one of the permissions orders:read, orders:read:own.
+         *
+         *     GraphQL twin: `query { order }`.
+         */
+        get: operations["order"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2408,30 +2116,6 @@ export interface paths {
          *     GraphQL twin: `query { orderTimeline }`.
          */
         get: operations["orderTimeline"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/orders/{idOrNumber}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get one order by UUID or by number (ORD-YYYY-NNNNNN)
-         * @description Callers with only orders:read:own see their own orders and get 404 for any other.
-         *
-         *     Requires one of the permissions orders:read, orders:read:own.
-         *
-         *     GraphQL twin: `query { order }`.
-         */
-        get: operations["order"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2846,7 +2530,7 @@ export interface paths {
         head?: never;
         /**
          * Shallow-merge a patch into a settings group; a null value deletes that key
-         * @description Known groups are validated: general (currency ISO 4217, timezone IANA, locale BCP 47; currencies and locales: lists of further ones), branding (storeName, legalName, email, phone, website, logoUrl, taxId, address, receiptFooter, primaryColor), policies (refundDailyCap and refundUndoWindowMinutes, non-negative integers; termsUrl, privacyUrl, returnsUrl: URLs shown in GET /store). Over REST the request body is the patch itself.
+         * @description Known groups are validated: general (currency ISO 4217, timezone IANA, locale BCP 47), branding (storeName, legalName, email, phone, website, logoUrl, taxId, address, receiptFooter, primaryColor), policies (refundDailyCap and refundUndoWindowMinutes, non-negative integers). Over REST the request body is the patch itself.
          *
          *     Requires permission settings:manage.
          *
@@ -2855,7 +2539,7 @@ export interface paths {
         patch: operations["settingsUpdate"];
         trace?: never;
     };
-    "/api/store": {
+    "/api/settings/branding": {
         parameters: {
             query?: never;
             header?: never;
@@ -2863,20 +2547,86 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The public store profile: name, currencies, locales, timezone, branding and policies
-         * @description Readable with catalog:read (storefront keys, customers, staff), unlike settings (settings:manage).
+         * One settings group; {} when it was never set (group branding)
+         * @description Requires permission settings:manage.
          *
-         *     Requires permission catalog:read.
-         *
-         *     GraphQL twin: `query { store }`.
+         *     GraphQL twin: `query { settingsGroup }`.
          */
-        get: operations["store"];
+        get: operations["settingsGroupBranding"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Shallow-merge a patch into a settings group; a null value deletes that key (group branding)
+         * @description Known groups are validated: general (currency ISO 4217, timezone IANA, locale BCP 47), branding (storeName, legalName, email, phone, website, logoUrl, taxId, address, receiptFooter, primaryColor), policies (refundDailyCap and refundUndoWindowMinutes, non-negative integers). Over REST the request body is the patch itself.
+         *
+         *     Requires permission settings:manage.
+         *
+         *     GraphQL twin: `mutation { settingsUpdate }`.
+         */
+        patch: operations["settingsUpdateBranding"];
+        trace?: never;
+    };
+    "/api/settings/general": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One settings group; {} when it was never set (group general)
+         * @description Requires permission settings:manage.
+         *
+         *     GraphQL twin: `query { settingsGroup }`.
+         */
+        get: operations["settingsGroupGeneral"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Shallow-merge a patch into a settings group; a null value deletes that key (group general)
+         * @description Known groups are validated: general (currency ISO 4217, timezone IANA, locale BCP 47), branding (storeName, legalName, email, phone, website, logoUrl, taxId, address, receiptFooter, primaryColor), policies (refundDailyCap and refundUndoWindowMinutes, non-negative integers). Over REST the request body is the patch itself.
+         *
+         *     Requires permission settings:manage.
+         *
+         *     GraphQL twin: `mutation { settingsUpdate }`.
+         */
+        patch: operations["settingsUpdateGeneral"];
+        trace?: never;
+    };
+    "/api/settings/policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One settings group; {} when it was never set (group policies)
+         * @description Requires permission settings:manage.
+         *
+         *     GraphQL twin: `query { settingsGroup }`.
+         */
+        get: operations["settingsGroupPolicies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Shallow-merge a patch into a settings group; a null value deletes that key (group policies)
+         * @description Known groups are validated: general (currency ISO 4217, timezone IANA, locale BCP 47), branding (storeName, legalName, email, phone, website, logoUrl, taxId, address, receiptFooter, primaryColor), policies (refundDailyCap and refundUndoWindowMinutes, non-negative integers). Over REST the request body is the patch itself.
+         *
+         *     Requires permission settings:manage.
+         *
+         *     GraphQL twin: `mutation { settingsUpdate }`.
+         */
+        patch: operations["settingsUpdatePolicies"];
         trace?: never;
     };
     "/api/tax/classes": {
@@ -3086,87 +2836,57 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
-         * ActorKind
+         * @description Who acted: a user (API keys act for their user), an API key, an anonymous caller or the system.
          * @enum {string}
          */
         ActorKind: "user" | "apiKey" | "anonymous" | "system";
         /** @description A postal address. */
         Address: {
             /** @description City or town */
-            city?: string;
+            city?: string | null;
             /** @description Company name */
-            company?: string;
+            company?: string | null;
             /** @description ISO 3166-1 alpha-2 code */
-            country?: string;
+            country?: string | null;
             /** @description Given name of the person */
-            firstName?: string;
+            firstName?: string | null;
             /** @description Family name of the person */
-            lastName?: string;
+            lastName?: string | null;
             /** @description Street address, first line */
-            line1?: string;
+            line1?: string | null;
             /** @description Street address, second line */
-            line2?: string;
+            line2?: string | null;
             /** @description Phone number */
-            phone?: string;
+            phone?: string | null;
             /** @description Postal or ZIP code */
-            postalCode?: string;
+            postalCode?: string | null;
             /** @description State, province or region */
-            state?: string;
+            state?: string | null;
         };
-        /** @description A postal address; line1, city, postalCode and country are required (422 naming the missing field otherwise) */
-        AddressInput: {
-            /** @description Required. */
-            city?: string;
-            /** @description Company name */
-            company?: string;
-            /** @description Required. */
-            country?: string;
-            /** @description Given name of the person */
-            firstName?: string;
-            /** @description Family name of the person */
-            lastName?: string;
-            /** @description Required. */
-            line1?: string;
-            /** @description Street address, second line */
-            line2?: string;
-            /** @description Phone number */
-            phone?: string;
-            /** @description Required. */
-            postalCode?: string;
-            /** @description State, province or region */
-            state?: string;
-        };
-        /** @description A condition { member, operator, values } or a group { and: [...] } / { or: [...] }. */
-        AnalyticsFilterInput: {
-            /** @description All of these filters must hold */
-            and?: Record<string, never>[];
-            /** @description Model.member */
+        /** @description A condition `{ member, operator, values }` or a group `{ and: [...] }` / `{ or: [...] }` of filters */
+        AnalyticsFilter: {
+            and?: components["schemas"]["AnalyticsFilter"][];
             member?: string;
-            /** @description equals, notEquals, contains, in, notIn, gt, gte, lt, lte, beforeDate, afterDate, inDateRange */
-            operator?: string;
-            /** @description At least one of these filters must hold */
-            or?: Record<string, never>[];
-            /** @description Values (numbers as strings are fine) */
-            values?: string[];
+            /** @enum {string} */
+            operator?: "equals" | "notEquals" | "contains" | "in" | "notIn" | "gt" | "gte" | "lt" | "lte" | "beforeDate" | "afterDate" | "inDateRange";
+            or?: components["schemas"]["AnalyticsFilter"][];
+            values?: (string | number)[];
         };
         /** @description A dimension, measure or segment of an analytics model: its name, title and type. */
         AnalyticsMemberMeta: {
             /** @description count, sum, avg or countDistinct (measures) */
-            aggregation?: string;
+            aggregation?: string | null;
             /** @description currency: minor units of the organization currency */
-            format?: string;
+            format?: string | null;
             /** @description Model.member */
             name: string;
             /** @description Title shown to shoppers */
             title: string;
-            /**
-             * @description number for measures; string, number or time for dimensions
-             * @enum {string}
-             */
-            type: "string" | "number" | "time";
+            /** @description number for measures; string, number or time for dimensions */
+            type: components["schemas"]["AnalyticsMemberType"];
         };
         /**
-         * AnalyticsMemberType
+         * @description Type of an analytics member.
          * @enum {string}
          */
         AnalyticsMemberType: "string" | "number" | "time";
@@ -3212,28 +2932,16 @@ export interface components {
             /** @description Title shown to shoppers */
             title: string;
         };
-        /** @description A time dimension: buckets by granularity and/or restricts to a date range. */
-        AnalyticsTimeDimensionInput: {
-            /** @description [from, to] as YYYY-MM-DD, or one preset: today, yesterday, last 7 days, last 30 days, this month, last month, this year */
-            dateRange?: string[];
-            /** @description Model.member of type time */
-            dimension: string;
-            /** @description day, week, month, year */
-            granularity?: string;
-        };
         /** @description One privileged write: who did it (actor), what (event, entity), the state before and after where it makes sense, and the request. Written in the same transaction as the write. */
         AuditEntry: {
             /** @description User id (for an API key, the user it was minted for); null for the system */
-            actorId?: string;
-            /**
-             * @description What kind of actor did it
-             * @enum {string}
-             */
-            actorType: "user" | "apiKey" | "anonymous" | "system";
+            actorId?: string | null;
+            /** @description What kind of actor did it */
+            actorType: components["schemas"]["ActorKind"];
             /** @description The state after the change (null when not recorded) */
             after?: unknown;
             /** @description Id of the API key used */
-            apiKeyId?: string;
+            apiKeyId?: string | null;
             /** @description The state before the change (null when not recorded) */
             before?: unknown;
             /**
@@ -3242,7 +2950,7 @@ export interface components {
              */
             createdAt: string;
             /** @description UUID of the catalog entity */
-            entityId?: string;
+            entityId?: string | null;
             /** @description e.g. settings, price, promotion, catalog_entity, inventory */
             entityType: string;
             /** @description Dotted, e.g. settings.update, pricing.create, orders.statusChange */
@@ -3253,14 +2961,7 @@ export interface components {
              */
             id: string;
             /** @description The request id of the call that did it (x-request-id) */
-            requestId?: string;
-        };
-        /** @description One AuditEntry of a page with its cursor. */
-        AuditEntryEdge: {
-            /** @description Opaque position of this item: pass it as `after` or `before` */
-            cursor: string;
-            /** @description The AuditEntry */
-            node: components["schemas"]["AuditEntry"];
+            requestId?: string | null;
         };
         /** @description A page of AuditEntry items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         AuditEntryPage: {
@@ -3287,6 +2988,12 @@ export interface components {
             /** Format: uuid */
             userId: string;
         };
+        AuthTwoFactorRedirect: {
+            /** @description For example totp */
+            twoFactorMethods?: string[];
+            /** @enum {boolean} */
+            twoFactorRedirect: true;
+        };
         AuthUser: {
             /** Format: date-time */
             createdAt: string;
@@ -3307,7 +3014,7 @@ export interface components {
         /** @description A shopping cart. A guest cart (no customer) is reachable only with the cartToken returned at its creation, sent as the x-cart-token header. */
         Cart: {
             /** @description Only in the answer that created a guest cart: keep it and send it as x-cart-token */
-            cartToken?: string;
+            cartToken?: string | null;
             /**
              * Format: date-time
              * @description When it was created
@@ -3316,7 +3023,7 @@ export interface components {
             /** @description ISO 4217 currency code, e.g. USD */
             currency: string;
             /** @description Id of the customer (the id of their user account) */
-            customerId?: string;
+            customerId?: string | null;
             /**
              * Format: uuid
              * @description Identifier of the cart
@@ -3324,11 +3031,8 @@ export interface components {
             id: string;
             /** @description The lines of the cart, oldest first */
             items: components["schemas"]["CartItem"][];
-            /**
-             * @description open, converted (checked out) or abandoned
-             * @enum {string}
-             */
-            status: "open" | "converted";
+            /** @description open, converted (checked out) or abandoned */
+            status: components["schemas"]["CartStatus"];
             /**
              * Format: int64
              * @description Sum of line totals at the snapshot prices, minor units
@@ -3381,10 +3085,10 @@ export interface components {
              * Format: uuid
              * @description UUID of the variant (null or absent for the entity itself)
              */
-            variantId?: string;
+            variantId?: string | null;
         };
         /**
-         * CartStatus
+         * @description open, or converted once checked out (then it cannot change).
          * @enum {string}
          */
         CartStatus: "open" | "converted";
@@ -3396,7 +3100,7 @@ export interface components {
              */
             createdAt: string;
             /** @description Free text describing it */
-            description?: string;
+            description?: string | null;
             /**
              * Format: uuid
              * @description UUID of the catalog entity
@@ -3405,11 +3109,11 @@ export interface components {
             /** @description BCP 47 locale, e.g. en or de-DE */
             locale: string;
             /** @description Meta description for search engines */
-            seoDescription?: string;
+            seoDescription?: string | null;
             /** @description Page title for search engines */
-            seoTitle?: string;
+            seoTitle?: string | null;
             /** @description Title shown to shoppers */
-            title?: string;
+            title?: string | null;
             /**
              * Format: date-time
              * @description When it was last changed
@@ -3424,14 +3128,14 @@ export interface components {
              */
             createdAt: string;
             /** @description Free text describing it */
-            description?: string;
+            description?: string | null;
             /**
              * Format: uuid
              * @description Identifier of the catalog brand
              */
             id: string;
             /** @description URL of the logo image */
-            logoUrl?: string;
+            logoUrl?: string | null;
             /** @description User-defined key/value data, stored as given */
             metadata: {
                 [key: string]: unknown;
@@ -3451,14 +3155,7 @@ export interface components {
              */
             updatedAt: string;
             /** @description URL of the website */
-            websiteUrl?: string;
-        };
-        /** @description One CatalogBrand of a page with its cursor. */
-        CatalogBrandEdge: {
-            /** @description Opaque position of this item: pass it as `after` or `before` */
-            cursor: string;
-            /** @description The CatalogBrand */
-            node: components["schemas"]["CatalogBrand"];
+            websiteUrl?: string | null;
         };
         /** @description A page of CatalogBrand items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         CatalogBrandPage: {
@@ -3475,7 +3172,7 @@ export interface components {
              */
             createdAt: string;
             /** @description Free text describing it */
-            description?: string;
+            description?: string | null;
             /**
              * Format: uuid
              * @description Identifier of the catalog category
@@ -3491,7 +3188,7 @@ export interface components {
              * Format: uuid
              * @description Parent category; null for a root
              */
-            parentId?: string;
+            parentId?: string | null;
             /** @description Unique per organization */
             slug: string;
             /**
@@ -3504,13 +3201,6 @@ export interface components {
              * @description When it was last changed
              */
             updatedAt: string;
-        };
-        /** @description One CatalogCategory of a page with its cursor. */
-        CatalogCategoryEdge: {
-            /** @description Opaque position of this item: pass it as `after` or `before` */
-            cursor: string;
-            /** @description The CatalogCategory */
-            node: components["schemas"]["CatalogCategory"];
         };
         /** @description A page of CatalogCategory items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         CatalogCategoryPage: {
@@ -3541,25 +3231,22 @@ export interface components {
             /** @description Locale, e.g. en or en-US */
             locale: string;
             /** @description Free-text note */
-            note?: string;
+            note?: string | null;
             /** @description User id of the writer or proposer */
-            proposedBy?: string;
+            proposedBy?: string | null;
             /**
              * Format: date-time
              * @description When it was reviewed
              */
-            reviewedAt?: string;
+            reviewedAt?: string | null;
             /** @description User id of who approved or rejected it */
-            reviewedBy?: string;
+            reviewedBy?: string | null;
             /** @description platform for direct writes; the proposer's stated source otherwise */
             source: string;
             /** @description Identifier of the store the record came from (channel sync), if any */
-            sourceStoreId?: string;
-            /**
-             * @description Review state of the value (approved values are live)
-             * @enum {string}
-             */
-            status: "proposed" | "approved" | "rejected" | "superseded";
+            sourceStoreId?: string | null;
+            /** @description Review state of the value (approved values are live) */
+            status: components["schemas"]["CatalogCustomFieldStatus"];
             /**
              * Format: date-time
              * @description When it was last changed
@@ -3594,25 +3281,22 @@ export interface components {
             /** @description Locale, e.g. en or en-US */
             locale: string;
             /** @description Free-text note */
-            note?: string;
+            note?: string | null;
             /** @description User id of the writer or proposer */
-            proposedBy?: string;
+            proposedBy?: string | null;
             /**
              * Format: date-time
              * @description When it was reviewed
              */
-            reviewedAt?: string;
+            reviewedAt?: string | null;
             /** @description User id of who approved or rejected it */
-            reviewedBy?: string;
+            reviewedBy?: string | null;
             /** @description platform for direct writes; the proposer's stated source otherwise */
             source: string;
             /** @description Identifier of the store the record came from (channel sync), if any */
-            sourceStoreId?: string;
-            /**
-             * @description Review state of the proposal
-             * @enum {string}
-             */
-            status: "proposed" | "approved" | "rejected" | "superseded";
+            sourceStoreId?: string | null;
+            /** @description Review state of the proposal */
+            status: components["schemas"]["CatalogCustomFieldStatus"];
             /**
              * Format: date-time
              * @description When it was last changed
@@ -3620,13 +3304,6 @@ export interface components {
             updatedAt: string;
             /** @description The proposed value */
             value: unknown;
-        };
-        /** @description One CatalogCustomFieldProposal of a page with its cursor. */
-        CatalogCustomFieldProposalEdge: {
-            /** @description Opaque position of this item: pass it as `after` or `before` */
-            cursor: string;
-            /** @description The CatalogCustomFieldProposal */
-            node: components["schemas"]["CatalogCustomFieldProposal"];
         };
         /** @description A page of CatalogCustomFieldProposal items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         CatalogCustomFieldProposalPage: {
@@ -3636,63 +3313,58 @@ export interface components {
             meta: components["schemas"]["PageMeta"];
         };
         /**
-         * CatalogCustomFieldStatus
+         * @description Review state of a custom-field value.
          * @enum {string}
          */
         CatalogCustomFieldStatus: "proposed" | "approved" | "rejected" | "superseded";
         /** @description A catalog entity: a product, a digital download or any other sellable type. Over GraphQL every relation resolves when selected (batched: one SQL statement per relation per level, whatever the page size). Over REST related data is embedded through the `include` argument; an embed that was not asked for is null. */
         CatalogEntity: {
-            /** @description Resolved when selected; over REST include=attributes */
-            attributes?: components["schemas"]["CatalogAttributes"][];
-            /** @description Whether and how many of the entity itself (a cart line without variantId) the shopper can buy: its entity-level stock, capped like variants' (catalog:read). Resolved when selected; over REST `include=availability`, null unless asked for */
-            availability?: components["schemas"]["VariantAvailability"];
-            /** @description Resolved when selected; over REST include=brands */
-            brands?: components["schemas"]["CatalogBrand"][];
-            /** @description Resolved when selected; over REST include=categories */
-            categories?: components["schemas"]["CatalogCategory"][];
+            /** @description Resolved when selected; over REST include=attributes Over REST: present only with include=attributes. */
+            attributes?: components["schemas"]["CatalogAttributes"][] | null;
+            /** @description Resolved when selected; over REST include=brands Over REST: present only with include=brands. */
+            brands?: components["schemas"]["CatalogBrand"][] | null;
+            /** @description Resolved when selected; over REST include=categories Over REST: present only with include=categories. */
+            categories?: components["schemas"]["CatalogCategory"][] | null;
             /**
              * Format: date-time
              * @description When it was created
              */
             createdAt: string;
-            /** @description Resolved when selected; over REST include=customFields: approved values with provenance, one row per field and locale (create and update answers always carry them) */
-            customFields?: components["schemas"]["CatalogCustomField"][];
+            /** @description Resolved when selected; over REST include=customFields: approved values with provenance, one row per field and locale (create and update answers always carry them) Over REST: present only with include=customFields. */
+            customFields?: components["schemas"]["CatalogCustomField"][] | null;
             /**
              * Format: uuid
              * @description Identifier of the catalog entity
              */
             id: string;
-            /** @description Resolved when selected (over REST: embed `include=inventory`): Stock of the entity: totals, per variant, per warehouse and per level (needs inventory:read). Over REST null unless asked for. */
-            inventory?: components["schemas"]["EntityAvailability"];
-            /** @description Media attachments (entity and variant level) with assets and renditions, by sortOrder. REST: with `include=media` (null otherwise); GraphQL: whenever selected. */
-            media?: components["schemas"]["MediaAttachment"][];
+            /** @description Resolved when selected (over REST: embed `include=inventory`): Stock of the entity: totals, per variant, per warehouse and per level (needs inventory:read). Over REST null unless asked for. Over REST: present only with include=inventory. */
+            inventory?: components["schemas"]["EntityAvailability"] | null;
+            /** @description Media attachments (entity and variant level) with assets and renditions, by sortOrder. REST: with `include=media` (null otherwise); GraphQL: whenever selected. Over REST: present only with include=media. */
+            media?: components["schemas"]["MediaAttachment"][] | null;
             /** @description User-defined key/value data, stored as given */
             metadata: {
                 [key: string]: unknown;
             };
-            /** @description Resolved when selected; over REST include=optionTypes */
-            optionTypes?: components["schemas"]["CatalogOptionType"][];
-            /** @description Resolved when selected (over REST: embed `include=pricing`): Prices of the entity and its variants (customer-group prices only for callers with a pricing read permission). Over REST null unless asked for. */
-            pricing?: components["schemas"]["Price"][];
+            /** @description Resolved when selected; over REST include=optionTypes Over REST: present only with include=optionTypes. */
+            optionTypes?: components["schemas"]["CatalogOptionType"][] | null;
+            /** @description Resolved when selected (over REST: embed `include=pricing`): Prices of the entity and its variants (customer-group prices only for callers with a pricing read permission). Over REST null unless asked for. Over REST: present only with include=pricing. */
+            pricing?: components["schemas"]["Price"][] | null;
             /**
              * Format: date-time
              * @description First move to active
              */
-            publishedAt?: string;
+            publishedAt?: string | null;
             /** @description Unique per organization */
             slug: string;
             /** @description Set for entities sourced from a connected store */
-            sourceStoreId?: string;
-            /**
-             * @description Only active entities are visible without catalog:read:unpublished
-             * @enum {string}
-             */
-            status: "draft" | "active" | "archived" | "discontinued";
+            sourceStoreId?: string | null;
+            /** @description Only active entities are visible without catalog:read:unpublished */
+            status: components["schemas"]["CatalogEntityStatus"];
             /**
              * Format: uuid
              * @description UUID of the tax class
              */
-            taxClassId?: string;
+            taxClassId?: string | null;
             /** @description For example product or digitalDownload */
             type: string;
             /**
@@ -3700,15 +3372,8 @@ export interface components {
              * @description When it was last changed
              */
             updatedAt: string;
-            /** @description Resolved when selected; over REST include=variants */
-            variants?: components["schemas"]["CatalogVariant"][];
-        };
-        /** @description One CatalogEntity of a page with its cursor. */
-        CatalogEntityEdge: {
-            /** @description Opaque position of this item: pass it as `after` or `before` */
-            cursor: string;
-            /** @description The CatalogEntity */
-            node: components["schemas"]["CatalogEntity"];
+            /** @description Resolved when selected; over REST include=variants Over REST: present only with include=variants. */
+            variants?: components["schemas"]["CatalogVariant"][] | null;
         };
         /** @description A page of CatalogEntity items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         CatalogEntityPage: {
@@ -3718,7 +3383,7 @@ export interface components {
             meta: components["schemas"]["PageMeta"];
         };
         /**
-         * CatalogEntityStatus
+         * @description Lifecycle of a catalog entity.
          * @enum {string}
          */
         CatalogEntityStatus: "draft" | "active" | "archived" | "discontinued";
@@ -3728,14 +3393,14 @@ export interface components {
              * Format: date-time
              * @description When it was archived
              */
-            archivedAt?: string;
+            archivedAt?: string | null;
             /**
              * Format: date-time
              * @description When it was created
              */
             createdAt: string;
             /** @description Free text describing it */
-            description?: string;
+            description?: string | null;
             /** @description Entity type, e.g. product */
             entityType: string;
             /** @description Allowed values of an enum field */
@@ -3748,16 +3413,13 @@ export interface components {
              */
             id: string;
             /** @description Human-readable label */
-            label?: string;
+            label?: string | null;
             /** @description Key under customFields; unique per organization and entity type */
             name: string;
             /** @description Whether a value is required */
             required: boolean;
-            /**
-             * @description Type every value of the field must have
-             * @enum {string}
-             */
-            type: "string" | "number" | "boolean" | "date" | "enum" | "json";
+            /** @description Type every value of the field must have */
+            type: components["schemas"]["CatalogFieldType"];
             /**
              * Format: date-time
              * @description When it was last changed
@@ -3765,7 +3427,7 @@ export interface components {
             updatedAt: string;
         };
         /**
-         * CatalogFieldOwner
+         * @description Who owns a field of an entity.
          * @enum {string}
          */
         CatalogFieldOwner: "platform" | "store" | "shared";
@@ -3788,13 +3450,10 @@ export interface components {
              * @description Identifier of the catalog field ownership
              */
             id: string;
-            /**
-             * @description Who owns the field
-             * @enum {string}
-             */
-            owner: "platform" | "store" | "shared";
+            /** @description Who owns the field */
+            owner: components["schemas"]["CatalogFieldOwner"];
             /** @description Identifier of the store (point of sale) in the source system */
-            storeId?: string;
+            storeId?: string | null;
             /**
              * Format: date-time
              * @description When it was last changed
@@ -3804,10 +3463,10 @@ export interface components {
              * Format: uuid
              * @description UUID of the variant (null or absent for the entity itself)
              */
-            variantId?: string;
+            variantId?: string | null;
         };
         /**
-         * CatalogFieldType
+         * @description Value type of a custom field.
          * @enum {string}
          */
         CatalogFieldType: "string" | "number" | "boolean" | "date" | "enum" | "json";
@@ -3829,7 +3488,7 @@ export interface components {
              */
             id: string;
             /** @description Human-readable label */
-            label?: string;
+            label?: string | null;
             /** @description Unique per entity */
             name: string;
             /**
@@ -3848,7 +3507,7 @@ export interface components {
              */
             id: string;
             /** @description Human-readable label */
-            label?: string;
+            label?: string | null;
             /**
              * Format: uuid
              * @description UUID of the option type
@@ -3864,8 +3523,6 @@ export interface components {
         };
         /** @description One sellable combination of option values. */
         CatalogVariant: {
-            /** @description Whether and how many the shopper can buy (catalog:read). One statement per page of variants */
-            availability?: components["schemas"]["VariantAvailability"];
             /**
              * Format: date-time
              * @description When it was created
@@ -3897,9 +3554,9 @@ export interface components {
              * Format: uuid
              * @description Tax class of this variant; wins over the entity's
              */
-            taxClassId?: string;
+            taxClassId?: string | null;
             /** @description Defaults to the option values joined by " / " */
-            title?: string;
+            title?: string | null;
             /**
              * Format: date-time
              * @description When it was last changed
@@ -3954,21 +3611,18 @@ export interface components {
             /** @description Customer groups, for group prices and promotions */
             customerGroupIds: string[];
             /** @description The default billing address, if one is set */
-            defaultBillingAddress?: components["schemas"]["CustomerAddress"];
+            defaultBillingAddress?: components["schemas"]["CustomerAddress"] | null;
             /** @description The default shipping address, if one is set */
-            defaultShippingAddress?: components["schemas"]["CustomerAddress"];
+            defaultShippingAddress?: components["schemas"]["CustomerAddress"] | null;
             /** @description Changed through better-auth's change-email flow (POST /api/auth/change-email), not here */
             email: string;
-            /**
-             * Format: uuid
-             * @description The customer's id (the same as the user id of their account)
-             */
+            /** @description The customer's id (the same as the user id of their account) */
             id: string;
             /**
              * Format: date-time
              * @description When the customer last placed an order (null: never)
              */
-            lastOrderAt?: string;
+            lastOrderAt?: string | null;
             /**
              * Format: int64
              * @description Captured minus refunded over all orders, minor units
@@ -3984,24 +3638,21 @@ export interface components {
              */
             ordersCount: number;
             /** @description Phone number */
-            phone?: string;
+            phone?: string | null;
             /**
              * Format: date-time
              * @description When it was last changed
              */
             updatedAt: string;
-            /**
-             * Format: uuid
-             * @description Id of the user account
-             */
-            userId?: string;
+            /** @description Id of the user account */
+            userId?: string | null;
         };
         /** @description A saved address of a customer. */
         CustomerAddress: {
             /** @description City or town */
             city: string;
             /** @description Company name */
-            company?: string;
+            company?: string | null;
             /** @description ISO 3166-1 alpha-2 */
             country: string;
             /**
@@ -4025,20 +3676,13 @@ export interface components {
             /** @description Street address, first line */
             line1: string;
             /** @description Street address, second line */
-            line2?: string;
+            line2?: string | null;
             /** @description Phone number */
-            phone?: string;
+            phone?: string | null;
             /** @description Postal or ZIP code */
             postalCode: string;
             /** @description State, province or region */
-            state?: string;
-        };
-        /** @description One Customer of a page with its cursor. */
-        CustomerEdge: {
-            /** @description Opaque position of this item: pass it as `after` or `before` */
-            cursor: string;
-            /** @description The Customer */
-            node: components["schemas"]["Customer"];
+            state?: string | null;
         };
         /** @description A page of Customer items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         CustomerPage: {
@@ -4057,38 +3701,27 @@ export interface components {
             /** @description Customer groups, for group prices and promotions */
             customerGroupIds: string[];
             /** @description The default billing address, if one is set */
-            defaultBillingAddress?: components["schemas"]["CustomerAddress"];
+            defaultBillingAddress?: components["schemas"]["CustomerAddress"] | null;
             /** @description The default shipping address, if one is set */
-            defaultShippingAddress?: components["schemas"]["CustomerAddress"];
+            defaultShippingAddress?: components["schemas"]["CustomerAddress"] | null;
             /** @description Changed through better-auth's change-email flow (POST /api/auth/change-email), not here */
             email: string;
-            /**
-             * Format: uuid
-             * @description The customer's id (the same as the user id of their account)
-             */
+            /** @description The customer's id (the same as the user id of their account) */
             id: string;
             /** @description Whether the customer agreed to marketing messages */
             marketingConsent: boolean;
             /** @description Display name */
             name: string;
             /** @description Phone number */
-            phone?: string;
+            phone?: string | null;
             /**
              * Format: date-time
              * @description When it was last changed
              */
             updatedAt: string;
-            /**
-             * Format: uuid
-             * @description Id of the user account
-             */
-            userId?: string;
+            /** @description Id of the user account */
+            userId?: string | null;
         };
-        /**
-         * DocumentEncoding
-         * @enum {string}
-         */
-        DocumentEncoding: "utf8" | "base64";
         /** @description Availability of one entity: in total, per variant, per warehouse and per level. */
         EntityAvailability: {
             /**
@@ -4118,187 +3751,28 @@ export interface components {
             /** @description The entity has stock levels at all */
             tracked: boolean;
             /** @description Stock per variant */
-            variants: components["schemas"]["VariantStock"][];
+            variants: components["schemas"]["VariantAvailability"][];
             /** @description Stock per warehouse */
             warehouses: components["schemas"]["WarehouseAvailability"][];
         };
-        /**
-         * ErrorCode
-         * @enum {string}
-         */
-        ErrorCode: "BAD_REQUEST" | "QUERY_TOO_COSTLY" | "GRAPHQL_PARSE_FAILED" | "GRAPHQL_VALIDATION_FAILED" | "PERSISTED_QUERY_NOT_FOUND" | "PERSISTED_QUERY_HASH_MISMATCH" | "PERSISTED_QUERY_INVALID" | "UNAUTHORIZED" | "FORBIDDEN" | "TWO_FACTOR_REQUIRED" | "NOT_FOUND" | "REQUEST_TIMEOUT" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "CHECKOUT_FAILED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "TOO_MANY_REQUESTS" | "CLIENT_CLOSED_REQUEST" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
-        /** @description One entry of the error catalogue */
-        ErrorCodeInfo: {
-            /**
-             * @description Short unique code
-             * @enum {string}
-             */
-            code: "BAD_REQUEST" | "QUERY_TOO_COSTLY" | "GRAPHQL_PARSE_FAILED" | "GRAPHQL_VALIDATION_FAILED" | "PERSISTED_QUERY_NOT_FOUND" | "PERSISTED_QUERY_HASH_MISMATCH" | "PERSISTED_QUERY_INVALID" | "UNAUTHORIZED" | "FORBIDDEN" | "TWO_FACTOR_REQUIRED" | "NOT_FOUND" | "REQUEST_TIMEOUT" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "CHECKOUT_FAILED" | "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "TOO_MANY_REQUESTS" | "CLIENT_CLOSED_REQUEST" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
-            /** @description JSON Schema (OpenAPI 3.0 dialect) of `details` / `extensions.details`; null when the code carries none */
-            detailsSchema?: {
-                [key: string]: unknown;
-            };
-            /** @description Raised by the GraphQL transport only (parse, validation, persisted queries) */
-            graphqlOnly: boolean;
-            meaning: string;
-            /**
-             * Format: int32
-             * @description HTTP status over REST (and `extensions.restStatus` over GraphQL)
-             */
-            status: number;
-        };
-        /** @description The error envelope. `code` is stable (the catalogue); `details` has one shape per code. */
         ErrorResponse: {
             error: {
-                /**
-                 * @description BAD_REQUEST (400): The request cannot be read: malformed JSON or multipart, a body nested too deep, a missing signature header
-                 *     UNAUTHORIZED (401): No valid credentials (or a wrong email/password, a wrong PIN)
-                 *     FORBIDDEN (403): Missing permission, another organization's credentials, a cookie request from an untrusted origin, or a rule that refuses this caller (refund cap)
-                 *     NOT_FOUND (404): The resource or route does not exist (in this organization)
-                 *     CONFLICT (409): Conflicting state: a duplicate, a row in use, not enough stock or balance for the move
-                 *     SERVICE_UNAVAILABLE (503): A dependency cannot be reached (database, search engine, media store), the organization cannot be resolved, or the process is draining; retry after `Retry-After`
-                 * @enum {string}
-                 */
-                code: "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "SERVICE_UNAVAILABLE";
-                /** @description Context of the refusal: `reason`, `fields`, and the values the message names */
+                /** @example VALIDATION_FAILED */
+                code: string;
+                /** @description For VALIDATION_FAILED: the failing fields; for other codes an object such as `{ reason }` */
                 details?: {
-                    /** @description The input fields involved */
-                    fields?: string[];
-                    /** @description Machine-readable sub-code */
-                    reason?: string;
-                };
-                /** @description For people; may change */
-                message: string;
-            } | {
-                /**
-                 * @description QUERY_TOO_COSTLY (400): The operation (or a REST list with its `include`s and `limit`) costs more than the maximum, or loops through a list: refused before it runs
-                 * @enum {string}
-                 */
-                code: "QUERY_TOO_COSTLY";
-                /** @description The computed cost and the maximum */
-                details?: {
-                    cost: number;
-                    /** @description The input fields involved */
-                    fields?: string[];
-                    /** @description The list entered too often along one path */
-                    loop?: string;
-                    maxCost: number;
-                    /** @description Machine-readable sub-code */
-                    reason?: string;
-                };
-                /** @description For people; may change */
-                message: string;
-            } | {
-                /**
-                 * @description TWO_FACTOR_REQUIRED (403): This role must sign in with two factors; only enrolment is open to this session
-                 *     REQUEST_TIMEOUT (408): The request body did not arrive within the body-read timeout; the connection is closed
-                 *     PAYLOAD_TOO_LARGE (413): The body (or an uploaded file) is above the limit
-                 *     UNSUPPORTED_MEDIA_TYPE (415): The body is not in a content type this route reads
-                 *     INTERNAL_ERROR (500): Unexpected error: the message is masked and the error logged with the request id
-                 * @enum {string}
-                 */
-                code: "TWO_FACTOR_REQUIRED" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INTERNAL_ERROR";
-                /** @description For people; may change */
-                message: string;
-            } | {
-                /**
-                 * @description VALIDATION_FAILED (422): Input validation failed; `details` lists the failing fields
-                 * @enum {string}
-                 */
-                code: "VALIDATION_FAILED";
-                /** @description The failing input fields */
-                details?: {
-                    /** @description Dotted path into the input (`lines.0.quantity`) */
                     field: string;
                     message: string;
-                    /** @description Machine-readable sub-code, when there is one */
-                    reason?: string;
-                }[];
-                /** @description For people; may change */
-                message: string;
-            } | {
-                /**
-                 * @description CHECKOUT_FAILED (422): The checkout pipeline refused the order (empty cart, unpriced or unsellable items, promotion, stock, hook, payment); nothing was kept
-                 * @enum {string}
-                 */
-                code: "CHECKOUT_FAILED";
-                /** @description Why, and at which step */
-                details?: {
-                    /** @description The code of the refusal the step met (CONFLICT, VALIDATION_FAILED...) */
-                    code?: string;
-                    declineCode?: string;
-                    /** @description That refusal's own details */
-                    details?: unknown;
-                    /** @description The input fields involved */
-                    fields?: string[];
-                    paymentCode?: string;
-                    /** @description Why, in words */
-                    reason: string;
-                    /** @description promotions, inventory, payment, checkout.beforeCreate, checkout.beforeCommit */
-                    step?: string;
+                }[] | {
+                    [key: string]: unknown;
                 };
-                /** @description For people; may change */
-                message: string;
-            } | {
-                /**
-                 * @description INVALID_TRANSITION (422): The move is not in the state table of the resource (order, job, vendor, layaway, store...)
-                 * @enum {string}
-                 */
-                code: "INVALID_TRANSITION";
-                /** @description The refused move */
-                details?: {
-                    /** @description Where `from` may go */
-                    allowed?: string[];
-                    /** @description The input fields involved */
-                    fields?: string[];
-                    from: string;
-                    /** @description Machine-readable sub-code */
-                    reason?: string;
-                    to?: string;
-                };
-                /** @description For people; may change */
-                message: string;
-            } | {
-                /**
-                 * @description IDEMPOTENCY_KEY_REUSED (422): This idempotency key was already used with a different request body; use a new key for a new request
-                 * @enum {string}
-                 */
-                code: "IDEMPOTENCY_KEY_REUSED";
-                /** @description The key, and the order it made (the caller's own) */
-                details?: {
-                    /** @description The input fields involved */
-                    fields?: string[];
-                    idempotencyKey: string;
-                    /** Format: uuid */
-                    orderId: string;
-                    /** @description Machine-readable sub-code */
-                    reason?: string;
-                };
-                /** @description For people; may change */
-                message: string;
-            } | {
-                /**
-                 * @description TOO_MANY_REQUESTS (429): Rate limit exceeded; retry after the `Retry-After` header
-                 * @enum {string}
-                 */
-                code: "TOO_MANY_REQUESTS";
-                /** @description When to retry */
-                details?: {
-                    /** @description The input fields involved */
-                    fields?: string[];
-                    /** @description Machine-readable sub-code */
-                    reason?: string;
-                    /** @description Seconds */
-                    retryAfter: number;
-                };
-                /** @description For people; may change */
                 message: string;
             };
         };
         /** @description A non-fatal error of an after-hook (the operation itself succeeded). */
         HookError: {
             /** @description Short unique code */
-            code?: string;
+            code?: string | null;
             /** @description The hook that failed, e.g. orders.afterCreate */
             hook: string;
             /** @description The plugin or handler that registered it */
@@ -4314,7 +3788,7 @@ export interface components {
             movement: components["schemas"]["InventoryMovement"];
         };
         /**
-         * InventoryAdjustmentType
+         * @description Why stock changed: restock, return, sale, damage, loss, correction or backorder.
          * @enum {string}
          */
         InventoryAdjustmentType: "restock" | "return" | "sale" | "damage" | "loss" | "correction" | "backorder";
@@ -4344,12 +3818,12 @@ export interface components {
              * Format: int64
              * @description Value at cost: onHand × unitCost
              */
-            inventoryValue?: number;
+            inventoryValue?: number | null;
             /**
              * Format: date-time
              * @description When stock was last received
              */
-            lastRestockedAt?: string;
+            lastRestockedAt?: string | null;
             /** @description available ≤ reorderThreshold */
             lowStock: boolean;
             /**
@@ -4371,7 +3845,7 @@ export interface components {
              * Format: int64
              * @description Moving average cost per unit, organization currency; null = unknown
              */
-            unitCost?: number;
+            unitCost?: number | null;
             /**
              * Format: date-time
              * @description When it was last changed
@@ -4381,19 +3855,12 @@ export interface components {
              * Format: uuid
              * @description Null for entity-level stock
              */
-            variantId?: string;
+            variantId?: string | null;
             /**
              * Format: uuid
              * @description UUID of the warehouse
              */
             warehouseId: string;
-        };
-        /** @description One InventoryLevel of a page with its cursor. */
-        InventoryLevelEdge: {
-            /** @description Opaque position of this item: pass it as `after` or `before` */
-            cursor: string;
-            /** @description The InventoryLevel */
-            node: components["schemas"]["InventoryLevel"];
         };
         /** @description A page of InventoryLevel items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         InventoryLevelPage: {
@@ -4405,7 +3872,7 @@ export interface components {
         /** @description One change of on hand: the ledger row of an adjustment or of reserved units leaving with an order. */
         InventoryMovement: {
             /** @description Id of the user or API key that acted */
-            actorId?: string;
+            actorId?: string | null;
             /**
              * Format: date-time
              * @description When it was created
@@ -4427,7 +3894,7 @@ export interface components {
              */
             levelId: string;
             /** @description Free-text note */
-            note?: string;
+            note?: string | null;
             /**
              * Format: int32
              * @description Units on hand after this movement
@@ -4439,34 +3906,24 @@ export interface components {
              */
             quantity: number;
             /** @description External reference */
-            reference?: string;
-            /**
-             * @description The adjustment type (a reserved sale consumed by checkout is sale)
-             * @enum {string}
-             */
-            type: "restock" | "return" | "sale" | "damage" | "loss" | "correction" | "backorder";
+            reference?: string | null;
+            /** @description The adjustment type (a reserved sale consumed by checkout is sale) */
+            type: components["schemas"]["InventoryAdjustmentType"];
             /**
              * Format: int64
              * @description Cost of one unit in minor units, if known
              */
-            unitCost?: number;
+            unitCost?: number | null;
             /**
              * Format: uuid
              * @description UUID of the variant (null or absent for the entity itself)
              */
-            variantId?: string;
+            variantId?: string | null;
             /**
              * Format: uuid
              * @description UUID of the warehouse
              */
             warehouseId: string;
-        };
-        /** @description One InventoryMovement of a page with its cursor. */
-        InventoryMovementEdge: {
-            /** @description Opaque position of this item: pass it as `after` or `before` */
-            cursor: string;
-            /** @description The InventoryMovement */
-            node: components["schemas"]["InventoryMovement"];
         };
         /** @description A page of InventoryMovement items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         InventoryMovementPage: {
@@ -4525,7 +3982,7 @@ export interface components {
              */
             quantity: number;
             /** @description External reference */
-            reference?: string;
+            reference?: string | null;
             /**
              * Format: int32
              * @description Units given back to stock
@@ -4540,7 +3997,7 @@ export interface components {
              * Format: uuid
              * @description UUID of the variant (null or absent for the entity itself)
              */
-            variantId?: string;
+            variantId?: string | null;
             /**
              * Format: uuid
              * @description UUID of the warehouse
@@ -4577,12 +4034,12 @@ export interface components {
              */
             quantity: number;
             /** @description External reference */
-            reference?: string;
+            reference?: string | null;
             /**
              * Format: uuid
              * @description UUID of the variant (null or absent for the entity itself)
              */
-            variantId?: string;
+            variantId?: string | null;
             /**
              * Format: uuid
              * @description UUID of the warehouse
@@ -4600,16 +4057,16 @@ export interface components {
              * Format: date-time
              * @description When it was completed
              */
-            completedAt?: string;
+            completedAt?: string | null;
             /** @description Jobs with the same key run one at a time */
-            concurrencyKey?: string;
+            concurrencyKey?: string | null;
             /**
              * Format: date-time
              * @description When it was created
              */
             createdAt: string;
             /** @description Error message, if it failed */
-            error?: string;
+            error?: string | null;
             /**
              * Format: uuid
              * @description Identifier of the job
@@ -4633,14 +4090,11 @@ export interface components {
              * Format: date-time
              * @description When the current or last run started
              */
-            processingStartedAt?: string;
+            processingStartedAt?: string | null;
             /** @description Job queue name */
             queue: string;
-            /**
-             * @description pending, processing, succeeded or failed
-             * @enum {string}
-             */
-            status: "pending" | "processing" | "succeeded" | "failed";
+            /** @description pending, processing, succeeded or failed */
+            status: components["schemas"]["JobStatus"];
             /** @description The task that runs it, e.g. webhooks/deliver */
             taskSlug: string;
             /**
@@ -4652,14 +4106,7 @@ export interface components {
              * Format: date-time
              * @description Not run before this time
              */
-            waitUntil?: string;
-        };
-        /** @description One Job of a page with its cursor. */
-        JobEdge: {
-            /** @description Opaque position of this item: pass it as `after` or `before` */
-            cursor: string;
-            /** @description The Job */
-            node: components["schemas"]["Job"];
+            waitUntil?: string | null;
         };
         /** @description A page of Job items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         JobPage: {
@@ -4676,24 +4123,21 @@ export interface components {
              */
             attempts: number;
             /** @description Error message, if it failed */
-            error?: string;
+            error?: string | null;
             /**
              * Format: uuid
              * @description Identifier of the job run outcome
              */
             id: string;
-            /**
-             * @description What this run did to the job
-             * @enum {string}
-             */
-            status: "succeeded" | "pending" | "failed" | "lost";
+            /** @description What this run did to the job */
+            status: components["schemas"]["JobRunStatus"];
             /** @description The task that ran */
             taskSlug: string;
             /**
              * Format: date-time
              * @description When a retry may run (pending jobs)
              */
-            waitUntil?: string;
+            waitUntil?: string | null;
         };
         /** @description What one GET /jobs/run did. */
         JobRunReport: {
@@ -4738,12 +4182,12 @@ export interface components {
             succeeded: number;
         };
         /**
-         * JobRunStatus
+         * @description What one run did to a job: pending = will retry; lost = its claim was taken back before it finished.
          * @enum {string}
          */
         JobRunStatus: "succeeded" | "pending" | "failed" | "lost";
         /**
-         * JobStatus
+         * @description State of a job in the job table.
          * @enum {string}
          */
         JobStatus: "pending" | "processing" | "succeeded" | "failed";
@@ -4768,7 +4212,7 @@ export interface components {
              * Format: uuid
              * @description UUID of the variant (null or absent for the entity itself)
              */
-            variantId?: string;
+            variantId?: string | null;
             /**
              * Format: uuid
              * @description UUID of the warehouse
@@ -4776,26 +4220,23 @@ export interface components {
             warehouseId: string;
         };
         /**
-         * LineFulfillmentStatus
+         * @description How much of an order line has shipped.
          * @enum {string}
          */
         LineFulfillmentStatus: "unfulfilled" | "partially_fulfilled" | "fulfilled";
         /**
-         * MailTransport
+         * @description smtp, or file (JSON under DATA_DIR/mail).
          * @enum {string}
          */
         MailTransport: "smtp" | "file";
         /** @description A stored file: an image or a document. */
         MediaAsset: {
             /** @description Alternative text for screen readers */
-            alt?: string;
+            alt?: string | null;
             /** @description SHA-256 of the bytes, hex */
             checksum: string;
-            /**
-             * Format: float
-             * @description Confidence of an automatically generated asset or tag, 0 to 1 (null for uploads)
-             */
-            confidence?: number;
+            /** @description Confidence of an automatically generated asset or tag, 0 to 1 (null for uploads) */
+            confidence?: number | null;
             /**
              * Format: date-time
              * @description When it was created
@@ -4805,12 +4246,12 @@ export interface components {
              * Format: uuid
              * @description UUID of the original asset this rendition was made from
              */
-            derivedFromAssetId?: string;
+            derivedFromAssetId?: string | null;
             /**
              * Format: int32
              * @description Height in pixels
              */
-            height?: number;
+            height?: number | null;
             /**
              * Format: uuid
              * @description Identifier of the media asset
@@ -4818,11 +4259,8 @@ export interface components {
             id: string;
             /** @description Detected from the bytes */
             mimeType: string;
-            /**
-             * @description Where the asset came from
-             * @enum {string}
-             */
-            origin: "merchant" | "generated" | "imported";
+            /** @description Where the asset came from */
+            origin: components["schemas"]["MediaOrigin"];
             /**
              * Format: int32
              * @description Bytes
@@ -4844,7 +4282,7 @@ export interface components {
              * Format: int32
              * @description Width in pixels
              */
-            width?: number;
+            width?: number | null;
         };
         /** @description An asset shown on an entity or on one of its variants. */
         MediaAttachment: {
@@ -4883,888 +4321,13 @@ export interface components {
              * Format: uuid
              * @description UUID of the variant (null or absent for the entity itself)
              */
-            variantId?: string;
+            variantId?: string | null;
         };
         /**
-         * MediaOrigin
+         * @description Where an asset came from
          * @enum {string}
          */
         MediaOrigin: "merchant" | "generated" | "imported";
-        /** @description Root of every write. The same request limits as Query apply. */
-        Mutation: {
-            /**
-             * @description Create a cart
-             *
-             *     Without a customer the cart is a guest cart and the answer carries its cartToken (shown once). A customer's carts are theirs; staff with orders:create:on-behalf may name a customerId. Anonymous shoppers use guest carts; signed-in callers need cart:create, cart:read or cart:update. A customer reaches only their own carts; a guest cart needs its x-cart-token header; staff with orders:create:on-behalf reach every cart. An unreachable cart is 404.
-             *
-             *     Public.
-             *
-             *     REST: POST /api/carts
-             */
-            cartCreate: components["schemas"]["Cart"];
-            /**
-             * @description Add an item to a cart
-             *
-             *     Only active catalog entities can be added (an entity with variants is added as one of them). The unitPriceSnapshot stored is the resolved price when one exists, otherwise the one sent. Adding an item already in the cart adds to its quantity. A checked-out cart is 409. Emits cart.afterAddItem. Anonymous shoppers use guest carts; signed-in callers need cart:create, cart:read or cart:update. A customer reaches only their own carts; a guest cart needs its x-cart-token header; staff with orders:create:on-behalf reach every cart. An unreachable cart is 404.
-             *
-             *     Public.
-             *
-             *     REST: POST /api/carts/:id/items
-             */
-            cartItemAdd: components["schemas"]["Cart"];
-            /**
-             * @description Remove an item from a cart
-             *
-             *     Anonymous shoppers use guest carts; signed-in callers need cart:create, cart:read or cart:update. A customer reaches only their own carts; a guest cart needs its x-cart-token header; staff with orders:create:on-behalf reach every cart. An unreachable cart is 404.
-             *
-             *     Public.
-             *
-             *     REST: DELETE /api/carts/:id/items/:itemId
-             */
-            cartItemRemove: components["schemas"]["Cart"];
-            /**
-             * @description Change a cart item's quantity
-             *
-             *     Anonymous shoppers use guest carts; signed-in callers need cart:create, cart:read or cart:update. A customer reaches only their own carts; a guest cart needs its x-cart-token header; staff with orders:create:on-behalf reach every cart. An unreachable cart is 404.
-             *
-             *     Public.
-             *
-             *     REST: PATCH /api/carts/:id/items/:itemId
-             */
-            cartItemUpdate: components["schemas"]["Cart"];
-            /**
-             * @description Create a brand
-             *
-             *     Fields: name, slug (unique per organization; a duplicate is 409), description, logoUrl, websiteUrl, sortOrder, metadata.
-             *
-             *     Requires permission catalog:create.
-             *
-             *     Audited as catalog.brandCreate.
-             *
-             *     REST: POST /api/catalog/brands
-             */
-            catalogBrandCreate?: components["schemas"]["CatalogBrand"];
-            /**
-             * @description Delete a brand
-             *
-             *     Removes its entity memberships (not the entities). Answers the deleted brand.
-             *
-             *     Requires permission catalog:delete.
-             *
-             *     Audited as catalog.brandDelete.
-             *
-             *     REST: DELETE /api/catalog/brands/:brandId
-             */
-            catalogBrandDelete?: components["schemas"]["CatalogBrand"];
-            /**
-             * @description Update a brand
-             *
-             *     Only the keys sent change.
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.brandUpdate.
-             *
-             *     REST: PATCH /api/catalog/brands/:brandId
-             */
-            catalogBrandUpdate?: components["schemas"]["CatalogBrand"];
-            /**
-             * @description Create a category
-             *
-             *     Fields: name, slug (unique per organization; a duplicate is 409), description, parentId (an existing category), sortOrder, metadata.
-             *
-             *     Requires permission catalog:create.
-             *
-             *     Audited as catalog.categoryCreate.
-             *
-             *     REST: POST /api/catalog/categories
-             */
-            catalogCategoryCreate?: components["schemas"]["CatalogCategory"];
-            /**
-             * @description Delete a category
-             *
-             *     Removes its entity memberships (not the entities); its child categories become roots. Answers the deleted category.
-             *
-             *     Requires permission catalog:delete.
-             *
-             *     Audited as catalog.categoryDelete.
-             *
-             *     REST: DELETE /api/catalog/categories/:categoryId
-             */
-            catalogCategoryDelete?: components["schemas"]["CatalogCategory"];
-            /**
-             * @description Update a category
-             *
-             *     Only the keys sent change. parentId null makes it a root; a parent below the category itself is 422.
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.categoryUpdate.
-             *
-             *     REST: PATCH /api/catalog/categories/:categoryId
-             */
-            catalogCategoryUpdate?: components["schemas"]["CatalogCategory"];
-            /**
-             * @description Approve the newest proposal of a custom field
-             *
-             *     The newest pending proposal of the field and locale (query `locale`, default en) becomes the live value, displacing the previous one in the same transaction; older pending proposals of that field and locale are retired. 404 when none is pending. Store-sourced entities also need catalog:sync. Emits catalog.update.
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.customFieldApprove.
-             *
-             *     REST: POST /api/catalog/entities/:id/custom-fields/:fieldName/approve
-             */
-            catalogCustomFieldApprove?: components["schemas"]["CatalogCustomField"];
-            /**
-             * @description Propose a custom-field value
-             *
-             *     Body: value (validated against the field definition now and again on approval), locale (default en), source (free text naming who or what proposes: store, import, ai...; default api), sourceStoreId, note. The proposal waits in /admin/custom-field-proposals until approve or reject; the live value is unchanged until then. Needs catalog:update or catalog:sync (a sync connector may propose but approving also needs catalog:update).
-             *
-             *     Requires one of the permissions catalog:update, catalog:sync.
-             *
-             *     Audited as catalog.customFieldPropose.
-             *
-             *     REST: POST /api/catalog/entities/:id/custom-fields/:fieldName/proposals
-             */
-            catalogCustomFieldPropose?: components["schemas"]["CatalogCustomField"];
-            /**
-             * @description Reject the newest proposal of a custom field
-             *
-             *     Marks the newest pending proposal of the field and locale (default en) rejected; the live value is untouched. Same permissions as approve.
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.customFieldReject.
-             *
-             *     REST: POST /api/catalog/entities/:id/custom-fields/:fieldName/reject
-             */
-            catalogCustomFieldReject?: components["schemas"]["CatalogCustomField"];
-            /**
-             * @description Archive: move to archived
-             *
-             *     Allowed from any status. Emits catalog.update (changes: status) when the status changes; archive of an entity already archived changes nothing.
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.entityArchive.
-             *
-             *     REST: POST /api/catalog/entities/:id/archive
-             */
-            catalogEntityArchive?: components["schemas"]["CatalogEntity"];
-            /**
-             * @description Set the localized attributes of an entity for one locale
-             *
-             *     Replaces the locale's attributes: fields left out become null. Emits catalog.update (changes: attributes.<locale>).
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.entityAttributesSet.
-             *
-             *     REST: PUT /api/catalog/entities/:id/attributes/:locale
-             */
-            catalogEntityAttributesSet?: components["schemas"]["CatalogAttributes"];
-            /**
-             * @description Add an entity to a brand
-             *
-             *     Adding a membership that exists changes nothing. Answers the entity with its brands. Emits catalog.update (changes: brands).
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.entityBrandAdd.
-             *
-             *     REST: POST /api/catalog/entities/:id/brands/:brandId
-             */
-            catalogEntityBrandAdd?: components["schemas"]["CatalogEntity"];
-            /**
-             * @description Remove an entity from a brand
-             *
-             *     404 when the entity does not have the brand. Answers the entity with its brands. Emits catalog.update.
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.entityBrandRemove.
-             *
-             *     REST: DELETE /api/catalog/entities/:id/brands/:brandId
-             */
-            catalogEntityBrandRemove?: components["schemas"]["CatalogEntity"];
-            /**
-             * @description Add an entity to a category
-             *
-             *     Adding a membership that exists changes nothing. Answers the entity with its categories. Emits catalog.update (changes: categories).
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.entityCategoryAdd.
-             *
-             *     REST: POST /api/catalog/entities/:id/categories/:categoryId
-             */
-            catalogEntityCategoryAdd?: components["schemas"]["CatalogEntity"];
-            /**
-             * @description Remove an entity from a category
-             *
-             *     404 when the entity is not in the category. Answers the entity with its categories. Emits catalog.update.
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.entityCategoryRemove.
-             *
-             *     REST: DELETE /api/catalog/entities/:id/categories/:categoryId
-             */
-            catalogEntityCategoryRemove?: components["schemas"]["CatalogEntity"];
-            /**
-             * @description Create a catalog entity
-             *
-             *     The slug is unique per organization (a duplicate is 409 CONFLICT). `customFields` is an object keyed by field name, validated against the field definitions of the entity type (unknown, archived, mistyped or missing required fields are 422 naming `customFields.<name>`); the values are stored approved, with provenance, and the answer embeds them. Emits catalog.create.
-             *
-             *     Requires permission catalog:create.
-             *
-             *     Audited as catalog.entityCreate.
-             *
-             *     REST: POST /api/catalog/entities
-             */
-            catalogEntityCreate?: components["schemas"]["CatalogEntity"];
-            /**
-             * @description Delete a catalog entity
-             *
-             *     Removes the entity with its attributes, options, variants, memberships, custom fields and ownership rows; answers the deleted entity. Emits catalog.delete.
-             *
-             *     Requires permission catalog:delete.
-             *
-             *     Audited as catalog.entityDelete.
-             *
-             *     REST: DELETE /api/catalog/entities/:id
-             */
-            catalogEntityDelete?: components["schemas"]["CatalogEntity"];
-            /**
-             * @description Discontinue: move to discontinued
-             *
-             *     Allowed from any status. Emits catalog.update (changes: status) when the status changes; discontinue of an entity already discontinued changes nothing.
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.entityDiscontinue.
-             *
-             *     REST: POST /api/catalog/entities/:id/discontinue
-             */
-            catalogEntityDiscontinue?: components["schemas"]["CatalogEntity"];
-            /**
-             * @description Set who owns a field of an entity
-             *
-             *     Body: fieldPath (e.g. attributes.en.title, customFields.material, sku), owner (platform, store or shared), optional storeId and variantId (a variant of this entity). One row per fieldPath, storeId and variantId: setting it again changes the owner. Store-sourced entities also need catalog:sync.
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.entityFieldOwnershipSet.
-             *
-             *     REST: PUT /api/catalog/entities/:id/field-ownership
-             */
-            catalogEntityFieldOwnershipSet?: components["schemas"]["CatalogFieldOwnership"];
-            /**
-             * @description Publish: move to active
-             *
-             *     Allowed from any status. Emits catalog.update (changes: status) when the status changes; publish of an entity already active changes nothing.
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.entityPublish.
-             *
-             *     REST: POST /api/catalog/entities/:id/publish
-             */
-            catalogEntityPublish?: components["schemas"]["CatalogEntity"];
-            /**
-             * @description Update a catalog entity
-             *
-             *     Only the keys sent change. `metadata` replaces the whole object. `customFields` is a patch: a value sets the field, an explicit null clears it (422 for a required field), omitted keys are untouched. The type is fixed at creation. Emits catalog.update with the changed keys.
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.entityUpdate.
-             *
-             *     REST: PATCH /api/catalog/entities/:id
-             */
-            catalogEntityUpdate?: components["schemas"]["CatalogEntity"];
-            /**
-             * @description Archive a custom-field definition
-             *
-             *     Definitions are never deleted: an archived field keeps its values and takes no new ones. Archiving twice changes nothing.
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.fieldDefinitionArchive.
-             *
-             *     REST: POST /api/admin/entity-field-definitions/:id/archive
-             */
-            catalogFieldDefinitionArchive?: components["schemas"]["CatalogFieldDefinition"];
-            /**
-             * @description Define a custom field for an entity type
-             *
-             *     Body: entityType, name (unique per organization and entity type, archived ones included; a duplicate is 409), type (string, number, boolean, date as ISO 8601, enum with enumValues, json), required (entities created afterwards must carry it; it cannot be cleared), filterable (indexed by search), label, description.
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.fieldDefinitionCreate.
-             *
-             *     REST: POST /api/admin/entity-field-definitions
-             */
-            catalogFieldDefinitionCreate?: components["schemas"]["CatalogFieldDefinition"];
-            /**
-             * @description Update a custom-field definition
-             *
-             *     label, description, required, filterable and (for enum fields) enumValues; the entity type, name and value type are fixed.
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.fieldDefinitionUpdate.
-             *
-             *     REST: PATCH /api/admin/entity-field-definitions/:id
-             */
-            catalogFieldDefinitionUpdate?: components["schemas"]["CatalogFieldDefinition"];
-            /**
-             * @description Create an option type (axis) on an entity
-             *
-             *     Body: name (unique per entity; a duplicate is 409), optional label, sortOrder, and values to create with it. Emits catalog.update (changes: optionTypes).
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.optionTypeCreate.
-             *
-             *     REST: POST /api/catalog/entities/:id/options
-             */
-            catalogOptionTypeCreate?: components["schemas"]["CatalogOptionType"];
-            /**
-             * @description Create a value of an option type
-             *
-             *     Body: value (unique per option type; a duplicate is 409), optional label and sortOrder. Emits catalog.update for the entity.
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.optionValueCreate.
-             *
-             *     REST: POST /api/catalog/options/:optionTypeId/values
-             */
-            catalogOptionValueCreate?: components["schemas"]["CatalogOptionValue"];
-            /**
-             * @description Create one variant
-             *
-             *     Pick its option values either by id (`optionValueIds`) or by name (`options`: { "size": "L" }); they must exist on the entity, at most one per option type. No values makes the entity's default variant. A duplicate SKU or an existing combination is 409. Emits catalog.update (changes: variants).
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.variantCreate.
-             *
-             *     REST: POST /api/catalog/entities/:id/variants
-             */
-            catalogVariantCreate?: components["schemas"]["CatalogVariant"];
-            /**
-             * @description Delete a variant
-             *
-             *     Answers the deleted variant. Emits catalog.update (changes: variants) for its entity.
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.variantDelete.
-             *
-             *     REST: DELETE /api/catalog/variants/:variantId
-             */
-            catalogVariantDelete?: components["schemas"]["CatalogVariant"];
-            /**
-             * @description Find or create one variant, creating its option axes and values inline
-             *
-             *     Body `{ options: { <axis>: <value>, ... }, sku? }`: missing option types and values are created, then the variant with exactly that combination is returned (200) or created (201) with zero stock seeded by the inventory module when it is installed. A given sku that differs from the existing variant's is 409. Concurrent calls for one combination create it once.
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.variantQuickCreate.
-             *
-             *     REST: POST /api/catalog/entities/:id/variants/quick
-             */
-            catalogVariantQuickCreate?: components["schemas"]["CatalogVariant"];
-            /**
-             * @description Create the full cartesian matrix of variants from axes
-             *
-             *     Body `{ axes: { <axis>: [values...] }, skuPrefix? }`: creates missing option types and values, then every combination that does not exist yet (at most 10 axes, 100 values per axis, 1000 combinations). Answers 201 when it created variants, 200 when all existed, with both lists.
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.variantsBulkCreate.
-             *
-             *     REST: POST /api/catalog/entities/:id/variants/bulk
-             */
-            catalogVariantsBulkCreate?: components["schemas"]["CatalogVariantMatrix"];
-            /**
-             * @description Generate variants from the option matrix
-             *
-             *     Creates a variant for every combination of the values of the given option types (default: all of the entity's), skipping combinations that exist; at most 1000 combinations. SKUs are generated (skuPrefix, default the slug). Answers 201 when it created variants, 200 when all existed, with both lists.
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.variantsGenerate.
-             *
-             *     REST: POST /api/catalog/entities/:id/variants/generate
-             */
-            catalogVariantsGenerate?: components["schemas"]["CatalogVariantMatrix"];
-            /**
-             * @description Update a variant
-             *
-             *     Only the keys sent change: sku (unique per organization; a duplicate is 409), title, taxClassId (null clears it), metadata. Its option values are its identity and do not change. Emits catalog.update (changes: variants) for its entity.
-             *
-             *     Requires permission catalog:update.
-             *
-             *     Audited as catalog.variantUpdate.
-             *
-             *     REST: PATCH /api/catalog/variants/:variantId
-             */
-            catalogVariantUpdate?: components["schemas"]["CatalogVariant"];
-            /**
-             * @description Create an order from a cart
-             *
-             *     In one transaction: re-prices every line (never the cart snapshots), applies promotionCodes, taxes each line by its tax class, adds shipping (settings shipping.flatRate, free from shipping.freeOver), reserves stock (concurrent checkouts never oversell), runs checkout.beforeCreate hooks (which may veto), charges paymentMethodId through the payment adapter and numbers the order ORD-YYYY-NNNNNN. The order stays pending (paymentStatus awaiting_payment) until the provider's payment_intent.succeeded event confirms it. Any failure — an unsellable or unpriced item, a refused code, missing stock, a declined card, a veto — is 422 CHECKOUT_FAILED with the reason in error.details.reason, and nothing is kept. With idempotencyKey, a replay by the same caller returns the original order with 200 and charges nothing. After-hook (orders.afterCreate) failures are listed in meta.hookErrors. Anonymous shoppers may check out a guest cart (with its x-cart-token header); signed-in callers need orders:create; naming another customer needs orders:create:on-behalf. Emits orders.create.
-             *
-             *     Public.
-             *
-             *     REST: POST /api/checkout
-             */
-            checkout: components["schemas"]["CheckoutResult"];
-            /**
-             * @description Adjust on hand by a signed quantity
-             *
-             *     Types: restock (positive): Goods received; sets last restocked time; `unitCost` updates the moving average cost; return (positive): A customer return put back into stock; sale (negative): Units sold outside a reservation (a reserved sale is consumed by the checkout); damage (negative): Units damaged and written off; loss (negative): Units lost or stolen (shrinkage); correction (either sign): A stock count correction, either way; backorder (negative): A sale against stock not yet received: the only type that may take on hand below zero. A level is created on its first adjustment. Taking on hand below zero is 409 (except backorder). Every adjustment is kept as a movement. Emits inventory.afterAdjust.
-             *
-             *     Requires permission inventory:adjust.
-             *
-             *     Audited as inventory.adjust.
-             *
-             *     REST: POST /api/inventory/adjust
-             */
-            inventoryAdjust?: components["schemas"]["InventoryAdjustment"];
-            /**
-             * @description Set a level's reorder threshold or unit cost
-             *
-             *     Requires permission inventory:adjust.
-             *
-             *     Audited as inventory.levelUpdate.
-             *
-             *     REST: PATCH /api/inventory/levels/:id
-             */
-            inventoryLevelUpdate?: components["schemas"]["InventoryLevel"];
-            /**
-             * @description Release reserved stock
-             *
-             *     Gives `quantity` reserved units back, oldest reservation first, among the reservations matching the entity, variant and the optional warehouseId, reference and reservationId. Releasing more than they hold is 409.
-             *
-             *     Requires permission inventory:adjust.
-             *
-             *     Audited as inventory.release.
-             *
-             *     REST: POST /api/inventory/release
-             */
-            inventoryRelease?: components["schemas"]["InventoryRelease"];
-            /**
-             * @description Reserve stock for a cart or an order
-             *
-             *     Holds `quantity` units in one warehouse: the one named, else the default warehouse if it has enough, else the one with the most available. More than is available is 409 CONFLICT, and concurrent reservations never oversell.
-             *
-             *     Requires permission inventory:adjust.
-             *
-             *     Audited as inventory.reserve.
-             *
-             *     REST: POST /api/inventory/reserve
-             */
-            inventoryReserve?: components["schemas"]["InventoryReservationResult"];
-            /**
-             * @description Re-enqueue a failed job (back to pending with a fresh attempt budget); returns the updated job
-             *
-             *     Requires permission jobs:admin.
-             *
-             *     Audited as jobs.retry.
-             *
-             *     REST: POST /api/admin/jobs/:id/retry
-             */
-            jobRetry?: components["schemas"]["Job"];
-            /**
-             * @description Cron target: run one batch of the organization’s jobs and report what it did
-             *
-             *     Takes back jobs of stopped workers, dispatches pending events, then claims up to `limit` runnable jobs of `queue` and runs them. Needs jobs:admin; in production, an API key with *:*.
-             *
-             *     Requires permission jobs:admin.
-             *
-             *     REST: GET /api/jobs/run
-             */
-            jobsRun?: components["schemas"]["JobRunReport"];
-            /**
-             * @description Save an address
-             *
-             *     The first address becomes the default shipping and billing address; isDefaultShipping / isDefaultBilling move the default to this one. At most 50 addresses. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
-             *
-             *     Requires permission customers:update:self. A signed-in customer's session only (not an API key).
-             *
-             *     Audited as customers.addressCreate.
-             *
-             *     REST: POST /api/me/addresses
-             */
-            meAddressCreate?: components["schemas"]["CustomerAddress"];
-            /**
-             * @description Delete a saved address; answers the deleted address
-             *
-             *     Another customer's address id is 404. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
-             *
-             *     Requires permission customers:update:self. A signed-in customer's session only (not an API key).
-             *
-             *     Audited as customers.addressDelete.
-             *
-             *     REST: DELETE /api/me/addresses/:id
-             */
-            meAddressDelete?: components["schemas"]["CustomerAddress"];
-            /**
-             * @description Delete a media asset
-             *
-             *     Removes the asset, its attachments and renditions; the stored bytes are removed after commit (a job retries a failed removal).
-             *
-             *     Requires permission media:write.
-             *
-             *     Audited as media.assetDelete.
-             *
-             *     REST: DELETE /api/media/:id
-             */
-            mediaAssetDelete?: components["schemas"]["MediaAsset"];
-            /**
-             * @description Attach an asset to an entity or one of its variants
-             *
-             *     One attachment per asset at entity level and one per variant: a duplicate at the same level is 409 CONFLICT.
-             *
-             *     Requires permission media:write.
-             *
-             *     Audited as media.attach.
-             *
-             *     REST: POST /api/media/attach
-             */
-            mediaAttach?: components["schemas"]["MediaAttachment"];
-            /**
-             * @description Detach an asset (the asset stays)
-             *
-             *     Requires permission media:write.
-             *
-             *     Audited as media.detach.
-             *
-             *     REST: DELETE /api/media/attachments/:attachmentId
-             */
-            mediaDetach?: components["schemas"]["MediaAttachment"];
-            /**
-             * @description Reorder the attachments of an entity
-             *
-             *     Each listed attachment gets its position in the list as sortOrder (0, 1, ...), in one statement; answers all attachments of the entity in order.
-             *
-             *     Requires permission media:write.
-             *
-             *     Audited as media.reorder.
-             *
-             *     REST: POST /api/media/reorder
-             */
-            mediaReorder?: components["schemas"]["MediaAttachment"][];
-            /** @description Upload a file through a GraphQL multipart request (operations + map + the file part). Same rules as POST /api/media/upload: type from the bytes, size limit (PAYLOAD_TOO_LARGE), the same bytes answer the existing asset; origin merchant. Requires permission media:write. */
-            mediaUpload: components["schemas"]["MediaAsset"];
-            /**
-             * @description A new cart filled from one of my orders at today's prices
-             *
-             *     Lines that can no longer be sold are left out and listed in meta.skipped with the reason; the call still succeeds. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
-             *
-             *     Requires permission cart:create. A signed-in customer's session only (not an API key).
-             *
-             *     REST: POST /api/me/orders/:orderId/reorder
-             */
-            meOrderReorder?: components["schemas"]["ReorderResult"];
-            /**
-             * @description Update the signed-in customer's profile
-             *
-             *     name, phone (null clears), marketingConsent. The email changes through better-auth's change-email flow (POST /api/auth/change-email), which verifies the new address. Emits customers.update. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
-             *
-             *     Requires permission customers:update:self. A signed-in customer's session only (not an API key).
-             *
-             *     Audited as customers.update.
-             *
-             *     REST: PATCH /api/me/profile
-             */
-            meProfileUpdate?: components["schemas"]["CustomerProfile"];
-            /**
-             * @description Record a fulfillment (shipped units) of an order
-             *
-             *     The order must be processing or partially_fulfilled. `lines` defaults to every unit not yet fulfilled; a quantity above what is left to fulfill is 422. Commits the reserved stock, updates each line's fulfillment status and moves the order to partially_fulfilled or fulfilled. Emits fulfillment.create.
-             *
-             *     Requires permission orders:update.
-             *
-             *     Audited as fulfillment.create.
-             *
-             *     REST: POST /api/orders/:id/fulfillments
-             */
-            orderFulfillmentCreate?: components["schemas"]["OrderFulfillment"];
-            /**
-             * @description Email the invoice to the order's customer address
-             *
-             *     Sends the HTML invoice with the PDF attached to the order's customer email, and to no other address (422 when the order has none). Through SMTP when mail.smtpUrl is set, otherwise written as JSON under DATA_DIR/mail. Callers with only orders:read:own see their own orders and get 404 for any other.
-             *
-             *     Requires one of the permissions orders:read, orders:read:own.
-             *
-             *     Audited as orders.invoiceEmail.
-             *
-             *     REST: POST /api/orders/:id/invoice/email
-             */
-            orderInvoiceEmail?: components["schemas"]["OrderInvoiceEmail"];
-            /**
-             * @description Add a note to an order
-             *
-             *     Requires permission orders:update.
-             *
-             *     Audited as orders.noteCreate.
-             *
-             *     REST: POST /api/orders/:id/notes
-             */
-            orderNoteCreate?: components["schemas"]["OrderNote"];
-            /**
-             * @description Delete a note of an order; answers the deleted note
-             *
-             *     Requires permission orders:update.
-             *
-             *     Audited as orders.noteDelete.
-             *
-             *     REST: DELETE /api/orders/:id/notes/:noteId
-             */
-            orderNoteDelete?: components["schemas"]["OrderNote"];
-            /**
-             * @description Refund order lines
-             *
-             *     A line above quantity − refundedQuantity is 422. The amount is derived from the order's own unit prices, discounts and taxes (shipping is not refunded per line) and never exceeds what was captured (409 when nothing is left to refund). Past the operator's daily cap (policies.refundDailyCap, in the organization's timezone) the refund is 403. The refund stays pending while it can be undone (policies.refundUndoWindowMinutes, default 15), then goes through the payment adapter with the refund id as idempotency key. reason: at most 500 characters.
-             *
-             *     Requires permission orders:update.
-             *
-             *     Audited as orders.refund.
-             *
-             *     REST: POST /api/orders/:id/refunds
-             */
-            orderRefundCreate?: components["schemas"]["OrderRefund"];
-            /**
-             * @description Undo a refund inside its undo window
-             *
-             *     Gives the refunded quantities back. After the window (policies.refundUndoWindowMinutes, default 15) the undo is blocked: 409.
-             *
-             *     Requires permission orders:update.
-             *
-             *     Audited as orders.refundUndo.
-             *
-             *     REST: POST /api/orders/:id/refunds/:refundId/undo
-             */
-            orderRefundUndo?: components["schemas"]["OrderRefund"];
-            /**
-             * @description Move an order's status along the state table
-             *
-             *     pending → confirmed → processing → partially_fulfilled | fulfilled; fulfilled → refunded; pending, confirmed, processing and partially_fulfilled → cancelled (releases reserved stock, voids an uncollected payment). PATCH to fulfilled records a fulfillment of every unit not yet fulfilled. Any other move is 422 INVALID_TRANSITION. Emits orders.statusChange.
-             *
-             *     Requires permission orders:update.
-             *
-             *     Audited as orders.statusChange.
-             *
-             *     REST: PATCH /api/orders/:id/status
-             */
-            orderStatusUpdate?: components["schemas"]["Order"];
-            /**
-             * @description Receive a payment-provider event (the raw payload and its Stripe-Signature header value)
-             *
-             *     Verifies the Stripe-Signature header (t=<unix>,v1=<hex HMAC-SHA256 of "t.<raw body>"> with the webhook secret, STRIPE_WEBHOOK_SECRET; 5 minutes tolerance) — a missing or bad signature is 400 and changes nothing. Each event id is processed once. payment_intent.succeeded with data.object.metadata.orderId moves that order from pending (awaiting payment) to confirmed. An event for an order not found (yet) is 404 and not recorded, so the provider retries it. REST: POST /api/payments/webhook with the raw body.
-             *
-             *     Public.
-             */
-            paymentWebhookReceive: components["schemas"]["PaymentWebhookReceipt"];
-            /**
-             * @description Create a price
-             *
-             *     One price per entity, variant (or none), currency and customer group (or none): creating one that exists is 409 with `details.priceId`; change its amount with PATCH /pricing/prices/:id. Emits pricing.create.
-             *
-             *     Requires one of the permissions pricing:create, pricing:manage.
-             *
-             *     Audited as pricing.create.
-             *
-             *     REST: POST /api/pricing/prices
-             */
-            priceCreate?: components["schemas"]["Price"];
-            /**
-             * @description Delete a price
-             *
-             *     Emits pricing.update with `deleted: true` (the spec has no pricing.delete event).
-             *
-             *     Requires one of the permissions pricing:update, pricing:manage.
-             *
-             *     Audited as pricing.delete.
-             *
-             *     REST: DELETE /api/pricing/prices/:id
-             */
-            priceDelete?: components["schemas"]["Price"];
-            /**
-             * @description Create a price modifier
-             *
-             *     See the PriceModifier type for the rules. A fixed amount needs `currency`. An unknown entityId or categoryId is 404.
-             *
-             *     Requires one of the permissions pricing:create, pricing:manage.
-             *
-             *     Audited as pricing.modifierCreate.
-             *
-             *     REST: POST /api/pricing/modifiers
-             */
-            priceModifierCreate?: components["schemas"]["PriceModifier"];
-            /**
-             * @description Update a price modifier
-             *
-             *     Name, value, minQuantity, validity window and isActive; the scope and type are fixed once created.
-             *
-             *     Requires one of the permissions pricing:update, pricing:manage.
-             *
-             *     Audited as pricing.modifierUpdate.
-             *
-             *     REST: PATCH /api/pricing/modifiers/:id
-             */
-            priceModifierUpdate?: components["schemas"]["PriceModifier"];
-            /**
-             * @description Change the amount of a price
-             *
-             *     Emits pricing.update (with the previous amount) when the amount changes.
-             *
-             *     Requires one of the permissions pricing:update, pricing:manage.
-             *
-             *     Audited as pricing.update.
-             *
-             *     REST: PATCH /api/pricing/prices/:id
-             */
-            priceUpdate?: components["schemas"]["Price"];
-            /**
-             * @description Create a promotion
-             *
-             *     A code that exists (case-insensitively) is 409. Types and what `value` means: percentage_off_order (percent off the subtotal, e.g. 10 or 12.5); fixed_amount_off_order (minor units off the subtotal, in `currency`, never more than the subtotal); percentage_off_item (percent off the totalPrice of each eligible line: entity in entityIds or type in entityTypes, both empty = all lines); free_shipping (value 0; freeShipping is true and the checkout drops the shipping charge); buy_x_get_y (buy buyQuantity eligible units, get getQuantity more at value percent off, 100 = free; units ranked by unit price, highest first, in blocks of buy+get, the cheapest get units of each full block discounted). Percentages are rounded half up to the minor unit. Emits promotions.create.
-             *
-             *     Requires one of the permissions promotions:create, promotions:manage.
-             *
-             *     Audited as promotions.create.
-             *
-             *     REST: POST /api/promotions
-             */
-            promotionCreate?: components["schemas"]["Promotion"];
-            /**
-             * @description Deactivate a promotion
-             *
-             *     The code stops applying at once. Idempotent. Emits promotions.update when it was active.
-             *
-             *     Requires one of the permissions promotions:update, promotions:manage.
-             *
-             *     Audited as promotions.deactivate.
-             *
-             *     REST: POST /api/promotions/:id/deactivate
-             */
-            promotionDeactivate?: components["schemas"]["Promotion"];
-            /**
-             * @description Update a promotion
-             *
-             *     Only the fields sent change; the result must still satisfy the rules of its type (422 otherwise). A usageLimit below timesUsed is 422. Emits promotions.update.
-             *
-             *     Requires one of the permissions promotions:update, promotions:manage.
-             *
-             *     Audited as promotions.update.
-             *
-             *     REST: PATCH /api/promotions/:id
-             */
-            promotionUpdate?: components["schemas"]["Promotion"];
-            /**
-             * @description Shallow-merge a patch into a settings group; a null value deletes that key
-             *
-             *     Known groups are validated: general (currency ISO 4217, timezone IANA, locale BCP 47; currencies and locales: lists of further ones), branding (storeName, legalName, email, phone, website, logoUrl, taxId, address, receiptFooter, primaryColor), policies (refundDailyCap and refundUndoWindowMinutes, non-negative integers; termsUrl, privacyUrl, returnsUrl: URLs shown in GET /store). Over REST the request body is the patch itself.
-             *
-             *     Requires permission settings:manage.
-             *
-             *     Audited as settings.update.
-             *
-             *     REST: PATCH /api/settings/:group
-             */
-            settingsUpdate?: {
-                [key: string]: unknown;
-            };
-            /**
-             * @description Create a tax class
-             *
-             *     A duplicate name is 409. `isDefault: true` makes it the default and unsets the previous one.
-             *
-             *     Requires permission tax:manage.
-             *
-             *     Audited as tax.classCreate.
-             *
-             *     REST: POST /api/tax/classes
-             */
-            taxClassCreate?: components["schemas"]["TaxClass"];
-            /**
-             * @description Delete a tax class no entity or variant uses
-             *
-             *     A class still referenced by an entity or a variant is 409: reassign them or deactivate the class instead.
-             *
-             *     Requires permission tax:manage.
-             *
-             *     Audited as tax.classDelete.
-             *
-             *     REST: DELETE /api/tax/classes/:id
-             */
-            taxClassDelete?: components["schemas"]["TaxClass"];
-            /**
-             * @description Update a tax class
-             *
-             *     Only the fields sent change. `isDefault: true` unsets the previous default.
-             *
-             *     Requires permission tax:manage.
-             *
-             *     Audited as tax.classUpdate.
-             *
-             *     REST: PATCH /api/tax/classes/:id
-             */
-            taxClassUpdate?: components["schemas"]["TaxClass"];
-            /**
-             * @description Create a warehouse
-             *
-             *     `code` is unique per organization (409 otherwise). The first warehouse becomes the default; `isDefault: true` moves the default.
-             *
-             *     Requires permission inventory:adjust.
-             *
-             *     Audited as inventory.warehouseCreate.
-             *
-             *     REST: POST /api/inventory/warehouses
-             */
-            warehouseCreate?: components["schemas"]["Warehouse"];
-            /**
-             * @description Send a finished (failed or succeeded) delivery again, with the same webhook-id
-             *
-             *     Requires permission webhooks:manage.
-             *
-             *     Audited as webhooks.deliveryRedeliver.
-             *
-             *     REST: POST /api/webhooks/deliveries/:id/redeliver
-             */
-            webhookDeliveryRedeliver?: components["schemas"]["WebhookDelivery"];
-            /**
-             * @description Register a webhook endpoint; the response holds its signing secret, shown only this once
-             *
-             *     The URL must be http(s) and, unless webhooks.allowPrivateTargets is set, resolve to public addresses only.
-             *
-             *     Requires permission webhooks:manage.
-             *
-             *     Audited as webhooks.endpointCreate.
-             *
-             *     REST: POST /api/webhooks
-             */
-            webhookEndpointCreate?: components["schemas"]["WebhookEndpointCreated"];
-            /**
-             * @description Delete a webhook endpoint and its delivery history; returns what was deleted
-             *
-             *     Requires permission webhooks:manage.
-             *
-             *     Audited as webhooks.endpointDelete.
-             *
-             *     REST: DELETE /api/webhooks/:id
-             */
-            webhookEndpointDelete?: components["schemas"]["WebhookEndpoint"];
-        };
         /** @description An order: grandTotal = subtotal − discountTotal + taxTotal + shippingTotal, in minor units of currency. */
         Order: {
             /**
@@ -5780,11 +4343,11 @@ export interface components {
             /** @description ISO 4217 currency code, e.g. USD */
             currency: string;
             /** @description Email the order confirmation and invoice go to */
-            customerEmail?: string;
+            customerEmail?: string | null;
             /** @description Customer groups, for group prices and promotions */
             customerGroupIds: string[];
             /** @description Id of the customer (the id of their user account) */
-            customerId?: string;
+            customerId?: string | null;
             /**
              * Format: int64
              * @description Discounts, minor units
@@ -5801,22 +4364,22 @@ export interface components {
              */
             id: string;
             /** @description INV-YYYY-NNNNNN, issued with the first invoice */
-            invoiceNumber?: string;
+            invoiceNumber?: string | null;
             /** @description The lines of the order, in checkout order */
             lineItems: components["schemas"]["OrderLine"][];
-            /** @description ORD-YYYY-NNNNNN (the same as orderNumber) */
+            /**
+             * @deprecated
+             * @description ORD-YYYY-NNNNNN (the same as orderNumber)
+             */
             number: string;
             /** @description ORD-YYYY-NNNNNN, sequential per organization and year */
             orderNumber: string;
             /** @description Id of the payment provider’s payment intent */
-            paymentIntentId?: string;
+            paymentIntentId?: string | null;
             /** @description Payment provider that takes the payment, e.g. stripe */
-            paymentProvider?: string;
-            /**
-             * @description Payment state of the order
-             * @enum {string}
-             */
-            paymentStatus: "awaiting_payment" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "voided";
+            paymentProvider?: string | null;
+            /** @description Payment state of the order */
+            paymentStatus: components["schemas"]["PaymentStatus"];
             /**
              * Format: date-time
              * @description When the order was placed
@@ -5832,17 +4395,14 @@ export interface components {
              */
             refundedAmount: number;
             /** @description Where the order ships to */
-            shippingAddress?: components["schemas"]["Address"];
+            shippingAddress?: components["schemas"]["Address"] | null;
             /**
              * Format: int64
              * @description Shipping, minor units
              */
             shippingTotal: number;
-            /**
-             * @description Lifecycle state of the order
-             * @enum {string}
-             */
-            status: "pending" | "confirmed" | "processing" | "partially_fulfilled" | "fulfilled" | "refunded" | "cancelled";
+            /** @description Lifecycle state of the order */
+            status: components["schemas"]["OrderStatus"];
             /**
              * Format: int64
              * @description Sum of line totals before discounts, tax and shipping, minor units
@@ -5881,24 +4441,10 @@ export interface components {
             /** @description The promotion type (see PromotionType) */
             type: string;
         };
-        /** @description A rendered order document. Over REST the same documents are served as files (invoice.pdf, invoice.html, receipt.html). */
-        OrderDocument: {
-            /** @description The document, as encoding says */
-            content: string;
-            /** @description MIME type */
-            contentType: string;
-            /**
-             * @description How content is encoded: utf8 or base64
-             * @enum {string}
-             */
-            encoding: "utf8" | "base64";
-            /** @description Suggested file name */
-            filename: string;
-        };
         /** @description A file bought with a digital order line: a signed URL that serves the bytes until expiresAt, no session needed. */
         OrderDownloadLink: {
             /** @description The asset's alt text */
-            alt?: string;
+            alt?: string | null;
             /**
              * Format: uuid
              * @description UUID of the catalog entity
@@ -5934,7 +4480,7 @@ export interface components {
              * Format: uuid
              * @description UUID of the variant (null or absent for the entity itself)
              */
-            variantId?: string;
+            variantId?: string | null;
         };
         /** @description Download links of the digital lines (entity type digitalDownload, media with role download) of a paid order. */
         OrderDownloads: {
@@ -5947,30 +4493,23 @@ export interface components {
             orderId: string;
             /** @description Human-readable order number, e.g. ORD-2026-000123 */
             orderNumber: string;
-            /**
-             * @description The order's payment status (downloads are offered once it is paid)
-             * @enum {string}
-             */
-            paymentStatus: "awaiting_payment" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "voided";
-        };
-        /** @description One Order of a page with its cursor. */
-        OrderEdge: {
-            /** @description Opaque position of this item: pass it as `after` or `before` */
-            cursor: string;
-            /** @description The Order */
-            node: components["schemas"]["Order"];
+            /** @description The order's payment status (downloads are offered once it is paid) */
+            paymentStatus: components["schemas"]["PaymentStatus"];
         };
         /** @description One shipment of an order: which units went out, with which carrier and tracking. */
         OrderFulfillment: {
             /** @description Shipping carrier, e.g. UPS */
-            carrier?: string;
+            carrier?: string | null;
             /**
              * Format: date-time
              * @description When it was created
              */
             createdAt: string;
-            /** @description Id of the user or API key that recorded the shipment */
-            createdBy?: string;
+            /**
+             * @deprecated
+             * @description Id of the user or API key that recorded the shipment
+             */
+            createdBy?: string | null;
             /**
              * Format: uuid
              * @description Identifier of the order fulfillment
@@ -5984,9 +4523,9 @@ export interface components {
              */
             orderId: string;
             /** @description Carrier tracking number */
-            trackingNumber?: string;
+            trackingNumber?: string | null;
             /** @description Carrier tracking page URL */
-            trackingUrl?: string;
+            trackingUrl?: string | null;
         };
         /** @description Units of one order line in one shipment. */
         OrderFulfillmentLine: {
@@ -6001,20 +4540,6 @@ export interface components {
              */
             quantity: number;
         };
-        /** @description A fiscal invoice issued for an order. The first GET /orders/:id/invoice.pdf (or .html, or the invoice email) issues it; an order has at most one. */
-        OrderInvoice: {
-            /** @description The printable HTML document, under /api (same permission as the order) */
-            htmlUrl: string;
-            /** @description INV-YYYY-NNNNNN, consecutive per organization and year */
-            invoiceNumber: string;
-            /**
-             * Format: date-time
-             * @description When the number was issued
-             */
-            issuedAt: string;
-            /** @description The PDF document, under /api (same permission as the order) */
-            pdfUrl: string;
-        };
         /** @description What sending the invoice by email did. */
         OrderInvoiceEmail: {
             /** @description Invoice number, e.g. INV-2026-000045 */
@@ -6025,11 +4550,8 @@ export interface components {
             sent: boolean;
             /** @description The order's customer address, the only possible recipient */
             to: string;
-            /**
-             * @description How the mail went out
-             * @enum {string}
-             */
-            transport: "smtp" | "file";
+            /** @description How the mail went out */
+            transport: components["schemas"]["MailTransport"];
         };
         /** @description One line of an order, priced at checkout. */
         OrderLine: {
@@ -6050,11 +4572,8 @@ export interface components {
              * @description Units already shipped
              */
             fulfilledQuantity: number;
-            /**
-             * @description Shipping state of the line
-             * @enum {string}
-             */
-            fulfillmentStatus: "unfulfilled" | "partially_fulfilled" | "fulfilled";
+            /** @description Shipping state of the line */
+            fulfillmentStatus: components["schemas"]["LineFulfillmentStatus"];
             /**
              * Format: uuid
              * @description UUID of the order line
@@ -6076,7 +4595,7 @@ export interface components {
              * Format: uuid
              * @description UUID of the tax class
              */
-            taxClassId?: string;
+            taxClassId?: string | null;
             /**
              * Format: int32
              * @description Tax rate in basis points
@@ -6103,25 +4622,12 @@ export interface components {
              * Format: uuid
              * @description UUID of the variant (null or absent for the entity itself)
              */
-            variantId?: string;
-        };
-        /** @description A quantity of one order line */
-        OrderLineQuantityInput: {
-            /**
-             * Format: uuid
-             * @description Required.
-             */
-            lineItemId?: string;
-            /**
-             * Format: int32
-             * @description Required.
-             */
-            quantity?: number;
+            variantId?: string | null;
         };
         /** @description Units of one order line sent in one fulfillment. */
         OrderLineShipment: {
             /** @description Shipping carrier, e.g. UPS */
-            carrier?: string;
+            carrier?: string | null;
             /**
              * Format: uuid
              * @description UUID of the fulfillment
@@ -6133,14 +4639,14 @@ export interface components {
              */
             quantity: number;
             /** @description Carrier tracking number */
-            trackingNumber?: string;
+            trackingNumber?: string | null;
             /** @description Carrier tracking page URL */
-            trackingUrl?: string;
+            trackingUrl?: string | null;
         };
         /** @description A staff note on an order. */
         OrderNote: {
             /** @description Id of the user who wrote it */
-            authorId?: string;
+            authorId?: string | null;
             /** @description The note text (at most 2000 characters) */
             body: string;
             /**
@@ -6168,51 +4674,6 @@ export interface components {
             /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
-        /** @description A payment of the order through the payment adapter: today one per order, its payment intent. */
-        OrderPayment: {
-            /**
-             * Format: int64
-             * @description What the payment is for: the order grand total
-             */
-            amount: number;
-            /**
-             * Format: int64
-             * @description What the provider confirmed as charged
-             */
-            capturedAmount: number;
-            /** @description ISO 4217 currency code, e.g. USD */
-            currency: string;
-            /** @description Provider events received for this order, oldest first */
-            events: components["schemas"]["OrderPaymentEvent"][];
-            /** @description The provider's payment intent id */
-            intentId?: string;
-            /** @description The payment adapter, e.g. stripe or offline */
-            provider: string;
-            /**
-             * Format: int64
-             * @description Refunds pending or paid out
-             */
-            refundedAmount: number;
-            /**
-             * @description The order's payment state
-             * @enum {string}
-             */
-            status: "awaiting_payment" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "voided";
-        };
-        /** @description A payment-provider event received for the order (each event id is processed once). */
-        OrderPaymentEvent: {
-            /** @description The provider's event id, e.g. evt_... */
-            eventId: string;
-            /** @description What it did: confirmed, paid, recorded, duplicate or ignored: <why> */
-            outcome: string;
-            /**
-             * Format: date-time
-             * @description When it was received
-             */
-            receivedAt: string;
-            /** @description The provider's event type, e.g. payment_intent.succeeded (an open set: the provider's) */
-            type: string;
-        };
         /** @description How the order was priced: applied promotions and the shipping rule. */
         OrderPricing: {
             /** @description Whether shipping is free */
@@ -6220,7 +4681,7 @@ export interface components {
             /** @description Promotions applied and what each took off */
             promotions: components["schemas"]["OrderAppliedPromotion"][];
             /** @description The shipping rule that priced shipping */
-            shipping?: components["schemas"]["OrderShippingRule"];
+            shipping?: components["schemas"]["OrderShippingRule"] | null;
         };
         /** @description A refund of order lines. pending until its undo window closes, then paid out through the payment adapter (succeeded or failed); undone inside the window. */
         OrderRefund: {
@@ -6237,7 +4698,7 @@ export interface components {
             /** @description ISO 4217 currency code, e.g. USD */
             currency: string;
             /** @description Why the provider refused the refund (failed refunds) */
-            failureReason?: string;
+            failureReason?: string | null;
             /**
              * Format: uuid
              * @description Identifier of the order refund
@@ -6253,19 +4714,16 @@ export interface components {
              */
             orderId: string;
             /** @description Id of the refund at the payment provider */
-            providerRefundId?: string;
+            providerRefundId?: string | null;
             /** @description Why, in words */
-            reason?: string;
+            reason?: string | null;
             /**
              * Format: date-time
              * @description When it was settled
              */
-            settledAt?: string;
-            /**
-             * @description State of the refund at the provider
-             * @enum {string}
-             */
-            status: "pending" | "succeeded" | "failed" | "undone";
+            settledAt?: string | null;
+            /** @description State of the refund at the provider */
+            status: components["schemas"]["RefundStatus"];
             /**
              * Format: date-time
              * @description Until when the refund can still be undone
@@ -6275,9 +4733,12 @@ export interface components {
              * Format: date-time
              * @description When it was undone (null while it stands)
              */
-            undoneAt?: string;
-            /** @description Id of the user or API key that undid it */
-            undoneBy?: string;
+            undoneAt?: string | null;
+            /**
+             * @deprecated
+             * @description Id of the user or API key that undid it
+             */
+            undoneBy?: string | null;
         };
         /** @description The acting operator's refunds today against policies.refundDailyCap, in the organization's timezone. */
         OrderRefundCap: {
@@ -6285,7 +4746,7 @@ export interface components {
              * Format: int64
              * @description null: no cap configured
              */
-            cap?: number;
+            cap?: number | null;
             /** @description YYYY-MM-DD in the organization timezone */
             day: string;
             /** @description Id of the staff user who operated */
@@ -6294,7 +4755,7 @@ export interface components {
              * Format: int64
              * @description What can still be refunded, minor units
              */
-            remaining?: number;
+            remaining?: number | null;
             /**
              * Format: date-time
              * @description When the budget is full again
@@ -6337,22 +4798,19 @@ export interface components {
              * Format: int64
              * @description Subtotal from which shipping is free; null: never
              */
-            freeOver?: number;
+            freeOver?: number | null;
         };
         /**
-         * OrderStatus
+         * @description State of an order (PATCH /orders/:id/status follows the state table).
          * @enum {string}
          */
         OrderStatus: "pending" | "confirmed" | "processing" | "partially_fulfilled" | "fulfilled" | "refunded" | "cancelled";
         /** @description Who caused a timeline entry. */
         OrderTimelineActor: {
             /** @description User id (API keys act for their user); null for the system */
-            id?: string;
-            /**
-             * @description user, apiKey or system
-             * @enum {string}
-             */
-            kind: "user" | "apiKey" | "anonymous" | "system";
+            id?: string | null;
+            /** @description user, apiKey or system */
+            kind: components["schemas"]["ActorKind"];
         };
         /** @description One event in the history of an order: a status change, a note or a refund. */
         OrderTimelineEntry: {
@@ -6369,14 +4827,11 @@ export interface components {
             };
             /** @description One-line summary */
             summary: string;
-            /**
-             * @description An undo is a refund entry with data.action = undone
-             * @enum {string}
-             */
-            type: "status" | "note" | "refund";
+            /** @description An undo is a refund entry with data.action = undone */
+            type: components["schemas"]["OrderTimelineEntryType"];
         };
         /**
-         * OrderTimelineEntryType
+         * @description Kind of an order timeline entry.
          * @enum {string}
          */
         OrderTimelineEntryType: "status" | "note" | "refund";
@@ -6393,11 +4848,8 @@ export interface components {
             orderId: string;
             /** @description Human-readable order number, e.g. ORD-2026-000123 */
             orderNumber: string;
-            /**
-             * @description Lifecycle state of the order
-             * @enum {string}
-             */
-            status: "pending" | "confirmed" | "processing" | "partially_fulfilled" | "fulfilled" | "refunded" | "cancelled";
+            /** @description Lifecycle state of the order */
+            status: components["schemas"]["OrderStatus"];
         };
         /** @description One order line with the shipments it went out in. */
         OrderTrackingLine: {
@@ -6406,11 +4858,8 @@ export interface components {
              * @description Units already shipped
              */
             fulfilledQuantity: number;
-            /**
-             * @description Shipping state of the line
-             * @enum {string}
-             */
-            fulfillmentStatus: "unfulfilled" | "partially_fulfilled" | "fulfilled";
+            /** @description Shipping state of the line */
+            fulfillmentStatus: components["schemas"]["LineFulfillmentStatus"];
             /**
              * Format: uuid
              * @description UUID of the order line
@@ -6428,17 +4877,6 @@ export interface components {
             /** @description Title shown to shoppers */
             title: string;
         };
-        /** @description Relay connection page info: where this page sits, and the cursors to move from it. */
-        PageInfo: {
-            /** @description The last item's cursor (null when the page is empty) */
-            endCursor?: string;
-            /** @description Whether items follow this page (pass endCursor as `after`) */
-            hasNextPage: boolean;
-            /** @description Whether items precede this page (pass startCursor as `before`) */
-            hasPreviousPage: boolean;
-            /** @description The first item's cursor (null when the page is empty) */
-            startCursor?: string;
-        };
         /** @description Metadata of a list page. */
         PageMeta: {
             /** @description Position of this page in the list */
@@ -6447,7 +4885,7 @@ export interface components {
         /** @description Where a page sits in the whole list. */
         Pagination: {
             /** @description The cursor of this page's last item (null when the page is empty) */
-            endCursor?: string;
+            endCursor?: string | null;
             /** @description Whether items follow this page: pass endCursor as `after` to read them */
             hasNextPage: boolean;
             /**
@@ -6472,25 +4910,10 @@ export interface components {
             totalPages: number;
         };
         /**
-         * PaymentStatus
+         * @description Payment state of an order (partially_paid: money arrived for part of the total).
          * @enum {string}
          */
         PaymentStatus: "awaiting_payment" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "voided";
-        /** @description The acknowledgement of a payment provider webhook. */
-        PaymentWebhookReceipt: {
-            /** @description The event id was processed before; nothing changed */
-            duplicate: boolean;
-            /** @description UUID of the domain event */
-            eventId: string;
-            /** @description UUID of the order */
-            orderId?: string;
-            /** @description confirmed, paid, recorded, duplicate or ignored: <why> */
-            outcome: string;
-            /** @description Always true: the event was accepted */
-            received: boolean;
-            /** @description The provider event type, e.g. payment_intent.succeeded */
-            type: string;
-        };
         /** @description The amount of an entity (or one of its variants) in one currency, for everyone or for one customer group. */
         Price: {
             /**
@@ -6506,7 +4929,7 @@ export interface components {
             /** @description ISO 4217 code */
             currency: string;
             /** @description Null: the price for everyone */
-            customerGroupId?: string;
+            customerGroupId?: string | null;
             /**
              * Format: uuid
              * @description UUID of the catalog entity
@@ -6526,14 +4949,7 @@ export interface components {
              * Format: uuid
              * @description Null for the entity-level price
              */
-            variantId?: string;
-        };
-        /** @description One Price of a page with its cursor. */
-        PriceEdge: {
-            /** @description Opaque position of this item: pass it as `after` or `before` */
-            cursor: string;
-            /** @description The Price */
-            node: components["schemas"]["Price"];
+            variantId?: string | null;
         };
         /** @description A discount off the base price: `percentage` (value = percent off, e.g. 12.5) or `fixed` (value = minor units off, in currency). Scoped to an entity, a category, a customer group, or any combination (all must match; none = every price); applies from minQuantity units, inside [validFrom, validUntil). The resolver applies the single best modifier; they do not stack. Rounding: the discount is rounded half up to the minor unit; a price never goes below 0. */
         PriceModifier: {
@@ -6541,21 +4957,21 @@ export interface components {
              * Format: uuid
              * @description UUID of the catalog category
              */
-            categoryId?: string;
+            categoryId?: string | null;
             /**
              * Format: date-time
              * @description When it was created
              */
             createdAt: string;
             /** @description ISO 4217 currency code, e.g. USD */
-            currency?: string;
+            currency?: string | null;
             /** @description Id of the customer group */
-            customerGroupId?: string;
+            customerGroupId?: string | null;
             /**
              * Format: uuid
              * @description UUID of the catalog entity
              */
-            entityId?: string;
+            entityId?: string | null;
             /**
              * Format: uuid
              * @description Identifier of the price modifier
@@ -6570,11 +4986,8 @@ export interface components {
             minQuantity: number;
             /** @description Display name */
             name: string;
-            /**
-             * @description percentage: value in basis points; fixed: minor units
-             * @enum {string}
-             */
-            type: "percentage" | "fixed";
+            /** @description percentage: value in basis points; fixed: minor units */
+            type: components["schemas"]["PriceModifierType"];
             /**
              * Format: date-time
              * @description When it was last changed
@@ -6584,24 +4997,14 @@ export interface components {
              * Format: date-time
              * @description Start of validity (inclusive)
              */
-            validFrom?: string;
+            validFrom?: string | null;
             /**
              * Format: date-time
              * @description End of validity (exclusive); null for open-ended
              */
-            validUntil?: string;
-            /**
-             * Format: float
-             * @description Percent off (percentage) or minor units off (fixed)
-             */
+            validUntil?: string | null;
+            /** @description Percent off (percentage) or minor units off (fixed) */
             value: number;
-        };
-        /** @description One PriceModifier of a page with its cursor. */
-        PriceModifierEdge: {
-            /** @description Opaque position of this item: pass it as `after` or `before` */
-            cursor: string;
-            /** @description The PriceModifier */
-            node: components["schemas"]["PriceModifier"];
         };
         /** @description A page of PriceModifier items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         PriceModifierPage: {
@@ -6611,7 +5014,7 @@ export interface components {
             meta: components["schemas"]["PageMeta"];
         };
         /**
-         * PriceModifierType
+         * @description How a price modifier discounts.
          * @enum {string}
          */
         PriceModifierType: "percentage" | "fixed";
@@ -6628,7 +5031,7 @@ export interface components {
              * Format: int32
              * @description Units to buy to qualify
              */
-            buyQuantity?: number;
+            buyQuantity?: number | null;
             /** @description Unique per organization; matched case-insensitively, stored upper-case */
             code: string;
             /**
@@ -6637,11 +5040,11 @@ export interface components {
              */
             createdAt: string;
             /** @description Restricts the code to carts in this currency */
-            currency?: string;
+            currency?: string | null;
             /** @description Empty = every customer */
             customerGroupIds: string[];
             /** @description Free text describing it */
-            description?: string;
+            description?: string | null;
             /** @description UUIDs of catalog entities */
             entityIds: string[];
             /** @description Entity types the promotion applies to (empty: all) */
@@ -6650,7 +5053,7 @@ export interface components {
              * Format: int32
              * @description Units given at a discount when qualified
              */
-            getQuantity?: number;
+            getQuantity?: number | null;
             /**
              * Format: uuid
              * @description Identifier of the promotion
@@ -6662,7 +5065,7 @@ export interface components {
              * Format: int64
              * @description Minimum cart subtotal, in currency
              */
-            minSubtotal?: number;
+            minSubtotal?: number | null;
             /** @description Display name */
             name: string;
             /**
@@ -6670,11 +5073,8 @@ export interface components {
              * @description Live redemptions
              */
             timesUsed: number;
-            /**
-             * @description How the promotion discounts
-             * @enum {string}
-             */
-            type: "percentage_off_order" | "fixed_amount_off_order" | "percentage_off_item" | "free_shipping" | "buy_x_get_y";
+            /** @description How the promotion discounts */
+            type: components["schemas"]["PromotionType"];
             /**
              * Format: date-time
              * @description When it was last changed
@@ -6684,12 +5084,12 @@ export interface components {
              * Format: int32
              * @description Total redemptions allowed; null = unlimited
              */
-            usageLimit?: number;
+            usageLimit?: number | null;
             /**
              * Format: int32
              * @description How often one customer may use it (null: unlimited)
              */
-            usageLimitPerCustomer?: number;
+            usageLimitPerCustomer?: number | null;
             /**
              * Format: date-time
              * @description Start of validity (inclusive)
@@ -6699,19 +5099,9 @@ export interface components {
              * Format: date-time
              * @description Exclusive; null = no end
              */
-            validUntil?: string;
-            /**
-             * Format: float
-             * @description See the type description
-             */
+            validUntil?: string | null;
+            /** @description See the type description */
             value: number;
-        };
-        /** @description One Promotion of a page with its cursor. */
-        PromotionEdge: {
-            /** @description Opaque position of this item: pass it as `after` or `before` */
-            cursor: string;
-            /** @description The Promotion */
-            node: components["schemas"]["Promotion"];
         };
         /** @description The discount a promotion gives one cart line. */
         PromotionLineDiscount: {
@@ -6731,36 +5121,6 @@ export interface components {
              */
             index: number;
         };
-        /** @description A cart line as the promotion rules see it */
-        PromotionLineItemInput: {
-            /**
-             * Format: uuid
-             * @description Required.
-             */
-            entityId?: string;
-            /** @description Required. */
-            entityType?: string;
-            /**
-             * Format: int32
-             * @description Required.
-             */
-            quantity?: number;
-            /**
-             * Format: int64
-             * @description Required.
-             */
-            totalPrice?: number;
-            /**
-             * Format: int64
-             * @description Required.
-             */
-            unitPrice?: number;
-        };
-        /**
-         * PromotionListStatus
-         * @enum {string}
-         */
-        PromotionListStatus: "active" | "scheduled" | "expired" | "inactive" | "all";
         /** @description A page of Promotion items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         PromotionPage: {
             /** @description The items of this page, in list order */
@@ -6769,7 +5129,7 @@ export interface components {
             meta: components["schemas"]["PageMeta"];
         };
         /**
-         * PromotionType
+         * @description What a promotion gives.
          * @enum {string}
          */
         PromotionType: "percentage_off_order" | "fixed_amount_off_order" | "percentage_off_item" | "free_shipping" | "buy_x_get_y";
@@ -6792,557 +5152,16 @@ export interface components {
              * Format: uuid
              * @description UUID of the promotion
              */
-            promotionId?: string;
+            promotionId?: string | null;
             /** @description Why the code is rejected: NOT_FOUND, INACTIVE, NOT_STARTED, EXPIRED, USAGE_LIMIT_REACHED, CURRENCY_MISMATCH, CUSTOMER_GROUP_NOT_ELIGIBLE, CUSTOMER_REQUIRED, CUSTOMER_LIMIT_REACHED, MIN_SUBTOTAL_NOT_MET, NO_ELIGIBLE_ITEMS */
-            reason?: string;
-            /**
-             * @description How the promotion discounts
-             * @enum {string}
-             */
-            type?: "percentage_off_order" | "fixed_amount_off_order" | "percentage_off_item" | "free_shipping" | "buy_x_get_y";
+            reason?: string | null;
+            /** @description How the promotion discounts */
+            type?: (string & components["schemas"]["PromotionType"]) | null;
             /** @description Whether it is valid */
             valid: boolean;
         };
         /**
-         * @description Root of every read. Request limits (defaults; operators may change them):
-         *     - depth: at most 12 nested selections
-         *     - aliases: at most 30 per operation
-         *     - cost: at most 50000 (each object a field may return costs 1, times the page size of every enclosing list; a list field enters at most twice along one path)
-         *     - tokens: at most 5000 per document
-         *     An operation over a limit is refused before it executes, with a GraphQL error naming the limit.
-         */
-        Query: {
-            /**
-             * @description The analytics models, measures, dimensions and segments the caller may query
-             *
-             *     Owner, admin and staff users (and API keys with analytics:read) see every model with their organization's rows; a customer sees customer models (Orders, OrderLineItems, Customers) with their own rows only; a vendor sees vendor models with its own rows. Anonymous callers get 401.
-             *
-             *     Requires any valid credential.
-             *
-             *     REST: GET /api/analytics/meta
-             */
-            analyticsMeta?: components["schemas"]["AnalyticsModelMeta"][];
-            /**
-             * @description Run an analytics query
-             *
-             *     measures (Model.measure, all from one model), dimensions, timeDimensions ({ dimension, granularity day|week|month|year, dateRange }), filters ({ member, operator, values } or { and } / { or } groups), order ({ member: asc|desc }), limit (default 100, clamped to 10000), segments. Compiles to one parameterized SQL statement; days and presets follow the organization timezone (settings general). Every mistake is 422 VALIDATION_FAILED naming the member. Owner, admin and staff users (and API keys with analytics:read) see every model with their organization's rows; a customer sees customer models (Orders, OrderLineItems, Customers) with their own rows only; a vendor sees vendor models with its own rows. Anonymous callers get 401.
-             *
-             *     Requires any valid credential.
-             *
-             *     REST: POST /api/analytics/query
-             */
-            analyticsQuery?: components["schemas"]["AnalyticsQueryResult"];
-            /**
-             * @description Run one report
-             *
-             *     daily-journal (date), tax-summary, sell-through and staff-sales (from, to; default the last 30 days), inventory-aging and reorder-needed (now). Days are calendar days in the organization timezone; a parameter that is not YYYY-MM-DD is 422. meta states the parameters, timezone and currency. Send `Accept: text/csv` to get the same report as CSV.
-             *
-             *     Requires permission analytics:read.
-             *
-             *     REST: GET /api/analytics/reports/:name
-             */
-            analyticsReport?: components["schemas"]["ReportResult"];
-            /**
-             * @description The available reports
-             *
-             *     Requires permission analytics:read.
-             *
-             *     REST: GET /api/analytics/reports
-             */
-            analyticsReports?: components["schemas"]["ReportInfo"][];
-            /**
-             * @description The audit history of one entity, newest first
-             *
-             *     Same filters as GET /audit for event, actor and time. `limit` default 50, at most 100.
-             *
-             *     Requires permission audit:read.
-             *
-             *     REST: GET /api/audit/:entityType/:entityId
-             */
-            auditEntityHistory?: components["schemas"]["AuditEntryPage"];
-            /**
-             * @description Query the audit log, newest first
-             *
-             *     Filters: entityType, entityId, event, actorId, from, to. `limit` default 50, at most 100.
-             *
-             *     Requires permission audit:read.
-             *
-             *     REST: GET /api/audit
-             */
-            auditEntries?: components["schemas"]["AuditEntryPage"];
-            /**
-             * @description Get a cart with its line items
-             *
-             *     Anonymous shoppers use guest carts; signed-in callers need cart:create, cart:read or cart:update. A customer reaches only their own carts; a guest cart needs its x-cart-token header; staff with orders:create:on-behalf reach every cart. An unreachable cart is 404.
-             *
-             *     Public.
-             *
-             *     REST: GET /api/carts/:id
-             */
-            cart: components["schemas"]["Cart"];
-            /**
-             * @description List brands
-             *
-             *     Ordered by sortOrder, then name.
-             *
-             *     Requires permission catalog:read.
-             *
-             *     REST: GET /api/catalog/brands
-             */
-            catalogBrands?: components["schemas"]["CatalogBrandPage"];
-            /**
-             * @description List categories
-             *
-             *     Ordered by sortOrder, then name. `parentId` lists the children of one category.
-             *
-             *     Requires permission catalog:read.
-             *
-             *     REST: GET /api/catalog/categories
-             */
-            catalogCategories?: components["schemas"]["CatalogCategoryPage"];
-            /**
-             * @description The organization queue of proposed custom-field values
-             *
-             *     Pending proposals, oldest first; each item is the full custom-field row plus entitySlug and entityType.
-             *
-             *     Requires permission catalog:update.
-             *
-             *     REST: GET /api/admin/custom-field-proposals
-             */
-            catalogCustomFieldProposals?: components["schemas"]["CatalogCustomFieldProposalPage"];
-            /**
-             * @description List catalog entities
-             *
-             *     Filters: type, status, category (id or slug), brand (id or slug). Sorted by `sort=field:direction` (fields createdAt, updatedAt, publishedAt, slug, type, status; default createdAt:desc). Entities that are not active are listed only for callers with catalog:read:unpublished. Every embed costs a fixed number of SQL statements whatever the page size. Embeddable now: attributes, brands, categories, customFields, optionTypes, variants.
-             *
-             *     Requires permission catalog:read.
-             *
-             *     REST: GET /api/catalog/entities
-             */
-            catalogEntities?: components["schemas"]["CatalogEntityPage"];
-            /**
-             * @description Get one catalog entity by UUID or slug
-             *
-             *     Entities that are not active are 404 unless the caller has catalog:read:unpublished.
-             *
-             *     Requires permission catalog:read.
-             *
-             *     REST: GET /api/catalog/entities/:idOrSlug
-             */
-            catalogEntity?: components["schemas"]["CatalogEntity"];
-            /**
-             * @description Localized attributes of an entity for one locale
-             *
-             *     404 when the locale was never set. Same visibility as the entity itself.
-             *
-             *     Requires permission catalog:read.
-             *
-             *     REST: GET /api/catalog/entities/:id/attributes/:locale
-             */
-            catalogEntityAttributes?: components["schemas"]["CatalogAttributes"];
-            /**
-             * @description Field ownership rows of an entity
-             *
-             *     Optionally only those of one store. Same visibility as the entity.
-             *
-             *     Requires permission catalog:read.
-             *
-             *     REST: GET /api/catalog/entities/:id/field-ownership
-             */
-            catalogEntityFieldOwnership?: components["schemas"]["CatalogFieldOwnership"][];
-            /**
-             * @description List custom-field definitions
-             *
-             *     Optionally of one entity type. Archived definitions are left out unless includeArchived=true.
-             *
-             *     Requires permission catalog:update.
-             *
-             *     REST: GET /api/admin/entity-field-definitions
-             */
-            catalogFieldDefinitions?: components["schemas"]["CatalogFieldDefinition"][];
-            /**
-             * @description One customer with orders count and lifetime value
-             *
-             *     Requires permission customers:read.
-             *
-             *     REST: GET /api/customers/:id
-             */
-            customer?: components["schemas"]["Customer"];
-            /**
-             * @description List customers, newest first, with orders count and lifetime value
-             *
-             *     Requires permission customers:read.
-             *
-             *     REST: GET /api/customers
-             */
-            customers?: components["schemas"]["CustomerPage"];
-            /**
-             * @description The error catalogue: every code, its HTTP status, meaning and details shape
-             *
-             *     Public.
-             */
-            errorCodes: components["schemas"]["ErrorCodeInfo"][];
-            /**
-             * @description Failed jobs of the organization, most recently failed first
-             *
-             *     Requires permission jobs:admin.
-             *
-             *     REST: GET /api/admin/jobs/failed
-             */
-            failedJobs?: components["schemas"]["JobPage"];
-            /**
-             * @description Availability of entities: in total, per variant, per warehouse and per level
-             *
-             *     Query `entityIds`: comma-separated UUIDs, at most 100. Answers in the order asked; an id without stock is reported with zeros and tracked: false. One SQL statement.
-             *
-             *     Requires permission inventory:read.
-             *
-             *     REST: GET /api/inventory/check
-             */
-            inventoryAvailability?: components["schemas"]["EntityAvailability"][];
-            /**
-             * @description List stock levels
-             *
-             *     Filters: entityId, variantId, warehouseId; `lowStock=true` keeps levels at or below their reorder threshold.
-             *
-             *     Requires permission inventory:read.
-             *
-             *     REST: GET /api/inventory/levels
-             */
-            inventoryLevels?: components["schemas"]["InventoryLevelPage"];
-            /**
-             * @description The movement ledger, newest first
-             *
-             *     Filters: entityId, variantId, warehouseId, type.
-             *
-             *     Requires permission inventory:read.
-             *
-             *     REST: GET /api/inventory/movements
-             */
-            inventoryMovements?: components["schemas"]["InventoryMovementPage"];
-            /**
-             * @description The signed-in customer's saved addresses, oldest first
-             *
-             *     Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
-             *
-             *     Requires permission customers:read:self. A signed-in customer's session only (not an API key).
-             *
-             *     REST: GET /api/me/addresses
-             */
-            meAddresses?: components["schemas"]["CustomerAddress"][];
-            /**
-             * @description One media asset with a signed URL
-             *
-             *     REST: GET /media/:id redirects (302) to the signed URL, or answers it with ?signed=true. Another organization's asset is 404, and so is a file sold by a digital product (attached with role download) unless the caller has media:write: buyers get it from /me/orders/:id/downloads.
-             *
-             *     Requires one of the permissions media:read, catalog:read.
-             */
-            mediaAsset?: components["schemas"]["MediaAsset"];
-            /**
-             * @description One of my orders by UUID or number
-             *
-             *     Another customer's order is 404. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
-             *
-             *     Requires permission orders:read:own. A signed-in customer's session only (not an API key).
-             *
-             *     REST: GET /api/me/orders/:idOrNumber
-             */
-            meOrder?: components["schemas"]["Order"];
-            /**
-             * @description Download links of the digital items of one of my orders
-             *
-             *     Lines sold as entity type digitalDownload, with the media attached to their entity (or variant) under role download, as signed URLs that expire after media.signedUrlTtlSeconds. Only for paid orders (paid, partially_refunded; lines refunded in full are left out): any other payment status — partially_paid included — is 403 with details.paymentStatus. Another customer's order is 404. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
-             *
-             *     Requires permission orders:read:own. A signed-in customer's session only (not an API key).
-             *
-             *     REST: GET /api/me/orders/:orderId/downloads
-             */
-            meOrderDownloads?: components["schemas"]["OrderDownloads"];
-            /**
-             * @description The signed-in customer's orders, newest first
-             *
-             *     Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
-             *
-             *     Requires permission orders:read:own. A signed-in customer's session only (not an API key).
-             *
-             *     REST: GET /api/me/orders
-             */
-            meOrders?: components["schemas"]["OrderPage"];
-            /**
-             * @description Fulfillment tracking of one of my orders
-             *
-             *     Fulfillments with carrier, tracking number and URL, and per line the shipments it went out in. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
-             *
-             *     Requires permission orders:read:own. A signed-in customer's session only (not an API key).
-             *
-             *     REST: GET /api/me/orders/:idOrNumber/tracking
-             */
-            meOrderTracking?: components["schemas"]["OrderTracking"];
-            /**
-             * @description The signed-in customer's profile
-             *
-             *     Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
-             *
-             *     Requires permission customers:read:self. A signed-in customer's session only (not an API key).
-             *
-             *     REST: GET /api/me/profile
-             */
-            meProfile?: components["schemas"]["CustomerProfile"];
-            /**
-             * @description Get one order by UUID or by number (ORD-YYYY-NNNNNN)
-             *
-             *     Callers with only orders:read:own see their own orders and get 404 for any other.
-             *
-             *     Requires one of the permissions orders:read, orders:read:own.
-             *
-             *     REST: GET /api/orders/:idOrNumber
-             */
-            order?: components["schemas"]["Order"];
-            /**
-             * @description List the fulfillments of an order, oldest first
-             *
-             *     Callers with only orders:read:own see their own orders and get 404 for any other.
-             *
-             *     Requires one of the permissions orders:read, orders:read:own.
-             *
-             *     REST: GET /api/orders/:id/fulfillments
-             */
-            orderFulfillments?: components["schemas"]["OrderFulfillment"][];
-            /**
-             * @description The printable HTML invoice of an order
-             *
-             *     REST: GET /api/orders/:id/invoice.html serves the page. Callers with only orders:read:own see their own orders and get 404 for any other.
-             *
-             *     Requires one of the permissions orders:read, orders:read:own.
-             */
-            orderInvoiceHtml?: components["schemas"]["OrderDocument"];
-            /**
-             * @description The fiscal PDF invoice of an order (base64)
-             *
-             *     The first invoice of an order issues its invoice number (INV-YYYY-NNNNNN). REST: GET /api/orders/:id/invoice.pdf serves the file. Callers with only orders:read:own see their own orders and get 404 for any other.
-             *
-             *     Requires one of the permissions orders:read, orders:read:own.
-             */
-            orderInvoicePdf?: components["schemas"]["OrderDocument"];
-            /**
-             * @description List the notes of an order, pinned first, then newest first
-             *
-             *     Requires permission orders:read.
-             *
-             *     REST: GET /api/orders/:id/notes
-             */
-            orderNotes?: components["schemas"]["OrderNote"][];
-            /**
-             * @description The printable HTML receipt of an order
-             *
-             *     REST: GET /api/orders/:id/receipt.html serves the page. Callers with only orders:read:own see their own orders and get 404 for any other.
-             *
-             *     Requires one of the permissions orders:read, orders:read:own.
-             */
-            orderReceiptHtml?: components["schemas"]["OrderDocument"];
-            /**
-             * @description The acting operator's daily refund-cap status
-             *
-             *     Requires permission orders:read.
-             *
-             *     REST: GET /api/orders/refunds/cap
-             */
-            orderRefundCap?: components["schemas"]["OrderRefundCap"];
-            /**
-             * @description List the refunds of an order, newest first
-             *
-             *     Requires permission orders:read.
-             *
-             *     REST: GET /api/orders/:id/refunds
-             */
-            orderRefunds?: components["schemas"]["OrderRefund"][];
-            /**
-             * @description List orders, newest first
-             *
-             *     Filter by status. Callers with only orders:read:own see their own orders and get 404 for any other.
-             *
-             *     Requires one of the permissions orders:read, orders:read:own.
-             *
-             *     REST: GET /api/orders
-             */
-            orders?: components["schemas"]["OrderPage"];
-            /**
-             * @description The history of an order, newest first
-             *
-             *     Merges status changes, notes, refunds and refund undos as { type, at, actor, summary, data }.
-             *
-             *     Requires permission orders:read.
-             *
-             *     REST: GET /api/orders/:id/timeline
-             */
-            orderTimeline?: components["schemas"]["OrderTimelineEntry"][];
-            /**
-             * @description List price modifiers
-             *
-             *     Filters: entityId, categoryId, customerGroupId; `current=true` keeps those in effect now.
-             *
-             *     Requires one of the permissions pricing:update, pricing:manage.
-             *
-             *     REST: GET /api/pricing/modifiers
-             */
-            priceModifiers?: components["schemas"]["PriceModifierPage"];
-            /**
-             * @description List prices
-             *
-             *     Filters: entityId, variantId, currency, customerGroupId. Oldest first.
-             *
-             *     Requires one of the permissions pricing:update, pricing:manage.
-             *
-             *     REST: GET /api/pricing/prices
-             */
-            prices?: components["schemas"]["PricePage"];
-            /**
-             * @description Get one promotion
-             *
-             *     Requires one of the permissions promotions:read, promotions:create, promotions:update, promotions:manage.
-             *
-             *     REST: GET /api/promotions/:id
-             */
-            promotion?: components["schemas"]["Promotion"];
-            /**
-             * @description List promotions: active ones unless `status` says otherwise
-             *
-             *     status: active (default: active and inside the validity window), scheduled, expired, inactive, all. Newest validFrom first.
-             *
-             *     Requires one of the permissions promotions:read, promotions:create, promotions:update, promotions:manage.
-             *
-             *     REST: GET /api/promotions
-             */
-            promotions?: components["schemas"]["PromotionPage"];
-            /**
-             * @description What a promotion code would give a cart, or why it is rejected
-             *
-             *     Answers 200 with `valid` and, when false, `reason` and `message` (an unknown code is valid: false with reason NOT_FOUND). Reads only: nothing is redeemed. Bad input is 422.
-             *
-             *     Requires one of the permissions promotions:read, promotions:manage, cart:update.
-             *
-             *     REST: POST /api/promotions/validate
-             */
-            promotionValidation?: components["schemas"]["PromotionValidation"];
-            /**
-             * @description The best price of an entity or variant for a customer
-             *
-             *     The price the cart and checkout use: base price (the variant's own if any, else the entity's; the lowest open to the customer's groups), less the best current price modifier, times quantity. 404 when there is no price in the currency. Without a pricing permission a caller names only their own customer groups (another is 403 FORBIDDEN).
-             *
-             *     Requires one of the permissions pricing:read, pricing:update, pricing:manage, catalog:read.
-             *
-             *     REST: GET /api/pricing/resolve
-             */
-            resolvedPrice?: components["schemas"]["ResolvedPrice"];
-            /**
-             * @description Full-text search over the catalog
-             *
-             *     PostgreSQL full-text search is the built-in engine: `q` is a web-search query (quotes for phrases, -word to exclude, or) and its last word also matches as a prefix (shir finds shirts); hits are ranked by relevance (title over description over filterable field values), then newest first. Without `q` every entity matching the filters is a hit (newest first): the spec's in-memory fallback (a query or filter required, facets-only answers empty) does not apply while PostgreSQL is the engine. Filters: type, category and brand (UUID or slug), status (default active; others need catalog:read:unpublished), and attribute filters `attr.<name>=value` (REST, repeatable; GraphQL `attr: ["name=value"]`): values of one name are ORed, names ANDed, equality on approved en values of filterable fields. `facets=type,category,brand,status,<attribute names>` gives counts over the whole filtered result in meta.facets; each facet ignores its own filter. limit above 100 is clamped. With search.engine meilisearch the same parameters, rules and response shape are answered by Meilisearch (typo-tolerant on every word; 503 SERVICE_UNAVAILABLE while it cannot be reached).
-             *
-             *     Requires permission catalog:read.
-             *
-             *     REST: GET /api/search
-             */
-            search?: components["schemas"]["SearchResult"];
-            /**
-             * @description Search suggestions for a prefix
-             *
-             *     Titles of active entities that start with the prefix or contain it at a word start, then titles close to it (typos, by trigram word similarity), and variant SKUs that start with it; distinct, best first. limit defaults to 10; above 100 is clamped.
-             *
-             *     Requires permission catalog:read.
-             *
-             *     REST: GET /api/search/suggest
-             */
-            searchSuggestions?: components["schemas"]["SearchSuggestion"][];
-            /**
-             * @description All settings groups of the organization, keyed by group name
-             *
-             *     Requires permission settings:manage.
-             *
-             *     REST: GET /api/settings
-             */
-            settings?: {
-                [key: string]: unknown;
-            };
-            /**
-             * @description One settings group; {} when it was never set
-             *
-             *     Requires permission settings:manage.
-             *
-             *     REST: GET /api/settings/:group
-             */
-            settingsGroup?: {
-                [key: string]: unknown;
-            };
-            /**
-             * @description The public store profile: name, currencies, locales, timezone, branding and policies
-             *
-             *     Readable with catalog:read (storefront keys, customers, staff), unlike settings (settings:manage).
-             *
-             *     Requires permission catalog:read.
-             *
-             *     REST: GET /api/store
-             */
-            store?: components["schemas"]["Store"];
-            /**
-             * @description The known settings groups (general, branding, policies, shipping) as typed objects
-             *
-             *     GraphQL only: REST clients read GET /settings or GET /settings/:group.
-             *
-             *     Requires permission settings:manage.
-             */
-            storeSettings?: components["schemas"]["StoreSettings"];
-            /**
-             * @description List the organization's tax classes, by name
-             *
-             *     Requires permission tax:manage.
-             *
-             *     REST: GET /api/tax/classes
-             */
-            taxClasses?: components["schemas"]["TaxClass"][];
-            /**
-             * @description List warehouses, the default first
-             *
-             *     Requires permission inventory:read.
-             *
-             *     REST: GET /api/inventory/warehouses
-             */
-            warehouses?: components["schemas"]["WarehousePage"];
-            /**
-             * @description Webhook deliveries of the organization, newest first
-             *
-             *     Requires permission webhooks:manage.
-             *
-             *     REST: GET /api/webhooks/deliveries
-             */
-            webhookDeliveries?: components["schemas"]["WebhookDeliveryPage"];
-            /**
-             * @description One webhook delivery
-             *
-             *     Requires permission webhooks:manage.
-             *
-             *     REST: GET /api/webhooks/deliveries/:id
-             */
-            webhookDelivery?: components["schemas"]["WebhookDelivery"];
-            /**
-             * @description Every HTTP attempt of a delivery: status, duration, response excerpt
-             *
-             *     Requires permission webhooks:manage.
-             *
-             *     REST: GET /api/webhooks/deliveries/:id/attempts
-             */
-            webhookDeliveryAttempts?: components["schemas"]["WebhookDeliveryAttemptPage"];
-            /**
-             * @description Webhook endpoints of the organization (without secrets)
-             *
-             *     Requires permission webhooks:manage.
-             *
-             *     REST: GET /api/webhooks
-             */
-            webhookEndpoints?: components["schemas"]["WebhookEndpointPage"];
-        };
-        /**
-         * RefundStatus
+         * @description pending until the undo window closes, then paid out (succeeded or failed); undone inside the window.
          * @enum {string}
          */
         RefundStatus: "pending" | "succeeded" | "failed" | "undone";
@@ -7392,7 +5211,7 @@ export interface components {
              * Format: uuid
              * @description UUID of the variant (null or absent for the entity itself)
              */
-            variantId?: string;
+            variantId?: string | null;
         };
         /** @description One column of a report: key, title and how to read its values. */
         ReportColumn: {
@@ -7400,14 +5219,11 @@ export interface components {
             key: string;
             /** @description Title shown to shoppers */
             title: string;
-            /**
-             * @description currency is minor units
-             * @enum {string}
-             */
-            type: "string" | "number" | "currency" | "ratio";
+            /** @description currency is minor units */
+            type: components["schemas"]["ReportColumnType"];
         };
         /**
-         * ReportColumnType
+         * @description How a report column is to be read.
          * @enum {string}
          */
         ReportColumnType: "string" | "number" | "currency" | "ratio";
@@ -7429,7 +5245,7 @@ export interface components {
             /** @description Columns of the result */
             columns: components["schemas"]["ReportColumn"][];
             /** @description settings general.currency; amounts are minor units of it */
-            currency?: string;
+            currency?: string | null;
             /** @description When it was generated */
             generatedAt: string;
             /** @description The days the report covers (date, or from and to) */
@@ -7445,7 +5261,7 @@ export interface components {
             /** @description Totals over all rows, keyed by column */
             totals?: {
                 [key: string]: unknown;
-            };
+            } | null;
         };
         /** @description The rows of a report (data) and what ran (meta). */
         ReportResult: {
@@ -7466,7 +5282,7 @@ export interface components {
             /** @description ISO 4217 currency code, e.g. USD */
             currency: string;
             /** @description Group of the base price used; null = the public price */
-            customerGroupId?: string;
+            customerGroupId?: string | null;
             /**
              * Format: int64
              * @description Per unit
@@ -7481,7 +5297,7 @@ export interface components {
              * Format: uuid
              * @description The modifier applied, if any
              */
-            modifierId?: string;
+            modifierId?: string | null;
             /**
              * Format: uuid
              * @description The base price used
@@ -7506,7 +5322,7 @@ export interface components {
              * Format: uuid
              * @description UUID of the variant (null or absent for the entity itself)
              */
-            variantId?: string;
+            variantId?: string | null;
         };
         /** @description Counts of one facet over the whole filtered result (disjunctive: its own filter is left out). */
         SearchFacet: {
@@ -7523,7 +5339,7 @@ export interface components {
              */
             count: number;
             /** @description Display name (category and brand names) */
-            label?: string;
+            label?: string | null;
             /** @description The value; for category and brand the slug (usable as the filter) */
             value: string;
         };
@@ -7570,140 +5386,85 @@ export interface components {
              * @description UUID of the catalog entity
              */
             entityId: string;
-            /**
-             * @description title or sku
-             * @enum {string}
-             */
-            kind: "title" | "sku";
+            /** @description title or sku */
+            kind: components["schemas"]["SearchSuggestionKind"];
             /** @description Slug of the entity, for a product link */
             slug: string;
             /** @description The suggested text */
             text: string;
         };
         /**
-         * SearchSuggestionKind
+         * @description What a suggestion matched.
          * @enum {string}
          */
         SearchSuggestionKind: "title" | "sku";
-        /** @description Settings group `branding` (invoices, receipts, mails). */
-        SettingsBranding: {
-            /** @description Postal address */
-            address?: components["schemas"]["Address"];
-            /** @description Email address */
+        /** @description A patch of the settings group `branding`: keys to set, null to delete */
+        SettingsBrandingPatch: {
+            address?: {
+                city: string;
+                country: string;
+                line1: string;
+                line2?: string;
+                postalCode: string;
+                state?: string;
+            } | null;
+            /** Format: email */
+            email?: string | null;
+            legalName?: string | null;
+            /** Format: uri */
+            logoUrl?: string | null;
+            phone?: string | null;
+            primaryColor?: string | null;
+            receiptFooter?: string | null;
+            storeName?: string | null;
+            taxId?: string | null;
+            /** Format: uri */
+            website?: string | null;
+        };
+        /** @description Stored values of the settings group `branding` */
+        SettingsBrandingValues: {
+            address?: {
+                city: string;
+                country: string;
+                line1: string;
+                line2?: string;
+                postalCode: string;
+                state?: string;
+            };
+            /** Format: email */
             email?: string;
-            /** @description Legal name of the business, on invoices */
             legalName?: string;
-            /** @description URL of the logo image */
+            /** Format: uri */
             logoUrl?: string;
-            /** @description Phone number */
             phone?: string;
-            /** @description Hex colour such as #1a2b3c */
             primaryColor?: string;
-            /** @description Text printed at the foot of receipts */
             receiptFooter?: string;
-            /** @description Name of the store as shoppers see it */
             storeName?: string;
-            /** @description Tax or VAT registration number, printed on invoices */
             taxId?: string;
-            /** @description URL of the storefront */
+            /** Format: uri */
             website?: string;
         };
-        /** @description Settings group `general`. */
-        SettingsGeneral: {
-            /** @description ISO 4217 code of the store currency */
+        /** @description A patch of the settings group `general`: keys to set, null to delete */
+        SettingsGeneralPatch: {
+            currency?: string | null;
+            locale?: string | null;
+            timezone?: string | null;
+        };
+        /** @description Stored values of the settings group `general` */
+        SettingsGeneralValues: {
             currency?: string;
-            /** @description BCP 47 locale */
             locale?: string;
-            /** @description IANA time zone: calendar days (refund caps, order numbers) follow it */
             timezone?: string;
         };
-        /** @description Settings group `policies`. */
-        SettingsPolicies: {
-            /**
-             * Format: int64
-             * @description Refunds per operator per day, minor units; null: no cap
-             */
+        /** @description A patch of the settings group `policies`: keys to set, null to delete */
+        SettingsPoliciesPatch: {
+            refundDailyCap?: number | null;
+            refundUndoWindowMinutes?: number | null;
+        };
+        /** @description Stored values of the settings group `policies` */
+        SettingsPoliciesValues: {
             refundDailyCap?: number;
-            /**
-             * Format: int32
-             * @description Minutes a refund can be undone (default 15)
-             */
-            refundUndoWindowMinutes: number;
-        };
-        /** @description Settings group `shipping`: the rule checkout applies. */
-        SettingsShipping: {
-            /**
-             * Format: int64
-             * @description Shipping per order, minor units (default 0)
-             */
-            flatRate: number;
-            /**
-             * Format: int64
-             * @description Subtotal from which shipping is free; null: never
-             */
-            freeOver?: number;
-        };
-        /** @description The public store profile: what a storefront needs before it shows a price. */
-        Store: {
-            /** @description Logo, colour and contact details */
-            branding: components["schemas"]["StoreBranding"];
-            /** @description Currencies the store sells in, defaultCurrency first (general.currencies) */
-            currencies: string[];
-            /** @description ISO 4217 code of the store currency (general.currency; USD, as the seed sets it, until the store sets one): pass it to price(currency:) and POST /carts */
-            defaultCurrency: string;
-            /** @description BCP 47 locale (general.locale; en when unset) */
-            defaultLocale: string;
-            /** @description Locales the store offers, defaultLocale first (general.locales) */
-            locales: string[];
-            /** @description branding.storeName, else the organization name */
-            name: string;
-            /** @description Policy links and the shipping rule */
-            policies: components["schemas"]["StorePolicies"];
-            /** @description IANA time zone (general.timezone; UTC when unset) */
-            timezone: string;
-        };
-        /** @description The shopper-facing part of settings group `branding` (no tax id, legal name or receipt footer). */
-        StoreBranding: {
-            /** @description Contact email */
-            email?: string;
-            /** @description Logo image URL */
-            logoUrl?: string;
-            /** @description Contact phone */
-            phone?: string;
-            /** @description Hex colour such as #1a2b3c */
-            primaryColor?: string;
-            /** @description The store's website */
-            website?: string;
-        };
-        /** @description The shopper-facing policies: links (settings group `policies`) and the shipping rule checkout applies (group `shipping`). Refund caps and undo windows are staff-only. */
-        StorePolicies: {
-            /**
-             * Format: int64
-             * @description Subtotal from which shipping is free; null: never
-             */
-            freeShippingOver?: number;
-            /** @description Privacy policy (policies.privacyUrl) */
-            privacyUrl?: string;
-            /** @description Returns policy (policies.returnsUrl) */
-            returnsUrl?: string;
-            /**
-             * Format: int64
-             * @description Shipping per order, minor units of defaultCurrency (0 when unset)
-             */
-            shippingFlatRate: number;
-            /** @description Terms of sale (policies.termsUrl) */
-            termsUrl?: string;
-        };
-        /** @description The known settings groups, typed. Other groups: `settings` / `settingsGroup`. */
-        StoreSettings: {
-            /** @description Names, logo and texts on documents */
-            branding: components["schemas"]["SettingsBranding"];
-            /** @description Currency, timezone and other basics */
-            general: components["schemas"]["SettingsGeneral"];
-            /** @description Refund and other store policies */
-            policies: components["schemas"]["SettingsPolicies"];
-            /** @description How shipping is priced */
-            shipping: components["schemas"]["SettingsShipping"];
+            refundUndoWindowMinutes?: number;
         };
         /** @description A tax rate applied per order line: variant class, else entity class, else the default class, else 0. */
         TaxClass: {
@@ -7713,7 +5474,7 @@ export interface components {
              */
             createdAt: string;
             /** @description Free text describing it */
-            description?: string;
+            description?: string | null;
             /**
              * Format: uuid
              * @description Identifier of the tax class
@@ -7736,20 +5497,8 @@ export interface components {
              */
             updatedAt: string;
         };
-        /** @description What a shopper may know of a variant's stock (catalog:read; no inventory:read needed). Warehouse figures stay behind inventory:read (`stock`). */
+        /** @description Stock of one variant, in total and per warehouse. */
         VariantAvailability: {
-            /**
-             * Format: int32
-             * @description On hand minus reservations over every warehouse, capped at storefront.availabilityCeiling (default 50): above it the figure shows the ceiling
-             */
-            availableQuantity: number;
-            /** @description Whether checkout accepts more than availableQuantity (it does not: checkout sells from stock only) */
-            backorderable: boolean;
-            /** @description availableQuantity > 0 */
-            inStock: boolean;
-        };
-        /** @description Stock of one variant over every warehouse (inventory:read). Shoppers read ProductVariant availability (`CatalogVariant.availability`) instead. */
-        VariantStock: {
             /**
              * Format: int32
              * @description onHand − reserved; totals add levels up floored at 0
@@ -7769,12 +5518,12 @@ export interface components {
              * Format: uuid
              * @description Null for entity-level stock
              */
-            variantId?: string;
+            variantId?: string | null;
         };
         /** @description A stock location. `code` is unique per organization; one warehouse is the default. */
         Warehouse: {
             /** @description Postal address */
-            address?: components["schemas"]["Address"];
+            address?: components["schemas"]["Address"] | null;
             /** @description Short unique code */
             code: string;
             /**
@@ -7796,21 +5545,6 @@ export interface components {
              * @description When it was last changed
              */
             updatedAt: string;
-        };
-        /** @description Where a warehouse is; every field optional */
-        WarehouseAddressInput: {
-            /** @description City or town */
-            city?: string;
-            /** @description ISO 3166-1 alpha-2 country code */
-            country?: string;
-            /** @description Street address, first line */
-            line1?: string;
-            /** @description Street address, second line */
-            line2?: string;
-            /** @description Postal or ZIP code */
-            postalCode?: string;
-            /** @description State, province or region */
-            state?: string;
         };
         /** @description Stock of an entity or variant in one warehouse. */
         WarehouseAvailability: {
@@ -7835,13 +5569,6 @@ export interface components {
              */
             warehouseId: string;
         };
-        /** @description One Warehouse of a page with its cursor. */
-        WarehouseEdge: {
-            /** @description Opaque position of this item: pass it as `after` or `before` */
-            cursor: string;
-            /** @description The Warehouse */
-            node: components["schemas"]["Warehouse"];
-        };
         /** @description A page of Warehouse items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         WarehousePage: {
             /** @description The items of this page, in list order */
@@ -7865,7 +5592,7 @@ export interface components {
              * Format: date-time
              * @description When it was delivered
              */
-            deliveredAt?: string;
+            deliveredAt?: string | null;
             /**
              * Format: uuid
              * @description UUID of the webhook endpoint
@@ -7884,19 +5611,16 @@ export interface components {
              */
             id: string;
             /** @description Error of the last attempt, if it failed */
-            lastError?: string;
+            lastError?: string | null;
             /**
              * Format: int32
              * @description HTTP status of the last attempt (null when none came back)
              */
-            lastStatusCode?: number;
+            lastStatusCode?: number | null;
             /** @description The body sent: { id, type, createdAt, organizationId, data } */
             payload: unknown;
-            /**
-             * @description pending: queued or retrying
-             * @enum {string}
-             */
-            status: "pending" | "succeeded" | "failed";
+            /** @description pending: queued or retrying */
+            status: components["schemas"]["WebhookDeliveryStatus"];
             /**
              * Format: date-time
              * @description When it was last changed
@@ -7926,26 +5650,19 @@ export interface components {
              */
             durationMs: number;
             /** @description Network error, timeout or refused target */
-            error?: string;
+            error?: string | null;
             /**
              * Format: uuid
              * @description Identifier of the webhook delivery attempt
              */
             id: string;
             /** @description The first 1000 characters of the response body */
-            responseExcerpt?: string;
+            responseExcerpt?: string | null;
             /**
              * Format: int32
              * @description Null when no HTTP response came back
              */
-            statusCode?: number;
-        };
-        /** @description One WebhookDeliveryAttempt of a page with its cursor. */
-        WebhookDeliveryAttemptEdge: {
-            /** @description Opaque position of this item: pass it as `after` or `before` */
-            cursor: string;
-            /** @description The WebhookDeliveryAttempt */
-            node: components["schemas"]["WebhookDeliveryAttempt"];
+            statusCode?: number | null;
         };
         /** @description A page of WebhookDeliveryAttempt items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         WebhookDeliveryAttemptPage: {
@@ -7953,13 +5670,6 @@ export interface components {
             data: components["schemas"]["WebhookDeliveryAttempt"][];
             /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
-        };
-        /** @description One WebhookDelivery of a page with its cursor. */
-        WebhookDeliveryEdge: {
-            /** @description Opaque position of this item: pass it as `after` or `before` */
-            cursor: string;
-            /** @description The WebhookDelivery */
-            node: components["schemas"]["WebhookDelivery"];
         };
         /** @description A page of WebhookDelivery items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         WebhookDeliveryPage: {
@@ -7969,7 +5679,7 @@ export interface components {
             meta: components["schemas"]["PageMeta"];
         };
         /**
-         * WebhookDeliveryStatus
+         * @description State of a webhook delivery.
          * @enum {string}
          */
         WebhookDeliveryStatus: "pending" | "succeeded" | "failed";
@@ -7981,7 +5691,7 @@ export interface components {
              */
             createdAt: string;
             /** @description Free text describing it */
-            description?: string;
+            description?: string | null;
             /** @description Event names this endpoint receives (orders.create, catalog.update, ...), or * for all */
             events: string[];
             /**
@@ -8005,7 +5715,7 @@ export interface components {
              */
             createdAt: string;
             /** @description Free text describing it */
-            description?: string;
+            description?: string | null;
             /** @description Event names this endpoint receives (orders.create, catalog.update, ...), or * for all */
             events: string[];
             /**
@@ -8022,13 +5732,6 @@ export interface components {
             updatedAt: string;
             /** @description Where deliveries are POSTed */
             url: string;
-        };
-        /** @description One WebhookEndpoint of a page with its cursor. */
-        WebhookEndpointEdge: {
-            /** @description Opaque position of this item: pass it as `after` or `before` */
-            cursor: string;
-            /** @description The WebhookEndpoint */
-            node: components["schemas"]["WebhookEndpoint"];
         };
         /** @description A page of WebhookEndpoint items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         WebhookEndpointPage: {
@@ -8086,16 +5789,14 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogCustomFieldProposalPage"];
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
-            400: {
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
+                content?: never;
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8104,7 +5805,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8113,7 +5814,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8122,7 +5823,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8131,7 +5832,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8140,7 +5841,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8149,7 +5850,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8191,7 +5892,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8200,7 +5908,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8209,7 +5917,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8218,7 +5926,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8227,7 +5935,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8236,7 +5944,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8245,7 +5953,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8276,8 +5984,7 @@ export interface operations {
                     name: string;
                     /** @default false */
                     required?: boolean;
-                    /** @enum {string} */
-                    type: "string" | "number" | "boolean" | "date" | "enum" | "json";
+                    type: components["schemas"]["CatalogFieldType"];
                 };
             };
         };
@@ -8301,7 +6008,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8310,7 +6017,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8319,7 +6026,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8328,7 +6035,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8337,16 +6044,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8355,7 +6053,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8364,7 +6062,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8373,7 +6071,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8382,7 +6080,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8391,7 +6089,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8443,7 +6141,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8452,7 +6150,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8461,7 +6159,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8470,7 +6168,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8479,16 +6177,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8497,7 +6186,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8506,7 +6195,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8515,7 +6204,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8524,7 +6213,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8533,7 +6222,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8574,7 +6263,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8583,7 +6272,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8592,7 +6281,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8601,7 +6290,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8610,16 +6299,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8628,7 +6308,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8637,7 +6317,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8646,7 +6326,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8655,7 +6335,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8664,7 +6344,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8705,7 +6385,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8714,7 +6394,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8723,7 +6403,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8732,7 +6412,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8741,16 +6421,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8759,7 +6430,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8768,7 +6439,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8777,7 +6448,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8786,7 +6457,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8795,7 +6466,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8845,16 +6516,14 @@ export interface operations {
                     "application/json": components["schemas"]["JobPage"];
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
-            400: {
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
+                content?: never;
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8863,7 +6532,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8872,7 +6541,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8881,7 +6550,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8890,7 +6559,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8899,7 +6568,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8908,7 +6577,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8947,7 +6616,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8956,7 +6632,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8965,7 +6641,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8974,7 +6650,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8983,7 +6659,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8992,7 +6668,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9001,7 +6677,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9028,18 +6704,7 @@ export interface operations {
                      */
                     dimensions?: string[];
                     /** @default [] */
-                    filters?: {
-                        and?: {
-                            [key: string]: unknown;
-                        }[];
-                        member?: string;
-                        /** @enum {string} */
-                        operator?: "equals" | "notEquals" | "contains" | "in" | "notIn" | "gt" | "gte" | "lt" | "lte" | "beforeDate" | "afterDate" | "inDateRange";
-                        or?: {
-                            [key: string]: unknown;
-                        }[];
-                        values?: (string | number)[];
-                    }[];
+                    filters?: components["schemas"]["AnalyticsFilter"][];
                     /** @description Rows, default 100; larger values are clamped to 10000 */
                     limit?: number;
                     /** @description Model.measure names */
@@ -9082,7 +6747,7 @@ export interface operations {
                     "application/json": components["schemas"]["AnalyticsQueryResult"];
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9091,7 +6756,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9100,7 +6765,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9109,7 +6774,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9118,16 +6783,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -9136,7 +6792,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9145,7 +6801,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9154,7 +6810,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9163,7 +6819,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9202,7 +6858,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9211,7 +6874,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9220,7 +6883,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9229,7 +6892,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9238,7 +6901,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9247,7 +6910,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9256,7 +6919,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9300,18 +6963,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReportResult"];
+                    "text/csv": string;
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
-            400: {
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
+                content?: never;
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9320,7 +6982,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9329,7 +6991,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9338,7 +7000,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9347,7 +7009,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9356,7 +7018,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9365,7 +7027,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9424,16 +7086,14 @@ export interface operations {
                     "application/json": components["schemas"]["AuditEntryPage"];
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
-            400: {
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
+                content?: never;
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9442,7 +7102,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9451,7 +7111,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9460,7 +7120,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9469,7 +7129,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9478,7 +7138,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9487,7 +7147,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9547,16 +7207,14 @@ export interface operations {
                     "application/json": components["schemas"]["AuditEntryPage"];
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
-            400: {
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
+                content?: never;
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9565,7 +7223,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9574,7 +7232,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9583,7 +7241,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9592,7 +7250,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9601,7 +7259,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9610,7 +7268,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9642,6 +7300,13 @@ export interface operations {
                     } | null;
                 };
             };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     authSignInEmail: {
@@ -9661,13 +7326,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Signed in */
+            /** @description Signed in; or, for an account with two-factor authentication, `twoFactorRedirect` (no session yet: verify the second factor first) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AuthResult"];
+                    "application/json": components["schemas"]["AuthResult"] | components["schemas"]["AuthTwoFactorRedirect"];
                 };
             };
             /** @description Malformed JSON, or a form naming a field twice */
@@ -9697,6 +7362,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description No JSON or form Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -9708,6 +7382,15 @@ export interface operations {
             };
             /** @description Too many attempts for this email or from this address */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No organization serves this request under strict resolution, or the database is unreachable (SERVICE_UNAVAILABLE) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9739,6 +7422,15 @@ export interface operations {
             };
             /** @description A cookie request from an untrusted origin */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A body without a JSON Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9793,6 +7485,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description No JSON or form Content-Type (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Invalid input */
             422: {
                 headers: {
@@ -9804,6 +7505,15 @@ export interface operations {
             };
             /** @description Too many attempts for this email or from this address */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No organization serves this request under strict resolution, or the database is unreachable (SERVICE_UNAVAILABLE) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9849,7 +7559,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9858,7 +7568,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9867,16 +7577,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9885,7 +7586,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -9894,7 +7595,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9903,7 +7604,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9912,7 +7613,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9921,7 +7622,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9937,6 +7638,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Cart UUID */
                 id: string;
             };
             cookie?: never;
@@ -9962,7 +7664,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9971,7 +7680,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9980,7 +7689,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9989,7 +7698,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9998,7 +7707,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10014,6 +7723,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Cart UUID */
                 id: string;
             };
             cookie?: never;
@@ -10052,7 +7762,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10061,7 +7771,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10070,16 +7780,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10088,7 +7789,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -10097,7 +7798,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10106,7 +7807,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10115,7 +7816,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10124,7 +7825,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10140,6 +7841,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Cart UUID */
                 id: string;
                 itemId: string;
             };
@@ -10166,7 +7868,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10175,7 +7877,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10184,7 +7886,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10193,7 +7895,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10202,7 +7904,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10211,7 +7913,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10227,6 +7929,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Cart UUID */
                 id: string;
                 itemId: string;
             };
@@ -10260,7 +7963,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10269,7 +7972,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10278,16 +7981,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10296,7 +7990,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -10305,7 +7999,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10314,7 +8008,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10323,7 +8017,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10332,7 +8026,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10382,16 +8076,14 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogBrandPage"];
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
-            400: {
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
+                content?: never;
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10400,7 +8092,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10409,7 +8101,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10418,7 +8110,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10427,7 +8119,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10436,7 +8128,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10445,7 +8137,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10502,7 +8194,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10511,7 +8203,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10520,7 +8212,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10529,7 +8221,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10538,16 +8230,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10556,7 +8239,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -10565,7 +8248,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10574,7 +8257,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10583,7 +8266,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10592,7 +8275,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10633,7 +8316,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10642,7 +8325,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10651,7 +8334,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10660,7 +8343,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10669,7 +8352,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10678,7 +8361,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10687,7 +8370,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10696,7 +8379,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10755,7 +8438,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10764,7 +8447,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10773,7 +8456,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10782,7 +8465,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10791,16 +8474,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10809,7 +8483,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -10818,7 +8492,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10827,7 +8501,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10836,7 +8510,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10845,7 +8519,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10897,16 +8571,14 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogCategoryPage"];
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
-            400: {
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
+                content?: never;
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10915,7 +8587,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10924,7 +8596,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10933,7 +8605,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10942,7 +8614,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10951,7 +8623,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10960,7 +8632,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11018,7 +8690,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11027,7 +8699,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11036,7 +8708,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11045,7 +8717,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11054,16 +8726,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11072,7 +8735,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11081,7 +8744,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11090,7 +8753,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -11099,7 +8762,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -11108,7 +8771,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11149,7 +8812,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11158,7 +8821,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11167,7 +8830,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11176,7 +8839,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11185,7 +8848,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11194,7 +8857,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -11203,7 +8866,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -11212,7 +8875,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11269,7 +8932,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11278,7 +8941,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11287,7 +8950,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11296,7 +8959,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11305,16 +8968,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11323,7 +8977,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11332,7 +8986,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11341,7 +8995,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -11350,7 +9004,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -11359,7 +9013,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11383,7 +9037,7 @@ export interface operations {
                 category?: string;
                 /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
                 first?: number;
-                /** @description Comma-separated embeds: attributes, variants, optionTypes, categories, brands, customFields (and those of installed modules: media, inventory, pricing, availability). An unknown or unavailable name is 422. */
+                /** @description Comma-separated embeds: attributes, variants, optionTypes, categories, brands, customFields (and those of installed modules: media, inventory, pricing). An unknown or unavailable name is 422. */
                 include?: string;
                 /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
                 last?: number;
@@ -11394,7 +9048,7 @@ export interface operations {
                 /** @description field:direction, e.g. createdAt:desc or slug:asc */
                 sort?: string;
                 /** @description draft, active, archived or discontinued */
-                status?: "draft" | "active" | "archived" | "discontinued";
+                status?: components["schemas"]["CatalogEntityStatus"];
                 /** @description Entity type, e.g. product */
                 type?: string;
             };
@@ -11421,16 +9075,14 @@ export interface operations {
                     "application/json": components["schemas"]["CatalogEntityPage"];
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
-            400: {
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
+                content?: never;
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11439,7 +9091,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11448,7 +9100,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11457,7 +9109,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11466,7 +9118,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -11475,7 +9127,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -11484,7 +9136,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11521,9 +9173,8 @@ export interface operations {
                     /**
                      * @description Initial status, default draft
                      * @default draft
-                     * @enum {string}
                      */
-                    status?: "draft" | "active" | "archived" | "discontinued";
+                    status?: components["schemas"]["CatalogEntityStatus"];
                     /**
                      * Format: uuid
                      * @description Tax class (tax module); a variant's own class wins over it
@@ -11554,7 +9205,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11563,7 +9214,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11572,7 +9223,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11581,7 +9232,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11590,16 +9241,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11608,7 +9250,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11617,7 +9259,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11626,7 +9268,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -11635,7 +9277,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -11644,7 +9286,113 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    catalogEntity: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated embeds: attributes, variants, optionTypes, categories, brands, customFields (and those of installed modules: media, inventory, pricing). An unknown or unavailable name is 422. */
+                include?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Entity UUID or slug */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get one catalog entity by UUID or slug */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CatalogEntity"];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11660,6 +9408,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Entity UUID */
                 id: string;
             };
             cookie?: never;
@@ -11685,7 +9434,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11694,7 +9443,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11703,7 +9452,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11712,7 +9461,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11721,7 +9470,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11730,7 +9479,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -11739,7 +9488,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -11748,7 +9497,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11764,6 +9513,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Entity UUID */
                 id: string;
             };
             cookie?: never;
@@ -11784,8 +9534,7 @@ export interface operations {
                     slug?: string;
                     /** @description Connected store this entity is sourced from; setting it needs catalog:sync */
                     sourceStoreId?: string | null;
-                    /** @enum {string} */
-                    status?: "draft" | "active" | "archived" | "discontinued";
+                    status?: components["schemas"]["CatalogEntityStatus"];
                     /**
                      * Format: uuid
                      * @description Tax class (tax module); a variant's own class wins over it
@@ -11814,7 +9563,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11823,7 +9572,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11832,7 +9581,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11841,7 +9590,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11850,16 +9599,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11868,7 +9608,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11877,7 +9617,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11886,7 +9626,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -11895,7 +9635,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -11904,7 +9644,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11920,6 +9660,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Entity UUID */
                 id: string;
             };
             cookie?: never;
@@ -11945,7 +9686,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11954,7 +9695,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11963,7 +9704,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11972,7 +9713,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11981,16 +9722,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11999,7 +9731,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -12008,7 +9740,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12017,7 +9749,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -12026,7 +9758,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -12035,7 +9767,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12051,7 +9783,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Entity UUID */
                 id: string;
+                /** @description BCP 47 locale, e.g. en or de-DE (the default locale is en) */
                 locale: string;
             };
             cookie?: never;
@@ -12077,7 +9811,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12086,7 +9827,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12095,7 +9836,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12104,7 +9845,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12113,7 +9854,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -12122,7 +9863,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -12131,7 +9872,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12147,7 +9888,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Entity UUID */
                 id: string;
+                /** @description BCP 47 locale, e.g. en or de-DE (the default locale is en) */
                 locale: string;
             };
             cookie?: never;
@@ -12186,7 +9929,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12195,7 +9938,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12204,7 +9947,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12213,7 +9956,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12222,16 +9965,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12240,7 +9974,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -12249,7 +9983,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12258,7 +9992,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -12267,7 +10001,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -12276,7 +10010,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12293,6 +10027,7 @@ export interface operations {
             header?: never;
             path: {
                 brandId: string;
+                /** @description Entity UUID */
                 id: string;
             };
             cookie?: never;
@@ -12318,7 +10053,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12327,7 +10062,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12336,7 +10071,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12345,7 +10080,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12354,16 +10089,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12372,7 +10098,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -12381,7 +10107,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12390,7 +10116,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -12399,7 +10125,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -12408,7 +10134,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12425,6 +10151,7 @@ export interface operations {
             header?: never;
             path: {
                 brandId: string;
+                /** @description Entity UUID */
                 id: string;
             };
             cookie?: never;
@@ -12450,7 +10177,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12459,7 +10186,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12468,7 +10195,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12477,7 +10204,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12486,7 +10213,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12495,7 +10222,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -12504,7 +10231,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -12513,7 +10240,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12530,6 +10257,7 @@ export interface operations {
             header?: never;
             path: {
                 categoryId: string;
+                /** @description Entity UUID */
                 id: string;
             };
             cookie?: never;
@@ -12555,7 +10283,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12564,7 +10292,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12573,7 +10301,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12582,7 +10310,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12591,16 +10319,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12609,7 +10328,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -12618,7 +10337,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12627,7 +10346,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -12636,7 +10355,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -12645,7 +10364,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12662,6 +10381,7 @@ export interface operations {
             header?: never;
             path: {
                 categoryId: string;
+                /** @description Entity UUID */
                 id: string;
             };
             cookie?: never;
@@ -12687,7 +10407,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12696,7 +10416,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12705,7 +10425,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12714,7 +10434,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12723,7 +10443,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12732,7 +10452,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -12741,7 +10461,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -12750,7 +10470,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12767,6 +10487,7 @@ export interface operations {
             header?: never;
             path: {
                 fieldName: string;
+                /** @description Entity UUID */
                 id: string;
             };
             cookie?: never;
@@ -12799,7 +10520,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12808,7 +10529,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12817,7 +10538,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12826,7 +10547,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12835,16 +10556,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12853,7 +10565,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -12862,7 +10574,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12871,7 +10583,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -12880,7 +10592,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -12889,7 +10601,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12906,6 +10618,7 @@ export interface operations {
             header?: never;
             path: {
                 fieldName: string;
+                /** @description Entity UUID */
                 id: string;
             };
             cookie?: never;
@@ -12944,7 +10657,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12953,7 +10666,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12962,7 +10675,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12971,7 +10684,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12980,16 +10693,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12998,7 +10702,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -13007,7 +10711,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13016,7 +10720,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -13025,7 +10729,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -13034,7 +10738,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13051,6 +10755,7 @@ export interface operations {
             header?: never;
             path: {
                 fieldName: string;
+                /** @description Entity UUID */
                 id: string;
             };
             cookie?: never;
@@ -13083,7 +10788,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13092,7 +10797,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13101,7 +10806,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13110,7 +10815,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13119,16 +10824,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13137,7 +10833,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -13146,7 +10842,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13155,7 +10851,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -13164,7 +10860,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -13173,7 +10869,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13189,6 +10885,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Entity UUID */
                 id: string;
             };
             cookie?: never;
@@ -13214,7 +10911,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13223,7 +10920,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13232,7 +10929,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13241,7 +10938,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13250,16 +10947,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13268,7 +10956,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -13277,7 +10965,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13286,7 +10974,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -13295,7 +10983,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -13304,7 +10992,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13323,6 +11011,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description Entity UUID */
                 id: string;
             };
             cookie?: never;
@@ -13348,7 +11037,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13357,7 +11053,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13366,7 +11062,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13375,7 +11071,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13384,7 +11080,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -13393,7 +11089,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -13402,7 +11098,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13418,6 +11114,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Entity UUID */
                 id: string;
             };
             cookie?: never;
@@ -13426,8 +11123,7 @@ export interface operations {
             content: {
                 "application/json": {
                     fieldPath: string;
-                    /** @enum {string} */
-                    owner: "platform" | "store" | "shared";
+                    owner: components["schemas"]["CatalogFieldOwner"];
                     storeId?: string | null;
                     /** Format: uuid */
                     variantId?: string | null;
@@ -13454,7 +11150,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13463,7 +11159,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13472,7 +11168,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13481,7 +11177,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13490,16 +11186,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13508,7 +11195,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -13517,7 +11204,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13526,7 +11213,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -13535,7 +11222,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -13544,7 +11231,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13560,6 +11247,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Entity UUID */
                 id: string;
             };
             cookie?: never;
@@ -13597,7 +11285,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13606,7 +11294,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13615,7 +11303,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13624,7 +11312,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13633,16 +11321,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13651,7 +11330,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -13660,7 +11339,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13669,7 +11348,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -13678,7 +11357,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -13687,7 +11366,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13703,6 +11382,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Entity UUID */
                 id: string;
             };
             cookie?: never;
@@ -13728,7 +11408,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13737,7 +11417,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13746,7 +11426,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13755,7 +11435,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13764,16 +11444,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13782,7 +11453,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -13791,7 +11462,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13800,7 +11471,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -13809,7 +11480,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -13818,7 +11489,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13834,6 +11505,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Entity UUID */
                 id: string;
             };
             cookie?: never;
@@ -13882,7 +11554,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13891,7 +11563,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13900,7 +11572,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13909,7 +11581,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13918,16 +11590,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13936,7 +11599,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -13945,7 +11608,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13954,7 +11617,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -13963,7 +11626,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -13972,7 +11635,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13988,6 +11651,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Entity UUID */
                 id: string;
             };
             cookie?: never;
@@ -14043,7 +11707,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14052,7 +11716,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14061,7 +11725,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14070,7 +11734,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14079,16 +11743,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14097,7 +11752,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -14106,7 +11761,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14115,7 +11770,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -14124,7 +11779,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -14133,7 +11788,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14149,6 +11804,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Entity UUID */
                 id: string;
             };
             cookie?: never;
@@ -14202,7 +11858,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14211,7 +11867,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14220,7 +11876,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14229,7 +11885,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14238,16 +11894,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14256,7 +11903,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -14265,7 +11912,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14274,7 +11921,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -14283,7 +11930,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -14292,7 +11939,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14308,6 +11955,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Entity UUID */
                 id: string;
             };
             cookie?: never;
@@ -14373,7 +12021,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14382,7 +12030,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14391,7 +12039,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14400,7 +12048,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14409,16 +12057,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14427,7 +12066,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -14436,7 +12075,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14445,7 +12084,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -14454,7 +12093,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -14463,114 +12102,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
-    catalogEntity: {
-        parameters: {
-            query?: {
-                /** @description Comma-separated embeds: attributes, variants, optionTypes, categories, brands, customFields (and those of installed modules: media, inventory, pricing, availability). An unknown or unavailable name is 422. */
-                include?: string;
-            };
-            header?: never;
-            path: {
-                idOrSlug: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Get one catalog entity by UUID or slug */
-            200: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Unique id of this request (an incoming sane one is kept) */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["CatalogEntity"];
-                    };
-                };
-            };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14620,7 +12152,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14629,7 +12161,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14638,7 +12170,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14647,7 +12179,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14656,16 +12188,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14674,7 +12197,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -14683,7 +12206,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14692,7 +12215,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -14701,7 +12224,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -14710,7 +12233,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14751,7 +12274,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14760,7 +12283,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14769,7 +12292,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14778,7 +12301,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14787,7 +12310,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14796,7 +12319,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -14805,7 +12328,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -14814,7 +12337,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14871,7 +12394,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14880,7 +12403,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14889,7 +12412,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14898,7 +12421,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14907,16 +12430,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14925,7 +12439,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -14934,7 +12448,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14943,7 +12457,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -14952,7 +12466,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -14961,7 +12475,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14994,12 +12508,11 @@ export interface operations {
                      * @description Guest orders: the customer's email address (invoices are sent there)
                      */
                     email?: string;
-                    /** @description Replays with the same key and the same request return the original order; the same key with a different request is 422 IDEMPOTENCY_KEY_REUSED. The Idempotency-Key header works too */
+                    /** @description Replays with the same key return the original order */
                     idempotencyKey?: string;
                     /** @description Payment method id of the provider, e.g. pm_card_visa */
                     paymentMethodId: string;
                     promotionCodes?: string[];
-                    /** @description A postal address; line1, city, postalCode and country are required (422 naming the missing field otherwise) */
                     shippingAddress: {
                         city: string;
                         company?: string;
@@ -15050,7 +12563,7 @@ export interface operations {
                     "application/json": components["schemas"]["CheckoutResult"];
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15059,7 +12572,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15068,16 +12581,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15086,7 +12590,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -15095,7 +12599,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15104,7 +12608,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -15113,7 +12617,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -15122,7 +12626,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15174,16 +12678,14 @@ export interface operations {
                     "application/json": components["schemas"]["CustomerPage"];
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
-            400: {
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
+                content?: never;
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15192,7 +12694,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15201,7 +12703,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15210,7 +12712,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15219,7 +12721,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -15228,7 +12730,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -15237,7 +12739,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15278,7 +12780,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15287,7 +12796,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15296,7 +12805,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15305,7 +12814,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15314,7 +12823,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -15323,7 +12832,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -15332,7 +12841,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15371,6 +12880,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Rate limit exceeded for this address (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     health: {
@@ -15393,6 +12918,22 @@ export interface operations {
                         status: "ok";
                         version: string;
                     };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Rate limit exceeded for this address (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -15422,6 +12963,22 @@ export interface operations {
                         status: "ok";
                         version: string;
                     };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Rate limit exceeded for this address (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Not ready (Retry-After): database unreachable, migrations pending, or shutting down (`draining`). The error envelope (`SERVICE_UNAVAILABLE`) with the checks beside it */
@@ -15466,11 +13023,8 @@ export interface operations {
                     quantity: number;
                     /** @description What the stock is for: a cart or order id */
                     reference?: string | null;
-                    /**
-                     * @description One of restock, return, sale, damage, loss, correction, backorder
-                     * @enum {string}
-                     */
-                    type: "restock" | "return" | "sale" | "damage" | "loss" | "correction" | "backorder";
+                    /** @description One of restock, return, sale, damage, loss, correction, backorder */
+                    type: components["schemas"]["InventoryAdjustmentType"];
                     /** @description restock only: cost per unit received, minor units of the organization currency */
                     unitCost?: number | null;
                     /**
@@ -15506,7 +13060,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15515,7 +13069,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15524,7 +13078,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15533,7 +13087,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15542,16 +13096,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15560,7 +13105,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -15569,7 +13114,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15578,7 +13123,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -15587,7 +13132,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -15596,7 +13141,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15638,7 +13183,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15647,7 +13199,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15656,7 +13208,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15665,7 +13217,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15674,7 +13226,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -15683,7 +13235,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -15692,7 +13244,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15747,16 +13299,14 @@ export interface operations {
                     "application/json": components["schemas"]["InventoryLevelPage"];
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
-            400: {
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
+                content?: never;
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15765,7 +13315,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15774,7 +13324,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15783,7 +13333,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15792,7 +13342,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -15801,7 +13351,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -15810,7 +13360,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15859,7 +13409,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15868,7 +13418,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15877,7 +13427,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15886,7 +13436,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15895,16 +13445,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15913,7 +13454,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -15922,7 +13463,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15931,7 +13472,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -15940,7 +13481,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -15949,7 +13490,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15977,8 +13518,7 @@ export interface operations {
                 limit?: number;
                 /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
-                /** @description Only movements of this adjustment type */
-                type?: "restock" | "return" | "sale" | "damage" | "loss" | "correction" | "backorder";
+                type?: string;
                 variantId?: string;
                 warehouseId?: string;
             };
@@ -16005,16 +13545,14 @@ export interface operations {
                     "application/json": components["schemas"]["InventoryMovementPage"];
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
-            400: {
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
+                content?: never;
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16023,7 +13561,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16032,7 +13570,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16041,7 +13579,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -16050,7 +13588,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -16059,7 +13597,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -16068,7 +13606,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16135,7 +13673,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16144,7 +13682,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16153,7 +13691,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16162,7 +13700,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16171,16 +13709,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16189,7 +13718,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -16198,7 +13727,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -16207,7 +13736,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -16216,7 +13745,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -16225,7 +13754,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16287,7 +13816,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16296,7 +13825,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16305,7 +13834,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16314,7 +13843,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16323,16 +13852,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16341,7 +13861,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -16350,7 +13870,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -16359,7 +13879,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -16368,7 +13888,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -16377,7 +13897,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16427,16 +13947,14 @@ export interface operations {
                     "application/json": components["schemas"]["WarehousePage"];
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
-            400: {
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
+                content?: never;
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16445,7 +13963,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16454,7 +13972,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16463,7 +13981,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -16472,7 +13990,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -16481,7 +13999,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -16490,7 +14008,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16511,7 +14029,6 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Where a warehouse is; every field optional */
                     address?: {
                         city?: string;
                         country?: string;
@@ -16547,7 +14064,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16556,7 +14073,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16565,7 +14082,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16574,7 +14091,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16583,16 +14100,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16601,7 +14109,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -16610,7 +14118,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -16619,7 +14127,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -16628,7 +14136,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -16637,7 +14145,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16681,7 +14189,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16690,7 +14205,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16699,7 +14214,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16708,7 +14223,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16717,7 +14232,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -16726,7 +14241,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -16735,7 +14250,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -16744,7 +14259,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16783,7 +14298,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16792,7 +14314,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16801,7 +14323,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16810,7 +14332,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -16819,7 +14341,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -16828,7 +14350,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -16837,7 +14359,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16896,7 +14418,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16905,7 +14427,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16914,7 +14436,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16923,7 +14445,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16932,16 +14454,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16950,7 +14463,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -16959,7 +14472,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -16968,7 +14481,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -16977,7 +14490,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -16986,7 +14499,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17027,7 +14540,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17036,7 +14549,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17045,7 +14558,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17054,7 +14567,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17063,7 +14576,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17072,7 +14585,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -17081,7 +14594,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -17090,7 +14603,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17117,7 +14630,7 @@ export interface operations {
                 /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
                 /** @description pending, confirmed, processing, partially_fulfilled, fulfilled, refunded, cancelled */
-                status?: "pending" | "confirmed" | "processing" | "partially_fulfilled" | "fulfilled" | "refunded" | "cancelled";
+                status?: components["schemas"]["OrderStatus"];
             };
             header?: never;
             path?: never;
@@ -17142,16 +14655,14 @@ export interface operations {
                     "application/json": components["schemas"]["OrderPage"];
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
-            400: {
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
+                content?: never;
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17160,7 +14671,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17169,7 +14680,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17178,7 +14689,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17187,7 +14698,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -17196,7 +14707,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -17205,7 +14716,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17221,7 +14732,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                idOrNumber: string;
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
+                id: string;
             };
             cookie?: never;
         };
@@ -17246,7 +14758,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17255,7 +14774,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17264,7 +14783,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17273,7 +14792,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17282,7 +14801,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -17291,7 +14810,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -17300,102 +14819,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
-    meOrderTracking: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                idOrNumber: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Fulfillment tracking of one of my orders */
-            200: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Unique id of this request (an incoming sane one is kept) */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["OrderTracking"];
-                    };
-                };
-            };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17411,7 +14835,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                orderId: string;
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
+                id: string;
             };
             cookie?: never;
         };
@@ -17436,7 +14861,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17445,7 +14877,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17454,7 +14886,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17463,7 +14895,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17472,7 +14904,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -17481,7 +14913,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -17490,7 +14922,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17506,7 +14938,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                orderId: string;
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
+                id: string;
             };
             cookie?: never;
         };
@@ -17529,7 +14962,7 @@ export interface operations {
                     "application/json": components["schemas"]["ReorderResult"];
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17538,7 +14971,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17547,7 +14980,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17556,7 +14989,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17565,16 +14998,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17583,7 +15007,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -17592,7 +15016,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17601,7 +15025,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -17610,7 +15034,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -17619,7 +15043,110 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    meOrderTracking: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Fulfillment tracking of one of my orders */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["OrderTracking"];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17658,7 +15185,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17667,7 +15201,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17676,7 +15210,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17685,7 +15219,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17694,7 +15228,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -17703,7 +15237,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -17712,7 +15246,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17759,7 +15293,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17768,7 +15302,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17777,7 +15311,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17786,7 +15320,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17795,16 +15329,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17813,7 +15338,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -17822,7 +15347,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17831,7 +15356,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -17840,7 +15365,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -17849,8 +15374,104 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    mediaAssetRedirect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed URL */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data?: {
+                            /** Format: date-time */
+                            expiresAt?: string;
+                            url?: string;
+                        };
+                    };
+                };
+            };
+            /** @description To the signed URL */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such asset in this organization, or a file sold by a digital product (role download) and no media:write */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A NUL (U+0000) character in the path, query or body (VALIDATION_FAILED) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17865,6 +15486,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Media asset UUID */
                 id: string;
             };
             cookie?: never;
@@ -17890,7 +15512,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17899,7 +15521,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17908,7 +15530,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17917,7 +15539,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17926,7 +15548,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17935,7 +15557,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -17944,7 +15566,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -17953,7 +15575,95 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    mediaAssetContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, with the type its bytes were detected as */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "image/avif": string;
+                    "image/gif": string;
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/webp": string;
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unsigned, altered or expired URL */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The asset is gone */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A NUL (U+0000) character in the path, query or body (VALIDATION_FAILED) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The media store (S3 bucket) cannot be reached */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18016,7 +15726,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18025,7 +15735,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18034,7 +15744,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18043,7 +15753,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18052,16 +15762,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18070,7 +15771,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -18079,7 +15780,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18088,7 +15789,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -18097,7 +15798,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -18106,7 +15807,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18122,6 +15823,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Attachment UUID */
                 attachmentId: string;
             };
             cookie?: never;
@@ -18147,7 +15849,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18156,7 +15858,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18165,7 +15867,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18174,7 +15876,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18183,7 +15885,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18192,7 +15894,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -18201,7 +15903,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -18210,7 +15912,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18261,7 +15963,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18270,7 +15972,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18279,7 +15981,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18288,7 +15990,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18297,16 +15999,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18315,7 +16008,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -18324,7 +16017,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18333,7 +16026,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -18342,7 +16035,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -18351,7 +16044,120 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    mediaUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    alt?: string;
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The same bytes were uploaded before: that asset */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data?: components["schemas"]["MediaAsset"];
+                    };
+                };
+            };
+            /** @description Stored */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data?: components["schemas"]["MediaAsset"];
+                    };
+                };
+            };
+            /** @description Not multipart/form-data */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description File larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, empty, refused or mistyped file */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The media store (S3 bucket) cannot be reached; nothing was stored */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18378,7 +16184,7 @@ export interface operations {
                 /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
                 /** @description pending, confirmed, processing, partially_fulfilled, fulfilled, refunded, cancelled */
-                status?: "pending" | "confirmed" | "processing" | "partially_fulfilled" | "fulfilled" | "refunded" | "cancelled";
+                status?: components["schemas"]["OrderStatus"];
             };
             header?: never;
             path?: never;
@@ -18403,16 +16209,14 @@ export interface operations {
                     "application/json": components["schemas"]["OrderPage"];
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
-            400: {
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
+                content?: never;
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18421,7 +16225,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18430,7 +16234,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18439,7 +16243,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18448,7 +16252,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -18457,7 +16261,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -18466,7 +16270,110 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get one order by UUID or by number (ORD-YYYY-NNNNNN) */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Order"];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18482,6 +16389,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
                 id: string;
             };
             cookie?: never;
@@ -18507,7 +16415,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18516,7 +16431,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18525,7 +16440,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18534,7 +16449,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18543,7 +16458,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -18552,7 +16467,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -18561,7 +16476,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18577,6 +16492,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
                 id: string;
             };
             cookie?: never;
@@ -18617,7 +16533,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18626,7 +16542,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18635,7 +16551,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18644,7 +16560,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18653,16 +16569,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18671,7 +16578,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -18680,7 +16587,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18689,7 +16596,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -18698,7 +16605,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -18707,7 +16614,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18738,6 +16645,13 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
@@ -18774,7 +16688,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description A NUL (U+0000) character in the path, query or body (VALIDATION_FAILED) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18783,7 +16697,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -18792,17 +16706,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR) */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18832,6 +16737,13 @@ export interface operations {
                     "application/pdf": string;
                 };
             };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
@@ -18868,7 +16780,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description A NUL (U+0000) character in the path, query or body (VALIDATION_FAILED) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18877,7 +16789,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -18886,17 +16798,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR) */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18911,6 +16814,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
                 id: string;
             };
             cookie?: never;
@@ -18936,7 +16840,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18945,7 +16849,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18954,7 +16858,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18963,7 +16867,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18972,16 +16876,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18990,7 +16885,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -18999,7 +16894,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -19008,7 +16903,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -19017,7 +16912,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -19026,7 +16921,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19042,6 +16937,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
                 id: string;
             };
             cookie?: never;
@@ -19067,7 +16963,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19076,7 +16979,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19085,7 +16988,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19094,7 +16997,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -19103,7 +17006,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -19112,7 +17015,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -19121,7 +17024,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19137,6 +17040,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
                 id: string;
             };
             cookie?: never;
@@ -19171,7 +17075,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19180,7 +17084,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19189,7 +17093,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19198,7 +17102,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19207,16 +17111,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19225,7 +17120,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -19234,7 +17129,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -19243,7 +17138,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -19252,7 +17147,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -19261,7 +17156,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19277,6 +17172,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
                 id: string;
                 noteId: string;
             };
@@ -19303,7 +17199,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19312,7 +17208,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19321,7 +17217,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19330,7 +17226,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19339,7 +17235,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -19348,7 +17244,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -19357,7 +17253,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -19366,7 +17262,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19396,6 +17292,13 @@ export interface operations {
                 content: {
                     "text/html": string;
                 };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No valid credentials (UNAUTHORIZED) */
             401: {
@@ -19433,7 +17336,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description A NUL (U+0000) character in the path, query or body (VALIDATION_FAILED) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -19442,7 +17345,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -19451,17 +17354,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR) */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19476,6 +17370,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
                 id: string;
             };
             cookie?: never;
@@ -19501,7 +17396,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19510,7 +17412,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19519,7 +17421,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19528,7 +17430,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -19537,7 +17439,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -19546,7 +17448,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -19555,7 +17457,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19571,6 +17473,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
                 id: string;
             };
             cookie?: never;
@@ -19608,7 +17511,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19617,7 +17520,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19626,7 +17529,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19635,7 +17538,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19644,16 +17547,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19662,7 +17556,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -19671,7 +17565,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -19680,7 +17574,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -19689,7 +17583,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -19698,7 +17592,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19714,6 +17608,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
                 id: string;
                 refundId: string;
             };
@@ -19740,7 +17635,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19749,7 +17644,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19758,7 +17653,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19767,7 +17662,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19776,16 +17671,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19794,7 +17680,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -19803,7 +17689,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -19812,7 +17698,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -19821,7 +17707,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -19830,7 +17716,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19846,6 +17732,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
                 id: string;
             };
             cookie?: never;
@@ -19854,11 +17741,8 @@ export interface operations {
             content: {
                 "application/json": {
                     reason?: string;
-                    /**
-                     * @description The target status; cancelled cancels
-                     * @enum {string}
-                     */
-                    status: "pending" | "confirmed" | "processing" | "partially_fulfilled" | "fulfilled" | "refunded" | "cancelled";
+                    /** @description The target status; cancelled cancels */
+                    status: components["schemas"]["OrderStatus"];
                 };
             };
         };
@@ -19882,7 +17766,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19891,7 +17775,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19900,7 +17784,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19909,7 +17793,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19918,16 +17802,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19936,7 +17811,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -19945,7 +17820,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -19954,7 +17829,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -19963,7 +17838,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -19972,7 +17847,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19988,6 +17863,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
                 id: string;
             };
             cookie?: never;
@@ -20013,7 +17889,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20022,7 +17905,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20031,7 +17914,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20040,7 +17923,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20049,7 +17932,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -20058,7 +17941,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -20067,102 +17950,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
-    order: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                idOrNumber: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Get one order by UUID or by number (ORD-YYYY-NNNNNN) */
-            200: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Unique id of this request (an incoming sane one is kept) */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["Order"];
-                    };
-                };
-            };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20201,7 +17989,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20210,7 +18005,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20219,7 +18014,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20228,7 +18023,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20237,7 +18032,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -20246,7 +18041,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -20255,7 +18050,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20321,16 +18116,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above the limit (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -20339,7 +18125,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description A NUL (U+0000) character in the path, query or body (VALIDATION_FAILED) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20348,7 +18134,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -20357,17 +18143,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR) */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20422,16 +18199,14 @@ export interface operations {
                     "application/json": components["schemas"]["PriceModifierPage"];
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
-            400: {
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
+                content?: never;
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20440,7 +18215,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20449,7 +18224,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20458,7 +18233,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20467,7 +18242,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -20476,7 +18251,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -20485,7 +18260,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20524,11 +18299,8 @@ export interface operations {
                     /** @description Applies from this many units, default 1 */
                     minQuantity?: number;
                     name: string;
-                    /**
-                     * @description percentage or fixed
-                     * @enum {string}
-                     */
-                    type: "percentage" | "fixed";
+                    /** @description percentage or fixed */
+                    type: components["schemas"]["PriceModifierType"];
                     /**
                      * Format: date-time
                      * @description ISO 8601; unset = already valid
@@ -20564,7 +18336,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20573,7 +18345,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20582,7 +18354,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20591,7 +18363,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20600,16 +18372,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -20618,7 +18381,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -20627,7 +18390,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20636,7 +18399,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -20645,7 +18408,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -20654,7 +18417,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20716,7 +18479,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20725,7 +18488,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20734,7 +18497,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20743,7 +18506,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20752,16 +18515,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -20770,7 +18524,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -20779,7 +18533,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20788,7 +18542,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -20797,7 +18551,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -20806,7 +18560,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20864,16 +18618,14 @@ export interface operations {
                     "application/json": components["schemas"]["PricePage"];
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
-            400: {
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
+                content?: never;
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20882,7 +18634,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20891,7 +18643,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20900,7 +18652,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20909,7 +18661,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -20918,7 +18670,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -20927,7 +18679,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20987,7 +18739,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20996,7 +18748,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21005,7 +18757,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21014,7 +18766,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21023,16 +18775,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21041,7 +18784,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -21050,7 +18793,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -21059,7 +18802,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -21068,7 +18811,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -21077,7 +18820,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21118,7 +18861,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21127,7 +18870,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21136,7 +18879,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21145,7 +18888,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21154,7 +18897,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -21163,7 +18906,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -21172,7 +18915,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -21181,7 +18924,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21229,7 +18972,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21238,7 +18981,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21247,7 +18990,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21256,7 +18999,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21265,16 +19008,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21283,7 +19017,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -21292,7 +19026,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -21301,7 +19035,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -21310,7 +19044,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -21319,7 +19053,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21368,7 +19102,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21377,7 +19118,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21386,7 +19127,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21395,7 +19136,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -21404,7 +19145,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -21413,7 +19154,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -21422,7 +19163,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21473,16 +19214,14 @@ export interface operations {
                     "application/json": components["schemas"]["PromotionPage"];
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
-            400: {
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
+                content?: never;
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21491,7 +19230,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21500,7 +19239,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21509,7 +19248,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -21518,7 +19257,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -21527,7 +19266,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -21536,7 +19275,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21574,8 +19313,7 @@ export interface operations {
                     /** @description Minimum subtotal in minor units of currency */
                     minSubtotal?: number | null;
                     name: string;
-                    /** @enum {string} */
-                    type: "percentage_off_order" | "fixed_amount_off_order" | "percentage_off_item" | "free_shipping" | "buy_x_get_y";
+                    type: components["schemas"]["PromotionType"];
                     /** @description Total redemptions allowed */
                     usageLimit?: number | null;
                     usageLimitPerCustomer?: number | null;
@@ -21614,7 +19352,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21623,7 +19361,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21632,7 +19370,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21641,7 +19379,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21650,16 +19388,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21668,7 +19397,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -21677,7 +19406,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -21686,7 +19415,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -21695,7 +19424,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -21704,7 +19433,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21720,6 +19449,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Promotion UUID */
                 id: string;
             };
             cookie?: never;
@@ -21745,7 +19475,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21754,7 +19491,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21763,7 +19500,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21772,7 +19509,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -21781,7 +19518,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -21790,7 +19527,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -21799,7 +19536,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21815,6 +19552,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Promotion UUID */
                 id: string;
             };
             cookie?: never;
@@ -21839,8 +19577,7 @@ export interface operations {
                     /** @description Minimum subtotal in minor units of currency */
                     minSubtotal?: number | null;
                     name?: string;
-                    /** @enum {string} */
-                    type?: "percentage_off_order" | "fixed_amount_off_order" | "percentage_off_item" | "free_shipping" | "buy_x_get_y";
+                    type?: components["schemas"]["PromotionType"];
                     /** @description Total redemptions allowed */
                     usageLimit?: number | null;
                     usageLimitPerCustomer?: number | null;
@@ -21879,7 +19616,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21888,7 +19625,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21897,7 +19634,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21906,7 +19643,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21915,16 +19652,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21933,7 +19661,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -21942,7 +19670,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -21951,7 +19679,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -21960,7 +19688,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -21969,7 +19697,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21985,6 +19713,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Promotion UUID */
                 id: string;
             };
             cookie?: never;
@@ -22010,7 +19739,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -22019,7 +19748,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22028,7 +19757,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22037,7 +19766,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -22046,16 +19775,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -22064,7 +19784,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -22073,7 +19793,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -22082,7 +19802,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -22091,7 +19811,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -22100,7 +19820,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -22161,7 +19881,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -22170,7 +19890,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22179,7 +19899,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22188,7 +19908,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -22197,16 +19917,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -22215,7 +19926,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -22224,7 +19935,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -22233,7 +19944,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -22242,7 +19953,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -22271,6 +19982,22 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Rate limit exceeded for this address (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     search: {
@@ -22295,7 +20022,7 @@ export interface operations {
                 /** @description Search text (web-search syntax) */
                 q?: string;
                 /** @description Default active; others need catalog:read:unpublished */
-                status?: "draft" | "active" | "archived" | "discontinued";
+                status?: components["schemas"]["CatalogEntityStatus"];
                 /** @description Entity type, e.g. product */
                 type?: string;
             };
@@ -22322,16 +20049,14 @@ export interface operations {
                     "application/json": components["schemas"]["SearchResult"];
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
-            400: {
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
+                content?: never;
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22340,7 +20065,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22349,7 +20074,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -22358,7 +20083,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -22367,7 +20092,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -22376,7 +20101,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -22385,7 +20110,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -22433,7 +20158,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22442,7 +20174,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22451,7 +20183,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -22460,7 +20192,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -22469,7 +20201,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -22478,7 +20210,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -22487,7 +20219,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -22522,13 +20254,27 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description Every group set so far, keyed by name */
                         data: {
-                            [key: string]: unknown;
+                            branding?: components["schemas"]["SettingsBrandingValues"];
+                            general?: components["schemas"]["SettingsGeneralValues"];
+                            policies?: components["schemas"]["SettingsPoliciesValues"];
+                        } & {
+                            [key: string]: {
+                                [key: string]: unknown;
+                            };
                         };
                     };
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22537,7 +20283,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22546,7 +20292,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -22555,7 +20301,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -22564,7 +20310,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -22573,7 +20319,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -22582,7 +20328,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -22598,6 +20344,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Settings group: general, branding, policies or any other name */
                 group: string;
             };
             cookie?: never;
@@ -22625,7 +20372,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22634,7 +20388,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22643,7 +20397,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -22652,7 +20406,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -22661,7 +20415,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -22670,7 +20424,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -22679,7 +20433,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -22695,6 +20449,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Settings group: general, branding, policies or any other name */
                 group: string;
             };
             cookie?: never;
@@ -22728,7 +20483,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -22737,7 +20492,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22746,7 +20501,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22755,7 +20510,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -22764,16 +20519,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -22782,7 +20528,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -22791,7 +20537,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -22800,7 +20546,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -22809,7 +20555,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -22818,7 +20564,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -22829,7 +20575,7 @@ export interface operations {
             };
         };
     };
-    store: {
+    settingsGroupBranding: {
         parameters: {
             query?: never;
             header?: never;
@@ -22838,7 +20584,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The public store profile: name, currencies, locales, timezone, branding and policies */
+            /** @description One settings group; {} when it was never set */
             200: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -22853,11 +20599,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Store"];
+                        data: components["schemas"]["SettingsBrandingValues"];
                     };
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22866,7 +20619,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22875,7 +20628,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -22884,7 +20637,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -22893,7 +20646,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -22902,7 +20655,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -22911,7 +20664,579 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    settingsUpdateBranding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SettingsBrandingPatch"];
+            };
+        };
+        responses: {
+            /** @description Shallow-merge a patch into a settings group; a null value deletes that key */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SettingsBrandingValues"];
+                    };
+                };
+            };
+            /** @description Malformed JSON body (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    settingsGroupGeneral: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One settings group; {} when it was never set */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SettingsGeneralValues"];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    settingsUpdateGeneral: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SettingsGeneralPatch"];
+            };
+        };
+        responses: {
+            /** @description Shallow-merge a patch into a settings group; a null value deletes that key */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SettingsGeneralValues"];
+                    };
+                };
+            };
+            /** @description Malformed JSON body (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    settingsGroupPolicies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One settings group; {} when it was never set */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SettingsPoliciesValues"];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    settingsUpdatePolicies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SettingsPoliciesPatch"];
+            };
+        };
+        responses: {
+            /** @description Shallow-merge a patch into a settings group; a null value deletes that key */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SettingsPoliciesValues"];
+                    };
+                };
+            };
+            /** @description Malformed JSON body (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -22950,7 +21275,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22959,7 +21291,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22968,7 +21300,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -22977,7 +21309,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -22986,7 +21318,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -22995,7 +21327,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -23004,7 +21336,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -23058,7 +21390,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -23067,7 +21399,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -23076,7 +21408,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23085,7 +21417,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -23094,16 +21426,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -23112,7 +21435,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -23121,7 +21444,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -23130,7 +21453,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -23139,7 +21462,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -23148,7 +21471,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -23164,6 +21487,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Tax class UUID */
                 id: string;
             };
             cookie?: never;
@@ -23189,7 +21513,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -23198,7 +21522,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23207,7 +21531,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -23216,7 +21540,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -23225,7 +21549,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -23234,7 +21558,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -23243,7 +21567,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -23252,7 +21576,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -23268,6 +21592,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Tax class UUID */
                 id: string;
             };
             cookie?: never;
@@ -23308,7 +21633,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -23317,7 +21642,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -23326,7 +21651,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23335,7 +21660,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -23344,16 +21669,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -23362,7 +21678,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -23371,7 +21687,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -23380,7 +21696,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -23389,7 +21705,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -23398,7 +21714,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -23448,16 +21764,14 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointPage"];
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
-            400: {
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
+                content?: never;
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -23466,7 +21780,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23475,7 +21789,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -23484,7 +21798,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -23493,7 +21807,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -23502,7 +21816,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -23511,7 +21825,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -23560,7 +21874,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -23569,7 +21883,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -23578,7 +21892,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23587,7 +21901,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -23596,16 +21910,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -23614,7 +21919,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -23623,7 +21928,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -23632,7 +21937,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -23641,7 +21946,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -23650,7 +21955,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -23691,7 +21996,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -23700,7 +22005,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23709,7 +22014,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -23718,7 +22023,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -23727,7 +22032,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -23736,7 +22041,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -23745,7 +22050,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -23754,7 +22059,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -23783,7 +22088,7 @@ export interface operations {
                 /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
                 /** @description pending, succeeded or failed */
-                status?: "pending" | "succeeded" | "failed";
+                status?: components["schemas"]["WebhookDeliveryStatus"];
             };
             header?: never;
             path?: never;
@@ -23808,16 +22113,14 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryPage"];
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
-            400: {
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
+                content?: never;
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -23826,7 +22129,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23835,7 +22138,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -23844,7 +22147,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -23853,7 +22156,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -23862,7 +22165,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -23871,7 +22174,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -23912,7 +22215,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -23921,7 +22231,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23930,7 +22240,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -23939,7 +22249,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -23948,7 +22258,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -23957,7 +22267,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -23966,7 +22276,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -24018,16 +22328,14 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryAttemptPage"];
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
-            400: {
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
+                content?: never;
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -24036,7 +22344,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -24045,7 +22353,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -24054,7 +22362,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -24063,7 +22371,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -24072,7 +22380,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -24081,7 +22389,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -24122,7 +22430,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            /** @description Malformed JSON body (BAD_REQUEST) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24131,7 +22439,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            /** @description No valid credentials (UNAUTHORIZED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -24140,7 +22448,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -24149,7 +22457,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            /** @description Resource or route does not exist (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -24158,16 +22466,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            /** @description Conflicting state, for example a duplicate (CONFLICT) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -24176,7 +22475,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -24185,7 +22484,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -24194,7 +22493,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -24203,7 +22502,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -24212,7 +22511,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
             503: {
                 headers: {
                     [name: string]: unknown;

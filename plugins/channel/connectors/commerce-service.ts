@@ -81,8 +81,8 @@ export function commerceServiceConnector(target: ConnectorTarget): ChannelConnec
     },
 
     async fetchEntity(remoteId, signal) {
-      const { data, error, response } = await client.GET('/api/catalog/entities/{idOrSlug}', {
-        params: { path: { idOrSlug: remoteId }, query: { include: INCLUDE } },
+      const { data, error, response } = await client.GET('/api/catalog/entities/{id}', {
+        params: { path: { id: remoteId }, query: { include: INCLUDE } },
         signal,
       });
       if (response.status === 404) return null;

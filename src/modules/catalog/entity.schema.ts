@@ -51,7 +51,7 @@ defineOperation({
   kind: 'query',
   summary: 'Get one catalog entity by UUID or slug',
   description: 'Entities that are not active are 404 unless the caller has catalog:read:unpublished.',
-  rest: { method: 'GET', path: '/catalog/entities/:idOrSlug' },
+  rest: { method: 'GET', path: '/catalog/entities/:id', pathArgs: { id: 'idOrSlug' } },
   access: { permission: PERMISSION.read },
   input: { idOrSlug: z.string().min(1).max(200).describe('Entity UUID or slug'), include },
   output: CatalogEntityRef,

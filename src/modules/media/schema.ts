@@ -192,6 +192,11 @@ defineOperation({
 
 const envelope = (data: unknown, status = 200) => new Response(JSON.stringify({ data }), { status, headers: { 'content-type': 'application/json; charset=utf-8' } });
 const assetSchema = { $ref: '#/components/schemas/MediaAsset' };
+// What GET /media/:id/content can answer: the upload types media.allowedTypes admits by default
+// and the WebP renditions; a deployment that admits more types serves those as well.
+const binaryContent = Object.fromEntries(
+  ['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif', 'application/pdf'].map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+);
 const errorRef = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } } });
 
 defineRawRoute({
@@ -199,6 +204,7 @@ defineRawRoute({
   path: '/media/upload',
   access: { permission: MEDIA_PERMISSION.write },
   openapi: {
+    operationId: 'mediaUpload',
     summary: 'Upload a file',
     tags: ['media'],
     description:
@@ -250,6 +256,7 @@ defineRawRoute({
   path: '/media/:id',
   access: { anyPermission: MEDIA_PERMISSION.read },
   openapi: {
+    operationId: 'mediaAssetRedirect',
     summary: 'Redirect to a media asset, or get its signed URL',
     tags: ['media'],
     description:
@@ -281,6 +288,7 @@ defineRawRoute({
   path: '/media/:id/content',
   access: 'signedUrl',
   openapi: {
+    operationId: 'mediaAssetContent',
     summary: 'The bytes of a media asset (signed URL)',
     tags: ['media'],
     description: 'Served only with a valid, unexpired `expires` + `signature` pair as issued by GET /media/:id; otherwise 403.',
@@ -289,7 +297,7 @@ defineRawRoute({
       { name: 'signature', in: 'query', required: true, schema: { type: 'string' } },
     ],
     responses: {
-      200: { description: 'The file' },
+      200: { description: 'The file, with the type its bytes were detected as', content: binaryContent },
       403: errorRef('Unsigned, altered or expired URL'),
       404: errorRef('The asset is gone'),
       503: errorRef('The media store (S3 bucket) cannot be reached'),

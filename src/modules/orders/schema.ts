@@ -51,7 +51,7 @@ defineOperation({
   kind: 'query',
   summary: 'Get one order by UUID or by number (ORD-YYYY-NNNNNN)',
   description: readOwnNote,
-  rest: { method: 'GET', path: '/orders/:idOrNumber' },
+  rest: { method: 'GET', path: '/orders/:id', pathArgs: { id: 'idOrNumber' } },
   access: readAny,
   input: { idOrNumber: orderId },
   output: OrderRef,
