@@ -2530,7 +2530,7 @@ export interface paths {
         head?: never;
         /**
          * Shallow-merge a patch into a settings group; a null value deletes that key
-         * @description Known groups are validated: general (currency ISO 4217, timezone IANA, locale BCP 47), branding (storeName, legalName, email, phone, website, logoUrl, taxId, address, receiptFooter, primaryColor), policies (refundDailyCap and refundUndoWindowMinutes, non-negative integers). Over REST the request body is the patch itself.
+         * @description Known groups are validated: general (currency ISO 4217, timezone IANA, locale BCP 47; currencies and locales: lists of further ones), branding (storeName, legalName, email, phone, website, logoUrl, taxId, address, receiptFooter, primaryColor), policies (refundDailyCap and refundUndoWindowMinutes, non-negative integers; termsUrl, privacyUrl, returnsUrl: URLs shown in GET /store). Over REST the request body is the patch itself.
          *
          *     Requires permission settings:manage.
          *
@@ -2560,7 +2560,7 @@ export interface paths {
         head?: never;
         /**
          * Shallow-merge a patch into a settings group; a null value deletes that key (group branding)
-         * @description Known groups are validated: general (currency ISO 4217, timezone IANA, locale BCP 47), branding (storeName, legalName, email, phone, website, logoUrl, taxId, address, receiptFooter, primaryColor), policies (refundDailyCap and refundUndoWindowMinutes, non-negative integers). Over REST the request body is the patch itself.
+         * @description Known groups are validated: general (currency ISO 4217, timezone IANA, locale BCP 47; currencies and locales: lists of further ones), branding (storeName, legalName, email, phone, website, logoUrl, taxId, address, receiptFooter, primaryColor), policies (refundDailyCap and refundUndoWindowMinutes, non-negative integers; termsUrl, privacyUrl, returnsUrl: URLs shown in GET /store). Over REST the request body is the patch itself.
          *
          *     Requires permission settings:manage.
          *
@@ -2590,7 +2590,7 @@ export interface paths {
         head?: never;
         /**
          * Shallow-merge a patch into a settings group; a null value deletes that key (group general)
-         * @description Known groups are validated: general (currency ISO 4217, timezone IANA, locale BCP 47), branding (storeName, legalName, email, phone, website, logoUrl, taxId, address, receiptFooter, primaryColor), policies (refundDailyCap and refundUndoWindowMinutes, non-negative integers). Over REST the request body is the patch itself.
+         * @description Known groups are validated: general (currency ISO 4217, timezone IANA, locale BCP 47; currencies and locales: lists of further ones), branding (storeName, legalName, email, phone, website, logoUrl, taxId, address, receiptFooter, primaryColor), policies (refundDailyCap and refundUndoWindowMinutes, non-negative integers; termsUrl, privacyUrl, returnsUrl: URLs shown in GET /store). Over REST the request body is the patch itself.
          *
          *     Requires permission settings:manage.
          *
@@ -2620,13 +2620,37 @@ export interface paths {
         head?: never;
         /**
          * Shallow-merge a patch into a settings group; a null value deletes that key (group policies)
-         * @description Known groups are validated: general (currency ISO 4217, timezone IANA, locale BCP 47), branding (storeName, legalName, email, phone, website, logoUrl, taxId, address, receiptFooter, primaryColor), policies (refundDailyCap and refundUndoWindowMinutes, non-negative integers). Over REST the request body is the patch itself.
+         * @description Known groups are validated: general (currency ISO 4217, timezone IANA, locale BCP 47; currencies and locales: lists of further ones), branding (storeName, legalName, email, phone, website, logoUrl, taxId, address, receiptFooter, primaryColor), policies (refundDailyCap and refundUndoWindowMinutes, non-negative integers; termsUrl, privacyUrl, returnsUrl: URLs shown in GET /store). Over REST the request body is the patch itself.
          *
          *     Requires permission settings:manage.
          *
          *     GraphQL twin: `mutation { settingsUpdate }`.
          */
         patch: operations["settingsUpdatePolicies"];
+        trace?: never;
+    };
+    "/api/store": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The public store profile: name, currencies, locales, timezone, branding and policies
+         * @description Readable with catalog:read (storefront keys, customers, staff), unlike settings (settings:manage).
+         *
+         *     Requires permission catalog:read.
+         *
+         *     GraphQL twin: `query { store }`.
+         */
+        get: operations["store"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/tax/classes": {
@@ -3321,6 +3345,8 @@ export interface components {
         CatalogEntity: {
             /** @description Resolved when selected; over REST include=attributes Over REST: present only with include=attributes. */
             attributes?: components["schemas"]["CatalogAttributes"][] | null;
+            /** @description Whether and how many of the entity itself (a cart line without variantId) the shopper can buy: its entity-level stock, capped like variants' (catalog:read). Resolved when selected; over REST `include=availability`, null unless asked for Over REST: present only with include=availability. */
+            availability?: components["schemas"]["VariantAvailability"] | null;
             /** @description Resolved when selected; over REST include=brands Over REST: present only with include=brands. */
             brands?: components["schemas"]["CatalogBrand"][] | null;
             /** @description Resolved when selected; over REST include=categories Over REST: present only with include=categories. */
@@ -3523,6 +3549,8 @@ export interface components {
         };
         /** @description One sellable combination of option values. */
         CatalogVariant: {
+            /** @description Whether and how many the shopper can buy (catalog:read). One statement per page of variants */
+            availability?: components["schemas"]["VariantAvailability"] | null;
             /**
              * Format: date-time
              * @description When it was created
@@ -3616,7 +3644,10 @@ export interface components {
             defaultShippingAddress?: components["schemas"]["CustomerAddress"] | null;
             /** @description Changed through better-auth's change-email flow (POST /api/auth/change-email), not here */
             email: string;
-            /** @description The customer's id (the same as the user id of their account) */
+            /**
+             * Format: uuid
+             * @description The customer's id (the same as the user id of their account)
+             */
             id: string;
             /**
              * Format: date-time
@@ -3644,7 +3675,10 @@ export interface components {
              * @description When it was last changed
              */
             updatedAt: string;
-            /** @description Id of the user account */
+            /**
+             * Format: uuid
+             * @description Id of the user account
+             */
             userId?: string | null;
         };
         /** @description A saved address of a customer. */
@@ -3706,7 +3740,10 @@ export interface components {
             defaultShippingAddress?: components["schemas"]["CustomerAddress"] | null;
             /** @description Changed through better-auth's change-email flow (POST /api/auth/change-email), not here */
             email: string;
-            /** @description The customer's id (the same as the user id of their account) */
+            /**
+             * Format: uuid
+             * @description The customer's id (the same as the user id of their account)
+             */
             id: string;
             /** @description Whether the customer agreed to marketing messages */
             marketingConsent: boolean;
@@ -3719,7 +3756,10 @@ export interface components {
              * @description When it was last changed
              */
             updatedAt: string;
-            /** @description Id of the user account */
+            /**
+             * Format: uuid
+             * @description Id of the user account
+             */
             userId?: string | null;
         };
         /** @description Availability of one entity: in total, per variant, per warehouse and per level. */
@@ -3751,21 +3791,155 @@ export interface components {
             /** @description The entity has stock levels at all */
             tracked: boolean;
             /** @description Stock per variant */
-            variants: components["schemas"]["VariantAvailability"][];
+            variants: components["schemas"]["VariantStock"][];
             /** @description Stock per warehouse */
             warehouses: components["schemas"]["WarehouseAvailability"][];
         };
+        /** @description The error envelope. `code` is stable (the catalogue); `details` has one shape per code. */
         ErrorResponse: {
             error: {
-                /** @example VALIDATION_FAILED */
-                code: string;
-                /** @description For VALIDATION_FAILED: the failing fields; for other codes an object such as `{ reason }` */
+                /**
+                 * @description BAD_REQUEST (400): The request cannot be read: malformed JSON or multipart, a body nested too deep, a missing signature header
+                 *     UNAUTHORIZED (401): No valid credentials (or a wrong email/password, a wrong PIN)
+                 *     FORBIDDEN (403): Missing permission, another organization's credentials, a cookie request from an untrusted origin, or a rule that refuses this caller (refund cap)
+                 *     NOT_FOUND (404): The resource or route does not exist (in this organization)
+                 *     CONFLICT (409): Conflicting state: a duplicate, a row in use, not enough stock or balance for the move
+                 *     SERVICE_UNAVAILABLE (503): A dependency cannot be reached (database, search engine, media store), the organization cannot be resolved, or the process is draining; retry after `Retry-After`
+                 * @enum {string}
+                 */
+                code: "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "SERVICE_UNAVAILABLE";
+                /** @description Context of the refusal: `reason`, `fields`, and the values the message names */
                 details?: {
+                    /** @description The input fields involved */
+                    fields?: string[];
+                    /** @description Machine-readable sub-code */
+                    reason?: string;
+                };
+                /** @description For people; may change */
+                message: string;
+            } | {
+                /**
+                 * @description QUERY_TOO_COSTLY (400): The operation (or a REST list with its `include`s and `limit`) costs more than the maximum, or loops through a list: refused before it runs
+                 * @enum {string}
+                 */
+                code: "QUERY_TOO_COSTLY";
+                /** @description The computed cost and the maximum */
+                details?: {
+                    cost: number;
+                    /** @description The input fields involved */
+                    fields?: string[];
+                    /** @description The list entered too often along one path */
+                    loop?: string;
+                    maxCost: number;
+                    /** @description Machine-readable sub-code */
+                    reason?: string;
+                };
+                /** @description For people; may change */
+                message: string;
+            } | {
+                /**
+                 * @description TWO_FACTOR_REQUIRED (403): This role must sign in with two factors; only enrolment is open to this session
+                 *     REQUEST_TIMEOUT (408): The request body did not arrive within the body-read timeout; the connection is closed
+                 *     PAYLOAD_TOO_LARGE (413): The body (or an uploaded file) is above the limit
+                 *     UNSUPPORTED_MEDIA_TYPE (415): The body is not in a content type this route reads
+                 *     INTERNAL_ERROR (500): Unexpected error: the message is masked and the error logged with the request id
+                 * @enum {string}
+                 */
+                code: "TWO_FACTOR_REQUIRED" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INTERNAL_ERROR";
+                /** @description For people; may change */
+                message: string;
+            } | {
+                /**
+                 * @description VALIDATION_FAILED (422): Input validation failed; `details` lists the failing fields
+                 * @enum {string}
+                 */
+                code: "VALIDATION_FAILED";
+                /** @description The failing input fields */
+                details?: {
+                    /** @description Dotted path into the input (`lines.0.quantity`) */
                     field: string;
                     message: string;
-                }[] | {
-                    [key: string]: unknown;
+                    /** @description Machine-readable sub-code, when there is one */
+                    reason?: string;
+                }[];
+                /** @description For people; may change */
+                message: string;
+            } | {
+                /**
+                 * @description CHECKOUT_FAILED (422): The checkout pipeline refused the order (empty cart, unpriced or unsellable items, promotion, stock, hook, payment); nothing was kept
+                 * @enum {string}
+                 */
+                code: "CHECKOUT_FAILED";
+                /** @description Why, and at which step */
+                details?: {
+                    /** @description The code of the refusal the step met (CONFLICT, VALIDATION_FAILED...) */
+                    code?: string;
+                    declineCode?: string;
+                    /** @description That refusal's own details */
+                    details?: unknown;
+                    /** @description The input fields involved */
+                    fields?: string[];
+                    paymentCode?: string;
+                    /** @description Why, in words */
+                    reason: string;
+                    /** @description promotions, inventory, payment, checkout.beforeCreate, checkout.beforeCommit */
+                    step?: string;
                 };
+                /** @description For people; may change */
+                message: string;
+            } | {
+                /**
+                 * @description INVALID_TRANSITION (422): The move is not in the state table of the resource (order, job, vendor, layaway, store...)
+                 * @enum {string}
+                 */
+                code: "INVALID_TRANSITION";
+                /** @description The refused move */
+                details?: {
+                    /** @description Where `from` may go */
+                    allowed?: string[];
+                    /** @description The input fields involved */
+                    fields?: string[];
+                    from: string;
+                    /** @description Machine-readable sub-code */
+                    reason?: string;
+                    to?: string;
+                };
+                /** @description For people; may change */
+                message: string;
+            } | {
+                /**
+                 * @description IDEMPOTENCY_KEY_REUSED (422): This idempotency key was already used with a different request body; use a new key for a new request
+                 * @enum {string}
+                 */
+                code: "IDEMPOTENCY_KEY_REUSED";
+                /** @description The key, and the order it made (the caller's own) */
+                details?: {
+                    /** @description The input fields involved */
+                    fields?: string[];
+                    idempotencyKey: string;
+                    /** Format: uuid */
+                    orderId: string;
+                    /** @description Machine-readable sub-code */
+                    reason?: string;
+                };
+                /** @description For people; may change */
+                message: string;
+            } | {
+                /**
+                 * @description TOO_MANY_REQUESTS (429): Rate limit exceeded; retry after the `Retry-After` header
+                 * @enum {string}
+                 */
+                code: "TOO_MANY_REQUESTS";
+                /** @description When to retry */
+                details?: {
+                    /** @description The input fields involved */
+                    fields?: string[];
+                    /** @description Machine-readable sub-code */
+                    reason?: string;
+                    /** @description Seconds */
+                    retryAfter: number;
+                };
+                /** @description For people; may change */
                 message: string;
             };
         };
@@ -5121,6 +5295,11 @@ export interface components {
              */
             index: number;
         };
+        /**
+         * @description Which promotions a list shows, by where they stand in their validity window.
+         * @enum {string}
+         */
+        PromotionListStatus: "active" | "scheduled" | "expired" | "inactive" | "all";
         /** @description A page of Promotion items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         PromotionPage: {
             /** @description The items of this page, in list order */
@@ -5446,25 +5625,92 @@ export interface components {
         };
         /** @description A patch of the settings group `general`: keys to set, null to delete */
         SettingsGeneralPatch: {
+            currencies?: string[] | null;
             currency?: string | null;
             locale?: string | null;
+            locales?: string[] | null;
             timezone?: string | null;
         };
         /** @description Stored values of the settings group `general` */
         SettingsGeneralValues: {
+            currencies?: string[];
             currency?: string;
             locale?: string;
+            locales?: string[];
             timezone?: string;
         };
         /** @description A patch of the settings group `policies`: keys to set, null to delete */
         SettingsPoliciesPatch: {
+            /** Format: uri */
+            privacyUrl?: string | null;
             refundDailyCap?: number | null;
             refundUndoWindowMinutes?: number | null;
+            /** Format: uri */
+            returnsUrl?: string | null;
+            /** Format: uri */
+            termsUrl?: string | null;
         };
         /** @description Stored values of the settings group `policies` */
         SettingsPoliciesValues: {
+            /** Format: uri */
+            privacyUrl?: string;
             refundDailyCap?: number;
             refundUndoWindowMinutes?: number;
+            /** Format: uri */
+            returnsUrl?: string;
+            /** Format: uri */
+            termsUrl?: string;
+        };
+        /** @description The public store profile: what a storefront needs before it shows a price. */
+        Store: {
+            /** @description Logo, colour and contact details */
+            branding: components["schemas"]["StoreBranding"];
+            /** @description Currencies the store sells in, defaultCurrency first (general.currencies) */
+            currencies: string[];
+            /** @description ISO 4217 code of the store currency (general.currency; USD, as the seed sets it, until the store sets one): pass it to price(currency:) and POST /carts */
+            defaultCurrency: string;
+            /** @description BCP 47 locale (general.locale; en when unset) */
+            defaultLocale: string;
+            /** @description Locales the store offers, defaultLocale first (general.locales) */
+            locales: string[];
+            /** @description branding.storeName, else the organization name */
+            name: string;
+            /** @description Policy links and the shipping rule */
+            policies: components["schemas"]["StorePolicies"];
+            /** @description IANA time zone (general.timezone; UTC when unset) */
+            timezone: string;
+        };
+        /** @description The shopper-facing part of settings group `branding` (no tax id, legal name or receipt footer). */
+        StoreBranding: {
+            /** @description Contact email */
+            email?: string | null;
+            /** @description Logo image URL */
+            logoUrl?: string | null;
+            /** @description Contact phone */
+            phone?: string | null;
+            /** @description Hex colour such as #1a2b3c */
+            primaryColor?: string | null;
+            /** @description The store's website */
+            website?: string | null;
+        };
+        /** @description The shopper-facing policies: links (settings group `policies`) and the shipping rule checkout applies (group `shipping`). Refund caps and undo windows are staff-only. */
+        StorePolicies: {
+            /**
+             * Format: int64
+             * @description Subtotal from which shipping is free; null: never
+             */
+            freeShippingOver?: number | null;
+            /** @description Privacy policy (policies.privacyUrl) */
+            privacyUrl?: string | null;
+            /** @description Returns policy (policies.returnsUrl) */
+            returnsUrl?: string | null;
+            /**
+             * Format: int64
+             * @description Shipping per order, minor units of defaultCurrency (0 when unset)
+             */
+            shippingFlatRate: number;
+            /** @description Terms of sale (policies.termsUrl) */
+            termsUrl?: string | null;
         };
         /** @description A tax rate applied per order line: variant class, else entity class, else the default class, else 0. */
         TaxClass: {
@@ -5497,8 +5743,20 @@ export interface components {
              */
             updatedAt: string;
         };
-        /** @description Stock of one variant, in total and per warehouse. */
+        /** @description What a shopper may know of a variant's stock (catalog:read; no inventory:read needed). Warehouse figures stay behind inventory:read (`stock`). */
         VariantAvailability: {
+            /**
+             * Format: int32
+             * @description On hand minus reservations over every warehouse, capped at storefront.availabilityCeiling (default 50): above it the figure shows the ceiling
+             */
+            availableQuantity: number;
+            /** @description Whether checkout accepts more than availableQuantity (it does not: checkout sells from stock only) */
+            backorderable: boolean;
+            /** @description availableQuantity > 0 */
+            inStock: boolean;
+        };
+        /** @description Stock of one variant over every warehouse (inventory:read). Shoppers read ProductVariant availability (`CatalogVariant.availability`) instead. */
+        VariantStock: {
             /**
              * Format: int32
              * @description onHand − reserved; totals add levels up floored at 0
@@ -5786,7 +6044,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogCustomFieldProposalPage"];
+                    "application/json": components["schemas"]["CatalogCustomFieldProposalPage"] | null;
                 };
             };
             /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
@@ -5796,7 +6054,16 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5805,7 +6072,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5814,7 +6081,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5823,7 +6090,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5832,7 +6099,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5841,7 +6108,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -5850,7 +6117,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5888,7 +6155,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogFieldDefinition"][];
+                        data: components["schemas"]["CatalogFieldDefinition"][] | null;
                     };
                 };
             };
@@ -5899,7 +6166,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5908,7 +6175,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5917,7 +6184,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5926,7 +6193,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5935,7 +6202,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5944,7 +6211,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -5953,7 +6220,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6004,11 +6271,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogFieldDefinition"];
+                        data: components["schemas"]["CatalogFieldDefinition"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6017,7 +6284,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6026,7 +6293,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6035,7 +6302,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6044,7 +6311,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6053,7 +6329,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6062,7 +6338,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6071,7 +6347,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6080,7 +6356,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -6089,7 +6365,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6137,11 +6413,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogFieldDefinition"];
+                        data: components["schemas"]["CatalogFieldDefinition"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6150,7 +6426,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6159,7 +6435,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6168,7 +6444,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6177,7 +6453,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6186,7 +6471,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6195,7 +6480,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6204,7 +6489,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6213,7 +6498,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -6222,7 +6507,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6259,11 +6544,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogFieldDefinition"];
+                        data: components["schemas"]["CatalogFieldDefinition"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6272,7 +6557,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6281,7 +6566,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6290,7 +6575,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6299,7 +6584,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6308,7 +6602,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6317,7 +6611,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6326,7 +6620,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6335,7 +6629,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -6344,7 +6638,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6381,11 +6675,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Job"];
+                        data: components["schemas"]["Job"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6394,7 +6688,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6403,7 +6697,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6412,7 +6706,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6421,7 +6715,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6430,7 +6733,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6439,7 +6742,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6448,7 +6751,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6457,7 +6760,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -6466,7 +6769,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6513,7 +6816,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JobPage"];
+                    "application/json": components["schemas"]["JobPage"] | null;
                 };
             };
             /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
@@ -6523,7 +6826,16 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6532,7 +6844,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6541,7 +6853,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6550,7 +6862,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6559,7 +6871,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6568,7 +6880,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -6577,7 +6889,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6612,7 +6924,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["AnalyticsModelMeta"][];
+                        data: components["schemas"]["AnalyticsModelMeta"][] | null;
                     };
                 };
             };
@@ -6623,7 +6935,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6632,7 +6944,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6641,7 +6953,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6650,7 +6962,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6659,7 +6971,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6668,7 +6980,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -6677,7 +6989,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6744,10 +7056,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AnalyticsQueryResult"];
+                    "application/json": components["schemas"]["AnalyticsQueryResult"] | null;
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6756,7 +7068,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6765,7 +7077,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6774,7 +7086,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6783,7 +7095,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -6792,7 +7113,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6801,7 +7122,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6810,7 +7131,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -6819,7 +7140,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6854,7 +7175,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["ReportInfo"][];
+                        data: components["schemas"]["ReportInfo"][] | null;
                     };
                 };
             };
@@ -6865,7 +7186,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6874,7 +7195,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6883,7 +7204,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6892,7 +7213,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6901,7 +7222,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6910,7 +7231,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -6919,7 +7240,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6962,7 +7283,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ReportResult"];
+                    "application/json": components["schemas"]["ReportResult"] | null;
                     "text/csv": string;
                 };
             };
@@ -6973,7 +7294,16 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6982,7 +7312,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6991,7 +7321,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7000,7 +7330,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7009,7 +7339,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7018,7 +7348,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -7027,7 +7357,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7083,7 +7413,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AuditEntryPage"];
+                    "application/json": components["schemas"]["AuditEntryPage"] | null;
                 };
             };
             /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
@@ -7093,7 +7423,16 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7102,7 +7441,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7111,7 +7450,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7120,7 +7459,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7129,7 +7468,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7138,7 +7477,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -7147,7 +7486,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7204,7 +7543,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AuditEntryPage"];
+                    "application/json": components["schemas"]["AuditEntryPage"] | null;
                 };
             };
             /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
@@ -7214,7 +7553,16 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7223,7 +7571,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7232,7 +7580,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7241,7 +7589,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7250,7 +7598,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7259,7 +7607,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -7268,7 +7616,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7559,7 +7907,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7568,7 +7916,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7577,7 +7943,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7586,7 +7961,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7595,7 +7970,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7604,7 +7979,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7613,7 +7988,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -7622,7 +7997,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7671,7 +8046,25 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7680,7 +8073,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7689,7 +8082,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7698,7 +8091,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -7707,7 +8100,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7762,7 +8155,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7771,7 +8164,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7780,7 +8191,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7789,7 +8209,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7798,7 +8218,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7807,7 +8227,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7816,7 +8236,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -7825,7 +8245,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7868,7 +8288,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7877,7 +8315,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7886,7 +8324,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7895,7 +8333,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7904,7 +8342,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -7913,7 +8351,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7963,7 +8401,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7972,7 +8410,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7981,7 +8437,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7990,7 +8455,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7999,7 +8464,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8008,7 +8473,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8017,7 +8482,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8026,7 +8491,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8073,7 +8538,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogBrandPage"];
+                    "application/json": components["schemas"]["CatalogBrandPage"] | null;
                 };
             };
             /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
@@ -8083,7 +8548,16 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8092,7 +8566,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8101,7 +8575,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8110,7 +8584,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8119,7 +8593,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8128,7 +8602,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8137,7 +8611,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8190,11 +8664,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogBrand"];
+                        data: components["schemas"]["CatalogBrand"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8203,7 +8677,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8212,7 +8686,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8221,7 +8695,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8230,7 +8704,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8239,7 +8722,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8248,7 +8731,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8257,7 +8740,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8266,7 +8749,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8275,7 +8758,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8312,11 +8795,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogBrand"];
+                        data: components["schemas"]["CatalogBrand"] | null;
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8325,7 +8808,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8334,7 +8817,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8343,7 +8826,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8352,7 +8835,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8361,7 +8844,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8370,7 +8853,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8379,7 +8862,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8434,11 +8917,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogBrand"];
+                        data: components["schemas"]["CatalogBrand"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8447,7 +8930,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8456,7 +8939,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8465,7 +8948,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8474,7 +8957,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8483,7 +8975,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8492,7 +8984,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8501,7 +8993,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8510,7 +9002,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8519,7 +9011,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8568,7 +9060,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogCategoryPage"];
+                    "application/json": components["schemas"]["CatalogCategoryPage"] | null;
                 };
             };
             /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
@@ -8578,7 +9070,16 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8587,7 +9088,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8596,7 +9097,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8605,7 +9106,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8614,7 +9115,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8623,7 +9124,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8632,7 +9133,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8686,11 +9187,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogCategory"];
+                        data: components["schemas"]["CatalogCategory"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8699,7 +9200,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8708,7 +9209,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8717,7 +9218,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8726,7 +9227,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8735,7 +9245,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8744,7 +9254,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8753,7 +9263,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8762,7 +9272,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8771,7 +9281,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8808,11 +9318,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogCategory"];
+                        data: components["schemas"]["CatalogCategory"] | null;
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8821,7 +9331,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8830,7 +9340,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8839,7 +9349,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8848,7 +9358,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8857,7 +9367,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8866,7 +9376,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8875,7 +9385,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8928,11 +9438,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogCategory"];
+                        data: components["schemas"]["CatalogCategory"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8941,7 +9451,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8950,7 +9460,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8959,7 +9469,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8968,7 +9478,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8977,7 +9496,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8986,7 +9505,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8995,7 +9514,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9004,7 +9523,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9013,7 +9532,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9037,7 +9556,7 @@ export interface operations {
                 category?: string;
                 /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
                 first?: number;
-                /** @description Comma-separated embeds: attributes, variants, optionTypes, categories, brands, customFields (and those of installed modules: media, inventory, pricing). An unknown or unavailable name is 422. */
+                /** @description Comma-separated embeds: attributes, variants, optionTypes, categories, brands, customFields (and those of installed modules: media, inventory, pricing, availability). An unknown or unavailable name is 422. */
                 include?: string;
                 /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
                 last?: number;
@@ -9072,7 +9591,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogEntityPage"];
+                    "application/json": components["schemas"]["CatalogEntityPage"] | null;
                 };
             };
             /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
@@ -9082,7 +9601,16 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9091,7 +9619,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9100,7 +9628,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9109,7 +9637,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9118,7 +9646,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9127,7 +9655,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9136,7 +9664,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9201,11 +9729,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogEntity"];
+                        data: components["schemas"]["CatalogEntity"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9214,7 +9742,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9223,7 +9751,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9232,7 +9760,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9241,7 +9769,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9250,7 +9787,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -9259,7 +9796,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9268,7 +9805,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9277,7 +9814,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9286,7 +9823,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9300,7 +9837,7 @@ export interface operations {
     catalogEntity: {
         parameters: {
             query?: {
-                /** @description Comma-separated embeds: attributes, variants, optionTypes, categories, brands, customFields (and those of installed modules: media, inventory, pricing). An unknown or unavailable name is 422. */
+                /** @description Comma-separated embeds: attributes, variants, optionTypes, categories, brands, customFields (and those of installed modules: media, inventory, pricing, availability). An unknown or unavailable name is 422. */
                 include?: string;
             };
             header?: never;
@@ -9327,7 +9864,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogEntity"];
+                        data: components["schemas"]["CatalogEntity"] | null;
                     };
                 };
             };
@@ -9338,7 +9875,16 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9347,7 +9893,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9356,7 +9902,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9365,7 +9911,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9374,7 +9920,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9383,7 +9929,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9392,7 +9938,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9430,11 +9976,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogEntity"];
+                        data: components["schemas"]["CatalogEntity"] | null;
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9443,7 +9989,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9452,7 +9998,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9461,7 +10007,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9470,7 +10016,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9479,7 +10025,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9488,7 +10034,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9497,7 +10043,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9559,11 +10105,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogEntity"];
+                        data: components["schemas"]["CatalogEntity"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9572,7 +10118,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9581,7 +10127,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9590,7 +10136,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9599,7 +10145,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9608,7 +10163,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -9617,7 +10172,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9626,7 +10181,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9635,7 +10190,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9644,7 +10199,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9682,11 +10237,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogEntity"];
+                        data: components["schemas"]["CatalogEntity"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9695,7 +10250,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9704,7 +10259,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9713,7 +10268,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9722,7 +10277,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9731,7 +10295,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -9740,7 +10304,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9749,7 +10313,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9758,7 +10322,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9767,7 +10331,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9807,7 +10371,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogAttributes"];
+                        data: components["schemas"]["CatalogAttributes"] | null;
                     };
                 };
             };
@@ -9818,7 +10382,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9827,7 +10391,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9836,7 +10400,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9845,7 +10409,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9854,7 +10418,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9863,7 +10427,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9872,7 +10436,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9925,11 +10489,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogAttributes"];
+                        data: components["schemas"]["CatalogAttributes"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9938,7 +10502,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9947,7 +10511,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9956,7 +10520,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9965,7 +10529,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9974,7 +10547,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -9983,7 +10556,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9992,7 +10565,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10001,7 +10574,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10010,7 +10583,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10049,11 +10622,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogEntity"];
+                        data: components["schemas"]["CatalogEntity"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10062,7 +10635,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10071,7 +10644,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10080,7 +10653,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10089,7 +10662,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10098,7 +10680,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -10107,7 +10689,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10116,7 +10698,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10125,7 +10707,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10134,7 +10716,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10173,11 +10755,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogEntity"];
+                        data: components["schemas"]["CatalogEntity"] | null;
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10186,7 +10768,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10195,7 +10777,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10204,7 +10786,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10213,7 +10795,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10222,7 +10804,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10231,7 +10813,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10240,7 +10822,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10279,11 +10861,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogEntity"];
+                        data: components["schemas"]["CatalogEntity"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10292,7 +10874,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10301,7 +10883,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10310,7 +10892,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10319,7 +10901,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10328,7 +10919,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -10337,7 +10928,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10346,7 +10937,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10355,7 +10946,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10364,7 +10955,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10403,11 +10994,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogEntity"];
+                        data: components["schemas"]["CatalogEntity"] | null;
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10416,7 +11007,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10425,7 +11016,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10434,7 +11025,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10443,7 +11034,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10452,7 +11043,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10461,7 +11052,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10470,7 +11061,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10516,11 +11107,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogCustomField"];
+                        data: components["schemas"]["CatalogCustomField"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10529,7 +11120,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10538,7 +11129,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10547,7 +11138,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10556,7 +11147,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10565,7 +11165,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -10574,7 +11174,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10583,7 +11183,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10592,7 +11192,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10601,7 +11201,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10653,11 +11253,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogCustomField"];
+                        data: components["schemas"]["CatalogCustomField"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10666,7 +11266,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10675,7 +11275,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10684,7 +11284,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10693,7 +11293,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10702,7 +11311,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -10711,7 +11320,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10720,7 +11329,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10729,7 +11338,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10738,7 +11347,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10784,11 +11393,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogCustomField"];
+                        data: components["schemas"]["CatalogCustomField"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10797,7 +11406,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10806,7 +11415,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10815,7 +11424,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10824,7 +11433,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10833,7 +11451,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -10842,7 +11460,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10851,7 +11469,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10860,7 +11478,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10869,7 +11487,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10907,11 +11525,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogEntity"];
+                        data: components["schemas"]["CatalogEntity"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10920,7 +11538,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10929,7 +11547,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10938,7 +11556,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10947,7 +11565,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10956,7 +11583,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -10965,7 +11592,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10974,7 +11601,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -10983,7 +11610,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10992,7 +11619,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11033,7 +11660,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogFieldOwnership"][];
+                        data: components["schemas"]["CatalogFieldOwnership"][] | null;
                     };
                 };
             };
@@ -11044,7 +11671,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11053,7 +11680,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11062,7 +11689,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11071,7 +11698,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11080,7 +11707,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -11089,7 +11716,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -11098,7 +11725,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11146,11 +11773,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogFieldOwnership"];
+                        data: components["schemas"]["CatalogFieldOwnership"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11159,7 +11786,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11168,7 +11795,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11177,7 +11804,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11186,7 +11813,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11195,7 +11831,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11204,7 +11840,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11213,7 +11849,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -11222,7 +11858,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -11231,7 +11867,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11281,11 +11917,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogOptionType"];
+                        data: components["schemas"]["CatalogOptionType"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11294,7 +11930,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11303,7 +11939,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11312,7 +11948,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11321,7 +11957,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11330,7 +11975,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11339,7 +11984,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11348,7 +11993,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -11357,7 +12002,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -11366,7 +12011,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11404,11 +12049,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogEntity"];
+                        data: components["schemas"]["CatalogEntity"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11417,7 +12062,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11426,7 +12071,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11435,7 +12080,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11444,7 +12089,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11453,7 +12107,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11462,7 +12116,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11471,7 +12125,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -11480,7 +12134,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -11489,7 +12143,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11550,11 +12204,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogVariant"];
+                        data: components["schemas"]["CatalogVariant"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11563,7 +12217,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11572,7 +12226,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11581,7 +12235,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11590,7 +12244,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11599,7 +12262,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11608,7 +12271,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11617,7 +12280,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -11626,7 +12289,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -11635,7 +12298,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11684,7 +12347,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogVariantMatrix"];
+                        data: components["schemas"]["CatalogVariantMatrix"] | null;
                     };
                 };
             };
@@ -11703,11 +12366,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogVariantMatrix"];
+                        data: components["schemas"]["CatalogVariantMatrix"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11716,7 +12379,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11725,7 +12388,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11734,7 +12397,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11743,7 +12406,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11752,7 +12424,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11761,7 +12433,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11770,7 +12442,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -11779,7 +12451,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -11788,7 +12460,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11835,7 +12507,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogVariantMatrix"];
+                        data: components["schemas"]["CatalogVariantMatrix"] | null;
                     };
                 };
             };
@@ -11854,11 +12526,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogVariantMatrix"];
+                        data: components["schemas"]["CatalogVariantMatrix"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11867,7 +12539,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11876,7 +12548,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11885,7 +12557,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11894,7 +12566,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11903,7 +12584,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11912,7 +12593,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11921,7 +12602,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -11930,7 +12611,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -11939,7 +12620,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11998,7 +12679,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogVariant"];
+                        data: components["schemas"]["CatalogVariant"] | null;
                     };
                 };
             };
@@ -12017,11 +12698,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogVariant"];
+                        data: components["schemas"]["CatalogVariant"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12030,7 +12711,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12039,7 +12720,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12048,7 +12729,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12057,7 +12738,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12066,7 +12756,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -12075,7 +12765,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12084,7 +12774,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -12093,7 +12783,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -12102,7 +12792,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12148,11 +12838,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogOptionValue"];
+                        data: components["schemas"]["CatalogOptionValue"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12161,7 +12851,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12170,7 +12860,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12179,7 +12869,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12188,7 +12878,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12197,7 +12896,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -12206,7 +12905,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12215,7 +12914,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -12224,7 +12923,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -12233,7 +12932,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12270,11 +12969,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogVariant"];
+                        data: components["schemas"]["CatalogVariant"] | null;
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12283,7 +12982,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12292,7 +12991,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12301,7 +13000,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12310,7 +13009,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12319,7 +13018,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -12328,7 +13027,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -12337,7 +13036,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12390,11 +13089,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogVariant"];
+                        data: components["schemas"]["CatalogVariant"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12403,7 +13102,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12412,7 +13111,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12421,7 +13120,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12430,7 +13129,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12439,7 +13147,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -12448,7 +13156,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12457,7 +13165,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -12466,7 +13174,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -12475,7 +13183,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12508,11 +13216,12 @@ export interface operations {
                      * @description Guest orders: the customer's email address (invoices are sent there)
                      */
                     email?: string;
-                    /** @description Replays with the same key return the original order */
+                    /** @description Replays with the same key and the same request return the original order; the same key with a different request is 422 IDEMPOTENCY_KEY_REUSED. The Idempotency-Key header works too */
                     idempotencyKey?: string;
                     /** @description Payment method id of the provider, e.g. pm_card_visa */
                     paymentMethodId: string;
                     promotionCodes?: string[];
+                    /** @description A postal address; line1, city, postalCode and country are required (422 naming the missing field otherwise) */
                     shippingAddress: {
                         city: string;
                         company?: string;
@@ -12563,7 +13272,7 @@ export interface operations {
                     "application/json": components["schemas"]["CheckoutResult"];
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12572,7 +13281,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12581,7 +13308,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12590,7 +13326,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -12599,7 +13335,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12608,7 +13344,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -12617,7 +13353,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -12626,7 +13362,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12675,7 +13411,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CustomerPage"];
+                    "application/json": components["schemas"]["CustomerPage"] | null;
                 };
             };
             /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
@@ -12685,7 +13421,16 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12694,7 +13439,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12703,7 +13448,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12712,7 +13457,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12721,7 +13466,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -12730,7 +13475,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -12739,7 +13484,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12755,6 +13500,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Customer UUID (the user id of their account) */
                 id: string;
             };
             cookie?: never;
@@ -12776,7 +13522,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Customer"];
+                        data: components["schemas"]["Customer"] | null;
                     };
                 };
             };
@@ -12787,7 +13533,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12796,7 +13542,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12805,7 +13551,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12814,7 +13560,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12823,7 +13569,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -12832,7 +13578,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -12841,7 +13587,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13056,11 +13802,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["InventoryAdjustment"];
+                        data: components["schemas"]["InventoryAdjustment"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13069,7 +13815,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13078,7 +13824,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13087,7 +13833,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13096,7 +13842,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13105,7 +13860,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -13114,7 +13869,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13123,7 +13878,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -13132,7 +13887,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -13141,7 +13896,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13179,7 +13934,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["EntityAvailability"][];
+                        data: components["schemas"]["EntityAvailability"][] | null;
                     };
                 };
             };
@@ -13190,7 +13945,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13199,7 +13954,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13208,7 +13963,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13217,7 +13972,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13226,7 +13981,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -13235,7 +13990,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -13244,7 +13999,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13296,7 +14051,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InventoryLevelPage"];
+                    "application/json": components["schemas"]["InventoryLevelPage"] | null;
                 };
             };
             /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
@@ -13306,7 +14061,16 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13315,7 +14079,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13324,7 +14088,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13333,7 +14097,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13342,7 +14106,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -13351,7 +14115,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -13360,7 +14124,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13405,11 +14169,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["InventoryLevel"];
+                        data: components["schemas"]["InventoryLevel"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13418,7 +14182,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13427,7 +14191,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13436,7 +14200,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13445,7 +14209,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13454,7 +14227,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -13463,7 +14236,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13472,7 +14245,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -13481,7 +14254,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -13490,7 +14263,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13518,7 +14291,8 @@ export interface operations {
                 limit?: number;
                 /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
-                type?: string;
+                /** @description Only movements of this adjustment type */
+                type?: components["schemas"]["InventoryAdjustmentType"];
                 variantId?: string;
                 warehouseId?: string;
             };
@@ -13542,7 +14316,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InventoryMovementPage"];
+                    "application/json": components["schemas"]["InventoryMovementPage"] | null;
                 };
             };
             /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
@@ -13552,7 +14326,16 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13561,7 +14344,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13570,7 +14353,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13579,7 +14362,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13588,7 +14371,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -13597,7 +14380,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -13606,7 +14389,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13669,11 +14452,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["InventoryRelease"];
+                        data: components["schemas"]["InventoryRelease"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13682,7 +14465,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13691,7 +14474,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13700,7 +14483,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13709,7 +14492,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13718,7 +14510,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -13727,7 +14519,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13736,7 +14528,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -13745,7 +14537,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -13754,7 +14546,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13812,11 +14604,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["InventoryReservationResult"];
+                        data: components["schemas"]["InventoryReservationResult"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13825,7 +14617,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13834,7 +14626,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13843,7 +14635,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13852,7 +14644,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13861,7 +14662,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -13870,7 +14671,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13879,7 +14680,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -13888,7 +14689,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -13897,7 +14698,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13944,7 +14745,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WarehousePage"];
+                    "application/json": components["schemas"]["WarehousePage"] | null;
                 };
             };
             /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
@@ -13954,7 +14755,16 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13963,7 +14773,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13972,7 +14782,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13981,7 +14791,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13990,7 +14800,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -13999,7 +14809,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -14008,7 +14818,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14029,6 +14839,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Where a warehouse is; every field optional */
                     address?: {
                         city?: string;
                         country?: string;
@@ -14060,11 +14871,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Warehouse"];
+                        data: components["schemas"]["Warehouse"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14073,7 +14884,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14082,7 +14893,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14091,7 +14902,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14100,7 +14911,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14109,7 +14929,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -14118,7 +14938,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14127,7 +14947,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -14136,7 +14956,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -14145,7 +14965,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14185,7 +15005,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["JobRunReport"];
+                        data: components["schemas"]["JobRunReport"] | null;
                     };
                 };
             };
@@ -14196,7 +15016,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14205,7 +15025,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14214,7 +15034,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14223,7 +15043,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14232,7 +15052,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14241,7 +15061,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -14250,7 +15070,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -14259,7 +15079,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14294,7 +15114,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CustomerAddress"][];
+                        data: components["schemas"]["CustomerAddress"][] | null;
                     };
                 };
             };
@@ -14305,7 +15125,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14314,7 +15134,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14323,7 +15143,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14332,7 +15152,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14341,7 +15161,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -14350,7 +15170,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -14359,7 +15179,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14414,11 +15234,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CustomerAddress"];
+                        data: components["schemas"]["CustomerAddress"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14427,7 +15247,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14436,7 +15256,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14445,7 +15265,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14454,7 +15274,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14463,7 +15292,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -14472,7 +15301,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14481,7 +15310,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -14490,7 +15319,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -14499,7 +15328,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14536,11 +15365,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CustomerAddress"];
+                        data: components["schemas"]["CustomerAddress"] | null;
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14549,7 +15378,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14558,7 +15387,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14567,7 +15396,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14576,7 +15405,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14585,7 +15414,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -14594,7 +15423,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -14603,7 +15432,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14652,7 +15481,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OrderPage"];
+                    "application/json": components["schemas"]["OrderPage"] | null;
                 };
             };
             /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
@@ -14662,7 +15491,16 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14671,7 +15509,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14680,7 +15518,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14689,7 +15527,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14698,7 +15536,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -14707,7 +15545,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -14716,7 +15554,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14754,7 +15592,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Order"];
+                        data: components["schemas"]["Order"] | null;
                     };
                 };
             };
@@ -14765,7 +15603,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14774,7 +15612,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14783,7 +15621,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14792,7 +15630,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14801,7 +15639,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -14810,7 +15648,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -14819,7 +15657,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14857,7 +15695,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["OrderDownloads"];
+                        data: components["schemas"]["OrderDownloads"] | null;
                     };
                 };
             };
@@ -14868,7 +15706,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14877,7 +15715,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14886,7 +15724,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14895,7 +15733,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14904,7 +15742,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -14913,7 +15751,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -14922,7 +15760,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14959,10 +15797,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ReorderResult"];
+                    "application/json": components["schemas"]["ReorderResult"] | null;
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14971,7 +15809,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14980,7 +15818,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14989,7 +15827,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14998,7 +15836,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15007,7 +15854,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -15016,7 +15863,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15025,7 +15872,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -15034,7 +15881,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -15043,7 +15890,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15081,7 +15928,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["OrderTracking"];
+                        data: components["schemas"]["OrderTracking"] | null;
                     };
                 };
             };
@@ -15092,7 +15939,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15101,7 +15948,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15110,7 +15957,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15119,7 +15966,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15128,7 +15975,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -15137,7 +15984,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -15146,7 +15993,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15181,7 +16028,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CustomerProfile"];
+                        data: components["schemas"]["CustomerProfile"] | null;
                     };
                 };
             };
@@ -15192,7 +16039,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15201,7 +16048,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15210,7 +16057,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15219,7 +16066,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15228,7 +16075,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -15237,7 +16084,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -15246,7 +16093,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15289,11 +16136,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CustomerProfile"];
+                        data: components["schemas"]["CustomerProfile"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15302,7 +16149,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15311,7 +16158,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15320,7 +16167,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15329,7 +16176,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15338,7 +16194,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -15347,7 +16203,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15356,7 +16212,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -15365,7 +16221,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -15374,7 +16230,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15479,6 +16335,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     mediaAssetDelete: {
@@ -15508,11 +16373,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["MediaAsset"];
+                        data: components["schemas"]["MediaAsset"] | null;
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15521,7 +16386,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15530,7 +16395,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15539,7 +16404,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15548,7 +16413,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15557,7 +16422,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -15566,7 +16431,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -15575,7 +16440,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15617,6 +16482,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
             };
             /** @description Unsigned, altered or expired URL */
             403: {
@@ -15722,11 +16596,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["MediaAttachment"];
+                        data: components["schemas"]["MediaAttachment"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15735,7 +16609,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15744,7 +16618,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15753,7 +16627,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15762,7 +16636,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15771,7 +16654,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -15780,7 +16663,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15789,7 +16672,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -15798,7 +16681,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -15807,7 +16690,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15845,11 +16728,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["MediaAttachment"];
+                        data: components["schemas"]["MediaAttachment"] | null;
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15858,7 +16741,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15867,7 +16750,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15876,7 +16759,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15885,7 +16768,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15894,7 +16777,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -15903,7 +16786,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -15912,7 +16795,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -15959,11 +16842,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["MediaAttachment"][];
+                        data: components["schemas"]["MediaAttachment"][] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15972,7 +16855,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15981,7 +16864,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15990,7 +16873,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15999,7 +16882,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16008,7 +16900,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -16017,7 +16909,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -16026,7 +16918,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -16035,7 +16927,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -16044,7 +16936,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16114,6 +17006,24 @@ export interface operations {
             };
             /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16206,7 +17116,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OrderPage"];
+                    "application/json": components["schemas"]["OrderPage"] | null;
                 };
             };
             /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
@@ -16216,7 +17126,16 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16225,7 +17144,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16234,7 +17153,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16243,7 +17162,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -16252,7 +17171,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -16261,7 +17180,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -16270,7 +17189,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16308,7 +17227,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Order"];
+                        data: components["schemas"]["Order"] | null;
                     };
                 };
             };
@@ -16319,7 +17238,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16328,7 +17247,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16337,7 +17256,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16346,7 +17265,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -16355,7 +17274,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -16364,7 +17283,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -16373,7 +17292,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16411,7 +17330,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["OrderFulfillment"][];
+                        data: components["schemas"]["OrderFulfillment"][] | null;
                     };
                 };
             };
@@ -16422,7 +17341,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16431,7 +17350,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16440,7 +17359,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16449,7 +17368,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -16458,7 +17377,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -16467,7 +17386,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -16476,7 +17395,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16529,11 +17448,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["OrderFulfillment"];
+                        data: components["schemas"]["OrderFulfillment"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16542,7 +17461,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16551,7 +17470,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16560,7 +17479,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16569,7 +17488,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16578,7 +17506,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -16587,7 +17515,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -16596,7 +17524,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -16605,7 +17533,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -16614,7 +17542,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16715,6 +17643,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     orderInvoicePdfFile: {
@@ -16807,6 +17744,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     orderInvoiceEmail: {
@@ -16836,11 +17782,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["OrderInvoiceEmail"];
+                        data: components["schemas"]["OrderInvoiceEmail"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16849,7 +17795,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16858,7 +17804,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16867,7 +17813,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16876,7 +17822,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16885,7 +17840,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -16894,7 +17849,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -16903,7 +17858,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -16912,7 +17867,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -16921,7 +17876,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -16959,7 +17914,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["OrderNote"][];
+                        data: components["schemas"]["OrderNote"][] | null;
                     };
                 };
             };
@@ -16970,7 +17925,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16979,7 +17934,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16988,7 +17943,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16997,7 +17952,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17006,7 +17961,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -17015,7 +17970,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -17024,7 +17979,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17071,11 +18026,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["OrderNote"];
+                        data: components["schemas"]["OrderNote"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17084,7 +18039,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17093,7 +18048,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17102,7 +18057,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17111,7 +18066,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17120,7 +18084,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -17129,7 +18093,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17138,7 +18102,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -17147,7 +18111,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -17156,7 +18120,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17195,11 +18159,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["OrderNote"];
+                        data: components["schemas"]["OrderNote"] | null;
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17208,7 +18172,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17217,7 +18181,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17226,7 +18190,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17235,7 +18199,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17244,7 +18208,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -17253,7 +18217,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -17262,7 +18226,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17363,6 +18327,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     orderRefunds: {
@@ -17392,7 +18365,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["OrderRefund"][];
+                        data: components["schemas"]["OrderRefund"][] | null;
                     };
                 };
             };
@@ -17403,7 +18376,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17412,7 +18385,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17421,7 +18394,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17430,7 +18403,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17439,7 +18412,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -17448,7 +18421,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -17457,7 +18430,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17507,11 +18480,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["OrderRefund"];
+                        data: components["schemas"]["OrderRefund"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17520,7 +18493,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17529,7 +18502,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17538,7 +18511,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17547,7 +18520,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17556,7 +18538,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -17565,7 +18547,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17574,7 +18556,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -17583,7 +18565,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -17592,7 +18574,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17631,11 +18613,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["OrderRefund"];
+                        data: components["schemas"]["OrderRefund"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17644,7 +18626,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17653,7 +18635,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17662,7 +18644,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17671,7 +18653,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17680,7 +18671,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -17689,7 +18680,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17698,7 +18689,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -17707,7 +18698,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -17716,7 +18707,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17762,11 +18753,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Order"];
+                        data: components["schemas"]["Order"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17775,7 +18766,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17784,7 +18775,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17793,7 +18784,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17802,7 +18793,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17811,7 +18811,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -17820,7 +18820,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17829,7 +18829,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -17838,7 +18838,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -17847,7 +18847,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17885,7 +18885,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["OrderTimelineEntry"][];
+                        data: components["schemas"]["OrderTimelineEntry"][] | null;
                     };
                 };
             };
@@ -17896,7 +18896,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17905,7 +18905,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17914,7 +18914,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17923,7 +18923,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17932,7 +18932,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -17941,7 +18941,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -17950,7 +18950,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -17985,7 +18985,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["OrderRefundCap"];
+                        data: components["schemas"]["OrderRefundCap"] | null;
                     };
                 };
             };
@@ -17996,7 +18996,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18005,7 +19005,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18014,7 +19014,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18023,7 +19023,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18032,7 +19032,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -18041,7 +19041,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -18050,7 +19050,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18107,8 +19107,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description The order of the event is not known (yet); retried by the provider (NOT_FOUND) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18145,6 +19172,15 @@ export interface operations {
             };
             /** @description Unexpected error (INTERNAL_ERROR) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18196,7 +19232,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PriceModifierPage"];
+                    "application/json": components["schemas"]["PriceModifierPage"] | null;
                 };
             };
             /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
@@ -18206,7 +19242,16 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18215,7 +19260,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18224,7 +19269,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18233,7 +19278,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18242,7 +19287,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -18251,7 +19296,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -18260,7 +19305,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18332,11 +19377,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["PriceModifier"];
+                        data: components["schemas"]["PriceModifier"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18345,7 +19390,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18354,7 +19399,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18363,7 +19408,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18372,7 +19417,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18381,7 +19435,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -18390,7 +19444,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18399,7 +19453,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -18408,7 +19462,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -18417,7 +19471,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18475,11 +19529,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["PriceModifier"];
+                        data: components["schemas"]["PriceModifier"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18488,7 +19542,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18497,7 +19551,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18506,7 +19560,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18515,7 +19569,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18524,7 +19587,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -18533,7 +19596,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18542,7 +19605,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -18551,7 +19614,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -18560,7 +19623,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18615,7 +19678,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PricePage"];
+                    "application/json": components["schemas"]["PricePage"] | null;
                 };
             };
             /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
@@ -18625,7 +19688,16 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18634,7 +19706,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18643,7 +19715,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18652,7 +19724,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18661,7 +19733,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -18670,7 +19742,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -18679,7 +19751,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18735,11 +19807,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Price"];
+                        data: components["schemas"]["Price"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18748,7 +19820,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18757,7 +19829,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18766,7 +19838,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18775,7 +19847,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18784,7 +19865,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -18793,7 +19874,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18802,7 +19883,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -18811,7 +19892,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -18820,7 +19901,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18857,11 +19938,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Price"];
+                        data: components["schemas"]["Price"] | null;
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18870,7 +19951,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18879,7 +19960,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18888,7 +19969,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18897,7 +19978,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18906,7 +19987,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -18915,7 +19996,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -18924,7 +20005,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -18968,11 +20049,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Price"];
+                        data: components["schemas"]["Price"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18981,7 +20062,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18990,7 +20071,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18999,7 +20080,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19008,7 +20089,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19017,7 +20107,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -19026,7 +20116,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -19035,7 +20125,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -19044,7 +20134,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -19053,7 +20143,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19098,7 +20188,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["ResolvedPrice"];
+                        data: components["schemas"]["ResolvedPrice"] | null;
                     };
                 };
             };
@@ -19109,7 +20199,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19118,7 +20208,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19127,7 +20217,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19136,7 +20226,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -19145,7 +20235,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -19154,7 +20244,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -19163,7 +20253,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19189,7 +20279,7 @@ export interface operations {
                 limit?: number;
                 /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
-                status?: "active" | "scheduled" | "expired" | "inactive" | "all";
+                status?: components["schemas"]["PromotionListStatus"];
             };
             header?: never;
             path?: never;
@@ -19211,7 +20301,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PromotionPage"];
+                    "application/json": components["schemas"]["PromotionPage"] | null;
                 };
             };
             /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
@@ -19221,7 +20311,16 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19230,7 +20329,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19239,7 +20338,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19248,7 +20347,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -19257,7 +20356,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -19266,7 +20365,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -19275,7 +20374,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19348,11 +20447,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Promotion"];
+                        data: components["schemas"]["Promotion"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19361,7 +20460,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19370,7 +20469,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19379,7 +20478,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19388,7 +20487,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19397,7 +20505,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -19406,7 +20514,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -19415,7 +20523,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -19424,7 +20532,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -19433,7 +20541,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19471,7 +20579,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Promotion"];
+                        data: components["schemas"]["Promotion"] | null;
                     };
                 };
             };
@@ -19482,7 +20590,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19491,7 +20599,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19500,7 +20608,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19509,7 +20617,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -19518,7 +20626,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -19527,7 +20635,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -19536,7 +20644,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19612,11 +20720,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Promotion"];
+                        data: components["schemas"]["Promotion"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19625,7 +20733,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19634,7 +20742,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19643,7 +20751,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19652,7 +20760,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19661,7 +20778,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -19670,7 +20787,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -19679,7 +20796,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -19688,7 +20805,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -19697,7 +20814,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19735,11 +20852,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Promotion"];
+                        data: components["schemas"]["Promotion"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19748,7 +20865,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19757,7 +20874,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19766,7 +20883,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19775,7 +20892,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19784,7 +20910,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -19793,7 +20919,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -19802,7 +20928,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -19811,7 +20937,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -19820,7 +20946,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -19877,11 +21003,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["PromotionValidation"];
+                        data: components["schemas"]["PromotionValidation"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19890,7 +21016,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19899,7 +21025,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19908,7 +21034,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19917,7 +21043,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -19926,7 +21061,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -19935,7 +21070,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -19944,7 +21079,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -19953,7 +21088,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20046,7 +21181,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SearchResult"];
+                    "application/json": components["schemas"]["SearchResult"] | null;
                 };
             };
             /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
@@ -20056,7 +21191,16 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20065,7 +21209,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20074,7 +21218,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20083,7 +21227,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20092,7 +21236,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -20101,7 +21245,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -20110,7 +21254,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20154,7 +21298,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["SearchSuggestion"][];
+                        data: components["schemas"]["SearchSuggestion"][] | null;
                     };
                 };
             };
@@ -20165,7 +21309,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20174,7 +21318,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20183,7 +21327,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20192,7 +21336,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20201,7 +21345,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -20210,7 +21354,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -20219,7 +21363,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20274,7 +21418,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20283,7 +21427,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20292,7 +21436,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20301,7 +21445,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20310,7 +21454,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -20319,7 +21463,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -20328,7 +21472,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20368,7 +21512,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             [key: string]: unknown;
-                        };
+                        } | null;
                     };
                 };
             };
@@ -20379,7 +21523,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20388,7 +21532,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20397,7 +21541,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20406,7 +21550,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20415,7 +21559,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -20424,7 +21568,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -20433,7 +21577,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20479,11 +21623,11 @@ export interface operations {
                     "application/json": {
                         data: {
                             [key: string]: unknown;
-                        };
+                        } | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20492,7 +21636,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20501,7 +21645,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20510,7 +21654,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20519,7 +21663,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -20528,7 +21681,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -20537,7 +21690,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20546,7 +21699,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -20555,7 +21708,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -20564,7 +21717,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20610,7 +21763,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20619,7 +21772,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20628,7 +21781,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20637,7 +21790,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20646,7 +21799,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -20655,7 +21808,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -20664,7 +21817,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20707,7 +21860,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20716,7 +21869,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20725,7 +21878,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20734,7 +21887,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20743,7 +21896,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -20752,7 +21914,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -20761,7 +21923,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20770,7 +21932,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -20779,7 +21941,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -20788,7 +21950,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20834,7 +21996,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20843,7 +22005,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20852,7 +22014,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20861,7 +22023,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20870,7 +22032,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -20879,7 +22041,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -20888,7 +22050,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -20931,7 +22093,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20940,7 +22102,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20949,7 +22111,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20958,7 +22120,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20967,7 +22129,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -20976,7 +22147,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -20985,7 +22156,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20994,7 +22165,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -21003,7 +22174,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -21012,7 +22183,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21058,7 +22229,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21067,7 +22238,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21076,7 +22247,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21085,7 +22256,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -21094,7 +22265,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -21103,7 +22274,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -21112,7 +22283,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21155,7 +22326,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21164,7 +22335,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21173,7 +22344,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21182,7 +22353,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21191,7 +22362,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21200,7 +22380,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -21209,7 +22389,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -21218,7 +22398,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -21227,7 +22407,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -21236,7 +22416,107 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    store: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The public store profile: name, currencies, locales, timezone, branding and policies */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Store"] | null;
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21271,7 +22551,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["TaxClass"][];
+                        data: components["schemas"]["TaxClass"][] | null;
                     };
                 };
             };
@@ -21282,7 +22562,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21291,7 +22571,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21300,7 +22580,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21309,7 +22589,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -21318,7 +22598,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -21327,7 +22607,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -21336,7 +22616,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21386,11 +22666,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["TaxClass"];
+                        data: components["schemas"]["TaxClass"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21399,7 +22679,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21408,7 +22688,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21417,7 +22697,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21426,7 +22706,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21435,7 +22724,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -21444,7 +22733,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -21453,7 +22742,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -21462,7 +22751,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -21471,7 +22760,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21509,11 +22798,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["TaxClass"];
+                        data: components["schemas"]["TaxClass"] | null;
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21522,7 +22811,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21531,7 +22820,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21540,7 +22829,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21549,7 +22838,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -21558,7 +22847,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -21567,7 +22856,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -21576,7 +22865,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21629,11 +22918,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["TaxClass"];
+                        data: components["schemas"]["TaxClass"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21642,7 +22931,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21651,7 +22940,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21660,7 +22949,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21669,7 +22958,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21678,7 +22976,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -21687,7 +22985,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -21696,7 +22994,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -21705,7 +23003,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -21714,7 +23012,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21761,7 +23059,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookEndpointPage"];
+                    "application/json": components["schemas"]["WebhookEndpointPage"] | null;
                 };
             };
             /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
@@ -21771,7 +23069,16 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21780,7 +23087,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21789,7 +23096,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21798,7 +23105,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -21807,7 +23114,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -21816,7 +23123,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -21825,7 +23132,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21870,11 +23177,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["WebhookEndpointCreated"];
+                        data: components["schemas"]["WebhookEndpointCreated"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21883,7 +23190,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21892,7 +23199,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21901,7 +23208,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21910,7 +23217,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21919,7 +23235,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -21928,7 +23244,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -21937,7 +23253,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -21946,7 +23262,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -21955,7 +23271,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -21992,11 +23308,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["WebhookEndpoint"];
+                        data: components["schemas"]["WebhookEndpoint"] | null;
                     };
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22005,7 +23321,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22014,7 +23330,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -22023,7 +23339,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -22032,7 +23348,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -22041,7 +23357,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -22050,7 +23366,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -22059,7 +23375,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -22110,7 +23426,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookDeliveryPage"];
+                    "application/json": components["schemas"]["WebhookDeliveryPage"] | null;
                 };
             };
             /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
@@ -22120,7 +23436,16 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22129,7 +23454,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22138,7 +23463,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -22147,7 +23472,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -22156,7 +23481,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -22165,7 +23490,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -22174,7 +23499,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -22211,7 +23536,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["WebhookDelivery"];
+                        data: components["schemas"]["WebhookDelivery"] | null;
                     };
                 };
             };
@@ -22222,7 +23547,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22231,7 +23556,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22240,7 +23565,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -22249,7 +23574,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -22258,7 +23583,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -22267,7 +23592,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -22276,7 +23601,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -22325,7 +23650,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookDeliveryAttemptPage"];
+                    "application/json": components["schemas"]["WebhookDeliveryAttemptPage"] | null;
                 };
             };
             /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
@@ -22335,7 +23660,16 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22344,7 +23678,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22353,7 +23687,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -22362,7 +23696,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -22371,7 +23705,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -22380,7 +23714,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -22389,7 +23723,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -22426,11 +23760,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["WebhookDelivery"];
+                        data: components["schemas"]["WebhookDelivery"] | null;
                     };
                 };
             };
-            /** @description Malformed JSON body (BAD_REQUEST) */
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -22439,7 +23773,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No valid credentials (UNAUTHORIZED) */
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22448,7 +23782,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing permission, or a cookie request from an untrusted origin (FORBIDDEN) */
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22457,7 +23791,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Resource or route does not exist (NOT_FOUND) */
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -22466,7 +23800,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflicting state, for example a duplicate (CONFLICT) */
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -22475,7 +23818,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -22484,7 +23827,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Input validation failed (VALIDATION_FAILED), with the failing fields in details */
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -22493,7 +23836,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -22502,7 +23845,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Unexpected error (INTERNAL_ERROR); the message is masked and the full error logged with the request id */
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -22511,7 +23854,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Temporarily unavailable (SERVICE_UNAVAILABLE): the database cannot be reached (retry after Retry-After seconds), or the organization could not be resolved under strict resolution */
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
             503: {
                 headers: {
                     [name: string]: unknown;
