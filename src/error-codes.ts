@@ -92,7 +92,7 @@ export const ERROR_CODES = {
   REQUEST_TIMEOUT: { status: 408, surface: 'both', meaning: 'The request body did not arrive within the body-read timeout; the connection is closed' },
   CONFLICT: { status: 409, surface: 'both', meaning: 'Conflicting state: a duplicate, a row in use, not enough stock or balance for the move', details: CONTEXT },
   PAYLOAD_TOO_LARGE: { status: 413, surface: 'both', meaning: 'The body (or an uploaded file) is above the limit' },
-  UNSUPPORTED_MEDIA_TYPE: { status: 415, surface: 'both', meaning: 'The body is not in a content type this route reads' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, surface: 'both', meaning: 'The body is not in a content type this route reads', details: CONTEXT },
   VALIDATION_FAILED: { status: 422, surface: 'both', meaning: 'Input validation failed; `details` lists the failing fields', details: FIELD_ISSUES },
   CHECKOUT_FAILED: {
     status: 422,

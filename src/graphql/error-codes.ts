@@ -27,7 +27,7 @@ const ErrorCodeInfoRef = builder.objectRef<ErrorCodeInfo>('ErrorCodeInfo').imple
   fields: (t) => ({
     code: t.field({ type: ErrorCodeEnum, resolve: (info) => info.code }),
     status: t.exposeInt('status', { description: 'HTTP status over REST (and `extensions.restStatus` over GraphQL)' }),
-    meaning: t.exposeString('meaning'),
+    meaning: t.exposeString('meaning', { description: 'What the code means, for people (stable per code)' }),
     graphqlOnly: t.exposeBoolean('graphqlOnly', { description: 'Raised by the GraphQL transport only (parse, validation, persisted queries)' }),
     detailsSchema: t.field({
       type: 'JSONObject',

@@ -152,6 +152,11 @@ export interface RegisteredOperation {
   access: Access;
   input: z.ZodObject<Record<string, AnyZod>>;
   paginated: boolean;
+  /**
+   * The answer itself may be null (declared `nullable: true`). Root fields that are nullable only
+   * because access can be refused are not: over REST a refusal is an error status, never `data: null`.
+   */
+  resultNullable: boolean;
   /** The audit event name when audited with a fixed name, `true` when it varies, null when not audited. */
   audit: string | true | null;
 }
@@ -315,6 +320,7 @@ export function defineOperation<Shape extends Record<string, AnyZod>, Result>(sp
     access: spec.access,
     input: schema as unknown as z.ZodObject<Record<string, AnyZod>>,
     paginated: spec.paginated ?? false,
+    resultNullable: spec.nullable === true,
     audit: audit?.label ?? null,
   });
 

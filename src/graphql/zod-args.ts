@@ -194,16 +194,25 @@ export function normalizeArgs(shape: Record<string, AnyZod>, args: Record<string
  * sofa would try to parse a string there as JSON and answer with the parser's message and no
  * field. The REST facade answers these 422 naming the field instead.
  */
+const COERCION_CODES = new Set(['invalid_type', 'invalid_format', 'invalid_value']);
+
 export function structuredArgumentIssues(shape: Record<string, AnyZod>, body: Record<string, unknown>): Array<{ field: string; message: string }> {
   const issues: Array<{ field: string; message: string }> = [];
   for (const [key, value] of Object.entries(body)) {
     const schema = shape[key];
+    // Objects and lists are checked by their GraphQL input types and the resolver's zod parse.
     if (!schema || value === null || typeof value === 'object') continue;
-    const { inner } = unwrap(schema);
-    const d = def(inner);
-    const element = d.type === 'array' ? unwrap(d.element as AnyZod).inner : null;
-    if (element && def(element).type === 'object' && graphqlInputs.has(element)) issues.push({ field: key, message: 'must be a list of objects' });
-    else if (d.type === 'object' && graphqlInputs.has(inner)) issues.push({ field: key, message: 'must be an object' });
+    // A scalar of the wrong kind (1.5 for an Int, "nope" for a UUID, a string for an address):
+    // GraphQL's coercion would refuse it without naming the field, so the field's own zod schema
+    // names it first (the resolver validates the same schema: nothing is refused here that it
+    // would accept).
+    const parsed = (schema as unknown as { safeParse(v: unknown): { success: boolean; error?: { issues: Array<{ path: PropertyKey[]; message: string; code: string; format?: string }> } } }).safeParse(value);
+    if (parsed.success) continue;
+    // Only what GraphQL's own coercion refuses before execution (a wrong type, a non-UUID, a
+    // value outside an enum): rule errors (a minimum, a length) stay after the permission check,
+    // so an anonymous caller with a bad body still gets 401 first.
+    const coercion = (parsed.error?.issues ?? []).filter((issue) => COERCION_CODES.has(issue.code) && (issue.code !== 'invalid_format' || issue.format === 'uuid' || issue.format === 'guid'));
+    for (const issue of coercion) issues.push({ field: [key, ...issue.path.map(String)].join('.'), message: issue.message });
   }
   return issues;
 }

@@ -223,7 +223,7 @@ function rawRoutes(): Json {
       post: {
         operationId: 'authSignUpEmail', summary: 'Create a customer account of the resolved organization', tags: ['auth'], security: [],
         requestBody: { required: true, ...json({ ...credentials, required: ['email', 'password', 'name'], properties: { ...credentials.properties, name: { type: 'string', minLength: 1 } } }) },
-        responses: { 200: { description: 'Signed up; `token` is the bearer token (null when email verification is required)', ...json(authResult) }, 400: error('Malformed JSON, or a form naming a field twice'), 415: error('No JSON or form Content-Type (UNSUPPORTED_MEDIA_TYPE)'), 409: error('Email already used (details.reason USER_ALREADY_EXISTS...)'), 422: error('Invalid input'), 429: error('Too many attempts for this email or from this address'), 503: error('No organization serves this request under strict resolution, or the database is unreachable (SERVICE_UNAVAILABLE)') },
+        responses: { 200: { description: 'Signed up; `token` is the bearer token (null when email verification is required)', ...json(authResult) }, 400: error('Malformed JSON, or a form naming a field twice'), 413: error('Body above 1 MB (PAYLOAD_TOO_LARGE)'), 415: error('No JSON or form Content-Type (UNSUPPORTED_MEDIA_TYPE)'), 409: error('Email already used (details.reason USER_ALREADY_EXISTS...)'), 422: error('Invalid input'), 429: error('Too many attempts for this email or from this address'), 503: error('No organization serves this request under strict resolution, or the database is unreachable (SERVICE_UNAVAILABLE)') },
       },
     },
     '/api/auth/sign-in/email': {
@@ -234,7 +234,7 @@ function rawRoutes(): Json {
           200: {
             description: 'Signed in; or, for an account with two-factor authentication, `twoFactorRedirect` (no session yet: verify the second factor first)',
             ...json({ oneOf: [authResult, { $ref: '#/components/schemas/AuthTwoFactorRedirect' }] }),
-          }, 400: error('Malformed JSON, or a form naming a field twice'), 415: error('No JSON or form Content-Type (UNSUPPORTED_MEDIA_TYPE)'), 401: error('Wrong email or password'), 403: error('Email not verified, or a cookie request from an untrusted origin'), 422: error('Invalid input'), 429: error('Too many attempts for this email or from this address'), 503: error('No organization serves this request under strict resolution, or the database is unreachable (SERVICE_UNAVAILABLE)') },
+          }, 400: error('Malformed JSON, or a form naming a field twice'), 413: error('Body above 1 MB (PAYLOAD_TOO_LARGE)'), 415: error('No JSON or form Content-Type (UNSUPPORTED_MEDIA_TYPE)'), 401: error('Wrong email or password'), 403: error('Email not verified, or a cookie request from an untrusted origin'), 422: error('Invalid input'), 429: error('Too many attempts for this email or from this address'), 503: error('No organization serves this request under strict resolution, or the database is unreachable (SERVICE_UNAVAILABLE)') },
       },
     },
     '/api/auth/sign-out': {
@@ -287,6 +287,16 @@ function authSchemas(): Record<string, Json> {
   };
 }
 
+/** A REST answer's payload: null only when the operation's result may be (not for refusals, which are 4xx). */
+function restRoot(schema: Json | undefined, resultNullable: boolean): Json | undefined {
+  if (!schema || resultNullable || !schema.nullable) return schema;
+  const { nullable: _nullable, ...rest } = schema;
+  // refWith's nullable form: { type, allOf: [$ref], nullable } → the plain reference.
+  const allOf = rest.allOf as Json[] | undefined;
+  if (allOf?.length === 1 && Object.keys(rest).every((key) => key === 'allOf' || key === 'type')) return allOf[0];
+  return rest;
+}
+
 /**
  * The document, from the schema the REST facade runs on (restFacade().restSchema(): the full
  * schema without graph-only relations) and the operation registry.
@@ -300,7 +310,7 @@ export function buildOpenApiDocument(schema: GraphQLSchema, info: { title: strin
   let paths = { ...rawRoutes(), ...moduleRawRoutes } as Record<string, Json>;
   for (const op of routed) {
     const key = `/api${op.rest!.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`;
-    paths[key] = { ...(paths[key] ?? {}), [op.rest!.method.toLowerCase()]: operationObject(op, derived.roots.get(`${op.kind}.${op.name}`)) };
+    paths[key] = { ...(paths[key] ?? {}), [op.rest!.method.toLowerCase()]: operationObject(op, restRoot(derived.roots.get(`${op.kind}.${op.name}`), op.resultNullable)) };
   }
   // A raw route served by Accept (text/csv) is another representation of the operation on its path.
   for (const raw of registeredRawRoutes()) {

@@ -192,6 +192,13 @@ export function graphqlAnswerProblems(
   body: unknown,
 ): string[] | null {
   if (typeof request.query !== 'string' || !plainObject(body)) return null;
+  // Refused before execution (credentials, origin, body guards): /graphql answers the API's error
+  // envelope, as every route does; it must be exactly that.
+  if ('error' in body && !('data' in body) && !('errors' in body)) {
+    const error = body.error as { code?: unknown; message?: unknown } | null;
+    const ok = Object.keys(body).length === 1 && plainObject(error) && typeof error.code === 'string' && typeof error.message === 'string';
+    return ok ? [] : [`malformed error envelope ${JSON.stringify(body).slice(0, 200)}`];
+  }
   let document: DocumentNode;
   try {
     document = parse(request.query);

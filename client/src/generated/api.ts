@@ -3804,10 +3804,11 @@ export interface components {
                  *     FORBIDDEN (403): Missing permission, another organization's credentials, a cookie request from an untrusted origin, or a rule that refuses this caller (refund cap)
                  *     NOT_FOUND (404): The resource or route does not exist (in this organization)
                  *     CONFLICT (409): Conflicting state: a duplicate, a row in use, not enough stock or balance for the move
+                 *     UNSUPPORTED_MEDIA_TYPE (415): The body is not in a content type this route reads
                  *     SERVICE_UNAVAILABLE (503): A dependency cannot be reached (database, search engine, media store), the organization cannot be resolved, or the process is draining; retry after `Retry-After`
                  * @enum {string}
                  */
-                code: "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "SERVICE_UNAVAILABLE";
+                code: "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "UNSUPPORTED_MEDIA_TYPE" | "SERVICE_UNAVAILABLE";
                 /** @description Context of the refusal: `reason`, `fields`, and the values the message names */
                 details?: {
                     /** @description The input fields involved */
@@ -3841,11 +3842,10 @@ export interface components {
                  * @description TWO_FACTOR_REQUIRED (403): This role must sign in with two factors; only enrolment is open to this session
                  *     REQUEST_TIMEOUT (408): The request body did not arrive within the body-read timeout; the connection is closed
                  *     PAYLOAD_TOO_LARGE (413): The body (or an uploaded file) is above the limit
-                 *     UNSUPPORTED_MEDIA_TYPE (415): The body is not in a content type this route reads
                  *     INTERNAL_ERROR (500): Unexpected error: the message is masked and the error logged with the request id
                  * @enum {string}
                  */
-                code: "TWO_FACTOR_REQUIRED" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INTERNAL_ERROR";
+                code: "TWO_FACTOR_REQUIRED" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "INTERNAL_ERROR";
                 /** @description For people; may change */
                 message: string;
             } | {
@@ -6044,7 +6044,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogCustomFieldProposalPage"] | null;
+                    "application/json": components["schemas"]["CatalogCustomFieldProposalPage"];
                 };
             };
             /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
@@ -6155,7 +6155,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogFieldDefinition"][] | null;
+                        data: components["schemas"]["CatalogFieldDefinition"][];
                     };
                 };
             };
@@ -6271,7 +6271,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogFieldDefinition"] | null;
+                        data: components["schemas"]["CatalogFieldDefinition"];
                     };
                 };
             };
@@ -6413,7 +6413,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogFieldDefinition"] | null;
+                        data: components["schemas"]["CatalogFieldDefinition"];
                     };
                 };
             };
@@ -6544,7 +6544,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogFieldDefinition"] | null;
+                        data: components["schemas"]["CatalogFieldDefinition"];
                     };
                 };
             };
@@ -6675,7 +6675,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Job"] | null;
+                        data: components["schemas"]["Job"];
                     };
                 };
             };
@@ -6816,7 +6816,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JobPage"] | null;
+                    "application/json": components["schemas"]["JobPage"];
                 };
             };
             /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
@@ -6924,7 +6924,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["AnalyticsModelMeta"][] | null;
+                        data: components["schemas"]["AnalyticsModelMeta"][];
                     };
                 };
             };
@@ -7056,7 +7056,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AnalyticsQueryResult"] | null;
+                    "application/json": components["schemas"]["AnalyticsQueryResult"];
                 };
             };
             /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
@@ -7175,7 +7175,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["ReportInfo"][] | null;
+                        data: components["schemas"]["ReportInfo"][];
                     };
                 };
             };
@@ -7283,7 +7283,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ReportResult"] | null;
+                    "application/json": components["schemas"]["ReportResult"];
                     "text/csv": string;
                 };
             };
@@ -7413,7 +7413,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AuditEntryPage"] | null;
+                    "application/json": components["schemas"]["AuditEntryPage"];
                 };
             };
             /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
@@ -7543,7 +7543,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AuditEntryPage"] | null;
+                    "application/json": components["schemas"]["AuditEntryPage"];
                 };
             };
             /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
@@ -7710,6 +7710,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description No JSON or form Content-Type (UNSUPPORTED_MEDIA_TYPE) */
             415: {
                 headers: {
@@ -7826,6 +7835,15 @@ export interface operations {
             };
             /** @description Email already used (details.reason USER_ALREADY_EXISTS...) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above 1 MB (PAYLOAD_TOO_LARGE) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8538,7 +8556,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogBrandPage"] | null;
+                    "application/json": components["schemas"]["CatalogBrandPage"];
                 };
             };
             /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
@@ -8664,7 +8682,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogBrand"] | null;
+                        data: components["schemas"]["CatalogBrand"];
                     };
                 };
             };
@@ -8795,7 +8813,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogBrand"] | null;
+                        data: components["schemas"]["CatalogBrand"];
                     };
                 };
             };
@@ -8917,7 +8935,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogBrand"] | null;
+                        data: components["schemas"]["CatalogBrand"];
                     };
                 };
             };
@@ -9060,7 +9078,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogCategoryPage"] | null;
+                    "application/json": components["schemas"]["CatalogCategoryPage"];
                 };
             };
             /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
@@ -9187,7 +9205,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogCategory"] | null;
+                        data: components["schemas"]["CatalogCategory"];
                     };
                 };
             };
@@ -9318,7 +9336,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogCategory"] | null;
+                        data: components["schemas"]["CatalogCategory"];
                     };
                 };
             };
@@ -9438,7 +9456,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogCategory"] | null;
+                        data: components["schemas"]["CatalogCategory"];
                     };
                 };
             };
@@ -9591,7 +9609,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogEntityPage"] | null;
+                    "application/json": components["schemas"]["CatalogEntityPage"];
                 };
             };
             /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
@@ -9729,7 +9747,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogEntity"] | null;
+                        data: components["schemas"]["CatalogEntity"];
                     };
                 };
             };
@@ -9864,7 +9882,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogEntity"] | null;
+                        data: components["schemas"]["CatalogEntity"];
                     };
                 };
             };
@@ -9976,7 +9994,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogEntity"] | null;
+                        data: components["schemas"]["CatalogEntity"];
                     };
                 };
             };
@@ -10105,7 +10123,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogEntity"] | null;
+                        data: components["schemas"]["CatalogEntity"];
                     };
                 };
             };
@@ -10237,7 +10255,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogEntity"] | null;
+                        data: components["schemas"]["CatalogEntity"];
                     };
                 };
             };
@@ -10371,7 +10389,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogAttributes"] | null;
+                        data: components["schemas"]["CatalogAttributes"];
                     };
                 };
             };
@@ -10489,7 +10507,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogAttributes"] | null;
+                        data: components["schemas"]["CatalogAttributes"];
                     };
                 };
             };
@@ -10622,7 +10640,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogEntity"] | null;
+                        data: components["schemas"]["CatalogEntity"];
                     };
                 };
             };
@@ -10755,7 +10773,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogEntity"] | null;
+                        data: components["schemas"]["CatalogEntity"];
                     };
                 };
             };
@@ -10861,7 +10879,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogEntity"] | null;
+                        data: components["schemas"]["CatalogEntity"];
                     };
                 };
             };
@@ -10994,7 +11012,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogEntity"] | null;
+                        data: components["schemas"]["CatalogEntity"];
                     };
                 };
             };
@@ -11107,7 +11125,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogCustomField"] | null;
+                        data: components["schemas"]["CatalogCustomField"];
                     };
                 };
             };
@@ -11253,7 +11271,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogCustomField"] | null;
+                        data: components["schemas"]["CatalogCustomField"];
                     };
                 };
             };
@@ -11393,7 +11411,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogCustomField"] | null;
+                        data: components["schemas"]["CatalogCustomField"];
                     };
                 };
             };
@@ -11525,7 +11543,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogEntity"] | null;
+                        data: components["schemas"]["CatalogEntity"];
                     };
                 };
             };
@@ -11660,7 +11678,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogFieldOwnership"][] | null;
+                        data: components["schemas"]["CatalogFieldOwnership"][];
                     };
                 };
             };
@@ -11773,7 +11791,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogFieldOwnership"] | null;
+                        data: components["schemas"]["CatalogFieldOwnership"];
                     };
                 };
             };
@@ -11917,7 +11935,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogOptionType"] | null;
+                        data: components["schemas"]["CatalogOptionType"];
                     };
                 };
             };
@@ -12049,7 +12067,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogEntity"] | null;
+                        data: components["schemas"]["CatalogEntity"];
                     };
                 };
             };
@@ -12204,7 +12222,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogVariant"] | null;
+                        data: components["schemas"]["CatalogVariant"];
                     };
                 };
             };
@@ -12347,7 +12365,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogVariantMatrix"] | null;
+                        data: components["schemas"]["CatalogVariantMatrix"];
                     };
                 };
             };
@@ -12366,7 +12384,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogVariantMatrix"] | null;
+                        data: components["schemas"]["CatalogVariantMatrix"];
                     };
                 };
             };
@@ -12507,7 +12525,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogVariantMatrix"] | null;
+                        data: components["schemas"]["CatalogVariantMatrix"];
                     };
                 };
             };
@@ -12526,7 +12544,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogVariantMatrix"] | null;
+                        data: components["schemas"]["CatalogVariantMatrix"];
                     };
                 };
             };
@@ -12679,7 +12697,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogVariant"] | null;
+                        data: components["schemas"]["CatalogVariant"];
                     };
                 };
             };
@@ -12698,7 +12716,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogVariant"] | null;
+                        data: components["schemas"]["CatalogVariant"];
                     };
                 };
             };
@@ -12838,7 +12856,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogOptionValue"] | null;
+                        data: components["schemas"]["CatalogOptionValue"];
                     };
                 };
             };
@@ -12969,7 +12987,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogVariant"] | null;
+                        data: components["schemas"]["CatalogVariant"];
                     };
                 };
             };
@@ -13089,7 +13107,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CatalogVariant"] | null;
+                        data: components["schemas"]["CatalogVariant"];
                     };
                 };
             };
@@ -13411,7 +13429,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CustomerPage"] | null;
+                    "application/json": components["schemas"]["CustomerPage"];
                 };
             };
             /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
@@ -13522,7 +13540,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Customer"] | null;
+                        data: components["schemas"]["Customer"];
                     };
                 };
             };
@@ -13802,7 +13820,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["InventoryAdjustment"] | null;
+                        data: components["schemas"]["InventoryAdjustment"];
                     };
                 };
             };
@@ -13934,7 +13952,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["EntityAvailability"][] | null;
+                        data: components["schemas"]["EntityAvailability"][];
                     };
                 };
             };
@@ -14051,7 +14069,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InventoryLevelPage"] | null;
+                    "application/json": components["schemas"]["InventoryLevelPage"];
                 };
             };
             /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
@@ -14169,7 +14187,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["InventoryLevel"] | null;
+                        data: components["schemas"]["InventoryLevel"];
                     };
                 };
             };
@@ -14316,7 +14334,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InventoryMovementPage"] | null;
+                    "application/json": components["schemas"]["InventoryMovementPage"];
                 };
             };
             /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
@@ -14452,7 +14470,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["InventoryRelease"] | null;
+                        data: components["schemas"]["InventoryRelease"];
                     };
                 };
             };
@@ -14604,7 +14622,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["InventoryReservationResult"] | null;
+                        data: components["schemas"]["InventoryReservationResult"];
                     };
                 };
             };
@@ -14745,7 +14763,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WarehousePage"] | null;
+                    "application/json": components["schemas"]["WarehousePage"];
                 };
             };
             /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
@@ -14871,7 +14889,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Warehouse"] | null;
+                        data: components["schemas"]["Warehouse"];
                     };
                 };
             };
@@ -15005,7 +15023,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["JobRunReport"] | null;
+                        data: components["schemas"]["JobRunReport"];
                     };
                 };
             };
@@ -15114,7 +15132,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CustomerAddress"][] | null;
+                        data: components["schemas"]["CustomerAddress"][];
                     };
                 };
             };
@@ -15234,7 +15252,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CustomerAddress"] | null;
+                        data: components["schemas"]["CustomerAddress"];
                     };
                 };
             };
@@ -15365,7 +15383,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CustomerAddress"] | null;
+                        data: components["schemas"]["CustomerAddress"];
                     };
                 };
             };
@@ -15481,7 +15499,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OrderPage"] | null;
+                    "application/json": components["schemas"]["OrderPage"];
                 };
             };
             /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
@@ -15592,7 +15610,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Order"] | null;
+                        data: components["schemas"]["Order"];
                     };
                 };
             };
@@ -15695,7 +15713,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["OrderDownloads"] | null;
+                        data: components["schemas"]["OrderDownloads"];
                     };
                 };
             };
@@ -15797,7 +15815,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ReorderResult"] | null;
+                    "application/json": components["schemas"]["ReorderResult"];
                 };
             };
             /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
@@ -15928,7 +15946,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["OrderTracking"] | null;
+                        data: components["schemas"]["OrderTracking"];
                     };
                 };
             };
@@ -16028,7 +16046,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CustomerProfile"] | null;
+                        data: components["schemas"]["CustomerProfile"];
                     };
                 };
             };
@@ -16136,7 +16154,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["CustomerProfile"] | null;
+                        data: components["schemas"]["CustomerProfile"];
                     };
                 };
             };
@@ -16373,7 +16391,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["MediaAsset"] | null;
+                        data: components["schemas"]["MediaAsset"];
                     };
                 };
             };
@@ -16596,7 +16614,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["MediaAttachment"] | null;
+                        data: components["schemas"]["MediaAttachment"];
                     };
                 };
             };
@@ -16728,7 +16746,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["MediaAttachment"] | null;
+                        data: components["schemas"]["MediaAttachment"];
                     };
                 };
             };
@@ -16842,7 +16860,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["MediaAttachment"][] | null;
+                        data: components["schemas"]["MediaAttachment"][];
                     };
                 };
             };
@@ -17116,7 +17134,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OrderPage"] | null;
+                    "application/json": components["schemas"]["OrderPage"];
                 };
             };
             /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
@@ -17227,7 +17245,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Order"] | null;
+                        data: components["schemas"]["Order"];
                     };
                 };
             };
@@ -17330,7 +17348,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["OrderFulfillment"][] | null;
+                        data: components["schemas"]["OrderFulfillment"][];
                     };
                 };
             };
@@ -17448,7 +17466,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["OrderFulfillment"] | null;
+                        data: components["schemas"]["OrderFulfillment"];
                     };
                 };
             };
@@ -17782,7 +17800,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["OrderInvoiceEmail"] | null;
+                        data: components["schemas"]["OrderInvoiceEmail"];
                     };
                 };
             };
@@ -17914,7 +17932,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["OrderNote"][] | null;
+                        data: components["schemas"]["OrderNote"][];
                     };
                 };
             };
@@ -18026,7 +18044,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["OrderNote"] | null;
+                        data: components["schemas"]["OrderNote"];
                     };
                 };
             };
@@ -18159,7 +18177,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["OrderNote"] | null;
+                        data: components["schemas"]["OrderNote"];
                     };
                 };
             };
@@ -18365,7 +18383,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["OrderRefund"][] | null;
+                        data: components["schemas"]["OrderRefund"][];
                     };
                 };
             };
@@ -18480,7 +18498,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["OrderRefund"] | null;
+                        data: components["schemas"]["OrderRefund"];
                     };
                 };
             };
@@ -18613,7 +18631,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["OrderRefund"] | null;
+                        data: components["schemas"]["OrderRefund"];
                     };
                 };
             };
@@ -18753,7 +18771,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Order"] | null;
+                        data: components["schemas"]["Order"];
                     };
                 };
             };
@@ -18885,7 +18903,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["OrderTimelineEntry"][] | null;
+                        data: components["schemas"]["OrderTimelineEntry"][];
                     };
                 };
             };
@@ -18985,7 +19003,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["OrderRefundCap"] | null;
+                        data: components["schemas"]["OrderRefundCap"];
                     };
                 };
             };
@@ -19232,7 +19250,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PriceModifierPage"] | null;
+                    "application/json": components["schemas"]["PriceModifierPage"];
                 };
             };
             /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
@@ -19377,7 +19395,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["PriceModifier"] | null;
+                        data: components["schemas"]["PriceModifier"];
                     };
                 };
             };
@@ -19529,7 +19547,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["PriceModifier"] | null;
+                        data: components["schemas"]["PriceModifier"];
                     };
                 };
             };
@@ -19678,7 +19696,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PricePage"] | null;
+                    "application/json": components["schemas"]["PricePage"];
                 };
             };
             /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
@@ -19807,7 +19825,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Price"] | null;
+                        data: components["schemas"]["Price"];
                     };
                 };
             };
@@ -19938,7 +19956,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Price"] | null;
+                        data: components["schemas"]["Price"];
                     };
                 };
             };
@@ -20049,7 +20067,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Price"] | null;
+                        data: components["schemas"]["Price"];
                     };
                 };
             };
@@ -20188,7 +20206,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["ResolvedPrice"] | null;
+                        data: components["schemas"]["ResolvedPrice"];
                     };
                 };
             };
@@ -20301,7 +20319,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PromotionPage"] | null;
+                    "application/json": components["schemas"]["PromotionPage"];
                 };
             };
             /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
@@ -20447,7 +20465,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Promotion"] | null;
+                        data: components["schemas"]["Promotion"];
                     };
                 };
             };
@@ -20579,7 +20597,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Promotion"] | null;
+                        data: components["schemas"]["Promotion"];
                     };
                 };
             };
@@ -20720,7 +20738,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Promotion"] | null;
+                        data: components["schemas"]["Promotion"];
                     };
                 };
             };
@@ -20852,7 +20870,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Promotion"] | null;
+                        data: components["schemas"]["Promotion"];
                     };
                 };
             };
@@ -21003,7 +21021,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["PromotionValidation"] | null;
+                        data: components["schemas"]["PromotionValidation"];
                     };
                 };
             };
@@ -21181,7 +21199,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SearchResult"] | null;
+                    "application/json": components["schemas"]["SearchResult"];
                 };
             };
             /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
@@ -21298,7 +21316,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["SearchSuggestion"][] | null;
+                        data: components["schemas"]["SearchSuggestion"][];
                     };
                 };
             };
@@ -21512,7 +21530,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             [key: string]: unknown;
-                        } | null;
+                        };
                     };
                 };
             };
@@ -21623,7 +21641,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             [key: string]: unknown;
-                        } | null;
+                        };
                     };
                 };
             };
@@ -22451,7 +22469,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Store"] | null;
+                        data: components["schemas"]["Store"];
                     };
                 };
             };
@@ -22551,7 +22569,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["TaxClass"][] | null;
+                        data: components["schemas"]["TaxClass"][];
                     };
                 };
             };
@@ -22666,7 +22684,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["TaxClass"] | null;
+                        data: components["schemas"]["TaxClass"];
                     };
                 };
             };
@@ -22798,7 +22816,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["TaxClass"] | null;
+                        data: components["schemas"]["TaxClass"];
                     };
                 };
             };
@@ -22918,7 +22936,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["TaxClass"] | null;
+                        data: components["schemas"]["TaxClass"];
                     };
                 };
             };
@@ -23059,7 +23077,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookEndpointPage"] | null;
+                    "application/json": components["schemas"]["WebhookEndpointPage"];
                 };
             };
             /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
@@ -23177,7 +23195,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["WebhookEndpointCreated"] | null;
+                        data: components["schemas"]["WebhookEndpointCreated"];
                     };
                 };
             };
@@ -23308,7 +23326,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["WebhookEndpoint"] | null;
+                        data: components["schemas"]["WebhookEndpoint"];
                     };
                 };
             };
@@ -23426,7 +23444,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookDeliveryPage"] | null;
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
                 };
             };
             /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
@@ -23536,7 +23554,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["WebhookDelivery"] | null;
+                        data: components["schemas"]["WebhookDelivery"];
                     };
                 };
             };
@@ -23650,7 +23668,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookDeliveryAttemptPage"] | null;
+                    "application/json": components["schemas"]["WebhookDeliveryAttemptPage"];
                 };
             };
             /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
@@ -23760,7 +23778,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["WebhookDelivery"] | null;
+                        data: components["schemas"]["WebhookDelivery"];
                     };
                 };
             };
