@@ -63,9 +63,11 @@ describe('marketplace operations in the graph', () => {
       expect((res.body.data as any).marketplaceSubOrders.data).toHaveLength(Math.min(limit, 24));
       return t.statements() - before;
     };
+    // The fewer of two runs each: a background write of the platform (the outbox poll, an API
+    // key's lastRequest) can land inside one measurement on a busy machine.
     await statements(10);
-    const ten = await statements(10);
-    const hundred = await statements(100);
+    const ten = Math.min(await statements(10), await statements(10));
+    const hundred = Math.min(await statements(100), await statements(100));
     console.info(`sub-orders with order, vendor and lines: ${ten} statements at 10, ${hundred} at 100`);
     expect(hundred).toBe(ten);
   });
