@@ -2530,7 +2530,7 @@ export interface paths {
         head?: never;
         /**
          * Shallow-merge a patch into a settings group; a null value deletes that key
-         * @description Known groups are validated: general (currency ISO 4217, timezone IANA, locale BCP 47; currencies and locales: lists of further ones), branding (storeName, legalName, email, phone, website, logoUrl, taxId, address, receiptFooter, primaryColor), policies (refundDailyCap and refundUndoWindowMinutes, non-negative integers; termsUrl, privacyUrl, returnsUrl: URLs shown in GET /store). Over REST the request body is the patch itself.
+         * @description Known groups are validated: general (currency ISO 4217, timezone IANA, locale BCP 47; currencies and locales: lists of further ones; pricesIncludeTax: boolean), tax (exemptCustomerGroupIds: customer groups whose orders carry no tax; exemptionNote: the invoice note, default "Reverse charge"), branding (storeName, legalName, email, phone, website, logoUrl, taxId, address, receiptFooter, primaryColor), policies (refundDailyCap and refundUndoWindowMinutes, non-negative integers; termsUrl, privacyUrl, returnsUrl: URLs shown in GET /store). Over REST the request body is the patch itself.
          *
          *     Requires permission settings:manage.
          *
@@ -2560,7 +2560,7 @@ export interface paths {
         head?: never;
         /**
          * Shallow-merge a patch into a settings group; a null value deletes that key (group branding)
-         * @description Known groups are validated: general (currency ISO 4217, timezone IANA, locale BCP 47; currencies and locales: lists of further ones), branding (storeName, legalName, email, phone, website, logoUrl, taxId, address, receiptFooter, primaryColor), policies (refundDailyCap and refundUndoWindowMinutes, non-negative integers; termsUrl, privacyUrl, returnsUrl: URLs shown in GET /store). Over REST the request body is the patch itself.
+         * @description Known groups are validated: general (currency ISO 4217, timezone IANA, locale BCP 47; currencies and locales: lists of further ones; pricesIncludeTax: boolean), tax (exemptCustomerGroupIds: customer groups whose orders carry no tax; exemptionNote: the invoice note, default "Reverse charge"), branding (storeName, legalName, email, phone, website, logoUrl, taxId, address, receiptFooter, primaryColor), policies (refundDailyCap and refundUndoWindowMinutes, non-negative integers; termsUrl, privacyUrl, returnsUrl: URLs shown in GET /store). Over REST the request body is the patch itself.
          *
          *     Requires permission settings:manage.
          *
@@ -2590,7 +2590,7 @@ export interface paths {
         head?: never;
         /**
          * Shallow-merge a patch into a settings group; a null value deletes that key (group general)
-         * @description Known groups are validated: general (currency ISO 4217, timezone IANA, locale BCP 47; currencies and locales: lists of further ones), branding (storeName, legalName, email, phone, website, logoUrl, taxId, address, receiptFooter, primaryColor), policies (refundDailyCap and refundUndoWindowMinutes, non-negative integers; termsUrl, privacyUrl, returnsUrl: URLs shown in GET /store). Over REST the request body is the patch itself.
+         * @description Known groups are validated: general (currency ISO 4217, timezone IANA, locale BCP 47; currencies and locales: lists of further ones; pricesIncludeTax: boolean), tax (exemptCustomerGroupIds: customer groups whose orders carry no tax; exemptionNote: the invoice note, default "Reverse charge"), branding (storeName, legalName, email, phone, website, logoUrl, taxId, address, receiptFooter, primaryColor), policies (refundDailyCap and refundUndoWindowMinutes, non-negative integers; termsUrl, privacyUrl, returnsUrl: URLs shown in GET /store). Over REST the request body is the patch itself.
          *
          *     Requires permission settings:manage.
          *
@@ -2620,13 +2620,43 @@ export interface paths {
         head?: never;
         /**
          * Shallow-merge a patch into a settings group; a null value deletes that key (group policies)
-         * @description Known groups are validated: general (currency ISO 4217, timezone IANA, locale BCP 47; currencies and locales: lists of further ones), branding (storeName, legalName, email, phone, website, logoUrl, taxId, address, receiptFooter, primaryColor), policies (refundDailyCap and refundUndoWindowMinutes, non-negative integers; termsUrl, privacyUrl, returnsUrl: URLs shown in GET /store). Over REST the request body is the patch itself.
+         * @description Known groups are validated: general (currency ISO 4217, timezone IANA, locale BCP 47; currencies and locales: lists of further ones; pricesIncludeTax: boolean), tax (exemptCustomerGroupIds: customer groups whose orders carry no tax; exemptionNote: the invoice note, default "Reverse charge"), branding (storeName, legalName, email, phone, website, logoUrl, taxId, address, receiptFooter, primaryColor), policies (refundDailyCap and refundUndoWindowMinutes, non-negative integers; termsUrl, privacyUrl, returnsUrl: URLs shown in GET /store). Over REST the request body is the patch itself.
          *
          *     Requires permission settings:manage.
          *
          *     GraphQL twin: `mutation { settingsUpdate }`.
          */
         patch: operations["settingsUpdatePolicies"];
+        trace?: never;
+    };
+    "/api/settings/tax": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One settings group; {} when it was never set (group tax)
+         * @description Requires permission settings:manage.
+         *
+         *     GraphQL twin: `query { settingsGroup }`.
+         */
+        get: operations["settingsGroupTax"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Shallow-merge a patch into a settings group; a null value deletes that key (group tax)
+         * @description Known groups are validated: general (currency ISO 4217, timezone IANA, locale BCP 47; currencies and locales: lists of further ones; pricesIncludeTax: boolean), tax (exemptCustomerGroupIds: customer groups whose orders carry no tax; exemptionNote: the invoice note, default "Reverse charge"), branding (storeName, legalName, email, phone, website, logoUrl, taxId, address, receiptFooter, primaryColor), policies (refundDailyCap and refundUndoWindowMinutes, non-negative integers; termsUrl, privacyUrl, returnsUrl: URLs shown in GET /store). Over REST the request body is the patch itself.
+         *
+         *     Requires permission settings:manage.
+         *
+         *     GraphQL twin: `mutation { settingsUpdate }`.
+         */
+        patch: operations["settingsUpdateTax"];
         trace?: never;
     };
     "/api/store": {
@@ -2713,6 +2743,66 @@ export interface paths {
          *     GraphQL twin: `mutation { taxClassUpdate }`.
          */
         patch: operations["taxClassUpdate"];
+        trace?: never;
+    };
+    "/api/tax/rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organization's zone tax rates, by country, region and postal pattern
+         * @description Requires permission tax:manage.
+         *
+         *     GraphQL twin: `query { taxRates }`.
+         */
+        get: operations["taxRates"];
+        put?: never;
+        /**
+         * Create a zone rate for a tax class
+         * @description A second rate for the same class and zone (country, region, postal pattern) is 409. An unknown taxClassId is 422.
+         *
+         *     Requires permission tax:manage.
+         *
+         *     GraphQL twin: `mutation { taxRateCreate }`.
+         */
+        post: operations["taxRateCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tax/rates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a zone rate (the class's own rate applies there again)
+         * @description Requires permission tax:manage.
+         *
+         *     GraphQL twin: `mutation { taxRateDelete }`.
+         */
+        delete: operations["taxRateDelete"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a zone rate
+         * @description Only the fields sent change; null clears region or postalPattern (the rate then covers more of the country).
+         *
+         *     Requires permission tax:manage.
+         *
+         *     GraphQL twin: `mutation { taxRateUpdate }`.
+         */
+        patch: operations["taxRateUpdate"];
         trace?: never;
     };
     "/api/webhooks": {
@@ -4502,7 +4592,7 @@ export interface components {
          * @enum {string}
          */
         MediaOrigin: "merchant" | "generated" | "imported";
-        /** @description An order: grandTotal = subtotal − discountTotal + taxTotal + shippingTotal, in minor units of currency. */
+        /** @description An order: grandTotal = subtotal − discountTotal + taxTotal + shippingTotal, in minor units of currency; when pricing.pricesIncludeTax, the tax is inside the prices and grandTotal = subtotal − discountTotal + shippingTotal. */
         Order: {
             /**
              * Format: int64
@@ -4848,14 +4938,20 @@ export interface components {
             /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
         };
-        /** @description How the order was priced: applied promotions and the shipping rule. */
+        /** @description How the order was priced: applied promotions, the shipping rule, the tax mode and any tax exemption. */
         OrderPricing: {
             /** @description Whether shipping is free */
             freeShipping: boolean;
+            /** @description The listed prices contained tax: taxTotal is included in the amounts, not added to grandTotal */
+            pricesIncludeTax: boolean;
             /** @description Promotions applied and what each took off */
             promotions: components["schemas"]["OrderAppliedPromotion"][];
             /** @description The shipping rule that priced shipping */
             shipping?: components["schemas"]["OrderShippingRule"] | null;
+            /** @description No tax was charged: one of the order's customer groups is tax-exempt (settings tax.exemptCustomerGroupIds) */
+            taxExempt: boolean;
+            /** @description The note invoices print for an exempt order, e.g. "Reverse charge" */
+            taxExemptionNote?: string | null;
         };
         /** @description A refund of order lines. pending until its undo window closes, then paid out through the payment adapter (succeeded or failed); undone inside the window. */
         OrderRefund: {
@@ -5629,6 +5725,7 @@ export interface components {
             currency?: string | null;
             locale?: string | null;
             locales?: string[] | null;
+            pricesIncludeTax?: boolean | null;
             timezone?: string | null;
         };
         /** @description Stored values of the settings group `general` */
@@ -5637,6 +5734,7 @@ export interface components {
             currency?: string;
             locale?: string;
             locales?: string[];
+            pricesIncludeTax?: boolean;
             timezone?: string;
         };
         /** @description A patch of the settings group `policies`: keys to set, null to delete */
@@ -5660,6 +5758,16 @@ export interface components {
             returnsUrl?: string;
             /** Format: uri */
             termsUrl?: string;
+        };
+        /** @description A patch of the settings group `tax`: keys to set, null to delete */
+        SettingsTaxPatch: {
+            exemptCustomerGroupIds?: string[] | null;
+            exemptionNote?: string | null;
+        };
+        /** @description Stored values of the settings group `tax` */
+        SettingsTaxValues: {
+            exemptCustomerGroupIds?: string[];
+            exemptionNote?: string;
         };
         /** @description The public store profile: what a storefront needs before it shows a price. */
         Store: {
@@ -5737,6 +5845,42 @@ export interface components {
              * @description Basis points: 2000 = 20 %
              */
             rateBps: number;
+            /**
+             * Format: date-time
+             * @description When it was last changed
+             */
+            updatedAt: string;
+        };
+        /** @description A tax class's rate in one zone. At checkout the destination (shipping address; the store's address for digital goods) picks the most specific matching rate of the line's class: exact postal code, then longest postal prefix, then region, then country. No match: the class's own rate. */
+        TaxRate: {
+            /** @description ISO 3166-1 alpha-2 */
+            countryCode: string;
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
+            createdAt: string;
+            /**
+             * Format: uuid
+             * @description Identifier of the tax rate
+             */
+            id: string;
+            /** @description Display name */
+            name?: string | null;
+            /** @description Exact code or prefix ending in *; null: any */
+            postalPattern?: string | null;
+            /**
+             * Format: int32
+             * @description Basis points: 1900 = 19 %
+             */
+            rateBps: number;
+            /** @description ISO 3166-2; null: the whole country */
+            region?: string | null;
+            /**
+             * Format: uuid
+             * @description UUID of the tax class
+             */
+            taxClassId: string;
             /**
              * Format: date-time
              * @description When it was last changed
@@ -21421,6 +21565,7 @@ export interface operations {
                             branding?: components["schemas"]["SettingsBrandingValues"];
                             general?: components["schemas"]["SettingsGeneralValues"];
                             policies?: components["schemas"]["SettingsPoliciesValues"];
+                            tax?: components["schemas"]["SettingsTaxValues"];
                         } & {
                             [key: string]: {
                                 [key: string]: unknown;
@@ -22445,6 +22590,239 @@ export interface operations {
             };
         };
     };
+    settingsGroupTax: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One settings group; {} when it was never set */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SettingsTaxValues"];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    settingsUpdateTax: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SettingsTaxPatch"];
+            };
+        };
+        responses: {
+            /** @description Shallow-merge a patch into a settings group; a null value deletes that key */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SettingsTaxValues"];
+                    };
+                };
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     store: {
         parameters: {
             query?: never;
@@ -22937,6 +23315,517 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["TaxClass"];
+                    };
+                };
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    taxRates: {
+        parameters: {
+            query?: {
+                /** @description ISO 3166-1 alpha-2 country of the zone */
+                countryCode?: string;
+                /** @description The tax class this rate applies to */
+                taxClassId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the organization's zone tax rates, by country, region and postal pattern */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TaxRate"][];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    taxRateCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description ISO 3166-1 alpha-2 country of the zone */
+                    countryCode: string;
+                    /** @description Label, e.g. "Germany standard" */
+                    name?: string | null;
+                    /** @description A postal code, or a prefix ending in * (902*). Compared upper-case without spaces. Null: any postal code */
+                    postalPattern?: string | null;
+                    /** @description Rate in basis points: 1900 = 19 % */
+                    rateBps: number;
+                    /** @description ISO 3166-2 region (US-CA); a bare subdivision (CA) is prefixed with the country. Null: the whole country */
+                    region?: string | null;
+                    /**
+                     * Format: uuid
+                     * @description The tax class this rate applies to
+                     */
+                    taxClassId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Create a zone rate for a tax class */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TaxRate"];
+                    };
+                };
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    taxRateDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Tax rate UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete a zone rate (the class's own rate applies there again) */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TaxRate"];
+                    };
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    taxRateUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Tax rate UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description ISO 3166-1 alpha-2 country of the zone */
+                    countryCode?: string;
+                    /** @description Label, e.g. "Germany standard" */
+                    name?: string | null;
+                    /** @description A postal code, or a prefix ending in * (902*). Compared upper-case without spaces. Null: any postal code */
+                    postalPattern?: string | null;
+                    /** @description Rate in basis points: 1900 = 19 % */
+                    rateBps?: number;
+                    /** @description ISO 3166-2 region (US-CA); a bare subdivision (CA) is prefixed with the country. Null: the whole country */
+                    region?: string | null;
+                    /**
+                     * Format: uuid
+                     * @description The tax class this rate applies to
+                     */
+                    taxClassId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Update a zone rate */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TaxRate"];
                     };
                 };
             };

@@ -4,6 +4,7 @@
 // ServiceContext whose db is the transaction it runs in, so a failed checkout rolls back
 // reservations and promotion uses with everything else.
 import type { ServiceContext } from '../../db/transaction.js';
+import type { TaxDestination } from '../tax/destination.js';
 
 export interface PriceQuery {
   entityId: string;
@@ -23,6 +24,8 @@ export interface TaxQuery {
   variantId: string | null;
   entityTaxClassId: string | null;
   variantTaxClassId: string | null;
+  /** Where the line is taxed (tax zones); none: the class's own rate. */
+  destination?: TaxDestination | null;
 }
 
 export interface TaxPort {

@@ -1,7 +1,8 @@
 // Checkout's first statement: lock the cart (it orders checkout against the cart's own writes)
 // and, in the same round trip, read what the rest of checkout needs that does not depend on the
 // cart's items: the organization's order settings (shipping rule, timezone for the number's
-// year) and the email of the cart's customer. The items are read in the next statement, after
+// year, tax mode and exemptions) and the email of the cart's customer, and the customer groups on
+// the profile of the order's customer. The items are read in the next statement, after
 // the lock is held, so an item added just before checkout is never missed.
 import type { Tx } from '../../db/client.js';
 import { notFound } from '../../errors.js';
@@ -16,6 +17,8 @@ export interface CheckoutCart {
   status: string;
   /** The email of the cart's customer (null for a guest cart). */
   customerEmail: string | null;
+  /** The customer groups on the profile of the order's customer (the signed-in one, else the cart's). */
+  customerGroupIds: string[];
 }
 
 interface Row {
@@ -25,15 +28,17 @@ interface Row {
   token_hash: string | null;
   status: string;
   customer_email: string | null;
+  customer_group_ids: string[] | null;
   settings: Array<{ group: string; values: unknown }> | null;
 }
 
 /** Locks the cart of the organization for the rest of the transaction; 404 when absent or unreachable. */
-export async function lockCheckoutCart(tx: Tx, ctx: CartCtx, cartId: string): Promise<{ cart: CheckoutCart; settings: OrgSettings }> {
+export async function lockCheckoutCart(tx: Tx, ctx: CartCtx, cartId: string, customerId: string | null = null): Promise<{ cart: CheckoutCart; settings: OrgSettings }> {
   const org = ctx.organization.id;
   const rows = await tx.$queryRaw<Row[]>`
     select c.id, c.currency, c.customer_id, c.token_hash, c.status::text as status,
       (select u.email from users u where u.id = c.customer_id and u.organization_id = ${org}::uuid) as customer_email,
+      (select p.customer_group_ids from customers p where p.id = coalesce(${customerId}::text, c.customer_id) and p.organization_id = ${org}::uuid) as customer_group_ids,
       (select json_agg(json_build_object('group', s."group", 'values', s."values")) from settings s
         where s.organization_id = ${org}::uuid and s."group" = any(${[...ORDER_SETTING_GROUPS]}::text[])) as settings
     from carts c
@@ -43,7 +48,7 @@ export async function lockCheckoutCart(tx: Tx, ctx: CartCtx, cartId: string): Pr
   if (!row) throw notFound('Cart');
   assertCartReachable(ctx, { customerId: row.customer_id, tokenHash: row.token_hash });
   return {
-    cart: { id: row.id, currency: row.currency, customerId: row.customer_id, status: row.status, customerEmail: row.customer_id ? row.customer_email : null },
+    cart: { id: row.id, currency: row.currency, customerId: row.customer_id, status: row.status, customerEmail: row.customer_id ? row.customer_email : null, customerGroupIds: row.customer_group_ids ?? [] },
     settings: settingsFrom(row.settings ?? []),
   };
 }

@@ -35,6 +35,7 @@ import { actorRecord, PERMISSION, serviceCtx } from '../orders/shared.js';
 import { inTransaction } from '../orders/tx.js';
 import { ORDER_INCLUDE, orderPayload, orderView, type OrderRow, type OrderView } from '../orders/views.js';
 import { computeTotals } from './totals.js';
+import { checkoutTaxContext } from './tax-context.js';
 import { loadCartSellables, unsellableReason } from './sellables.js';
 import { lockCheckoutCart } from './reads.js';
 import { assignNumberAndRecord, writeOrder, type OrderWrite, type StatusChangeRow } from './write.js';
@@ -136,7 +137,6 @@ export async function checkout(ctx: CheckoutCtx, input: CheckoutInput): Promise<
   const payments = ctx.services.payments;
   const orderId = randomUUID();
   const codes = [...new Set((input.promotionCodes ?? []).map((c) => c.trim()).filter(Boolean))];
-  const groups = input.customerGroupIds ?? [];
   let chargedIntent: string | null = null;
 
   let outcome: { order: OrderView; replayed: boolean };
@@ -145,7 +145,7 @@ export async function checkout(ctx: CheckoutCtx, input: CheckoutInput): Promise<
       ctx.db,
       async (tx) => {
         chargedIntent = null;
-        const { cart, settings } = await lockCheckoutCart(tx, ctx, input.cartId);
+        const { cart, settings } = await lockCheckoutCart(tx, ctx, input.cartId, customer.customerId);
         if (cart.status !== 'open') {
           const again = key ? await replayOf(tx, ctx, scope, key, requestHash, input.cartId) : null;
           if (again) return { order: again, replayed: true };
@@ -155,6 +155,10 @@ export async function checkout(ctx: CheckoutCtx, input: CheckoutInput): Promise<
         if (cart.customerId && customer.customerId && cart.customerId !== customer.customerId) throw checkoutFailed('the cart belongs to another customer', { fields: ['customerId'] });
         const customerId = customer.customerId ?? cart.customerId;
         const email = customer.email ?? cart.customerEmail;
+        // [tax] Customer groups: what a server or staff sent, else the customer's own profile
+        // groups (a signed-in shopper's prices, promotions, exemptions and shipping eligibility).
+        const groups = input.customerGroupIds ?? cart.customerGroupIds;
+        const tax = checkoutTaxContext(settings, groups, input.shippingAddress);
 
         // 2. what is sold (the items and their catalog rows in one statement), at today's prices
         const cartLines = await loadCartSellables(tx, ctx.organization.id, cart.id);
@@ -185,8 +189,13 @@ export async function checkout(ctx: CheckoutCtx, input: CheckoutInput): Promise<
                 throw error instanceof AppError ? checkoutFailed(error.message, { step: 'promotions', code: error.code, ...(error.details ? { details: error.details } : {}) }) : error;
               })
           : { discountTotal: 0, freeShipping: false, applied: [], lineDiscounts: [] };
-        const rates = await ports.taxes.resolve(serviceCtx(ctx, tx), sold.map((s) => ({ entityId: s.item.entityId, variantId: s.item.variantId, entityTaxClassId: s.sellable.entityTaxClassId, variantTaxClassId: s.sellable.variantTaxClassId })));
+        const rates = await ports.taxes.resolve(
+          serviceCtx(ctx, tx),
+          sold.map((s) => ({ entityId: s.item.entityId, variantId: s.item.variantId, entityTaxClassId: s.sellable.entityTaxClassId, variantTaxClassId: s.sellable.variantTaxClassId, destination: tax.destinationOf(s.sellable.entityType) })),
+        );
         const totals = computeTotals({
+          pricesIncludeTax: tax.pricesIncludeTax,
+          taxExempt: tax.exempt,
           lines: sold.map((s, i) => ({ unitPrice: s.unitPrice, quantity: s.item.quantity, rateBps: rates[i]!.rateBps })),
           discountTotal: redemption.discountTotal,
           lineDiscounts: redemption.lineDiscounts,
@@ -265,7 +274,7 @@ export async function checkout(ctx: CheckoutCtx, input: CheckoutInput): Promise<
           shippingAddress: input.shippingAddress as unknown as Prisma.JsonObject,
           promotionCodes: codes,
           customerGroupIds: groups,
-          pricing: { promotions: redemption.applied, freeShipping: redemption.freeShipping, shipping: settings.shipping } as unknown as Prisma.JsonObject,
+          pricing: { promotions: redemption.applied, freeShipping: redemption.freeShipping, shipping: settings.shipping, ...tax.pricing } as unknown as Prisma.JsonObject,
           paymentProvider: totals.grandTotal > 0 ? payments.adapter.name : null,
           paymentMethodId: input.paymentMethodId,
           paymentIntentId,

@@ -1,6 +1,16 @@
 // The order's money, computed once at checkout from re-resolved prices (never the cart's
 // snapshots): line totals, the discount spread over lines, tax per line on its discounted
 // amount, shipping, and the grand total. Pure: the same inputs always give the same numbers.
+//
+// Two tax modes (settings `general.pricesIncludeTax`):
+//   exclusive (default): tax = round_half_up(net × rate) is added on top (the spec's rule);
+//   inclusive: listed prices already contain tax; tax = round_half_even(gross × rate / (1 + rate))
+//     is extracted per line and nothing is added, so the shopper pays the listed price whatever
+//     the destination's rate (Vendure's and Shopify's rule). Half to even so that extraction has
+//     no upward bias over many lines; per line, so every line's figures stand on their own on
+//     the invoice and the totals are plain sums (they reconcile to the minor unit).
+// A tax-exempt order (reverse charge, customer groups) has zero tax in both modes and pays the
+// listed amounts: the listed price, net in exclusive mode, the same gross in inclusive mode.
 import { allocate, taxOn } from '../orders/money.js';
 
 export interface PricedLine {
@@ -16,6 +26,12 @@ export interface ShippingRule {
   freeOver: number | null;
 }
 
+/** A chosen shipping method's charge, as listed: gross when pricesIncludeTax. */
+export interface ShippingCharge {
+  amount: number;
+  rateBps: number;
+}
+
 export interface TotalsInput {
   lines: PricedLine[];
   /** Order-level discount (promotions), minor units. */
@@ -24,6 +40,12 @@ export interface TotalsInput {
   lineDiscounts?: Array<{ index: number; amount: number }>;
   freeShipping: boolean;
   shipping: ShippingRule;
+  /** Chosen method(s); when undefined the legacy flat rule `shipping` applies (untaxed, as before). */
+  shippingCharges?: ShippingCharge[];
+  /** Settings general.pricesIncludeTax: listed prices (and shipping charges) contain tax. */
+  pricesIncludeTax?: boolean;
+  /** Reverse charge / exempt customer group: no tax on anything. */
+  taxExempt?: boolean;
 }
 
 export interface LineTotals {
@@ -36,9 +58,23 @@ export interface Totals {
   lines: LineTotals[];
   subtotal: number;
   discountTotal: number;
+  /** Lines' tax plus shippingTaxTotal; contained in the amounts when pricesIncludeTax. */
   taxTotal: number;
   shippingTotal: number;
+  shippingTaxTotal: number;
+  shippingLines: Array<{ amount: number; taxTotal: number }>;
   grandTotal: number;
+}
+
+/** round_half_even(gross × rate / (10 000 + rate)): the tax contained in a tax-inclusive amount. */
+export function taxIncluded(gross: number, rateBps: number): number {
+  if (gross <= 0 || rateBps <= 0) return 0;
+  const num = BigInt(gross) * BigInt(rateBps);
+  const den = BigInt(10_000 + rateBps);
+  const q = num / den;
+  const twice = (num % den) * 2n;
+  const up = twice > den || (twice === den && q % 2n === 1n);
+  return Number(up ? q + 1n : q);
 }
 
 export function computeTotals(input: TotalsInput): Totals {
@@ -61,13 +97,29 @@ export function computeTotals(input: TotalsInput): Totals {
   const spread = allocate(discount - directSum, totals.map((t, i) => t - direct[i]!));
   const lineDiscounts = totals.map((_, i) => direct[i]! + spread[i]!);
 
+  const inclusive = input.pricesIncludeTax === true;
+  const tax = (amount: number, rateBps: number) => (input.taxExempt ? 0 : inclusive ? taxIncluded(amount, rateBps) : taxOn(amount, rateBps));
   const lines = input.lines.map((line, i) => {
     const net = totals[i]! - lineDiscounts[i]!;
-    return { totalPrice: totals[i]!, discountTotal: lineDiscounts[i]!, taxTotal: taxOn(net, line.rateBps) };
+    return { totalPrice: totals[i]!, discountTotal: lineDiscounts[i]!, taxTotal: tax(net, line.rateBps) };
   });
-  const taxTotal = lines.reduce((a, l) => a + l.taxTotal, 0);
+  const linesTax = lines.reduce((a, l) => a + l.taxTotal, 0);
   const discounted = subtotal - discount;
-  const shippingTotal =
-    input.freeShipping || input.lines.length === 0 || (input.shipping.freeOver !== null && discounted >= input.shipping.freeOver) ? 0 : input.shipping.flatRate;
-  return { lines, subtotal, discountTotal: discount, taxTotal, shippingTotal, grandTotal: discounted + taxTotal + shippingTotal };
+
+  let shippingLines: Totals['shippingLines'] = [];
+  let shippingTotal: number;
+  if (input.shippingCharges) {
+    shippingLines = input.shippingCharges.map((c) => {
+      const amount = input.freeShipping ? 0 : Math.max(0, c.amount);
+      return { amount, taxTotal: tax(amount, c.rateBps) };
+    });
+    shippingTotal = shippingLines.reduce((a, s) => a + s.amount, 0);
+  } else {
+    shippingTotal =
+      input.freeShipping || input.lines.length === 0 || (input.shipping.freeOver !== null && discounted >= input.shipping.freeOver) ? 0 : input.shipping.flatRate;
+  }
+  const shippingTaxTotal = shippingLines.reduce((a, s) => a + s.taxTotal, 0);
+  const taxTotal = linesTax + shippingTaxTotal;
+  const grandTotal = discounted + shippingTotal + (inclusive ? 0 : taxTotal);
+  return { lines, subtotal, discountTotal: discount, taxTotal, shippingTotal, shippingTaxTotal, shippingLines, grandTotal };
 }

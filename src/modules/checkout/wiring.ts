@@ -22,7 +22,7 @@ export function portsOf(services: Services): CheckoutPorts {
     },
     taxes: {
       async resolve(ctx, lines) {
-        const rates = await services.tax.resolveTaxRates(ctx, lines.map((l) => ({ entityId: l.entityId, variantId: l.variantId })));
+        const rates = await services.tax.resolveTaxRates(ctx, lines.map((l) => ({ entityId: l.entityId, variantId: l.variantId, destination: l.destination ?? null })));
         return rates.map((r) => ({ taxClassId: r.taxClassId, rateBps: r.rateBps }));
       },
     },

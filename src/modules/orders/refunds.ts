@@ -66,9 +66,11 @@ export async function createRefund(ctx: OrdersCtx, orderId: string, input: Refun
     }
     if (issues.length) throw validationFailed(issues);
 
+    const inclusive = (order.pricing as { pricesIncludeTax?: unknown } | null)?.pricesIncludeTax === true;
     const lines = [...merged].map(([lineId, quantity]) => {
       const row = byId.get(lineId)!;
-      const net = toNumber(row.totalPrice) - toNumber(row.discountTotal) + toNumber(row.taxTotal);
+      // What the shopper paid for the line: its tax is inside the price when prices included tax.
+      const net = toNumber(row.totalPrice) - toNumber(row.discountTotal) + (inclusive ? 0 : toNumber(row.taxTotal));
       const amount = unitsShare(net, row.quantity, row.refundedQuantity + quantity) - unitsShare(net, row.quantity, row.refundedQuantity);
       return { lineId, quantity, amount, refundedQuantity: row.refundedQuantity };
     });

@@ -56,9 +56,18 @@ export interface OrgSettings {
   refundUndoWindowMinutes: number;
   branding: Record<string, unknown>;
   shipping: { flatRate: number; freeOver: number | null };
+  /** general.pricesIncludeTax: listed prices contain tax (default false). */
+  pricesIncludeTax: boolean;
+  /** tax.exemptCustomerGroupIds and tax.exemptionNote: orders of these groups carry no tax. */
+  tax: { exemptCustomerGroupIds: string[]; exemptionNote: string };
+  /** branding.address: where digital goods are taxed (the store's own address). */
+  storeAddress: Record<string, unknown> | null;
 }
 
 type Json = Record<string, unknown>;
+
+/** The invoice note of a tax-exempt order unless settings tax.exemptionNote says otherwise. */
+export const TAX_EXEMPTION_NOTE = 'Reverse charge';
 
 /** The settings groups orders read, in one query. */
 export async function orgSettings(db: DbLike, organizationId: string): Promise<OrgSettings> {
@@ -70,7 +79,7 @@ export async function orgSettings(db: DbLike, organizationId: string): Promise<O
 }
 
 /** The settings groups orders read. */
-export const ORDER_SETTING_GROUPS = ['general', 'policies', 'branding', 'shipping'] as const;
+export const ORDER_SETTING_GROUPS = ['general', 'policies', 'branding', 'shipping', 'tax'] as const;
 
 /** OrgSettings from the rows of ORDER_SETTING_GROUPS (checkout reads them with its cart lock). */
 export function settingsFrom(rows: ReadonlyArray<{ group: string; values: unknown }>): OrgSettings {
@@ -78,6 +87,7 @@ export function settingsFrom(rows: ReadonlyArray<{ group: string; values: unknow
   const general = group('general');
   const policies = group('policies');
   const shipping = group('shipping');
+  const tax = group('tax');
   const num = (value: unknown) => (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : null);
   return {
     timezone: typeof general.timezone === 'string' ? general.timezone : 'UTC',
@@ -87,6 +97,12 @@ export function settingsFrom(rows: ReadonlyArray<{ group: string; values: unknow
     refundUndoWindowMinutes: num(policies.refundUndoWindowMinutes) ?? POLICY_DEFAULTS.refundUndoWindowMinutes,
     branding: group('branding'),
     shipping: { flatRate: num(shipping.flatRate) ?? 0, freeOver: num(shipping.freeOver) },
+    pricesIncludeTax: general.pricesIncludeTax === true,
+    tax: {
+      exemptCustomerGroupIds: Array.isArray(tax.exemptCustomerGroupIds) ? tax.exemptCustomerGroupIds.filter((g): g is string => typeof g === 'string') : [],
+      exemptionNote: typeof tax.exemptionNote === 'string' && tax.exemptionNote ? tax.exemptionNote : TAX_EXEMPTION_NOTE,
+    },
+    storeAddress: group('branding').address && typeof group('branding').address === 'object' ? (group('branding').address as Json) : null,
   };
 }
 

@@ -46,6 +46,9 @@ interface OrderPricingView {
   promotions?: Array<{ code: string; promotionId: string; type: string; amount: number; redemptionId: string }>;
   freeShipping?: boolean;
   shipping?: { flatRate: number; freeOver: number | null } | null;
+  pricesIncludeTax?: boolean;
+  taxExempt?: boolean;
+  taxExemptionNote?: string | null;
 }
 
 const AppliedPromotionRef = builder.objectRef<NonNullable<OrderPricingView['promotions']>[number]>('OrderAppliedPromotion').implement({
@@ -68,16 +71,19 @@ const ShippingRuleRef = builder.objectRef<NonNullable<OrderPricingView['shipping
 });
 
 const OrderPricingRef = builder.objectRef<OrderPricingView>('OrderPricing').implement({
-  description: 'How the order was priced: applied promotions and the shipping rule.',
+  description: 'How the order was priced: applied promotions, the shipping rule, the tax mode and any tax exemption.',
   fields: (t) => ({
     promotions: t.field({ type: [AppliedPromotionRef], resolve: (p) => p.promotions ?? [] }),
     freeShipping: t.boolean({ resolve: (p) => p.freeShipping ?? false }),
     shipping: t.field({ type: ShippingRuleRef, nullable: true, resolve: (p) => p.shipping ?? null }),
+    pricesIncludeTax: t.boolean({ description: 'The listed prices contained tax: taxTotal is included in the amounts, not added to grandTotal', resolve: (p) => p.pricesIncludeTax === true }),
+    taxExempt: t.boolean({ description: 'No tax was charged: one of the order\'s customer groups is tax-exempt (settings tax.exemptCustomerGroupIds)', resolve: (p) => p.taxExempt === true }),
+    taxExemptionNote: t.string({ nullable: true, description: 'The note invoices print for an exempt order, e.g. "Reverse charge"', resolve: (p) => (p.taxExempt === true ? (p.taxExemptionNote ?? 'Reverse charge') : null) }),
   }),
 });
 
 export const OrderRef = builder.objectRef<OrderView>('Order').implement({
-  description: 'An order: grandTotal = subtotal − discountTotal + taxTotal + shippingTotal, in minor units of currency.',
+  description: 'An order: grandTotal = subtotal − discountTotal + taxTotal + shippingTotal, in minor units of currency; when pricing.pricesIncludeTax, the tax is inside the prices and grandTotal = subtotal − discountTotal + shippingTotal.',
   fields: (t) => ({
     id: t.field({ type: 'UUID', resolve: (o) => o.id }),
     orderNumber: t.string({ description: 'ORD-YYYY-NNNNNN, sequential per organization and year', resolve: (o) => o.number }),

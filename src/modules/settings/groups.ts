@@ -35,6 +35,14 @@ export const KNOWN_GROUPS: Record<string, Record<string, z.ZodType>> = {
     currencies: z.array(z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as USD')).max(50),
     /** Further locales the store offers (listed after `locale`). */
     locales: z.array(z.string().refine(isLocale, 'must be a BCP 47 locale such as en or en-US')).max(50),
+    /** Listed prices (and shipping charges) contain tax: checkout extracts it instead of adding it. */
+    pricesIncludeTax: z.boolean(),
+  },
+  tax: {
+    /** Customer groups whose orders carry no tax (B2B reverse charge); the invoice says so. */
+    exemptCustomerGroupIds: z.array(z.string().min(1).max(100)).max(100),
+    /** The note printed on exempt orders' invoices (default "Reverse charge"). */
+    exemptionNote: text(200),
   },
   branding: {
     storeName: text(200),

@@ -16,6 +16,10 @@ const GeneralRef = builder.objectRef<Group>('SettingsGeneral').implement({
     currency: t.string({ nullable: true, description: 'ISO 4217 code of the store currency', resolve: str('currency') }),
     timezone: t.string({ nullable: true, description: 'IANA time zone: calendar days (refund caps, order numbers) follow it', resolve: str('timezone') }),
     locale: t.string({ nullable: true, description: 'BCP 47 locale', resolve: str('locale') }),
+    pricesIncludeTax: t.boolean({
+      description: 'Listed prices and shipping charges contain tax (default false): checkout extracts it per line (half to even) and the shopper pays the listed price whatever the destination\'s rate',
+      resolve: (g) => g.pricesIncludeTax === true,
+    }),
   }),
 });
 
@@ -51,6 +55,17 @@ const ShippingRef = builder.objectRef<Group>('SettingsShipping').implement({
   }),
 });
 
+const TaxRef = builder.objectRef<Group>('SettingsTax').implement({
+  description: 'Settings group `tax`: exemptions.',
+  fields: (t) => ({
+    exemptCustomerGroupIds: t.stringList({
+      description: 'Customer groups whose orders carry no tax (B2B reverse charge); the groups come from the customer\'s profile',
+      resolve: (g) => (Array.isArray(g.exemptCustomerGroupIds) ? (g.exemptCustomerGroupIds as string[]) : []),
+    }),
+    exemptionNote: t.string({ description: 'Invoice note of exempt orders (default "Reverse charge")', resolve: (g) => (typeof g.exemptionNote === 'string' && g.exemptionNote ? g.exemptionNote : 'Reverse charge') }),
+  }),
+});
+
 const StoreSettingsRef = builder.objectRef<Record<string, Group>>('StoreSettings').implement({
   description: 'The known settings groups, typed. Other groups: `settings` / `settingsGroup`.',
   fields: (t) => ({
@@ -58,13 +73,14 @@ const StoreSettingsRef = builder.objectRef<Record<string, Group>>('StoreSettings
     branding: t.field({ type: BrandingRef, resolve: (s) => s.branding ?? {} }),
     policies: t.field({ type: PoliciesRef, resolve: (s) => s.policies ?? {} }),
     shipping: t.field({ type: ShippingRef, resolve: (s) => s.shipping ?? {} }),
+    tax: t.field({ type: TaxRef, resolve: (s) => s.tax ?? {} }),
   }),
 });
 
 defineOperation({
   name: 'storeSettings',
   kind: 'query',
-  summary: 'The known settings groups (general, branding, policies, shipping) as typed objects',
+  summary: 'The known settings groups (general, branding, policies, shipping, tax) as typed objects',
   description: 'GraphQL only: REST clients read GET /settings or GET /settings/:group.',
   access: { permission: 'settings:manage' },
   input: {},

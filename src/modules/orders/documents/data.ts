@@ -39,13 +39,26 @@ export interface DocumentData {
   invoiceNumber: string | null;
   invoicedAt: Date | null;
   taxes: TaxSummaryRow[];
+  /** The order's prices contained tax: the tax total is "included", not added. */
+  pricesIncludeTax: boolean;
+  /** A tax-exempt order's note (e.g. "Reverse charge"), else null. */
+  taxNote: string | null;
+}
+
+/** Tax mode and exemption, as checkout recorded them in the order's pricing. */
+export function taxModeOf(order: OrderView): { pricesIncludeTax: boolean; taxNote: string | null } {
+  const pricing = order.pricing as { pricesIncludeTax?: unknown; taxExempt?: unknown; taxExemptionNote?: unknown };
+  const note = pricing.taxExempt === true ? (typeof pricing.taxExemptionNote === 'string' ? pricing.taxExemptionNote : 'Reverse charge') : null;
+  return { pricesIncludeTax: pricing.pricesIncludeTax === true, taxNote: note };
 }
 
 function taxSummary(order: OrderView): TaxSummaryRow[] {
   const byRate = new Map<number, TaxSummaryRow>();
+  const inclusive = taxModeOf(order).pricesIncludeTax;
   for (const line of order.lineItems) {
     const row = byRate.get(line.taxRateBps) ?? { rateBps: line.taxRateBps, base: 0, tax: 0 };
-    row.base += line.totalPrice - line.discountTotal;
+    // The base is always net: a tax-inclusive line's tax comes out of its amount.
+    row.base += line.totalPrice - line.discountTotal - (inclusive ? line.taxTotal : 0);
     row.tax += line.taxTotal;
     byRate.set(line.taxRateBps, row);
   }
@@ -77,5 +90,6 @@ export async function documentData(ctx: OrdersCtx, orderId: string, kind: 'invoi
     invoiceNumber: row.invoiceNumber,
     invoicedAt: row.invoicedAt,
     taxes: taxSummary(order),
+    ...taxModeOf(order),
   };
 }

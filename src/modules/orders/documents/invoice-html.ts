@@ -105,11 +105,12 @@ ${lines}
   <tr><td>Subtotal</td><td class="num">${money(order.subtotal)}</td></tr>
   ${order.discountTotal ? `<tr><td>Discounts</td><td class="num">−${money(order.discountTotal)}</td></tr>` : ''}
   ${taxes}
-  <tr><td>Tax total</td><td class="num">${money(order.taxTotal)}</td></tr>
+  <tr><td>${data.pricesIncludeTax ? 'Tax included' : 'Tax total'}</td><td class="num">${money(order.taxTotal)}</td></tr>
   <tr><td>Shipping</td><td class="num">${money(order.shippingTotal)}</td></tr>
   <tr class="grand"><td>Total</td><td class="num">${money(order.grandTotal)}</td></tr>
   ${order.refundedAmount ? `<tr><td>Refunded</td><td class="num">−${money(order.refundedAmount)}</td></tr>` : ''}
 </table>
+${data.taxNote ? `<p class="tax-note">${e(data.taxNote)}</p>` : ''}
 <footer>${e(data.branding.receiptFooter ?? '')}</footer>`,
   );
 }
