@@ -11,7 +11,7 @@ import { createOrganizationDirectory } from './modules/organizations/service.js'
 import { inventoryService } from './modules/inventory/index.js';
 import { pricingService } from './modules/pricing/index.js';
 import { promotionsService } from './modules/promotions/index.js';
-import { taxService } from './modules/tax/index.js';
+import { createTaxService } from './modules/tax/index.js';
 import { auditService } from './modules/audit/index.js';
 import type { Services } from './services.js';
 import { createHttpApp, type HttpApp } from './http/app.js';
@@ -51,7 +51,7 @@ export function createServices(db: Db, config: Config, logger: Logger, auth: Aut
     inventory: inventoryService,
     pricing: pricingService,
     promotions: promotionsService,
-    tax: taxService,
+    tax: createTaxService(config),
     audit: auditService,
     jobs: createJobsService({ db, config }),
     identity: createIdentityService(auth, config),

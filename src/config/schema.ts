@@ -274,6 +274,24 @@ export const configSchema = z
       })
       .prefault({}),
     /**
+     * Tax provider (src/modules/tax/provider.ts). `table` (default): tax classes and zone rates.
+     * `taxjar`: TaxJar's SalesTax API (tax.taxjar.apiToken or TAXJAR_API_TOKEN); a failure at
+     * checkout is 503 and nothing is written.
+     */
+    tax: z
+      .object({
+        provider: z.enum(['table', 'taxjar']).default('table'),
+        taxjar: z
+          .object({
+            apiUrl: z.string().url().default('https://api.taxjar.com/v2'),
+            apiToken: z.string().min(1).optional(),
+            /** How long checkout waits for TaxJar before answering 503. */
+            timeoutMs: z.number().int().positive().default(5_000),
+          })
+          .prefault({}),
+      })
+      .prefault({}),
+    /**
      * Payment adapter (src/modules/payments). `auto`: Stripe when a secret key is set
      * (payments.stripeSecretKey or STRIPE_SECRET_KEY), otherwise the offline test adapter, which
      * production refuses unless chosen explicitly with `offline`.

@@ -35,7 +35,7 @@ import { actorRecord, PERMISSION, serviceCtx } from '../orders/shared.js';
 import { inTransaction } from '../orders/tx.js';
 import { ORDER_INCLUDE, orderPayload, orderView, type OrderRow, type OrderView } from '../orders/views.js';
 import { computeTotals } from './totals.js';
-import { checkoutTaxContext } from './tax-context.js';
+import { checkoutTaxContext, externalTax } from './tax-context.js';
 import { loadCartSellables, unsellableReason } from './sellables.js';
 import { lockCheckoutCart } from './reads.js';
 import { assignNumberAndRecord, writeOrder, type OrderWrite, type StatusChangeRow } from './write.js';
@@ -193,7 +193,7 @@ export async function checkout(ctx: CheckoutCtx, input: CheckoutInput): Promise<
           serviceCtx(ctx, tx),
           sold.map((s) => ({ entityId: s.item.entityId, variantId: s.item.variantId, entityTaxClassId: s.sellable.entityTaxClassId, variantTaxClassId: s.sellable.variantTaxClassId, destination: tax.destinationOf(s.sellable.entityType) })),
         );
-        const totals = computeTotals({
+        const totalsInput = {
           pricesIncludeTax: tax.pricesIncludeTax,
           taxExempt: tax.exempt,
           lines: sold.map((s, i) => ({ unitPrice: s.unitPrice, quantity: s.item.quantity, rateBps: rates[i]!.rateBps })),
@@ -201,7 +201,12 @@ export async function checkout(ctx: CheckoutCtx, input: CheckoutInput): Promise<
           lineDiscounts: redemption.lineDiscounts,
           freeShipping: redemption.freeShipping,
           shipping: settings.shipping,
-        });
+        };
+        let totals = computeTotals(totalsInput);
+        // [tax] An external tax provider decides the tax of the discounted draft (before stock and
+        // payment, so its failure — 503 — leaves nothing written).
+        const providerTax = await externalTax(ctx.services.tax.provider, tax, cart.currency, sold.map((s, i) => ({ ...s, rateBps: rates[i]!.rateBps, taxClassId: rates[i]!.taxClassId })), totals);
+        if (providerTax) totals = computeTotals({ ...totalsInput, providerTax });
         const hookLines: CheckoutHookLine[] = sold.map((s, i) => ({
           ...soldItem(s),
           unitPrice: s.unitPrice,

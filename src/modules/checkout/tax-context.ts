@@ -7,11 +7,15 @@
 import { DIGITAL_ENTITY_TYPES } from '../customers/downloads.js';
 import type { OrgSettings } from '../orders/shared.js';
 import { destinationOfAddress, type TaxDestination } from '../tax/destination.js';
+import type { TaxProvider } from '../tax/provider.js';
+import type { Totals } from './totals.js';
 
 export interface CheckoutTax {
   pricesIncludeTax: boolean;
   exempt: boolean;
   destinationOf(entityType: string): TaxDestination | null;
+  shipTo: TaxDestination | null;
+  shipFrom: TaxDestination | null;
   /** Merged into the order's `pricing`. */
   pricing: { pricesIncludeTax: boolean; taxExempt: boolean; taxExemptionNote: string | null };
 }
@@ -24,7 +28,44 @@ export function checkoutTaxContext(settings: OrgSettings, groups: readonly strin
   return {
     pricesIncludeTax: settings.pricesIncludeTax,
     exempt,
+    shipTo,
+    shipFrom: destinationOfAddress(settings.storeAddress as { country?: unknown } | null),
     destinationOf: (entityType) => (DIGITAL_ENTITY_TYPES.includes(entityType) ? store : shipTo),
     pricing: { pricesIncludeTax: settings.pricesIncludeTax, taxExempt: exempt, taxExemptionNote: exempt ? settings.tax.exemptionNote : null },
   };
+}
+
+interface DraftSource {
+  item: { entityId: string; quantity: number };
+  sellable: { entityType: string; sku: string };
+  unitPrice: number;
+  rateBps: number;
+  taxClassId: string | null;
+}
+
+/**
+ * The external provider's tax for the priced draft, or null when the table decides (the default
+ * provider, tax-inclusive prices, an exempt order). Throws 503 SERVICE_UNAVAILABLE when the
+ * provider fails.
+ */
+export async function externalTax(provider: TaxProvider, tax: CheckoutTax, currency: string, sold: DraftSource[], totals: Totals): Promise<{ lines: number[]; shipping: number } | null> {
+  if (!provider.calculate || tax.pricesIncludeTax || tax.exempt) return null;
+  const result = await provider.calculate({
+    currency,
+    shipFrom: tax.shipFrom,
+    shipTo: tax.shipTo,
+    shipping: totals.shippingTotal,
+    lines: sold.map((s, index) => ({
+      index,
+      entityId: s.item.entityId,
+      sku: s.sellable.sku,
+      quantity: s.item.quantity,
+      unitPrice: s.unitPrice,
+      discount: totals.lines[index]!.discountTotal,
+      taxClassId: s.taxClassId,
+      rateBps: s.rateBps,
+      destination: tax.destinationOf(s.sellable.entityType),
+    })),
+  });
+  return { lines: result.lines.map((l) => l.taxTotal), shipping: result.shippingTax };
 }

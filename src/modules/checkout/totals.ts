@@ -46,6 +46,8 @@ export interface TotalsInput {
   pricesIncludeTax?: boolean;
   /** Reverse charge / exempt customer group: no tax on anything. */
   taxExempt?: boolean;
+  /** Tax decided by an external provider (exclusive mode): per line, and on shipping, minor units. */
+  providerTax?: { lines: number[]; shipping: number };
 }
 
 export interface LineTotals {
@@ -99,9 +101,10 @@ export function computeTotals(input: TotalsInput): Totals {
 
   const inclusive = input.pricesIncludeTax === true;
   const tax = (amount: number, rateBps: number) => (input.taxExempt ? 0 : inclusive ? taxIncluded(amount, rateBps) : taxOn(amount, rateBps));
+  const provided = input.taxExempt ? undefined : input.providerTax;
   const lines = input.lines.map((line, i) => {
     const net = totals[i]! - lineDiscounts[i]!;
-    return { totalPrice: totals[i]!, discountTotal: lineDiscounts[i]!, taxTotal: tax(net, line.rateBps) };
+    return { totalPrice: totals[i]!, discountTotal: lineDiscounts[i]!, taxTotal: provided ? Math.max(0, Math.round(provided.lines[i] ?? 0)) : tax(net, line.rateBps) };
   });
   const linesTax = lines.reduce((a, l) => a + l.taxTotal, 0);
   const discounted = subtotal - discount;
@@ -118,7 +121,14 @@ export function computeTotals(input: TotalsInput): Totals {
     shippingTotal =
       input.freeShipping || input.lines.length === 0 || (input.shipping.freeOver !== null && discounted >= input.shipping.freeOver) ? 0 : input.shipping.flatRate;
   }
-  const shippingTaxTotal = shippingLines.reduce((a, s) => a + s.taxTotal, 0);
+  let shippingTaxTotal = shippingLines.reduce((a, s) => a + s.taxTotal, 0);
+  if (provided) {
+    // The provider's shipping tax, spread over the charges by amount (all of it when there are none).
+    shippingTaxTotal = shippingTotal > 0 ? Math.max(0, Math.round(provided.shipping)) : 0;
+    const parts = allocate(shippingTaxTotal, shippingLines.map((s) => s.amount));
+    shippingLines = shippingLines.map((s, i) => ({ ...s, taxTotal: parts[i]! }));
+    if (shippingLines.length) shippingTaxTotal = parts.reduce((a, b) => a + b, 0);
+  }
   const taxTotal = linesTax + shippingTaxTotal;
   const grandTotal = discounted + shippingTotal + (inclusive ? 0 : taxTotal);
   return { lines, subtotal, discountTotal: discount, taxTotal, shippingTotal, shippingTaxTotal, shippingLines, grandTotal };
