@@ -197,7 +197,10 @@ describe('exemptions and the customer\'s own groups', () => {
     await t.app.db.customer.update({ where: { id: buyer.userId }, data: { customerGroupIds: ['b2b-eu'] } });
     const cart = await t.request('/api/carts', { bearer: buyer.token, body: { currency: 'USD' } });
     expect(cart.status, cart.text).toBe(201);
-    await t.request(`/api/carts/${cart.body.data.id}/items`, { bearer: buyer.token, body: { entityId: p, quantity: 1 } });
+    const added = await t.request(`/api/carts/${cart.body.data.id}/items`, { bearer: buyer.token, body: { entityId: p, quantity: 1 } });
+    expect(added.status, added.text).toBe(201);
+    // The cart prices the item at the customer's group price too.
+    expect(added.body.data.items[0].unitPriceSnapshot).toBe(4_000);
     const res = await t.request('/api/checkout', { bearer: buyer.token, body: { cartId: cart.body.data.id, paymentMethodId: 'pm_card_visa', currency: 'USD', shippingAddress: ADDRESS } });
     expect(res.status, res.text).toBe(201);
     // The group's price and the exemption both applied without the shopper naming a group.

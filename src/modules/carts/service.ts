@@ -95,7 +95,8 @@ export async function addCartItem(ctx: CartCtx, cartId: string, input: AddItemIn
   // event. The answer is built from the rows read and written, not re-read.
   return ctx.db.$transaction(async (tx) => {
     const variantId = input.variantId ?? null;
-    const { cart, sellable } = await lockCartWithSellable(tx, ctx, cartId, { entityId: input.entityId, variantId });
+    // The cart customer's own groups price the item (issue 25): the same price checkout will charge.
+    const { cart, sellable, customerGroupIds } = await lockCartWithSellable(tx, ctx, cartId, { entityId: input.entityId, variantId });
     assertOpen(cart);
     const reason = unsellableReason(sellable);
     if (reason) throw validationFailed([{ field: sellable?.variantMissing ? 'variantId' : 'entityId', message: reason }], `This item cannot be added: ${reason}`);
@@ -104,7 +105,7 @@ export async function addCartItem(ctx: CartCtx, cartId: string, input: AddItemIn
     const existing = items.find((i) => i.entityId === input.entityId && i.variantId === variantId);
     const quantity = (existing?.quantity ?? 0) + input.quantity;
     if (quantity > MAX_ITEM_QUANTITY) throw validationFailed([{ field: 'quantity', message: `at most ${MAX_ITEM_QUANTITY} units of one item per cart` }]);
-    const [resolved] = await portsOf(ctx.services).prices.resolve(serviceCtx(ctx, tx), [{ entityId: input.entityId, variantId, currency: cart.currency, customerGroupIds: [], quantity }]);
+    const [resolved] = await portsOf(ctx.services).prices.resolve(serviceCtx(ctx, tx), [{ entityId: input.entityId, variantId, currency: cart.currency, customerGroupIds, quantity }]);
     const unitPrice = resolved ?? input.unitPriceSnapshot ?? null;
     if (unitPrice === null) throw validationFailed([{ field: 'unitPriceSnapshot', message: `this item has no price in ${cart.currency}: send unitPriceSnapshot` }]);
 
@@ -135,9 +136,10 @@ export async function addCartItem(ctx: CartCtx, cartId: string, input: AddItemIn
 }
 
 /** lockCart, reading the full cart row and the catalog row of the item about to be added in the same statement. */
-async function lockCartWithSellable(tx: Tx, ctx: CartCtx, id: string, request: SellableRequest): Promise<{ cart: LockedCart & { row: Cart }; sellable: Sellable | null }> {
-  const rows = await tx.$queryRaw<Array<SellableRow & { cart_id: string; cart_currency: string; customer_id: string | null; token_hash: string | null; cart_status: string; created_at: Date; updated_at: Date }>>`
-    select c.id as cart_id, c.currency as cart_currency, c.customer_id, c.token_hash, c.status::text as cart_status, c.created_at, c.updated_at, ${SELLABLE_COLUMNS}
+async function lockCartWithSellable(tx: Tx, ctx: CartCtx, id: string, request: SellableRequest): Promise<{ cart: LockedCart & { row: Cart }; sellable: Sellable | null; customerGroupIds: string[] }> {
+  const rows = await tx.$queryRaw<Array<SellableRow & { cart_id: string; cart_currency: string; customer_id: string | null; token_hash: string | null; cart_status: string; created_at: Date; updated_at: Date; customer_group_ids: string[] | null }>>`
+    select c.id as cart_id, c.currency as cart_currency, c.customer_id, c.token_hash, c.status::text as cart_status, c.created_at, c.updated_at, ${SELLABLE_COLUMNS},
+      (select p.customer_group_ids from customers p where p.id = c.customer_id and p.organization_id = ${ctx.organization.id}::uuid) as customer_group_ids
     from carts c
     left join catalog_entities e on e.id = ${request.entityId}::uuid and e.organization_id = ${ctx.organization.id}::uuid
     left join catalog_variants v on v.id = ${request.variantId}::uuid and v.entity_id = e.id
@@ -148,7 +150,7 @@ async function lockCartWithSellable(tx: Tx, ctx: CartCtx, id: string, request: S
   const cart = { id: r.cart_id, currency: r.cart_currency, customerId: r.customer_id, tokenHash: r.token_hash, status: r.cart_status };
   assertCartReachable(ctx, cart);
   const row: Cart = { ...cart, organizationId: ctx.organization.id, status: r.cart_status as Cart['status'], createdAt: r.created_at, updatedAt: r.updated_at };
-  return { cart: { ...cart, row }, sellable: r.entity_id ? sellableFrom(r, request.variantId) : null };
+  return { cart: { ...cart, row }, sellable: r.entity_id ? sellableFrom(r, request.variantId) : null, customerGroupIds: r.customer_group_ids ?? [] };
 }
 
 async function findItem(tx: Tx, cartId: string, itemId: string) {
