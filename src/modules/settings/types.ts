@@ -73,7 +73,7 @@ const StoreSettingsRef = builder.objectRef<Record<string, Group>>('StoreSettings
     branding: t.field({ type: BrandingRef, resolve: (s) => s.branding ?? {} }),
     policies: t.field({ type: PoliciesRef, resolve: (s) => s.policies ?? {} }),
     shipping: t.field({ type: ShippingRef, resolve: (s) => s.shipping ?? {} }),
-    tax: t.field({ type: TaxRef, resolve: (s) => s.tax ?? {} }),
+    tax: t.field({ type: TaxRef, description: 'Group `tax`: exempt customer groups and their invoice note', resolve: (s) => s.tax ?? {} }),
   }),
 });
 
