@@ -76,6 +76,8 @@ describe('TaxJar provider', () => {
     const order = res.body.data;
     // 39.98 × 8.875 % = 3.548… → 3.55; 5.00 → 0.44; shipping 5.00 → 0.44.
     expect(order.lineItems.map((l: any) => l.taxTotal)).toEqual([355, 44]);
+    // The line records the provider's combined rate (8.875 % = 888 bps, rounded), for the invoice's summary.
+    expect(order.lineItems.map((l: any) => l.taxRateBps)).toEqual([888, 888]);
     expect(order.taxTotal).toBe(355 + 44 + 44);
     expect(order.grandTotal).toBe(4_498 + 500 + 443);
   });

@@ -305,7 +305,7 @@ export async function checkout(ctx: CheckoutCtx, input: CheckoutInput): Promise<
           totalPrice: BigInt(totals.lines[i]!.totalPrice),
           discountTotal: BigInt(totals.lines[i]!.discountTotal),
           taxClassId: rates[i]!.taxClassId,
-          taxRateBps: rates[i]!.rateBps,
+          taxRateBps: providerTax?.rates[i] ?? rates[i]!.rateBps,
           taxTotal: BigInt(totals.lines[i]!.taxTotal),
           reservations: reservations[i]! as unknown as Prisma.JsonArray,
         }));

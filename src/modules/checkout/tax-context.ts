@@ -48,7 +48,7 @@ interface DraftSource {
  * provider, tax-inclusive prices, an exempt order). Throws 503 SERVICE_UNAVAILABLE when the
  * provider fails.
  */
-export async function externalTax(provider: TaxProvider, tax: CheckoutTax, currency: string, sold: DraftSource[], totals: Totals): Promise<{ lines: number[]; shipping: number } | null> {
+export async function externalTax(provider: TaxProvider, tax: CheckoutTax, currency: string, sold: DraftSource[], totals: Totals): Promise<{ lines: number[]; shipping: number; rates: number[] } | null> {
   if (!provider.calculate || tax.pricesIncludeTax || tax.exempt) return null;
   const result = await provider.calculate({
     currency,
@@ -67,5 +67,5 @@ export async function externalTax(provider: TaxProvider, tax: CheckoutTax, curre
       destination: tax.destinationOf(s.sellable.entityType),
     })),
   });
-  return { lines: result.lines.map((l) => l.taxTotal), shipping: result.shippingTax };
+  return { lines: result.lines.map((l) => l.taxTotal), shipping: result.shippingTax, rates: result.lines.map((l) => l.rateBps) };
 }
