@@ -19123,6 +19123,7 @@ export interface operations {
                         data?: {
                             duplicate?: boolean;
                             eventId?: string;
+                            /** Format: uuid */
                             orderId?: string | null;
                             outcome?: string;
                             received?: boolean;
