@@ -150,7 +150,7 @@ try {
   const list = (include: string) => `${app.info.url}/api/catalog/entities?limit=20${include ? `&include=${include}` : ''}`;
   const graphqlList = JSON.stringify({
     query:
-      '{ catalogEntities(limit: 20, include: "variants,attributes,pricing") { data { id slug type status metadata createdAt updatedAt attributes { locale title description seoTitle seoDescription } variants { id sku title options metadata } pricing { id currency amount variantId } } } }',
+      '{ catalogEntities(limit: 20) { data { id slug type status metadata createdAt updatedAt attributes { locale title description seoTitle seoDescription } variants { id sku title options metadata } pricing { id currency amount variantId } } } }',
   });
   const scenarios: Array<{ scenario: Scenario; expectFailures?: boolean }> = [
     { scenario: { name: 'GET /api/settings/general', url: `${app.info.url}/api/settings/general`, headers: auth } },

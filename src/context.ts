@@ -44,5 +44,11 @@ export interface RequestContext {
     nullArgs?: string[];
     /** Set by the facade: the request is a REST route, whose embeds follow `include`, not the selection. */
     facade?: boolean;
+    /**
+     * Set by the facade: the route's REST-only query values (`rest.queryOnly`, e.g. `include`),
+     * taken out of the query string because they are not GraphQL arguments. A repeated key keeps
+     * every value (a list, which its string schema refuses with 422).
+     */
+    queryArgs?: Record<string, string | string[]>;
   };
 }

@@ -148,7 +148,7 @@ function declare() {
 
 
   const SubOrderRef = pluginObject<SubOrderView>('MarketplaceSubOrder', 'One vendor’s part of an order: its lines, totals and commission, worked by the vendor.', () => ({
-    id: 'UUID', orderId: 'UUID', vendorId: 'UUID', customerId: 'String?', status: SubOrderStatusEnum, currency: 'String',
+    id: 'UUID', orderId: 'UUID', vendorId: 'UUID', customerId: 'UUID?', status: SubOrderStatusEnum, currency: 'String',
     subtotal: money('Lines before discounts'), discountTotal: money('Discounts on its lines'), taxTotal: money('Tax on its lines'), total: money('What the customer paid for this part'),
     commissionTotal: money('The marketplace’s commission'), netAmount: money('The vendor’s share: total − commissionTotal'),
     trackingNumber: 'String?', carrier: 'String?', cancelReason: 'String?',
@@ -183,7 +183,7 @@ function declare() {
 
   // ── disputes, returns, reviews ──
   const DisputeRef = pluginObject<ReturnType<typeof disputeView>>('MarketplaceDispute', 'A dispute on a sub-order, between its customer and its vendor, resolved by the marketplace.', {
-    id: 'UUID', subOrderId: 'UUID', vendorId: 'UUID', customerId: 'String?', status: DisputeStatusEnum, reason: 'String', response: { type: 'String?', description: 'The vendor’s response' },
+    id: 'UUID', subOrderId: 'UUID', vendorId: 'UUID', customerId: 'UUID?', status: DisputeStatusEnum, reason: 'String', response: { type: 'String?', description: 'The vendor’s response' },
     resolution: { type: DisputeResolutionEnum, nullable: true }, refundAmount: { type: 'MinorUnits?', description: 'Refunded to the customer on resolution' },
     resolvedAt: 'DateTime?', createdAt: 'DateTime', updatedAt: 'DateTime',
   });
@@ -191,7 +191,7 @@ function declare() {
   const ReturnLineRef = pluginObject<{ subOrderLineId: string; quantity: number }>('MarketplaceReturnLine', 'Units of a sub-order line returned.', { subOrderLineId: 'UUID', quantity: 'Int' });
 
   const ReturnRef = pluginObject<ReturnType<typeof returnView>>('MarketplaceReturn', 'A return of a delivered sub-order’s lines.', {
-    id: 'UUID', subOrderId: 'UUID', vendorId: 'UUID', customerId: 'String?', status: ReturnStatusEnum, reason: 'String',
+    id: 'UUID', subOrderId: 'UUID', vendorId: 'UUID', customerId: 'UUID?', status: ReturnStatusEnum, reason: 'String',
     lines: { type: ReturnLineRef, list: true }, refundAmount: money('Refunded when received'), trackingNumber: 'String?', carrier: 'String?',
     receivedAt: 'DateTime?', createdAt: 'DateTime', updatedAt: 'DateTime',
   });

@@ -37,7 +37,7 @@ function declare() {
     'PosOverride',
     'A manager’s single-use override token for one action (shown once).',
     {
-      overrideId: 'UUID', action: ActionEnum, managerId: 'String', requestedBy: { type: 'String', description: 'The cashier’s user or key that asked' }, registerId: 'String?', expiresAt: 'DateTime',
+      overrideId: 'UUID', action: ActionEnum, managerId: { type: 'String', description: 'User id of the manager whose PIN approved it (a better-auth id: text, so String, not UUID)' }, requestedBy: { type: 'String', description: 'The cashier’s user or key that asked' }, registerId: 'String?', expiresAt: 'DateTime',
       approval: { type: ApprovalRef, nullable: true, description: 'For no_receipt_return only: what it approves' },
       token: { type: 'String', description: 'The single-use token, shown only in this answer' },
     },
@@ -56,7 +56,7 @@ function declare() {
     credit: money('Value of the returned lines'), replacementTotal: money('Total of the replacement order'),
     difference: { type: 'MinorUnits', description: 'replacementTotal − credit: charged when positive, refunded when negative' },
     settlement: SettlementEnum, providerReference: 'String?', idempotencyKey: 'String', registerId: 'String?',
-    overrideIds: { type: '[String]', description: 'Overrides consumed' }, createdBy: 'String?', createdAt: 'DateTime',
+    overrideIds: { type: '[UUID]', description: 'Overrides consumed (PosOverride ids)' }, createdBy: 'String?', createdAt: 'DateTime',
     replayed: { type: 'Boolean', description: 'true when the same idempotencyKey answered an exchange already made' },
   });
   return { PinSetRef, ShiftRef, OverrideRef, ReturnRef, ExchangeRef };

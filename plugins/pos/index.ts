@@ -137,7 +137,7 @@ export function pos(options: PosOptions = {}): Plugin {
         .permission('orders:update')
         .permission('orders:create')
         .input({
-          orderId: z.string().min(1).max(64),
+          orderId: z.string().min(1).max(64).describe('Order UUID or number (ORD-YYYY-NNNNNN) of the original order'),
           returnLines: z.array(z.object({ lineItemId: z.uuid(), quantity: z.number().int().min(1).max(10_000) })).min(1).max(100),
           newLines: z.array(z.object({ entityId: z.uuid(), variantId: z.uuid().nullish(), quantity: z.number().int().min(1).max(10_000), unitPrice: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullish() })).min(1).max(100),
           paymentMethodId: z.string().min(1).max(200).nullish(),

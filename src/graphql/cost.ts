@@ -55,8 +55,8 @@ export function listSize(defaultSize: number, max: number): { listSize: ListSize
 }
 
 /**
- * Field extensions of a catalog embed: over REST it resolves only when the enclosing field's
- * `include` argument names it (null otherwise), so a REST route's full selection costs what its
+ * Field extensions of a catalog embed: over REST it resolves only when the route's `include`
+ * query key (a REST-only input, operation.ts `queryOnly`) names it (null otherwise), so a REST route's full selection costs what its
  * `include` asks for; over GraphQL the selection is the include.
  */
 export function embedField(name: string): { embed: string } {
@@ -76,6 +76,8 @@ interface Walk {
   defaults: Map<string, unknown>;
   /** Executed by the REST facade (embeds follow `include`). */
   rest: boolean;
+  /** REST-only query values of the route (ctx.rest.queryArgs). */
+  restQuery?: Readonly<Record<string, unknown>>;
   loop?: string;
 }
 
@@ -90,6 +92,18 @@ function argValue(field: FieldNode, name: string, walk: Walk): unknown {
   if (node.kind !== Kind.VARIABLE) return valueFromASTUntyped(node, walk.variables);
   const variable = node.name.value;
   return variable in walk.variables ? walk.variables[variable] : walk.defaults.get(variable);
+}
+
+/**
+ * Over REST, a root field whose `include` is a REST-only query key (operation.ts `queryOnly`,
+ * field extension `restQuery`): the value the facade took from the query string ('' when absent,
+ * so no embed resolves). Undefined elsewhere: over GraphQL the selection is the include.
+ */
+function restInclude(definition: GraphQLField<unknown, unknown>, walk: Walk): string | undefined {
+  const keys = definition.extensions?.restQuery as readonly string[] | undefined;
+  if (!walk.rest || !keys?.includes('include')) return undefined;
+  const value = walk.restQuery?.include;
+  return Array.isArray(value) ? value.join(',') : String(value ?? '');
 }
 
 /** An integer argument's value (literal or variable), or undefined when absent or not a positive integer. */
@@ -156,7 +170,7 @@ function costOf(
     } else {
       innerPage = size; // a page object: its data/edges lists have this size
     }
-    const include = definition.args.some((a) => a.name === 'include') ? String(argValue(selection, 'include', walk) ?? '') : undefined;
+    const include = definition.args.some((a) => a.name === 'include') ? String(argValue(selection, 'include', walk) ?? '') : restInclude(definition, walk);
     const innerIncludes = include === undefined ? includes : new Set(include.split(',').map((part) => part.trim()));
     total += objects + costOf(selection.selectionSet, named, objects, innerPage, isList ? [...path, coordinate] : path, walk, false, innerIncludes);
   }
@@ -169,13 +183,13 @@ export function operationCost(
   document: DocumentNode,
   operationName?: string | null,
   variables?: Record<string, unknown> | null,
-  options: { rest?: boolean } = {},
+  options: { rest?: boolean; restQuery?: Readonly<Record<string, unknown>> } = {},
 ): OperationCost {
   const operation = operationOf(document, operationName);
   if (!operation) return { cost: 0 };
   const rootType = operation.operation === 'mutation' ? schema.getMutationType() : operation.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
   if (!(rootType instanceof GraphQLObjectType)) return { cost: 0 };
-  const walk: Walk = { schema, fragments: new Map(), variables: variables ?? {}, defaults: new Map(), rest: options.rest ?? false };
+  const walk: Walk = { schema, fragments: new Map(), variables: variables ?? {}, defaults: new Map(), rest: options.rest ?? false, restQuery: options.restQuery };
   for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) walk.fragments.set(d.name.value, d);
   for (const v of operation.variableDefinitions ?? []) if (v.defaultValue) walk.defaults.set(v.variable.name.value, valueFromASTUntyped(v.defaultValue));
   const cost = costOf(operation.selectionSet, rootType, 1, undefined, [], walk, true);

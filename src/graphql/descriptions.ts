@@ -5,6 +5,7 @@
 // enum value that was declared without one. A description written at the declaration always
 // wins. test/graph/descriptions.test.ts fails listing any element left without a description.
 import {
+  getNamedType,
   isEnumType,
   isInputObjectType,
   isInterfaceType,
@@ -12,6 +13,8 @@ import {
   type GraphQLArgument,
   type GraphQLField,
   type GraphQLInputField,
+  type GraphQLInputType,
+  type GraphQLOutputType,
   type GraphQLSchema,
 } from 'graphql';
 
@@ -46,7 +49,7 @@ const NAMES: Record<string, string> = {
   variantId: 'UUID of the variant (null or absent for the entity itself)',
   warehouseId: 'UUID of the warehouse',
   orderId: 'UUID of the order',
-  customerId: 'Id of the customer (the id of their user account)',
+  customerId: 'UUID of the customer (the id of their user account, as Customer.id)',
   categoryId: 'UUID of the catalog category',
   brandId: 'UUID of the catalog brand',
   taxClassId: 'UUID of the tax class',
@@ -67,16 +70,16 @@ const NAMES: Record<string, string> = {
   derivedFromAssetId: 'UUID of the original asset this rendition was made from',
   redemptionId: 'UUID of the promotion redemption',
   parentId: 'UUID of the parent category (null at the top level)',
-  userId: 'Id of the user account',
-  actorId: 'Id of the user or API key that acted',
-  operatorId: 'Id of the staff user who operated',
-  apiKeyId: 'Id of the API key used',
-  authorId: 'Id of the user who wrote it',
+  userId: 'Id of the user account (a better-auth id: text, so String, not UUID)',
+  actorId: 'Id of the user or API key that acted (better-auth ids: text, so String, not UUID)',
+  operatorId: 'Id of the user or API key who operated, or system (text, so String, not UUID)',
+  apiKeyId: 'Id of the API key used (a better-auth id: text, so String, not UUID)',
+  authorId: 'Id of the user or API key that wrote it (better-auth ids: text, so String, not UUID)',
   storeId: 'Identifier of the store (point of sale) in the source system',
   sourceStoreId: 'Identifier of the store the record came from (channel sync), if any',
   organizationId: 'UUID of the organization that owns it',
-  customerGroupId: 'Id of the customer group',
-  customerGroupIds: 'Customer groups, for group prices and promotions',
+  customerGroupId: 'Key of the customer group (a name chosen by the store, not a UUID)',
+  customerGroupIds: 'Customer group keys (names chosen by the store, not UUIDs), for group prices and promotions',
   requestId: 'The request id of the call that did it (x-request-id)',
   messageId: 'Id of the sent mail message',
   paymentIntentId: 'Id of the payment provider’s payment intent',
@@ -248,18 +251,27 @@ const ENUM_VALUES: Record<string, string> = {
   used: 'Used',
 };
 
-function describeValue(name: string, owner: string): string | undefined {
+/**
+ * `uuid`: the element's named type is UUID. An id typed String holds something else (another
+ * system's id, a name), so its default wording does not promise a UUID.
+ */
+function describeValue(name: string, owner: string, uuid = true): string | undefined {
   if (NAMES[name]) return NAMES[name];
+  const kind = uuid ? 'UUID' : 'Id';
   let m = /^(.+)Ids$/.exec(name);
-  if (m) return `UUIDs of the ${words(m[1]!)}s`;
+  if (m) return `${kind}s of the ${words(m[1]!)}s`;
   m = /^(.+)Id$/.exec(name);
-  if (m) return `UUID of the ${words(m[1]!)}`;
+  if (m) return `${kind} of the ${words(m[1]!)}`;
   m = /^(.+ed)At$/.exec(name);
   if (m) return `When it was ${words(m[1]!)}`;
   m = /^(is|has)([A-Z].*)$/.exec(name);
   if (m) return `Whether it ${m[1] === 'is' ? 'is' : 'has'} ${words(m[2]!)}`;
   if (name === 'id') return `Identifier of the ${owner}`;
   return undefined;
+}
+
+function isUuid(type: GraphQLInputType | GraphQLOutputType): boolean {
+  return getNamedType(type).name === 'UUID';
 }
 
 /**
@@ -274,11 +286,11 @@ export function describeFromGlossary(schema: GraphQLSchema): void {
     if (isObjectType(type) || isInterfaceType(type) || isInputObjectType(type)) {
       const owner = words(type.name);
       for (const field of Object.values(type.getFields()) as Array<GraphQLField<unknown, unknown> | GraphQLInputField>) {
-        if (!field.description) field.description = FIELDS[`${type.name}.${field.name}`] ?? describeValue(field.name, owner);
+        if (!field.description) field.description = FIELDS[`${type.name}.${field.name}`] ?? describeValue(field.name, owner, isUuid(field.type));
         for (const arg of ('args' in field ? field.args : []) as GraphQLArgument[]) {
           if (arg.description) continue;
           const subject = root.has(type.name) ? subjectOf(field.name) : words(field.name);
-          arg.description = FIELDS[`${type.name}.${field.name}(${arg.name})`] ?? (arg.name === 'id' ? `Identifier of the ${subject}` : describeValue(arg.name, subject));
+          arg.description = FIELDS[`${type.name}.${field.name}(${arg.name})`] ?? (arg.name === 'id' ? `Identifier of the ${subject}` : describeValue(arg.name, subject, isUuid(arg.type)));
         }
       }
     }

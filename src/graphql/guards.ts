@@ -69,6 +69,7 @@ export function useRequestGuards(options: { costPerPoint: number; maxCost: numbe
       // Before any resolver runs (REST routes execute here too, without GraphQL validation).
       const cost = operationCost(args.schema, args.document, args.operationName, args.variableValues as Record<string, unknown> | null, {
         rest: viaRestFacade(ctx),
+        restQuery: ctx.rest?.queryArgs,
       });
       const refusal = costRefusal(cost, options.maxCost);
       if (refusal) {

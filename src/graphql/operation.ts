@@ -61,7 +61,18 @@ export interface RestRoute {
    * is the same either way.
    */
   pathArgs?: Record<string, string>;
+  /**
+   * Input keys that exist over REST only, read from the query string by the facade and never
+   * GraphQL arguments: `include` names a REST answer's embeds, while in GraphQL the selection is
+   * the include, so the argument would mean nothing there. They stay in the operation's input
+   * (zod-validated, 422 naming the key, documented as query parameters in /api/doc); over GraphQL
+   * they are absent. Each must be optional.
+   */
+  queryOnly?: readonly string[];
 }
+
+/** Extension key of a GraphQL field carrying its REST-only query keys (graphql/cost.ts reads it). */
+export const REST_QUERY_EXTENSION = 'restQuery';
 
 /** The input key a path parameter of this route fills. */
 export function restPathArg(rest: Pick<RestRoute, 'pathArgs'>, name: string): string {
@@ -350,11 +361,18 @@ export function defineOperation<Shape extends Record<string, AnyZod>, Result>(sp
   const size = spec.listSize ?? declaredPageArgument((spec.input as Record<string, AnyZod>).limit);
   // Argument types now, not in Pothos' lazy field callback: an enum argument may declare its
   // own GraphQL enum, which must exist before the schema is built.
-  const argTypes = Object.entries(spec.input).map(([key, value]) => [key, graphqlArgType(value, argumentHint(spec.name, key))] as const);
+  const queryOnly = new Set(spec.rest?.queryOnly ?? []);
+  for (const key of queryOnly) {
+    const value = (spec.input as Record<string, AnyZod>)[key];
+    if (!value || !(value as unknown as { safeParse: (v: unknown) => { success: boolean } }).safeParse(undefined).success) {
+      throw new Error(`operation ${spec.name}: REST-only query key ${key} must be an optional input`);
+    }
+  }
+  const argTypes = Object.entries(spec.input).filter(([key]) => !queryOnly.has(key)).map(([key, value]) => [key, graphqlArgType(value, argumentHint(spec.name, key))] as const);
   register(spec.name, (t) =>
     t.field({
       type: spec.output,
-      extensions: size ? { listSize: size } : undefined,
+      extensions: size || queryOnly.size ? { ...(size ? { listSize: size } : {}), ...(queryOnly.size ? { [REST_QUERY_EXTENSION]: [...queryOnly] } : {}) } : undefined,
       nullable: spec.nullable ?? spec.access !== 'public',
       description,
       authScopes: authScopesFor(spec.access),
@@ -363,7 +381,9 @@ export function defineOperation<Shape extends Record<string, AnyZod>, Result>(sp
       // input validation, so an anonymous caller with a bad body gets 401, not 422.
       resolve: async (_root: unknown, args: Record<string, unknown>, ctx: RequestContext) => {
         if (spec.guessable) await ctx.rateLimit?.guess();
-        return run(ctx, parseInput(schema, args, spec.refine));
+        // Over REST the facade put the query-only values on the request (ctx.rest.queryArgs).
+        const restArgs = queryOnly.size && ctx.rest?.facade ? ctx.rest.queryArgs : undefined;
+        return run(ctx, parseInput(schema, restArgs ? { ...args, ...restArgs } : args, spec.refine));
       },
     }),
   );

@@ -1,6 +1,7 @@
 // The REST facade: sofa-api generates /api routes from the GraphQL fields, running each as a
 // GraphQL operation through Yoga's own execution (so auth, masking and plugins are the same
 // as /graphql). This is @graphql-yoga/plugin-sofa's small plugin plus what the contract needs:
+//   - REST-only query keys (`rest.queryOnly`: `include`) read outside the GraphQL arguments,
 //   - success bodies in `{ data }` (paginated fields already have the `{ data, meta }` shape),
 //   - errors as `{ error: { code, message, details? } }` with the REST status,
 //   - routes whose body *is* one argument (`bodyAs`),
@@ -65,10 +66,33 @@ export function restFacade(options: RestFacadeOptions): Plugin & { sofa: () => S
   }
 
   /**
+   * Moves the route's REST-only query keys (`rest.queryOnly`, e.g. `include`) out of the URL onto
+   * the request's REST state, where the operation's resolver reads them: they are not GraphQL
+   * arguments, so sofa has nothing to fill with them.
+   */
+  function takeQueryOnly(request: Request, route: CompiledRoute, rest: RequestContext['rest'] | undefined): Request {
+    const keys = route.operation.rest?.queryOnly;
+    if (!keys?.length) return request;
+    const url = new URL(request.url);
+    const taken: Record<string, string | string[]> = {};
+    for (const key of keys) {
+      const values = url.searchParams.getAll(key);
+      if (!values.length) continue;
+      taken[key] = values.length === 1 ? values[0]! : values;
+      url.searchParams.delete(key);
+    }
+    if (rest) rest.queryArgs = taken;
+    if (!Object.keys(taken).length) return request;
+    const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
+    return new Request(url, { method: request.method, headers: request.headers, ...(hasBody ? { body: request.body, duplex: 'half' } : {}) } as RequestInit);
+  }
+
+  /**
    * Prepares the body for sofa: wraps it under `bodyAs` for routes whose body is one argument,
    * and notes the top-level keys sent as explicit null (sofa drops them; see withExplicitNulls).
    */
-  async function rewriteBody(request: Request, route: CompiledRoute, rest: RequestContext['rest'] | undefined): Promise<Request | Response> {
+  async function rewriteBody(original: Request, route: CompiledRoute, rest: RequestContext['rest'] | undefined): Promise<Request | Response> {
+    const request = takeQueryOnly(original, route, rest);
     const prefixed = route.operation.rest?.queryPrefix;
     if (prefixed && request.method === 'GET') {
       const url = new URL(request.url);

@@ -172,8 +172,12 @@ describe('customer carts', () => {
     expect(forBob.status).toBe(201);
     expect(forBob.body.data.customerId).toBe(bob.userId);
     expect((await t.request(`/api/carts/${forBob.body.data.id}`, { bearer: bob.token })).status).toBe(200);
-    const nobody = await t.request('/api/carts', { bearer: staff.token, body: { currency: 'USD', customerId: 'no-such-user' } });
+    const nobody = await t.request('/api/carts', { bearer: staff.token, body: { currency: 'USD', customerId: '00000000-0000-4000-8000-000000000000' } });
     expect(nobody.status).toBe(422);
+    expect(nobody.body.error.details).toEqual([expect.objectContaining({ field: 'customerId', message: expect.stringContaining('no such customer') })]);
+    const malformed = await t.request('/api/carts', { bearer: staff.token, body: { currency: 'USD', customerId: 'no-such-user' } });
+    expect(malformed.status).toBe(422);
+    expect(malformed.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: [expect.objectContaining({ field: 'customerId' })] });
   });
 
   it('signed-in callers need the cart permission of the route', async () => {

@@ -304,8 +304,8 @@ describe('GraphQL', () => {
     );
     expect(created.body.errors).toBeUndefined();
     const id = created.body.data!.catalogEntityCreate.id;
-    const read = await t.graphql(`query($s: String!) { catalogEntity(idOrSlug: $s, include: "variants") { id variants { sku } attributes { locale } } }`, { s: slug }, { apiKey: storefront });
-    // attributes was selected but not named in include: over GraphQL the selection is the include.
+    const read = await t.graphql(`query($s: String!) { catalogEntity(idOrSlug: $s) { id variants { sku } attributes { locale } } }`, { s: slug }, { apiKey: storefront });
+    // Over GraphQL the selection is the include (there is no include argument).
     expect(read.body.data).toEqual({ catalogEntity: { id, variants: [], attributes: [] } });
     const list = await t.graphql(`{ catalogEntities(limit: 5, sort: "createdAt:desc") { data { id } meta { pagination { limit total } } } }`, {}, { apiKey: admin });
     expect(list.body.data!.catalogEntities.meta.pagination.limit).toBe(5);

@@ -93,7 +93,7 @@ describe('include', () => {
 
   it('works through GraphQL, where selecting a relation also embeds it', async () => {
     const res = await t.graphql(
-      `query($type: String) { catalogEntities(type: $type, limit: 3, include: "variants,customFields") { data { slug variants { sku options } customFields { fieldName value } brands { id } } } }`,
+      `query($type: String) { catalogEntities(type: $type, limit: 3) { data { slug variants { sku options } customFields { fieldName value } brands { id } } } }`,
       { type },
       { apiKey: storefront },
     );

@@ -2,7 +2,11 @@
 // without any `include`, and costs the same number of SQL statements for a page of 10 entities
 // as for a page of 100 (batch loaders: one statement per relation per level). REST keeps its
 // `include` contract: an embed it does not name stays null and costs nothing.
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildSchema, isInterfaceType, isObjectType } from 'graphql';
+import { PACKAGE_ROOT } from '../../src/paths.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { createBrand, createCategory, defineField, inBatches, uniqueSlug } from '../catalog/helpers.js';
 
@@ -208,5 +212,62 @@ describe('catalog relations resolve when selected', () => {
     const bare = await count(`/api/catalog/entities?type=${type}&limit=100`);
     // include=variants: one statement for the page's variants and one for their availability.
     expect(await count(`/api/catalog/entities?type=${type}&limit=100&include=variants`)).toBe(bare + 2);
+  });
+});
+
+// Issue 23: `include` is a REST query key only (operation.ts `rest.queryOnly`); in GraphQL the
+// selection is the include, so no field of either printed schema takes it.
+describe('include lives on REST only', () => {
+  it('has no include argument anywhere in schema.graphql or schema.plugins.graphql', () => {
+    for (const file of ['schema.graphql', 'schema.plugins.graphql']) {
+      const schema = buildSchema(fs.readFileSync(path.join(PACKAGE_ROOT, file), 'utf8'));
+      const found: string[] = [];
+      for (const named of Object.values(schema.getTypeMap())) {
+        if (!isObjectType(named) && !isInterfaceType(named)) continue;
+        for (const field of Object.values(named.getFields())) if (field.args.some((a) => a.name === 'include')) found.push(`${named.name}.${field.name}`);
+      }
+      expect(found, file).toEqual([]);
+    }
+  });
+
+  it('refuses include as a GraphQL argument', async () => {
+    const res = await t.graphql(`{ catalogEntities(limit: 1, include: "variants") { data { id } } }`, undefined, { apiKey: storefront });
+    expect(res.body.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
+  });
+
+  it('embeds over REST what include names, and nothing else', async () => {
+    const without = await t.request(`/api/catalog/entities?type=${type}&limit=2`, { apiKey: storefront });
+    expect(without.status, without.text).toBe(200);
+    expect(without.body.data[0].variants).toBeNull();
+    const listed = await t.request(`/api/catalog/entities?type=${type}&limit=2&include=variants,brands`, { apiKey: storefront });
+    expect(listed.status, listed.text).toBe(200);
+    expect(listed.body.data[0].variants).toHaveLength(2);
+    expect(listed.body.data[0].brands).toHaveLength(1);
+    expect(listed.body.data[0].attributes).toBeNull();
+    const one = await t.request(`/api/catalog/entities/${listed.body.data[0].id}?include=attributes`, { apiKey: storefront });
+    expect(one.status, one.text).toBe(200);
+    expect(one.body.data.attributes).toEqual([expect.objectContaining({ locale: 'en' })]);
+    expect(one.body.data.variants).toBeNull();
+    const searched = await t.request(`/api/search?type=${type}&limit=1&include=variants`, { apiKey: storefront });
+    expect(searched.status, searched.text).toBe(200);
+    expect(searched.body.data[0].variants).toHaveLength(2);
+  });
+
+  it('refuses an unknown or repeated include with 422 naming include', async () => {
+    for (const query of ['include=nope', 'include=variants&include=brands']) {
+      const res = await t.request(`/api/catalog/entities?type=${type}&limit=1&${query}`, { apiKey: storefront });
+      expect(res.status, `${query}: ${res.text}`).toBe(422);
+      expect(res.body.error.code).toBe('VALIDATION_FAILED');
+      expect(res.body.error.details).toEqual([expect.objectContaining({ field: 'include' })]);
+    }
+  });
+
+  it('documents include as a query parameter of the three REST operations', async () => {
+    const doc = await t.request('/api/doc');
+    expect(doc.status).toBe(200);
+    for (const [route, method] of [['/api/catalog/entities', 'get'], ['/api/catalog/entities/{id}', 'get'], ['/api/search', 'get']] as const) {
+      const parameters = doc.body.paths[route][method].parameters as Array<{ name: string; in: string }>;
+      expect(parameters.filter((p) => p.name === 'include'), route).toEqual([expect.objectContaining({ in: 'query', required: false })]);
+    }
   });
 });

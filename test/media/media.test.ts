@@ -262,7 +262,7 @@ describe('attachments, include=media and renditions', () => {
 
     // GraphQL resolves media when selected, on entities and variants
     const gql = await t.graphql(
-      `query ($id: String!) { catalogEntity(idOrSlug: $id, include: "variants") { media { role sortOrder asset { id width } renditions { width } } variants { id media { mediaAssetId } } } }`,
+      `query ($id: String!) { catalogEntity(idOrSlug: $id) { media { role sortOrder asset { id width } renditions { width } } variants { id media { mediaAssetId } } } }`,
       { id: entity.id },
       { apiKey: storefront },
     );

@@ -93,6 +93,14 @@ describe('payment webhook', () => {
     expect(await t.app.db.paymentEvent.count({ where: { eventId: event.id } })).toBe(0);
   });
 
+  it('ignores (records, 200) an event whose metadata.orderId is not an order UUID: another system on the same provider account', async () => {
+    const event = paymentSucceeded({ id: 'ord_from_another_app', paymentIntentId: 'pi_elsewhere', grandTotal: 100 });
+    const res = await sendWebhook(t, event);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data).toMatchObject({ outcome: expect.stringMatching(/^ignored: metadata.orderId/), orderId: null });
+    expect(await t.app.db.paymentEvent.count({ where: { eventId: event.id } })).toBe(1);
+  });
+
   it('records but does not act on other event types, and on an intent that is not the order\'s', async () => {
     const order = await placeOrder(store, [{ entityId }]);
     const other = await sendWebhook(t, { id: `evt_other_${Date.now()}`, type: 'charge.updated', data: { object: { id: 'ch_1' } } });

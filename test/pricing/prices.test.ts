@@ -166,7 +166,7 @@ describe('prices', () => {
     const customer = await t.signIn('customer');
     const asCustomer = await t.request(`/api/catalog/entities/${entity.id}?include=pricing`, { bearer: customer.token });
     expect(asCustomer.body.data.pricing.map((p: any) => p.amount)).toEqual([4200]);
-    const gql = await t.graphql(`query($id: String!) { catalogEntity(idOrSlug: $id, include: "pricing") { pricing { amount } } }`, { id: entity.id }, { apiKey: admin });
+    const gql = await t.graphql(`query($id: String!) { catalogEntity(idOrSlug: $id) { pricing { amount } } }`, { id: entity.id }, { apiKey: admin });
     expect(gql.body.data!.catalogEntity.pricing).toHaveLength(2);
   });
 });

@@ -3,6 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { ctxFor, expectGuarded, otherOrganization, unique } from '../inventory/helpers.js';
 
+// Customer ids are UUIDs (the customer's account user id); these need no account to exist.
+const CUSTOMER_1 = '00000000-0000-4000-8000-0000000000c1';
+const CUSTOMER_2 = '00000000-0000-4000-8000-0000000000c2';
+
 let t: TestApp;
 let admin: string;
 
@@ -88,7 +92,7 @@ describe('POST /promotions/validate', () => {
     expect(short.message).toContain('20000');
     const perCustomer = await create({ type: 'percentage_off_order', value: 10, usageLimitPerCustomer: 1 });
     expect((await validate(perCustomer.code)).reason).toBe('CUSTOMER_REQUIRED');
-    expect((await validate(perCustomer.code, { customerId: 'c-1' })).valid).toBe(true);
+    expect((await validate(perCustomer.code, { customerId: CUSTOMER_1 })).valid).toBe(true);
   });
 
   it('reads only: validating never uses the code up', async () => {
@@ -162,17 +166,17 @@ describe('redemption (the checkout\'s side)', () => {
     const promotion = await create({ type: 'fixed_amount_off_order', value: 500, currency: 'USD', usageLimitPerCustomer: 2 });
     const ctx = await ctxFor(t);
     const outcomes = await Promise.allSettled(
-      Array.from({ length: 8 }, () => t.app.services.promotions.redeem(ctx, { code: promotion.code, ...cart({ customerId: 'cust-1' }) })),
+      Array.from({ length: 8 }, () => t.app.services.promotions.redeem(ctx, { code: promotion.code, ...cart({ customerId: CUSTOMER_1 }) })),
     );
     const won = outcomes.filter((o) => o.status === 'fulfilled') as Array<PromiseFulfilledResult<any>>;
     expect(won).toHaveLength(2);
     expect(won[0]!.value).toMatchObject({ discount: 500n, valid: true });
-    expect((await validate(promotion.code, { customerId: 'cust-1' })).reason).toBe('CUSTOMER_LIMIT_REACHED');
-    expect((await validate(promotion.code, { customerId: 'cust-2' })).valid).toBe(true);
+    expect((await validate(promotion.code, { customerId: CUSTOMER_1 })).reason).toBe('CUSTOMER_LIMIT_REACHED');
+    expect((await validate(promotion.code, { customerId: CUSTOMER_2 })).valid).toBe(true);
 
     expect(await t.app.services.promotions.release(ctx, won[0]!.value.redemptionId)).toEqual({ released: true });
     expect(await t.app.services.promotions.release(ctx, won[0]!.value.redemptionId)).toEqual({ released: false });
-    expect((await validate(promotion.code, { customerId: 'cust-1' })).valid).toBe(true);
+    expect((await validate(promotion.code, { customerId: CUSTOMER_1 })).valid).toBe(true);
   });
 
   it('commits with the caller\'s transaction or not at all, and refuses a code that no longer applies', async () => {

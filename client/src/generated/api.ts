@@ -3054,7 +3054,7 @@ export interface components {
             actorType: components["schemas"]["ActorKind"];
             /** @description The state after the change (null when not recorded) */
             after?: unknown;
-            /** @description Id of the API key used */
+            /** @description Id of the API key used (a better-auth id: text, so String, not UUID) */
             apiKeyId?: string | null;
             /** @description The state before the change (null when not recorded) */
             before?: unknown;
@@ -3063,7 +3063,7 @@ export interface components {
              * @description When it was created
              */
             createdAt: string;
-            /** @description UUID of the catalog entity */
+            /** @description Id of the entity changed: a UUID for most entity types, a name for some (a settings group, a module), so String */
             entityId?: string | null;
             /** @description e.g. settings, price, promotion, catalog_entity, inventory */
             entityType: string;
@@ -3136,7 +3136,10 @@ export interface components {
             createdAt: string;
             /** @description ISO 4217 currency code, e.g. USD */
             currency: string;
-            /** @description Id of the customer (the id of their user account) */
+            /**
+             * Format: uuid
+             * @description The customer (their account's user id, as Customer.id); null for a guest cart
+             */
             customerId?: string | null;
             /**
              * Format: uuid
@@ -3726,7 +3729,7 @@ export interface components {
              * @description When it was created
              */
             createdAt: string;
-            /** @description Customer groups, for group prices and promotions */
+            /** @description Customer group keys (names chosen by the store, not UUIDs), for group prices and promotions */
             customerGroupIds: string[];
             /** @description The default billing address, if one is set */
             defaultBillingAddress?: components["schemas"]["CustomerAddress"] | null;
@@ -3767,7 +3770,7 @@ export interface components {
             updatedAt: string;
             /**
              * Format: uuid
-             * @description Id of the user account
+             * @description Id of the user account (a better-auth id: text, so String, not UUID)
              */
             userId?: string | null;
         };
@@ -3822,7 +3825,7 @@ export interface components {
              * @description When it was created
              */
             createdAt: string;
-            /** @description Customer groups, for group prices and promotions */
+            /** @description Customer group keys (names chosen by the store, not UUIDs), for group prices and promotions */
             customerGroupIds: string[];
             /** @description The default billing address, if one is set */
             defaultBillingAddress?: components["schemas"]["CustomerAddress"] | null;
@@ -3848,7 +3851,7 @@ export interface components {
             updatedAt: string;
             /**
              * Format: uuid
-             * @description Id of the user account
+             * @description Id of the user account (a better-auth id: text, so String, not UUID)
              */
             userId?: string | null;
         };
@@ -4135,7 +4138,7 @@ export interface components {
         };
         /** @description One change of on hand: the ledger row of an adjustment or of reserved units leaving with an order. */
         InventoryMovement: {
-            /** @description Id of the user or API key that acted */
+            /** @description Id of the user or API key that acted (better-auth ids: text, so String, not UUID) */
             actorId?: string | null;
             /**
              * Format: date-time
@@ -4608,9 +4611,12 @@ export interface components {
             currency: string;
             /** @description Email the order confirmation and invoice go to */
             customerEmail?: string | null;
-            /** @description Customer groups, for group prices and promotions */
+            /** @description Customer group keys (names chosen by the store, not UUIDs), for group prices and promotions */
             customerGroupIds: string[];
-            /** @description Id of the customer (the id of their user account) */
+            /**
+             * Format: uuid
+             * @description The customer (their account's user id, as Customer.id); null for a guest order
+             */
             customerId?: string | null;
             /**
              * Format: int64
@@ -4909,7 +4915,7 @@ export interface components {
         };
         /** @description A staff note on an order. */
         OrderNote: {
-            /** @description Id of the user who wrote it */
+            /** @description Id of the user or API key that wrote it (better-auth ids: text, so String, not UUID) */
             authorId?: string | null;
             /** @description The note text (at most 2000 characters) */
             body: string;
@@ -4976,7 +4982,7 @@ export interface components {
             id: string;
             /** @description Units refunded per order line */
             lines: components["schemas"]["OrderRefundLine"][];
-            /** @description Id of the staff user who operated */
+            /** @description Id of the user or API key who operated, or system (text, so String, not UUID) */
             operatorId: string;
             /**
              * Format: uuid
@@ -5019,7 +5025,7 @@ export interface components {
             cap?: number | null;
             /** @description YYYY-MM-DD in the organization timezone */
             day: string;
-            /** @description Id of the staff user who operated */
+            /** @description Id of the user or API key who operated, or system (text, so String, not UUID) */
             operatorId: string;
             /**
              * Format: int64
@@ -5235,7 +5241,7 @@ export interface components {
             createdAt: string;
             /** @description ISO 4217 currency code, e.g. USD */
             currency?: string | null;
-            /** @description Id of the customer group */
+            /** @description Key of the customer group (a name chosen by the store, not a UUID) */
             customerGroupId?: string | null;
             /**
              * Format: uuid
@@ -7520,6 +7526,7 @@ export interface operations {
                 after?: string;
                 /** @description Cursor mode: rows before this cursor (a `startCursor` or edge `cursor` of this same list and sort order) */
                 before?: string;
+                /** @description Id of the entity changed: a UUID for most entity types, a name for some (a settings group, a module), so String */
                 entityId?: string;
                 entityType?: string;
                 /** @description Dotted event name, e.g. settings.update */
@@ -7666,6 +7673,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description Id of the entity changed: a UUID for most entity types, a name for some (a settings group, a module), so String */
                 entityId: string;
                 entityType: string;
             };
@@ -8044,7 +8052,10 @@ export interface operations {
             content: {
                 "application/json": {
                     currency: string;
-                    /** @description The customer (user id) the cart is for */
+                    /**
+                     * Format: uuid
+                     * @description The customer the cart is for (their account's user id, as Customer.id)
+                     */
                     customerId?: string;
                 };
             };
@@ -13372,6 +13383,10 @@ export interface operations {
                     currency: string;
                     /** @description Group prices to apply; accepted from API keys and staff acting for customers only (403 otherwise) */
                     customerGroupIds?: string[];
+                    /**
+                     * Format: uuid
+                     * @description The customer ordering (their account's user id, as Customer.id); staff acting for customers only
+                     */
                     customerId?: string;
                     /**
                      * Format: email
@@ -19252,6 +19267,7 @@ export interface operations {
                         data?: {
                             duplicate?: boolean;
                             eventId?: string;
+                            /** Format: uuid */
                             orderId?: string | null;
                             outcome?: string;
                             received?: boolean;
@@ -21134,6 +21150,10 @@ export interface operations {
                     /** @description ISO 4217 currency code, e.g. USD */
                     currency: string;
                     customerGroupIds?: string[] | null;
+                    /**
+                     * Format: uuid
+                     * @description The customer (their account's user id, as Customer.id), for per-customer limits and groups
+                     */
                     customerId?: string | null;
                     /** @description Each { entityId, entityType, quantity, unitPrice, totalPrice } */
                     lineItems: {

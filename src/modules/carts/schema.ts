@@ -27,7 +27,7 @@ export const CartRef = builder.objectRef<CartView>('Cart').implement({
   fields: (t) => ({
     id: t.field({ type: 'UUID', resolve: (c) => c.id }),
     currency: t.exposeString('currency'),
-    customerId: t.exposeString('customerId', { nullable: true }),
+    customerId: t.field({ type: 'UUID', nullable: true, description: "The customer (their account's user id, as Customer.id); null for a guest cart", resolve: (c) => c.customerId }),
     status: t.field({ type: CartStatusEnum, resolve: (c) => c.status as never }),
     items: t.field({ type: [CartItemRef], resolve: (c) => c.items }),
     subtotalSnapshot: t.field({ type: 'MinorUnits', resolve: (c) => c.subtotalSnapshot }),
@@ -53,7 +53,7 @@ defineOperation({
   access: 'public',
   input: {
     currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as USD'),
-    customerId: z.string().min(1).max(64).optional().describe('The customer (user id) the cart is for'),
+    customerId: z.guid().optional().describe("The customer the cart is for (their account's user id, as Customer.id)"),
   },
   output: CartRef,
   resolve: (ctx, input) => createCart(ctx, input),

@@ -10,6 +10,7 @@ import { CatalogEntityRef } from './types.js';
 
 const id = z.guid().describe('Entity UUID');
 const status = z.enum(ENTITY_STATUSES);
+// REST only (rest.queryOnly): over GraphQL the selection is the include.
 const include = z
   .string()
   .max(500)
@@ -30,7 +31,7 @@ defineOperation({
     'Filters: type, status, category (id or slug), brand (id or slug). Sorted by `sort=field:direction` ' +
     `(fields ${SORT_FIELDS.join(', ')}; default createdAt:desc). Entities that are not active are listed only for callers ` +
     `with catalog:read:unpublished. Every embed costs a fixed number of SQL statements whatever the page size. ${includeNote()}`,
-  rest: { method: 'GET', path: '/catalog/entities' },
+  rest: { method: 'GET', path: '/catalog/entities', queryOnly: ['include'] },
   access: { permission: PERMISSION.read },
   input: {
     type: entityTypeSchema.optional().describe('Entity type, e.g. product'),
@@ -51,7 +52,7 @@ defineOperation({
   kind: 'query',
   summary: 'Get one catalog entity by UUID or slug',
   description: 'Entities that are not active are 404 unless the caller has catalog:read:unpublished.',
-  rest: { method: 'GET', path: '/catalog/entities/:id', pathArgs: { id: 'idOrSlug' } },
+  rest: { method: 'GET', path: '/catalog/entities/:id', pathArgs: { id: 'idOrSlug' }, queryOnly: ['include'] },
   access: { permission: PERMISSION.read },
   input: { idOrSlug: z.string().min(1).max(200).describe('Entity UUID or slug'), include },
   output: CatalogEntityRef,

@@ -52,7 +52,7 @@ defineOperation({
     cartId: z.guid(),
     paymentMethodId: z.string().min(1).max(255).describe('Payment method id of the provider, e.g. pm_card_visa'),
     currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as USD').describe('Must be the cart currency'),
-    customerId: z.string().min(1).max(64).optional(),
+    customerId: z.guid().optional().describe("The customer ordering (their account's user id, as Customer.id); staff acting for customers only"),
     customerGroupIds: z.array(z.string().min(1).max(64)).max(50).optional().describe('Group prices to apply; accepted from API keys and staff acting for customers only (403 otherwise)'),
     promotionCodes: z.array(z.string().min(1).max(64)).max(20).optional(),
     shippingAddress: address,

@@ -91,7 +91,7 @@ export const OrderRef = builder.objectRef<OrderView>('Order').implement({
     status: t.field({ type: OrderStatusEnum, resolve: (o) => o.status as never }),
     paymentStatus: t.field({ type: PaymentStatusEnum, resolve: (o) => o.paymentStatus as never }),
     currency: t.exposeString('currency'),
-    customerId: t.exposeString('customerId', { nullable: true }),
+    customerId: t.field({ type: 'UUID', nullable: true, description: "The customer (their account's user id, as Customer.id); null for a guest order", resolve: (o) => o.customerId }),
     customerEmail: t.exposeString('customerEmail', { nullable: true }),
     subtotal: t.field({ type: 'MinorUnits', resolve: (o) => o.subtotal }),
     discountTotal: t.field({ type: 'MinorUnits', resolve: (o) => o.discountTotal }),

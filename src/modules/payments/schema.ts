@@ -11,10 +11,10 @@ const WebhookReceiptRef = builder.objectRef<WebhookReceipt>('PaymentWebhookRecei
   fields: (t) => ({
     received: t.exposeBoolean('received'),
     duplicate: t.exposeBoolean('duplicate', { description: 'The event id was processed before; nothing changed' }),
-    eventId: t.exposeString('eventId'),
+    eventId: t.exposeString('eventId', { description: "The provider's event id (e.g. evt_...; not a UUID)" }),
     type: t.exposeString('type'),
     outcome: t.exposeString('outcome', { description: 'confirmed, paid, recorded, duplicate or ignored: <why>' }),
-    orderId: t.exposeString('orderId', { nullable: true }),
+    orderId: t.field({ type: 'UUID', nullable: true, description: 'The order named by the event (data.object.metadata.orderId), if any', resolve: (r) => r.orderId }),
   }),
 });
 
@@ -47,7 +47,7 @@ defineRawRoute({
     parameters: [{ name: 'Stripe-Signature', in: 'header', required: true, schema: { type: 'string' } }],
     requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', description: 'A Stripe Event', properties: { id: { type: 'string' }, type: { type: 'string' }, data: { type: 'object' } } } } } },
     responses: {
-      200: { description: 'Received', content: { 'application/json': { schema: { type: 'object', properties: { data: { type: 'object', properties: { received: { type: 'boolean' }, duplicate: { type: 'boolean' }, eventId: { type: 'string' }, type: { type: 'string' }, outcome: { type: 'string' }, orderId: { type: 'string', nullable: true } } } } } } } },
+      200: { description: 'Received', content: { 'application/json': { schema: { type: 'object', properties: { data: { type: 'object', properties: { received: { type: 'boolean' }, duplicate: { type: 'boolean' }, eventId: { type: 'string' }, type: { type: 'string' }, outcome: { type: 'string' }, orderId: { type: 'string', format: 'uuid', nullable: true } } } } } } } },
       400: { description: 'Missing or invalid signature (BAD_REQUEST)', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } } },
       404: { description: 'The order of the event is not known (yet); retried by the provider (NOT_FOUND)', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } } },
     },

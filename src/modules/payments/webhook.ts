@@ -13,6 +13,8 @@ import { SYSTEM_ACTOR, type OrdersCtx } from '../orders/shared.js';
 import { inTransaction } from '../orders/tx.js';
 import { WebhookSignatureError, type ProviderEvent } from './adapter.js';
 
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export interface WebhookReceipt {
   received: boolean;
   duplicate: boolean;
@@ -59,7 +61,11 @@ export async function receiveWebhook(ctx: Pick<RequestContext, 'db' | 'organizat
   const event = verify(ctx, rawBody, signature);
   const provider = ctx.services.payments.adapter.name;
   const object = event.data?.object ?? {};
-  const orderId = typeof object.metadata?.orderId === 'string' ? object.metadata.orderId : null;
+  // Our intents carry our order's UUID. Another system sharing the provider account may put its
+  // own ids there: such an event is not ours to act on (recorded and ignored, not a 500 from the
+  // uuid column, which the provider would retry forever).
+  const namedOrder = typeof object.metadata?.orderId === 'string' ? object.metadata.orderId : null;
+  const orderId = namedOrder && UUID_RE.test(namedOrder) ? namedOrder.toLowerCase() : null;
   const systemCtx: OrdersCtx = { ...ctx, actor: null };
 
   const result = await inTransaction(ctx.db, async (tx) => {
@@ -73,7 +79,7 @@ export async function receiveWebhook(ctx: Pick<RequestContext, 'db' | 'organizat
     let outcome = 'ignored: event type not handled';
     let afterCommit: Array<() => Promise<void>> = [];
     if (event.type === 'payment_intent.succeeded') {
-      if (!orderId) outcome = 'ignored: no metadata.orderId';
+      if (!orderId) outcome = namedOrder ? 'ignored: metadata.orderId is not an order UUID' : 'ignored: no metadata.orderId';
       else {
         const order = await lockOrderForSystem(tx, ctx.organization.id, orderId);
         if (!order) throw new AppError('NOT_FOUND', `Order ${orderId} not found in this organization (yet): retry later`);

@@ -225,7 +225,7 @@ defineOperation({
     currency: currencySchema,
     subtotal: money().describe('Cart subtotal in minor units'),
     lineItems: z.array(lineItem).max(500).describe('Each { entityId, entityType, quantity, unitPrice, totalPrice }'),
-    customerId: z.string().min(1).max(100).nullable().optional(),
+    customerId: z.guid().nullable().optional().describe("The customer (their account's user id, as Customer.id), for per-customer limits and groups"),
     customerGroupIds: z.array(customerGroupIdSchema).max(100).nullable().optional(),
   },
   output: PromotionValidationRef,

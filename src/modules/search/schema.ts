@@ -71,6 +71,7 @@ const SuggestionRef = builder.objectRef<Suggestion>('SearchSuggestion').implemen
 });
 
 const locale = localeSchema.default(DEFAULT_LOCALE).describe('Locale searched (its titles and texts), default en');
+// REST only (rest.queryOnly): over GraphQL the selection is the include.
 const include = z.string().max(500).optional().describe('Embeds of each hit, as on GET /catalog/entities (attributes, variants, media, ...)');
 
 defineOperation({
@@ -88,7 +89,7 @@ defineOperation({
     'gives counts over the whole filtered result in meta.facets; each facet ignores its own filter. limit above 100 is clamped. ' +
     'With search.engine meilisearch the same parameters, rules and response shape are answered by Meilisearch (typo-tolerant on every word; ' +
     '503 SERVICE_UNAVAILABLE while it cannot be reached).',
-  rest: { method: 'GET', path: '/search', queryPrefix: { prefix: 'attr.', arg: 'attr' } },
+  rest: { method: 'GET', path: '/search', queryPrefix: { prefix: 'attr.', arg: 'attr' }, queryOnly: ['include'] },
   access: { permission: PERMISSION.read },
   input: {
     q: z.string().max(500).optional().describe('Search text (web-search syntax)'),
