@@ -1,0 +1,189 @@
+// Bulk import and export over HTTP: a catalog CSV becomes products, variants, prices and stock
+// through a job; the same file again changes nothing; a dry run keeps nothing; an export
+// re-imports to the same catalog; orders and customers export; Shopify's CSV maps in.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { openStore, ORDER_TEST_CONFIG, placeOrder, product, unique, type Store } from '../orders/helpers.js';
+
+let t: TestApp;
+let store: Store;
+let code: string;
+
+function multipart(csv: string, fields: Record<string, string> = {}): Promise<{ body: Buffer; type: string }> {
+  const form = new FormData();
+  form.append('file', new Blob([csv], { type: 'text/csv' }), 'catalog.csv');
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  const encoded = new Request('http://localhost/', { method: 'POST', body: form });
+  return encoded.arrayBuffer().then((b) => ({ body: Buffer.from(b), type: encoded.headers.get('content-type')! }));
+}
+
+async function importCsv(csv: string, fields: Record<string, string> = {}, apiKey = store.admin) {
+  const { body, type } = await multipart(csv, fields);
+  return t.request('/api/catalog/import', { method: 'POST', apiKey, rawBody: body, headers: { 'content-type': type } });
+}
+
+/** Runs the queue until the job is done; returns it as GET /jobs/:id shows it. */
+async function finish(jobId: string, apiKey = store.admin) {
+  for (let i = 0; i < 5; i++) {
+    const job = await t.request(`/api/jobs/${jobId}`, { apiKey });
+    expect(job.status, job.text).toBe(200);
+    if (job.body.data.status === 'succeeded' || job.body.data.status === 'failed') return job.body.data;
+    const run = await t.request('/api/jobs/run?limit=20', { apiKey: store.admin });
+    expect(run.status, run.text).toBe(200);
+  }
+  throw new Error('job did not finish');
+}
+
+async function download(url: string): Promise<string> {
+  const res = await fetch(url.replace('http://localhost:3000', t.url));
+  expect(res.status).toBe(200);
+  return res.text();
+}
+
+async function counts() {
+  const db = t.app.db;
+  const org = (await t.app.services.organizations.defaultOrganization()).id;
+  const where = { organizationId: org };
+  return {
+    entities: await db.catalogEntity.count({ where }),
+    variants: await db.catalogVariant.count({ where }),
+    prices: await db.price.count({ where }),
+    levels: await db.inventoryLevel.count({ where }),
+    movements: await db.inventoryMovement.count({ where }),
+    attributes: await db.catalogAttributes.count({ where }),
+    events: await db.domainEvent.count({ where }),
+    updatedAt: (await db.catalogEntity.aggregate({ where, _max: { updatedAt: true } }))._max.updatedAt?.toISOString(),
+  };
+}
+
+beforeAll(async () => {
+  t = await startTestApp(ORDER_TEST_CONFIG);
+  store = await openStore(t);
+  const wh = await t.request(`/api/inventory/warehouses`, { apiKey: store.admin });
+  code = wh.body.data.find((w: { id: string }) => w.id === store.warehouseId).code;
+});
+afterAll(() => t?.close());
+
+describe('POST /catalog/import', () => {
+  const tee = unique('tee');
+  const mug = unique('mug');
+  const csv = () =>
+    [
+      `slug,type,status,title:en,title:de,categories,brand,sku,variant_title,option:size,price:EUR,stock:${code}`,
+      `${tee},product,active,Tee,T-Shirt,shirts|summer,acme,,,,,`,
+      `${tee},,,,,,,${tee}-s,Small,S,1999,5`,
+      `${tee},,,,,,,${tee}-m,Medium,M,1999,7`,
+      `${mug},product,draft,Mug,Tasse,,acme,${mug}-1,,,899,3`,
+      `bad slug!,product,,,,,,,,,,`,
+      `${unique('x')},product,,,,,,${unique('x')},,,12.5,`,
+    ].join('\n');
+
+  it('imports products, variants, prices and stock through a job, with progress and an error report', async () => {
+    const before = await counts();
+    const res = await importCsv(csv());
+    expect(res.status, res.text).toBe(202);
+    expect(res.body.data.taskSlug).toBe('catalog/import');
+    const job = await finish(res.body.data.id);
+    expect(job.status, JSON.stringify(job)).toBe('succeeded');
+    expect(job.output).toMatchObject({ rowsTotal: 6, rowsDone: 6, rowsFailed: 2, products: { created: 2, updated: 0, unchanged: 0 }, errors: 2 });
+    const report = await download(job.output.errorReport.url);
+    expect(report.split('\n')[0]).toBe('row,column,message');
+    expect(report).toContain('6,slug,');
+    expect(report).toContain('7,price:EUR,');
+    const after = await counts();
+    expect(after.entities - before.entities).toBe(2);
+    expect(after.variants - before.variants).toBe(3);
+    expect(after.prices - before.prices).toBe(3);
+    expect(after.levels - before.levels).toBe(3);
+    // One event for the batch, not one per row.
+    expect(after.events - before.events).toBe(1);
+    const entity = await t.request(`/api/catalog/entities/${tee}?include=variants`, { apiKey: store.admin });
+    expect(entity.status, entity.text).toBe(200);
+    expect(entity.body.data.status).toBe('active');
+    const check = await t.request(`/api/inventory/check?entityIds=${entity.body.data.id}`, { apiKey: store.admin });
+    expect(check.text).toContain('12');
+  });
+
+  it('re-importing the same file changes nothing: no rows, no movements, no events', async () => {
+    const before = await counts();
+    const job = await finish((await importCsv(csv())).body.data.id);
+    expect(job.status).toBe('succeeded');
+    expect(job.output.products).toEqual({ created: 0, updated: 0, unchanged: 2 });
+    const after = await counts();
+    expect(after.entities - before.entities).toBe(0);
+    expect(after.movements - before.movements).toBe(0);
+    expect(after.events - before.events).toBe(0);
+    expect(after.updatedAt).toBe(before.updatedAt);
+  });
+
+  it('dryRun=true validates and keeps nothing', async () => {
+    const before = await counts();
+    const slug = unique('dry');
+    const job = await finish((await importCsv(`slug,sku,price:EUR\n${slug},${slug}-1,100\n`, { dryRun: 'true' })).body.data.id);
+    expect(job.output).toMatchObject({ dryRun: true, products: { created: 1 }, errors: 0 });
+    expect(await counts()).toEqual(before);
+  });
+
+  it('refuses a header that is not an import header (422), and callers without catalog:create (403)', async () => {
+    const bad = await importCsv('name,price\nx,1\n');
+    expect(bad.status, bad.text).toBe(422);
+    expect(bad.text).toContain('unknown column name');
+    const storefront = await importCsv(csv(), {}, store.storefront);
+    expect(storefront.status).toBe(403);
+  });
+});
+
+describe('exports', () => {
+  it('a catalog export re-imports to the same catalog', async () => {
+    await product(store, { price: 500, stock: 4, title: 'Exported product', currency: 'EUR' });
+    const res = await t.request('/api/catalog/export', { method: 'POST', apiKey: store.admin });
+    expect(res.status, res.text).toBe(202);
+    const job = await finish(res.body.data.id);
+    expect(job.status, JSON.stringify(job)).toBe('succeeded');
+    const file = await download(job.output.file.url);
+    expect(file.split('\n')[0]).toContain('slug,type,status');
+    const before = await counts();
+    const again = await finish((await importCsv(file)).body.data.id);
+    expect(again.output).toMatchObject({ rowsFailed: 0, errors: 0, products: { created: 0, updated: 0 } });
+    expect(await counts()).toEqual(before);
+  });
+
+  it('orders and customers export to CSV; the download checks its signature', async () => {
+    const entityId = await product(store, { price: 700, stock: 9 });
+    await placeOrder(store, [{ entityId, quantity: 2 }]);
+    for (const [path, head] of [['/api/orders/export', 'order_number,order_id'], ['/api/customers/export', 'customer_id,email']] as const) {
+      const res = await t.request(path, { method: 'POST', apiKey: store.admin });
+      expect(res.status, res.text).toBe(202);
+      const job = await finish(res.body.data.id);
+      expect(job.status, JSON.stringify(job)).toBe('succeeded');
+      expect((await download(job.output.file.url)).startsWith(head)).toBe(true);
+      const tampered = await fetch(job.output.file.url.replace('http://localhost:3000', t.url).replace(/signature=./, 'signature=A'));
+      expect(tampered.status).toBe(403);
+    }
+    const orders = await finish((await t.request('/api/orders/export', { method: 'POST', apiKey: store.admin })).body.data.id);
+    expect(await download(orders.output.file.url)).toContain(',2,700,1400,');
+  });
+
+  it('a storefront key cannot start an export or read an import job', async () => {
+    expect((await t.request('/api/orders/export', { method: 'POST', apiKey: store.storefront })).status).toBe(403);
+    const job = await importCsv(`slug\n${unique('p')}\n`);
+    expect((await t.request(`/api/jobs/${job.body.data.id}`, { apiKey: store.storefront })).status).toBe(404);
+  });
+});
+
+describe('Shopify product CSV', () => {
+  it('maps handles, options, decimal prices and inventory', async () => {
+    const handle = unique('hoodie');
+    const csv = [
+      'Handle,Title,Body (HTML),Vendor,Type,Status,Option1 Name,Option1 Value,Variant SKU,Variant Price,Variant Inventory Qty,Image Src',
+      `${handle},Hoodie,<p>Warm</p>,Acme Co,Sweaters,active,Size,S,,49.90,3,`,
+      `${handle},,,,,,,L,,52.00,1,`,
+    ].join('\n');
+    const job = await finish((await importCsv(csv, { format: 'shopify', currency: 'EUR', warehouse: code })).body.data.id);
+    expect(job.output, JSON.stringify(job.output)).toMatchObject({ rowsFailed: 0, products: { created: 1 } });
+    const entity = await t.request(`/api/catalog/entities/${handle}?include=variants`, { apiKey: store.admin });
+    expect(entity.status, entity.text).toBe(200);
+    const variants = await t.app.db.catalogVariant.findMany({ where: { entityId: entity.body.data.id }, include: { prices: true } });
+    expect(variants.map((v) => [v.sku, Number(v.prices[0]!.amount)]).sort()).toEqual([[`${handle}-l`, 5200], [`${handle}-s`, 4990]]);
+  });
+});
