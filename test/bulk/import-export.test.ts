@@ -1,7 +1,10 @@
 // Bulk import and export over HTTP: a catalog CSV becomes products, variants, prices and stock
 // through a job; the same file again changes nothing; a dry run keeps nothing; an export
 // re-imports to the same catalog; orders and customers export; Shopify's CSV maps in.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { png } from '../media/helpers.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { openStore, ORDER_TEST_CONFIG, placeOrder, product, unique, type Store } from '../orders/helpers.js';
 
@@ -133,6 +136,59 @@ describe('POST /catalog/import', () => {
   });
 });
 
+describe('images and GraphQL', () => {
+  it('fetches images by URL once: a re-import adds no asset and no attachment', async () => {
+    const image = await png(40, 30, '#3a7');
+    const server = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(image));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/a.png`;
+    try {
+      const slug = unique('pic');
+      const file = `slug,images\n${slug},${url}|${url}?again\n`;
+      const first = await finish((await importCsv(file)).body.data.id);
+      expect(first.output, JSON.stringify(first.output)).toMatchObject({ imagesAttached: 1, errors: 0 });
+      const before = await t.app.db.mediaAsset.count();
+      const second = await finish((await importCsv(file)).body.data.id);
+      expect(second.output).toMatchObject({ imagesAttached: 0, errors: 0, products: { created: 0, updated: 0, unchanged: 1 } });
+      expect(await t.app.db.mediaAsset.count()).toBe(before);
+      const entity = await t.request(`/api/catalog/entities/${slug}?include=media`, { apiKey: store.admin });
+      expect(entity.body.data.media).toHaveLength(1);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('an unreachable image is reported, the product is still imported', async () => {
+    const slug = unique('pic');
+    const job = await finish((await importCsv(`slug,images\n${slug},http://127.0.0.1:9/none.png\n`)).body.data.id);
+    expect(job.output).toMatchObject({ products: { created: 1 }, errors: 1, imagesAttached: 0 });
+    expect(await download(job.output.errorReport.url)).toContain(`2,images,image http://127.0.0.1:9/none.png not imported`);
+  });
+
+  it('catalogImport over GraphQL multipart starts the same job; job(id) follows it', async () => {
+    const slug = unique('gql');
+    const form = new FormData();
+    form.append('operations', JSON.stringify({ query: 'mutation ($file: File!) { catalogImport(file: $file, dryRun: true) { id taskSlug status } }', variables: { file: null } }));
+    form.append('map', JSON.stringify({ 0: ['variables.file'] }));
+    form.append('0', new Blob([`slug\n${slug}\n`], { type: 'text/csv' }), 'c.csv');
+    const encoded = new Request('http://localhost/', { method: 'POST', body: form });
+    const res = await fetch(`${t.url}/graphql`, { method: 'POST', headers: { 'x-api-key': store.admin, 'content-type': encoded.headers.get('content-type')!, 'graphql-require-preflight': '1' }, body: Buffer.from(await encoded.arrayBuffer()) });
+    const body = await res.json();
+    expect(body.errors, JSON.stringify(body)).toBeUndefined();
+    expect(body.data.catalogImport.taskSlug).toBe('catalog/import');
+    await finish(body.data.catalogImport.id);
+    const followed = await t.graphql(`query ($id: UUID!) { job(id: $id) { status output } }`, { id: body.data.catalogImport.id }, { apiKey: store.admin });
+    expect(followed.body.data.job).toMatchObject({ status: 'succeeded', output: { dryRun: true, products: { created: 1 } } });
+  });
+
+  it('accepts an upload above the 1 MiB JSON body limit (the media upload limit applies)', async () => {
+    const res = await importCsv(`slug,description:en\n${unique('big')},${'a'.repeat(1_200_000)}\n`);
+    expect(res.status, res.text.slice(0, 300)).toBe(202);
+    const job = await finish(res.body.data.id);
+    expect(job.output).toMatchObject({ rowsFailed: 1, errors: 1 });
+  });
+});
+
 describe('exports', () => {
   it('a catalog export re-imports to the same catalog', async () => {
     await product(store, { price: 500, stock: 4, title: 'Exported product', currency: 'EUR' });
@@ -140,11 +196,13 @@ describe('exports', () => {
     expect(res.status, res.text).toBe(202);
     const job = await finish(res.body.data.id);
     expect(job.status, JSON.stringify(job)).toBe('succeeded');
-    const file = await download(job.output.file.url);
+    // Image URLs are signed links of the API's public URL (config.baseUrl); the test server listens elsewhere.
+    const file = (await download(job.output.file.url)).replaceAll('http://localhost:3000', t.url);
+    expect(file).toContain('/api/media/');
     expect(file.split('\n')[0]).toContain('slug,type,status');
     const before = await counts();
     const again = await finish((await importCsv(file)).body.data.id);
-    expect(again.output).toMatchObject({ rowsFailed: 0, errors: 0, products: { created: 0, updated: 0 } });
+    expect(again.output, JSON.stringify(again.output)).toMatchObject({ rowsFailed: 0, errors: 0, imagesAttached: 0, products: { created: 0, updated: 0 } });
     expect(await counts()).toEqual(before);
   });
 

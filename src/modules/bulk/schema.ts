@@ -12,7 +12,10 @@ import { defineRawRoute } from '../../http/raw-routes.js';
 import { appErrorResponse, errorResponse } from '../../http/rest-errors.js';
 import { JobRef } from '../jobs/schema.js';
 import type { ReceivedFile } from '../media/service.js';
-import { receiveMultipart } from '../media/upload.js';
+import { receiveMultipart, streamToTemp } from '../media/upload.js';
+import { builder } from '../../graphql/builder.js';
+import type { Job } from '../../generated/prisma/client.js';
+import { Readable } from 'node:stream';
 import { putBulkFile, readBulkFile, readTemp, verifyBulkFile } from './files.js';
 import { HeaderError } from './format.js';
 import { IMPORT_TASK, readerFor, type ImportInput } from './import.task.js';
@@ -42,6 +45,30 @@ async function checkHeader(file: string, options: z.infer<typeof importOptions>)
     if (error instanceof HeaderError) throw validationFailed(error.problems.map((message) => ({ field: 'file', message })), 'The CSV header is not an import header');
     throw error;
   }
+}
+
+/**
+ * Checks the options and the file's header, moves the file into the store and enqueues the
+ * import (REST and GraphQL both come here). Takes the temporary file over unless it throws.
+ */
+async function startImport(ctx: RequestContext, file: ReceivedFile | null, raw: Record<string, unknown>): Promise<Job> {
+  const parsed = importOptions.safeParse(raw);
+  if (!parsed.success) throw validationFailed(parsed.error.issues.map((i) => ({ field: String(i.path[0] ?? ''), message: i.message })));
+  if (!file || file.size === 0) throw validationFailed([{ field: 'file', message: file ? 'is empty' : 'is required' }]);
+  await checkHeader(file.tempFile, parsed.data);
+  const fileId = await putBulkFile(ctx.config, ctx.organization.id, file.tempFile, randomUUID());
+  const options = parsed.data;
+  const input: ImportInput = {
+    fileId,
+    fileName: null,
+    format: options.format,
+    dryRun: options.dryRun === 'true',
+    locale: options.locale,
+    currency: options.currency,
+    warehouse: options.warehouse ?? null,
+    actorId: ctx.actor?.userId ?? null,
+  };
+  return ctx.services.jobs.enqueue({ task: IMPORT_TASK, organizationId: ctx.organization.id, input });
 }
 
 defineRawRoute({
@@ -91,24 +118,8 @@ defineRawRoute({
       const received = await receiveMultipart(ctx.request, ctx.config);
       file = received.file;
       const query = Object.fromEntries(new URL(ctx.request.url).searchParams);
-      const parsed = importOptions.safeParse({ ...query, ...received.fields });
-      if (!parsed.success) throw validationFailed(parsed.error.issues.map((i) => ({ field: String(i.path[0] ?? ''), message: i.message })));
-      if (!file || file.size === 0) throw validationFailed([{ field: 'file', message: file ? 'is empty' : 'is required' }]);
-      await checkHeader(file.tempFile, parsed.data);
-      const fileId = await putBulkFile(ctx.config, ctx.organization.id, file.tempFile, randomUUID());
+      const job = await startImport(ctx, file, { ...query, ...received.fields });
       file = null;
-      const options = parsed.data;
-      const input: ImportInput = {
-        fileId,
-        fileName: null,
-        format: options.format,
-        dryRun: options.dryRun === 'true',
-        locale: options.locale,
-        currency: options.currency,
-        warehouse: options.warehouse ?? null,
-        actorId: ctx.actor?.userId ?? null,
-      };
-      const job = await ctx.services.jobs.enqueue({ task: IMPORT_TASK, organizationId: ctx.organization.id, input });
       return new Response(JSON.stringify({ data: jobJson(ctx.config, job) }), { status: 202, headers: { 'content-type': 'application/json; charset=utf-8' } });
     } catch (error) {
       if (file) await fs.rm(file.tempFile, { force: true });
@@ -181,9 +192,50 @@ defineRawRoute({
     if (refusal) return errorResponse(403, 'FORBIDDEN', refusal);
     const stream = /^[0-9a-f-]{36}$/.test(organizationId) && /^[0-9a-f-]{36}$/.test(fileId) ? await readBulkFile(ctx.config, organizationId, fileId) : null;
     if (!stream) return errorResponse(404, 'NOT_FOUND', 'File not found');
-    const { Readable } = await import('node:stream');
     return new Response(Readable.toWeb(stream) as ReadableStream, {
       headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${fileId}.csv"`, 'cache-control': 'private, no-store', 'x-content-type-options': 'nosniff' },
     });
   },
 });
+
+// GraphQL twin of POST /catalog/import (graphql-multipart-request-spec, as mediaUpload).
+builder.mutationField('catalogImport', (t) =>
+  t.field({
+    type: JobRef,
+    description:
+      'Import a catalog CSV through a GraphQL multipart request: the same checks and job as POST /api/catalog/import (header checked at ' +
+      'once, rows imported by the catalog/import job; follow it with `job(id)`). Requires permission catalog:create.',
+    authScopes: { permission: 'catalog:create' },
+    args: {
+      file: t.arg({ type: 'File', required: true }),
+      format: t.arg.string({ required: false, description: 'native (default) or shopify' }),
+      dryRun: t.arg.boolean({ required: false, description: 'Validate only: nothing is kept' }),
+      locale: t.arg.string({ required: false, description: 'Shopify: locale of the texts (default en)' }),
+      currency: t.arg.string({ required: false, description: 'Shopify: currency of Variant Price (default USD)' }),
+      warehouse: t.arg.string({ required: false, description: 'Shopify: warehouse code of the stock (default: the default warehouse)' }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const received = await streamToTemp(ctx.config, Readable.from(fileChunks(args.file)), args.file.type || null);
+      const options = Object.fromEntries(Object.entries({ ...args, file: undefined, dryRun: args.dryRun === undefined || args.dryRun === null ? undefined : String(args.dryRun) }).filter(([, v]) => v !== undefined && v !== null));
+      try {
+        return withLinks(ctx.config, await startImport(ctx, received, options));
+      } catch (error) {
+        await fs.rm(received.tempFile, { force: true });
+        throw error;
+      }
+    },
+  }),
+);
+
+async function* fileChunks(file: File): AsyncGenerator<Buffer> {
+  const reader = file.stream().getReader();
+  try {
+    while (true) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}
