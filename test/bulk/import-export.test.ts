@@ -5,6 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { png } from '../media/helpers.js';
+import { BULK_FILE_TTL_SECONDS, signBulkFile, verifyBulkFile } from '../../src/modules/bulk/files.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { openStore, ORDER_TEST_CONFIG, placeOrder, product, unique, type Store } from '../orders/helpers.js';
 
@@ -136,6 +137,29 @@ describe('POST /catalog/import', () => {
   });
 });
 
+describe('import cost', () => {
+  /** SQL statements of one import job: upload, run, read. */
+  async function statementsOf(products: number): Promise<{ statements: number; output: any }> {
+    const prefix = unique('cost');
+    const lines = [`slug,title:en,sku,option:size,price:EUR,stock:${code}`];
+    for (let p = 0; p < products; p++) for (const size of ['S', 'M']) lines.push(`${prefix}-${p},Item ${p},${prefix}-${p}-${size},${size},100,2`);
+    // Earlier imports' events are dispatched first (a run of an empty queue), so only this job's statements count.
+    expect((await t.request('/api/jobs/run?queue=nothing', { apiKey: store.admin })).status).toBe(200);
+    const res = await importCsv(lines.join('\n'));
+    const before = t.statements();
+    const job = await finish(res.body.data.id);
+    return { statements: t.statements() - before, output: job.output };
+  }
+
+  it('writes a batch with the same number of statements for 5 and 50 products', async () => {
+    const small = await statementsOf(5);
+    const large = await statementsOf(50);
+    expect(small.output.products.created).toBe(5);
+    expect(large.output.products.created).toBe(50);
+    expect(large.statements).toBe(small.statements);
+  });
+});
+
 describe('images and GraphQL', () => {
   it('fetches images by URL once: a re-import adds no asset and no attachment', async () => {
     const image = await png(40, 30, '#3a7');
@@ -220,6 +244,16 @@ describe('exports', () => {
     }
     const orders = await finish((await t.request('/api/orders/export', { method: 'POST', apiKey: store.admin })).body.data.id);
     expect(await download(orders.output.file.url)).toContain(',2,700,1400,');
+  });
+
+  it('a download link stops working when it expires', () => {
+    const config = t.app.config;
+    const org = '00000000-0000-4000-8000-000000000001';
+    const file = '00000000-0000-4000-8000-000000000002';
+    const link = new URL(signBulkFile(config, org, file, Date.now()).url);
+    const verify = (now: number) => verifyBulkFile(config, `${org}/${file}`, link.searchParams.get('expires'), link.searchParams.get('signature'), now);
+    expect(verify(Date.now())).toBeNull();
+    expect(verify(Date.now() + (BULK_FILE_TTL_SECONDS + 1) * 1000)).toMatch(/expired/);
   });
 
   it('a storefront key cannot start an export or read an import job', async () => {
