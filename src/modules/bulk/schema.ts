@@ -207,7 +207,7 @@ builder.mutationField('catalogImport', (t) =>
       'once, rows imported by the catalog/import job; follow it with `job(id)`). Requires permission catalog:create.',
     authScopes: { permission: 'catalog:create' },
     args: {
-      file: t.arg({ type: 'File', required: true }),
+      file: t.arg({ type: 'File', required: true, description: 'The CSV file (a multipart file part)' }),
       format: t.arg.string({ required: false, description: 'native (default) or shopify' }),
       dryRun: t.arg.boolean({ required: false, description: 'Validate only: nothing is kept' }),
       locale: t.arg.string({ required: false, description: 'Shopify: locale of the texts (default en)' }),
