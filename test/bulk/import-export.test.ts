@@ -5,6 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { png } from '../media/helpers.js';
+import { DEFAULT_ROLES } from '../../src/config/schema.js';
 import { BULK_FILE_TTL_SECONDS, signBulkFile, verifyBulkFile } from '../../src/modules/bulk/files.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { openStore, ORDER_TEST_CONFIG, placeOrder, product, unique, type Store } from '../orders/helpers.js';
@@ -61,7 +62,8 @@ async function counts() {
 }
 
 beforeAll(async () => {
-  t = await startTestApp(ORDER_TEST_CONFIG);
+  // `importer`: may create products and stock, but neither change existing products nor set prices.
+  t = await startTestApp({ ...ORDER_TEST_CONFIG, auth: { roles: { ...DEFAULT_ROLES, importer: ['catalog:create', 'catalog:read', 'inventory:adjust'] } } });
   store = await openStore(t);
   const wh = await t.request(`/api/inventory/warehouses`, { apiKey: store.admin });
   code = wh.body.data.find((w: { id: string }) => w.id === store.warehouseId).code;
@@ -134,6 +136,22 @@ describe('POST /catalog/import', () => {
     expect(bad.text).toContain('unknown column name');
     const storefront = await importCsv(csv(), {}, store.storefront);
     expect(storefront.status).toBe(403);
+  });
+
+  it('needs what the single writes need: pricing for price columns, catalog:update to change a product', async () => {
+    const staff = await t.signIn('staff');
+    const { body, type } = await multipart(`slug,sku,price:EUR\n${unique('p')},${unique('s')},100\n`);
+    const refused = await t.request('/api/catalog/import', { method: 'POST', bearer: staff.token, rawBody: body, headers: { 'content-type': type } });
+    expect(refused.status, refused.text).toBe(403);
+    expect(refused.body.error.message).toContain('pricing');
+    const importer = await t.signIn('importer');
+    const fresh = unique('fresh');
+    const upload = await multipart(`slug,title:en,stock:${code}\n${fresh},New,4\n${tee},Renamed,1\n`);
+    const res = await t.request('/api/catalog/import', { method: 'POST', bearer: importer.token, rawBody: upload.body, headers: { 'content-type': upload.type } });
+    expect(res.status, res.text).toBe(202);
+    const job = await finish(res.body.data.id, store.admin);
+    expect(job.output).toMatchObject({ products: { created: 1, updated: 0 }, rowsFailed: 1 });
+    expect(await download(job.output.errorReport.url)).toContain('3,slug,this product exists; changing it needs catalog:update');
   });
 });
 

@@ -26,6 +26,8 @@ export interface BatchEnv {
   organizationId: string;
   jobId: string;
   actorId: string | null;
+  /** Products that exist may be written (the importer holds catalog:update). */
+  mayUpdate: boolean;
   /** warehouse code → id */
   warehouses: Map<string, string>;
 }
@@ -75,6 +77,11 @@ async function refusals(tx: Tx, env: BatchEnv, groups: ProductGroup[]): Promise<
     }
   }
   // The option values of the products' other variants (not in the file): a combination exists once per product.
+  if (!env.mayUpdate) {
+    const present = await tx.catalogEntity.findMany({ where: { organizationId: env.organizationId, slug: { in: groups.map((g) => g.slug) } }, select: { slug: true } });
+    const taken = new Set(present.map((e) => e.slug));
+    for (const group of groups) if (taken.has(group.slug)) refuse(group, { row: group.rows[0]!, column: 'slug', message: 'this product exists; changing it needs catalog:update' });
+  }
   const existing = await tx.$queryRaw<Array<{ slug: string; sku: string; tuple: string }>>`
     select e.slug, v.sku, coalesce(string_agg(t.name || '=' || ov.value, chr(1) order by t.name), '') as tuple
     from catalog_entities e join catalog_variants v on v.entity_id = e.id

@@ -33,6 +33,8 @@ export interface ImportInput {
   currency: string;
   warehouse: string | null;
   actorId: string | null;
+  /** The importer holds catalog:update: products that exist may change (else they are refused). */
+  mayUpdate: boolean;
 }
 
 export interface ImportOutput {
@@ -118,7 +120,7 @@ async function runImport(input: ImportInput, ctx: TaskContext): Promise<ImportOu
   await progress();
 
   const warehouses = await ctx.db.warehouse.findMany({ where: { organizationId: org }, select: { id: true, code: true, isDefault: true } });
-  const env = { organizationId: org, jobId: ctx.job.id, actorId: input.actorId, warehouses: new Map(warehouses.map((w) => [w.code, w.id])) };
+  const env = { organizationId: org, jobId: ctx.job.id, actorId: input.actorId, mayUpdate: input.mayUpdate !== false, warehouses: new Map(warehouses.map((w) => [w.code, w.id])) };
   if (input.format === 'shopify' && !input.warehouse) input = { ...input, warehouse: warehouses.find((w) => w.isDefault)?.code ?? null };
 
   const reportFile = await tempPath(ctx.config);

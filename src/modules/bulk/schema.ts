@@ -6,7 +6,9 @@ import fs from 'node:fs/promises';
 import { parse } from 'csv-parse';
 import { z } from 'zod';
 import type { RequestContext } from '../../context.js';
-import { AppError, validationFailed } from '../../errors.js';
+import { AppError, forbidden, validationFailed } from '../../errors.js';
+import { hasAnyPermission, hasPermission } from '../../auth/permissions.js';
+import { assertNotVendor } from '../catalog/shared.js';
 import { defineOperation } from '../../graphql/operation.js';
 import { defineRawRoute } from '../../http/raw-routes.js';
 import { appErrorResponse, errorResponse } from '../../http/rest-errors.js';
@@ -34,7 +36,7 @@ const importOptions = z.object({
 });
 
 /** The file's first record through the format's header check: a wrong file is refused at upload, not in the job. */
-async function checkHeader(file: string, options: z.infer<typeof importOptions>): Promise<void> {
+async function checkHeader(file: string, options: z.infer<typeof importOptions>): Promise<string[]> {
   const parser = readTemp(file).pipe(parse({ bom: true, relax_column_count: true, to_line: 1 }));
   let header: string[] | null = null;
   for await (const record of parser as AsyncIterable<string[]>) header ??= record;
@@ -45,6 +47,7 @@ async function checkHeader(file: string, options: z.infer<typeof importOptions>)
     if (error instanceof HeaderError) throw validationFailed(error.problems.map((message) => ({ field: 'file', message })), 'The CSV header is not an import header');
     throw error;
   }
+  return header.map((name) => name.trim());
 }
 
 /**
@@ -55,7 +58,19 @@ async function startImport(ctx: RequestContext, file: ReceivedFile | null, raw: 
   const parsed = importOptions.safeParse(raw);
   if (!parsed.success) throw validationFailed(parsed.error.issues.map((i) => ({ field: String(i.path[0] ?? ''), message: i.message })));
   if (!file || file.size === 0) throw validationFailed([{ field: 'file', message: file ? 'is empty' : 'is required' }]);
-  await checkHeader(file.tempFile, parsed.data);
+  // An import writes what the single routes write, so it needs what they need: staff work (no
+  // marketplace vendor), a pricing permission for price columns, inventory:adjust for stock
+  // columns; catalog:update is checked per product in the job (a product that exists).
+  assertNotVendor(ctx, 'a catalog import');
+  const header = await checkHeader(file.tempFile, parsed.data);
+  const granted = ctx.actor?.permissions ?? [];
+  const prices = header.some((h) => h.startsWith('price:') || h === 'Variant Price');
+  const stock = header.some((h) => h.startsWith('stock:') || h === 'Variant Inventory Qty');
+  const missing = [
+    ...(prices && !(hasAnyPermission(granted, ['pricing:create', 'pricing:manage']) && hasAnyPermission(granted, ['pricing:update', 'pricing:manage'])) ? ['pricing:create and pricing:update (or pricing:manage) for price columns'] : []),
+    ...(stock && !hasPermission(granted, 'inventory:adjust') ? ['inventory:adjust for stock columns'] : []),
+  ];
+  if (missing.length) throw forbidden(`Insufficient permissions: missing permission ${missing.join('; ')}`);
   const fileId = await putBulkFile(ctx.config, ctx.organization.id, file.tempFile, randomUUID());
   const options = parsed.data;
   const input: ImportInput = {
@@ -67,6 +82,7 @@ async function startImport(ctx: RequestContext, file: ReceivedFile | null, raw: 
     currency: options.currency,
     warehouse: options.warehouse ?? null,
     actorId: ctx.actor?.userId ?? null,
+    mayUpdate: hasPermission(granted, 'catalog:update'),
   };
   return ctx.services.jobs.enqueue({ task: IMPORT_TASK, organizationId: ctx.organization.id, input });
 }
@@ -85,7 +101,9 @@ defineRawRoute({
       '(of Variant Price, default USD) and `warehouse` (code; default the default warehouse). The header is checked at once (422); the ' +
       'rows are imported by the `catalog/import` job this answers with (202). GET /jobs/{id} shows progress (`output.rowsDone` of ' +
       '`output.rowsTotal`) and, when rows were refused, `output.errorReport.url` (CSV: row, column, message). Same size limit as media ' +
-      'uploads (media.maxUploadBytes). Importing the same file again changes nothing. Columns: see the README (Import and export).',
+      'uploads (media.maxUploadBytes). Importing the same file again changes nothing. Columns: see the README (Import and export). ' +
+      'Price columns also need pricing:create and pricing:update (or pricing:manage), stock columns inventory:adjust (403 otherwise); ' +
+      'without catalog:update, rows of products that exist are refused in the error report. Marketplace vendors cannot import.',
     requestBody: {
       required: true,
       content: {
