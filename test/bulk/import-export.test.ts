@@ -169,12 +169,14 @@ describe('import cost', () => {
     return { statements: t.statements() - before, output: job.output };
   }
 
+  // The fewer of two runs, as the other statement-count tests do: the runner's heartbeat adds a
+  // statement to a job that happens to run past its interval on a busy machine.
   it('writes a batch with the same number of statements for 5 and 50 products', async () => {
-    const small = await statementsOf(5);
-    const large = await statementsOf(50);
-    expect(small.output.products.created).toBe(5);
-    expect(large.output.products.created).toBe(50);
-    expect(large.statements).toBe(small.statements);
+    const small = [await statementsOf(5), await statementsOf(5)];
+    const large = [await statementsOf(50), await statementsOf(50)];
+    expect(small[0]!.output.products.created).toBe(5);
+    expect(large[0]!.output.products.created).toBe(50);
+    expect(Math.min(...large.map((r) => r.statements))).toBe(Math.min(...small.map((r) => r.statements)));
   });
 });
 
