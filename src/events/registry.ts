@@ -16,6 +16,7 @@ export const EVENT_NAMES = [
   'catalog.create',
   'catalog.update',
   'catalog.delete',
+  'catalog.import',
   'inventory.afterAdjust',
   'customers.create',
   'customers.update',

@@ -235,7 +235,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
    */
   function isUpload(request: Request, path: string): boolean {
     const multipart = /^multipart\/form-data/i.test(request.headers.get('content-type') ?? '');
-    return request.method === 'POST' && multipart && (path === '/api/media/upload' || path === '/graphql');
+    return request.method === 'POST' && multipart && (path === '/api/media/upload' || path === '/api/catalog/import' || path === '/graphql');
   }
 
   function bodyLimitFor(request: Request, path: string): number {

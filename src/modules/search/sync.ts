@@ -28,11 +28,14 @@ eventSubscribers.onBatch(
     if (ctx.config.search.engine === 'postgres') return;
     const byOrganization = new Map<string, Set<string>>();
     for (const event of events) {
-      if (!SYNCED_EVENTS.has(event.type)) continue;
+      // An import's batch raises one catalog.import naming every entity it changed.
+      const entityIds = event.type === 'catalog.import' ? ((event.payload as { entityIds?: string[] }).entityIds ?? []) : [];
+      if (!SYNCED_EVENTS.has(event.type) && !entityIds.length) continue;
       const entityId = (event.payload as { entity?: { id?: string } }).entity?.id;
-      if (!entityId) continue;
+      if (entityId) entityIds.push(entityId);
+      if (!entityIds.length) continue;
       const ids = byOrganization.get(event.organizationId) ?? new Set<string>();
-      ids.add(entityId);
+      for (const id of entityIds) ids.add(id);
       byOrganization.set(event.organizationId, ids);
     }
     for (const [organizationId, ids] of byOrganization) {
