@@ -7,6 +7,7 @@
 // Enable it with `plugins: [marketplace()]` in commerce.config.ts.
 import { z } from 'zod';
 import { definePlugin, pluginHook, type Plugin, type PluginAnalyticsModel } from '../../src/plugins/index.js';
+import { pluginInput } from '../../src/plugins/types.js';
 import type { TaskDefinition } from '../../src/jobs/tasks.js';
 import { hasPermission } from '../../src/auth/permissions.js';
 import { validationFailed } from '../../src/errors.js';
@@ -271,7 +272,7 @@ export function marketplace(options: MarketplaceOptions = {}): Plugin {
 
       // ── returns ──
       r.post('/returns').name('marketplaceReturnCreate').output(ReturnRef).summary('Request a return of a delivered sub-order’s lines').anyPermission([PERMISSIONS.manage, CUSTOMER])
-        .input({ subOrderId: z.uuid(), reason, lines: z.array(z.object({ subOrderLineId: z.uuid(), quantity: z.number().int().min(1).max(10_000) })).min(1).max(100) })
+        .input({ subOrderId: z.uuid(), reason, lines: z.array(pluginInput('MarketplaceReturnLineInput', 'A quantity of one line of the sub-order to return', z.object({ subOrderLineId: z.uuid(), quantity: z.number().int().min(1).max(10_000) }).strict())).min(1).max(100) })
         .handler(({ input, ctx }) => requestReturn(ctx, audienceOf(ctx, PERMISSIONS.manage), input));
       r.post('/returns/:id/ship-back').name('marketplaceReturnShipBack').output(ReturnRef).summary('The customer ships the goods back (tracking number)').anyPermission([PERMISSIONS.manage, CUSTOMER])
         .input({ trackingNumber: z.string().trim().min(1).max(200), carrier: z.string().trim().min(1).max(100).nullish() })
