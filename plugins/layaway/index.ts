@@ -22,7 +22,8 @@ export interface LayawayOptions {
   maxDurationDays?: number;
 }
 
-const money = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+/** Amounts: a non-negative safe integer of minor units, `MinorUnits` in GraphQL (Int is 32-bit). */
+const money = minorUnits();
 
 export function layaway(options: LayawayOptions = {}): Plugin {
   const maxDays = options.maxDurationDays ?? 180;
@@ -54,7 +55,7 @@ export function layaway(options: LayawayOptions = {}): Plugin {
         entityId: z.uuid(), variantId: z.uuid().nullish(), quantity: z.number().int().min(1).max(10_000),
       }).strict());
       const InstallmentInput = pluginInput('LayawayInstallmentInput', 'A scheduled installment: when it is due and how much (integer minor units)', z.object({
-        dueAt: z.coerce.date(), amount: minorUnits().min(1),
+        dueAt: z.coerce.date(), amount: money.min(1),
       }).strict());
       r.post('/')
         .name('layawayCreate')

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { definePlugin, pluginHook, type Plugin, type PluginAnalyticsModel } from '../../src/plugins/index.js';
 import { pluginInput } from '../../src/plugins/types.js';
+import { money as minorUnits } from '../../src/graphql/zod-args.js';
 import type { TaskDefinition } from '../../src/jobs/tasks.js';
 import { hasPermission } from '../../src/auth/permissions.js';
 import { validationFailed } from '../../src/errors.js';
@@ -55,7 +56,8 @@ const CUSTOMER = 'orders:read:own';
 
 const limit = z.number().int().min(1).default(20).transform((n) => Math.min(n, 100));
 const offset = z.number().int().min(0).default(0);
-const money = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+/** Amounts: a non-negative safe integer of minor units, `MinorUnits` in GraphQL (Int is 32-bit). */
+const money = minorUnits();
 const reason = z.string().trim().min(1).max(1000);
 
 export function marketplace(options: MarketplaceOptions = {}): Plugin {

@@ -111,7 +111,7 @@ export function pos(options: PosOptions = {}): Plugin {
         .permission('pos:operate')
         .input({
           managerId: id, pin, action: z.enum(OVERRIDE_ACTIONS), reason: z.string().max(500).nullish(), registerId: id.nullish(),
-          currency: currency.nullish(), amount: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullish(), lines: returnLines.nullish(),
+          currency: currency.nullish(), amount: money().nullish(), lines: returnLines.nullish(),
         })
         .audit(false)
         .handler(({ input, ctx: rctx }) => createOverride(rctx, auth, input));

@@ -56,6 +56,20 @@ describe('typed plugin inputs', () => {
     expect(inputFields('PosReturnLineInput')).toEqual({ entityId: 'UUID', variantId: 'UUID', quantity: 'Int' });
   });
 
+  it('types plugin money arguments MinorUnits: 3000000000 reaches the rule, over GraphQL and REST', async () => {
+    expect(argType('layawayCreate', 'deposit')).toBe('MinorUnits!');
+    expect(argType('layawayPaymentCreate', 'amount')).toBe('MinorUnits!');
+    expect(argType('posOverrideCreate', 'amount')).toBe('MinorUnits');
+    expect(argType('marketplaceDisputeResolve', 'refundAmount')).toBe('MinorUnits');
+    const entityId = await product(store, { price: 10_000, stock: 5 });
+    const plan = (await openPlan({ lines: [{ entityId, quantity: 1 }] })).body.data;
+    const rest = await t.request(`/api/layaways/${plan.id}/payments`, { apiKey: store.admin, body: { amount: 3_000_000_000, idempotencyKey: 'big' } });
+    expect(rest.status, rest.text).toBe(422);
+    expect(rest.body.error.details).toEqual([{ field: 'amount', message: 'exceeds the balance of 9000' }]);
+    const gql = await t.graphql('mutation($id: UUID!, $a: MinorUnits!) { layawayPaymentCreate(id: $id, amount: $a, idempotencyKey: "big") { balance } }', { id: plan.id, a: 3_000_000_000 }, { apiKey: store.admin });
+    expect(gql.body.errors?.[0]?.extensions?.details).toEqual([{ field: 'amount', message: 'exceeds the balance of 9000' }]);
+  });
+
   it('opens a layaway over GraphQL with typed line and installment variables', async () => {
     const entityId = await product(store, { price: 10_000, stock: 5 });
     const res = await t.graphql(
