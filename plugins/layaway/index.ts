@@ -4,6 +4,8 @@
 // Enable it with `plugins: [layaway()]` in commerce.config.ts.
 import { z } from 'zod';
 import { definePlugin, type Plugin } from '../../src/plugins/index.js';
+import { pluginInput } from '../../src/plugins/types.js';
+import { money as minorUnits } from '../../src/graphql/zod-args.js';
 import { validationFailed } from '../../src/errors.js';
 import type { TaskDefinition } from '../../src/jobs/tasks.js';
 import { layawayTypes } from './graph.js';
@@ -20,7 +22,8 @@ export interface LayawayOptions {
   maxDurationDays?: number;
 }
 
-const money = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+/** Amounts: a non-negative safe integer of minor units, `MinorUnits` in GraphQL (Int is 32-bit). */
+const money = minorUnits();
 
 export function layaway(options: LayawayOptions = {}): Plugin {
   const maxDays = options.maxDurationDays ?? 180;
@@ -47,6 +50,13 @@ export function layaway(options: LayawayOptions = {}): Plugin {
     routes(ctx) {
       const r = ctx.routes({ tag: 'layaways', prefix: '/layaways', params: { id: z.uuid() } });
       const { PlanRef } = layawayTypes();
+      // The items of `lines` and `installments` as GraphQL input objects (they were JSONObject).
+      const LineInput = pluginInput('LayawayLineInput', 'A line to reserve: a catalog entity (and its variant when it has several) and a quantity', z.object({
+        entityId: z.uuid(), variantId: z.uuid().nullish(), quantity: z.number().int().min(1).max(10_000),
+      }).strict());
+      const InstallmentInput = pluginInput('LayawayInstallmentInput', 'A scheduled installment: when it is due and how much (integer minor units)', z.object({
+        dueAt: z.coerce.date(), amount: money.min(1),
+      }).strict());
       r.post('/')
         .name('layawayCreate')
         .output(PlanRef)
@@ -56,10 +66,10 @@ export function layaway(options: LayawayOptions = {}): Plugin {
         .input({
           customerEmail: z.email().max(320),
           currency: z.string().regex(/^[A-Z]{3}$/),
-          lines: z.array(z.object({ entityId: z.uuid(), variantId: z.uuid().nullish(), quantity: z.number().int().min(1).max(10_000) })).min(1).max(100),
+          lines: z.array(LineInput).min(1).max(100),
           deposit: money,
           depositMethod: z.string().min(1).max(50).default('cash'),
-          installments: z.array(z.object({ dueAt: z.coerce.date(), amount: money.min(1) })).max(52).default([]),
+          installments: z.array(InstallmentInput).max(52).default([]),
           expiresAt: z.coerce.date(),
           forfeitPolicy: z.enum(FORFEIT_POLICIES).default('retain_deposit'),
         })

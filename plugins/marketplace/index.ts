@@ -7,6 +7,8 @@
 // Enable it with `plugins: [marketplace()]` in commerce.config.ts.
 import { z } from 'zod';
 import { definePlugin, pluginHook, type Plugin, type PluginAnalyticsModel } from '../../src/plugins/index.js';
+import { pluginInput } from '../../src/plugins/types.js';
+import { money as minorUnits } from '../../src/graphql/zod-args.js';
 import type { TaskDefinition } from '../../src/jobs/tasks.js';
 import { hasPermission } from '../../src/auth/permissions.js';
 import { validationFailed } from '../../src/errors.js';
@@ -54,7 +56,8 @@ const CUSTOMER = 'orders:read:own';
 
 const limit = z.number().int().min(1).default(20).transform((n) => Math.min(n, 100));
 const offset = z.number().int().min(0).default(0);
-const money = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+/** Amounts: a non-negative safe integer of minor units, `MinorUnits` in GraphQL (Int is 32-bit). */
+const money = minorUnits();
 const reason = z.string().trim().min(1).max(1000);
 
 export function marketplace(options: MarketplaceOptions = {}): Plugin {
@@ -271,7 +274,7 @@ export function marketplace(options: MarketplaceOptions = {}): Plugin {
 
       // ── returns ──
       r.post('/returns').name('marketplaceReturnCreate').output(ReturnRef).summary('Request a return of a delivered sub-order’s lines').anyPermission([PERMISSIONS.manage, CUSTOMER])
-        .input({ subOrderId: z.uuid(), reason, lines: z.array(z.object({ subOrderLineId: z.uuid(), quantity: z.number().int().min(1).max(10_000) })).min(1).max(100) })
+        .input({ subOrderId: z.uuid(), reason, lines: z.array(pluginInput('MarketplaceReturnLineInput', 'A quantity of one line of the sub-order to return', z.object({ subOrderLineId: z.uuid(), quantity: z.number().int().min(1).max(10_000) }).strict())).min(1).max(100) })
         .handler(({ input, ctx }) => requestReturn(ctx, audienceOf(ctx, PERMISSIONS.manage), input));
       r.post('/returns/:id/ship-back').name('marketplaceReturnShipBack').output(ReturnRef).summary('The customer ships the goods back (tracking number)').anyPermission([PERMISSIONS.manage, CUSTOMER])
         .input({ trackingNumber: z.string().trim().min(1).max(200), carrier: z.string().trim().min(1).max(100).nullish() })

@@ -5,6 +5,8 @@
 // `plugins: [pos()]` in commerce.config.ts.
 import { z } from 'zod';
 import { definePlugin, type Plugin } from '../../src/plugins/index.js';
+import { pluginInput } from '../../src/plugins/types.js';
+import { money } from '../../src/graphql/zod-args.js';
 import { createOverride, OVERRIDE_ACTIONS, pinLogin, setPin, SHIFT_SCOPE, type PosAuthOptions } from './auth.js';
 import { createExchange } from './exchanges.js';
 import { posTypes } from './graph.js';
@@ -30,7 +32,11 @@ const pin = z.string().regex(PIN_PATTERN, 'must be 4 to 8 digits');
 const id = z.string().trim().min(1).max(100);
 const currency = z.string().regex(/^[A-Z]{3}$/);
 /** Goods taken back without a receipt: what a no_receipt_return override approves and what the return takes. */
-const returnLines = z.array(z.object({ entityId: z.uuid(), variantId: z.uuid().nullish(), quantity: z.number().int().min(1).max(1000) })).min(1).max(50);
+const returnLine = z.object({ entityId: z.uuid(), variantId: z.uuid().nullish(), quantity: z.number().int().min(1).max(1000) }).strict();
+/** A line of the order an exchange takes back. */
+const exchangeReturnLine = z.object({ lineItemId: z.uuid(), quantity: z.number().int().min(1).max(10_000) }).strict();
+/** A replacement line of an exchange; a unitPrice off the price list needs a price_override token. */
+const exchangeNewLine = z.object({ entityId: z.uuid(), variantId: z.uuid().nullish(), quantity: z.number().int().min(1).max(10_000), unitPrice: money().nullish() }).strict();
 
 export function pos(options: PosOptions = {}): Plugin {
   const auth: PosAuthOptions = {
@@ -61,6 +67,11 @@ export function pos(options: PosOptions = {}): Plugin {
     routes(ctx) {
       const r = ctx.routes({ tag: 'pos', prefix: '/pos' });
       const { PinSetRef, ShiftRef, OverrideRef, ReturnRef, ExchangeRef } = posTypes();
+      // List items as GraphQL input objects (they were JSONObject), declared with the routes:
+      // only an enabled plugin adds types.
+      const returnLines = z.array(pluginInput('PosReturnLineInput', 'Goods taken back without a receipt: a catalog entity (and variant) and a quantity', returnLine)).min(1).max(50);
+      const ExchangeReturnLineInput = pluginInput('PosExchangeReturnLineInput', 'A quantity of one line of the original order, taken back', exchangeReturnLine);
+      const ExchangeNewLineInput = pluginInput('PosExchangeNewLineInput', 'A replacement line: a catalog entity (and variant), a quantity and optionally a unit price (integer minor units) off the price list', exchangeNewLine);
       r.put('/auth/pin')
         .name('posPinSet')
         .output(PinSetRef)
@@ -100,7 +111,7 @@ export function pos(options: PosOptions = {}): Plugin {
         .permission('pos:operate')
         .input({
           managerId: id, pin, action: z.enum(OVERRIDE_ACTIONS), reason: z.string().max(500).nullish(), registerId: id.nullish(),
-          currency: currency.nullish(), amount: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullish(), lines: returnLines.nullish(),
+          currency: currency.nullish(), amount: money().nullish(), lines: returnLines.nullish(),
         })
         .audit(false)
         .handler(({ input, ctx: rctx }) => createOverride(rctx, auth, input));
@@ -138,8 +149,8 @@ export function pos(options: PosOptions = {}): Plugin {
         .permission('orders:create')
         .input({
           orderId: z.string().min(1).max(64).describe('Order UUID or number (ORD-YYYY-NNNNNN) of the original order'),
-          returnLines: z.array(z.object({ lineItemId: z.uuid(), quantity: z.number().int().min(1).max(10_000) })).min(1).max(100),
-          newLines: z.array(z.object({ entityId: z.uuid(), variantId: z.uuid().nullish(), quantity: z.number().int().min(1).max(10_000), unitPrice: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullish() })).min(1).max(100),
+          returnLines: z.array(ExchangeReturnLineInput).min(1).max(100),
+          newLines: z.array(ExchangeNewLineInput).min(1).max(100),
           paymentMethodId: z.string().min(1).max(200).nullish(),
           idempotencyKey: z.string().min(1).max(200),
           priceOverrideToken: z.string().min(1).max(200).nullish(),

@@ -16,6 +16,7 @@ import { accessRefusal, operations, restPathArg } from '../graphql/operation.js'
 import type { RequestContext } from '../context.js';
 import { graphOnlyFields } from '../graphql/loaders.js';
 import { structuredArgumentIssues } from '../graphql/zod-args.js';
+import { structuredValueIssues } from './input-coercion.js';
 import { errorResponse, restErrorFromGraphQL, takeUnexpectedErrors } from './rest-errors.js';
 import { compileRoute, pathParamIssues, type CompiledRoute } from './path-params.js';
 
@@ -115,7 +116,8 @@ export function restFacade(options: RestFacadeOptions): Plugin & { sofa: () => S
     }
     if (bodyAs) return new Request(request.url, { method: request.method, headers: request.headers, body: JSON.stringify({ [bodyAs]: parsed }) });
     if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
-      const issues = structuredArgumentIssues(route.operation.input.shape, parsed as Record<string, unknown>);
+      const body = parsed as Record<string, unknown>;
+      const issues = [...structuredArgumentIssues(route.operation.input.shape, body), ...structuredValueIssues(fullSchema, route.operation.kind, route.operation.name, body)];
       if (issues.length) return errorResponse(422, 'VALIDATION_FAILED', 'Input validation failed', issues);
     }
     if (rest && parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {

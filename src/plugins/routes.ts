@@ -15,6 +15,9 @@
 // route with an output answers `<Name>List` (`data` and `meta`). The GraphQL field is then that
 // type (nested selections, batched relations), REST answers the same shape through sofa and
 // /api/doc documents it. A route without an output answers `JSON`, as before.
+//
+// Typed inputs: a list of objects in `.input()` declares its items with `pluginInput(name,
+// description, zodObject)` (src/plugins/types.ts): GraphQL gets an input object, not JSONObject.
 import { z } from 'zod';
 import type { Config } from '../config/index.js';
 import type { RequestContext } from '../context.js';

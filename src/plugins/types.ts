@@ -10,7 +10,13 @@
 //     approvedAt: 'DateTime?', balance: { type: 'MinorUnits', description: 'minor units' },
 //   });
 //   r.get('/vendors/:id').output(VendorRef)...
+//
+// Typed GraphQL inputs: `pluginInput(name, description, zodObject)` declares an input object
+// from the zod object a route already validates with, for list items and nested objects that
+// would otherwise be `JSONObject` (see pluginInput).
+import type { z } from 'zod';
 import { builder } from '../graphql/builder.js';
+import { withGraphqlInput } from '../graphql/zod-args.js';
 
 /** Scalars by name; `?` makes the field nullable, `[…]` a list of non-null items. */
 export type ScalarCode =
@@ -82,6 +88,28 @@ export function pluginObject<T>(name: string, description: string, fields: Recor
   });
   objects.set(name, ref);
   return ref;
+}
+
+/**
+ * A GraphQL input object for a nested plugin argument (the items of `lines`, an installment):
+ * `lines: z.array(pluginInput('LayawayLineInput', 'A line to reserve', z.object({ ... }).strict()))`.
+ * The zod object stays the validation and the OpenAPI schema; GraphQL gets `LayawayLineInput`
+ * with the same fields and scalar types (UUID, Int, MinorUnits for `money()`, DateTime), where
+ * it had `JSONObject`. Its fields are all optional in GraphQL, whatever zod requires (the core's
+ * optional-fields pattern of AddressInput, graphql/zod-args.ts withGraphqlInput): GraphQL
+ * coercion would refuse a missing field without naming it, where zod answers 422 naming the
+ * path (`lines.0.quantity`) over REST and GraphQL alike. A value of the wrong type is refused
+ * by GraphQL coercion; the REST facade names its path too (http/rest-errors.ts).
+ *
+ * Call it inside the plugin's `routes` (as pluginObject): only an enabled plugin adds types.
+ * Make the object `.strict()`: GraphQL refuses unknown fields, so /api/doc says so as well.
+ */
+export function pluginInput<S extends z.ZodObject>(name: string, description: string, schema: S): S {
+  if (objects.has(name)) throw new Error(`GraphQL type ${name} is declared twice`);
+  const described = schema.describe(description) as S;
+  withGraphqlInput(described, name);
+  objects.set(name, described);
+  return described;
 }
 
 /** The meta of a plugin list: total rows and the window asked for. */

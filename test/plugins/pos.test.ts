@@ -285,7 +285,7 @@ describe('POST /pos/exchanges', () => {
     // The same key again (here over GraphQL): the exchange already made, nothing new.
     const counts = await snapshot(order, [shirt, jacket]);
     const again = await t.graphql(
-      'mutation($o: String!, $r: [JSONObject!]!, $n: [JSONObject!]!, $k: String!) { posExchangeCreate(orderId: $o, returnLines: $r, newLines: $n, idempotencyKey: $k, paymentMethodId: "pm_card_visa") { id originalOrderId replacementOrderId credit replacementTotal difference settlement replayed } }',
+      'mutation($o: String!, $r: [PosExchangeReturnLineInput!]!, $n: [PosExchangeNewLineInput!]!, $k: String!) { posExchangeCreate(orderId: $o, returnLines: $r, newLines: $n, idempotencyKey: $k, paymentMethodId: "pm_card_visa") { id originalOrderId replacementOrderId credit replacementTotal difference settlement replayed } }',
       { o: body.orderId, r: body.returnLines, n: body.newLines, k: body.idempotencyKey },
       { apiKey: store.admin },
     );
