@@ -46,6 +46,7 @@ const STRING_IDS: Record<string, readonly string[]> = {
     'Mutation.promotionCreate(customerGroupIds)', 'Mutation.promotionUpdate(customerGroupIds)', 'Order.customerGroupIds',
     'Price.customerGroupId', 'PriceModifier.customerGroupId', 'Promotion.customerGroupIds', 'Query.priceModifiers(customerGroupId)',
     'Query.prices(customerGroupId)', 'Query.promotionValidation(customerGroupIds)', 'Query.resolvedPrice(customerGroupIds)', 'ResolvedPrice.customerGroupId',
+    'SettingsTax.exemptCustomerGroupIds',
   ],
   [REMOTE]: [
     'CatalogCustomField.sourceStoreId', 'CatalogCustomFieldProposal.sourceStoreId', 'CatalogEntity.sourceStoreId', 'CatalogFieldOwnership.storeId',
