@@ -280,8 +280,11 @@ describe('the vendor portal and the parent order', () => {
       return t.statements() - before;
     };
     await count(1);
-    const one = await count(1);
-    const many = await count(100);
+    // The app's counter also sees background statements (job heartbeats, the outbox listener):
+    // the fewest of three measurements is the request's own cost.
+    const fewest = async (measure: () => Promise<number>) => Math.min(await measure(), await measure(), await measure());
+    const one = await fewest(() => count(1));
+    const many = await fewest(() => count(100));
     expect(many).toBe(one);
     // every list route of the plugin, first page of 1 vs 100
     for (const [path, auth] of [
@@ -295,7 +298,7 @@ describe('the vendor portal and the parent order', () => {
         return t.statements() - before;
       };
       await statements(1);
-      expect(await statements(100), path).toBe(await statements(1));
+      expect(await fewest(() => statements(100)), path).toBe(await fewest(() => statements(1)));
     }
   });
 });
