@@ -8,6 +8,7 @@ import { loadConfig, ConfigError } from './config/index.js';
 import { bootRuntime } from './app.js';
 import { startJobWorker, workerOptionsFrom } from './jobs/worker.js';
 import { handleShutdownSignalsInApp } from './db/embedded.js';
+import { startMetricsServer } from './observability/metrics-http.js';
 // Every module registers its tasks and event subscribers when imported; schema.ts is the list.
 import './graphql/schema.js';
 
@@ -15,6 +16,9 @@ async function main(): Promise<void> {
   const config = await loadConfig();
   const runtime = await bootRuntime(config);
   const worker = startJobWorker(runtime, workerOptionsFrom(config));
+  // The worker has no API port: its /metrics is served only on METRICS_PORT (127.0.0.1).
+  const metricsServer = config.metrics.port !== undefined ? await startMetricsServer(runtime.services.metrics, config.metrics.port, config.metrics.token) : null;
+  if (metricsServer) runtime.logger.info({ url: `${metricsServer.url}/metrics` }, 'worker metrics listening');
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -23,6 +27,7 @@ async function main(): Promise<void> {
     runtime.logger.info({ signal }, 'worker shutting down');
     try {
       await worker.stop();
+      await metricsServer?.close();
       await runtime.close();
     } catch (error) {
       runtime.logger.error({ err: error }, 'worker shutdown failed');
