@@ -9,11 +9,13 @@ import { bootRuntime } from './app.js';
 import { startJobWorker, workerOptionsFrom } from './jobs/worker.js';
 import { handleShutdownSignalsInApp } from './db/embedded.js';
 import { startMetricsServer } from './observability/metrics-http.js';
+import { startTracing } from './observability/tracing.js';
 // Every module registers its tasks and event subscribers when imported; schema.ts is the list.
 import './graphql/schema.js';
 
 async function main(): Promise<void> {
   const config = await loadConfig();
+  const tracing = await startTracing({ serviceName: 'commerce-worker' });
   const runtime = await bootRuntime(config);
   const worker = startJobWorker(runtime, workerOptionsFrom(config));
   // The worker has no API port: its /metrics is served only on METRICS_PORT (127.0.0.1).
@@ -29,6 +31,7 @@ async function main(): Promise<void> {
       await worker.stop();
       await metricsServer?.close();
       await runtime.close();
+      await tracing?.shutdown().catch(() => undefined);
     } catch (error) {
       runtime.logger.error({ err: error }, 'worker shutdown failed');
       process.exit(1);
