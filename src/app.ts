@@ -23,7 +23,7 @@ import { MIGRATIONS_DIR, PACKAGE_VERSION } from './paths.js';
 import { activatePlugins } from './plugins/runtime.js';
 import { createIdentityService } from './auth/identity-service.js';
 import { createMetrics } from './observability/metrics.js';
-import { startMetricsServer, type MetricsServer } from './observability/metrics-http.js';
+import { metricsPort, startMetricsServer, type MetricsServer } from './observability/metrics-http.js';
 
 export interface Runtime {
   config: Config;
@@ -108,9 +108,10 @@ export async function createApp(config: Config, options: BootOptions = {}): Prom
   const autorun = config.jobs.autorun ? startJobWorker(runtime, workerOptionsFrom(config, { pollIntervalMs: config.jobs.autorun.intervalMs })) : null;
   // METRICS_PORT: /metrics on its own listener (127.0.0.1), beside the API port.
   let metricsServer: MetricsServer | null = null;
-  if (config.metrics.port !== undefined) {
+  const port = metricsPort(config);
+  if (port !== undefined) {
     try {
-      metricsServer = await startMetricsServer(runtime.services.metrics, config.metrics.port, config.metrics.token);
+      metricsServer = await startMetricsServer(runtime.services.metrics, port, config.metrics.token);
     } catch (error) {
       await autorun?.stop();
       await http.close();

@@ -8,7 +8,7 @@ import { loadConfig, ConfigError } from './config/index.js';
 import { bootRuntime } from './app.js';
 import { startJobWorker, workerOptionsFrom } from './jobs/worker.js';
 import { handleShutdownSignalsInApp } from './db/embedded.js';
-import { startMetricsServer } from './observability/metrics-http.js';
+import { metricsPort, startMetricsServer } from './observability/metrics-http.js';
 import { startTracing } from './observability/tracing.js';
 // Every module registers its tasks and event subscribers when imported; schema.ts is the list.
 import './graphql/schema.js';
@@ -19,7 +19,8 @@ async function main(): Promise<void> {
   const runtime = await bootRuntime(config);
   const worker = startJobWorker(runtime, workerOptionsFrom(config));
   // The worker has no API port: its /metrics is served only on METRICS_PORT (127.0.0.1).
-  const metricsServer = config.metrics.port !== undefined ? await startMetricsServer(runtime.services.metrics, config.metrics.port, config.metrics.token) : null;
+  const port = metricsPort(config);
+  const metricsServer = port !== undefined ? await startMetricsServer(runtime.services.metrics, port, config.metrics.token) : null;
   if (metricsServer) runtime.logger.info({ url: `${metricsServer.url}/metrics` }, 'worker metrics listening');
 
   let stopping = false;

@@ -4,6 +4,7 @@
 // (SQL statements and round trips sent so far), which the driver turns into statements per request.
 import pg from 'pg';
 import { createApp } from '../../src/app.js';
+import { startTracing } from '../../src/observability/tracing.js';
 import { loadConfig } from '../../src/config/index.js';
 import { resolveDatabase } from '../../src/db/client.js';
 import { processAlive } from '../../src/db/embedded.js';
@@ -42,6 +43,8 @@ const config = await loadConfig({
     anonymous: { points: Number(process.env.BENCH_ANONYMOUS_POINTS ?? 10_000_000), durationSeconds: 60 },
   },
 });
+// OTEL_EXPORTER_OTLP_ENDPOINT set (bench/tracing.ts): traced as `npm start` would be.
+await startTracing({ serviceName: 'commerce-bench' });
 const app = await createApp(config, { countStatements: true });
 const organization = await app.services.organizations.defaultOrganization();
 const { key } = await mintApiKey({ auth: app.auth, config, db: app.db }, { scope: 'admin', organizationId: organization.id });

@@ -58,6 +58,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConfigInput
   if (Object.keys(meili).length) out.search = { ...out.search, meilisearch: meili };
   if (env.REDIS_URL) out.redisUrl = env.REDIS_URL;
   if (env.METRICS_TOKEN) out.metrics = { ...out.metrics, token: env.METRICS_TOKEN };
+  if (env.METRICS_ENABLED) out.metrics = { ...out.metrics, enabled: !['false', '0', 'off'].includes(env.METRICS_ENABLED.toLowerCase()) };
   if (env.METRICS_PORT) out.metrics = { ...out.metrics, port: Number(env.METRICS_PORT) };
   if (env.LOG_LEVEL) out.logLevel = env.LOG_LEVEL as Config['logLevel'];
   const secret = env.BETTER_AUTH_SECRET ?? env.AUTH_SECRET;

@@ -99,9 +99,11 @@ export const configSchema = z
      * to `Authorization: Bearer <token>` only. `port` (METRICS_PORT): served on its own listener
      * bound to 127.0.0.1 (the worker's only way). Neither: off in production; in development and
      * test served on the API port without a token (a local Prometheus scrapes it as is).
+     * `enabled: false` (METRICS_ENABLED=false) turns metrics off whatever else is set.
      */
     metrics: z
       .object({
+        enabled: z.boolean().optional(),
         token: z.string().min(16).optional(),
         port: z.number().int().min(0).max(65535).optional(),
       })

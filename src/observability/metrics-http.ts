@@ -11,6 +11,7 @@ export const METRICS_PATH = '/metrics';
 
 /** Whether the API port serves /metrics, and whether it needs the token. */
 export function metricsOnApiPort(config: Pick<Config, 'env' | 'metrics'>): { served: boolean; token?: string } {
+  if (config.metrics.enabled === false) return { served: false };
   if (config.metrics.token) return { served: true, token: config.metrics.token };
   if (config.metrics.port !== undefined) return { served: false };
   return { served: config.env !== 'production' };
@@ -18,7 +19,12 @@ export function metricsOnApiPort(config: Pick<Config, 'env' | 'metrics'>): { ser
 
 /** Metrics are collected at all: something serves them. */
 export function metricsEnabled(config: Pick<Config, 'env' | 'metrics'>): boolean {
-  return metricsOnApiPort(config).served || config.metrics.port !== undefined;
+  return metricsOnApiPort(config).served || metricsPort(config) !== undefined;
+}
+
+/** The port of the metrics listener, when one is to be started. */
+export function metricsPort(config: Pick<Config, 'metrics'>): number | undefined {
+  return config.metrics.enabled === false ? undefined : config.metrics.port;
 }
 
 function sameSecret(a: string, b: string): boolean {

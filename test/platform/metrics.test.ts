@@ -173,5 +173,6 @@ describe('GET /metrics access', () => {
     expect(metricsOnApiPort({ env: 'production', metrics: {} })).toEqual({ served: false });
     expect(metricsOnApiPort({ env: 'production', metrics: { token: TOKEN } })).toEqual({ served: true, token: TOKEN });
     expect(metricsOnApiPort({ env: 'development', metrics: {} })).toEqual({ served: true });
+    expect(metricsOnApiPort({ env: 'development', metrics: { enabled: false, token: TOKEN } })).toEqual({ served: false });
   });
 });
