@@ -3,6 +3,7 @@
 // ids and operation names, and the Grafana dashboard's queries naming only series it serves.
 import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { MAX_OPERATION_NAMES } from '../../src/observability/metrics.js';
@@ -132,6 +133,16 @@ describe('GET /metrics', () => {
         expect(served.has(name) || served.has(base), `${name} in ${expr}`).toBe(true);
       }
     }
+  });
+});
+
+describe('tracing off', () => {
+  it('loads no OpenTelemetry SDK module (OTEL_EXPORTER_OTLP_ENDPOINT unset)', async () => {
+    expect(process.env.OTEL_EXPORTER_OTLP_ENDPOINT).toBeUndefined();
+    await t.request('/api/health');
+    const loaded = Object.keys(createRequire(import.meta.url).cache);
+    expect(loaded.some((file) => file.includes('/@opentelemetry/api/'))).toBe(true);
+    expect(loaded.filter((file) => /\/@opentelemetry\/(sdk-|exporter-|instrumentation)|\/@prisma\/instrumentation\//.test(file))).toEqual([]);
   });
 });
 

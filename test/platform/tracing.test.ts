@@ -4,6 +4,7 @@
 // process-global: this file enables it for its own process (vitest runs each file in a fork).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTracing, type Tracing } from '../../src/observability/tracing.js';
 import { startTestApp, type TestApp } from '../support/app.js';
@@ -56,6 +57,8 @@ beforeAll(async () => {
   process.env.OTEL_TRACES_SAMPLER = 'parentbased_always_on';
   tracing = (await startTracing({ serviceName: 'commerce-test' }))!;
   expect(tracing).toBeTruthy();
+  // The SDK is loaded now (the metrics test checks it is not when tracing is off).
+  expect(Object.keys(createRequire(import.meta.url).cache).some((file) => file.includes('/@opentelemetry/sdk-trace-base/'))).toBe(true);
   t = await startTestApp(ORDER_TEST_CONFIG);
   store = await openStore(t);
   receiver = await startReceiver();
