@@ -1,7 +1,7 @@
-// Observability overhead: the same two reads (REST and /graphql, API key) against three servers
+// Observability overhead: the same two reads (REST and /graphql, API key) against four servers
 // in one run, one at a time: metrics off, metrics on (the development default), and metrics on
-// with tracing exporting every span (always_on sampling) to a local OTLP/HTTP sink that reads and
-// discards. Prints req/s, latency and each ratio to the metrics-off server.
+// with tracing sampling 10% and 100% of traces, exported to a local OTLP/HTTP sink that reads
+// and discards. Run it with DATABASE_URL set (each server makes its own database there). Prints req/s, latency and each ratio to the metrics-off server.
 //   npm run bench:tracing   (BENCH_SECONDS, BENCH_CONNECTIONS)
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -25,11 +25,14 @@ const sinkUrl = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;
 const variants: Array<{ label: string; env: NodeJS.ProcessEnv }> = [
   { label: 'metrics off, tracing off', env: { ...process.env, METRICS_ENABLED: 'false', OTEL_EXPORTER_OTLP_ENDPOINT: '' } },
   { label: 'metrics on', env: { ...process.env, METRICS_ENABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: '' } },
-  { label: 'metrics + tracing', env: { ...process.env, METRICS_ENABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl, OTEL_TRACES_SAMPLER: 'always_on' } },
+  { label: 'metrics + tracing 10%', env: { ...process.env, METRICS_ENABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' } },
+  { label: 'metrics + tracing 100%', env: { ...process.env, METRICS_ENABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl, OTEL_TRACES_SAMPLER: 'always_on' } },
 ];
 
 const results: Result[] = [];
 const baseline = new Map<string, number>();
+const cpuBaseline = new Map<string, number>();
+const cpuRows: string[] = [];
 for (const variant of variants) {
   const server = await startTarget('bench/support/server.ts', variant.env);
   try {
@@ -45,7 +48,15 @@ for (const variant of variants) {
       },
     ]) {
       await load(scenario, 2, connections);
+      const cpu = async () => {
+        server.child.kill('SIGUSR2');
+        return Number((await server.nextLine()).cpuMicros);
+      };
+      const cpuBefore = await cpu();
       const result = await load({ ...scenario, name: `${scenario.name} [${variant.label}]` }, seconds, connections);
+      const perRequest = (await cpu() - cpuBefore) / Math.max(1, result.total);
+      if (!cpuBaseline.has(scenario.name)) cpuBaseline.set(scenario.name, perRequest);
+      cpuRows.push(`| ${scenario.name} [${variant.label}] | ${Math.round(perRequest)} | ×${(perRequest / cpuBaseline.get(scenario.name)!).toFixed(2)} |`);
       if (!baseline.has(scenario.name)) baseline.set(scenario.name, result.requestsPerSecond);
       const ratio = result.requestsPerSecond / baseline.get(scenario.name)!;
       results.push({ ...result, name: `${result.name} ×${ratio.toFixed(2)}` });
@@ -55,5 +66,7 @@ for (const variant of variants) {
   }
 }
 printTable(results);
+console.log('\n| scenario | server CPU µs/request | ratio to metrics off |\n|---|---:|---:|');
+for (const row of cpuRows) console.log(row);
 console.log(`OTLP export requests received by the sink: ${spansReceived}`);
 sink.close();

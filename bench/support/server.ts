@@ -72,7 +72,12 @@ const listening = await listen(app.http, 0, '127.0.0.1');
 // databaseUrl: benches that need bulk data (bench/analytics.ts) seed it with SQL straight into this database.
 console.log(JSON.stringify({ url: listening.url, key, databaseUrl: url.toString(), organizationId: organization.id, entityId: sample[0] ?? '' }));
 
-process.on('SIGUSR2', () => console.log(JSON.stringify({ statements: app.counter.statements, roundTrips: app.counter.roundTrips })));
+// cpuMicros: the process's CPU time so far (bench/tracing.ts: CPU per request, which a busy
+// machine disturbs far less than req/s).
+process.on('SIGUSR2', () => {
+  const cpu = process.cpuUsage();
+  console.log(JSON.stringify({ statements: app.counter.statements, roundTrips: app.counter.roundTrips, cpuMicros: cpu.user + cpu.system }));
+});
 process.on('SIGTERM', async () => {
   await listening.close();
   await app.close();

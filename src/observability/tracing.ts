@@ -37,7 +37,9 @@ export async function startTracing(options: { serviceName: string; env?: NodeJS.
   const sdk = new NodeSDK({
     serviceName: env.OTEL_SERVICE_NAME ?? options.serviceName,
     spanProcessors: [processor],
-    instrumentations: [new PrismaInstrumentation(), new PgInstrumentation({ requireParentSpan: true })],
+    // Prisma's client-side steps (serializing the result, compiling the query plan) are
+    // in-process CPU, not SQL: left out, they halve the spans per statement.
+    instrumentations: [new PrismaInstrumentation({ ignoreSpanTypes: ['prisma:client:serialize', 'prisma:client:compile'] }), new PgInstrumentation({ requireParentSpan: true })],
   });
   sdk.start();
   markTracingActive();
