@@ -8,13 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { MAX_OPERATION_NAMES } from '../../src/observability/metrics.js';
 import { metricsOnApiPort } from '../../src/observability/metrics-http.js';
+import { ORDER_TEST_CONFIG, checkout, guestCart, openStore, product } from '../orders/helpers.js';
+import { startReceiver } from '../webhooks/receiver.js';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
 let t: TestApp;
 let adminKey: string;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp(ORDER_TEST_CONFIG);
   adminKey = await t.apiKey('admin');
 });
 afterAll(async () => {
@@ -66,6 +68,28 @@ describe('GET /metrics', () => {
     // Help and type lines for counters that have not counted yet are still there.
     for (const name of ['commerce_rate_limit_refusals_total', 'commerce_webhook_deliveries_total', 'commerce_checkouts_total', 'commerce_job_duration_seconds']) {
       expect(text).toContain(`# TYPE ${name}`);
+    }
+  });
+
+  it('counts checkouts by outcome, and the webhook deliveries and jobs they cause', async () => {
+    const receiver = await startReceiver();
+    try {
+      const store = await openStore(t);
+      const hook = await t.request('/api/webhooks', { method: 'POST', apiKey: store.admin, body: { url: `${receiver.url}/orders`, events: ['orders.create'] } });
+      expect(hook.status, hook.text).toBe(201);
+      const entity = await product(store, { price: 900, stock: 3 });
+      expect((await checkout(store, await guestCart(store, [{ entityId: entity, quantity: 1 }]))).status).toBe(201);
+      expect((await checkout(store, await guestCart(store, []))).status).toBe(422); // an empty cart: CHECKOUT_FAILED
+      expect((await t.request('/api/jobs/run', { apiKey: store.admin })).status).toBe(200);
+      expect(receiver.received).toHaveLength(1);
+      const { text } = await scrape(t.url);
+      expect(text).toMatch(/commerce_checkouts_total\{outcome="created"\} 1\n/);
+      expect(text).toMatch(/commerce_checkouts_total\{outcome="refused"\} 1\n/);
+      expect(text).toMatch(/commerce_webhook_deliveries_total\{outcome="succeeded"\} 1\n/);
+      expect(text).toMatch(/commerce_job_duration_seconds_count\{task="webhooks\/deliver",outcome="succeeded"\} 1\n/);
+      expect(text).toMatch(/commerce_outbox_lag_seconds 0\n/);
+    } finally {
+      await receiver.close();
     }
   });
 
