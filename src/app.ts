@@ -22,6 +22,8 @@ import { startJobWorker, workerOptionsFrom } from './jobs/worker.js';
 import { MIGRATIONS_DIR, PACKAGE_VERSION } from './paths.js';
 import { activatePlugins } from './plugins/runtime.js';
 import { createIdentityService } from './auth/identity-service.js';
+import { createMetrics } from './observability/metrics.js';
+import { metricsPort, startMetricsServer, type MetricsServer } from './observability/metrics-http.js';
 
 export interface Runtime {
   config: Config;
@@ -55,6 +57,7 @@ export function createServices(db: Db, config: Config, logger: Logger, auth: Aut
     audit: auditService,
     jobs: createJobsService({ db, config }),
     identity: createIdentityService(auth, config),
+    metrics: createMetrics(db),
   };
 }
 
@@ -94,6 +97,8 @@ export async function bootRuntime(config: Config, options: BootOptions = {}): Pr
 
 export interface App extends Runtime {
   http: HttpApp;
+  /** The METRICS_PORT listener, when configured. */
+  metricsServer: MetricsServer | null;
 }
 
 export async function createApp(config: Config, options: BootOptions = {}): Promise<App> {
@@ -101,10 +106,25 @@ export async function createApp(config: Config, options: BootOptions = {}): Prom
   const http = createHttpApp({ ...runtime, version: PACKAGE_VERSION });
   // jobs.autorun: the job worker inside the server, polling at the configured interval.
   const autorun = config.jobs.autorun ? startJobWorker(runtime, workerOptionsFrom(config, { pollIntervalMs: config.jobs.autorun.intervalMs })) : null;
+  // METRICS_PORT: /metrics on its own listener (127.0.0.1), beside the API port.
+  let metricsServer: MetricsServer | null = null;
+  const port = metricsPort(config);
+  if (port !== undefined) {
+    try {
+      metricsServer = await startMetricsServer(runtime.services.metrics, port, config.metrics.token);
+    } catch (error) {
+      await autorun?.stop();
+      await http.close();
+      await runtime.close();
+      throw error;
+    }
+  }
   return {
     ...runtime,
     http,
+    metricsServer,
     async close() {
+      await metricsServer?.close();
       await autorun?.stop();
       await http.close();
       await runtime.close();

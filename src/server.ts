@@ -5,9 +5,12 @@ import { loadConfig, ConfigError } from './config/index.js';
 import { createApp } from './app.js';
 import { listen } from './http/listen.js';
 import { handleShutdownSignalsInApp } from './db/embedded.js';
+import { startTracing } from './observability/tracing.js';
 
 async function main(): Promise<void> {
   const config = await loadConfig();
+  // Before the app: its request, GraphQL and job spans are on only if the SDK is (README: Traces).
+  const tracing = await startTracing({ serviceName: 'commerce-api' });
   const app = await createApp(config);
   const server = await listen(app.http, config.port, config.host);
   app.logger.info({ url: server.url, graphql: `${server.url}/graphql`, reference: `${server.url}/api/reference` }, 'commerce API listening');
@@ -22,6 +25,7 @@ async function main(): Promise<void> {
     // the worker gives running jobs) before the database pool closes. README: Shutdown.
     await server.shutdown({ drainMs: config.shutdownDrainMs, graceMs: config.jobs.shutdownGraceMs });
     await app.close();
+    await tracing?.shutdown().catch(() => undefined);
     app.logger.info({ signal }, 'shut down');
     process.exit(0);
   };

@@ -15,6 +15,7 @@ import type { PromotionsService } from './modules/promotions/index.js';
 import type { TaxService } from './modules/tax/index.js';
 import type { AuditService } from './modules/audit/index.js';
 import type { IdentityService } from './auth/identity-service.js';
+import type { Metrics } from './observability/metrics.js';
 
 export interface Services {
   organizations: OrganizationDirectory;
@@ -31,4 +32,6 @@ export interface Services {
   audit: AuditService;
   /** Mint and revoke API keys from a handler (the point-of-sale plugin's per-shift keys). */
   identity: IdentityService;
+  /** This app's Prometheus series (observability/metrics.ts): one registry per app. */
+  metrics: Metrics;
 }

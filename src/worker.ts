@@ -8,13 +8,20 @@ import { loadConfig, ConfigError } from './config/index.js';
 import { bootRuntime } from './app.js';
 import { startJobWorker, workerOptionsFrom } from './jobs/worker.js';
 import { handleShutdownSignalsInApp } from './db/embedded.js';
+import { metricsPort, startMetricsServer } from './observability/metrics-http.js';
+import { startTracing } from './observability/tracing.js';
 // Every module registers its tasks and event subscribers when imported; schema.ts is the list.
 import './graphql/schema.js';
 
 async function main(): Promise<void> {
   const config = await loadConfig();
+  const tracing = await startTracing({ serviceName: 'commerce-worker' });
   const runtime = await bootRuntime(config);
   const worker = startJobWorker(runtime, workerOptionsFrom(config));
+  // The worker has no API port: its /metrics is served only on METRICS_PORT (127.0.0.1).
+  const port = metricsPort(config);
+  const metricsServer = port !== undefined ? await startMetricsServer(runtime.services.metrics, port, config.metrics.token) : null;
+  if (metricsServer) runtime.logger.info({ url: `${metricsServer.url}/metrics` }, 'worker metrics listening');
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -23,7 +30,9 @@ async function main(): Promise<void> {
     runtime.logger.info({ signal }, 'worker shutting down');
     try {
       await worker.stop();
+      await metricsServer?.close();
       await runtime.close();
+      await tracing?.shutdown().catch(() => undefined);
     } catch (error) {
       runtime.logger.error({ err: error }, 'worker shutdown failed');
       process.exit(1);

@@ -4,6 +4,7 @@
 // (SQL statements and round trips sent so far), which the driver turns into statements per request.
 import pg from 'pg';
 import { createApp } from '../../src/app.js';
+import { startTracing } from '../../src/observability/tracing.js';
 import { loadConfig } from '../../src/config/index.js';
 import { resolveDatabase } from '../../src/db/client.js';
 import { processAlive } from '../../src/db/embedded.js';
@@ -42,6 +43,8 @@ const config = await loadConfig({
     anonymous: { points: Number(process.env.BENCH_ANONYMOUS_POINTS ?? 10_000_000), durationSeconds: 60 },
   },
 });
+// OTEL_EXPORTER_OTLP_ENDPOINT set (bench/tracing.ts): traced as `npm start` would be.
+await startTracing({ serviceName: 'commerce-bench' });
 const app = await createApp(config, { countStatements: true });
 const organization = await app.services.organizations.defaultOrganization();
 const { key } = await mintApiKey({ auth: app.auth, config, db: app.db }, { scope: 'admin', organizationId: organization.id });
@@ -69,7 +72,12 @@ const listening = await listen(app.http, 0, '127.0.0.1');
 // databaseUrl: benches that need bulk data (bench/analytics.ts) seed it with SQL straight into this database.
 console.log(JSON.stringify({ url: listening.url, key, databaseUrl: url.toString(), organizationId: organization.id, entityId: sample[0] ?? '' }));
 
-process.on('SIGUSR2', () => console.log(JSON.stringify({ statements: app.counter.statements, roundTrips: app.counter.roundTrips })));
+// cpuMicros: the process's CPU time so far (bench/tracing.ts: CPU per request, which a busy
+// machine disturbs far less than req/s).
+process.on('SIGUSR2', () => {
+  const cpu = process.cpuUsage();
+  console.log(JSON.stringify({ statements: app.counter.statements, roundTrips: app.counter.roundTrips, cpuMicros: cpu.user + cpu.system }));
+});
 process.on('SIGTERM', async () => {
   await listening.close();
   await app.close();

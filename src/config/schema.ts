@@ -94,6 +94,20 @@ export const configSchema = z
      * connection closes (Node alone would hold a trickling body for its 300 s requestTimeout).
      */
     bodyReadTimeoutMs: z.number().int().positive().default(30_000),
+    /**
+     * GET /metrics (README: Operating → Metrics). `token` (METRICS_TOKEN): served on the API port
+     * to `Authorization: Bearer <token>` only. `port` (METRICS_PORT): served on its own listener
+     * bound to 127.0.0.1 (the worker's only way). Neither: off in production; in development and
+     * test served on the API port without a token (a local Prometheus scrapes it as is).
+     * `enabled: false` (METRICS_ENABLED=false) turns metrics off whatever else is set.
+     */
+    metrics: z
+      .object({
+        enabled: z.boolean().optional(),
+        token: z.string().min(16).optional(),
+        port: z.number().int().min(0).max(65535).optional(),
+      })
+      .default({}),
     auth: z
       .object({
         secret: z.string().min(32).optional(),

@@ -1,6 +1,7 @@
 // Prisma client factory: Prisma 7's Rust-free client over node-postgres (@prisma/adapter-pg).
 import '../runtime-flags.js'; // first: V8 flags before Prisma's WebAssembly compiles
 import { PrismaPg } from '@prisma/adapter-pg';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
 import type { Config } from '../config/index.js';
@@ -38,6 +39,13 @@ export interface DbOptions {
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 
+/**
+ * Round trips sent inside a scope (the HTTP app opens one per request when metrics are on, for
+ * the SQL-statements-per-request histogram). Never entered when metrics are off: an
+ * AsyncLocalStorage that is never run costs nothing.
+ */
+export const statementScope = new AsyncLocalStorage<{ statements: number }>();
+
 export function createDb(url: string, options: DbOptions = {}): { db: Db; counter: SqlCounter } {
   // The pool is created here and handed to the adapter (which ends it on $disconnect) so that a
   // hot path can send SQL on the same connections without Prisma's per-statement work (sqlPool).
@@ -47,6 +55,15 @@ export function createDb(url: string, options: DbOptions = {}): { db: Db; counte
   // and sqlPool may use the pool before that. The pool drops the broken client either way, and
   // the next statement opens a new one (or fails and is answered as an outage).
   pool.on('error', () => undefined);
+  // Each connection's query() counts into the request's statement scope, when one is open.
+  pool.on('connect', (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+      const scope = statementScope.getStore();
+      if (scope) scope.statements += 1;
+      return query(...args);
+    };
+  });
   const adapter = new PrismaPg(pool, { disposeExternalPool: true });
   const counter: SqlCounter = { statements: 0, roundTrips: 0 };
   if (!options.countStatements) {
@@ -89,6 +106,12 @@ export function sqlPool(db: unknown): { query(config: pg.QueryConfig): Promise<{
       return pool.query(config);
     },
   };
+}
+
+/** The pool's connections now (metrics): all open, idle, and callers waiting for one. */
+export function poolStats(db: unknown): { total: number; idle: number; waiting: number } | undefined {
+  const pool = pools.get(db as object)?.pool;
+  return pool ? { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } : undefined;
 }
 
 export interface ResolvedDatabase {

@@ -42,6 +42,7 @@ interface EventRow {
   payload: unknown;
   actor_id: string | null;
   request_id: string | null;
+  traceparent: string | null;
   created_at: Date;
 }
 
@@ -53,7 +54,7 @@ async function lockBatch(tx: Tx, options: { limit: number; organizationId?: stri
   const orgFilter = options.organizationId ? Prisma.sql`and organization_id = ${options.organizationId}::uuid` : Prisma.empty;
   const idFilter = options.ids ? Prisma.sql`and id = any(${options.ids}::uuid[])` : Prisma.empty;
   const rows = await tx.$queryRaw<EventRow[]>`
-    select id, organization_id, type, payload, actor_id, request_id, created_at from events
+    select id, organization_id, type, payload, actor_id, request_id, traceparent, created_at from events
     where dispatched_at is null ${orgFilter} ${idFilter}
     order by created_at asc, id asc
     limit ${options.limit}::int
@@ -65,6 +66,7 @@ async function lockBatch(tx: Tx, options: { limit: number; organizationId?: stri
     payload: row.payload as DispatchedEvent['payload'],
     actorId: row.actor_id,
     requestId: row.request_id,
+    traceparent: row.traceparent,
     createdAt: row.created_at,
   }));
 }

@@ -5,16 +5,19 @@
 import type { Tx } from '../db/client.js';
 import { Prisma } from '../generated/prisma/client.js';
 import type { EventName, EventPayload } from './registry.js';
+import { currentTraceparent } from '../observability/trace-context.js';
 
 export interface EventOrigin {
   organizationId: string;
   actorId?: string | null;
   requestId?: string | null;
+  /** The trace the event continues (webhook deliveries join it); the current span's when unset. */
+  traceparent?: string | null;
 }
 
 /** The origin of events raised by a request: its organization, actor and request id. */
 export function originOf(ctx: { organization: { id: string }; actor: { userId: string } | null; requestId: string }): EventOrigin {
-  return { organizationId: ctx.organization.id, actorId: ctx.actor?.userId ?? null, requestId: ctx.requestId };
+  return { organizationId: ctx.organization.id, actorId: ctx.actor?.userId ?? null, requestId: ctx.requestId, traceparent: currentTraceparent() };
 }
 
 export async function recordEvent<N extends EventName>(tx: Tx, origin: EventOrigin, type: N, payload: EventPayload<N>): Promise<void> {
@@ -25,6 +28,7 @@ export async function recordEvent<N extends EventName>(tx: Tx, origin: EventOrig
       payload: payload as Prisma.InputJsonValue,
       actorId: origin.actorId ?? null,
       requestId: origin.requestId ?? null,
+      traceparent: origin.traceparent ?? currentTraceparent(),
     },
   });
 }
@@ -34,6 +38,6 @@ export async function recordEvent<N extends EventName>(tx: Tx, origin: EventOrig
  * statement that makes the change (one round trip): `with ..., ev as (${eventInsertSql(...)})`.
  */
 export function eventInsertSql<N extends EventName>(origin: EventOrigin, type: N, payload: EventPayload<N>): Prisma.Sql {
-  return Prisma.sql`insert into events (id, organization_id, type, payload, actor_id, request_id, created_at)
-    values (gen_random_uuid(), ${origin.organizationId}::uuid, ${type}, ${JSON.stringify(payload)}::jsonb, ${origin.actorId ?? null}, ${origin.requestId ?? null}, ${new Date()})`;
+  return Prisma.sql`insert into events (id, organization_id, type, payload, actor_id, request_id, traceparent, created_at)
+    values (gen_random_uuid(), ${origin.organizationId}::uuid, ${type}, ${JSON.stringify(payload)}::jsonb, ${origin.actorId ?? null}, ${origin.requestId ?? null}, ${origin.traceparent ?? currentTraceparent()}, ${new Date()})`;
 }

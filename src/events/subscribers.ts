@@ -18,6 +18,8 @@ export interface DispatchedEvent<N extends EventName = EventName> {
   payload: EventPayload<N>;
   actorId: string | null;
   requestId: string | null;
+  /** The trace of the request that recorded it (observability/trace-context.ts); null when untraced. */
+  traceparent?: string | null;
   createdAt: Date;
 }
 

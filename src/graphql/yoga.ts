@@ -16,6 +16,8 @@ import { useMultipartNulGuard } from './multipart-nul.js';
 import { useAutomaticPersistedQueries } from './apq.js';
 import { useFieldErrorDetails } from './field-errors.js';
 import { useCompiledExecution } from './jit.js';
+import type { Metrics } from '../observability/metrics.js';
+import { useGraphqlObserver } from '../observability/graphql-observer.js';
 
 export interface ServerContext {
   ctx: RequestContext;
@@ -71,8 +73,9 @@ query Welcome {
 }
 `;
 
-export function createGraphqlServer(options: { schema: GraphQLSchema; limits: GraphqlLimits; version: string; exposure: GraphqlExposure; logger?: Logger }) {
+export function createGraphqlServer(options: { schema: GraphQLSchema; limits: GraphqlLimits; version: string; exposure: GraphqlExposure; logger?: Logger; metrics?: Metrics | null }) {
   giveRootTypesDefinitions(options.schema);
+  const observer = useGraphqlObserver(options.metrics ?? null);
   const facade = restFacade({ basePath: REST_BASE_PATH, title: 'Commerce API', version: options.version });
   const yoga: YogaServerInstance<ServerContext, RequestContext> = createYoga<ServerContext, RequestContext>({
     schema: options.schema,
@@ -100,6 +103,8 @@ export function createGraphqlServer(options: { schema: GraphQLSchema; limits: Gr
       useMultipartNulGuard(),
       facade,
       ...(options.exposure.jit ? [useCompiledExecution()] : []),
+      // Last: it wraps the execute function the plugins above settled on.
+      ...(observer ? [observer] : []),
     ],
   });
   return { yoga, facade };

@@ -31,6 +31,8 @@ import { conditional } from './conditional.js';
 import { MULTIPART_ALLOWANCE_BYTES } from '../modules/media/upload.js';
 import { MEDIA_WRITE } from '../modules/media/service.js';
 import { hasPermission } from '../auth/permissions.js';
+import { METRICS_PATH, metricsAnswer, metricsEnabled, metricsOnApiPort } from '../observability/metrics-http.js';
+import { requestObserver } from '../observability/request-observer.js';
 
 export interface HttpAppDeps extends Pick<Runtime, 'config' | 'db' | 'auth' | 'services' | 'logger'> {
   version: string;
@@ -67,6 +69,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
     limits: config.graphql,
     version,
     logger,
+    metrics: metricsEnabled(config) ? services.metrics : null,
     exposure: {
       graphiql: config.graphql.graphiql ?? !production,
       publicIntrospection: config.graphql.publicIntrospection ?? !production,
@@ -83,6 +86,9 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
   const cors = corsOrigins(config.cors.origins, trusted);
   let openApi: string | null = null;
   let draining = false;
+  const metricsApi = metricsOnApiPort(config);
+  // Requests are measured (and traced) only when something reads the result: zero cost otherwise.
+  const { observed, observe } = requestObserver({ metrics: metricsEnabled(config) ? services.metrics : null });
 
   function openApiDocument(): string {
     if (!openApi) {
@@ -165,6 +171,12 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
   ): Promise<{ response: Response; rate?: RateDecision; actor?: Actor | null }> {
     if (request.method === 'OPTIONS') return { response: preflightResponse(request, cors) };
 
+    if (path === METRICS_PATH && metricsApi.served) {
+      if (request.method !== 'GET' && request.method !== 'HEAD') return { response: errorResponse(404, 'NOT_FOUND', `No route ${request.method} ${path}`) };
+      const answer = await metricsAnswer(services.metrics, request.headers.get('authorization'), metricsApi.token);
+      return { response: new Response(answer.body, { status: answer.status, headers: answer.headers }) };
+    }
+
     if (path === '/api/health' || path === '/api/health/ready' || path === '/api/doc' || path === '/api/reference' || path === '/api/reference/standalone.js') {
       const rate = await limit('anonymous', clientKey(server));
       if (!rate.allowed) return { response: tooMany(), rate };
@@ -246,8 +258,9 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
     return errorResponse(429, 'TOO_MANY_REQUESTS', TOO_MANY_MESSAGE);
   }
 
-  return {
-    async fetch(incoming, server) {
+  /** One request through the whole pipeline, metrics and tracing aside (fetch below). */
+  async function serve(incoming: Request, server?: { clientAddress?: string }): Promise<Response> {
+    {
       const requestId = requestIdFor(incoming);
       const requestLogger = logger.child({ reqId: requestId });
       // The request's id and logger travel in its context (ctx.requestId, ctx.logger), not in an
@@ -326,6 +339,13 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
         const sendable = body !== null && !(body instanceof Uint8Array) && isJson(headers) ? new Uint8Array(await response.arrayBuffer()) : body;
         return new yoga.fetchAPI.Response(sendable, { status, headers });
       }
+    }
+  }
+
+  return {
+    fetch(incoming, server) {
+      if (!observed) return serve(incoming, server);
+      return observe(incoming, (request) => serve(request, server));
     },
     drain() {
       draining = true;

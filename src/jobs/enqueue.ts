@@ -9,6 +9,7 @@ import type { Db, Tx } from '../db/client.js';
 import { validationFailed, type FieldIssue } from '../errors.js';
 import type { Job } from '../generated/prisma/client.js';
 import { dropSupersededJobs, insertJob, sqlState } from './store.js';
+import { withTraceparent } from '../observability/job-trace.js';
 import { retryPolicyOf, tasks as defaultRegistry, type TaskInput, type TaskRegistry, type TaskSlug } from './tasks.js';
 
 export const DEFAULT_QUEUE = 'default';
@@ -28,6 +29,8 @@ export interface EnqueueOptions<S extends TaskSlug = TaskSlug> {
   concurrencyKey?: string | null;
   /** Overrides the task's supersedes policy. */
   supersedes?: boolean;
+  /** The trace the job continues (an outbox event's); the current span's when unset. */
+  traceparent?: string | null;
 }
 
 export interface EnqueueDeps {
@@ -68,7 +71,7 @@ export async function enqueueJob<S extends TaskSlug>(deps: EnqueueDeps, options:
     organizationId: options.organizationId.trim().toLowerCase(),
     queue: options.queue ?? DEFAULT_QUEUE,
     taskSlug: options.task,
-    input,
+    input: withTraceparent(input, options.traceparent),
     maxAttempts: options.maxAttempts ?? 1 + Math.max(0, Math.floor(retryPolicyOf(task, deps.config).attempts)),
     delayMs: options.delayMs ?? 0,
     concurrencyKey: key ?? null,
@@ -108,7 +111,7 @@ export async function enqueueMany(deps: EnqueueDeps, jobs: Array<EnqueueOptions 
       organizationId: options.organizationId.trim().toLowerCase(),
       queue: options.queue ?? DEFAULT_QUEUE,
       taskSlug: options.task,
-      input: input as object,
+      input: withTraceparent(input, options.traceparent) as object,
       maxAttempts: options.maxAttempts ?? 1 + Math.max(0, Math.floor(retryPolicyOf(task, deps.config).attempts)),
       concurrencyKey: key || null,
       exclusive: task?.concurrency?.exclusive ?? true,

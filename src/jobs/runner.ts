@@ -9,6 +9,7 @@ import type { Logger } from '../logger.js';
 import type { Services } from '../services.js';
 import { isDatabaseUnavailable } from '../db/errors.js';
 import { backoffDelayMs } from './backoff.js';
+import { observeJob, splitTraceparent } from '../observability/job-trace.js';
 import { claimJobs, completeJobs, failJob, heartbeatJobs, releaseJobs, sqlState, type Claim, type ClaimedJob, type ProcessingOrder } from './store.js';
 import { JobError, retryPolicyOf, tasks as defaultRegistry, type TaskContext, type TaskRegistry } from './tasks.js';
 
@@ -224,7 +225,9 @@ export class JobRunner {
     try {
       let output: unknown;
       try {
-        output = await task.handler(job.input as never, ctx);
+        // The input's trace key is the runner's, not the handler's (observability/job-trace.ts).
+        const { input, traceparent } = splitTraceparent(job.input);
+        output = await observeJob(this.deps.services.metrics, job, traceparent, async () => task.handler(input as never, ctx));
         JSON.stringify(output ?? null); // an output that cannot be stored fails the job, not the runner
       } catch (error) {
         onHandlerDone?.();

@@ -153,3 +153,23 @@ describe('npm run worker', () => {
     await t.app.db.job.delete({ where: { id: long.id } });
   });
 });
+
+describe('npm run worker with METRICS_PORT', () => {
+  it('serves its own /metrics on 127.0.0.1: jobs it ran, by task and outcome', async () => {
+    const worker = await startWorker({ METRICS_PORT: '0' });
+    try {
+      const url = await eventually(async () => /"url":"(http:\/\/127\.0\.0\.1:\d+\/metrics)"/.exec(worker.output())?.[1] ?? null, 10_000);
+      const created = await t.app.services.jobs.enqueue({ task: 'test-worker/quick', organizationId: org, queue: 'worker-test' });
+      await eventually(async () => (await job(t, created.id)).status === 'succeeded', 10_000);
+      const response = await fetch(url);
+      expect(response.status).toBe(200);
+      const text = await response.text();
+      expect(text).toMatch(/commerce_job_duration_seconds_count\{task="test-worker\/quick",outcome="succeeded"\} [1-9]/);
+      expect(text).toContain('commerce_jobs_oldest_pending_age_seconds');
+      expect(text).toContain('commerce_outbox_lag_seconds');
+    } finally {
+      worker.child.kill('SIGTERM');
+      expect(await worker.exited).toBe(0);
+    }
+  });
+});

@@ -119,7 +119,20 @@ async function resolveCustomer(ctx: CartCtx, input: CheckoutInput): Promise<{ cu
   return { customerId, email: user.email };
 }
 
+/** A checkout, counted by outcome (commerce_checkouts_total): created, replayed, refused (4xx), error. */
 export async function checkout(ctx: CheckoutCtx, input: CheckoutInput): Promise<CheckoutResult> {
+  const metrics = ctx.services.metrics;
+  try {
+    const result = await runCheckout(ctx, input);
+    metrics?.checkout(result.meta.replayed ? 'replayed' : 'created');
+    return result;
+  } catch (error) {
+    metrics?.checkout(error instanceof AppError && error.status < 500 ? 'refused' : 'error');
+    throw error;
+  }
+}
+
+async function runCheckout(ctx: CheckoutCtx, input: CheckoutInput): Promise<CheckoutResult> {
   if (ctx.actor && !hasPermission(ctx.actor.permissions, PERMISSION.create)) throw forbidden('Insufficient permissions: missing permission orders:create');
   const scope = idempotencyScope(ctx, input.cartId);
   const key = checkoutIdempotencyKey(input.idempotencyKey, ctx.request?.headers);

@@ -45,9 +45,9 @@ function counterSql(organizationId: string, year: number): Prisma.Sql {
 
 /** The orders.create event, created now (this process's clock, as recordEvent's rows and the plugins' events before it). */
 function eventSql(origin: EventOrigin, payload: unknown, from: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`insert into events (id, organization_id, type, payload, actor_id, request_id, created_at)
+  return Prisma.sql`insert into events (id, organization_id, type, payload, actor_id, request_id, traceparent, created_at)
       select gen_random_uuid(), ${origin.organizationId}::uuid, 'orders.create',
-        jsonb_set(${JSON.stringify(payload)}::jsonb, '{order,number}', to_jsonb(n.number)), ${origin.actorId ?? null}, ${origin.requestId ?? null}, ${new Date()}
+        jsonb_set(${JSON.stringify(payload)}::jsonb, '{order,number}', to_jsonb(n.number)), ${origin.actorId ?? null}, ${origin.requestId ?? null}, ${origin.traceparent ?? null}, ${new Date()}
       from ${from} n`;
 }
 

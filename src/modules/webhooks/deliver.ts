@@ -14,6 +14,7 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import { eventSubscribers, type DispatchedEvent } from '../../events/subscribers.js';
 import { backoffDelayMs, MAX_BACKOFF_MS } from '../../jobs/backoff.js';
 import { enqueueMany } from '../../jobs/enqueue.js';
+import { injectTraceHeaders, inSpan, SpanKind } from '../../observability/trace-context.js';
 import { defineTask, JobError, type RetryPolicy } from '../../jobs/tasks.js';
 import { sendWebhook } from './send.js';
 import { signatureHeaders } from './signing.js';
@@ -57,10 +58,10 @@ export function bodyOf(event: DispatchedEvent): WebhookBody {
 }
 
 /** Creates a delivery job for a delivery row (fan-out and redelivery). */
-export async function enqueueDeliveries(tx: Tx, config: Config, deliveries: Array<{ id: string; organizationId: string; jobId: string }>): Promise<void> {
+export async function enqueueDeliveries(tx: Tx, config: Config, deliveries: Array<{ id: string; organizationId: string; jobId: string; traceparent?: string | null }>): Promise<void> {
   await enqueueMany(
     { db: tx, config },
-    deliveries.map((d) => ({ id: d.jobId, task: DELIVER_TASK, organizationId: d.organizationId, input: { deliveryId: d.id } })),
+    deliveries.map((d) => ({ id: d.jobId, task: DELIVER_TASK, organizationId: d.organizationId, input: { deliveryId: d.id }, traceparent: d.traceparent })),
   );
 }
 
@@ -73,6 +74,8 @@ eventSubscribers.onBatch(
     });
     if (endpoints.length === 0) return;
     const deliveries: Prisma.WebhookDeliveryCreateManyInput[] = [];
+    // Each delivery continues the trace of the request that recorded its event.
+    const traceOf = new Map<string, string | null | undefined>();
     for (const event of events) {
       for (const endpoint of endpoints) {
         if (endpoint.organizationId !== event.organizationId) continue;
@@ -86,11 +89,12 @@ eventSubscribers.onBatch(
           payload: bodyOf(event) as unknown as Prisma.InputJsonValue,
           jobId: randomUUID(),
         });
+        traceOf.set(deliveries.at(-1)!.id!, event.traceparent);
       }
     }
     if (deliveries.length === 0) return;
     await ctx.db.webhookDelivery.createMany({ data: deliveries });
-    await enqueueDeliveries(ctx.db, ctx.config, deliveries.map((d) => ({ id: d.id!, organizationId: d.organizationId, jobId: d.jobId! })));
+    await enqueueDeliveries(ctx.db, ctx.config, deliveries.map((d) => ({ id: d.id!, organizationId: d.organizationId, jobId: d.jobId!, traceparent: traceOf.get(d.id!) })));
   },
   { name: 'webhooks fan-out', required: true },
 );
@@ -108,13 +112,19 @@ defineTask({
     const attempt = delivery.attempts + 1;
     const body = JSON.stringify(delivery.payload);
     const timestamp = Math.floor(Date.now() / 1000);
-    const result = await sendWebhook({
-      url: new URL(delivery.endpoint.url),
-      headers: signatureHeaders(delivery.endpoint.secret, delivery.id, timestamp, body),
-      body,
-      timeoutMs: ctx.config.webhooks.timeoutMs,
-      allowPrivate: allowsPrivateWebhookTargets(ctx.config),
-      signal: ctx.signal,
+    const url = new URL(delivery.endpoint.url);
+    // The outbound POST is a client span of the job's trace; the receiver gets its traceparent.
+    const result = await inSpan(`webhook POST ${url.host}`, { kind: SpanKind.CLIENT, attributes: { 'http.request.method': 'POST', 'server.address': url.hostname, 'webhook.delivery_id': delivery.id } }, async (span) => {
+      const sent = await sendWebhook({
+        url,
+        headers: injectTraceHeaders(signatureHeaders(delivery.endpoint.secret, delivery.id, timestamp, body)),
+        body,
+        timeoutMs: ctx.config.webhooks.timeoutMs,
+        allowPrivate: allowsPrivateWebhookTargets(ctx.config),
+        signal: ctx.signal,
+      });
+      if (sent.statusCode !== null) span?.setAttribute('http.response.status_code', sent.statusCode);
+      return sent;
     });
 
     const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
@@ -144,6 +154,7 @@ defineTask({
         },
       }),
     ]);
+    ctx.services.metrics?.webhookDelivery(ok ? 'succeeded' : willRetry ? 'retrying' : 'failed');
     if (ok) return { deliveryId: delivery.id, statusCode: result.statusCode, attempt, durationMs: result.durationMs };
 
     // Retry-After (429, 503) may ask for a longer wait than the backoff, never a shorter one.

@@ -1,0 +1,70 @@
+// GraphQL's share of metrics and traces, as one envelop plugin (last in Yoga's list, so the
+// execute function it wraps is the final one, compiled or not): the operation duration histogram
+// by operation name and first error code, and parse / validate / execute spans. The execute span
+// is the active context while resolvers run, so Prisma's SQL spans become its children.
+import { performance } from 'node:perf_hooks';
+import { getOperationAST, type DocumentNode } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { context, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
+import type { Metrics } from './metrics.js';
+import { tracingActive, TRACER_NAME } from './trace-context.js';
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
+}
+
+function firstErrorCode(result: { errors?: readonly { extensions?: Record<string, unknown> }[] }): string | null {
+  const error = result.errors?.[0];
+  if (!error) return null;
+  return typeof error.extensions?.code === 'string' ? error.extensions.code : 'OTHER';
+}
+
+function endSpan(span: Span, failed: boolean): void {
+  if (failed) span.setStatus({ code: SpanStatusCode.ERROR });
+  span.end();
+}
+
+export function useGraphqlObserver(metrics: Metrics | null): Plugin | null {
+  const tracing = tracingActive();
+  if (!metrics && !tracing) return null;
+  const tracer = () => trace.getTracer(TRACER_NAME);
+  return {
+    onParse() {
+      if (!tracing) return;
+      const span = tracer().startSpan('graphql.parse');
+      return ({ result }) => endSpan(span, result instanceof Error);
+    },
+    onValidate() {
+      if (!tracing) return;
+      const span = tracer().startSpan('graphql.validate');
+      return ({ valid }) => endSpan(span, !valid);
+    },
+    onExecute({ args, executeFn, setExecuteFn }) {
+      const started = performance.now();
+      const operation = getOperationAST(args.document as DocumentNode, args.operationName);
+      const name = operation?.name?.value ?? null;
+      let span: Span | undefined;
+      if (tracing) {
+        span = tracer().startSpan(`graphql.execute ${operation?.operation ?? 'query'} ${name ?? 'anonymous'}`, {
+          attributes: { 'graphql.operation.name': name ?? 'anonymous', 'graphql.operation.type': operation?.operation ?? 'unknown' },
+        });
+        const spanContext = trace.setSpan(context.active(), span);
+        setExecuteFn((executeArgs) => context.with(spanContext, () => executeFn(executeArgs)));
+      }
+      return {
+        onExecuteDone({ result }) {
+          if (isAsyncIterable(result)) {
+            span?.end();
+            return;
+          }
+          const code = firstErrorCode(result);
+          metrics?.graphqlOperation(name, code, (performance.now() - started) / 1000);
+          if (span) {
+            if (code) span.setAttribute('graphql.error.code', code);
+            endSpan(span, code !== null);
+          }
+        },
+      };
+    },
+  };
+}
