@@ -259,7 +259,7 @@ describe('exports', () => {
       const job = await finish(res.body.data.id);
       expect(job.status, JSON.stringify(job)).toBe('succeeded');
       expect((await download(job.output.file.url)).startsWith(head)).toBe(true);
-      const tampered = await fetch(job.output.file.url.replace('http://localhost:3000', t.url).replace(/signature=(.)/, (_, c: string) => `signature=${c === 'A' ? 'B' : 'A'}`));
+      const tampered = await fetch(job.output.file.url.replace('http://localhost:3000', t.url).replace(/signature=(.)/, (_: string, c: string) => `signature=${c === 'A' ? 'B' : 'A'}`));
       expect(tampered.status).toBe(403);
     }
     const orders = await finish((await t.request('/api/orders/export', { method: 'POST', apiKey: store.admin })).body.data.id);
