@@ -3,6 +3,8 @@ import '../runtime-flags.js'; // first: V8 flags before Prisma's WebAssembly com
 import { PrismaPg } from '@prisma/adapter-pg';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
+import { trace } from '@opentelemetry/api';
+import { inSpan, SpanKind, tracingActive } from '../observability/trace-context.js';
 import { PrismaClient } from '../generated/prisma/client.js';
 import type { Config } from '../config/index.js';
 import { EMBEDDED_DATABASE, ensureDatabase, startEmbeddedPostgres, urlFor } from './embedded.js';
@@ -103,7 +105,11 @@ export function sqlPool(db: unknown): { query(config: pg.QueryConfig): Promise<{
   return {
     query: (config: pg.QueryConfig) => {
       if (counter) counter.statements += 1;
-      return pool.query(config);
+      // Statements sent here bypass Prisma, so Prisma's instrumentation never sees them, and
+      // @opentelemetry/instrumentation-pg cannot hook pg loaded as an ES module: they get their
+      // span here, only inside a traced operation (a polling claim with no parent stays unspanned).
+      if (!tracingActive() || !trace.getActiveSpan()) return pool.query(config);
+      return inSpan(config.name ? `pg.query ${config.name}` : 'pg.query', { kind: SpanKind.CLIENT, attributes: { 'db.system': 'postgresql', 'db.statement': config.text } }, () => pool.query(config));
     },
   };
 }

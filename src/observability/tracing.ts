@@ -7,8 +7,9 @@
 // <it>/v1/traces as OTLP JSON over HTTP), OTEL_SERVICE_NAME, OTEL_TRACES_SAMPLER and
 // OTEL_TRACES_SAMPLER_ARG (default parentbased_always_on; e.g. parentbased_traceidratio + 0.1).
 // SQL spans come from Prisma's instrumentation (every Prisma statement, with its query text)
-// and from the pg instrumentation (statements sent to the pool directly, when pg is loaded
-// through require).
+// and, for statements sent to the pool directly (hot reads, job claims), from sqlPool in
+// db/client.ts: the pg instrumentation stays registered for pg loaded through require, but it
+// cannot hook pg loaded as an ES module, which is how this app loads it.
 import { markTracingActive } from './trace-context.js';
 
 export interface Tracing {

@@ -122,6 +122,18 @@ describe('traces', () => {
     expect(traceparent).toMatch(new RegExp(`^00-${request!.traceId}-${post!.spanId}-0[01]$`));
   });
 
+  it('statements sent straight to node-postgres (the product page read) have SQL spans under the request', async () => {
+    const entity = await product(store, { price: 900, stock: 1 });
+    const res = await t.request(`/api/catalog/entities/${entity}`, { apiKey: store.admin });
+    expect(res.status, res.text).toBe(200);
+    await tracing.flush();
+    const request = collector.spans.find((s) => s.name === 'GET /api/catalog/entities/:idOrSlug' || (s.name.startsWith('GET /api/catalog/entities/') && s.kind === 2));
+    expect(request, collector.spans.map((s) => s.name).join(', ')).toBeTruthy();
+    const pgSpans = descendantsOf(collector.spans.filter((s) => s.traceId === request!.traceId), request!).filter((s) => s.name.startsWith('pg.query'));
+    expect(pgSpans.length).toBeGreaterThan(0);
+    expect(pgSpans.every((s) => s.kind === 3 && s.attributes.some((a) => a.key === 'db.statement'))).toBe(true);
+  });
+
   it('a /graphql request has parse, validate and execute spans under its HTTP span', async () => {
     const res = await t.graphql('query TraceProbe { __typename }', undefined, { apiKey: store.admin });
     expect(res.status).toBe(200);
