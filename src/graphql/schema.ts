@@ -17,6 +17,7 @@ import '../modules/inventory/schema.js';
 import '../modules/pricing/schema.js';
 import '../modules/promotions/schema.js';
 import '../modules/tax/schema.js';
+import '../modules/shipping/schema.js';
 import '../modules/audit/schema.js';
 import '../modules/customers/schema.js';
 import '../modules/analytics/schema.js';

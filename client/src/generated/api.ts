@@ -2629,6 +2629,142 @@ export interface paths {
         patch: operations["settingsUpdatePolicies"];
         trace?: never;
     };
+    "/api/shipping/methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the shipping methods, by name
+         * @description Requires one of the permissions shipping:read, shipping:manage.
+         *
+         *     GraphQL twin: `query { shippingMethods }`.
+         */
+        get: operations["shippingMethods"];
+        put?: never;
+        /**
+         * Create a shipping method
+         * @description A duplicate code is 409; a zone, tax class or warehouse of another organization is 422 naming the field. The calculator sets exactly one of its fields.
+         *
+         *     Requires permission shipping:manage.
+         *
+         *     GraphQL twin: `mutation { shippingMethodCreate }`.
+         */
+        post: operations["shippingMethodCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shipping/methods/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One shipping method
+         * @description Requires one of the permissions shipping:read, shipping:manage.
+         *
+         *     GraphQL twin: `query { shippingMethod }`.
+         */
+        get: operations["shippingMethod"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a shipping method
+         * @description Placed orders keep their shipping lines (a copy).
+         *
+         *     Requires permission shipping:manage.
+         *
+         *     GraphQL twin: `mutation { shippingMethodDelete }`.
+         */
+        delete: operations["shippingMethodDelete"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a shipping method
+         * @description Only the fields sent change (a calculator sent replaces the whole calculator).
+         *
+         *     Requires permission shipping:manage.
+         *
+         *     GraphQL twin: `mutation { shippingMethodUpdate }`.
+         */
+        patch: operations["shippingMethodUpdate"];
+        trace?: never;
+    };
+    "/api/shipping/zones": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the shipping zones, by name
+         * @description Requires one of the permissions shipping:read, shipping:manage.
+         *
+         *     GraphQL twin: `query { shippingZones }`.
+         */
+        get: operations["shippingZones"];
+        put?: never;
+        /**
+         * Create a shipping zone
+         * @description A duplicate name is 409. Codes are validated (ISO 3166-1 alpha-2 countries, ISO 3166-2 regions of listed countries).
+         *
+         *     Requires permission shipping:manage.
+         *
+         *     GraphQL twin: `mutation { shippingZoneCreate }`.
+         */
+        post: operations["shippingZoneCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shipping/zones/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One shipping zone
+         * @description Requires one of the permissions shipping:read, shipping:manage.
+         *
+         *     GraphQL twin: `query { shippingZone }`.
+         */
+        get: operations["shippingZone"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a shipping zone without methods
+         * @description A zone that still has shipping methods is 409: delete or move them first.
+         *
+         *     Requires permission shipping:manage.
+         *
+         *     GraphQL twin: `mutation { shippingZoneDelete }`.
+         */
+        delete: operations["shippingZoneDelete"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a shipping zone
+         * @description Only the fields sent change. Regions sent must belong to the countries sent (or, without countries, to the zone's).
+         *
+         *     Requires permission shipping:manage.
+         *
+         *     GraphQL twin: `mutation { shippingZoneUpdate }`.
+         */
+        patch: operations["shippingZoneUpdate"];
+        trace?: never;
+    };
     "/api/store": {
         parameters: {
             query?: never;
@@ -5660,6 +5796,133 @@ export interface components {
             returnsUrl?: string;
             /** Format: uri */
             termsUrl?: string;
+        };
+        ShippingAmount: {
+            /**
+             * Format: int64
+             * @description Amount in integer minor units of the currency
+             */
+            amount: number;
+            /** @description ISO 4217 currency code, e.g. USD */
+            currency: string;
+        };
+        /** @description A band of a table: applies up to and including upTo (grams or minor units); null = and above. */
+        ShippingBand: {
+            /**
+             * Format: int64
+             * @description Amount in integer minor units of the currency
+             */
+            amount: number;
+            /**
+             * Format: int64
+             * @description Integer minor units of the currency
+             */
+            upTo?: number | null;
+        };
+        /** @description A price calculator. flat and per_item: amounts; weight_table and price_table: currency and bands; free_over: thresholds and otherwise. */
+        ShippingCalculator: {
+            amounts?: components["schemas"]["ShippingAmount"][] | null;
+            bands?: components["schemas"]["ShippingBand"][] | null;
+            /** @description ISO 4217 currency code, e.g. USD */
+            currency?: string | null;
+            kind: components["schemas"]["ShippingCalculatorKind"];
+            otherwise?: components["schemas"]["ShippingCalculator"] | null;
+            thresholds?: components["schemas"]["ShippingAmount"][] | null;
+        };
+        /**
+         * @description How a shipping method prices a cart.
+         * @enum {string}
+         */
+        ShippingCalculatorKind: "flat" | "per_item" | "weight_table" | "price_table" | "free_over";
+        /** @description A way to ship (or collect) an order within one zone, priced by its calculator. */
+        ShippingMethod: {
+            calculator: components["schemas"]["ShippingCalculator"];
+            /** @description Unique per organization */
+            code: string;
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
+            createdAt: string;
+            /** @description When set, only carts of customers in one of these groups see the method */
+            customerGroupIds: string[];
+            /**
+             * Format: uuid
+             * @description Identifier of the shipping method
+             */
+            id: string;
+            /** @description Whether it is in effect */
+            isActive: boolean;
+            kind: components["schemas"]["ShippingMethodKind"];
+            /** Format: int32 */
+            maxDays?: number | null;
+            /**
+             * Format: int64
+             * @description Integer minor units of the currency
+             */
+            maxSubtotal?: number | null;
+            /** Format: int32 */
+            maxWeightGrams?: number | null;
+            /** Format: int32 */
+            minDays?: number | null;
+            /**
+             * Format: int64
+             * @description Integer minor units of the currency
+             */
+            minSubtotal?: number | null;
+            /** @description Display name */
+            name: string;
+            /**
+             * Format: uuid
+             * @description The tax class of the shipping charge; none = the default class
+             */
+            taxClassId?: string | null;
+            /**
+             * Format: date-time
+             * @description When it was last changed
+             */
+            updatedAt: string;
+            /**
+             * Format: uuid
+             * @description Pickup methods: where the order is collected
+             */
+            warehouseId?: string | null;
+            /**
+             * Format: uuid
+             * @description UUID of the zone
+             */
+            zoneId: string;
+        };
+        /**
+         * @description delivery (shipped to the address) or pickup (collected at the method's warehouse).
+         * @enum {string}
+         */
+        ShippingMethodKind: "delivery" | "pickup";
+        /** @description Where shipping methods apply: countries, optionally narrowed by regions and postal-code patterns. */
+        ShippingZone: {
+            /** @description ISO 3166-1 alpha-2 codes */
+            countries: string[];
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
+            createdAt: string;
+            /**
+             * Format: uuid
+             * @description Identifier of the shipping zone
+             */
+            id: string;
+            /** @description Display name */
+            name: string;
+            /** @description Postal-code patterns (* matches anything; spaces and case ignored); when set, only matching codes are in the zone */
+            postalCodes: string[];
+            /** @description ISO 3166-2 codes (US-CA); when a country has some listed, only those regions of it are in the zone */
+            regions: string[];
+            /**
+             * Format: date-time
+             * @description When it was last changed
+             */
+            updatedAt: string;
         };
         /** @description The public store profile: what a storefront needs before it shows a price. */
         Store: {
@@ -22341,6 +22604,1423 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SettingsPoliciesValues"];
+                    };
+                };
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    shippingMethods: {
+        parameters: {
+            query?: {
+                /** @description Only this zone's methods */
+                zoneId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the shipping methods, by name */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ShippingMethod"][];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    shippingMethodCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A price calculator: set exactly one of flat, perItem, weightTable, priceTable, freeOver */
+                    calculator: {
+                        /** @description A flat amount per order */
+                        flat?: {
+                            /** @description One amount per currency */
+                            amounts: {
+                                amount: number;
+                                currency: string;
+                            }[];
+                        };
+                        /** @description Free over a threshold per currency, else a nested calculator */
+                        freeOver?: {
+                            /** @description One of flat, perItem, weightTable, priceTable */
+                            otherwise: {
+                                /** @description A flat amount per order */
+                                flat?: {
+                                    /** @description One amount per currency */
+                                    amounts: {
+                                        amount: number;
+                                        currency: string;
+                                    }[];
+                                };
+                                /** @description An amount per item */
+                                perItem?: {
+                                    /** @description One amount per currency */
+                                    amounts: {
+                                        amount: number;
+                                        currency: string;
+                                    }[];
+                                };
+                                /** @description Bands over the cart subtotal in minor units */
+                                priceTable?: {
+                                    /** @description Bands in increasing order of upTo */
+                                    bands: {
+                                        amount: number;
+                                        /** @description Inclusive upper bound (grams or minor units); omit on the last band for "and above" */
+                                        upTo?: number | null;
+                                    }[];
+                                    currency: string;
+                                };
+                                /** @description Bands over the cart weight in grams */
+                                weightTable?: {
+                                    /** @description Bands in increasing order of upTo */
+                                    bands: {
+                                        amount: number;
+                                        /** @description Inclusive upper bound (grams or minor units); omit on the last band for "and above" */
+                                        upTo?: number | null;
+                                    }[];
+                                    currency: string;
+                                };
+                            };
+                            /** @description Free when the subtotal reaches this, per currency */
+                            thresholds: {
+                                amount: number;
+                                currency: string;
+                            }[];
+                        };
+                        /** @description An amount per item */
+                        perItem?: {
+                            /** @description One amount per currency */
+                            amounts: {
+                                amount: number;
+                                currency: string;
+                            }[];
+                        };
+                        /** @description Bands over the cart subtotal in minor units */
+                        priceTable?: {
+                            /** @description Bands in increasing order of upTo */
+                            bands: {
+                                amount: number;
+                                /** @description Inclusive upper bound (grams or minor units); omit on the last band for "and above" */
+                                upTo?: number | null;
+                            }[];
+                            currency: string;
+                        };
+                        /** @description Bands over the cart weight in grams */
+                        weightTable?: {
+                            /** @description Bands in increasing order of upTo */
+                            bands: {
+                                amount: number;
+                                /** @description Inclusive upper bound (grams or minor units); omit on the last band for "and above" */
+                                upTo?: number | null;
+                            }[];
+                            currency: string;
+                        };
+                    };
+                    /** @description Slug, unique per organization, e.g. standard or express */
+                    code: string;
+                    /** @description Offered only to customers of one of these groups */
+                    customerGroupIds?: string[] | null;
+                    /** @description Inactive methods are never offered */
+                    isActive?: boolean;
+                    /** @description delivery (default) or pickup (needs warehouseId) */
+                    kind?: components["schemas"]["ShippingMethodKind"];
+                    /** @description Delivery estimate, most days */
+                    maxDays?: number | null;
+                    /** @description Offered only up to this cart subtotal (minor units) */
+                    maxSubtotal?: number | null;
+                    /** @description Offered only up to this cart weight */
+                    maxWeightGrams?: number | null;
+                    /** @description Delivery estimate, fewest days */
+                    minDays?: number | null;
+                    /** @description Offered only from this cart subtotal (minor units) */
+                    minSubtotal?: number | null;
+                    name: string;
+                    /**
+                     * Format: uuid
+                     * @description Tax class of the shipping charge; none = the default class
+                     */
+                    taxClassId?: string | null;
+                    /**
+                     * Format: uuid
+                     * @description Pickup methods only: the warehouse the order is collected from
+                     */
+                    warehouseId?: string | null;
+                    /**
+                     * Format: uuid
+                     * @description Shipping zone UUID
+                     */
+                    zoneId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Create a shipping method */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ShippingMethod"];
+                    };
+                };
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    shippingMethod: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Shipping method UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One shipping method */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ShippingMethod"];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    shippingMethodDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Shipping method UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete a shipping method */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ShippingMethod"];
+                    };
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    shippingMethodUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Shipping method UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description A price calculator: set exactly one of flat, perItem, weightTable, priceTable, freeOver */
+                    calculator?: {
+                        /** @description A flat amount per order */
+                        flat?: {
+                            /** @description One amount per currency */
+                            amounts: {
+                                amount: number;
+                                currency: string;
+                            }[];
+                        };
+                        /** @description Free over a threshold per currency, else a nested calculator */
+                        freeOver?: {
+                            /** @description One of flat, perItem, weightTable, priceTable */
+                            otherwise: {
+                                /** @description A flat amount per order */
+                                flat?: {
+                                    /** @description One amount per currency */
+                                    amounts: {
+                                        amount: number;
+                                        currency: string;
+                                    }[];
+                                };
+                                /** @description An amount per item */
+                                perItem?: {
+                                    /** @description One amount per currency */
+                                    amounts: {
+                                        amount: number;
+                                        currency: string;
+                                    }[];
+                                };
+                                /** @description Bands over the cart subtotal in minor units */
+                                priceTable?: {
+                                    /** @description Bands in increasing order of upTo */
+                                    bands: {
+                                        amount: number;
+                                        /** @description Inclusive upper bound (grams or minor units); omit on the last band for "and above" */
+                                        upTo?: number | null;
+                                    }[];
+                                    currency: string;
+                                };
+                                /** @description Bands over the cart weight in grams */
+                                weightTable?: {
+                                    /** @description Bands in increasing order of upTo */
+                                    bands: {
+                                        amount: number;
+                                        /** @description Inclusive upper bound (grams or minor units); omit on the last band for "and above" */
+                                        upTo?: number | null;
+                                    }[];
+                                    currency: string;
+                                };
+                            };
+                            /** @description Free when the subtotal reaches this, per currency */
+                            thresholds: {
+                                amount: number;
+                                currency: string;
+                            }[];
+                        };
+                        /** @description An amount per item */
+                        perItem?: {
+                            /** @description One amount per currency */
+                            amounts: {
+                                amount: number;
+                                currency: string;
+                            }[];
+                        };
+                        /** @description Bands over the cart subtotal in minor units */
+                        priceTable?: {
+                            /** @description Bands in increasing order of upTo */
+                            bands: {
+                                amount: number;
+                                /** @description Inclusive upper bound (grams or minor units); omit on the last band for "and above" */
+                                upTo?: number | null;
+                            }[];
+                            currency: string;
+                        };
+                        /** @description Bands over the cart weight in grams */
+                        weightTable?: {
+                            /** @description Bands in increasing order of upTo */
+                            bands: {
+                                amount: number;
+                                /** @description Inclusive upper bound (grams or minor units); omit on the last band for "and above" */
+                                upTo?: number | null;
+                            }[];
+                            currency: string;
+                        };
+                    };
+                    /** @description Slug, unique per organization, e.g. standard or express */
+                    code?: string;
+                    /** @description Offered only to customers of one of these groups */
+                    customerGroupIds?: string[] | null;
+                    /** @description Inactive methods are never offered */
+                    isActive?: boolean;
+                    /** @description delivery (default) or pickup (needs warehouseId) */
+                    kind?: components["schemas"]["ShippingMethodKind"];
+                    /** @description Delivery estimate, most days */
+                    maxDays?: number | null;
+                    /** @description Offered only up to this cart subtotal (minor units) */
+                    maxSubtotal?: number | null;
+                    /** @description Offered only up to this cart weight */
+                    maxWeightGrams?: number | null;
+                    /** @description Delivery estimate, fewest days */
+                    minDays?: number | null;
+                    /** @description Offered only from this cart subtotal (minor units) */
+                    minSubtotal?: number | null;
+                    name?: string;
+                    /**
+                     * Format: uuid
+                     * @description Tax class of the shipping charge; none = the default class
+                     */
+                    taxClassId?: string | null;
+                    /**
+                     * Format: uuid
+                     * @description Pickup methods only: the warehouse the order is collected from
+                     */
+                    warehouseId?: string | null;
+                    /**
+                     * Format: uuid
+                     * @description Shipping zone UUID
+                     */
+                    zoneId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Update a shipping method */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ShippingMethod"];
+                    };
+                };
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    shippingZones: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the shipping zones, by name */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ShippingZone"][];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    shippingZoneCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description ISO 3166-1 alpha-2 codes */
+                    countries: string[];
+                    /** @description Unique per organization */
+                    name: string;
+                    /** @description Postal-code patterns, * as wildcard (10*, SW1A *) */
+                    postalCodes?: string[] | null;
+                    /** @description ISO 3166-2 codes such as US-CA; each must belong to a listed country */
+                    regions?: string[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Create a shipping zone */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ShippingZone"];
+                    };
+                };
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    shippingZone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Shipping zone UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One shipping zone */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ShippingZone"];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    shippingZoneDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Shipping zone UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete a shipping zone without methods */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ShippingZone"];
+                    };
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    shippingZoneUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Shipping zone UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description ISO 3166-1 alpha-2 codes */
+                    countries?: string[];
+                    /** @description Unique per organization */
+                    name?: string;
+                    /** @description Postal-code patterns, * as wildcard (10*, SW1A *) */
+                    postalCodes?: string[] | null;
+                    /** @description ISO 3166-2 codes such as US-CA; each must belong to a listed country */
+                    regions?: string[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Update a shipping zone */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ShippingZone"];
                     };
                 };
             };
