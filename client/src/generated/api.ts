@@ -463,6 +463,54 @@ export interface paths {
         patch: operations["cartItemUpdate"];
         trace?: never;
     };
+    "/api/carts/{id}/shipping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a cart's shipping address and method
+         * @description methodId must be one of the cart's shipping options for that address (422 naming methodId otherwise); checkout uses both unless it is sent others. Same access as GET /carts/:id: a guest cart needs its x-cart-token header; a customer reaches only their own carts.
+         *
+         *     Public.
+         *
+         *     GraphQL twin: `mutation { cartShippingSet }`.
+         */
+        put: operations["cartShippingSet"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/carts/{id}/shipping-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The shipping options of a cart
+         * @description Active methods whose zone contains the address (the one given, else the cart's from PUT /carts/:id/shipping; neither is 422 naming country) and whose rules the cart meets (subtotal, weight, customer groups), with price, tax and estimate, cheapest first. A cart of only digital goods has none. Same access as GET /carts/:id: a guest cart needs its x-cart-token header; a customer reaches only their own carts.
+         *
+         *     Public.
+         *
+         *     GraphQL twin: `query { cartShippingOptions }`.
+         */
+        get: operations["cartShippingOptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/catalog/brands": {
         parameters: {
             query?: never;
@@ -1102,7 +1150,7 @@ export interface paths {
         head?: never;
         /**
          * Update a variant
-         * @description Only the keys sent change: sku (unique per organization; a duplicate is 409), title, taxClassId (null clears it), metadata. Its option values are its identity and do not change. Emits catalog.update (changes: variants) for its entity.
+         * @description Only the keys sent change: sku (unique per organization; a duplicate is 409), title, taxClassId (null clears it), metadata, weightGrams and lengthMm/widthMm/heightMm (shipping; null clears). Its option values are its identity and do not change. Emits catalog.update (changes: variants) for its entity.
          *
          *     Requires permission catalog:update.
          *
@@ -3247,6 +3295,17 @@ export interface components {
              */
             variantId?: string | null;
         };
+        /** @description The cart's shipping address and chosen method (priced now; checkout re-prices). */
+        CartShipping: {
+            /** @description Postal address */
+            address?: components["schemas"]["Address"] | null;
+            /**
+             * Format: uuid
+             * @description UUID of the cart
+             */
+            cartId: string;
+            method?: components["schemas"]["ShippingOption"] | null;
+        };
         /**
          * @description open, or converted once checked out (then it cannot change).
          * @enum {string}
@@ -3698,10 +3757,20 @@ export interface components {
              */
             entityId: string;
             /**
+             * Format: int32
+             * @description Package height in millimetres
+             */
+            heightMm?: number | null;
+            /**
              * Format: uuid
              * @description Identifier of the catalog variant
              */
             id: string;
+            /**
+             * Format: int32
+             * @description Package length in millimetres
+             */
+            lengthMm?: number | null;
             /** @description User-defined key/value data, stored as given */
             metadata: {
                 [key: string]: unknown;
@@ -3726,6 +3795,16 @@ export interface components {
              * @description When it was last changed
              */
             updatedAt: string;
+            /**
+             * Format: int32
+             * @description Shipping weight in grams (weight-table shipping, max-weight eligibility)
+             */
+            weightGrams?: number | null;
+            /**
+             * Format: int32
+             * @description Package width in millimetres
+             */
+            widthMm?: number | null;
         };
         /** @description The variants of a requested option matrix: those this call created and those that already existed. */
         CatalogVariantMatrix: {
@@ -5224,6 +5303,18 @@ export interface components {
          * @enum {string}
          */
         PaymentStatus: "awaiting_payment" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "voided";
+        /** @description Where a pickup order is collected: the method's warehouse. */
+        PickupLocation: {
+            /** @description Postal address */
+            address?: components["schemas"]["Address"] | null;
+            /** @description Display name */
+            name: string;
+            /**
+             * Format: uuid
+             * @description UUID of the warehouse
+             */
+            warehouseId: string;
+        };
         /** @description The amount of an entity (or one of its variants) in one currency, for everyone or for one customer group. */
         Price: {
             /**
@@ -5898,6 +5989,41 @@ export interface components {
          * @enum {string}
          */
         ShippingMethodKind: "delivery" | "pickup";
+        /** @description A shipping method the cart may use, priced for it: amount before tax, the tax on it, and the delivery estimate. */
+        ShippingOption: {
+            /**
+             * Format: int64
+             * @description Before tax
+             */
+            amount: number;
+            /** @description Short unique code */
+            code: string;
+            /** @description ISO 4217 currency code, e.g. USD */
+            currency: string;
+            kind: components["schemas"]["ShippingMethodKind"];
+            /** Format: int32 */
+            maxDays?: number | null;
+            /**
+             * Format: uuid
+             * @description UUID of the method
+             */
+            methodId: string;
+            /** Format: int32 */
+            minDays?: number | null;
+            /** @description Display name */
+            name: string;
+            pickupLocation?: components["schemas"]["PickupLocation"] | null;
+            /**
+             * Format: int32
+             * @description The rate of the method's tax class (else the default class)
+             */
+            taxRateBps: number;
+            /**
+             * Format: int64
+             * @description Tax, minor units
+             */
+            taxTotal: number;
+        };
         /** @description Where shipping methods apply: countries, optionally narrowed by regions and postal-code patterns. */
         ShippingZone: {
             /** @description ISO 3166-1 alpha-2 codes */
@@ -8738,6 +8864,270 @@ export interface operations {
             };
             /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    cartShippingSet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Cart UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A postal address; line1, city, postalCode and country are required (422 naming the missing field otherwise) */
+                    address: {
+                        city: string;
+                        company?: string;
+                        country: string;
+                        firstName?: string;
+                        lastName?: string;
+                        line1: string;
+                        line2?: string;
+                        phone?: string;
+                        postalCode: string;
+                        state?: string;
+                    };
+                    /**
+                     * Format: uuid
+                     * @description A shipping option's methodId; null clears the choice
+                     */
+                    methodId?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Set a cart's shipping address and method */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CartShipping"];
+                    };
+                };
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    cartShippingOptions: {
+        parameters: {
+            query?: {
+                /** @description Destination country; default the cart's shipping address */
+                country?: string;
+                postalCode?: string;
+                /** @description State or region (CA or US-CA) */
+                state?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Cart UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The shipping options of a cart */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ShippingOption"][];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13340,6 +13730,10 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @description Package height in millimetres */
+                    heightMm?: number | null;
+                    /** @description Package length in millimetres */
+                    lengthMm?: number | null;
                     metadata?: {
                         [key: string]: unknown;
                     };
@@ -13351,6 +13745,10 @@ export interface operations {
                      */
                     taxClassId?: string | null;
                     title?: string | null;
+                    /** @description Shipping weight in grams */
+                    weightGrams?: number | null;
+                    /** @description Package width in millimetres */
+                    widthMm?: number | null;
                 };
             };
         };

@@ -15,7 +15,7 @@ const CheckoutResultRef = builder.objectRef<CheckoutResult>('CheckoutResult').im
   }),
 });
 
-const address = z
+export const address = z
   .object({
     firstName: z.string().max(100).optional(),
     lastName: z.string().max(100).optional(),

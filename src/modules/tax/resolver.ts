@@ -69,3 +69,28 @@ export async function resolveTaxRates(ctx: ServiceContext, lines: readonly TaxLi
     return { ...base, taxClassId: null, taxClassName: null, rateBps: 0, source: 'none' };
   });
 }
+
+// ── shipping (issue 25; the shipping branch's first version, without destination) ──
+
+/** Where goods go; the tax branch resolves zone rates from it. */
+export interface TaxDestination {
+  countryCode: string;
+  region?: string | null;
+  postalCode?: string | null;
+}
+
+/**
+ * The rate of one tax class (a shipping method's), resolved like a line's: the class when it is
+ * active and the organization's, else the default class, else 0. One statement.
+ */
+export async function resolveClassRate(ctx: ServiceContext, taxClassId: string | null, _destination?: TaxDestination): Promise<{ taxClassId: string | null; rateBps: number }> {
+  const org = ctx.organization.id;
+  const rows = await ctx.db.$queryRaw<Array<{ id: string; rate_bps: number }>>`
+    select id, rate_bps from (
+      select id, rate_bps, 0 as rank from tax_classes where id = ${taxClassId}::uuid and organization_id = ${org}::uuid and is_active
+      union all
+      select id, rate_bps, 1 as rank from tax_classes where organization_id = ${org}::uuid and is_default and is_active
+    ) c order by rank limit 1`;
+  const row = rows[0];
+  return row ? { taxClassId: row.id, rateBps: row.rate_bps } : { taxClassId: null, rateBps: 0 };
+}
