@@ -19,6 +19,7 @@ import '../modules/promotions/schema.js';
 import '../modules/tax/schema.js';
 import '../modules/shipping/schema.js';
 import '../modules/shipping/cart.schema.js';
+import '../modules/shipping/lines.js';
 import '../modules/audit/schema.js';
 import '../modules/customers/schema.js';
 import '../modules/analytics/schema.js';

@@ -4785,6 +4785,8 @@ export interface components {
             refundedAmount: number;
             /** @description Where the order ships to */
             shippingAddress?: components["schemas"]["Address"] | null;
+            /** @description The shipping methods the order pays for (empty under the store's legacy flat shipping rule) */
+            shippingLines: components["schemas"]["OrderShippingLine"][];
             /**
              * Format: int64
              * @description Shipping, minor units
@@ -5175,6 +5177,45 @@ export interface components {
              * @description Number of units
              */
             quantity: number;
+        };
+        /** @description What the order pays for shipping with one method: amount before tax, its tax, the estimate; pickup orders name the location. */
+        OrderShippingLine: {
+            /**
+             * Format: int64
+             * @description Before tax
+             */
+            amount: number;
+            /** @description Short unique code */
+            code: string;
+            /**
+             * Format: uuid
+             * @description Identifier of the order shipping line
+             */
+            id: string;
+            /** Format: int32 */
+            maxDays?: number | null;
+            /**
+             * Format: uuid
+             * @description The method (null once deleted)
+             */
+            methodId?: string | null;
+            /** Format: int32 */
+            minDays?: number | null;
+            /** @description Display name */
+            name: string;
+            pickupLocation?: components["schemas"]["PickupLocation"] | null;
+            /**
+             * Format: int64
+             * @description Integer minor units of the currency
+             */
+            refundedAmount: number;
+            /** Format: int32 */
+            taxRateBps: number;
+            /**
+             * Format: int64
+             * @description Tax, minor units
+             */
+            taxTotal: number;
         };
         /** @description The shipping rule (settings `shipping`) in force when the order was placed. */
         OrderShippingRule: {
@@ -13913,6 +13954,11 @@ export interface operations {
                         postalCode: string;
                         state?: string;
                     };
+                    /**
+                     * Format: uuid
+                     * @description Shipping method (one of GET /carts/:id/shipping-options); default the cart's. Required when the cart has shippable items and a method serves the address
+                     */
+                    shippingMethodId?: string | null;
                 };
             };
         };

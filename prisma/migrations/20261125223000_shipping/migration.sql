@@ -53,6 +53,7 @@ CREATE TABLE "order_shipping_lines" (
     "min_days" INTEGER,
     "max_days" INTEGER,
     "warehouse_id" UUID,
+    "pickup_location" JSONB,
     "refunded_amount" BIGINT NOT NULL DEFAULT 0,
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 

@@ -16,6 +16,9 @@ export interface CheckoutCart {
   status: string;
   /** The email of the cart's customer (null for a guest cart). */
   customerEmail: string | null;
+  /** Shipping (issue 25): the method chosen on the cart, and whether the store has any active method. */
+  shippingMethodId: string | null;
+  hasShippingMethods: boolean;
 }
 
 interface Row {
@@ -25,6 +28,8 @@ interface Row {
   token_hash: string | null;
   status: string;
   customer_email: string | null;
+  shipping_method_id: string | null;
+  has_shipping_methods: boolean;
   settings: Array<{ group: string; values: unknown }> | null;
 }
 
@@ -32,7 +37,8 @@ interface Row {
 export async function lockCheckoutCart(tx: Tx, ctx: CartCtx, cartId: string): Promise<{ cart: CheckoutCart; settings: OrgSettings }> {
   const org = ctx.organization.id;
   const rows = await tx.$queryRaw<Row[]>`
-    select c.id, c.currency, c.customer_id, c.token_hash, c.status::text as status,
+    select c.id, c.currency, c.customer_id, c.token_hash, c.status::text as status, c.shipping_method_id,
+      exists (select 1 from shipping_methods m where m.organization_id = ${org}::uuid and m.is_active) as has_shipping_methods,
       (select u.email from users u where u.id = c.customer_id and u.organization_id = ${org}::uuid) as customer_email,
       (select json_agg(json_build_object('group', s."group", 'values', s."values")) from settings s
         where s.organization_id = ${org}::uuid and s."group" = any(${[...ORDER_SETTING_GROUPS]}::text[])) as settings
@@ -43,7 +49,7 @@ export async function lockCheckoutCart(tx: Tx, ctx: CartCtx, cartId: string): Pr
   if (!row) throw notFound('Cart');
   assertCartReachable(ctx, { customerId: row.customer_id, tokenHash: row.token_hash });
   return {
-    cart: { id: row.id, currency: row.currency, customerId: row.customer_id, status: row.status, customerEmail: row.customer_id ? row.customer_email : null },
+    cart: { id: row.id, currency: row.currency, customerId: row.customer_id, status: row.status, customerEmail: row.customer_id ? row.customer_email : null, shippingMethodId: row.shipping_method_id, hasShippingMethods: row.has_shipping_methods },
     settings: settingsFrom(row.settings ?? []),
   };
 }

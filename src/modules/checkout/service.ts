@@ -42,6 +42,8 @@ import { portsOf } from './wiring.js';
 import { checkoutIdempotencyKey, checkoutRequestHash, idempotencyKeyReused } from './idempotency.js';
 import type { CheckoutHookLine } from './hooks.js';
 import './hooks.js';
+import { checkoutShipping, shippingLineRow } from '../shipping/checkout.js';
+import { shippingLineView } from '../shipping/line-view.js';
 
 export interface ShippingAddress {
   firstName?: string;
@@ -64,6 +66,8 @@ export interface CheckoutInput {
   customerGroupIds?: string[] | null;
   promotionCodes?: string[] | null;
   shippingAddress: ShippingAddress;
+  /** Shipping (issue 25): the chosen method; default the cart's (PUT /carts/:id/shipping). */
+  shippingMethodId?: string | null;
   /** For guest orders: where the invoice and receipts go. Customers' orders use their account address. */
   email?: string | null;
   idempotencyKey?: string | null;
@@ -186,12 +190,24 @@ export async function checkout(ctx: CheckoutCtx, input: CheckoutInput): Promise<
               })
           : { discountTotal: 0, freeShipping: false, applied: [], lineDiscounts: [] };
         const rates = await ports.taxes.resolve(serviceCtx(ctx, tx), sold.map((s) => ({ entityId: s.item.entityId, variantId: s.item.variantId, entityTaxClassId: s.sellable.entityTaxClassId, variantTaxClassId: s.sellable.variantTaxClassId })));
+        // 3b. shipping (issue 25): the chosen method, only in stores that have active methods
+        const shippingOption = cart.hasShippingMethods
+          ? await checkoutShipping(serviceCtx(ctx, tx), {
+              currency: cart.currency,
+              address: input.shippingAddress,
+              groups,
+              lines: sold.map((s) => ({ variantId: s.item.variantId, entityType: s.sellable.entityType, quantity: s.item.quantity, unitPrice: s.unitPrice })),
+              methodId: input.shippingMethodId,
+              cartMethodId: cart.shippingMethodId,
+            })
+          : null;
         const totals = computeTotals({
           lines: sold.map((s, i) => ({ unitPrice: s.unitPrice, quantity: s.item.quantity, rateBps: rates[i]!.rateBps })),
           discountTotal: redemption.discountTotal,
           lineDiscounts: redemption.lineDiscounts,
           freeShipping: redemption.freeShipping,
           shipping: settings.shipping,
+          ...(shippingOption ? { shippingCharges: [{ amount: shippingOption.amount, rateBps: shippingOption.taxRateBps }] } : {}),
         });
         const hookLines: CheckoutHookLine[] = sold.map((s, i) => ({
           ...soldItem(s),
@@ -299,10 +315,12 @@ export async function checkout(ctx: CheckoutCtx, input: CheckoutInput): Promise<
         const statusChanges: StatusChangeRow[] = [{ fromStatus: null, toStatus: 'pending', trigger: 'checkout', reason: null, actorId: actor.id, actorKind: actor.kind, createdAt: now }];
         // One millisecond later, so the timeline lists the two moves in the order they happened.
         if (paidAlready) statusChanges.push({ fromStatus: 'pending', toStatus: 'confirmed', trigger: 'payment', reason: 'nothing to pay', actorId: actor.id, actorKind: actor.kind, createdAt: new Date(now.getTime() + 1) });
-        const draft = orderView({ ...row, number: '', lines });
+        const shippingLines = shippingOption ? [shippingLineRow(organizationId, orderId, shippingOption, totals.shippingLines[0]!, now)] : [];
+        const draft = { ...orderView({ ...row, number: '', lines }), shippingLines: shippingLines.map(shippingLineView) };
         const write: OrderWrite = {
           order: row,
           lines,
+          shippingLines,
           statusChanges,
           cartId: cart.id,
           numbering: { prefix: 'ORD', year: yearIn(now, settings.timezone) },

@@ -16,6 +16,13 @@ export interface ShippingRule {
   freeOver: number | null;
 }
 
+// ── shipping (issue 25, shipping branch) ──
+/** One chosen shipping method's charge: amount before tax (exclusive mode) and its tax rate. */
+export interface ShippingCharge {
+  amount: number;
+  rateBps: number;
+}
+
 export interface TotalsInput {
   lines: PricedLine[];
   /** Order-level discount (promotions), minor units. */
@@ -24,6 +31,8 @@ export interface TotalsInput {
   lineDiscounts?: Array<{ index: number; amount: number }>;
   freeShipping: boolean;
   shipping: ShippingRule;
+  /** The chosen method(s); when undefined the legacy flat rule `shipping` applies. */
+  shippingCharges?: ShippingCharge[];
 }
 
 export interface LineTotals {
@@ -38,6 +47,10 @@ export interface Totals {
   discountTotal: number;
   taxTotal: number;
   shippingTotal: number;
+  /** Tax on the shipping charges; included in taxTotal. */
+  shippingTaxTotal: number;
+  /** Per shipping charge, index for index with shippingCharges (empty under the legacy rule). */
+  shippingLines: Array<{ amount: number; taxTotal: number }>;
   grandTotal: number;
 }
 
@@ -65,9 +78,16 @@ export function computeTotals(input: TotalsInput): Totals {
     const net = totals[i]! - lineDiscounts[i]!;
     return { totalPrice: totals[i]!, discountTotal: lineDiscounts[i]!, taxTotal: taxOn(net, line.rateBps) };
   });
-  const taxTotal = lines.reduce((a, l) => a + l.taxTotal, 0);
+  const lineTax = lines.reduce((a, l) => a + l.taxTotal, 0);
   const discounted = subtotal - discount;
-  const shippingTotal =
-    input.freeShipping || input.lines.length === 0 || (input.shipping.freeOver !== null && discounted >= input.shipping.freeOver) ? 0 : input.shipping.flatRate;
-  return { lines, subtotal, discountTotal: discount, taxTotal, shippingTotal, grandTotal: discounted + taxTotal + shippingTotal };
+  // Chosen methods: each charge taxed at its own rate, on top; a free-shipping promotion zeroes them.
+  const shippingLines = (input.shippingCharges ?? []).map((c) => (input.freeShipping ? { amount: 0, taxTotal: 0 } : { amount: c.amount, taxTotal: taxOn(c.amount, c.rateBps) }));
+  const shippingTotal = input.shippingCharges
+    ? shippingLines.reduce((a, l) => a + l.amount, 0)
+    : input.freeShipping || input.lines.length === 0 || (input.shipping.freeOver !== null && discounted >= input.shipping.freeOver)
+      ? 0
+      : input.shipping.flatRate;
+  const shippingTaxTotal = shippingLines.reduce((a, l) => a + l.taxTotal, 0);
+  const taxTotal = lineTax + shippingTaxTotal;
+  return { lines, subtotal, discountTotal: discount, taxTotal, shippingTotal, shippingTaxTotal, shippingLines, grandTotal: discounted + taxTotal + shippingTotal };
 }

@@ -10,16 +10,8 @@ import { CART_TOKEN_HEADER } from '../carts/access.js';
 import { address } from '../checkout/schema.js';
 import { ShippingMethodKindEnum } from './schema.js';
 import { cartShippingOptions, setCartShipping, type CartShippingView } from './cart.js';
-import type { PickupLocation, ShippingOption } from './quote.js';
-
-export const PickupLocationRef = builder.objectRef<PickupLocation>('PickupLocation').implement({
-  description: 'Where a pickup order is collected: the method\'s warehouse.',
-  fields: (t) => ({
-    warehouseId: t.field({ type: 'UUID', resolve: (p) => p.warehouseId }),
-    name: t.exposeString('name'),
-    address: t.field({ type: AddressRef, nullable: true, resolve: (p) => p.address as AddressView | null }),
-  }),
-});
+import type { ShippingOption } from './quote.js';
+import { PickupLocationRef } from './types.js';
 
 export const ShippingOptionRef = builder.objectRef<ShippingOption>('ShippingOption').implement({
   description: 'A shipping method the cart may use, priced for it: amount before tax, the tax on it, and the delivery estimate.',

@@ -24,6 +24,8 @@ export interface QuoteRequest {
   destination: Destination;
   groups: readonly string[];
   lines: readonly QuoteLine[];
+  /** Only this method (checkout prices the chosen one; other methods' tax classes are not resolved). */
+  onlyMethodId?: string;
 }
 
 export interface PickupLocation {
@@ -111,6 +113,7 @@ export async function quoteShipping(ctx: ServiceContext, request: QuoteRequest):
     if (m.max_weight_grams !== null && weightGrams > m.max_weight_grams) return [];
     if (m.customer_group_ids.length && !m.customer_group_ids.some((g) => request.groups.includes(g))) return [];
     if (m.kind === 'pickup' && !m.warehouse_id) return [];
+    if (request.onlyMethodId && m.id !== request.onlyMethodId) return [];
     const amount = priceWith(m.calculator, { currency: request.currency, subtotal, weightGrams, itemCount });
     return amount === null ? [] : [{ m, amount }];
   });
