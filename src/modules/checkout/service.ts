@@ -201,6 +201,8 @@ export async function checkout(ctx: CheckoutCtx, input: CheckoutInput): Promise<
               cartMethodId: cart.shippingMethodId,
             })
           : null;
+        // A pickup order reserves its stock where it is collected.
+        const pickupWarehouseId = shippingOption?.kind === 'pickup' ? (shippingOption.pickupLocation?.warehouseId ?? null) : null;
         const totals = computeTotals({
           lines: sold.map((s, i) => ({ unitPrice: s.unitPrice, quantity: s.item.quantity, rateBps: rates[i]!.rateBps })),
           discountTotal: redemption.discountTotal,
@@ -236,7 +238,7 @@ export async function checkout(ctx: CheckoutCtx, input: CheckoutInput): Promise<
           return x.entityId.localeCompare(y.entityId) || (x.variantId ?? '').localeCompare(y.variantId ?? '');
         });
         const reservedSorted = await ports.inventory
-          .reserve(serviceCtx(ctx, tx), order.map((i) => ({ entityId: sold[i]!.item.entityId, variantId: sold[i]!.item.variantId, quantity: sold[i]!.item.quantity, reference: `order:${orderId}` })))
+          .reserve(serviceCtx(ctx, tx), order.map((i) => ({ entityId: sold[i]!.item.entityId, variantId: sold[i]!.item.variantId, quantity: sold[i]!.item.quantity, reference: `order:${orderId}`, warehouseId: pickupWarehouseId })))
           .catch((error: unknown) => {
             throw error instanceof AppError ? checkoutFailed(error.message, { step: 'inventory', code: error.code, ...(error.details ? { details: error.details } : {}) }) : error;
           });
