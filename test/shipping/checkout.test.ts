@@ -42,6 +42,12 @@ describe('checkout with shipping methods', () => {
     const gql = await t.graphql(`query($id: String!) { order(idOrNumber: $id) { shippingTotal shippingLines { name amount taxTotal } } }`, { id: order.id }, { apiKey: store.admin });
     expect(gql.body.errors).toBeUndefined();
     expect(gql.body.data!.order).toEqual({ shippingTotal: 1500, shippingLines: [{ name: 'Express', amount: 1500, taxTotal: 150 }] });
+    // The invoice names the method, and its tax summary includes the shipping tax (rows add up to taxTotal).
+    const invoice = await t.request(`/api/orders/${order.id}/invoice.html`, { apiKey: store.admin });
+    expect(invoice.status).toBe(200);
+    expect(invoice.text).toContain('Shipping (Express)');
+    expect(invoice.text).toMatch(/10(\.00)?\s?%/);
+    expect(invoice.text).toContain('5.50');
   });
 
   it('uses the cart\'s chosen method, applies free_over, and requires a method where one serves the address (422 naming shippingMethodId)', async () => {

@@ -3304,6 +3304,7 @@ export interface components {
              * @description UUID of the cart
              */
             cartId: string;
+            /** @description The chosen method, priced now; null when none is chosen */
             method?: components["schemas"]["ShippingOption"] | null;
         };
         /**
@@ -5192,24 +5193,34 @@ export interface components {
              * @description Identifier of the order shipping line
              */
             id: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Delivery estimate at checkout, most days
+             */
             maxDays?: number | null;
             /**
              * Format: uuid
              * @description The method (null once deleted)
              */
             methodId?: string | null;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Delivery estimate at checkout, fewest days
+             */
             minDays?: number | null;
             /** @description Display name */
             name: string;
+            /** @description Pickup orders: where the order is collected */
             pickupLocation?: components["schemas"]["PickupLocation"] | null;
             /**
              * Format: int64
-             * @description Integer minor units of the currency
+             * @description Shipping refunded so far (not yet refundable separately)
              */
             refundedAmount: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description The rate the shipping charge was taxed at, basis points
+             */
             taxRateBps: number;
             /**
              * Format: int64
@@ -5929,6 +5940,7 @@ export interface components {
             /** Format: uri */
             termsUrl?: string;
         };
+        /** @description An amount in one currency, minor units. */
         ShippingAmount: {
             /**
              * Format: int64
@@ -5947,18 +5959,23 @@ export interface components {
             amount: number;
             /**
              * Format: int64
-             * @description Integer minor units of the currency
+             * @description Inclusive upper bound (grams or minor units); null = and above
              */
             upTo?: number | null;
         };
         /** @description A price calculator. flat and per_item: amounts; weight_table and price_table: currency and bands; free_over: thresholds and otherwise. */
         ShippingCalculator: {
+            /** @description flat and per_item: the amount per currency */
             amounts?: components["schemas"]["ShippingAmount"][] | null;
+            /** @description weight_table and price_table: the bands, in increasing order */
             bands?: components["schemas"]["ShippingBand"][] | null;
             /** @description ISO 4217 currency code, e.g. USD */
             currency?: string | null;
+            /** @description Which calculator this is; its fields are set, the others null */
             kind: components["schemas"]["ShippingCalculatorKind"];
+            /** @description free_over: the calculator below the threshold */
             otherwise?: components["schemas"]["ShippingCalculator"] | null;
+            /** @description free_over: free from this subtotal, per currency */
             thresholds?: components["schemas"]["ShippingAmount"][] | null;
         };
         /**
@@ -5968,6 +5985,7 @@ export interface components {
         ShippingCalculatorKind: "flat" | "per_item" | "weight_table" | "price_table" | "free_over";
         /** @description A way to ship (or collect) an order within one zone, priced by its calculator. */
         ShippingMethod: {
+            /** @description How the method prices a cart */
             calculator: components["schemas"]["ShippingCalculator"];
             /** @description Unique per organization */
             code: string;
@@ -5985,21 +6003,31 @@ export interface components {
             id: string;
             /** @description Whether it is in effect */
             isActive: boolean;
+            /** @description delivery or pickup */
             kind: components["schemas"]["ShippingMethodKind"];
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Delivery estimate, most days
+             */
             maxDays?: number | null;
             /**
              * Format: int64
-             * @description Integer minor units of the currency
+             * @description Offered only up to this cart subtotal
              */
             maxSubtotal?: number | null;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Offered only up to this cart weight
+             */
             maxWeightGrams?: number | null;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Delivery estimate, fewest days
+             */
             minDays?: number | null;
             /**
              * Format: int64
-             * @description Integer minor units of the currency
+             * @description Offered only from this cart subtotal
              */
             minSubtotal?: number | null;
             /** @description Display name */
@@ -6041,18 +6069,26 @@ export interface components {
             code: string;
             /** @description ISO 4217 currency code, e.g. USD */
             currency: string;
+            /** @description delivery or pickup */
             kind: components["schemas"]["ShippingMethodKind"];
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Delivery estimate, most days
+             */
             maxDays?: number | null;
             /**
              * Format: uuid
              * @description UUID of the method
              */
             methodId: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Delivery estimate, fewest days
+             */
             minDays?: number | null;
             /** @description Display name */
             name: string;
+            /** @description Pickup methods: where the order is collected */
             pickupLocation?: components["schemas"]["PickupLocation"] | null;
             /**
              * Format: int32

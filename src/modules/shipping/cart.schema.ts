@@ -19,14 +19,14 @@ export const ShippingOptionRef = builder.objectRef<ShippingOption>('ShippingOpti
     methodId: t.field({ type: 'UUID', resolve: (o) => o.methodId }),
     code: t.exposeString('code'),
     name: t.exposeString('name'),
-    kind: t.field({ type: ShippingMethodKindEnum, resolve: (o) => o.kind }),
+    kind: t.field({ type: ShippingMethodKindEnum, description: 'delivery or pickup', resolve: (o) => o.kind }),
     currency: t.exposeString('currency'),
     amount: t.field({ type: 'MinorUnits', description: 'Before tax', resolve: (o) => o.amount }),
     taxRateBps: t.exposeInt('taxRateBps', { description: 'The rate of the method\'s tax class (else the default class)' }),
     taxTotal: t.field({ type: 'MinorUnits', resolve: (o) => o.taxTotal }),
-    minDays: t.exposeInt('minDays', { nullable: true }),
-    maxDays: t.exposeInt('maxDays', { nullable: true }),
-    pickupLocation: t.field({ type: PickupLocationRef, nullable: true, resolve: (o) => o.pickupLocation }),
+    minDays: t.exposeInt('minDays', { nullable: true, description: 'Delivery estimate, fewest days' }),
+    maxDays: t.exposeInt('maxDays', { nullable: true, description: 'Delivery estimate, most days' }),
+    pickupLocation: t.field({ type: PickupLocationRef, nullable: true, description: 'Pickup methods: where the order is collected', resolve: (o) => o.pickupLocation }),
   }),
 });
 
@@ -35,7 +35,7 @@ const CartShippingRef = builder.objectRef<CartShippingView>('CartShipping').impl
   fields: (t) => ({
     cartId: t.field({ type: 'UUID', resolve: (s) => s.cartId }),
     address: t.field({ type: AddressRef, nullable: true, resolve: (s) => s.address as AddressView | null }),
-    method: t.field({ type: ShippingOptionRef, nullable: true, resolve: (s) => s.method }),
+    method: t.field({ type: ShippingOptionRef, nullable: true, description: 'The chosen method, priced now; null when none is chosen', resolve: (s) => s.method }),
   }),
 });
 

@@ -30,12 +30,12 @@ export const OrderShippingLineRef = builder.objectRef<ShippingLineView>('OrderSh
     code: t.exposeString('code'),
     name: t.exposeString('name'),
     amount: t.field({ type: 'MinorUnits', description: 'Before tax', resolve: (l) => l.amount }),
-    taxRateBps: t.exposeInt('taxRateBps'),
+    taxRateBps: t.exposeInt('taxRateBps', { description: 'The rate the shipping charge was taxed at, basis points' }),
     taxTotal: t.field({ type: 'MinorUnits', resolve: (l) => l.taxTotal }),
-    minDays: t.exposeInt('minDays', { nullable: true }),
-    maxDays: t.exposeInt('maxDays', { nullable: true }),
-    pickupLocation: t.field({ type: PickupLocationRef, nullable: true, resolve: (l) => l.pickupLocation }),
-    refundedAmount: t.field({ type: 'MinorUnits', resolve: (l) => l.refundedAmount }),
+    minDays: t.exposeInt('minDays', { nullable: true, description: 'Delivery estimate at checkout, fewest days' }),
+    maxDays: t.exposeInt('maxDays', { nullable: true, description: 'Delivery estimate at checkout, most days' }),
+    pickupLocation: t.field({ type: PickupLocationRef, nullable: true, description: 'Pickup orders: where the order is collected', resolve: (l) => l.pickupLocation }),
+    refundedAmount: t.field({ type: 'MinorUnits', description: 'Shipping refunded so far (not yet refundable separately)', resolve: (l) => l.refundedAmount }),
   }),
 });
 

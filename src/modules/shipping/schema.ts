@@ -14,8 +14,17 @@ import { countryCode, createZone, deleteZone, findZone, getZone, listZones, post
 const manage = { permission: 'shipping:manage' } as const;
 const read = { anyPermission: ['shipping:read', 'shipping:manage'] } as const;
 
-export const ShippingMethodKindEnum = defineEnum('ShippingMethodKind', METHOD_KINDS, 'delivery (shipped to the address) or pickup (collected at the method\'s warehouse).');
-const CalculatorKindEnum = defineEnum('ShippingCalculatorKind', CALCULATOR_KINDS, 'How a shipping method prices a cart.');
+export const ShippingMethodKindEnum = defineEnum('ShippingMethodKind', METHOD_KINDS, 'delivery (shipped to the address) or pickup (collected at the method\'s warehouse).', {
+  delivery: 'Shipped to the shopper\'s address',
+  pickup: 'Collected by the shopper at the method\'s warehouse (click & collect)',
+});
+const CalculatorKindEnum = defineEnum('ShippingCalculatorKind', CALCULATOR_KINDS, 'How a shipping method prices a cart.', {
+  flat: 'One amount per order, per currency',
+  per_item: 'One amount per item (quantities summed), per currency',
+  weight_table: 'Bands over the cart weight in grams, in one currency',
+  price_table: 'Bands over the cart subtotal, in one currency',
+  free_over: 'Free from a threshold per currency, else a nested calculator',
+});
 
 export const ShippingZoneRef = builder.objectRef<ZoneView>('ShippingZone').implement({
   description: 'Where shipping methods apply: countries, optionally narrowed by regions and postal-code patterns.',
@@ -31,23 +40,24 @@ export const ShippingZoneRef = builder.objectRef<ZoneView>('ShippingZone').imple
 });
 
 const AmountRef = builder.objectRef<Amount>('ShippingAmount').implement({
+  description: 'An amount in one currency, minor units.',
   fields: (t) => ({ currency: t.exposeString('currency'), amount: t.field({ type: 'MinorUnits', resolve: (a) => a.amount }) }),
 });
 const BandRef = builder.objectRef<Band>('ShippingBand').implement({
   description: 'A band of a table: applies up to and including upTo (grams or minor units); null = and above.',
-  fields: (t) => ({ upTo: t.field({ type: 'MinorUnits', nullable: true, resolve: (b) => b.upTo }), amount: t.field({ type: 'MinorUnits', resolve: (b) => b.amount }) }),
+  fields: (t) => ({ upTo: t.field({ type: 'MinorUnits', nullable: true, description: 'Inclusive upper bound (grams or minor units); null = and above', resolve: (b) => b.upTo }), amount: t.field({ type: 'MinorUnits', resolve: (b) => b.amount }) }),
 });
 type AnyCalc = Calculator | Extract<Calculator, { kind: 'free_over' }>['otherwise'];
 export const ShippingCalculatorRef = builder.objectRef<AnyCalc>('ShippingCalculator');
 ShippingCalculatorRef.implement({
   description: 'A price calculator. flat and per_item: amounts; weight_table and price_table: currency and bands; free_over: thresholds and otherwise.',
   fields: (t) => ({
-    kind: t.field({ type: CalculatorKindEnum, resolve: (c) => c.kind }),
-    amounts: t.field({ type: [AmountRef], nullable: true, resolve: (c) => ('amounts' in c ? c.amounts : null) }),
+    kind: t.field({ type: CalculatorKindEnum, description: 'Which calculator this is; its fields are set, the others null', resolve: (c) => c.kind }),
+    amounts: t.field({ type: [AmountRef], nullable: true, description: 'flat and per_item: the amount per currency', resolve: (c) => ('amounts' in c ? c.amounts : null) }),
     currency: t.string({ nullable: true, resolve: (c) => ('currency' in c ? c.currency : null) }),
-    bands: t.field({ type: [BandRef], nullable: true, resolve: (c) => ('bands' in c ? c.bands : null) }),
-    thresholds: t.field({ type: [AmountRef], nullable: true, resolve: (c) => ('thresholds' in c ? c.thresholds : null) }),
-    otherwise: t.field({ type: ShippingCalculatorRef, nullable: true, resolve: (c) => ('otherwise' in c ? c.otherwise : null) }),
+    bands: t.field({ type: [BandRef], nullable: true, description: 'weight_table and price_table: the bands, in increasing order', resolve: (c) => ('bands' in c ? c.bands : null) }),
+    thresholds: t.field({ type: [AmountRef], nullable: true, description: 'free_over: free from this subtotal, per currency', resolve: (c) => ('thresholds' in c ? c.thresholds : null) }),
+    otherwise: t.field({ type: ShippingCalculatorRef, nullable: true, description: 'free_over: the calculator below the threshold', resolve: (c) => ('otherwise' in c ? c.otherwise : null) }),
   }),
 });
 
@@ -58,16 +68,16 @@ export const ShippingMethodRef = builder.objectRef<MethodView>('ShippingMethod')
     zoneId: t.field({ type: 'UUID', resolve: (m) => m.zoneId }),
     name: t.exposeString('name'),
     code: t.exposeString('code', { description: 'Unique per organization' }),
-    kind: t.field({ type: ShippingMethodKindEnum, resolve: (m) => m.kind }),
+    kind: t.field({ type: ShippingMethodKindEnum, description: 'delivery or pickup', resolve: (m) => m.kind }),
     isActive: t.exposeBoolean('isActive'),
     taxClassId: t.field({ type: 'UUID', nullable: true, description: 'The tax class of the shipping charge; none = the default class', resolve: (m) => m.taxClassId }),
     warehouseId: t.field({ type: 'UUID', nullable: true, description: 'Pickup methods: where the order is collected', resolve: (m) => m.warehouseId }),
-    minDays: t.exposeInt('minDays', { nullable: true }),
-    maxDays: t.exposeInt('maxDays', { nullable: true }),
-    calculator: t.field({ type: ShippingCalculatorRef, resolve: (m) => m.calculator }),
-    minSubtotal: t.field({ type: 'MinorUnits', nullable: true, resolve: (m) => m.minSubtotal }),
-    maxSubtotal: t.field({ type: 'MinorUnits', nullable: true, resolve: (m) => m.maxSubtotal }),
-    maxWeightGrams: t.exposeInt('maxWeightGrams', { nullable: true }),
+    minDays: t.exposeInt('minDays', { nullable: true, description: 'Delivery estimate, fewest days' }),
+    maxDays: t.exposeInt('maxDays', { nullable: true, description: 'Delivery estimate, most days' }),
+    calculator: t.field({ type: ShippingCalculatorRef, description: 'How the method prices a cart', resolve: (m) => m.calculator }),
+    minSubtotal: t.field({ type: 'MinorUnits', nullable: true, description: 'Offered only from this cart subtotal', resolve: (m) => m.minSubtotal }),
+    maxSubtotal: t.field({ type: 'MinorUnits', nullable: true, description: 'Offered only up to this cart subtotal', resolve: (m) => m.maxSubtotal }),
+    maxWeightGrams: t.exposeInt('maxWeightGrams', { nullable: true, description: 'Offered only up to this cart weight' }),
     customerGroupIds: t.exposeStringList('customerGroupIds', { description: 'When set, only carts of customers in one of these groups see the method' }),
     createdAt: t.field({ type: 'DateTime', resolve: (m) => m.createdAt }),
     updatedAt: t.field({ type: 'DateTime', resolve: (m) => m.updatedAt }),
