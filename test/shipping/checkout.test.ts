@@ -3,7 +3,7 @@
 // the address, and the SQL cost stays constant in the number of lines.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { ADDRESS, checkout, guestCart, ORDER_TEST_CONFIG, product, type Store } from '../orders/helpers.js';
+import { ADDRESS, checkout, guestCart, openStore, ORDER_TEST_CONFIG, pay, product, type Store } from '../orders/helpers.js';
 import { flat, method, shippingStore, zone } from './helpers.js';
 
 let t: TestApp;
@@ -13,8 +13,9 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-async function storeWithMethods(): Promise<{ store: Store; express: any; standard: any; taxClassId: string }> {
-  const store = await shippingStore(t);
+/** A store (an organization of its own unless `defaultOrg`: payment webhooks reach the default one) with a 10 % default class and two methods. */
+async function storeWithMethods(defaultOrg = false): Promise<{ store: Store; express: any; standard: any; taxClassId: string }> {
+  const store = defaultOrg ? await openStore(t) : await shippingStore(t);
   const tax = await t.request('/api/tax/classes', { apiKey: store.admin, body: { name: 'standard', rateBps: 1000, isDefault: true } });
   expect(tax.status, tax.text).toBe(201);
   const us = await zone(store, { countries: ['US'] });
@@ -74,6 +75,31 @@ describe('checkout with shipping methods', () => {
     expect(res.status, res.text).toBe(201);
     expect(res.body.data).toMatchObject({ subtotal: 10_000, shippingTotal: 0, taxTotal: 1000, grandTotal: 11_000 });
     expect(res.body.data.shippingLines).toEqual([expect.objectContaining({ methodId: standard.id, amount: 0, taxTotal: 0 })]);
+  });
+
+  it('refunds shipping (tax included) with shipping: true, once; an undo gives it back', async () => {
+    const { store, express } = await storeWithMethods(true);
+    const entityId = await product(store, { price: 2000 });
+    const placed = await checkout(store, await guestCart(store, [{ entityId }]), { body: { shippingMethodId: express.id } });
+    expect(placed.status, placed.text).toBe(201);
+    const order = await pay(store, placed.body.data);
+    const refund = await t.request(`/api/orders/${order.id}/refunds`, { apiKey: store.admin, body: { lines: [], shipping: true, reason: 'late delivery' } });
+    expect(refund.status, refund.text).toBe(201);
+    expect(refund.body.data).toMatchObject({ amount: 1650, shippingAmount: 1650, lines: [] });
+    const after = (await t.request(`/api/orders/${order.id}`, { apiKey: store.admin })).body.data;
+    expect(after.refundedAmount).toBe(1650);
+    expect(after.shippingLines[0].refundedAmount).toBe(1650);
+    const again = await t.request(`/api/orders/${order.id}/refunds`, { apiKey: store.admin, body: { lines: [], shipping: true } });
+    expect(again.status).toBe(422);
+    expect(again.body.error.details[0].field).toBe('shipping');
+    const neither = await t.request(`/api/orders/${order.id}/refunds`, { apiKey: store.admin, body: { lines: [] } });
+    expect(neither.status).toBe(422);
+    expect(neither.body.error.details[0].field).toBe('lines');
+    const undo = await t.request(`/api/orders/${order.id}/refunds/${refund.body.data.id}/undo`, { method: 'POST', apiKey: store.admin });
+    expect(undo.status, undo.text).toBe(200);
+    const restored = (await t.request(`/api/orders/${order.id}`, { apiKey: store.admin })).body.data;
+    expect(restored.refundedAmount).toBe(0);
+    expect(restored.shippingLines[0].refundedAmount).toBe(0);
   });
 
   it('needs no method for a cart of digital goods only', async () => {

@@ -2087,7 +2087,7 @@ export interface paths {
         put?: never;
         /**
          * Refund order lines
-         * @description A line above quantity − refundedQuantity is 422. The amount is derived from the order's own unit prices, discounts and taxes (shipping is not refunded per line) and never exceeds what was captured (409 when nothing is left to refund). Past the operator's daily cap (policies.refundDailyCap, in the organization's timezone) the refund is 403. The refund stays pending while it can be undone (policies.refundUndoWindowMinutes, default 15), then goes through the payment adapter with the refund id as idempotency key. reason: at most 500 characters.
+         * @description A line above quantity − refundedQuantity is 422. The amount is derived from the order's own unit prices, discounts and taxes (shipping is refunded with shipping: true, what is left of it, tax included) and never exceeds what was captured (409 when nothing is left to refund). Past the operator's daily cap (policies.refundDailyCap, in the organization's timezone) the refund is 403. The refund stays pending while it can be undone (policies.refundUndoWindowMinutes, default 15), then goes through the payment adapter with the refund id as idempotency key. reason: at most 500 characters.
          *
          *     Requires permission orders:update.
          *
@@ -5114,6 +5114,11 @@ export interface components {
              * @description When it was settled
              */
             settledAt?: string | null;
+            /**
+             * Format: int64
+             * @description The part of amount that refunds shipping, tax included
+             */
+            shippingAmount: number;
             /** @description State of the refund at the provider */
             status: components["schemas"]["RefundStatus"];
             /**
@@ -5214,7 +5219,7 @@ export interface components {
             pickupLocation?: components["schemas"]["PickupLocation"] | null;
             /**
              * Format: int64
-             * @description Shipping refunded so far (not yet refundable separately)
+             * @description Shipping refunded so far, tax included (orderRefundCreate with shipping: true)
              */
             refundedAmount: number;
             /**
@@ -19215,13 +19220,15 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description [{ lineItemId, quantity }] */
+                    /** @description [{ lineItemId, quantity }]; may be empty when shipping is true */
                     lines: {
                         /** Format: uuid */
                         lineItemId: string;
                         quantity: number;
                     }[];
                     reason?: string;
+                    /** @description Also refund what is left of the order's shipping lines, tax included */
+                    shipping?: boolean;
                 };
             };
         };

@@ -61,6 +61,9 @@ CREATE TABLE "order_shipping_lines" (
 );
 
 -- AlterTable
+ALTER TABLE "order_refunds" ADD COLUMN     "shipping_amount" BIGINT NOT NULL DEFAULT 0;
+
+-- AlterTable
 ALTER TABLE "carts" ADD COLUMN     "shipping_method_id" UUID,
 ADD COLUMN     "shipping_address" JSONB;
 

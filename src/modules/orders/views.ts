@@ -146,6 +146,7 @@ export interface RefundView {
   id: string;
   orderId: string;
   amount: number;
+  shippingAmount: number;
   currency: string;
   reason: string | null;
   status: string;
@@ -165,6 +166,7 @@ export function refundView(row: OrderRefund & { lines: OrderRefundLine[] }): Ref
     id: row.id,
     orderId: row.orderId,
     amount: toNumber(row.amount),
+    shippingAmount: toNumber(row.shippingAmount),
     currency: row.currency,
     reason: row.reason,
     status: row.status,

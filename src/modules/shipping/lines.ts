@@ -35,7 +35,7 @@ export const OrderShippingLineRef = builder.objectRef<ShippingLineView>('OrderSh
     minDays: t.exposeInt('minDays', { nullable: true, description: 'Delivery estimate at checkout, fewest days' }),
     maxDays: t.exposeInt('maxDays', { nullable: true, description: 'Delivery estimate at checkout, most days' }),
     pickupLocation: t.field({ type: PickupLocationRef, nullable: true, description: 'Pickup orders: where the order is collected', resolve: (l) => l.pickupLocation }),
-    refundedAmount: t.field({ type: 'MinorUnits', description: 'Shipping refunded so far (not yet refundable separately)', resolve: (l) => l.refundedAmount }),
+    refundedAmount: t.field({ type: 'MinorUnits', description: 'Shipping refunded so far, tax included (orderRefundCreate with shipping: true)', resolve: (l) => l.refundedAmount }),
   }),
 });
 
