@@ -29,6 +29,7 @@ export const DEFAULT_ROLES: Record<string, string[]> = {
     'orders:create', 'orders:create:on-behalf', 'orders:read', 'orders:update',
     'customers:read',
     'cart:create', 'cart:update',
+    'shipping:read',
   ],
   customer: [
     'catalog:read',

@@ -485,6 +485,54 @@ export interface paths {
         patch: operations["cartItemUpdate"];
         trace?: never;
     };
+    "/api/carts/{id}/shipping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a cart's shipping address and method
+         * @description methodId must be one of the cart's shipping options for that address (422 naming methodId otherwise); checkout uses both unless it is sent others. Same access as GET /carts/:id: a guest cart needs its x-cart-token header; a customer reaches only their own carts.
+         *
+         *     Public.
+         *
+         *     GraphQL twin: `mutation { cartShippingSet }`.
+         */
+        put: operations["cartShippingSet"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/carts/{id}/shipping-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The shipping options of a cart
+         * @description Active methods whose zone contains the address (the one given, else the cart's from PUT /carts/:id/shipping; neither is 422 naming country) and whose rules the cart meets (subtotal, weight, customer groups), with price, tax and estimate, cheapest first. A cart of only digital goods has none. Same access as GET /carts/:id: a guest cart needs its x-cart-token header; a customer reaches only their own carts.
+         *
+         *     Public.
+         *
+         *     GraphQL twin: `query { cartShippingOptions }`.
+         */
+        get: operations["cartShippingOptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/catalog/brands": {
         parameters: {
             query?: never;
@@ -1170,7 +1218,7 @@ export interface paths {
         head?: never;
         /**
          * Update a variant
-         * @description Only the keys sent change: sku (unique per organization; a duplicate is 409), title, taxClassId (null clears it), metadata. Its option values are its identity and do not change. Emits catalog.update (changes: variants) for its entity.
+         * @description Only the keys sent change: sku (unique per organization; a duplicate is 409), title, taxClassId (null clears it), metadata, weightGrams and lengthMm/widthMm/heightMm (shipping; null clears). Its option values are its identity and do not change. Emits catalog.update (changes: variants) for its entity.
          *
          *     Requires permission catalog:update.
          *
@@ -2155,7 +2203,7 @@ export interface paths {
         put?: never;
         /**
          * Refund order lines
-         * @description A line above quantity − refundedQuantity is 422. The amount is derived from the order's own unit prices, discounts and taxes (shipping is not refunded per line) and never exceeds what was captured (409 when nothing is left to refund). Past the operator's daily cap (policies.refundDailyCap, in the organization's timezone) the refund is 403. The refund stays pending while it can be undone (policies.refundUndoWindowMinutes, default 15), then goes through the payment adapter with the refund id as idempotency key. reason: at most 500 characters.
+         * @description A line above quantity − refundedQuantity is 422. The amount is derived from the order's own unit prices, discounts and taxes (shipping is refunded with shipping: true, what is left of it, tax included) and never exceeds what was captured (409 when nothing is left to refund). Past the operator's daily cap (policies.refundDailyCap, in the organization's timezone) the refund is 403. The refund stays pending while it can be undone (policies.refundUndoWindowMinutes, default 15), then goes through the payment adapter with the refund id as idempotency key. reason: at most 500 characters.
          *
          *     Requires permission orders:update.
          *
@@ -2799,6 +2847,142 @@ export interface paths {
         patch: operations["settingsUpdateTax"];
         trace?: never;
     };
+    "/api/shipping/methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the shipping methods, by name
+         * @description Requires one of the permissions shipping:read, shipping:manage.
+         *
+         *     GraphQL twin: `query { shippingMethods }`.
+         */
+        get: operations["shippingMethods"];
+        put?: never;
+        /**
+         * Create a shipping method
+         * @description A duplicate code is 409; a zone, tax class or warehouse of another organization is 422 naming the field. The calculator sets exactly one of its fields.
+         *
+         *     Requires permission shipping:manage.
+         *
+         *     GraphQL twin: `mutation { shippingMethodCreate }`.
+         */
+        post: operations["shippingMethodCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shipping/methods/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One shipping method
+         * @description Requires one of the permissions shipping:read, shipping:manage.
+         *
+         *     GraphQL twin: `query { shippingMethod }`.
+         */
+        get: operations["shippingMethod"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a shipping method
+         * @description Placed orders keep their shipping lines (a copy).
+         *
+         *     Requires permission shipping:manage.
+         *
+         *     GraphQL twin: `mutation { shippingMethodDelete }`.
+         */
+        delete: operations["shippingMethodDelete"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a shipping method
+         * @description Only the fields sent change (a calculator sent replaces the whole calculator).
+         *
+         *     Requires permission shipping:manage.
+         *
+         *     GraphQL twin: `mutation { shippingMethodUpdate }`.
+         */
+        patch: operations["shippingMethodUpdate"];
+        trace?: never;
+    };
+    "/api/shipping/zones": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the shipping zones, by name
+         * @description Requires one of the permissions shipping:read, shipping:manage.
+         *
+         *     GraphQL twin: `query { shippingZones }`.
+         */
+        get: operations["shippingZones"];
+        put?: never;
+        /**
+         * Create a shipping zone
+         * @description A duplicate name is 409. Codes are validated (ISO 3166-1 alpha-2 countries, ISO 3166-2 regions of listed countries).
+         *
+         *     Requires permission shipping:manage.
+         *
+         *     GraphQL twin: `mutation { shippingZoneCreate }`.
+         */
+        post: operations["shippingZoneCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shipping/zones/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One shipping zone
+         * @description Requires one of the permissions shipping:read, shipping:manage.
+         *
+         *     GraphQL twin: `query { shippingZone }`.
+         */
+        get: operations["shippingZone"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a shipping zone without methods
+         * @description A zone that still has shipping methods is 409: delete or move them first.
+         *
+         *     Requires permission shipping:manage.
+         *
+         *     GraphQL twin: `mutation { shippingZoneDelete }`.
+         */
+        delete: operations["shippingZoneDelete"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a shipping zone
+         * @description Only the fields sent change. Regions sent must belong to the countries sent (or, without countries, to the zone's).
+         *
+         *     Requires permission shipping:manage.
+         *
+         *     GraphQL twin: `mutation { shippingZoneUpdate }`.
+         */
+        patch: operations["shippingZoneUpdate"];
+        trace?: never;
+    };
     "/api/store": {
         parameters: {
             query?: never;
@@ -3344,6 +3528,18 @@ export interface components {
              */
             variantId?: string | null;
         };
+        /** @description The cart's shipping address and chosen method (priced now; checkout re-prices). */
+        CartShipping: {
+            /** @description Postal address */
+            address?: components["schemas"]["Address"] | null;
+            /**
+             * Format: uuid
+             * @description UUID of the cart
+             */
+            cartId: string;
+            /** @description The chosen method, priced now; null when none is chosen */
+            method?: components["schemas"]["ShippingOption"] | null;
+        };
         /**
          * @description open, or converted once checked out (then it cannot change).
          * @enum {string}
@@ -3795,10 +3991,20 @@ export interface components {
              */
             entityId: string;
             /**
+             * Format: int32
+             * @description Package height in millimetres
+             */
+            heightMm?: number | null;
+            /**
              * Format: uuid
              * @description Identifier of the catalog variant
              */
             id: string;
+            /**
+             * Format: int32
+             * @description Package length in millimetres
+             */
+            lengthMm?: number | null;
             /** @description User-defined key/value data, stored as given */
             metadata: {
                 [key: string]: unknown;
@@ -3823,6 +4029,16 @@ export interface components {
              * @description When it was last changed
              */
             updatedAt: string;
+            /**
+             * Format: int32
+             * @description Shipping weight in grams (weight-table shipping, max-weight eligibility)
+             */
+            weightGrams?: number | null;
+            /**
+             * Format: int32
+             * @description Package width in millimetres
+             */
+            widthMm?: number | null;
         };
         /** @description The variants of a requested option matrix: those this call created and those that already existed. */
         CatalogVariantMatrix: {
@@ -4806,6 +5022,8 @@ export interface components {
             refundedAmount: number;
             /** @description Where the order ships to */
             shippingAddress?: components["schemas"]["Address"] | null;
+            /** @description The shipping methods the order pays for (empty under the store's legacy flat shipping rule) */
+            shippingLines: components["schemas"]["OrderShippingLine"][];
             /**
              * Format: int64
              * @description Shipping, minor units
@@ -5138,6 +5356,11 @@ export interface components {
              * @description When it was settled
              */
             settledAt?: string | null;
+            /**
+             * Format: int64
+             * @description The part of amount that refunds shipping, tax included
+             */
+            shippingAmount: number;
             /** @description State of the refund at the provider */
             status: components["schemas"]["RefundStatus"];
             /**
@@ -5202,6 +5425,55 @@ export interface components {
              * @description Number of units
              */
             quantity: number;
+        };
+        /** @description What the order pays for shipping with one method: amount before tax, its tax, the estimate; pickup orders name the location. */
+        OrderShippingLine: {
+            /**
+             * Format: int64
+             * @description Before tax
+             */
+            amount: number;
+            /** @description Short unique code */
+            code: string;
+            /**
+             * Format: uuid
+             * @description Identifier of the order shipping line
+             */
+            id: string;
+            /**
+             * Format: int32
+             * @description Delivery estimate at checkout, most days
+             */
+            maxDays?: number | null;
+            /**
+             * Format: uuid
+             * @description The method (null once deleted)
+             */
+            methodId?: string | null;
+            /**
+             * Format: int32
+             * @description Delivery estimate at checkout, fewest days
+             */
+            minDays?: number | null;
+            /** @description Display name */
+            name: string;
+            /** @description Pickup orders: where the order is collected */
+            pickupLocation?: components["schemas"]["PickupLocation"] | null;
+            /**
+             * Format: int64
+             * @description Shipping refunded so far, tax included (orderRefundCreate with shipping: true)
+             */
+            refundedAmount: number;
+            /**
+             * Format: int32
+             * @description The rate the shipping charge was taxed at, basis points
+             */
+            taxRateBps: number;
+            /**
+             * Format: int64
+             * @description Tax, minor units
+             */
+            taxTotal: number;
         };
         /** @description The shipping rule (settings `shipping`) in force when the order was placed. */
         OrderShippingRule: {
@@ -5330,6 +5602,18 @@ export interface components {
          * @enum {string}
          */
         PaymentStatus: "awaiting_payment" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "voided";
+        /** @description Where a pickup order is collected: the method's warehouse. */
+        PickupLocation: {
+            /** @description Postal address */
+            address?: components["schemas"]["Address"] | null;
+            /** @description Display name */
+            name: string;
+            /**
+             * Format: uuid
+             * @description UUID of the warehouse
+             */
+            warehouseId: string;
+        };
         /** @description The amount of an entity (or one of its variants) in one currency, for everyone or for one customer group. */
         Price: {
             /**
@@ -5914,6 +6198,193 @@ export interface components {
         SettingsTaxValues: {
             exemptCustomerGroupIds?: string[];
             exemptionNote?: string;
+        };
+        /** @description An amount in one currency, minor units. */
+        ShippingAmount: {
+            /**
+             * Format: int64
+             * @description Amount in integer minor units of the currency
+             */
+            amount: number;
+            /** @description ISO 4217 currency code, e.g. USD */
+            currency: string;
+        };
+        /** @description A band of a table: applies up to and including upTo (grams or minor units); null = and above. */
+        ShippingBand: {
+            /**
+             * Format: int64
+             * @description Amount in integer minor units of the currency
+             */
+            amount: number;
+            /**
+             * Format: int64
+             * @description Inclusive upper bound (grams or minor units); null = and above
+             */
+            upTo?: number | null;
+        };
+        /** @description A price calculator. flat and per_item: amounts; weight_table and price_table: currency and bands; free_over: thresholds and otherwise. */
+        ShippingCalculator: {
+            /** @description flat and per_item: the amount per currency */
+            amounts?: components["schemas"]["ShippingAmount"][] | null;
+            /** @description weight_table and price_table: the bands, in increasing order */
+            bands?: components["schemas"]["ShippingBand"][] | null;
+            /** @description ISO 4217 currency code, e.g. USD */
+            currency?: string | null;
+            /** @description Which calculator this is; its fields are set, the others null */
+            kind: components["schemas"]["ShippingCalculatorKind"];
+            /** @description free_over: the calculator below the threshold */
+            otherwise?: components["schemas"]["ShippingCalculator"] | null;
+            /** @description free_over: free from this subtotal, per currency */
+            thresholds?: components["schemas"]["ShippingAmount"][] | null;
+        };
+        /**
+         * @description How a shipping method prices a cart.
+         * @enum {string}
+         */
+        ShippingCalculatorKind: "flat" | "per_item" | "weight_table" | "price_table" | "free_over";
+        /** @description A way to ship (or collect) an order within one zone, priced by its calculator. */
+        ShippingMethod: {
+            /** @description How the method prices a cart */
+            calculator: components["schemas"]["ShippingCalculator"];
+            /** @description Unique per organization */
+            code: string;
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
+            createdAt: string;
+            /** @description When set, only carts of customers in one of these groups see the method */
+            customerGroupIds: string[];
+            /**
+             * Format: uuid
+             * @description Identifier of the shipping method
+             */
+            id: string;
+            /** @description Whether it is in effect */
+            isActive: boolean;
+            /** @description delivery or pickup */
+            kind: components["schemas"]["ShippingMethodKind"];
+            /**
+             * Format: int32
+             * @description Delivery estimate, most days
+             */
+            maxDays?: number | null;
+            /**
+             * Format: int64
+             * @description Offered only up to this cart subtotal
+             */
+            maxSubtotal?: number | null;
+            /**
+             * Format: int32
+             * @description Offered only up to this cart weight
+             */
+            maxWeightGrams?: number | null;
+            /**
+             * Format: int32
+             * @description Delivery estimate, fewest days
+             */
+            minDays?: number | null;
+            /**
+             * Format: int64
+             * @description Offered only from this cart subtotal
+             */
+            minSubtotal?: number | null;
+            /** @description Display name */
+            name: string;
+            /**
+             * Format: uuid
+             * @description The tax class of the shipping charge; none = the default class
+             */
+            taxClassId?: string | null;
+            /**
+             * Format: date-time
+             * @description When it was last changed
+             */
+            updatedAt: string;
+            /**
+             * Format: uuid
+             * @description Pickup methods: where the order is collected
+             */
+            warehouseId?: string | null;
+            /**
+             * Format: uuid
+             * @description UUID of the zone
+             */
+            zoneId: string;
+        };
+        /**
+         * @description delivery (shipped to the address) or pickup (collected at the method's warehouse).
+         * @enum {string}
+         */
+        ShippingMethodKind: "delivery" | "pickup";
+        /** @description A shipping method the cart may use, priced for it: amount before tax, the tax on it, and the delivery estimate. */
+        ShippingOption: {
+            /**
+             * Format: int64
+             * @description Before tax
+             */
+            amount: number;
+            /** @description Short unique code */
+            code: string;
+            /** @description ISO 4217 currency code, e.g. USD */
+            currency: string;
+            /** @description delivery or pickup */
+            kind: components["schemas"]["ShippingMethodKind"];
+            /**
+             * Format: int32
+             * @description Delivery estimate, most days
+             */
+            maxDays?: number | null;
+            /**
+             * Format: uuid
+             * @description UUID of the method
+             */
+            methodId: string;
+            /**
+             * Format: int32
+             * @description Delivery estimate, fewest days
+             */
+            minDays?: number | null;
+            /** @description Display name */
+            name: string;
+            /** @description Pickup methods: where the order is collected */
+            pickupLocation?: components["schemas"]["PickupLocation"] | null;
+            /**
+             * Format: int32
+             * @description The rate of the method's tax class (else the default class)
+             */
+            taxRateBps: number;
+            /**
+             * Format: int64
+             * @description Tax, minor units
+             */
+            taxTotal: number;
+        };
+        /** @description Where shipping methods apply: countries, optionally narrowed by regions and postal-code patterns. */
+        ShippingZone: {
+            /** @description ISO 3166-1 alpha-2 codes */
+            countries: string[];
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
+            createdAt: string;
+            /**
+             * Format: uuid
+             * @description Identifier of the shipping zone
+             */
+            id: string;
+            /** @description Display name */
+            name: string;
+            /** @description Postal-code patterns (* matches anything; spaces and case ignored); when set, only matching codes are in the zone */
+            postalCodes: string[];
+            /** @description ISO 3166-2 codes (US-CA); when a country has some listed, only those regions of it are in the zone */
+            regions: string[];
+            /**
+             * Format: date-time
+             * @description When it was last changed
+             */
+            updatedAt: string;
         };
         /** @description The public store profile: what a storefront needs before it shows a price. */
         Store: {
@@ -8863,6 +9334,270 @@ export interface operations {
             };
             /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    cartShippingSet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Cart UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A postal address; line1, city, postalCode and country are required (422 naming the missing field otherwise) */
+                    address: {
+                        city: string;
+                        company?: string;
+                        country: string;
+                        firstName?: string;
+                        lastName?: string;
+                        line1: string;
+                        line2?: string;
+                        phone?: string;
+                        postalCode: string;
+                        state?: string;
+                    };
+                    /**
+                     * Format: uuid
+                     * @description A shipping option's methodId; null clears the choice
+                     */
+                    methodId?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Set a cart's shipping address and method */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CartShipping"];
+                    };
+                };
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    cartShippingOptions: {
+        parameters: {
+            query?: {
+                /** @description Destination country; default the cart's shipping address */
+                country?: string;
+                postalCode?: string;
+                /** @description State or region (CA or US-CA) */
+                state?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Cart UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The shipping options of a cart */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ShippingOption"][];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13720,6 +14455,10 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @description Package height in millimetres */
+                    heightMm?: number | null;
+                    /** @description Package length in millimetres */
+                    lengthMm?: number | null;
                     metadata?: {
                         [key: string]: unknown;
                     };
@@ -13731,6 +14470,10 @@ export interface operations {
                      */
                     taxClassId?: string | null;
                     title?: string | null;
+                    /** @description Shipping weight in grams */
+                    weightGrams?: number | null;
+                    /** @description Package width in millimetres */
+                    widthMm?: number | null;
                 };
             };
         };
@@ -13899,6 +14642,11 @@ export interface operations {
                         postalCode: string;
                         state?: string;
                     };
+                    /**
+                     * Format: uuid
+                     * @description Shipping method (one of GET /carts/:id/shipping-options); default the cart's. Required when the cart has shippable items and a method serves the address
+                     */
+                    shippingMethodId?: string | null;
                 };
             };
         };
@@ -19350,13 +20098,15 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description [{ lineItemId, quantity }] */
+                    /** @description [{ lineItemId, quantity }]; may be empty when shipping is true */
                     lines: {
                         /** Format: uuid */
                         lineItemId: string;
                         quantity: number;
                     }[];
                     reason?: string;
+                    /** @description Also refund what is left of the order's shipping lines, tax included */
+                    shipping?: boolean;
                 };
             };
         };
@@ -23587,6 +24337,1423 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SettingsTaxValues"];
+                    };
+                };
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    shippingMethods: {
+        parameters: {
+            query?: {
+                /** @description Only this zone's methods */
+                zoneId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the shipping methods, by name */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ShippingMethod"][];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    shippingMethodCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A price calculator: set exactly one of flat, perItem, weightTable, priceTable, freeOver */
+                    calculator: {
+                        /** @description A flat amount per order */
+                        flat?: {
+                            /** @description One amount per currency */
+                            amounts: {
+                                amount: number;
+                                currency: string;
+                            }[];
+                        };
+                        /** @description Free over a threshold per currency, else a nested calculator */
+                        freeOver?: {
+                            /** @description One of flat, perItem, weightTable, priceTable */
+                            otherwise: {
+                                /** @description A flat amount per order */
+                                flat?: {
+                                    /** @description One amount per currency */
+                                    amounts: {
+                                        amount: number;
+                                        currency: string;
+                                    }[];
+                                };
+                                /** @description An amount per item */
+                                perItem?: {
+                                    /** @description One amount per currency */
+                                    amounts: {
+                                        amount: number;
+                                        currency: string;
+                                    }[];
+                                };
+                                /** @description Bands over the cart subtotal in minor units */
+                                priceTable?: {
+                                    /** @description Bands in increasing order of upTo */
+                                    bands: {
+                                        amount: number;
+                                        /** @description Inclusive upper bound (grams or minor units); omit on the last band for "and above" */
+                                        upTo?: number | null;
+                                    }[];
+                                    currency: string;
+                                };
+                                /** @description Bands over the cart weight in grams */
+                                weightTable?: {
+                                    /** @description Bands in increasing order of upTo */
+                                    bands: {
+                                        amount: number;
+                                        /** @description Inclusive upper bound (grams or minor units); omit on the last band for "and above" */
+                                        upTo?: number | null;
+                                    }[];
+                                    currency: string;
+                                };
+                            };
+                            /** @description Free when the subtotal reaches this, per currency */
+                            thresholds: {
+                                amount: number;
+                                currency: string;
+                            }[];
+                        };
+                        /** @description An amount per item */
+                        perItem?: {
+                            /** @description One amount per currency */
+                            amounts: {
+                                amount: number;
+                                currency: string;
+                            }[];
+                        };
+                        /** @description Bands over the cart subtotal in minor units */
+                        priceTable?: {
+                            /** @description Bands in increasing order of upTo */
+                            bands: {
+                                amount: number;
+                                /** @description Inclusive upper bound (grams or minor units); omit on the last band for "and above" */
+                                upTo?: number | null;
+                            }[];
+                            currency: string;
+                        };
+                        /** @description Bands over the cart weight in grams */
+                        weightTable?: {
+                            /** @description Bands in increasing order of upTo */
+                            bands: {
+                                amount: number;
+                                /** @description Inclusive upper bound (grams or minor units); omit on the last band for "and above" */
+                                upTo?: number | null;
+                            }[];
+                            currency: string;
+                        };
+                    };
+                    /** @description Slug, unique per organization, e.g. standard or express */
+                    code: string;
+                    /** @description Offered only to customers of one of these groups */
+                    customerGroupIds?: string[] | null;
+                    /** @description Inactive methods are never offered */
+                    isActive?: boolean;
+                    /** @description delivery (default) or pickup (needs warehouseId) */
+                    kind?: components["schemas"]["ShippingMethodKind"];
+                    /** @description Delivery estimate, most days */
+                    maxDays?: number | null;
+                    /** @description Offered only up to this cart subtotal (minor units) */
+                    maxSubtotal?: number | null;
+                    /** @description Offered only up to this cart weight */
+                    maxWeightGrams?: number | null;
+                    /** @description Delivery estimate, fewest days */
+                    minDays?: number | null;
+                    /** @description Offered only from this cart subtotal (minor units) */
+                    minSubtotal?: number | null;
+                    name: string;
+                    /**
+                     * Format: uuid
+                     * @description Tax class of the shipping charge; none = the default class
+                     */
+                    taxClassId?: string | null;
+                    /**
+                     * Format: uuid
+                     * @description Pickup methods only: the warehouse the order is collected from
+                     */
+                    warehouseId?: string | null;
+                    /**
+                     * Format: uuid
+                     * @description Shipping zone UUID
+                     */
+                    zoneId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Create a shipping method */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ShippingMethod"];
+                    };
+                };
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    shippingMethod: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Shipping method UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One shipping method */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ShippingMethod"];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    shippingMethodDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Shipping method UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete a shipping method */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ShippingMethod"];
+                    };
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    shippingMethodUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Shipping method UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description A price calculator: set exactly one of flat, perItem, weightTable, priceTable, freeOver */
+                    calculator?: {
+                        /** @description A flat amount per order */
+                        flat?: {
+                            /** @description One amount per currency */
+                            amounts: {
+                                amount: number;
+                                currency: string;
+                            }[];
+                        };
+                        /** @description Free over a threshold per currency, else a nested calculator */
+                        freeOver?: {
+                            /** @description One of flat, perItem, weightTable, priceTable */
+                            otherwise: {
+                                /** @description A flat amount per order */
+                                flat?: {
+                                    /** @description One amount per currency */
+                                    amounts: {
+                                        amount: number;
+                                        currency: string;
+                                    }[];
+                                };
+                                /** @description An amount per item */
+                                perItem?: {
+                                    /** @description One amount per currency */
+                                    amounts: {
+                                        amount: number;
+                                        currency: string;
+                                    }[];
+                                };
+                                /** @description Bands over the cart subtotal in minor units */
+                                priceTable?: {
+                                    /** @description Bands in increasing order of upTo */
+                                    bands: {
+                                        amount: number;
+                                        /** @description Inclusive upper bound (grams or minor units); omit on the last band for "and above" */
+                                        upTo?: number | null;
+                                    }[];
+                                    currency: string;
+                                };
+                                /** @description Bands over the cart weight in grams */
+                                weightTable?: {
+                                    /** @description Bands in increasing order of upTo */
+                                    bands: {
+                                        amount: number;
+                                        /** @description Inclusive upper bound (grams or minor units); omit on the last band for "and above" */
+                                        upTo?: number | null;
+                                    }[];
+                                    currency: string;
+                                };
+                            };
+                            /** @description Free when the subtotal reaches this, per currency */
+                            thresholds: {
+                                amount: number;
+                                currency: string;
+                            }[];
+                        };
+                        /** @description An amount per item */
+                        perItem?: {
+                            /** @description One amount per currency */
+                            amounts: {
+                                amount: number;
+                                currency: string;
+                            }[];
+                        };
+                        /** @description Bands over the cart subtotal in minor units */
+                        priceTable?: {
+                            /** @description Bands in increasing order of upTo */
+                            bands: {
+                                amount: number;
+                                /** @description Inclusive upper bound (grams or minor units); omit on the last band for "and above" */
+                                upTo?: number | null;
+                            }[];
+                            currency: string;
+                        };
+                        /** @description Bands over the cart weight in grams */
+                        weightTable?: {
+                            /** @description Bands in increasing order of upTo */
+                            bands: {
+                                amount: number;
+                                /** @description Inclusive upper bound (grams or minor units); omit on the last band for "and above" */
+                                upTo?: number | null;
+                            }[];
+                            currency: string;
+                        };
+                    };
+                    /** @description Slug, unique per organization, e.g. standard or express */
+                    code?: string;
+                    /** @description Offered only to customers of one of these groups */
+                    customerGroupIds?: string[] | null;
+                    /** @description Inactive methods are never offered */
+                    isActive?: boolean;
+                    /** @description delivery (default) or pickup (needs warehouseId) */
+                    kind?: components["schemas"]["ShippingMethodKind"];
+                    /** @description Delivery estimate, most days */
+                    maxDays?: number | null;
+                    /** @description Offered only up to this cart subtotal (minor units) */
+                    maxSubtotal?: number | null;
+                    /** @description Offered only up to this cart weight */
+                    maxWeightGrams?: number | null;
+                    /** @description Delivery estimate, fewest days */
+                    minDays?: number | null;
+                    /** @description Offered only from this cart subtotal (minor units) */
+                    minSubtotal?: number | null;
+                    name?: string;
+                    /**
+                     * Format: uuid
+                     * @description Tax class of the shipping charge; none = the default class
+                     */
+                    taxClassId?: string | null;
+                    /**
+                     * Format: uuid
+                     * @description Pickup methods only: the warehouse the order is collected from
+                     */
+                    warehouseId?: string | null;
+                    /**
+                     * Format: uuid
+                     * @description Shipping zone UUID
+                     */
+                    zoneId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Update a shipping method */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ShippingMethod"];
+                    };
+                };
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    shippingZones: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the shipping zones, by name */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ShippingZone"][];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    shippingZoneCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description ISO 3166-1 alpha-2 codes */
+                    countries: string[];
+                    /** @description Unique per organization */
+                    name: string;
+                    /** @description Postal-code patterns, * as wildcard (10*, SW1A *) */
+                    postalCodes?: string[] | null;
+                    /** @description ISO 3166-2 codes such as US-CA; each must belong to a listed country */
+                    regions?: string[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Create a shipping zone */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ShippingZone"];
+                    };
+                };
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    shippingZone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Shipping zone UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One shipping zone */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ShippingZone"];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    shippingZoneDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Shipping zone UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete a shipping zone without methods */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ShippingZone"];
+                    };
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    shippingZoneUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Shipping zone UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description ISO 3166-1 alpha-2 codes */
+                    countries?: string[];
+                    /** @description Unique per organization */
+                    name?: string;
+                    /** @description Postal-code patterns, * as wildcard (10*, SW1A *) */
+                    postalCodes?: string[] | null;
+                    /** @description ISO 3166-2 codes such as US-CA; each must belong to a listed country */
+                    regions?: string[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Update a shipping zone */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ShippingZone"];
                     };
                 };
             };

@@ -66,7 +66,7 @@ export async function createCart(ctx: CartCtx, input: { currency: string; custom
   // One round trip: a plain INSERT (Prisma's create-with-include is BEGIN, INSERT, two SELECTs,
   // COMMIT); a new cart has no items, so the answer is the row as written.
   const now = new Date();
-  const row: Cart = { id: randomUUID(), organizationId: ctx.organization.id, currency: input.currency, customerId, tokenHash: token?.hash ?? null, status: 'open', createdAt: now, updatedAt: now };
+  const row: Cart = { id: randomUUID(), organizationId: ctx.organization.id, currency: input.currency, customerId, tokenHash: token?.hash ?? null, status: 'open', shippingMethodId: null, shippingAddress: null, createdAt: now, updatedAt: now };
   await ctx.db.$executeRaw`
     insert into carts (id, organization_id, currency, customer_id, token_hash, status, created_at, updated_at)
     values (${row.id}::uuid, ${row.organizationId}::uuid, ${row.currency}, ${row.customerId}, ${row.tokenHash}, 'open', ${now}, ${now})`;
@@ -149,7 +149,8 @@ async function lockCartWithSellable(tx: Tx, ctx: CartCtx, id: string, request: S
   if (!r) throw notFound('Cart');
   const cart = { id: r.cart_id, currency: r.cart_currency, customerId: r.customer_id, tokenHash: r.token_hash, status: r.cart_status };
   assertCartReachable(ctx, cart);
-  const row: Cart = { ...cart, organizationId: ctx.organization.id, status: r.cart_status as Cart['status'], createdAt: r.created_at, updatedAt: r.updated_at };
+  // The shipping choice is not read here (cart views do not show it; shipping/cart.ts does).
+  const row: Cart = { ...cart, organizationId: ctx.organization.id, status: r.cart_status as Cart['status'], shippingMethodId: null, shippingAddress: null, createdAt: r.created_at, updatedAt: r.updated_at };
   return { cart: { ...cart, row }, sellable: r.entity_id ? sellableFrom(r, request.variantId) : null, customerGroupIds: r.customer_group_ids ?? [] };
 }
 

@@ -15,6 +15,10 @@ interface VariantRow {
   sku: string;
   title: string | null;
   taxClassId: string | null;
+  weightGrams: number | null;
+  lengthMm: number | null;
+  widthMm: number | null;
+  heightMm: number | null;
   metadata: Json | null;
   createdAt: Date;
   updatedAt: Date;
@@ -39,6 +43,7 @@ export async function loadVariants(db: Db | Tx, organizationId: string, by: { en
   if (!ids.length) return [];
   const rows = await queryRows<VariantRow>(db, Prisma.sql`
     select v.id, v.entity_id as "entityId", v.sku, v.title, v.tax_class_id as "taxClassId", v.metadata,
+           v.weight_grams as "weightGrams", v.length_mm as "lengthMm", v.width_mm as "widthMm", v.height_mm as "heightMm",
            v.created_at as "createdAt", v.updated_at as "updatedAt",
            coalesce(json_agg(json_build_object(
              'optionTypeId', t.id, 'optionName', t.name, 'optionValueId', ov.id, 'value', ov.value, 'valueSort', ov.sort_order
@@ -55,6 +60,10 @@ export async function loadVariants(db: Db | Tx, organizationId: string, by: { en
     sku: row.sku,
     title: row.title,
     taxClassId: row.taxClassId,
+    weightGrams: row.weightGrams,
+    lengthMm: row.lengthMm,
+    widthMm: row.widthMm,
+    heightMm: row.heightMm,
     metadata: row.metadata ?? {},
     optionValues: row.options.map(({ valueSort: _sort, ...option }) => option),
     createdAt: row.createdAt,

@@ -118,6 +118,10 @@ export const CatalogVariantRef = builder.objectRef<VariantView>('CatalogVariant'
     sku: t.exposeString('sku', { description: 'Unique per organization' }),
     title: t.exposeString('title', { nullable: true, description: 'Defaults to the option values joined by " / "' }),
     taxClassId: t.field({ type: 'UUID', nullable: true, description: 'Tax class of this variant; wins over the entity\'s', resolve: (v) => v.taxClassId }),
+    weightGrams: t.exposeInt('weightGrams', { nullable: true, description: 'Shipping weight in grams (weight-table shipping, max-weight eligibility)' }),
+    lengthMm: t.exposeInt('lengthMm', { nullable: true, description: 'Package length in millimetres' }),
+    widthMm: t.exposeInt('widthMm', { nullable: true, description: 'Package width in millimetres' }),
+    heightMm: t.exposeInt('heightMm', { nullable: true, description: 'Package height in millimetres' }),
     metadata: t.field({ type: 'JSONObject', resolve: (v) => v.metadata }),
     optionValues: t.field({ type: [CatalogVariantOptionRef], resolve: (v) => v.optionValues }),
     options: t.field({

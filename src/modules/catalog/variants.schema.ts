@@ -26,6 +26,8 @@ const variantFields = {
   taxClassId: z.guid().nullable().optional().describe('Tax class of this variant; wins over the entity\'s'),
   metadata: jsonObject.optional(),
 };
+/** Weights and dimensions: whole grams or millimetres, up to 10 t / 10 km; null clears. */
+const shippingMeasure = z.number().int().nonnegative().max(10_000_000).nullable().optional();
 const skuPrefix = z.string().min(1).max(60).optional().describe('Prefix of generated SKUs, default the entity slug (BLUE-TEE-RED-L)');
 
 /** REST status for calls that may create or find: 201 when something was created, 200 otherwise. */
@@ -155,11 +157,22 @@ defineOperation({
   kind: 'mutation',
   summary: 'Update a variant',
   description:
-    'Only the keys sent change: sku (unique per organization; a duplicate is 409), title, taxClassId (null clears it), metadata. ' +
+    'Only the keys sent change: sku (unique per organization; a duplicate is 409), title, taxClassId (null clears it), metadata, ' +
+    'weightGrams and lengthMm/widthMm/heightMm (shipping; null clears). ' +
     'Its option values are its identity and do not change. Emits catalog.update (changes: variants) for its entity.',
   rest: { method: 'PATCH', path: '/catalog/variants/:variantId' },
   access: { permission: PERMISSION.update },
-  input: { variantId: z.guid(), sku: sku.optional(), title: z.string().max(500).nullable().optional(), taxClassId: variantFields.taxClassId, metadata: variantFields.metadata },
+  input: {
+    variantId: z.guid(),
+    sku: sku.optional(),
+    title: z.string().max(500).nullable().optional(),
+    taxClassId: variantFields.taxClassId,
+    metadata: variantFields.metadata,
+    weightGrams: shippingMeasure.describe('Shipping weight in grams'),
+    lengthMm: shippingMeasure.describe('Package length in millimetres'),
+    widthMm: shippingMeasure.describe('Package width in millimetres'),
+    heightMm: shippingMeasure.describe('Package height in millimetres'),
+  },
   output: CatalogVariantRef,
   resolve: (ctx, { variantId, ...input }) => updateVariant(ctx, variantId, input),
 });

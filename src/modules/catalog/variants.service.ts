@@ -379,6 +379,10 @@ export interface VariantUpdateInput {
   title?: string | null;
   taxClassId?: string | null;
   metadata?: Json;
+  weightGrams?: number | null;
+  lengthMm?: number | null;
+  widthMm?: number | null;
+  heightMm?: number | null;
 }
 
 async function variantEntity(ctx: CatalogCtx, variantId: string): Promise<string> {
@@ -403,6 +407,10 @@ export async function updateVariant(ctx: CatalogCtx, variantId: string, input: V
             ...(input.title !== undefined ? { title: input.title } : {}),
             ...(input.taxClassId !== undefined ? { taxClassId: input.taxClassId } : {}),
             ...(input.metadata !== undefined ? { metadata: input.metadata as Prisma.InputJsonObject } : {}),
+            ...(input.weightGrams !== undefined ? { weightGrams: input.weightGrams } : {}),
+            ...(input.lengthMm !== undefined ? { lengthMm: input.lengthMm } : {}),
+            ...(input.widthMm !== undefined ? { widthMm: input.widthMm } : {}),
+            ...(input.heightMm !== undefined ? { heightMm: input.heightMm } : {}),
           },
         });
         await emitUpdated(tx, ctx, entityId, ['variants']);

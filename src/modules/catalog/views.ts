@@ -186,6 +186,11 @@ export interface VariantView {
   sku: string;
   title: string | null;
   taxClassId: string | null;
+  /** Shipping weight and dimensions (shipping calculators and eligibility); null = not given. */
+  weightGrams: number | null;
+  lengthMm: number | null;
+  widthMm: number | null;
+  heightMm: number | null;
   metadata: Json;
   optionValues: VariantOptionView[];
   createdAt: Date;

@@ -77,6 +77,8 @@ export interface ReserveLine {
   quantity: number;
   /** What the reservation is for, e.g. `order:<id>`. */
   reference: string;
+  /** Pickup orders (issue 25): only this warehouse may serve the line. */
+  warehouseId?: string | null;
 }
 
 export interface StockReservation {

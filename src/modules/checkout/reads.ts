@@ -19,6 +19,9 @@ export interface CheckoutCart {
   customerEmail: string | null;
   /** The customer groups on the profile of the order's customer (the signed-in one, else the cart's). */
   customerGroupIds: string[];
+  /** Shipping (issue 25): the method chosen on the cart, and whether the store has any active method. */
+  shippingMethodId: string | null;
+  hasShippingMethods: boolean;
 }
 
 interface Row {
@@ -29,6 +32,8 @@ interface Row {
   status: string;
   customer_email: string | null;
   customer_group_ids: string[] | null;
+  shipping_method_id: string | null;
+  has_shipping_methods: boolean;
   settings: Array<{ group: string; values: unknown }> | null;
 }
 
@@ -36,7 +41,8 @@ interface Row {
 export async function lockCheckoutCart(tx: Tx, ctx: CartCtx, cartId: string, customerId: string | null = null): Promise<{ cart: CheckoutCart; settings: OrgSettings }> {
   const org = ctx.organization.id;
   const rows = await tx.$queryRaw<Row[]>`
-    select c.id, c.currency, c.customer_id, c.token_hash, c.status::text as status,
+    select c.id, c.currency, c.customer_id, c.token_hash, c.status::text as status, c.shipping_method_id,
+      exists (select 1 from shipping_methods m where m.organization_id = ${org}::uuid and m.is_active) as has_shipping_methods,
       (select u.email from users u where u.id = c.customer_id and u.organization_id = ${org}::uuid) as customer_email,
       (select p.customer_group_ids from customers p where p.id = coalesce(${customerId}::text, c.customer_id) and p.organization_id = ${org}::uuid) as customer_group_ids,
       (select json_agg(json_build_object('group', s."group", 'values', s."values")) from settings s
@@ -48,7 +54,7 @@ export async function lockCheckoutCart(tx: Tx, ctx: CartCtx, cartId: string, cus
   if (!row) throw notFound('Cart');
   assertCartReachable(ctx, { customerId: row.customer_id, tokenHash: row.token_hash });
   return {
-    cart: { id: row.id, currency: row.currency, customerId: row.customer_id, status: row.status, customerEmail: row.customer_id ? row.customer_email : null, customerGroupIds: row.customer_group_ids ?? [] },
+    cart: { id: row.id, currency: row.currency, customerId: row.customer_id, status: row.status, customerEmail: row.customer_id ? row.customer_email : null, customerGroupIds: row.customer_group_ids ?? [], shippingMethodId: row.shipping_method_id, hasShippingMethods: row.has_shipping_methods },
     settings: settingsFrom(row.settings ?? []),
   };
 }

@@ -15,7 +15,7 @@ const CheckoutResultRef = builder.objectRef<CheckoutResult>('CheckoutResult').im
   }),
 });
 
-const address = z
+export const address = z
   .object({
     firstName: z.string().max(100).optional(),
     lastName: z.string().max(100).optional(),
@@ -56,6 +56,7 @@ defineOperation({
     customerGroupIds: z.array(z.string().min(1).max(64)).max(50).optional().describe('Group prices to apply; accepted from API keys and staff acting for customers only (403 otherwise)'),
     promotionCodes: z.array(z.string().min(1).max(64)).max(20).optional(),
     shippingAddress: address,
+    shippingMethodId: z.guid().nullable().optional().describe('Shipping method (one of GET /carts/:id/shipping-options); default the cart\'s. Required when the cart has shippable items and a method serves the address'),
     email: z.email().max(254).optional().describe("Guest orders: the customer's email address (invoices are sent there)"),
     idempotencyKey: z.string().min(1).max(255).optional().describe('Replays with the same key and the same request return the original order; the same key with a different request is 422 IDEMPOTENCY_KEY_REUSED. The Idempotency-Key header works too'),
   },

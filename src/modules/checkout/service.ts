@@ -43,6 +43,8 @@ import { portsOf } from './wiring.js';
 import { checkoutIdempotencyKey, checkoutRequestHash, idempotencyKeyReused } from './idempotency.js';
 import type { CheckoutHookLine } from './hooks.js';
 import './hooks.js';
+import { checkoutShipping, shippingLineRow } from '../shipping/checkout.js';
+import { shippingLineView } from '../shipping/line-view.js';
 
 export interface ShippingAddress {
   firstName?: string;
@@ -65,6 +67,8 @@ export interface CheckoutInput {
   customerGroupIds?: string[] | null;
   promotionCodes?: string[] | null;
   shippingAddress: ShippingAddress;
+  /** Shipping (issue 25): the chosen method; default the cart's (PUT /carts/:id/shipping). */
+  shippingMethodId?: string | null;
   /** For guest orders: where the invoice and receipts go. Customers' orders use their account address. */
   email?: string | null;
   idempotencyKey?: string | null;
@@ -202,9 +206,24 @@ async function runCheckout(ctx: CheckoutCtx, input: CheckoutInput): Promise<Chec
                 throw error instanceof AppError ? checkoutFailed(error.message, { step: 'promotions', code: error.code, ...(error.details ? { details: error.details } : {}) }) : error;
               })
           : { discountTotal: 0, freeShipping: false, applied: [], lineDiscounts: [] };
+        // 3b. shipping (issue 25): the chosen method, only in stores that have active methods
+        const shippingOption = cart.hasShippingMethods
+          ? await checkoutShipping(serviceCtx(ctx, tx), {
+              currency: cart.currency,
+              address: input.shippingAddress,
+              groups,
+              lines: sold.map((s) => ({ variantId: s.item.variantId, entityType: s.sellable.entityType, quantity: s.item.quantity, unitPrice: s.unitPrice })),
+              methodId: input.shippingMethodId,
+              cartMethodId: cart.shippingMethodId,
+            })
+          : null;
+        // A pickup order reserves its stock where it is collected, and is taxed where the store
+        // is (the goods are handed over there), like digital goods.
+        const pickupWarehouseId = shippingOption?.kind === 'pickup' ? (shippingOption.pickupLocation?.warehouseId ?? null) : null;
+        const destinationOf = (entityType: string) => (shippingOption?.kind === 'pickup' ? (tax.shipFrom ?? tax.destinationOf(entityType)) : tax.destinationOf(entityType));
         const rates = await ports.taxes.resolve(
           serviceCtx(ctx, tx),
-          sold.map((s) => ({ entityId: s.item.entityId, variantId: s.item.variantId, entityTaxClassId: s.sellable.entityTaxClassId, variantTaxClassId: s.sellable.variantTaxClassId, destination: tax.destinationOf(s.sellable.entityType) })),
+          sold.map((s) => ({ entityId: s.item.entityId, variantId: s.item.variantId, entityTaxClassId: s.sellable.entityTaxClassId, variantTaxClassId: s.sellable.variantTaxClassId, destination: destinationOf(s.sellable.entityType) })),
         );
         const totalsInput = {
           pricesIncludeTax: tax.pricesIncludeTax,
@@ -214,6 +233,7 @@ async function runCheckout(ctx: CheckoutCtx, input: CheckoutInput): Promise<Chec
           lineDiscounts: redemption.lineDiscounts,
           freeShipping: redemption.freeShipping,
           shipping: settings.shipping,
+          ...(shippingOption ? { shippingCharges: [{ amount: shippingOption.amount, rateBps: shippingOption.taxRateBps }] } : {}),
         };
         let totals = computeTotals(totalsInput);
         // [tax] An external tax provider decides the tax of the discounted draft (before stock and
@@ -247,7 +267,7 @@ async function runCheckout(ctx: CheckoutCtx, input: CheckoutInput): Promise<Chec
           return x.entityId.localeCompare(y.entityId) || (x.variantId ?? '').localeCompare(y.variantId ?? '');
         });
         const reservedSorted = await ports.inventory
-          .reserve(serviceCtx(ctx, tx), order.map((i) => ({ entityId: sold[i]!.item.entityId, variantId: sold[i]!.item.variantId, quantity: sold[i]!.item.quantity, reference: `order:${orderId}` })))
+          .reserve(serviceCtx(ctx, tx), order.map((i) => ({ entityId: sold[i]!.item.entityId, variantId: sold[i]!.item.variantId, quantity: sold[i]!.item.quantity, reference: `order:${orderId}`, warehouseId: pickupWarehouseId })))
           .catch((error: unknown) => {
             throw error instanceof AppError ? checkoutFailed(error.message, { step: 'inventory', code: error.code, ...(error.details ? { details: error.details } : {}) }) : error;
           });
@@ -326,10 +346,12 @@ async function runCheckout(ctx: CheckoutCtx, input: CheckoutInput): Promise<Chec
         const statusChanges: StatusChangeRow[] = [{ fromStatus: null, toStatus: 'pending', trigger: 'checkout', reason: null, actorId: actor.id, actorKind: actor.kind, createdAt: now }];
         // One millisecond later, so the timeline lists the two moves in the order they happened.
         if (paidAlready) statusChanges.push({ fromStatus: 'pending', toStatus: 'confirmed', trigger: 'payment', reason: 'nothing to pay', actorId: actor.id, actorKind: actor.kind, createdAt: new Date(now.getTime() + 1) });
-        const draft = orderView({ ...row, number: '', lines });
+        const shippingLines = shippingOption ? [shippingLineRow(organizationId, orderId, shippingOption, totals.shippingLines[0]!, now)] : [];
+        const draft = { ...orderView({ ...row, number: '', lines }), shippingLines: shippingLines.map(shippingLineView) };
         const write: OrderWrite = {
           order: row,
           lines,
+          shippingLines,
           statusChanges,
           cartId: cart.id,
           numbering: { prefix: 'ORD', year: yearIn(now, settings.timezone) },

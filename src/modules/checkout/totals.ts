@@ -63,7 +63,9 @@ export interface Totals {
   /** Lines' tax plus shippingTaxTotal; contained in the amounts when pricesIncludeTax. */
   taxTotal: number;
   shippingTotal: number;
+  /** Tax on the shipping charges; included in taxTotal. */
   shippingTaxTotal: number;
+  /** Per shipping charge, index for index with shippingCharges (empty under the legacy rule). */
   shippingLines: Array<{ amount: number; taxTotal: number }>;
   grandTotal: number;
 }

@@ -60,7 +60,7 @@ export function portsOf(services: Services): CheckoutPorts {
         if (distinctStockKeys(lines)) return (await services.inventory.reserveLines(ctx, lines)).map((r) => [r]);
         const reserved = await services.inventory.reserveMany(
           ctx,
-          lines.map((l) => ({ entityId: l.entityId, variantId: l.variantId, quantity: l.quantity, reference: l.reference })),
+          lines.map((l) => ({ entityId: l.entityId, variantId: l.variantId, quantity: l.quantity, reference: l.reference, warehouseId: l.warehouseId ?? null })),
         );
         return reserved.map((r) => [{ warehouseId: r.warehouseId, quantity: r.quantity }]);
       },

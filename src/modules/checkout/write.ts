@@ -6,7 +6,7 @@
 // come from the same objects that were written.
 import type { Tx } from '../../db/client.js';
 import type { EventOrigin } from '../../events/outbox.js';
-import { Prisma, type Order, type OrderLine } from '../../generated/prisma/client.js';
+import { Prisma, type Order, type OrderLine, type OrderShippingLine } from '../../generated/prisma/client.js';
 import type { OrderPayload } from '../orders/views.js';
 
 export interface StatusChangeRow {
@@ -23,6 +23,8 @@ export interface OrderWrite {
   /** The order row as written, but for its number (assigned here). */
   order: Omit<Order, 'number'>;
   lines: OrderLine[];
+  /** The order's shipping lines (chosen methods); none under the legacy flat rule. */
+  shippingLines?: OrderShippingLine[];
   statusChanges: StatusChangeRow[];
   cartId: string;
   /** The counter this order's number comes from. */
@@ -100,9 +102,24 @@ export async function writeOrder(tx: Tx, w: OrderWrite, final: boolean): Promise
     cart as (
       update carts set status = 'converted', updated_at = ${o.createdAt} where id = ${w.cartId}::uuid
     )
+    ${w.shippingLines?.length ? Prisma.sql`, ship as (${shippingLinesSql(o.organizationId, o.id, w.shippingLines)})` : Prisma.empty}
     ${final ? Prisma.sql`, ev as (${eventSql(w.event.origin, w.event.payload, Prisma.sql`ord`)})` : Prisma.empty}
     select number from ord`;
   return rows[0]!.number;
+}
+
+/** The order's shipping lines (issue 25), inserted in the order's statement. */
+function shippingLinesSql(organizationId: string, orderId: string, lines: OrderShippingLine[]): Prisma.Sql {
+  const rows = lines.map((l) => ({
+    id: l.id, method_id: l.methodId, code: l.code, name: l.name, amount: Number(l.amount), tax_rate_bps: l.taxRateBps, tax_total: Number(l.taxTotal),
+    min_days: l.minDays, max_days: l.maxDays, warehouse_id: l.warehouseId, pickup_location: l.pickupLocation, created_at: l.createdAt.toISOString(),
+  }));
+  return Prisma.sql`insert into order_shipping_lines (id, organization_id, order_id, method_id, code, name, amount, tax_rate_bps, tax_total, min_days, max_days,
+        warehouse_id, pickup_location, refunded_amount, created_at)
+      select x.id, ${organizationId}::uuid, ${orderId}::uuid, x.method_id, x.code, x.name, x.amount, x.tax_rate_bps, x.tax_total, x.min_days, x.max_days,
+        x.warehouse_id, x.pickup_location, 0, x.created_at
+      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(id uuid, method_id uuid, code text, name text, amount bigint, tax_rate_bps int, tax_total bigint,
+        min_days int, max_days int, warehouse_id uuid, pickup_location jsonb, created_at timestamptz)`;
 }
 
 /** After the beforeCommit hooks: the order's real number and its orders.create event, in one statement. */

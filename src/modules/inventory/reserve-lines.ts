@@ -19,6 +19,8 @@ export interface ReserveLine {
   variantId: string | null;
   quantity: number;
   reference: string | null;
+  /** Only this warehouse may serve the line (a pickup order reserves where it is collected). */
+  warehouseId?: string | null;
 }
 
 export interface LineReservation {
@@ -46,9 +48,10 @@ export async function reserveLines(ctx: ServiceContext, lines: readonly ReserveL
   const org = ctx.organization.id;
   const rows = await ctx.db.$queryRaw<Row[]>`
     with req as (
-      select r.entity_id, coalesce(r.variant_id::text, '') as variant_key, r.variant_id, r.qty, r.reference, r.idx::int as idx
-      from unnest(${lines.map((l) => l.entityId)}::uuid[], ${lines.map((l) => l.variantId)}::uuid[], ${lines.map((l) => l.quantity)}::int[], ${lines.map((l) => l.reference)}::text[])
-        with ordinality as r(entity_id, variant_id, qty, reference, idx)
+      select r.entity_id, coalesce(r.variant_id::text, '') as variant_key, r.variant_id, r.qty, r.reference, r.warehouse_id, r.idx::int as idx
+      from unnest(${lines.map((l) => l.entityId)}::uuid[], ${lines.map((l) => l.variantId)}::uuid[], ${lines.map((l) => l.quantity)}::int[], ${lines.map((l) => l.reference)}::text[],
+        ${lines.map((l) => l.warehouseId ?? null)}::uuid[])
+        with ordinality as r(entity_id, variant_id, qty, reference, warehouse_id, idx)
     ),
     locked as (
       select l.id, l.entity_id, l.variant_key, l.warehouse_id, l.on_hand, l.reserved
@@ -62,7 +65,7 @@ export async function reserveLines(ctx: ServiceContext, lines: readonly ReserveL
       from req r
       join locked k on k.entity_id = r.entity_id and k.variant_key = r.variant_key
       left join warehouses w on w.id = k.warehouse_id
-      where k.on_hand - k.reserved >= r.qty
+      where k.on_hand - k.reserved >= r.qty and (r.warehouse_id is null or k.warehouse_id = r.warehouse_id)
       order by r.idx, w.is_default desc, k.on_hand - k.reserved desc, k.id
     ),
     upd as (
@@ -77,7 +80,8 @@ export async function reserveLines(ctx: ServiceContext, lines: readonly ReserveL
       from upd u join req r on r.idx = u.idx
     )
     select r.idx, u.warehouse_id, exists (select 1 from chosen c where c.idx = r.idx) as coverable,
-      (select max(k.on_hand - k.reserved) from locked k where k.entity_id = r.entity_id and k.variant_key = r.variant_key)::int as available
+      (select max(k.on_hand - k.reserved) from locked k where k.entity_id = r.entity_id and k.variant_key = r.variant_key
+        and (r.warehouse_id is null or k.warehouse_id = r.warehouse_id))::int as available
     from req r left join upd u on u.idx = r.idx
     order by r.idx`;
   // The first line nothing could cover; if all could (the UPDATE's re-check cannot refuse a locked

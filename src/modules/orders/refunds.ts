@@ -1,7 +1,8 @@
 // Refunds of order lines. Rules (spec, Errors and Limits):
 //   - a line above quantity − refundedQuantity is 422;
 //   - the amount comes from the order's own prices, discounts and taxes (unitsShare of each line's
-//     net total; shipping is not refunded per line) and never exceeds what was captured;
+//     net total; `shipping: true` adds what is left of the shipping lines, tax included) and
+//     never exceeds what was captured;
 //   - per operator and calendar day in the organization's timezone, refunds add up to at most
 //     policies.refundDailyCap (403 past it); concurrent refunds of one operator are serialized by
 //     an advisory lock so two cannot both slip under the cap;
@@ -26,6 +27,8 @@ const REFUND_INCLUDE = { lines: { orderBy: { lineId: 'asc' } } } as const;
 
 export interface RefundInput {
   lines: Array<{ lineItemId: string; quantity: number }>;
+  /** Refund what is left of the order's shipping lines (issue 25). */
+  shipping?: boolean | null;
   reason?: string | null;
 }
 
@@ -83,6 +86,12 @@ export async function createRefund(ctx: OrdersCtx, orderId: string, input: Refun
       lines[i]!.amount -= cut;
       amount -= cut;
     }
+    // Shipping (issue 25): what is left of the shipping lines, within what is left to refund.
+    const shippingRows = input.shipping ? await tx.orderShippingLine.findMany({ where: { orderId: order.id, organizationId: ctx.organization.id }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }) : [];
+    const shippingLeft = shippingRows.reduce((sum, s) => sum + toNumber(s.amount) + toNumber(s.taxTotal) - toNumber(s.refundedAmount), 0);
+    if (input.shipping && shippingLeft <= 0) throw validationFailed([{ field: 'shipping', message: 'the order has no shipping left to refund' }]);
+    const shippingAmount = Math.min(shippingLeft, Math.max(0, refundable - amount));
+    amount += shippingAmount;
     if (amount <= 0) throw conflict('Nothing left to refund: the captured amount is already refunded', { capturedAmount: toNumber(order.capturedAmount), refundedAmount: toNumber(order.refundedAmount) });
 
     const now = new Date();
@@ -102,6 +111,7 @@ export async function createRefund(ctx: OrdersCtx, orderId: string, input: Refun
         organizationId: ctx.organization.id,
         orderId: order.id,
         amount: BigInt(amount),
+        shippingAmount: BigInt(shippingAmount),
         currency: order.currency,
         reason: input.reason ?? null,
         operatorId: operator.id,
@@ -114,6 +124,12 @@ export async function createRefund(ctx: OrdersCtx, orderId: string, input: Refun
       include: REFUND_INCLUDE,
     });
     for (const l of lines) await tx.orderLine.update({ where: { id: l.lineId }, data: { refundedQuantity: { increment: l.quantity } } });
+    let shippingToMark = shippingAmount;
+    for (const s of shippingRows) {
+      const take = Math.min(shippingToMark, toNumber(s.amount) + toNumber(s.taxTotal) - toNumber(s.refundedAmount));
+      if (take > 0) await tx.orderShippingLine.update({ where: { id: s.id }, data: { refundedAmount: { increment: BigInt(take) } } });
+      shippingToMark -= take;
+    }
     await tx.order.update({ where: { id: order.id }, data: { refundedAmount: { increment: BigInt(amount) } } });
     await scheduleRefundSettlement(tx, ctx, created.id, settings.refundUndoWindowMinutes * 60_000);
     return created;
@@ -143,8 +159,18 @@ export async function undoRefund(ctx: OrdersCtx, orderId: string, refundId: stri
 }
 
 /** Gives a refund's quantities and amount back to its order (undo, or a refund the provider refused). */
-async function restoreRefunded(tx: Tx, refund: { orderId: string; amount: bigint; lines: Array<{ lineId: string; quantity: number }> }): Promise<void> {
+async function restoreRefunded(tx: Tx, refund: { orderId: string; amount: bigint; shippingAmount: bigint; lines: Array<{ lineId: string; quantity: number }> }): Promise<void> {
   for (const line of refund.lines) await tx.orderLine.update({ where: { id: line.lineId }, data: { refundedQuantity: { decrement: line.quantity } } });
+  // Shipping given back last-refunded first (the reverse of createRefund's order).
+  let shipping = toNumber(refund.shippingAmount);
+  if (shipping > 0) {
+    const rows = await tx.orderShippingLine.findMany({ where: { orderId: refund.orderId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+    for (const s of rows) {
+      const back = Math.min(shipping, toNumber(s.refundedAmount));
+      if (back > 0) await tx.orderShippingLine.update({ where: { id: s.id }, data: { refundedAmount: { decrement: BigInt(back) } } });
+      shipping -= back;
+    }
+  }
   await tx.order.update({ where: { id: refund.orderId }, data: { refundedAmount: { decrement: refund.amount } } });
 }
 

@@ -114,7 +114,7 @@ defineOperation({
   summary: 'Refund order lines',
   description:
     `A line above quantity − refundedQuantity is 422. The amount is derived from the order's own unit prices, discounts and taxes ` +
-    `(shipping is not refunded per line) and never exceeds what was captured (409 when nothing is left to refund). Past the ` +
+    `(shipping is refunded with shipping: true, what is left of it, tax included) and never exceeds what was captured (409 when nothing is left to refund). Past the ` +
     `operator's daily cap (policies.refundDailyCap, in the organization's timezone) the refund is 403. The refund stays pending ` +
     `while it can be undone (policies.refundUndoWindowMinutes, default 15), then goes through the payment adapter with the refund id ` +
     `as idempotency key. reason: at most ${REFUND_REASON_MAX} characters.`,
@@ -122,9 +122,11 @@ defineOperation({
   access: { permission: PERMISSION.update },
   input: {
     id: orderId,
-    lines: z.array(lineInput).min(1).max(500).describe('[{ lineItemId, quantity }]'),
+    lines: z.array(lineInput).max(500).describe('[{ lineItemId, quantity }]; may be empty when shipping is true'),
+    shipping: z.boolean().optional().describe('Also refund what is left of the order\'s shipping lines, tax included'),
     reason: z.string().max(REFUND_REASON_MAX).optional(),
   },
+  refine: (input) => (input.lines.length || input.shipping ? [] : [{ field: 'lines', message: 'must name at least one line, unless shipping is true' }]),
   output: OrderRefundRef,
   resolve: (ctx, input) => createRefund(ctx, input.id, input),
   audit: { event: 'orders.refund', entityType: 'order', entityId: (_input, refund) => refund.orderId },

@@ -139,6 +139,7 @@ export const OrderRefundRef = builder.objectRef<RefundView>('OrderRefund').imple
     id: t.field({ type: 'UUID', resolve: (r) => r.id }),
     orderId: t.field({ type: 'UUID', resolve: (r) => r.orderId }),
     amount: t.field({ type: 'MinorUnits', resolve: (r) => r.amount }),
+    shippingAmount: t.field({ type: 'MinorUnits', description: 'The part of amount that refunds shipping, tax included', resolve: (r) => r.shippingAmount }),
     currency: t.exposeString('currency'),
     reason: t.exposeString('reason', { nullable: true }),
     status: t.field({ type: RefundStatusEnum, resolve: (r) => r.status as never }),

@@ -1,6 +1,7 @@
 // The shapes orders hand out (GraphQL types and REST bodies are built from them) and the
 // row → view mappers. Amounts are numbers of minor units (bigint in the database, always safe
 // integers here), so the same view serializes into event payloads.
+import type { ShippingLineView } from '../shipping/line-view.js';
 import type { Order, OrderFulfillment, OrderFulfillmentLine, OrderLine, OrderNote, OrderRefund, OrderRefundLine, Prisma } from '../../generated/prisma/client.js';
 import { toNumber } from './shared.js';
 
@@ -50,6 +51,8 @@ export interface OrderView {
   paymentIntentId: string | null;
   invoiceNumber: string | null;
   lineItems: OrderLineView[];
+  /** Shipping (issue 25): present when already loaded (checkout); else Order.shippingLines loads them. */
+  shippingLines?: ShippingLineView[];
   placedAt: Date;
   createdAt: Date;
   updatedAt: Date;
@@ -143,6 +146,7 @@ export interface RefundView {
   id: string;
   orderId: string;
   amount: number;
+  shippingAmount: number;
   currency: string;
   reason: string | null;
   status: string;
@@ -162,6 +166,7 @@ export function refundView(row: OrderRefund & { lines: OrderRefundLine[] }): Ref
     id: row.id,
     orderId: row.orderId,
     amount: toNumber(row.amount),
+    shippingAmount: toNumber(row.shippingAmount),
     currency: row.currency,
     reason: row.reason,
     status: row.status,

@@ -9,6 +9,7 @@ import { findOrder, lockOrder } from '../service.js';
 import { orgSettings, type OrdersCtx } from '../shared.js';
 import { inTransaction } from '../tx.js';
 import { orderView, type OrderView } from '../views.js';
+import { shippingLineView } from '../../shipping/line-view.js';
 
 export interface Branding {
   storeName?: string;
@@ -62,6 +63,15 @@ function taxSummary(order: OrderView): TaxSummaryRow[] {
     row.tax += line.taxTotal;
     byRate.set(line.taxRateBps, row);
   }
+  // Shipping charges are taxed at their method's class rate (issue 25): in the summary too, so
+  // the rows add up to the order's taxTotal.
+  for (const line of order.shippingLines ?? []) {
+    if (!line.taxTotal && !line.taxRateBps) continue;
+    const row = byRate.get(line.taxRateBps) ?? { rateBps: line.taxRateBps, base: 0, tax: 0 };
+    row.base += line.amount;
+    row.tax += line.taxTotal;
+    byRate.set(line.taxRateBps, row);
+  }
   return [...byRate.values()].sort((a, b) => a.rateBps - b.rateBps);
 }
 
@@ -80,7 +90,8 @@ export async function documentData(ctx: OrdersCtx, orderId: string, kind: 'invoi
     });
   }
   const branding = settings.branding as Branding;
-  const order = orderView(row);
+  const shippingLines = await ctx.db.orderShippingLine.findMany({ where: { organizationId: ctx.organization.id, orderId: row.id }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  const order = { ...orderView(row), shippingLines: shippingLines.map(shippingLineView) };
   return {
     order,
     branding,

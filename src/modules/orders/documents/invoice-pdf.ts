@@ -92,7 +92,7 @@ export function renderInvoicePdf(data: DocumentData): Promise<Buffer> {
   const totals: Array<[string, string, boolean?]> = [['Subtotal', money(order.subtotal)]];
   if (order.discountTotal) totals.push(['Discounts', `-${money(order.discountTotal)}`]);
   for (const t of data.taxes) if (t.tax > 0 || t.rateBps > 0) totals.push([`Tax ${formatRate(t.rateBps)} on ${money(t.base)}`, money(t.tax)]);
-  totals.push([data.pricesIncludeTax ? 'Tax included' : 'Tax total', money(order.taxTotal)], ['Shipping', money(order.shippingTotal)], ['Total', money(order.grandTotal), true]);
+  totals.push([data.pricesIncludeTax ? 'Tax included' : 'Tax total', money(order.taxTotal)], [order.shippingLines?.length ? `Shipping (${order.shippingLines.map((l) => l.name).join(', ')})` : 'Shipping', money(order.shippingTotal)], ['Total', money(order.grandTotal), true]);
   if (data.taxNote) totals.push([data.taxNote, '']);
   if (order.refundedAmount) totals.push(['Refunded', `-${money(order.refundedAmount)}`]);
   const labelX = MARGIN + width * 0.45;

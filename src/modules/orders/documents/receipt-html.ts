@@ -26,7 +26,7 @@ ${lines}
   <tr><td>Subtotal</td><td class="num">${money(order.subtotal)}</td></tr>
   ${order.discountTotal ? `<tr><td>Discounts</td><td class="num">−${money(order.discountTotal)}</td></tr>` : ''}
   <tr><td>Tax</td><td class="num">${money(order.taxTotal)}</td></tr>
-  <tr><td>Shipping</td><td class="num">${money(order.shippingTotal)}</td></tr>
+  <tr><td>Shipping${order.shippingLines?.length ? ` (${e(order.shippingLines.map((l) => l.name).join(', '))})` : ''}</td><td class="num">${money(order.shippingTotal)}</td></tr>
   <tr class="grand"><td>Total</td><td class="num">${money(order.grandTotal)}</td></tr>
   ${order.refundedAmount ? `<tr><td>Refunded</td><td class="num">−${money(order.refundedAmount)}</td></tr>` : ''}
 </table>

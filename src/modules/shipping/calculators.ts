@@ -1,0 +1,141 @@
+// Shipping price calculators: the typed configuration a method stores (JSON, validated here on
+// the way in) and the pure function that prices a cart with it. Amounts are integer minor units.
+//   flat         one amount per currency, per order
+//   per_item     one amount per currency, times the number of items (quantities summed)
+//   weight_table bands over the cart's weight in grams, in one currency
+//   price_table  bands over the cart's subtotal, in one currency
+//   free_over    free from a threshold per currency, else a nested (non-free_over) calculator
+// A calculator that cannot price a cart (no amount in its currency, beyond the last band) makes
+// the method ineligible for that cart rather than free.
+import { z } from 'zod';
+import { money, withGraphqlInput } from '../../graphql/zod-args.js';
+
+export const CALCULATOR_KINDS = ['flat', 'per_item', 'weight_table', 'price_table', 'free_over'] as const;
+export type CalculatorKind = (typeof CALCULATOR_KINDS)[number];
+
+export interface Amount {
+  currency: string;
+  amount: number;
+}
+/** `upTo` is inclusive; null on the last band means "and above". */
+export interface Band {
+  upTo: number | null;
+  amount: number;
+}
+export type BaseCalculator =
+  | { kind: 'flat'; amounts: Amount[] }
+  | { kind: 'per_item'; amounts: Amount[] }
+  | { kind: 'weight_table'; currency: string; bands: Band[] }
+  | { kind: 'price_table'; currency: string; bands: Band[] };
+export type Calculator = BaseCalculator | { kind: 'free_over'; thresholds: Amount[]; otherwise: BaseCalculator };
+
+/** What a calculator sees of a cart. */
+export interface CalcInput {
+  currency: string;
+  /** Discount-free subtotal of the shippable lines, minor units. */
+  subtotal: number;
+  weightGrams: number;
+  itemCount: number;
+}
+
+const currency = z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as USD');
+const amount = withGraphqlInput(z.object({ currency, amount: money() }).strict().describe('An amount in one currency, minor units'), 'ShippingAmountInput');
+const amounts = z
+  .array(amount)
+  .min(1)
+  .max(50)
+  .refine((list) => new Set(list.map((a) => a.currency)).size === list.length, 'each currency at most once')
+  .describe('One amount per currency');
+const band = withGraphqlInput(
+  z.object({ upTo: z.number().int().nonnegative().nullable().optional().describe('Inclusive upper bound (grams or minor units); omit on the last band for "and above"'), amount: money() }).strict().describe('A band of a table calculator'),
+  'ShippingBandInput',
+);
+const bands = z
+  .array(band)
+  .min(1)
+  .max(50)
+  .superRefine((list, ctx) => {
+    list.forEach((b, i) => {
+      const bound = b.upTo ?? null;
+      if (bound === null && i !== list.length - 1) ctx.addIssue({ code: 'custom', path: [i, 'upTo'], message: 'only the last band may be open-ended' });
+      const prev = i > 0 ? (list[i - 1]!.upTo ?? null) : null;
+      if (bound !== null && prev !== null && bound <= prev) ctx.addIssue({ code: 'custom', path: [i, 'upTo'], message: 'bands must be in increasing order of upTo' });
+    });
+  })
+  .describe('Bands in increasing order of upTo');
+
+const amountsInput = withGraphqlInput(z.object({ amounts }).strict().describe('Amounts per currency'), 'ShippingAmountsInput');
+const tableInput = withGraphqlInput(z.object({ currency, bands }).strict().describe('A table of bands in one currency'), 'ShippingTableInput');
+
+const BASE_FIELDS = { flat: 'flat', perItem: 'per_item', weightTable: 'weight_table', priceTable: 'price_table' } as const;
+
+function exactlyOne(fields: readonly string[]) {
+  return (value: Record<string, unknown>, ctx: z.RefinementCtx) => {
+    const set = fields.filter((f) => value[f] !== undefined && value[f] !== null);
+    if (set.length !== 1) ctx.addIssue({ code: 'custom', path: [], message: `set exactly one of ${fields.join(', ')} (got ${set.length ? set.join(', ') : 'none'})` });
+  };
+}
+
+const baseShape = {
+  flat: amountsInput.optional().describe('A flat amount per order'),
+  perItem: amountsInput.optional().describe('An amount per item'),
+  weightTable: tableInput.optional().describe('Bands over the cart weight in grams'),
+  priceTable: tableInput.optional().describe('Bands over the cart subtotal in minor units'),
+};
+export const baseCalculatorInput = withGraphqlInput(
+  z.object(baseShape).strict().superRefine(exactlyOne(Object.keys(BASE_FIELDS))).describe('One of flat, perItem, weightTable, priceTable'),
+  'ShippingBaseCalculatorInput',
+);
+const freeOverInput = withGraphqlInput(
+  z.object({ thresholds: amounts.describe('Free when the subtotal reaches this, per currency'), otherwise: baseCalculatorInput }).strict().describe('Free over a threshold, else the nested calculator'),
+  'ShippingFreeOverInput',
+);
+export const calculatorInput = withGraphqlInput(
+  z
+    .object({ ...baseShape, freeOver: freeOverInput.optional().describe('Free over a threshold per currency, else a nested calculator') })
+    .strict()
+    .superRefine(exactlyOne([...Object.keys(BASE_FIELDS), 'freeOver']))
+    .describe('A price calculator: set exactly one of flat, perItem, weightTable, priceTable, freeOver'),
+  'ShippingCalculatorInput',
+);
+export type CalculatorInput = z.infer<typeof calculatorInput>;
+
+function toBase(input: z.infer<typeof baseCalculatorInput>): BaseCalculator {
+  if (input.flat) return { kind: 'flat', amounts: input.flat.amounts };
+  if (input.perItem) return { kind: 'per_item', amounts: input.perItem.amounts };
+  if (input.weightTable) return { kind: 'weight_table', currency: input.weightTable.currency, bands: input.weightTable.bands.map((b) => ({ upTo: b.upTo ?? null, amount: b.amount })) };
+  const table = input.priceTable!;
+  return { kind: 'price_table', currency: table.currency, bands: table.bands.map((b) => ({ upTo: b.upTo ?? null, amount: b.amount })) };
+}
+
+/** The stored form of a validated input (a tagged union with `kind`). */
+export function toCalculator(input: CalculatorInput): Calculator {
+  if (input.freeOver) return { kind: 'free_over', thresholds: input.freeOver.thresholds, otherwise: toBase(input.freeOver.otherwise) };
+  return toBase(input);
+}
+
+function inBand(bands: Band[], value: number): number | null {
+  const found = bands.find((b) => b.upTo === null || value <= b.upTo);
+  return found ? found.amount : null;
+}
+
+/** The shipping price of a cart, or null when this calculator cannot price it. */
+export function priceWith(calc: Calculator, cart: CalcInput): number | null {
+  switch (calc.kind) {
+    case 'flat':
+      return calc.amounts.find((a) => a.currency === cart.currency)?.amount ?? null;
+    case 'per_item': {
+      const each = calc.amounts.find((a) => a.currency === cart.currency)?.amount;
+      return each === undefined ? null : each * cart.itemCount;
+    }
+    case 'weight_table':
+      return calc.currency === cart.currency ? inBand(calc.bands, cart.weightGrams) : null;
+    case 'price_table':
+      return calc.currency === cart.currency ? inBand(calc.bands, cart.subtotal) : null;
+    case 'free_over': {
+      const threshold = calc.thresholds.find((a) => a.currency === cart.currency)?.amount;
+      if (threshold !== undefined && cart.subtotal >= threshold) return 0;
+      return priceWith(calc.otherwise, cart);
+    }
+  }
+}
