@@ -215,6 +215,8 @@ const ENUM_VALUES: Record<string, string> = {
   delivered: 'Delivered',
   fulfilled: 'Every unit shipped',
   partially_fulfilled: 'Some units shipped',
+  ready_for_pickup: 'Packed and waiting at the pickup location',
+  picked_up: 'Collected by the shopper at the pickup location',
   unfulfilled: 'Nothing shipped yet',
   received: 'Stock received',
   sale: 'Sold',

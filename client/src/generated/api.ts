@@ -2164,6 +2164,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/orders/{id}/picked-up": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a pickup order picked up by the shopper
+         * @description ready_for_pickup → picked_up: records a fulfillment of every unit not yet fulfilled (commits the stock reserved at the pickup warehouse). A delivery order, or an order not ready for pickup, is 422 INVALID_TRANSITION. Emits fulfillment.create and orders.statusChange (trigger pickup).
+         *
+         *     Requires permission orders:update.
+         *
+         *     GraphQL twin: `mutation { orderPickedUp }`.
+         */
+        post: operations["orderPickedUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/{id}/ready-for-pickup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a pickup order ready for pickup
+         * @description For an order whose shipping line is a pickup method: processing → ready_for_pickup (packed and waiting at the pickup location). A delivery order, or an order in another status, is 422 INVALID_TRANSITION. Emits orders.statusChange (trigger pickup).
+         *
+         *     Requires permission orders:update.
+         *
+         *     GraphQL twin: `mutation { orderReadyForPickup }`.
+         */
+        post: operations["orderReadyForPickup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/orders/{id}/receipt.html": {
         parameters: {
             query?: never;
@@ -2255,7 +2303,7 @@ export interface paths {
         head?: never;
         /**
          * Move an order's status along the state table
-         * @description pending → confirmed → processing → partially_fulfilled | fulfilled; fulfilled → refunded; pending, confirmed, processing and partially_fulfilled → cancelled (releases reserved stock, voids an uncollected payment). PATCH to fulfilled records a fulfillment of every unit not yet fulfilled. Any other move is 422 INVALID_TRANSITION. Emits orders.statusChange.
+         * @description pending → confirmed → processing → partially_fulfilled | fulfilled; fulfilled, picked_up → refunded; pending, confirmed, processing, partially_fulfilled and ready_for_pickup → cancelled (releases reserved stock, voids an uncollected payment). PATCH to fulfilled records a fulfillment of every unit not yet fulfilled. Pickup orders are not shipped (partially_fulfilled / fulfilled are refused for them): they move with orderReadyForPickup and orderPickedUp. Any other move is 422 INVALID_TRANSITION. Emits orders.statusChange.
          *
          *     Requires permission orders:update.
          *
@@ -5492,7 +5540,7 @@ export interface components {
          * @description State of an order (PATCH /orders/:id/status follows the state table).
          * @enum {string}
          */
-        OrderStatus: "pending" | "confirmed" | "processing" | "partially_fulfilled" | "fulfilled" | "refunded" | "cancelled";
+        OrderStatus: "pending" | "confirmed" | "processing" | "partially_fulfilled" | "fulfilled" | "ready_for_pickup" | "picked_up" | "refunded" | "cancelled";
         /** @description Who caused a timeline entry. */
         OrderTimelineActor: {
             /** @description User id (API keys act for their user); null for the system */
@@ -17102,7 +17150,7 @@ export interface operations {
                 limit?: number;
                 /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
-                /** @description pending, confirmed, processing, partially_fulfilled, fulfilled, refunded, cancelled */
+                /** @description pending, confirmed, processing, partially_fulfilled, fulfilled, ready_for_pickup, picked_up, refunded, cancelled */
                 status?: components["schemas"]["OrderStatus"];
             };
             header?: never;
@@ -18737,7 +18785,7 @@ export interface operations {
                 limit?: number;
                 /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
-                /** @description pending, confirmed, processing, partially_fulfilled, fulfilled, refunded, cancelled */
+                /** @description pending, confirmed, processing, partially_fulfilled, fulfilled, ready_for_pickup, picked_up, refunded, cancelled */
                 status?: components["schemas"]["OrderStatus"];
             };
             header?: never;
@@ -19836,6 +19884,282 @@ export interface operations {
             };
             /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    orderPickedUp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Mark a pickup order picked up by the shopper */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Order"];
+                    };
+                };
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    orderReadyForPickup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Mark a pickup order ready for pickup */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Order"];
+                    };
+                };
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -5,7 +5,7 @@ export interface OrderStatusChangePayload {
   order: OrderPayload;
   from: string;
   to: string;
-  /** patch, payment or fulfillment. */
+  /** patch, payment, fulfillment or pickup. */
   trigger: string;
   reason: string | null;
 }

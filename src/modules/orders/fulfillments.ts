@@ -10,6 +10,7 @@ import { portsOf } from '../checkout/wiring.js';
 import type { StockMove } from '../checkout/ports.js';
 import { findOrder, lockOrder, moveOrder, runAfterCommit } from './service.js';
 import { actorRecord, serviceCtx, type OrdersCtx } from './shared.js';
+import { isPickupOrder, wrongFulfilmentKind } from './pickup.js';
 import { findTransition } from './status.js';
 import { inTransaction } from './tx.js';
 import { fulfillmentView, type FulfillmentView, type OrderRow } from './views.js';
@@ -106,6 +107,8 @@ export async function createFulfillment(ctx: OrdersCtx, orderId: string, input: 
     if (!findTransition(order.status, 'fulfillment', 'fulfilled')) {
       throw new AppError('INVALID_TRANSITION', `An order in status ${order.status} cannot be fulfilled (it must be processing or partially_fulfilled)`, { from: order.status });
     }
+    // A pickup order is collected (ready_for_pickup → picked_up), never shipped: refuse before writing anything.
+    if (await isPickupOrder(tx, ctx.organization.id, order.id)) throw wrongFulfilmentKind(order, 'fulfilled', true);
     return fulfillLines(tx, ctx, order, input, { derive: true });
   });
   await runAfterCommit(result.afterCommit);

@@ -7,6 +7,7 @@ import { pageOf } from '../../graphql/pagination.js';
 import { pageInput, withGraphqlInput } from '../../graphql/zod-args.js';
 import { emailInvoice, invoiceHtml, invoicePdf, receiptHtml, type RenderedDocument } from './documents/service.js';
 import { createFulfillment, listFulfillments } from './fulfillments.js';
+import { markPickedUp, markReadyForPickup } from './pickup.js';
 import { addNote, deleteNote, listNotes, NOTE_BODY_MAX } from './notes.js';
 import { createRefund, listRefunds, REFUND_REASON_MAX, refundCapStatus, undoRefund } from './refunds.js';
 import { getOrder, listOrders, updateOrderStatus } from './service.js';
@@ -63,9 +64,10 @@ defineOperation({
   kind: 'mutation',
   summary: "Move an order's status along the state table",
   description:
-    'pending → confirmed → processing → partially_fulfilled | fulfilled; fulfilled → refunded; pending, confirmed, processing and ' +
-    'partially_fulfilled → cancelled (releases reserved stock, voids an uncollected payment). PATCH to fulfilled records a fulfillment ' +
-    'of every unit not yet fulfilled. Any other move is 422 INVALID_TRANSITION. Emits orders.statusChange.',
+    'pending → confirmed → processing → partially_fulfilled | fulfilled; fulfilled, picked_up → refunded; pending, confirmed, processing, ' +
+    'partially_fulfilled and ready_for_pickup → cancelled (releases reserved stock, voids an uncollected payment). PATCH to fulfilled records a fulfillment ' +
+    'of every unit not yet fulfilled. Pickup orders are not shipped (partially_fulfilled / fulfilled are refused for them): they move with ' +
+    'orderReadyForPickup and orderPickedUp. Any other move is 422 INVALID_TRANSITION. Emits orders.statusChange.',
   rest: { method: 'PATCH', path: '/orders/:id/status' },
   access: { permission: PERMISSION.update },
   input: { id: orderId, status: z.enum(ORDER_STATUSES).describe('The target status; cancelled cancels'), reason: z.string().max(500).optional() },
@@ -106,6 +108,37 @@ defineOperation({
   output: OrderFulfillmentRef,
   resolve: (ctx, input) => createFulfillment(ctx, input.id, input),
   audit: { event: 'fulfillment.create', entityType: 'order', entityId: (_input, fulfillment) => fulfillment.orderId },
+});
+
+defineOperation({
+  name: 'orderReadyForPickup',
+  kind: 'mutation',
+  summary: 'Mark a pickup order ready for pickup',
+  description:
+    'For an order whose shipping line is a pickup method: processing → ready_for_pickup (packed and waiting at the pickup location). ' +
+    'A delivery order, or an order in another status, is 422 INVALID_TRANSITION. Emits orders.statusChange (trigger pickup).',
+  rest: { method: 'POST', path: '/orders/:id/ready-for-pickup' },
+  access: { permission: PERMISSION.update },
+  input: { id: orderId, reason: z.string().max(500).optional() },
+  output: OrderRef,
+  resolve: (ctx, input) => markReadyForPickup(ctx, input.id, input),
+  audit: { event: 'orders.statusChange', entityType: 'order', entityId: (_input, order) => order.id, after: (order) => ({ status: order.status }) },
+});
+
+defineOperation({
+  name: 'orderPickedUp',
+  kind: 'mutation',
+  summary: 'Mark a pickup order picked up by the shopper',
+  description:
+    'ready_for_pickup → picked_up: records a fulfillment of every unit not yet fulfilled (commits the stock reserved at the pickup ' +
+    'warehouse). A delivery order, or an order not ready for pickup, is 422 INVALID_TRANSITION. Emits fulfillment.create and ' +
+    'orders.statusChange (trigger pickup).',
+  rest: { method: 'POST', path: '/orders/:id/picked-up' },
+  access: { permission: PERMISSION.update },
+  input: { id: orderId, reason: z.string().max(500).optional() },
+  output: OrderRef,
+  resolve: (ctx, input) => markPickedUp(ctx, input.id, input),
+  audit: { event: 'orders.statusChange', entityType: 'order', entityId: (_input, order) => order.id, after: (order) => ({ status: order.status }) },
 });
 
 defineOperation({

@@ -11,7 +11,8 @@ import type { StockMove } from '../checkout/ports.js';
 import { fulfillLines } from './fulfillments.js';
 import { ORDER_NUMBER_RE } from './numbers.js';
 import { actorRecord, ownOrdersOnly, serviceCtx, type ActorRecord, type DbLike, type OrdersCtx } from './shared.js';
-import { findTransition, patchTargets, type Transition, type Trigger } from './status.js';
+import { isPickupOrder, wrongFulfilmentKind } from './pickup.js';
+import { findTransition, patchTargets, pickupTargets, type Transition, type Trigger } from './status.js';
 import { inTransaction } from './tx.js';
 import { ORDER_INCLUDE, orderPayload, orderView, type OrderRow, type OrderView } from './views.js';
 
@@ -110,8 +111,8 @@ export interface MoveResult {
 }
 
 function invalidTransition(order: OrderRow, to: OrderStatus, trigger: Trigger): AppError {
-  const allowed = trigger === 'patch' ? patchTargets(order.status) : [];
-  const hint = trigger === 'patch' ? (allowed.length ? ` (allowed: ${allowed.join(', ')})` : ' (no move is allowed from it)') : '';
+  const allowed = trigger === 'patch' ? patchTargets(order.status) : trigger === 'pickup' ? pickupTargets(order.status) : [];
+  const hint = trigger === 'patch' || trigger === 'pickup' ? (allowed.length ? ` (allowed: ${allowed.join(', ')})` : ' (no move is allowed from it)') : '';
   return new AppError('INVALID_TRANSITION', `An order in status ${order.status} cannot move to ${to}${hint}`, { from: order.status, to, allowed });
 }
 
@@ -134,6 +135,11 @@ export async function moveOrder(tx: Tx, ctx: OrdersCtx, order: OrderRow, options
   // A payment completing a partial one (partially_paid) confirms like a first full payment.
   const awaiting = order.paymentStatus === 'awaiting_payment' || (options.trigger === 'payment' && order.paymentStatus === 'partially_paid');
   if (transition.when === 'awaitingPayment' && !awaiting) throw invalidTransition(order, options.to, options.trigger);
+  // Shipping rows hold for delivery orders, pickup rows for pickup orders (one indexed read).
+  if (transition.when === 'pickupOrder' || transition.when === 'deliveryOrder') {
+    const pickup = await isPickupOrder(tx, ctx.organization.id, order.id);
+    if (pickup !== (transition.when === 'pickupOrder')) throw wrongFulfilmentKind(order, options.to, pickup);
+  }
 
   const data: Prisma.OrderUpdateInput = { status: transition.to };
   const afterCommit: MoveResult['afterCommit'] = [];

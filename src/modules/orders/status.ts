@@ -10,14 +10,22 @@
 //   pending, confirmed, processing, part._fulfilled   patch        cancelled            release stock and promotion uses, void payment
 //   pending (awaiting payment)                        payment      confirmed            mark paid
 //   processing, partially_fulfilled                   fulfillment  partially_fulfilled / fulfilled (derived from lines)
+//   processing (pickup order)                         pickup       ready_for_pickup
+//   ready_for_pickup (pickup order)                   pickup       picked_up            fulfill what is left
+//   picked_up                                         patch        refunded
+//   ready_for_pickup                                  patch        cancelled            as the other cancellations
+//
+// Pickup orders (issue 25: the shipping line is a pickup method) are collected, not shipped: the
+// rows that ship (PATCH to partially_fulfilled / fulfilled, fulfillments) hold for delivery orders
+// only, the `pickup` rows for pickup orders only; the other kind's move is 422 INVALID_TRANSITION.
 //
 // Every move records a status change (the timeline) and emits orders.statusChange. The spec
 // does not name the cancelled state; it is `cancelled` here, and PATCH takes `status: "cancelled"`.
 import type { OrderStatus } from '../../generated/prisma/client.js';
 
-export const ORDER_STATUSES = ['pending', 'confirmed', 'processing', 'partially_fulfilled', 'fulfilled', 'refunded', 'cancelled'] as const satisfies readonly OrderStatus[];
+export const ORDER_STATUSES = ['pending', 'confirmed', 'processing', 'partially_fulfilled', 'fulfilled', 'ready_for_pickup', 'picked_up', 'refunded', 'cancelled'] as const satisfies readonly OrderStatus[];
 
-export type Trigger = 'patch' | 'payment' | 'fulfillment';
+export type Trigger = 'patch' | 'payment' | 'fulfillment' | 'pickup';
 
 export type Effect =
   /** Give back the stock still reserved for unfulfilled units. */
@@ -36,24 +44,31 @@ export interface Transition {
   trigger: Trigger;
   to: OrderStatus;
   /** Extra condition on the order, checked with the row locked. */
-  when?: 'awaitingPayment';
+  when?: 'awaitingPayment' | 'pickupOrder' | 'deliveryOrder';
   effects: readonly Effect[];
 }
 
 export const ORDER_TRANSITIONS: readonly Transition[] = [
   { from: ['pending'], trigger: 'patch', to: 'confirmed', effects: [] },
   { from: ['confirmed'], trigger: 'patch', to: 'processing', effects: [] },
-  { from: ['processing'], trigger: 'patch', to: 'partially_fulfilled', effects: [] },
-  { from: ['processing'], trigger: 'patch', to: 'fulfilled', effects: ['fulfillRemaining'] },
-  { from: ['fulfilled'], trigger: 'patch', to: 'refunded', effects: [] },
-  { from: ['pending', 'confirmed', 'processing', 'partially_fulfilled'], trigger: 'patch', to: 'cancelled', effects: ['releaseStock', 'releasePromotions', 'voidPayment'] },
+  { from: ['processing'], trigger: 'patch', to: 'partially_fulfilled', when: 'deliveryOrder', effects: [] },
+  { from: ['processing'], trigger: 'patch', to: 'fulfilled', when: 'deliveryOrder', effects: ['fulfillRemaining'] },
+  { from: ['fulfilled', 'picked_up'], trigger: 'patch', to: 'refunded', effects: [] },
+  { from: ['pending', 'confirmed', 'processing', 'partially_fulfilled', 'ready_for_pickup'], trigger: 'patch', to: 'cancelled', effects: ['releaseStock', 'releasePromotions', 'voidPayment'] },
   { from: ['pending'], trigger: 'payment', to: 'confirmed', when: 'awaitingPayment', effects: ['markPaid'] },
-  { from: ['processing', 'partially_fulfilled'], trigger: 'fulfillment', to: 'partially_fulfilled', effects: [] },
-  { from: ['processing', 'partially_fulfilled'], trigger: 'fulfillment', to: 'fulfilled', effects: [] },
+  { from: ['processing', 'partially_fulfilled'], trigger: 'fulfillment', to: 'partially_fulfilled', when: 'deliveryOrder', effects: [] },
+  { from: ['processing', 'partially_fulfilled'], trigger: 'fulfillment', to: 'fulfilled', when: 'deliveryOrder', effects: [] },
+  { from: ['processing'], trigger: 'pickup', to: 'ready_for_pickup', when: 'pickupOrder', effects: [] },
+  { from: ['ready_for_pickup'], trigger: 'pickup', to: 'picked_up', when: 'pickupOrder', effects: ['fulfillRemaining'] },
 ];
 
 export function findTransition(from: OrderStatus, trigger: Trigger, to: OrderStatus): Transition | null {
   return ORDER_TRANSITIONS.find((t) => t.trigger === trigger && t.to === to && t.from.includes(from)) ?? null;
+}
+
+/** The statuses the pickup routes may move an order in `from` to (for error messages). */
+export function pickupTargets(from: OrderStatus): OrderStatus[] {
+  return ORDER_TRANSITIONS.filter((t) => t.trigger === 'pickup' && t.from.includes(from)).map((t) => t.to);
 }
 
 /** The statuses a PATCH may move an order in `from` to (for error messages). */
