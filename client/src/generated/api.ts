@@ -5478,7 +5478,7 @@ export interface components {
         OrderShippingLine: {
             /**
              * Format: int64
-             * @description Before tax
+             * @description As charged: before tax, or tax included when the order's prices include tax (pricing.pricesIncludeTax)
              */
             amount: number;
             /** @description Short unique code */
@@ -6365,11 +6365,11 @@ export interface components {
          * @enum {string}
          */
         ShippingMethodKind: "delivery" | "pickup";
-        /** @description A shipping method the cart may use, priced for it: amount before tax, the tax on it, and the delivery estimate. */
+        /** @description A shipping method the cart may use, priced as checkout will charge it: the amount, its tax (on top, extracted when prices include tax, 0 for an exempt customer group), and the delivery estimate. */
         ShippingOption: {
             /**
              * Format: int64
-             * @description Before tax
+             * @description As charged: before tax, or tax included when the store lists prices with tax (general.pricesIncludeTax)
              */
             amount: number;
             /** @description Short unique code */

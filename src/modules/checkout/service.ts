@@ -215,6 +215,7 @@ async function runCheckout(ctx: CheckoutCtx, input: CheckoutInput): Promise<Chec
               lines: sold.map((s) => ({ variantId: s.item.variantId, entityType: s.sellable.entityType, quantity: s.item.quantity, unitPrice: s.unitPrice })),
               methodId: input.shippingMethodId,
               cartMethodId: cart.shippingMethodId,
+              tax: { pricesIncludeTax: tax.pricesIncludeTax, exempt: tax.exempt },
             })
           : null;
         // A pickup order reserves its stock where it is collected, and is taxed where the store

@@ -14,14 +14,14 @@ import type { ShippingOption } from './quote.js';
 import { PickupLocationRef } from './types.js';
 
 export const ShippingOptionRef = builder.objectRef<ShippingOption>('ShippingOption').implement({
-  description: 'A shipping method the cart may use, priced for it: amount before tax, the tax on it, and the delivery estimate.',
+  description: 'A shipping method the cart may use, priced as checkout will charge it: the amount, its tax (on top, extracted when prices include tax, 0 for an exempt customer group), and the delivery estimate.',
   fields: (t) => ({
     methodId: t.field({ type: 'UUID', resolve: (o) => o.methodId }),
     code: t.exposeString('code'),
     name: t.exposeString('name'),
     kind: t.field({ type: ShippingMethodKindEnum, description: 'delivery or pickup', resolve: (o) => o.kind }),
     currency: t.exposeString('currency'),
-    amount: t.field({ type: 'MinorUnits', description: 'Before tax', resolve: (o) => o.amount }),
+    amount: t.field({ type: 'MinorUnits', description: 'As charged: before tax, or tax included when the store lists prices with tax (general.pricesIncludeTax)', resolve: (o) => o.amount }),
     taxRateBps: t.exposeInt('taxRateBps', { description: 'The rate of the method\'s tax class (else the default class)' }),
     taxTotal: t.field({ type: 'MinorUnits', resolve: (o) => o.taxTotal }),
     minDays: t.exposeInt('minDays', { nullable: true, description: 'Delivery estimate, fewest days' }),

@@ -29,7 +29,7 @@ export const OrderShippingLineRef = builder.objectRef<ShippingLineView>('OrderSh
     methodId: t.field({ type: 'UUID', nullable: true, description: 'The method (null once deleted)', resolve: (l) => l.methodId }),
     code: t.exposeString('code'),
     name: t.exposeString('name'),
-    amount: t.field({ type: 'MinorUnits', description: 'Before tax', resolve: (l) => l.amount }),
+    amount: t.field({ type: 'MinorUnits', description: 'As charged: before tax, or tax included when the order\'s prices include tax (pricing.pricesIncludeTax)', resolve: (l) => l.amount }),
     taxRateBps: t.exposeInt('taxRateBps', { description: 'The rate the shipping charge was taxed at, basis points' }),
     taxTotal: t.field({ type: 'MinorUnits', resolve: (l) => l.taxTotal }),
     minDays: t.exposeInt('minDays', { nullable: true, description: 'Delivery estimate at checkout, fewest days' }),

@@ -2,9 +2,14 @@
 // the cart is eligible for (subtotal range, max weight, customer groups) and that can price it,
 // with its price, tax and estimate, cheapest first. Digital goods (entity type digitalDownload)
 // ship nothing: a cart of only those has no options and needs no method.
-// Cost: one statement for the methods, their zones and warehouses and the cart's weight, plus one
-// per distinct tax class of the eligible methods (tax/resolver.ts resolveClassRate).
+// Each option's tax follows checkout's totals (checkout/totals.ts), so the option a shopper picks
+// is what the order's shipping line then says: added on top (exclusive), extracted from the listed
+// gross amount (settings general.pricesIncludeTax), or zero for an exempt customer group
+// (settings tax.exemptCustomerGroupIds).
+// Cost: one statement for the methods, their zones and warehouses, the cart's weight and the tax
+// settings, plus one per distinct tax class of the eligible methods (tax/resolver.ts resolveClassRate).
 import type { ServiceContext } from '../../db/transaction.js';
+import { taxIncluded } from '../checkout/totals.js';
 import { taxOn } from '../orders/money.js';
 import { DIGITAL_ENTITY_TYPES } from '../customers/downloads.js';
 import { resolveClassRate } from '../tax/resolver.js';
@@ -26,6 +31,13 @@ export interface QuoteRequest {
   lines: readonly QuoteLine[];
   /** Only this method (checkout prices the chosen one; other methods' tax classes are not resolved). */
   onlyMethodId?: string;
+  /** The tax mode checkout already decided; when absent it is read from the settings and `groups`. */
+  tax?: QuoteTax;
+}
+
+export interface QuoteTax {
+  pricesIncludeTax: boolean;
+  exempt: boolean;
 }
 
 export interface PickupLocation {
@@ -40,7 +52,7 @@ export interface ShippingOption {
   name: string;
   kind: MethodKind;
   currency: string;
-  /** Minor units, before tax (tax is added on top: shippingTax). */
+  /** Minor units as charged: before tax (taxTotal added on top), or gross when prices include tax. */
   amount: number;
   taxClassId: string | null;
   taxRateBps: number;
@@ -70,6 +82,8 @@ interface MethodRow {
   regions: string[];
   postal_codes: string[];
   weight: bigint | number;
+  general_settings: Record<string, unknown> | null;
+  tax_settings: Record<string, unknown> | null;
 }
 
 export function shippableLines<L extends { entityType: string }>(lines: readonly L[]): L[] {
@@ -97,7 +111,9 @@ export async function quoteShipping(ctx: ServiceContext, request: QuoteRequest):
     )
     select m.id, m.code, m.name, m.kind, m.tax_class_id, m.warehouse_id, w.name as warehouse_name, w.address as warehouse_address,
       m.min_days, m.max_days, m.calculator, m.min_subtotal, m.max_subtotal, m.max_weight_grams, m.customer_group_ids,
-      z.countries, z.regions, z.postal_codes, (select grams from weight) as weight
+      z.countries, z.regions, z.postal_codes, (select grams from weight) as weight,
+      (select s.values from settings s where s.organization_id = ${org}::uuid and s."group" = 'general') as general_settings,
+      (select s.values from settings s where s.organization_id = ${org}::uuid and s."group" = 'tax') as tax_settings
     from shipping_methods m
     join shipping_zones z on z.id = m.zone_id and z.organization_id = ${org}::uuid
     left join warehouses w on w.id = m.warehouse_id and w.organization_id = ${org}::uuid
@@ -120,6 +136,10 @@ export async function quoteShipping(ctx: ServiceContext, request: QuoteRequest):
   const rates = new Map<string | null, { taxClassId: string | null; rateBps: number }>();
   const destination = { countryCode: request.destination.country, region: request.destination.state ?? null, postalCode: request.destination.postalCode ?? null };
   for (const classId of new Set(eligible.map((e) => e.m.tax_class_id))) rates.set(classId, await resolveClassRate(ctx, classId, destination));
+  const mode = request.tax ?? taxModeOf(inZone[0]!, request.groups);
+  const taxOf = (amount: number, rateBps: number) => (mode.exempt ? 0 : mode.pricesIncludeTax ? taxIncluded(amount, rateBps) : taxOn(amount, rateBps));
+  // What the shopper pays for the option: the listed amount when it includes tax.
+  const pays = (o: { amount: number; taxTotal: number }) => (mode.pricesIncludeTax ? o.amount : o.amount + o.taxTotal);
   const options = eligible
     .map(({ m, amount }) => {
       const rate = rates.get(m.tax_class_id)!;
@@ -132,12 +152,19 @@ export async function quoteShipping(ctx: ServiceContext, request: QuoteRequest):
         amount,
         taxClassId: rate.taxClassId,
         taxRateBps: rate.rateBps,
-        taxTotal: taxOn(amount, rate.rateBps),
+        taxTotal: taxOf(amount, rate.rateBps),
         minDays: m.min_days,
         maxDays: m.max_days,
         pickupLocation: m.warehouse_id ? { warehouseId: m.warehouse_id, name: m.warehouse_name ?? '', address: m.warehouse_address } : null,
       };
     })
-    .sort((a, b) => a.amount + a.taxTotal - (b.amount + b.taxTotal) || a.name.localeCompare(b.name) || a.code.localeCompare(b.code));
+    .sort((a, b) => pays(a) - pays(b) || a.name.localeCompare(b.name) || a.code.localeCompare(b.code));
   return { options, covered: true };
+}
+
+/** The tax mode of the settings read with the methods, as checkout's tax context decides it. */
+function taxModeOf(row: MethodRow, groups: readonly string[]): QuoteTax {
+  const exemptIds = row.tax_settings?.exemptCustomerGroupIds;
+  const exemptGroups = new Set(Array.isArray(exemptIds) ? exemptIds.filter((g): g is string => typeof g === 'string') : []);
+  return { pricesIncludeTax: row.general_settings?.pricesIncludeTax === true, exempt: groups.some((g) => exemptGroups.has(g)) };
 }
