@@ -44,6 +44,7 @@ import { checkoutIdempotencyKey, checkoutRequestHash, idempotencyKeyReused } fro
 import type { CheckoutHookLine } from './hooks.js';
 import './hooks.js';
 import { checkoutShipping, shippingLineRow } from '../shipping/checkout.js';
+import { carrierContext } from '../shipping/carrier/price.js';
 import { shippingLineView } from '../shipping/line-view.js';
 
 export interface ShippingAddress {
@@ -215,6 +216,7 @@ async function runCheckout(ctx: CheckoutCtx, input: CheckoutInput): Promise<Chec
               lines: sold.map((s) => ({ variantId: s.item.variantId, entityType: s.sellable.entityType, quantity: s.item.quantity, unitPrice: s.unitPrice })),
               methodId: input.shippingMethodId,
               cartMethodId: cart.shippingMethodId,
+              carrier: carrierContext(ctx, input.cartId), // carrier rates (shipping/carrier)
             })
           : null;
         // A pickup order reserves its stock where it is collected, and is taxed where the store
