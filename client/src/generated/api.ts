@@ -6241,8 +6241,8 @@ export interface components {
             markupBps?: number | null;
             /** @description free_over: the calculator below the threshold */
             otherwise?: components["schemas"]["ShippingCalculator"] | null;
-            /** @description carrier: the provider asked for rates (shippo) */
-            provider?: string | null;
+            /** @description carrier: the provider asked for rates */
+            provider?: (string & components["schemas"]["ShippingCarrierProvider"]) | null;
             /** @description carrier: the service level codes offered (empty = any); the cheapest is the price */
             serviceLevels?: string[] | null;
             /** @description free_over: free from this subtotal, per currency */
@@ -6254,7 +6254,7 @@ export interface components {
          */
         ShippingCalculatorKind: "flat" | "per_item" | "weight_table" | "price_table" | "free_over" | "carrier";
         /**
-         * @description One of shippo.
+         * @description A carrier provider that quotes live rates for a `carrier` calculator.
          * @enum {string}
          */
         ShippingCarrierProvider: "shippo";

@@ -11,10 +11,15 @@
 // the method ineligible for that cart rather than free.
 import { z } from 'zod';
 import { money, withGraphqlInput } from '../../graphql/zod-args.js';
+import { defineEnum } from '../../graphql/enums.js';
 
 export const CALCULATOR_KINDS = ['flat', 'per_item', 'weight_table', 'price_table', 'free_over', 'carrier'] as const;
 export const CARRIER_PROVIDERS = ['shippo'] as const;
 export type CarrierProviderName = (typeof CARRIER_PROVIDERS)[number];
+// Declared before the inputs are built, so the carrier input's `provider` reuses it (zod-args enumFor).
+export const CarrierProviderEnum = defineEnum('ShippingCarrierProvider', CARRIER_PROVIDERS, 'A carrier provider that quotes live rates for a `carrier` calculator.', {
+  shippo: 'Shippo (POST /shipments; SHIPPO_API_TOKEN, SHIPPO_API_URL)',
+});
 export type CalculatorKind = (typeof CALCULATOR_KINDS)[number];
 
 export interface Amount {
