@@ -307,6 +307,25 @@ export const configSchema = z
       })
       .prefault({}),
     /**
+     * Carrier rates for shipping methods with a `carrier` calculator (src/modules/shipping/carrier).
+     * `shippo`: Shippo's API (SHIPPO_API_URL, SHIPPO_API_TOKEN). A rate answer is kept per cart and
+     * request for cacheTtlMs; a failure or a wait beyond timeoutMs prices with the fallback.
+     */
+    shipping: z
+      .object({
+        carrier: z
+          .object({
+            timeoutMs: z.number().int().positive().default(3_000),
+            cacheTtlMs: z.number().int().nonnegative().default(10 * 60_000),
+            cacheSize: z.number().int().positive().default(5_000),
+            shippo: z
+              .object({ apiUrl: z.string().url().default('https://api.goshippo.com'), apiToken: z.string().min(1).optional() })
+              .prefault({}),
+          })
+          .prefault({}),
+      })
+      .prefault({}),
+    /**
      * Payment adapter (src/modules/payments). `auto`: Stripe when a secret key is set
      * (payments.stripeSecretKey or STRIPE_SECRET_KEY), otherwise the offline test adapter, which
      * production refuses unless chosen explicitly with `offline`.

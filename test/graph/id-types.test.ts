@@ -46,6 +46,7 @@ const STRING_IDS: Record<string, readonly string[]> = {
     'Mutation.promotionCreate(customerGroupIds)', 'Mutation.promotionUpdate(customerGroupIds)', 'Order.customerGroupIds',
     'Price.customerGroupId', 'PriceModifier.customerGroupId', 'Promotion.customerGroupIds', 'Query.priceModifiers(customerGroupId)',
     'Query.prices(customerGroupId)', 'Query.promotionValidation(customerGroupIds)', 'Query.resolvedPrice(customerGroupIds)', 'ResolvedPrice.customerGroupId',
+    'Mutation.shippingMethodCreate(customerGroupIds)', 'Mutation.shippingMethodUpdate(customerGroupIds)', 'ShippingMethod.customerGroupIds',
     'SettingsTax.exemptCustomerGroupIds',
   ],
   [REMOTE]: [

@@ -74,6 +74,8 @@ describe('storage and search adapters', () => {
     expect(config.search).toEqual({ engine: 'meilisearch', meilisearch: { host: 'http://127.0.0.1:7700', apiKey: 'key', indexUid: 'catalog', timeoutMs: 5000 } });
     expect(resolveConfig({}).media.storage).toBe('local');
     expect(resolveConfig({}).search.engine).toBe('postgres');
+    expect(resolveConfig(configFromEnv({ SHIPPO_API_TOKEN: 'shippo_live_x', SHIPPO_API_URL: 'http://127.0.0.1:9999' })).shipping.carrier.shippo).toEqual({ apiUrl: 'http://127.0.0.1:9999', apiToken: 'shippo_live_x' });
+    expect(resolveConfig({}).shipping.carrier).toMatchObject({ timeoutMs: 3000, shippo: { apiUrl: 'https://api.goshippo.com' } });
   });
 });
 

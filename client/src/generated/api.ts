@@ -6270,7 +6270,7 @@ export interface components {
              */
             upTo?: number | null;
         };
-        /** @description A price calculator. flat and per_item: amounts; weight_table and price_table: currency and bands; free_over: thresholds and otherwise. */
+        /** @description A price calculator. flat and per_item: amounts; weight_table and price_table: currency and bands; free_over: thresholds and otherwise; carrier: provider, serviceLevels, markupBps and fallback. */
         ShippingCalculator: {
             /** @description flat and per_item: the amount per currency */
             amounts?: components["schemas"]["ShippingAmount"][] | null;
@@ -6278,10 +6278,21 @@ export interface components {
             bands?: components["schemas"]["ShippingBand"][] | null;
             /** @description ISO 4217 currency code, e.g. USD */
             currency?: string | null;
+            /** @description carrier: prices the cart when the carrier fails; null = the method is then not offered */
+            fallback?: components["schemas"]["ShippingCalculator"] | null;
             /** @description Which calculator this is; its fields are set, the others null */
             kind: components["schemas"]["ShippingCalculatorKind"];
+            /**
+             * Format: int32
+             * @description carrier: added to the carrier's rate, in basis points of it
+             */
+            markupBps?: number | null;
             /** @description free_over: the calculator below the threshold */
             otherwise?: components["schemas"]["ShippingCalculator"] | null;
+            /** @description carrier: the provider asked for rates */
+            provider?: (string & components["schemas"]["ShippingCarrierProvider"]) | null;
+            /** @description carrier: the service level codes offered (empty = any); the cheapest is the price */
+            serviceLevels?: string[] | null;
             /** @description free_over: free from this subtotal, per currency */
             thresholds?: components["schemas"]["ShippingAmount"][] | null;
         };
@@ -6289,7 +6300,12 @@ export interface components {
          * @description How a shipping method prices a cart.
          * @enum {string}
          */
-        ShippingCalculatorKind: "flat" | "per_item" | "weight_table" | "price_table" | "free_over";
+        ShippingCalculatorKind: "flat" | "per_item" | "weight_table" | "price_table" | "free_over" | "carrier";
+        /**
+         * @description A carrier provider that quotes live rates for a `carrier` calculator.
+         * @enum {string}
+         */
+        ShippingCarrierProvider: "shippo";
         /** @description A way to ship (or collect) an order within one zone, priced by its calculator. */
         ShippingMethod: {
             /** @description How the method prices a cart */
@@ -24878,8 +24894,56 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description A price calculator: set exactly one of flat, perItem, weightTable, priceTable, freeOver */
+                    /** @description A price calculator: set exactly one of flat, perItem, weightTable, priceTable, freeOver, carrier */
                     calculator: {
+                        /** @description Live rates from a carrier provider, with a fallback calculator */
+                        carrier?: {
+                            /** @description Prices the cart when the carrier fails, times out or offers none of the levels; without one the method is not offered then */
+                            fallback?: {
+                                /** @description A flat amount per order */
+                                flat?: {
+                                    /** @description One amount per currency */
+                                    amounts: {
+                                        amount: number;
+                                        currency: string;
+                                    }[];
+                                };
+                                /** @description An amount per item */
+                                perItem?: {
+                                    /** @description One amount per currency */
+                                    amounts: {
+                                        amount: number;
+                                        currency: string;
+                                    }[];
+                                };
+                                /** @description Bands over the cart subtotal in minor units */
+                                priceTable?: {
+                                    /** @description Bands in increasing order of upTo */
+                                    bands: {
+                                        amount: number;
+                                        /** @description Inclusive upper bound (grams or minor units); omit on the last band for "and above" */
+                                        upTo?: number | null;
+                                    }[];
+                                    currency: string;
+                                };
+                                /** @description Bands over the cart weight in grams */
+                                weightTable?: {
+                                    /** @description Bands in increasing order of upTo */
+                                    bands: {
+                                        amount: number;
+                                        /** @description Inclusive upper bound (grams or minor units); omit on the last band for "and above" */
+                                        upTo?: number | null;
+                                    }[];
+                                    currency: string;
+                                };
+                            } | null;
+                            /** @description Added to the carrier's rate, in basis points of it (1000 = 10 %) */
+                            markupBps?: number;
+                            /** @description The carrier provider asked for rates (shippo) */
+                            provider: components["schemas"]["ShippingCarrierProvider"];
+                            /** @description Service level codes to offer (Shippo servicelevel tokens such as usps_priority); the cheapest is the price. Omit for any */
+                            serviceLevels?: string[];
+                        };
                         /** @description A flat amount per order */
                         flat?: {
                             /** @description One amount per currency */
@@ -25343,8 +25407,56 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /** @description A price calculator: set exactly one of flat, perItem, weightTable, priceTable, freeOver */
+                    /** @description A price calculator: set exactly one of flat, perItem, weightTable, priceTable, freeOver, carrier */
                     calculator?: {
+                        /** @description Live rates from a carrier provider, with a fallback calculator */
+                        carrier?: {
+                            /** @description Prices the cart when the carrier fails, times out or offers none of the levels; without one the method is not offered then */
+                            fallback?: {
+                                /** @description A flat amount per order */
+                                flat?: {
+                                    /** @description One amount per currency */
+                                    amounts: {
+                                        amount: number;
+                                        currency: string;
+                                    }[];
+                                };
+                                /** @description An amount per item */
+                                perItem?: {
+                                    /** @description One amount per currency */
+                                    amounts: {
+                                        amount: number;
+                                        currency: string;
+                                    }[];
+                                };
+                                /** @description Bands over the cart subtotal in minor units */
+                                priceTable?: {
+                                    /** @description Bands in increasing order of upTo */
+                                    bands: {
+                                        amount: number;
+                                        /** @description Inclusive upper bound (grams or minor units); omit on the last band for "and above" */
+                                        upTo?: number | null;
+                                    }[];
+                                    currency: string;
+                                };
+                                /** @description Bands over the cart weight in grams */
+                                weightTable?: {
+                                    /** @description Bands in increasing order of upTo */
+                                    bands: {
+                                        amount: number;
+                                        /** @description Inclusive upper bound (grams or minor units); omit on the last band for "and above" */
+                                        upTo?: number | null;
+                                    }[];
+                                    currency: string;
+                                };
+                            } | null;
+                            /** @description Added to the carrier's rate, in basis points of it (1000 = 10 %) */
+                            markupBps?: number;
+                            /** @description The carrier provider asked for rates (shippo) */
+                            provider: components["schemas"]["ShippingCarrierProvider"];
+                            /** @description Service level codes to offer (Shippo servicelevel tokens such as usps_priority); the cheapest is the price. Omit for any */
+                            serviceLevels?: string[];
+                        };
                         /** @description A flat amount per order */
                         flat?: {
                             /** @description One amount per currency */

@@ -44,6 +44,7 @@ import { checkoutIdempotencyKey, checkoutRequestHash, idempotencyKeyReused } fro
 import type { CheckoutHookLine } from './hooks.js';
 import './hooks.js';
 import { checkoutShipping, shippingLineRow } from '../shipping/checkout.js';
+import { carrierContext } from '../shipping/carrier/price.js';
 import { shippingLineView } from '../shipping/line-view.js';
 
 export interface ShippingAddress {
@@ -216,6 +217,7 @@ async function runCheckout(ctx: CheckoutCtx, input: CheckoutInput): Promise<Chec
               methodId: input.shippingMethodId,
               cartMethodId: cart.shippingMethodId,
               tax: { pricesIncludeTax: tax.pricesIncludeTax, exempt: tax.exempt },
+              carrier: carrierContext(ctx, input.cartId), // carrier rates (shipping/carrier)
             })
           : null;
         // A pickup order reserves its stock where it is collected, and is taxed where the store

@@ -5,12 +5,21 @@
 //   weight_table bands over the cart's weight in grams, in one currency
 //   price_table  bands over the cart's subtotal, in one currency
 //   free_over    free from a threshold per currency, else a nested (non-free_over) calculator
+//   carrier      a carrier provider's live rate (carrier/price.ts), with a markup and a nested
+//                fallback calculator used when the provider fails
 // A calculator that cannot price a cart (no amount in its currency, beyond the last band) makes
 // the method ineligible for that cart rather than free.
 import { z } from 'zod';
 import { money, withGraphqlInput } from '../../graphql/zod-args.js';
+import { defineEnum } from '../../graphql/enums.js';
 
-export const CALCULATOR_KINDS = ['flat', 'per_item', 'weight_table', 'price_table', 'free_over'] as const;
+export const CALCULATOR_KINDS = ['flat', 'per_item', 'weight_table', 'price_table', 'free_over', 'carrier'] as const;
+export const CARRIER_PROVIDERS = ['shippo'] as const;
+export type CarrierProviderName = (typeof CARRIER_PROVIDERS)[number];
+// Declared before the inputs are built, so the carrier input's `provider` reuses it (zod-args enumFor).
+export const CarrierProviderEnum = defineEnum('ShippingCarrierProvider', CARRIER_PROVIDERS, 'A carrier provider that quotes live rates for a `carrier` calculator.', {
+  shippo: 'Shippo (POST /shipments; SHIPPO_API_TOKEN, SHIPPO_API_URL)',
+});
 export type CalculatorKind = (typeof CALCULATOR_KINDS)[number];
 
 export interface Amount {
@@ -27,7 +36,16 @@ export type BaseCalculator =
   | { kind: 'per_item'; amounts: Amount[] }
   | { kind: 'weight_table'; currency: string; bands: Band[] }
   | { kind: 'price_table'; currency: string; bands: Band[] };
-export type Calculator = BaseCalculator | { kind: 'free_over'; thresholds: Amount[]; otherwise: BaseCalculator };
+export interface CarrierCalculator {
+  kind: 'carrier';
+  provider: CarrierProviderName;
+  /** Service level codes offered (the cheapest of them is the price); empty = any. */
+  serviceLevels: string[];
+  /** Added to the carrier's rate, in basis points of it. */
+  markupBps: number;
+  fallback: BaseCalculator | null;
+}
+export type Calculator = BaseCalculator | { kind: 'free_over'; thresholds: Amount[]; otherwise: BaseCalculator } | CarrierCalculator;
 
 /** What a calculator sees of a cart. */
 export interface CalcInput {
@@ -90,12 +108,32 @@ const freeOverInput = withGraphqlInput(
   z.object({ thresholds: amounts.describe('Free when the subtotal reaches this, per currency'), otherwise: baseCalculatorInput }).strict().describe('Free over a threshold, else the nested calculator'),
   'ShippingFreeOverInput',
 );
+const carrierInput = withGraphqlInput(
+  z
+    .object({
+      provider: z.enum(CARRIER_PROVIDERS).describe('The carrier provider asked for rates (shippo)'),
+      serviceLevels: z
+        .array(z.string().min(1).max(100))
+        .max(20)
+        .optional()
+        .describe('Service level codes to offer (Shippo servicelevel tokens such as usps_priority); the cheapest is the price. Omit for any'),
+      markupBps: z.number().int().min(0).max(100_000).optional().describe('Added to the carrier\'s rate, in basis points of it (1000 = 10 %)'),
+      fallback: baseCalculatorInput.nullable().optional().describe('Prices the cart when the carrier fails, times out or offers none of the levels; without one the method is not offered then'),
+    })
+    .strict()
+    .describe('Live rates from a carrier provider'),
+  'ShippingCarrierInput',
+);
 export const calculatorInput = withGraphqlInput(
   z
-    .object({ ...baseShape, freeOver: freeOverInput.optional().describe('Free over a threshold per currency, else a nested calculator') })
+    .object({
+      ...baseShape,
+      freeOver: freeOverInput.optional().describe('Free over a threshold per currency, else a nested calculator'),
+      carrier: carrierInput.optional().describe('Live rates from a carrier provider, with a fallback calculator'),
+    })
     .strict()
-    .superRefine(exactlyOne([...Object.keys(BASE_FIELDS), 'freeOver']))
-    .describe('A price calculator: set exactly one of flat, perItem, weightTable, priceTable, freeOver'),
+    .superRefine(exactlyOne([...Object.keys(BASE_FIELDS), 'freeOver', 'carrier']))
+    .describe('A price calculator: set exactly one of flat, perItem, weightTable, priceTable, freeOver, carrier'),
   'ShippingCalculatorInput',
 );
 export type CalculatorInput = z.infer<typeof calculatorInput>;
@@ -111,6 +149,10 @@ function toBase(input: z.infer<typeof baseCalculatorInput>): BaseCalculator {
 /** The stored form of a validated input (a tagged union with `kind`). */
 export function toCalculator(input: CalculatorInput): Calculator {
   if (input.freeOver) return { kind: 'free_over', thresholds: input.freeOver.thresholds, otherwise: toBase(input.freeOver.otherwise) };
+  if (input.carrier) {
+    const c = input.carrier;
+    return { kind: 'carrier', provider: c.provider, serviceLevels: [...new Set(c.serviceLevels ?? [])], markupBps: c.markupBps ?? 0, fallback: c.fallback ? toBase(c.fallback) : null };
+  }
   return toBase(input);
 }
 
@@ -119,8 +161,8 @@ function inBand(bands: Band[], value: number): number | null {
   return found ? found.amount : null;
 }
 
-/** The shipping price of a cart, or null when this calculator cannot price it. */
-export function priceWith(calc: Calculator, cart: CalcInput): number | null {
+/** The shipping price of a cart, or null when this calculator cannot price it (carrier: see carrier/price.ts). */
+export function priceWith(calc: Exclude<Calculator, CarrierCalculator>, cart: CalcInput): number | null {
   switch (calc.kind) {
     case 'flat':
       return calc.amounts.find((a) => a.currency === cart.currency)?.amount ?? null;

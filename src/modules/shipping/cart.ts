@@ -7,6 +7,7 @@ import { conflict, notFound, validationFailed } from '../../errors.js';
 import { assertCartReachable, requireCartPermission } from '../carts/access.js';
 import type { CartCtx } from '../carts/service.js';
 import type { ShippingAddress } from '../checkout/service.js';
+import { carrierContext } from './carrier/price.js';
 import { quoteShipping, type QuoteLine, type ShippingOption } from './quote.js';
 
 interface CartRow {
@@ -50,6 +51,7 @@ async function optionsOf(ctx: CartCtx, cart: CartRow, to: DestinationInput | Shi
     destination: { country: to.country, state: to.state ?? null, postalCode: to.postalCode ?? null },
     groups: cart.groups ?? [],
     lines: cart.items.map((i) => ({ ...i, unitPrice: Number(i.unitPrice) })),
+    carrier: carrierContext(ctx, cart.id),
   });
   return quote.options;
 }

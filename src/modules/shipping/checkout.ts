@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { validationFailed } from '../../errors.js';
 import type { ServiceContext } from '../../db/transaction.js';
 import type { OrderShippingLine, Prisma } from '../../generated/prisma/client.js';
+import type { CarrierContext } from './carrier/price.js';
 import { quoteShipping, shippableLines, type QuoteLine, type QuoteTax, type ShippingOption } from './quote.js';
 
 export interface CheckoutShippingRequest {
@@ -22,13 +23,15 @@ export interface CheckoutShippingRequest {
   cartMethodId: string | null;
   /** Checkout's tax mode (settings and exemption), so the option's tax is the order's. */
   tax?: QuoteTax;
+  /** Where `carrier` methods get their rates (carrier/price.ts carrierContext). */
+  carrier?: CarrierContext | null;
 }
 
 export async function checkoutShipping(ctx: ServiceContext, request: CheckoutShippingRequest): Promise<ShippingOption | null> {
   if (!shippableLines(request.lines).length) return null;
   const methodId = request.methodId ?? request.cartMethodId ?? undefined;
   const destination = { country: request.address.country, state: request.address.state ?? null, postalCode: request.address.postalCode ?? null };
-  const quote = await quoteShipping(ctx, { currency: request.currency, destination, groups: request.groups, lines: request.lines, ...(methodId ? { onlyMethodId: methodId } : {}), ...(request.tax ? { tax: request.tax } : {}) });
+  const quote = await quoteShipping(ctx, { currency: request.currency, destination, groups: request.groups, lines: request.lines, carrier: request.carrier ?? null, ...(methodId ? { onlyMethodId: methodId } : {}), ...(request.tax ? { tax: request.tax } : {}) });
   if (!quote.covered) {
     if (request.methodId) throw validationFailed([{ field: 'shippingMethodId', message: 'no shipping method serves this address' }]);
     return null;

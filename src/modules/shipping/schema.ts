@@ -7,7 +7,7 @@ import { validationFailed } from '../../errors.js';
 import { defineEnum } from '../../graphql/enums.js';
 import { defineOperation } from '../../graphql/operation.js';
 import { money } from '../../graphql/zod-args.js';
-import { CALCULATOR_KINDS, calculatorInput, type Amount, type Band, type Calculator } from './calculators.js';
+import { CALCULATOR_KINDS, CarrierProviderEnum, calculatorInput, type Amount, type Band, type Calculator } from './calculators.js';
 import { createMethod, deleteMethod, findMethod, getMethod, listMethods, METHOD_KINDS, updateMethod, type MethodView } from './methods.js';
 import { countryCode, createZone, deleteZone, findZone, getZone, listZones, postalPattern, regionCode, updateZone, type ZoneView } from './zones.js';
 
@@ -24,6 +24,7 @@ const CalculatorKindEnum = defineEnum('ShippingCalculatorKind', CALCULATOR_KINDS
   weight_table: 'Bands over the cart weight in grams, in one currency',
   price_table: 'Bands over the cart subtotal, in one currency',
   free_over: 'Free from a threshold per currency, else a nested calculator',
+  carrier: 'A carrier provider\'s live rate plus a markup, else a fallback calculator',
 });
 
 export const ShippingZoneRef = builder.objectRef<ZoneView>('ShippingZone').implement({
@@ -50,7 +51,7 @@ const BandRef = builder.objectRef<Band>('ShippingBand').implement({
 type AnyCalc = Calculator | Extract<Calculator, { kind: 'free_over' }>['otherwise'];
 export const ShippingCalculatorRef = builder.objectRef<AnyCalc>('ShippingCalculator');
 ShippingCalculatorRef.implement({
-  description: 'A price calculator. flat and per_item: amounts; weight_table and price_table: currency and bands; free_over: thresholds and otherwise.',
+  description: 'A price calculator. flat and per_item: amounts; weight_table and price_table: currency and bands; free_over: thresholds and otherwise; carrier: provider, serviceLevels, markupBps and fallback.',
   fields: (t) => ({
     kind: t.field({ type: CalculatorKindEnum, description: 'Which calculator this is; its fields are set, the others null', resolve: (c) => c.kind }),
     amounts: t.field({ type: [AmountRef], nullable: true, description: 'flat and per_item: the amount per currency', resolve: (c) => ('amounts' in c ? c.amounts : null) }),
@@ -58,6 +59,10 @@ ShippingCalculatorRef.implement({
     bands: t.field({ type: [BandRef], nullable: true, description: 'weight_table and price_table: the bands, in increasing order', resolve: (c) => ('bands' in c ? c.bands : null) }),
     thresholds: t.field({ type: [AmountRef], nullable: true, description: 'free_over: free from this subtotal, per currency', resolve: (c) => ('thresholds' in c ? c.thresholds : null) }),
     otherwise: t.field({ type: ShippingCalculatorRef, nullable: true, description: 'free_over: the calculator below the threshold', resolve: (c) => ('otherwise' in c ? c.otherwise : null) }),
+    provider: t.field({ type: CarrierProviderEnum, nullable: true, description: 'carrier: the provider asked for rates', resolve: (c) => (c.kind === 'carrier' ? c.provider : null) }),
+    serviceLevels: t.stringList({ nullable: true, description: 'carrier: the service level codes offered (empty = any); the cheapest is the price', resolve: (c) => (c.kind === 'carrier' ? c.serviceLevels : null) }),
+    markupBps: t.int({ nullable: true, description: 'carrier: added to the carrier\'s rate, in basis points of it', resolve: (c) => (c.kind === 'carrier' ? c.markupBps : null) }),
+    fallback: t.field({ type: ShippingCalculatorRef, nullable: true, description: 'carrier: prices the cart when the carrier fails; null = the method is then not offered', resolve: (c) => (c.kind === 'carrier' ? c.fallback : null) }),
   }),
 });
 
