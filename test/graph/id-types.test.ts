@@ -33,7 +33,7 @@ const STRING_IDS: Record<string, readonly string[]> = {
   [ORDER_OR_NUMBER]: [
     'Query.order(idOrNumber)', 'Query.meOrder(idOrNumber)', 'Query.meOrderTracking(idOrNumber)', 'Query.meOrderDownloads(orderId)',
     'Mutation.meOrderReorder(orderId)', 'Mutation.posExchangeCreate(orderId)',
-    'Mutation.orderFulfillmentCreate(id)', 'Mutation.orderInvoiceEmail(id)', 'Mutation.orderNoteCreate(id)', 'Mutation.orderNoteDelete(id)',
+    'Mutation.orderFulfillmentCreate(id)', 'Mutation.orderPickedUp(id)', 'Mutation.orderReadyForPickup(id)', 'Mutation.orderInvoiceEmail(id)', 'Mutation.orderNoteCreate(id)', 'Mutation.orderNoteDelete(id)',
     'Mutation.orderRefundCreate(id)', 'Mutation.orderRefundUndo(id)', 'Mutation.orderStatusUpdate(id)',
     'Query.orderFulfillments(id)', 'Query.orderInvoiceHtml(id)', 'Query.orderInvoicePdf(id)', 'Query.orderNotes(id)',
     'Query.orderReceiptHtml(id)', 'Query.orderRefunds(id)', 'Query.orderTimeline(id)',
