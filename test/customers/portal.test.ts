@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmailVerificationToken } from 'better-auth/api';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { otherOrganization } from '../inventory/helpers.js';
 import { ADDRESS, checkoutBody, events, openStore, ORDER_TEST_CONFIG, pay, placeOrder, product, setStatus, unique, type Store } from '../orders/helpers.js';
 
 let t: TestApp;
@@ -232,5 +233,44 @@ describe('GraphQL', () => {
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.meProfile.id).toBe(kim.userId);
     expect(res.body.data.meOrders.meta.pagination.total).toBe(1);
+  });
+});
+
+describe('staff edits of a customer (PATCH /customers/:id)', () => {
+  it('sets name, phone and customer groups for customers:update, refuses everyone else, and announces the change', async () => {
+    const bob = await t.signIn('customer');
+    const patch = (credential: { apiKey?: string; bearer?: string }, body: unknown, id = bob.userId) => t.request(`/api/customers/${id}`, { method: 'PATCH', ...credential, body });
+
+    const res = await patch({ apiKey: store.admin }, { name: 'Bob Builder', phone: '+44 20 7946 0000', customerGroupIds: ['b2b-eu', 'wholesale', 'b2b-eu'] });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data).toMatchObject({ id: bob.userId, name: 'Bob Builder', phone: '+44 20 7946 0000', customerGroupIds: ['b2b-eu', 'wholesale'] });
+    const read = await t.request(`/api/customers/${bob.userId}`, { apiKey: store.admin });
+    expect(read.body.data.customerGroupIds).toEqual(['b2b-eu', 'wholesale']);
+    const changed = (await events(t, 'customers.update')).filter((e) => e.payload.customer.id === bob.userId);
+    expect(changed.at(-1)!.payload.changed).toEqual(['name', 'phone', 'customerGroupIds']);
+
+    // The same body again changes nothing and announces nothing.
+    expect((await patch({ apiKey: store.admin }, { customerGroupIds: ['b2b-eu', 'wholesale'] })).status).toBe(200);
+    expect((await events(t, 'customers.update')).filter((e) => e.payload.customer.id === bob.userId)).toHaveLength(changed.length);
+
+    // Staff read customers but do not edit them; a shopper cannot give itself a group; a storefront key neither.
+    const staff = await t.signIn('staff');
+    expect((await patch({ bearer: staff.token }, { customerGroupIds: [] })).status).toBe(403);
+    expect((await patch({ bearer: bob.token }, { customerGroupIds: ['vip'] })).status).toBe(403);
+    expect((await patch({ apiKey: store.storefront }, { customerGroupIds: ['vip'] })).status).toBe(403);
+
+    const bad = await patch({ apiKey: store.admin }, { customerGroupIds: ['no spaces'] });
+    expect(bad.status).toBe(422);
+    expect(bad.body.error.details).toEqual([expect.objectContaining({ field: 'customerGroupIds.0' })]);
+    expect((await patch({ apiKey: store.admin }, { name: 'x' }, '00000000-0000-4000-8000-000000000000')).status).toBe(404);
+    // Another organization's admin does not find this customer.
+    const other = await openStore(t, { organizationId: (await otherOrganization(t)).id });
+    expect((await patch({ apiKey: other.admin }, { customerGroupIds: ['vip'] })).status).toBe(404);
+    expect((await t.request(`/api/customers/${bob.userId}`, { apiKey: store.admin })).body.data.customerGroupIds).toEqual(['b2b-eu', 'wholesale']);
+
+    // Over GraphQL, the same field.
+    const gql = await t.request('/graphql', { apiKey: store.admin, body: { query: 'mutation($id: UUID!) { customerUpdate(id: $id, customerGroupIds: []) { id customerGroupIds } }', variables: { id: bob.userId } } });
+    expect(gql.body.errors, gql.text).toBeUndefined();
+    expect(gql.body.data.customerUpdate).toEqual({ id: bob.userId, customerGroupIds: [] });
   });
 });

@@ -42,7 +42,7 @@ const STRING_IDS: Record<string, readonly string[]> = {
   'REST sends a comma-separated list in one query parameter (each item is checked as a UUID, 422 entityIds.<n>)': ['Query.inventoryAvailability(entityIds)'],
   [GROUP]: [
     'CatalogEntity.price(customerGroupIds)', 'CatalogVariant.price(customerGroupIds)', 'Customer.customerGroupIds', 'CustomerProfile.customerGroupIds',
-    'Mutation.checkout(customerGroupIds)', 'Mutation.priceCreate(customerGroupId)', 'Mutation.priceModifierCreate(customerGroupId)',
+    'Mutation.checkout(customerGroupIds)', 'Mutation.customerUpdate(customerGroupIds)', 'Mutation.priceCreate(customerGroupId)', 'Mutation.priceModifierCreate(customerGroupId)',
     'Mutation.promotionCreate(customerGroupIds)', 'Mutation.promotionUpdate(customerGroupIds)', 'Order.customerGroupIds',
     'Price.customerGroupId', 'PriceModifier.customerGroupId', 'Promotion.customerGroupIds', 'Query.priceModifiers(customerGroupId)',
     'Query.prices(customerGroupId)', 'Query.promotionValidation(customerGroupIds)', 'Query.resolvedPrice(customerGroupIds)', 'ResolvedPrice.customerGroupId',

@@ -194,7 +194,8 @@ describe('exemptions and the customer\'s own groups', () => {
     await t.request('/api/pricing/prices', { apiKey: store.admin, body: { entityId: p, currency: 'USD', amount: 4_000, customerGroupId: 'b2b-eu' } });
 
     const buyer = await t.signIn('customer', { organizationId: orgId });
-    await t.app.db.customer.update({ where: { id: buyer.userId }, data: { customerGroupIds: ['b2b-eu'] } });
+    const grouped = await t.request(`/api/customers/${buyer.userId}`, { method: 'PATCH', apiKey: store.admin, body: { customerGroupIds: ['b2b-eu'] } });
+    expect(grouped.status, grouped.text).toBe(200);
     const cart = await t.request('/api/carts', { bearer: buyer.token, body: { currency: 'USD' } });
     expect(cart.status, cart.text).toBe(201);
     const added = await t.request(`/api/carts/${cart.body.data.id}/items`, { bearer: buyer.token, body: { entityId: p, quantity: 1 } });

@@ -1292,7 +1292,15 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update a customer's name, phone or customer groups (staff)
+         * @description customerGroupIds replaces the customer's groups: they apply at checkout to prices, promotions, tax exemptions (settings tax.exemptCustomerGroupIds) and shipping eligibility, without the shopper sending them. The customer's own marketing consent and email are theirs to change (PATCH /me/profile). Emits customers.update.
+         *
+         *     Requires permission customers:update.
+         *
+         *     GraphQL twin: `mutation { customerUpdate }`.
+         */
+        patch: operations["customerUpdate"];
         trace?: never;
     };
     "/api/customers/export": {
@@ -15030,6 +15038,147 @@ export interface operations {
             };
             /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    customerUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Customer UUID (the user id of their account) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Customer group keys, the names the store uses in prices, promotions, tax exemptions and shipping methods; [] clears */
+                    customerGroupIds?: string[];
+                    name?: string;
+                    phone?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Update a customer's name, phone or customer groups (staff) */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Customer"];
+                    };
+                };
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -4,10 +4,11 @@ import { defineOperation } from '../../graphql/operation.js';
 import { pageOf } from '../../graphql/pagination.js';
 import { pageInput } from '../../graphql/zod-args.js';
 import { OrderRef } from '../orders/types.js';
+import { customerGroupIdSchema } from '../pricing/shared.js';
 import { ORDER_STATUSES } from '../orders/status.js';
 import { reorder } from './reorder.js';
 import { myOrderDownloads } from './downloads.js';
-import { addAddress, deleteAddress, getCustomer, getProfile, listAddresses, listCustomers, myOrder, myOrderTracking, myOrders, updateProfile } from './service.js';
+import { addAddress, deleteAddress, getCustomer, getProfile, listAddresses, listCustomers, myOrder, myOrderTracking, myOrders, updateCustomer, updateProfile } from './service.js';
 import { CustomerAddressRef, CustomerProfileRef, CustomerRef, OrderDownloadsRef, OrderTrackingRef, ReorderResultRef } from './types.js';
 
 const SESSION_NOTE = 'Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.';
@@ -173,6 +174,29 @@ defineOperation({
   output: pageOf('Customer', CustomerRef),
   paginated: true,
   resolve: (ctx, input) => listCustomers(ctx, input),
+});
+
+defineOperation({
+  name: 'customerUpdate',
+  kind: 'mutation',
+  summary: "Update a customer's name, phone or customer groups (staff)",
+  description:
+    "customerGroupIds replaces the customer's groups: they apply at checkout to prices, promotions, tax exemptions (settings tax.exemptCustomerGroupIds) and shipping eligibility, without the shopper sending them. The customer's own marketing consent and email are theirs to change (PATCH /me/profile). Emits customers.update.",
+  rest: { method: 'PATCH', path: '/customers/:id' },
+  access: { permission: 'customers:update' },
+  input: {
+    id: z.guid().describe('Customer UUID (the user id of their account)'),
+    name: z.string().trim().min(1).max(200).optional(),
+    phone: z.string().trim().min(3).max(40).regex(/^[+0-9 ()./-]+$/, 'digits, spaces and + ( ) . / - only').nullable().optional(),
+    customerGroupIds: z
+      .array(customerGroupIdSchema)
+      .max(100)
+      .optional()
+      .describe('Customer group keys, the names the store uses in prices, promotions, tax exemptions and shipping methods; [] clears'),
+  },
+  output: CustomerRef,
+  resolve: (ctx, input) => updateCustomer(ctx, input.id, input),
+  audit: { event: 'customers.update', entityType: 'customer', entityId: (input) => input.id },
 });
 
 defineOperation({

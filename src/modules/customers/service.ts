@@ -217,6 +217,25 @@ export async function getCustomer(ctx: CustomersCtx, id: string): Promise<Custom
   return withStats(row, stats.get(row.id));
 }
 
+/** Staff's edit of a customer (PATCH /customers/:id): only what changed is written and announced. */
+export async function updateCustomer(ctx: CustomersCtx, id: string, patch: { name?: string; phone?: string | null; customerGroupIds?: string[] }): Promise<CustomerSummaryView> {
+  const current = await ctx.db.customer.findFirst({ where: { id, organizationId: ctx.organization.id }, include: CUSTOMER_INCLUDE });
+  if (!current) throw notFound('Customer');
+  const data: Prisma.CustomerUpdateInput = {};
+  const changed: string[] = [];
+  if (patch.name !== undefined && patch.name !== current.name) (data.name = patch.name), changed.push('name');
+  if (patch.phone !== undefined && patch.phone !== current.phone) (data.phone = patch.phone), changed.push('phone');
+  const groups = patch.customerGroupIds === undefined ? undefined : [...new Set(patch.customerGroupIds)];
+  if (groups !== undefined && (groups.length !== current.customerGroupIds.length || groups.some((g, i) => g !== current.customerGroupIds[i]))) (data.customerGroupIds = groups), changed.push('customerGroupIds');
+  if (!changed.length) return getCustomer(ctx, id);
+  await withTransaction(ctx, async (tx) => {
+    const row = await tx.customer.update({ where: { id: current.id }, data, include: CUSTOMER_INCLUDE });
+    if (data.name !== undefined) await tx.user.update({ where: { id: current.id }, data: { name: row.name } });
+    await recordEvent(tx, originOf(ctx), 'customers.update', { customer: customerPayload(row), changed });
+  });
+  return getCustomer(ctx, id);
+}
+
 interface OrderStats {
   ordersCount: number;
   lifetimeValue: number;
