@@ -6,15 +6,15 @@ import fs from 'node:fs/promises';
 import { parse } from 'csv-parse';
 import { z } from 'zod';
 import type { RequestContext } from '../../context.js';
-import { AppError, forbidden, validationFailed } from '../../errors.js';
+import { forbidden, validationFailed } from '../../errors.js';
 import { hasAnyPermission, hasPermission } from '../../auth/permissions.js';
 import { assertNotVendor } from '../catalog/shared.js';
 import { defineOperation } from '../../graphql/operation.js';
 import { defineRawRoute } from '../../http/raw-routes.js';
-import { appErrorResponse, errorResponse } from '../../http/rest-errors.js';
+import { errorResponse } from '../../http/rest-errors.js';
 import { JobRef } from '../jobs/schema.js';
 import type { ReceivedFile } from '../media/service.js';
-import { receiveMultipart, streamToTemp } from '../media/upload.js';
+import { chunksOf, receiveMultipart, refusedUpload, streamToTemp } from '../media/upload.js';
 import { builder } from '../../graphql/builder.js';
 import type { Job } from '../../generated/prisma/client.js';
 import { Readable } from 'node:stream';
@@ -140,13 +140,7 @@ defineRawRoute({
       file = null;
       return new Response(JSON.stringify({ data: jobJson(ctx.config, job) }), { status: 202, headers: { 'content-type': 'application/json; charset=utf-8' } });
     } catch (error) {
-      if (file) await fs.rm(file.tempFile, { force: true });
-      if (error instanceof AppError) {
-        const response = appErrorResponse(error);
-        if (error.status === 413) response.headers.set('connection', 'close');
-        return response;
-      }
-      throw error;
+      return refusedUpload(error, file?.tempFile);
     }
   },
 });
@@ -233,7 +227,7 @@ builder.mutationField('catalogImport', (t) =>
       warehouse: t.arg.string({ required: false, description: 'Shopify: warehouse code of the stock (default: the default warehouse)' }),
     },
     resolve: async (_root, args, ctx) => {
-      const received = await streamToTemp(ctx.config, Readable.from(fileChunks(args.file)), args.file.type || null);
+      const received = await streamToTemp(ctx.config, Readable.from(chunksOf(args.file.stream())), args.file.type || null);
       const options = Object.fromEntries(Object.entries({ ...args, file: undefined, dryRun: args.dryRun === undefined || args.dryRun === null ? undefined : String(args.dryRun) }).filter(([, v]) => v !== undefined && v !== null));
       try {
         return withLinks(ctx.config, await startImport(ctx, received, options));
@@ -245,15 +239,3 @@ builder.mutationField('catalogImport', (t) =>
   }),
 );
 
-async function* fileChunks(file: File): AsyncGenerator<Buffer> {
-  const reader = file.stream().getReader();
-  try {
-    while (true) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      yield Buffer.from(value.buffer, value.byteOffset, value.byteLength);
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
-}

@@ -16,8 +16,7 @@ import { attach, attachmentsOf, deleteAsset, detach, findAsset, getAsset, MEDIA_
 import { verifyMediaUrl } from './signing.js';
 import { mediaStorage } from './storage.js';
 import { Readable } from 'node:stream';
-import fs from 'node:fs/promises';
-import { receiveMultipart, streamToTemp } from './upload.js';
+import { receiveMultipart, refusedUpload, streamToTemp } from './upload.js';
 import { contentUrl, type MediaAssetView, type MediaAttachmentView } from './views.js';
 import './tasks.js';
 
@@ -237,16 +236,8 @@ defineRawRoute({
       const stored = await storeUpload(ctx, file, { alt, origin: 'merchant' });
       return envelope(stored.asset, stored.created ? 201 : 200);
     } catch (error) {
-      // Refused before storeUpload took the file over (which removes it itself): the temporary
-      // file goes now, or every refused upload would leave one in media/.incoming.
-      if (file) await fs.rm(file.tempFile, { force: true });
-      if (error instanceof AppError) {
-        // A refused body may still be arriving: close the connection instead of draining it.
-        const response = appErrorResponse(error);
-        if (error.status === 413) response.headers.set('connection', 'close');
-        return response;
-      }
-      throw error;
+      // Refused before storeUpload took the file over (which removes it itself).
+      return refusedUpload(error, file?.tempFile);
     }
   },
 });

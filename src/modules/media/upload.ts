@@ -14,6 +14,7 @@ import { AppError, validationFailed } from '../../errors.js';
 import { payloadTooLarge, type ReceivedFile } from './service.js';
 import { mediaStorage } from './storage.js';
 import { assertNoNul } from '../../http/input-guard.js';
+import { appErrorResponse } from '../../http/rest-errors.js';
 
 /** Room for multipart boundaries and small fields on top of the file limit (the body limit of upload requests). */
 export const MULTIPART_ALLOWANCE_BYTES = 64 * 1024;
@@ -49,7 +50,7 @@ export async function streamToTemp(config: Config, source: Readable, declaredTyp
 }
 
 /** The body's chunks through its reader: the server's Request may carry a ponyfilled stream. */
-async function* chunksOf(body: ReadableStream<Uint8Array>): AsyncGenerator<Buffer> {
+export async function* chunksOf(body: ReadableStream<Uint8Array>): AsyncGenerator<Buffer> {
   const reader = body.getReader();
   try {
     while (true) {
@@ -121,4 +122,17 @@ export async function receiveMultipart(request: Request, config: Config): Promis
     if (file) await fs.rm(file.tempFile, { force: true });
     throw error;
   }
+}
+
+/**
+ * The answer to a refused upload (media and bulk imports): the temporary file goes now, or every
+ * refused upload would leave one behind, and a refused body may still be arriving, so a 413
+ * closes the connection instead of draining it. Anything but an AppError is rethrown.
+ */
+export async function refusedUpload(error: unknown, tempFile: string | null | undefined): Promise<Response> {
+  if (tempFile) await fs.rm(tempFile, { force: true });
+  if (!(error instanceof AppError)) throw error;
+  const response = appErrorResponse(error);
+  if (error.status === 413) response.headers.set('connection', 'close');
+  return response;
 }
