@@ -54,4 +54,25 @@ export async function inSpan<T>(name: string, options: { kind?: SpanKind; attrib
   }
 }
 
+/**
+ * A fetch whose calls are client spans (`<label> POST api.goshippo.com`) carrying the trace's
+ * `traceparent`, for calls to providers (tax, carrier rates, image imports); plain `send` while
+ * tracing is off. Webhook deliveries make their own span (webhooks/deliver.ts).
+ */
+export function tracedFetch(send: typeof fetch, label: string): typeof fetch {
+  return (input, init) => {
+    if (!active) return send(input, init);
+    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+    const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+    return inSpan(`${label} ${method} ${url.host}`, { kind: SpanKind.CLIENT, attributes: { 'http.request.method': method, 'server.address': url.hostname, 'url.path': url.pathname } }, async (span) => {
+      const headers = new Headers(init?.headers);
+      propagation.inject(context.active(), headers, { set: (carrier, key, value) => carrier.set(key, value) });
+      const response = await send(input, { ...init, headers });
+      span?.setAttribute('http.response.status_code', response.status);
+      if (response.status >= 500) span?.setStatus({ code: SpanStatusCode.ERROR });
+      return response;
+    });
+  };
+}
+
 export { SpanKind };

@@ -7,6 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTracing, type Tracing } from '../../src/observability/tracing.js';
+import { inSpan } from '../../src/observability/trace-context.js';
+import { taxJarProvider } from '../../src/modules/tax/taxjar.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { ORDER_TEST_CONFIG, checkout, guestCart, openStore, product, type Store } from '../orders/helpers.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
@@ -132,6 +134,29 @@ describe('traces', () => {
     const pgSpans = descendantsOf(collector.spans.filter((s) => s.traceId === request!.traceId), request!).filter((s) => s.name.startsWith('pg.query'));
     expect(pgSpans.length).toBeGreaterThan(0);
     expect(pgSpans.every((s) => s.kind === 3 && s.attributes.some((a) => a.key === 'db.statement'))).toBe(true);
+  });
+
+  it('a call to a provider (TaxJar) is a client span carrying traceparent', async () => {
+    receiver.script('/v2/taxes', [{ status: 200, body: JSON.stringify({ tax: { amount_to_collect: 0.8, breakdown: { line_items: [{ id: '0', tax_collectable: 0.8, combined_tax_rate: 0.08 }], shipping: { tax_collectable: 0 } } } }), headers: { 'content-type': 'application/json' } }]);
+    const provider = taxJarProvider({ apiUrl: `${receiver.url}/v2`, apiToken: 'tok', timeoutMs: 5_000 });
+    const result = await inSpan('provider probe', {}, () =>
+      provider.calculate!({
+        currency: 'USD',
+        shipFrom: { countryCode: 'US', region: 'US-CA', postalCode: '94105' },
+        shipTo: { countryCode: 'US', region: 'US-CA', postalCode: '90210' },
+        shipping: 0,
+        lines: [{ index: 0, entityId: '00000000-0000-4000-8000-000000000001', sku: 'P-1', quantity: 1, unitPrice: 1000, discount: 0, taxClassId: null, rateBps: 0, destination: { countryCode: 'US', region: 'US-CA', postalCode: '90210' } }],
+      }),
+    );
+    expect(result.lines[0]!.taxTotal).toBe(80);
+    await tracing.flush();
+    const call = collector.spans.find((s) => s.name === `tax taxjar POST ${new URL(receiver.url).host}`);
+    expect(call, collector.spans.map((s) => s.name).join(', ')).toBeTruthy();
+    expect(call!.kind).toBe(3); // CLIENT
+    const probe = collector.spans.find((s) => s.name === 'provider probe')!;
+    expect(call!.parentSpanId).toBe(probe.spanId);
+    const sent = receiver.received.filter((r) => r.path === '/v2/taxes').at(-1)!;
+    expect(String(sent.headers.traceparent)).toMatch(new RegExp(`^00-${call!.traceId}-${call!.spanId}-0[01]$`));
   });
 
   it('a /graphql request has parse, validate and execute spans under its HTTP span', async () => {

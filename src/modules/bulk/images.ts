@@ -13,6 +13,7 @@ import { allowsPrivateWebhookTargets } from '../../config/schema.js';
 import { AppError } from '../../errors.js';
 import type { RowError } from './format.js';
 import { removeTemp } from './files.js';
+import { tracedFetch } from '../../observability/trace-context.js';
 
 const IMAGE_TIMEOUT_MS = 15_000;
 
@@ -24,7 +25,7 @@ export interface ImageWork {
 }
 
 export async function attachImages(ctx: MediaCtx, work: ImageWork[]): Promise<{ attached: number; errors: RowError[] }> {
-  const send = guardedFetch({ allowPrivate: allowsPrivateWebhookTargets(ctx.config), timeoutMs: IMAGE_TIMEOUT_MS });
+  const send = tracedFetch(guardedFetch({ allowPrivate: allowsPrivateWebhookTargets(ctx.config), timeoutMs: IMAGE_TIMEOUT_MS }), 'image');
   const errors: RowError[] = [];
   let attached = 0;
   for (const item of work) {

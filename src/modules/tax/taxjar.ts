@@ -5,6 +5,7 @@
 import { AppError } from '../../errors.js';
 import { taxProviderUnavailable, type TaxCalculation, type TaxDraft, type TaxProvider } from './provider.js';
 import type { TaxDestination } from './destination.js';
+import { tracedFetch } from '../../observability/trace-context.js';
 
 export interface TaxJarOptions {
   apiUrl: string;
@@ -45,7 +46,7 @@ interface TaxJarResponse {
 }
 
 export function taxJarProvider(options: TaxJarOptions): TaxProvider {
-  const send = options.fetch ?? fetch;
+  const send = tracedFetch(options.fetch ?? fetch, 'tax taxjar');
   return {
     name: 'taxjar',
     async calculate(draft: TaxDraft): Promise<TaxCalculation> {

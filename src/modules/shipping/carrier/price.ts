@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import type { Config } from '../../../config/index.js';
 import { allowsPrivateWebhookTargets } from '../../../config/schema.js';
 import { guardedFetch } from '../../webhooks/guarded-fetch.js';
+import { tracedFetch } from '../../../observability/trace-context.js';
 import { priceWith, type CalcInput, type CarrierCalculator, type CarrierProviderName } from '../calculators.js';
 import { TtlLru } from './cache.js';
 import { shippoProvider } from './shippo.js';
@@ -25,7 +26,7 @@ export function carrierRuntime(config: Config): CarrierRuntime {
   let runtime = runtimes.get(config);
   if (!runtime) {
     const settings = config.shipping.carrier;
-    const send = guardedFetch({ allowPrivate: allowsPrivateWebhookTargets(config), timeoutMs: settings.timeoutMs });
+    const send = tracedFetch(guardedFetch({ allowPrivate: allowsPrivateWebhookTargets(config), timeoutMs: settings.timeoutMs }), 'carrier');
     runtime = {
       providers: settings.shippo.apiToken ? { shippo: shippoProvider({ apiUrl: settings.shippo.apiUrl, apiToken: settings.shippo.apiToken, timeoutMs: settings.timeoutMs, fetch: send }) } : {},
       cache: new TtlLru(settings.cacheSize, settings.cacheTtlMs),
