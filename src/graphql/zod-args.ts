@@ -183,7 +183,7 @@ export function argumentHint(operation: string, argument: string): string {
 export function normalizeArgs(shape: Record<string, AnyZod>, args: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(args)) {
-    if (value === null && shape[key] && !unwrap(shape[key]).nullable) continue;
+    if (value === null && Object.hasOwn(shape, key) && !unwrap(shape[key]!).nullable) continue;
     out[key] = value;
   }
   return out;
@@ -199,7 +199,8 @@ const COERCION_CODES = new Set(['invalid_type', 'invalid_format', 'invalid_value
 export function structuredArgumentIssues(shape: Record<string, AnyZod>, body: Record<string, unknown>): Array<{ field: string; message: string }> {
   const issues: Array<{ field: string; message: string }> = [];
   for (const [key, value] of Object.entries(body)) {
-    const schema = shape[key];
+    // Own keys only: a body key such as `valueOf` or `constructor` must not find Object.prototype's.
+    const schema = Object.hasOwn(shape, key) ? shape[key] : undefined;
     // Objects and lists are checked by their GraphQL input types and the resolver's zod parse.
     if (!schema || value === null || typeof value === 'object') continue;
     // A scalar of the wrong kind (1.5 for an Int, "nope" for a UUID, a string for an address):

@@ -90,3 +90,18 @@ describe('14. numeric analytics filter values', () => {
     }
   });
 });
+
+describe('15. body and query keys named like Object.prototype members', () => {
+  it('valueOf, constructor, toString, hasOwnProperty and __proto__ are unknown fields (422 or ignored), never 500', async () => {
+    for (const key of ['valueOf', 'constructor', 'toString', 'hasOwnProperty', '__proto__', 'isPrototypeOf']) {
+      // A raw JSON body: `__proto__` as an own key, as a client would send it.
+      const res = await fetch(`${t.url}/api/catalog/categories`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': admin }, body: `{"${key}":true}` });
+      const body = (await res.json()) as { error?: { code: string; details?: Array<{ field: string }> } };
+      expect(res.status, `${key}: ${JSON.stringify(body)}`).toBe(422);
+      expect(body.error!.code).toBe('VALIDATION_FAILED');
+      expect(body.error!.details).toEqual([expect.objectContaining({ field: 'name' })]);
+      const listed = await t.request(`/api/catalog/entities?${key}=1&limit=1`, { apiKey: admin });
+      expect(listed.status, `${key}: ${listed.text}`).toBeLessThan(500);
+    }
+  });
+});
