@@ -1,6 +1,6 @@
 // GraphQL's share of metrics and traces, as one envelop plugin (last in Yoga's list, so the
 // execute function it wraps is the final one, compiled or not): the operation duration histogram
-// by operation name and first error code, and parse / validate / execute spans. The execute span
+// by operation name and first error code (documents refused at parse or validation included), and parse / validate / execute spans. The execute span
 // is the active context while resolvers run, so Prisma's SQL spans become its children.
 import { performance } from 'node:perf_hooks';
 import { getOperationAST, type DocumentNode } from 'graphql';
@@ -29,15 +29,25 @@ export function useGraphqlObserver(metrics: Metrics | null): Plugin | null {
   if (!metrics && !tracing) return null;
   const tracer = () => trace.getTracer(TRACER_NAME);
   return {
+    // A document refused before execution still counts in the operation series, with the code
+    // its answer carries (GRAPHQL_PARSE_FAILED / GRAPHQL_VALIDATION_FAILED): a client sending
+    // broken queries shows on the dashboard's error rate like one whose operations fail.
     onParse() {
-      if (!tracing) return;
-      const span = tracer().startSpan('graphql.parse');
-      return ({ result }) => endSpan(span, result instanceof Error);
+      const started = performance.now();
+      const span = tracing ? tracer().startSpan('graphql.parse') : null;
+      return ({ result }) => {
+        const failed = result instanceof Error;
+        if (span) endSpan(span, failed);
+        if (failed) metrics?.graphqlOperation(null, 'GRAPHQL_PARSE_FAILED', (performance.now() - started) / 1000);
+      };
     },
-    onValidate() {
-      if (!tracing) return;
-      const span = tracer().startSpan('graphql.validate');
-      return ({ valid }) => endSpan(span, !valid);
+    onValidate({ params }) {
+      const started = performance.now();
+      const span = tracing ? tracer().startSpan('graphql.validate') : null;
+      return ({ valid }) => {
+        if (span) endSpan(span, !valid);
+        if (!valid) metrics?.graphqlOperation(getOperationAST(params.documentAST)?.name?.value ?? null, 'GRAPHQL_VALIDATION_FAILED', (performance.now() - started) / 1000);
+      };
     },
     onExecute({ args, executeFn, setExecuteFn }) {
       const started = performance.now();

@@ -64,6 +64,12 @@ describe('GET /metrics', () => {
     }
     expect(text).toMatch(/commerce_http_request_duration_seconds_count\{method="GET",route="\/api\/health",status_class="2xx"\} \d+/);
     expect(text).toMatch(/commerce_graphql_operation_duration_seconds_count\{operation="Shop",error_code="none"\} 1/);
+    // Documents refused before execution count too, under the code their answer carries.
+    expect((await t.graphql('query Broken { __typename')).body.errors![0].extensions.code).toBe('GRAPHQL_PARSE_FAILED');
+    expect((await t.graphql('query NoSuchField { noSuchField }')).body.errors![0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    const after = (await scrape(t.url)).text;
+    expect(after).toMatch(/commerce_graphql_operation_duration_seconds_count\{operation="anonymous",error_code="GRAPHQL_PARSE_FAILED"\} [1-9]/);
+    expect(after).toMatch(/commerce_graphql_operation_duration_seconds_count\{operation="NoSuchField",error_code="GRAPHQL_VALIDATION_FAILED"\} 1/);
     expect(text).toMatch(/commerce_db_pool_connections\{state="in_use"\} \d+/);
     // Help and type lines for counters that have not counted yet are still there.
     for (const name of ['commerce_rate_limit_refusals_total', 'commerce_webhook_deliveries_total', 'commerce_checkouts_total', 'commerce_job_duration_seconds']) {

@@ -30,7 +30,7 @@ export function createPaymentsService(config: Config, logger: Logger, env: NodeJ
   if (provider === 'stripe') {
     if (!secretKey) throw new ConfigError('payments.provider is stripe but no key is set: set STRIPE_SECRET_KEY (or payments.stripeSecretKey)');
     if (!configuredSecret) throw new ConfigError('the Stripe adapter needs the webhook signing secret: set STRIPE_WEBHOOK_SECRET (or payments.webhookSecret)');
-    return { adapter: new StripePaymentAdapter(secretKey, configuredSecret, { timeoutMs: settings.timeoutMs }), webhookSecret: configuredSecret, timeoutMs: settings.timeoutMs };
+    return { adapter: new StripePaymentAdapter(secretKey, configuredSecret, { timeoutMs: settings.timeoutMs, apiBase: env.STRIPE_API_BASE }), webhookSecret: configuredSecret, timeoutMs: settings.timeoutMs };
   }
 
   if (config.env === 'production' && settings.provider !== 'offline') {

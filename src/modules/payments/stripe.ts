@@ -5,6 +5,7 @@ import type Stripe from 'stripe';
 import { lazyModule } from '../../lazy.js';
 import type { CreatePaymentInput, CreatePaymentResult, PaymentAdapter, RefundInput, RefundResult } from './adapter.js';
 import { verifyStripeSignature } from './signature.js';
+import { tracedFetch, tracingActive } from '../../observability/trace-context.js';
 
 const StripeSdk = lazyModule<typeof Stripe>('stripe');
 
@@ -15,10 +16,20 @@ export class StripePaymentAdapter implements PaymentAdapter {
   constructor(
     secretKey: string,
     private readonly webhookSecret: string,
-    options: { timeoutMs: number },
+    options: { timeoutMs: number; apiBase?: string | undefined },
   ) {
+    const Sdk = StripeSdk();
+    // A Stripe-compatible server instead of api.stripe.com (STRIPE_API_BASE: stripe-mock in development).
+    const base = options.apiBase ? new URL(options.apiBase) : null;
     // Retries reuse the idempotency key, so a timeout never turns into a second charge.
-    this.stripe = new (StripeSdk())(secretKey, { timeout: options.timeoutMs, maxNetworkRetries: 2 });
+    this.stripe = new Sdk(secretKey, {
+      timeout: options.timeoutMs,
+      maxNetworkRetries: 2,
+      ...(base ? { host: base.hostname, port: base.port || (base.protocol === 'http:' ? '80' : '443'), protocol: base.protocol === 'http:' ? 'http' : 'https' } : {}),
+      // With tracing on, the SDK's calls go through fetch in a client span carrying traceparent
+      // (its own node:http client is invisible to the tracing, which hooks no ES-module http).
+      ...(tracingActive() ? { httpClient: Sdk.createFetchHttpClient(tracedFetch(fetch, 'payments stripe')) } : {}),
+    });
   }
 
   async createPayment(input: CreatePaymentInput): Promise<CreatePaymentResult> {
