@@ -223,10 +223,10 @@ async function runCheckout(ctx: CheckoutCtx, input: CheckoutInput): Promise<Chec
         // A pickup order reserves its stock where it is collected, and is taxed where the store
         // is (the goods are handed over there), like digital goods.
         const pickupWarehouseId = shippingOption?.kind === 'pickup' ? (shippingOption.pickupLocation?.warehouseId ?? null) : null;
-        const destinationOf = (entityType: string) => (shippingOption?.kind === 'pickup' ? (tax.shipFrom ?? tax.destinationOf(entityType)) : tax.destinationOf(entityType));
+        const lineTax = shippingOption?.kind === 'pickup' ? tax.atStore() : tax;
         const rates = await ports.taxes.resolve(
           serviceCtx(ctx, tx),
-          sold.map((s) => ({ entityId: s.item.entityId, variantId: s.item.variantId, entityTaxClassId: s.sellable.entityTaxClassId, variantTaxClassId: s.sellable.variantTaxClassId, destination: destinationOf(s.sellable.entityType) })),
+          sold.map((s) => ({ entityId: s.item.entityId, variantId: s.item.variantId, entityTaxClassId: s.sellable.entityTaxClassId, variantTaxClassId: s.sellable.variantTaxClassId, destination: lineTax.destinationOf(s.sellable.entityType) })),
         );
         const totalsInput = {
           pricesIncludeTax: tax.pricesIncludeTax,
@@ -241,7 +241,7 @@ async function runCheckout(ctx: CheckoutCtx, input: CheckoutInput): Promise<Chec
         let totals = computeTotals(totalsInput);
         // [tax] An external tax provider decides the tax of the discounted draft (before stock and
         // payment, so its failure — 503 — leaves nothing written).
-        const providerTax = await externalTax(ctx.services.tax.provider, tax, cart.currency, sold.map((s, i) => ({ ...s, rateBps: rates[i]!.rateBps, taxClassId: rates[i]!.taxClassId })), totals);
+        const providerTax = await externalTax(ctx.services.tax.provider, lineTax, cart.currency, sold.map((s, i) => ({ ...s, rateBps: rates[i]!.rateBps, taxClassId: rates[i]!.taxClassId })), totals);
         if (providerTax) totals = computeTotals({ ...totalsInput, providerTax });
         const hookLines: CheckoutHookLine[] = sold.map((s, i) => ({
           ...soldItem(s),

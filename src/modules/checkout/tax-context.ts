@@ -1,8 +1,8 @@
 // [tax] What checkout's tax step takes from the settings, the customer's groups and the address:
 // the tax mode (general.pricesIncludeTax), whether the order is exempt (one of its customer
 // groups is in tax.exemptCustomerGroupIds: B2B reverse charge), and each line's destination —
-// the shipping address, except digital goods, which are taxed where the store is (settings
-// branding.address; the shipping address when the store has none). The order records the mode
+// the shipping address, except digital goods and pickup orders, which are taxed where the store
+// is (settings branding.address; the shipping address when the store has none). The order records the mode
 // and the exemption in `pricing` so documents and refunds read them from the order itself.
 import { DIGITAL_ENTITY_TYPES } from '../customers/downloads.js';
 import type { OrgSettings } from '../orders/shared.js';
@@ -14,6 +14,8 @@ export interface CheckoutTax {
   pricesIncludeTax: boolean;
   exempt: boolean;
   destinationOf(entityType: string): TaxDestination | null;
+  /** The same context for an order handed over at the store (pickup): every line taxed there. */
+  atStore(): CheckoutTax;
   shipTo: TaxDestination | null;
   shipFrom: TaxDestination | null;
   /** Merged into the order's `pricing`. */
@@ -25,14 +27,16 @@ export function checkoutTaxContext(settings: OrgSettings, groups: readonly strin
   const exempt = groups.some((g) => exemptGroups.has(g));
   const shipTo = destinationOfAddress(shippingAddress);
   const store = destinationOfAddress(settings.storeAddress as { country?: unknown } | null) ?? shipTo;
-  return {
+  const context: CheckoutTax = {
     pricesIncludeTax: settings.pricesIncludeTax,
     exempt,
     shipTo,
     shipFrom: destinationOfAddress(settings.storeAddress as { country?: unknown } | null),
     destinationOf: (entityType) => (DIGITAL_ENTITY_TYPES.includes(entityType) ? store : shipTo),
+    atStore: () => ({ ...context, destinationOf: () => store }),
     pricing: { pricesIncludeTax: settings.pricesIncludeTax, taxExempt: exempt, taxExemptionNote: exempt ? settings.tax.exemptionNote : null },
   };
+  return context;
 }
 
 interface DraftSource {
