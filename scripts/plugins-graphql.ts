@@ -22,6 +22,7 @@ export const PLUGINS_SCHEMA_FILE = path.join(PACKAGE_ROOT, 'schema.plugins.graph
 /** Every field (`Type.field`) and argument (`Type.field(arg)`) whose named type is JSON or JSONObject. */
 export function jsonFields(schema: GraphQLSchema): string[] {
   const found: string[] = [];
+  // biome-ignore lint/suspicious/noConfusingVoidType: graphql's getNamedType is typed to return void for an undefined input
   const isJson = (type: GraphQLNamedType | undefined | void) => type?.name === 'JSON' || type?.name === 'JSONObject';
   for (const type of Object.values(schema.getTypeMap())) {
     if (type.name.startsWith('__') || !(isObjectType(type) || isInputObjectType(type))) continue;

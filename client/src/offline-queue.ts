@@ -301,7 +301,7 @@ export function createOfflineQueue(options: OfflineQueueOptions): OfflineQueue {
 
   function flush(): Promise<void> {
     // One drain at a time: concurrent callers share it; a call during a drain runs once more after.
-    if (draining) return draining.then(() => (draining ? draining : flush()));
+    if (draining !== null) return draining.then(() => draining ?? flush());
     draining = drain().finally(() => {
       draining = null;
     });

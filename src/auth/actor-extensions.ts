@@ -6,6 +6,7 @@ import type { Config } from '../config/index.js';
 import type { Db } from '../db/client.js';
 import type { Actor } from './actor.js';
 
+// biome-ignore lint/suspicious/noConfusingVoidType: an extension written as `async () => {}` (nothing to add) returns Promise<void>
 export type ActorExtension = (actor: Actor, ctx: { db: Db; config: Config }) => Promise<Partial<Pick<Actor, 'vendorId' | 'actsForVendor'>> | null | undefined | void>;
 
 const extensions: Array<{ name: string; extend: ActorExtension }> = [];

@@ -109,12 +109,15 @@ export function createActorResolver(auth: Auth, config: Config, db: Db): ActorRe
     const hashed = hashApiKey(key);
     const cached = verified.get(hashed);
     const now = Date.now();
+    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     if (cached && cached.cachedAt > now - API_KEY_CACHE_MS && (cached.expiresAt === null || cached.expiresAt > now) && !revokedKeys.has(cached.actor.apiKeyId!)) {
+      // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
       touch(cached.actor.apiKeyId!);
       return cached.actor;
     }
     verified.delete(hashed);
     const actor = await lookupApiKey(hashed, scope);
+    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     if (actor && !revokedKeys.has(actor.actor.apiKeyId!)) {
       if (verified.size >= 10_000) verified.clear();
       verified.set(hashed, { actor: actor.actor, expiresAt: actor.expiresAt, cachedAt: now });

@@ -382,7 +382,7 @@ export const configSchema = z
               .object({ accessKeyId: z.string().min(1), secretAccessKey: z.string().min(1), sessionToken: z.string().min(1).optional() })
               .optional(),
             /** Prefix of every object key, e.g. `media/` when the bucket is shared. */
-            keyPrefix: z.string().max(200).regex(/^[A-Za-z0-9!_.*'()\/-]*$/, 'safe S3 key characters only').default(''),
+            keyPrefix: z.string().max(200).regex(/^[A-Za-z0-9!_.*'()/-]*$/, 'safe S3 key characters only').default(''),
           })
           .prefault({}),
       })

@@ -11,7 +11,7 @@
 //   }
 import type { RequestContext } from '../context.js';
 
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
+// biome-ignore lint/suspicious/noEmptyInterface: a registry, empty here and filled by declaration merging
 export interface HookPayloads {}
 
 export type HookKey = keyof HookPayloads | (string & {});

@@ -6,7 +6,7 @@
 //     interface EventPayloads { 'catalog.create': { entity: CatalogEntityPayload } }
 //   }
 
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
+// biome-ignore lint/suspicious/noEmptyInterface: a registry, empty here and filled by declaration merging
 export interface EventPayloads {}
 
 /** Every event name the service emits; webhook subscriptions accept these or `*`. */

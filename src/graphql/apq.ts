@@ -38,6 +38,7 @@ export function useAutomaticPersistedQueries(options: { maxEntries?: number } = 
   const remember = (key: string, query: string) => {
     store.delete(key);
     store.set(key, query);
+    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     if (store.size > max) store.delete(store.keys().next().value!);
   };
   return {

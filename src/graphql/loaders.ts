@@ -18,6 +18,7 @@ export function batchLoader<V>(ctx: LoaderCtx, key: string, batch: (keys: string
   if (!loader) {
     loader = new DataLoader<string, V>(async (keys) => {
       const found = await batch([...keys]);
+      // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
       return keys.map((k) => (found.has(k) ? found.get(k)! : fallback()));
     });
     ctx.loaders.set(key, loader);

@@ -67,6 +67,7 @@ async function bodyFields(request: Request, type: string): Promise<Record<string
  * fields as JSON for better-auth. Other content types: 415.
  */
 export async function readEmailBody(request: Request): Promise<{ email: string | null; request: Request }> {
+  // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (!EMAIL_BODY_TYPES.includes(type)) {
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', `Send the body as ${EMAIL_BODY_TYPES.join(' or ')}`);

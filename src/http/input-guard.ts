@@ -20,7 +20,7 @@ export function nulIssue(field: string): AppError {
 
 /** 422 naming `field` when a multipart field's name or value holds a NUL. */
 export function assertNoNul(field: string, value: string): void {
-  if (field.includes('\u0000') || value.includes('\u0000')) throw nulIssue(field.replace(/\u0000/g, '\\u0000'));
+  if (field.includes('\u0000') || value.includes('\u0000')) throw nulIssue(field.replaceAll('\u0000', '\\u0000'));
 }
 
 /** Whether JSON text nests arrays and objects deeper than `max` (brackets inside strings do not count). */
@@ -46,6 +46,7 @@ const join = (path: string, key: string | number) => `${path}${path ? '.' : ''}$
 export function findNul(root: unknown): string | null {
   const stack: Array<{ value: unknown; path: string; graphqlQuery: boolean }> = [{ value: root, path: '', graphqlQuery: false }];
   while (stack.length) {
+    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     const { value, path, graphqlQuery } = stack.pop()!;
     if (typeof value === 'string') {
       if (value.includes('\u0000') || (graphqlQuery && NUL_ESCAPE.test(value))) return path || '(body)';
@@ -53,9 +54,10 @@ export function findNul(root: unknown): string | null {
       for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], path: join(path, i), graphqlQuery: false });
     } else if (value && typeof value === 'object') {
       const entries = Object.entries(value);
-      for (const [key] of entries) if (key.includes('\u0000')) return join(path, key.replace(/\u0000/g, '\\u0000'));
+      for (const [key] of entries) if (key.includes('\u0000')) return join(path, key.replaceAll('\u0000', '\\u0000'));
       // A GraphQL document carries its own string escapes: "\u0000" inside `query` is a NUL too.
-      for (let i = entries.length - 1; i >= 0; i--) stack.push({ value: entries[i]![1], path: join(path, entries[i]![0]), graphqlQuery: path === '' && entries[i]![0] === 'query' });
+      // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
+            for (let i = entries.length - 1; i >= 0; i--) stack.push({ value: entries[i]![1], path: join(path, entries[i]![0]), graphqlQuery: path === '' && entries[i]![0] === 'query' });
     }
   }
   return null;
@@ -69,7 +71,7 @@ export function findNul(root: unknown): string | null {
 export async function rejectNulCharacters(request: Request, url: URL): Promise<void> {
   if (/%00/.test(url.pathname)) throw nulIssue(nulPathParam(request.method, url.pathname) ?? '(path)');
   if (/%00/.test(url.search)) {
-    for (const [key, value] of url.searchParams) if (value.includes('\u0000') || key.includes('\u0000')) throw nulIssue(key.replace(/\u0000/g, ''));
+    for (const [key, value] of url.searchParams) if (value.includes('\u0000') || key.includes('\u0000')) throw nulIssue(key.replaceAll('\u0000', ''));
   }
   if (!request.body || request.method === 'GET' || request.method === 'HEAD') return;
   const type = request.headers.get('content-type') ?? '';
@@ -81,7 +83,7 @@ export async function rejectNulCharacters(request: Request, url: URL): Promise<v
   const hasRaw = text.includes('\u0000');
   if (!hasRaw && !NUL_ESCAPE.test(text) && !/%00/.test(text)) return;
   if (type.includes('x-www-form-urlencoded')) {
-    for (const [key, value] of new URLSearchParams(text)) if (value.includes('\u0000') || key.includes('\u0000')) throw nulIssue(key.replace(/\u0000/g, ''));
+    for (const [key, value] of new URLSearchParams(text)) if (value.includes('\u0000') || key.includes('\u0000')) throw nulIssue(key.replaceAll('\u0000', ''));
     return;
   }
   if (json) {

@@ -75,6 +75,7 @@ function sofaModels(schema: GraphQLSchema): string[] {
     const entry = found.get(named.name) ?? { list: false, single: false };
     const inner = isNonNullType(field.type) ? field.type.ofType : field.type;
     if (isListType(inner)) entry.list ||= same(field.name, `${named.name}s`) && !field.args.some((a) => isNonNullType(a.type));
+    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     else entry.single ||= same(field.name, named.name) && field.args.length === 1 && field.args[0]!.name === 'id';
     found.set(named.name, entry);
   }
@@ -138,6 +139,7 @@ export function buildResponseSchemas(schema: GraphQLSchema, rootFields: Array<{ 
       const base = named(inner as GraphQLNamedType, selection);
       if (base.$ref) {
         const jsonType = isEnumType(inner) ? 'string' : 'object';
+        // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
         return refWith(String(base.$ref).split('/').pop()!, { ...extras, nullable: nullable || undefined }, jsonType);
       }
       schema = { ...base, ...extras };

@@ -53,6 +53,7 @@ function jsonSchema(schema: AnyZod): Json {
 }
 
 function pathParams(path: string): string[] {
+  // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   return [...path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!);
 }
 
@@ -136,6 +137,7 @@ function errorResponseSchema(): Json {
 }
 
 function operationObject(op: RegisteredOperation, response: Json | undefined): Json {
+  // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   const rest = op.rest!;
   // Path parameters by the input key they fill (a route may name one differently: restPathArg).
   const inPath = new Map(pathParams(rest.path).map((name) => [restPathArg(rest, name), name]));
@@ -158,6 +160,7 @@ function operationObject(op: RegisteredOperation, response: Json | undefined): J
   // A POST whose input is all path params (publish, archive...) takes no body: say so rather
   // than documenting an empty object.
   if (hasBody && (rest.bodyAs || Object.keys(bodyFields).length)) {
+    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     const bodySchema = rest.bodyAs ? shape[rest.bodyAs]! : z.object(bodyFields);
     requestBody = { required: rest.bodyAs ? true : Object.values(bodyFields).some((s) => !isOptional(s)), content: { 'application/json': { schema: jsonSchema(bodySchema) } } };
   }
@@ -309,7 +312,9 @@ export function buildOpenApiDocument(schema: GraphQLSchema, info: { title: strin
   withRawErrorResponses(moduleRawRoutes);
   let paths = { ...rawRoutes(), ...moduleRawRoutes } as Record<string, Json>;
   for (const op of routed) {
+    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     const key = `/api${op.rest!.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`;
+    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     paths[key] = { ...(paths[key] ?? {}), [op.rest!.method.toLowerCase()]: operationObject(op, restRoot(derived.roots.get(`${op.kind}.${op.name}`), op.resultNullable)) };
   }
   // A raw route served by Accept (text/csv) is another representation of the operation on its path.

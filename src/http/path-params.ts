@@ -20,9 +20,12 @@ export interface CompiledRoute {
 
 /** `/settings/:group` → /^\/api\/settings\/([^/]+)\/?$/ with params ['group']. */
 export function compileRoute(basePath: string, operation: RegisteredOperation): CompiledRoute {
+  // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   const path = operation.rest!.path;
   const source = (basePath + path).replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\/:([A-Za-z0-9_]+)/g, '/([^/]+)');
+  // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   const params = [...path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!);
+  // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   return { method: operation.rest!.method, pattern: new RegExp(`^${source}/?$`), params, operation };
 }
 
@@ -47,6 +50,7 @@ export function pathParamIssues(route: CompiledRoute, pathname: string): FieldIs
       issues.push({ field: name, message: NUL_MESSAGE });
       return;
     }
+    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     const schema = route.operation.input.shape[restPathArg(route.operation.rest!, name)];
     if (!schema || !TEXT_TYPES.has((unwrap(schema).inner._zod.def as { type: string }).type)) return;
     const result = z.safeParse(schema, value);

@@ -38,6 +38,7 @@ export function registeredRawRoutes(): readonly RawRoute[] {
 }
 
 export function defineRawRoute(route: RawRoute): void {
+  // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   const names = [...route.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!);
   const source = `/api${route.path}`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\/:([A-Za-z0-9_]+)/g, '/([^/]+)');
   routes.push({ ...route, pattern: new RegExp(`^${source}$`), names });
@@ -49,6 +50,7 @@ export function matchRawRoute(method: string, pathname: string, accept: string |
     if (route.accept && !accept?.toLowerCase().includes(route.accept)) continue;
     const match = route.pattern.exec(pathname);
     if (!match) continue;
+    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     const params = Object.fromEntries(route.names.map((name, i) => [name, decodeURIComponent(match[i + 1]!)]));
     return { route, params };
   }

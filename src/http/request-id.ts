@@ -3,7 +3,7 @@
 // never inject into logs or headers.
 import { randomUUID } from 'node:crypto';
 
-const SANE_ID = /^[A-Za-z0-9._:@\-]{1,128}$/;
+const SANE_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
 
 export function requestIdFor(request: Request): string {
   const incoming = request.headers.get('x-request-id');

@@ -136,6 +136,7 @@ export async function insertJob(db: Sql, job: NewJob): Promise<Job> {
             case when ${job.delayMs}::float8 > 0 then now() + ${job.delayMs}::float8 * interval '1 millisecond' end,
             ${job.concurrencyKey}::text, ${job.exclusive}::boolean, now())
     returning *`;
+  // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   return rowToJob(rows[0]!);
 }
 
@@ -262,6 +263,7 @@ export async function claimJobs(db: Sql, options: ClaimOptions): Promise<ClaimRe
   const jobs = rows.filter((row) => row.id !== null).map((row) => claimedJob(row, options.queue));
   // RETURNING has no order: put the jobs back in claim order (handlers start in that order).
   const byAge = (a: ClaimedJob, b: ClaimedJob) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1);
+  // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   if (ids) jobs.sort((a, b) => ids!.indexOf(a.id) - ids!.indexOf(b.id));
   else if (options.order && typeof options.order !== 'function') sortByField(jobs, options.order, byAge);
   else jobs.sort(byAge);
@@ -408,6 +410,7 @@ export async function releaseJobs(db: Sql, claims: Claim[]): Promise<number> {
       where l.job_id = t.id and l.lock_token = t.token
     )
     select count(*)::int as n from released`;
+  // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   return rows[0]!.n;
 }
 

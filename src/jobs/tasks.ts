@@ -11,7 +11,7 @@ import type { Logger } from '../logger.js';
 import type { Services } from '../services.js';
 import type { ClaimedJob } from './store.js';
 
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
+// biome-ignore lint/suspicious/noEmptyInterface: a registry, empty here and filled by declaration merging
 export interface TaskTypes {}
 
 export type TaskSlug = keyof TaskTypes | (string & {});

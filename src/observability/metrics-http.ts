@@ -44,6 +44,7 @@ function unauthorized(): { status: number; headers: Record<string, string>; body
 export async function metricsAnswer(metrics: Metrics, authorization: string | null | undefined, token?: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {
   if (token) {
     const match = /^Bearer\s+(.+)$/i.exec(authorization ?? '');
+    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     if (!match || !sameSecret(match[1]!.trim(), token)) return unauthorized();
   }
   return { status: 200, headers: { 'content-type': metrics.contentType, 'cache-control': 'no-store' }, body: await metrics.text() };

@@ -135,6 +135,7 @@ const MALFORMED = ["1' OR '1'='1", 'x'.repeat(3000), '\u0000', '../../etc/passwd
 export function checkPathParams(method: Method, path: string, shape: Record<string, AnyZod>): void {
   for (const [, name] of path.matchAll(/:([A-Za-z0-9_]+)/g)) {
     const route = `route ${method} /api${path}`;
+    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     const schema = shape[name!];
     if (!schema) throw new Error(`${route}: path parameter :${name} has no declared type (declare it, e.g. params: { ${name}: z.uuid() })`);
     const accepted = MALFORMED.find((value) => z.safeParse(schema, value).success);
@@ -152,6 +153,7 @@ export function createRouteGroup(options: RouteGroupOptions, define: typeof defi
   const prefix = options.prefix === '/' ? '' : options.prefix.replace(/\/$/, '');
   const declare = (method: Method, path: string): RouteDeclaration => {
     const fullPath = `${prefix}${path === '/' ? '' : path}` || '/';
+    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     const pathParams = [...fullPath.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!);
     const state: {
       summary?: string;
@@ -183,6 +185,7 @@ export function createRouteGroup(options: RouteGroupOptions, define: typeof defi
         const access: Access = state.anyPermission
           ? { anyPermission: state.anyPermission }
           : state.permissions.length
+          // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
           ? { permission: state.permissions.length === 1 ? state.permissions[0]! : state.permissions }
           : state.auth
             ? 'authenticated'

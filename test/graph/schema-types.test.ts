@@ -47,6 +47,7 @@ const REMAINING_JSON_OBJECTS: Record<string, string> = {
 function jsonObjectFields(): string[] {
   const schema = buildSchema();
   const found: string[] = [];
+  // biome-ignore lint/suspicious/noConfusingVoidType: graphql's getNamedType is typed to return void for an undefined input
   const isJson = (type: GraphQLNamedType | undefined | void) => type?.name === 'JSONObject';
   for (const type of Object.values(schema.getTypeMap())) {
     if (type.name.startsWith('__') || !(isObjectType(type) || isInputObjectType(type))) continue;

@@ -35,7 +35,7 @@ describe('statements per operation', () => {
   it('a batch of 20 no-op jobs: one claim and one grouped completion', async () => {
     for (let i = 0; i < 20; i++) await t.app.services.jobs.enqueue({ task: 'test-statements/noop', organizationId: org, queue: 'stmt-batch' });
     const r = runner(t);
-    let report;
+    let report: Awaited<ReturnType<typeof r.runBatch>> | undefined;
     const statements = await count(async () => {
       report = await r.runBatch({ queue: 'stmt-batch', limit: 20 });
     });

@@ -40,7 +40,10 @@ async function operator(role: string, pin: string) {
 }
 
 const wrongPins = (count: number, right: string) => Array.from({ length: count }, (_, i) => String(1000 + i)).filter((p) => p !== right);
-const tally = (responses: RaceResponse[]) => responses.reduce<Record<number, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {});
+const tally = (responses: RaceResponse[]) => responses.reduce<Record<number, number>>((acc, r) => {
+  acc[r.status] = (acc[r.status] ?? 0) + 1;
+  return acc;
+}, {});
 const failuresOf = async (operatorId: string) => (await t.app.db.posPinAttempt.findFirst({ where: { operatorId } })) ?? { failures: 0, lockedAt: null };
 
 /**

@@ -58,7 +58,7 @@ describe('SIGKILL during concurrent checkouts', () => {
   let cut = 0;
   let refused = 0;
   let openAtKill = 0;
-  let retried = { replayed: 0, created: 0 };
+  const retried = { replayed: 0, created: 0 };
 
   beforeAll(async () => {
     const victim = server;

@@ -206,6 +206,7 @@ export function compileQuery(raw: AnalyticsQuery, audience: Audience, organizati
     });
     timeDims.forEach((d, i) => {
       if (!d) return;
+      // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
       const td = raw.timeDimensions[i]!;
       const def = d.def as DimensionDef;
       const expr = sqlOf(d.model, def.sql, `timeDimensions.${i}.dimension`);
@@ -221,6 +222,7 @@ export function compileQuery(raw: AnalyticsQuery, audience: Audience, organizati
         const range = td.dateRange;
         let bounds: [Prisma.Sql, Prisma.Sql] | null = null;
         if (typeof range === 'string' || (Array.isArray(range) && range.length === 1)) {
+          // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
           const preset = (typeof range === 'string' ? range : range[0]!) as DatePreset;
           if ((DATE_PRESETS as readonly string[]).includes(preset)) bounds = presetBounds(preset);
           else fail(`timeDimensions.${i}.dateRange`, `${d.name}: dateRange is [from, to] as YYYY-MM-DD or one of ${DATE_PRESETS.join(', ')}`);
@@ -265,12 +267,14 @@ export function compileQuery(raw: AnalyticsQuery, audience: Audience, organizati
       if (parts.some((p) => !p)) return null;
       return Prisma.sql`(${Prisma.join(parts as Prisma.Sql[], f.and ? ' and ' : ' or ')})`;
     }
+    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     const member = resolve(f.member!, `${field}.member`, 'any');
     if (!member) return null;
     if (member.kind === 'segment') return void fail(`${field}.member`, `${member.name} is a segment: list it in segments`), null;
     if (root && member.model !== root && !root.joins?.[member.model.name]) return void fail(`${field}.member`, `${member.name}: ${member.model.name} is not joined to ${root.name}`), null;
     kinds.add(member.kind);
     const type = member.kind === 'measure' ? 'number' : (member.def as DimensionDef).type;
+    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     const operator = f.operator!;
     if (!OPERATOR_TYPES[operator].includes(type)) {
       return void fail(`${field}.operator`, `${member.name}: operator ${operator} does not apply to a ${type} member (it applies to ${OPERATOR_TYPES[operator].join(', ')})`), null;
@@ -311,8 +315,10 @@ export function compileQuery(raw: AnalyticsQuery, audience: Audience, organizati
       case 'lte':
         return Prisma.sql`(${expr}) <= ${values[0]}::numeric`;
       case 'beforeDate':
+        // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
         return Prisma.sql`${expr} < ${instant(values[0]!)}`;
       case 'afterDate':
+        // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
         return Prisma.sql`${expr} >= ${isCalendarDate(values[0]!) ? instant(values[0]!, true) : instant(values[0]!)}`;
       case 'inDateRange': {
         const [from, to] = values as [string, string];
@@ -338,7 +344,9 @@ export function compileQuery(raw: AnalyticsQuery, audience: Audience, organizati
   if (issues.length || !root) throw new QueryErrors(issues.length ? issues : [{ field: 'measures', message: 'at least one measure is required' }]);
 
   // Visibility and tenancy, inside the statement.
-  for (const name of joins) used.set(name, analyticsModel(name)!);
+  // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
+    for (const name of joins) used.set(name, analyticsModel(name)!);
+  // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   const scoped = [root, ...[...joins].map((n) => analyticsModel(n)!)];
   for (const model of scoped) where.push(Prisma.sql`${Prisma.raw(`${q(model.name)}.${model.organizationColumn ?? 'organization_id'}`)} = ${params.org}::uuid`);
   if (audience.kind === 'customer' || audience.kind === 'vendor') {
@@ -346,6 +354,7 @@ export function compileQuery(raw: AnalyticsQuery, audience: Audience, organizati
       const scope = audience.kind === 'customer' ? model.scopes?.customer : model.scopes?.vendor;
       const id = audience.kind === 'customer' ? audience.customerId : audience.vendorId;
       // modelVisible has refused models without the scope; a scope naming a joined model joins it.
+      // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
       where.push(Prisma.sql`${sqlOf(model, scope!, 'measures')} = ${id}`);
     }
     for (const name of joins) if (!scoped.some((m) => m.name === name)) where.push(Prisma.sql`${Prisma.raw(`${q(name)}.organization_id`)} = ${params.org}::uuid`);
@@ -353,7 +362,9 @@ export function compileQuery(raw: AnalyticsQuery, audience: Audience, organizati
   if (issues.length) throw new QueryErrors(issues);
 
   const joinSql = [...joins].map((name) => {
+    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     const model = analyticsModel(name)!;
+    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     return Prisma.sql` join ${Prisma.raw(model.table)} as ${Prisma.raw(q(name))} on ${sqlOf(root, root.joins![name]!.sql.replace(/\{T\}/g, `{${root.name}}`), 'measures')}`;
   });
   const limit = Math.min(raw.limit ?? DEFAULT_LIMIT, MAX_LIMIT);
@@ -383,8 +394,10 @@ function measureSql(_model: AnalyticsModel, def: MeasureDef, sqlOf: (snippet: st
     case 'countDistinct':
       return Prisma.sql`(count(distinct ${expr ?? Prisma.raw('*')})${filter})::float8`;
     case 'sum':
+      // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
       return Prisma.sql`coalesce(sum(${expr!})${filter}, 0)::float8`;
     case 'avg':
+      // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
       return Prisma.sql`round(avg(${expr!})${filter}, 2)::float8`;
   }
 }

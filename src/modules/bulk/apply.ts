@@ -56,6 +56,7 @@ async function refusals(tx: Tx, env: BatchEnv, groups: ProductGroup[]): Promise<
   const skus = groups.flatMap((g) => g.variants.map((v) => v.sku));
   const bySku = new Map<string, ProductGroup>();
   for (const group of groups) {
+    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     for (const [code] of group.product.stock) if (!env.warehouses.has(code)) refuse(group, { row: group.rows[0]!, column: `stock:${code}`, message: `no warehouse with code ${code}` });
     for (const variant of group.variants) {
       for (const [code] of variant.stock) if (!env.warehouses.has(code)) refuse(group, { row: variant.row, column: `stock:${code}`, message: `no warehouse with code ${code}` });
@@ -70,8 +71,10 @@ async function refusals(tx: Tx, env: BatchEnv, groups: ProductGroup[]): Promise<
         where v.organization_id = ${env.organizationId}::uuid and v.sku = any(${skus}::text[])`
     : [];
   for (const row of known) {
+    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     const group = bySku.get(row.sku)!;
     if (row.slug !== group.slug) {
+      // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
       const variant = group.variants.find((v) => v.sku === row.sku)!;
       refuse(group, { row: variant.row, column: 'sku', message: `${row.sku} is a variant of product ${row.slug}` });
     }
@@ -80,6 +83,7 @@ async function refusals(tx: Tx, env: BatchEnv, groups: ProductGroup[]): Promise<
   if (!env.mayUpdate) {
     const present = await tx.catalogEntity.findMany({ where: { organizationId: env.organizationId, slug: { in: groups.map((g) => g.slug) } }, select: { slug: true } });
     const taken = new Set(present.map((e) => e.slug));
+    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     for (const group of groups) if (taken.has(group.slug)) refuse(group, { row: group.rows[0]!, column: 'slug', message: 'this product exists; changing it needs catalog:update' });
   }
   const existing = await tx.$queryRaw<Array<{ slug: string; sku: string; tuple: string }>>`
@@ -147,6 +151,7 @@ export async function applyBatch(tx: Tx, env: BatchEnv, input: ProductGroup[]): 
     });
   if (newEntities.length) await tx.catalogEntity.createMany({ data: newEntities });
   for (const group of groups) {
+    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     const entity = entityBySlug.get(group.slug)!;
     result.entityIds.set(group.slug, entity.id);
     if (created.has(entity.id)) continue;
@@ -157,6 +162,7 @@ export async function applyBatch(tx: Tx, env: BatchEnv, input: ProductGroup[]): 
       changed.add(entity.id);
     }
   }
+  // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   const entityIds = groups.map((g) => entityBySlug.get(g.slug)!.id);
 
   // ── localized texts ──
@@ -164,6 +170,7 @@ export async function applyBatch(tx: Tx, env: BatchEnv, input: ProductGroup[]): 
   const attributeOf = new Map(attributes.map((a) => [`${a.entityId}|${a.locale}`, a]));
   const newAttributes: Array<{ entityId: string; locale: string; organizationId: string } & Partial<Record<LocalizedField, string>>> = [];
   for (const group of groups) {
+    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     const entityId = entityBySlug.get(group.slug)!.id;
     for (const [locale, texts] of group.product.attributes) {
       const current = attributeOf.get(`${entityId}|${locale}`);
@@ -190,8 +197,10 @@ export async function applyBatch(tx: Tx, env: BatchEnv, input: ProductGroup[]): 
   ]);
   const linksToAdd: { categories: Array<{ entityId: string; categoryId: string; organizationId: string }>; brands: Array<{ entityId: string; brandId: string; organizationId: string }> } = { categories: [], brands: [] };
   for (const group of groups) {
+    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     const entityId = entityBySlug.get(group.slug)!.id;
     if (group.product.categories) {
+      // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
       const want = new Set(group.product.categories.map((c) => categoryIds.get(c.slug)!));
       const have = new Set(memberships.filter((m) => m.entityId === entityId).map((m) => m.categoryId));
       const drop = [...have].filter((id) => !want.has(id));
@@ -201,6 +210,7 @@ export async function applyBatch(tx: Tx, env: BatchEnv, input: ProductGroup[]): 
       if (drop.length || add.length) changed.add(entityId);
     }
     if (group.product.brand) {
+      // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
       const want = brandIds.get(group.product.brand.slug)!;
       const have = brandLinks.filter((l) => l.entityId === entityId).map((l) => l.brandId);
       const drop = have.filter((id) => id !== want);
@@ -235,6 +245,7 @@ export async function applyBatch(tx: Tx, env: BatchEnv, input: ProductGroup[]): 
       }
       return { optionTypeId: type.id, optionValueId: valueId };
     });
+  // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   const planned = groups.flatMap((g) => g.variants.map((v) => ({ group: g, variant: v, entityId: entityBySlug.get(g.slug)!.id })));
   const picks = planned.map((p) => valueIds(p.entityId, p.variant.options));
   if (newTypes.length) await tx.catalogOptionType.createMany({ data: newTypes });
@@ -248,6 +259,7 @@ export async function applyBatch(tx: Tx, env: BatchEnv, input: ProductGroup[]): 
   const newVariantOptions: Array<{ variantId: string; optionTypeId: string; optionValueId: string; organizationId: string }> = [];
   const variantIdOf = new Map<string, string>();
   for (const [index, { variant, entityId }] of planned.entries()) {
+    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     const chosen = picks[index]!;
     const optionKey = chosen.map((c) => c.optionValueId).sort().join(',');
     const current = variantBySku.get(variant.sku);
@@ -276,7 +288,9 @@ export async function applyBatch(tx: Tx, env: BatchEnv, input: ProductGroup[]): 
   // ── prices (customer-group-free) and stock, product level and per variant ──
   type Target = { entityId: string; variantId: string | null; prices: Map<string, number>; stock: Map<string, number>; row: number };
   const targets: Target[] = [
+    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     ...groups.map((g) => ({ entityId: entityBySlug.get(g.slug)!.id, variantId: null, prices: g.product.prices, stock: g.product.stock, row: g.rows[0]! })),
+    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     ...planned.map((p) => ({ entityId: p.entityId, variantId: variantIdOf.get(p.variant.sku)!, prices: p.variant.prices, stock: p.variant.stock, row: p.variant.row })),
   ];
   const [prices, levels] = await Promise.all([
@@ -299,6 +313,7 @@ export async function applyBatch(tx: Tx, env: BatchEnv, input: ProductGroup[]): 
       changed.add(target.entityId);
     }
     for (const [code, onHand] of target.stock) {
+      // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
       const warehouseId = env.warehouses.get(code)!;
       const variantKey = target.variantId ?? '';
       const current = levelOf.get(`${warehouseId}|${target.entityId}|${variantKey}`);

@@ -100,6 +100,7 @@ async function catalogExport(ctx: TaskContext): Promise<ExportOutput> {
     while (true) {
       const entities = await db.catalogEntity.findMany({ where: { organizationId: org, slug: { gt: after } }, orderBy: { slug: 'asc' }, take: EXPORT_PAGE, select: { id: true, slug: true, type: true, status: true } });
       if (!entities.length) return;
+      // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
       after = entities.at(-1)!.slug;
       const ids = entities.map((e) => e.id);
       const [attributes, categories, brands, variants, prices, levels, media] = await Promise.all([
@@ -173,6 +174,7 @@ async function ordersExport(ctx: TaskContext): Promise<ExportOutput> {
         include: { lines: { orderBy: { position: 'asc' } } },
       });
       if (!orders.length) return;
+      // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
       after = orders.at(-1)!.id;
       yield orders.flatMap((o) => {
         const head = [o.number, o.id, o.placedAt.toISOString(), o.status, o.paymentStatus, o.currency, o.customerEmail ?? '', money(o.subtotal), money(o.discountTotal), money(o.taxTotal), money(o.shippingTotal), money(o.grandTotal)];
@@ -194,6 +196,7 @@ async function customersExport(ctx: TaskContext): Promise<ExportOutput> {
     while (true) {
       const customers = await ctx.db.customer.findMany({ where: { organizationId: org, ...(after ? { id: { gt: after } } : {}) }, orderBy: { id: 'asc' }, take: EXPORT_PAGE });
       if (!customers.length) return;
+      // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
       after = customers.at(-1)!.id;
       yield customers.map((c) => [c.id, c.email, c.name, c.phone ?? '', c.marketingConsent ? 'true' : 'false', c.customerGroupIds.join(LIST_SEPARATOR), c.createdAt.toISOString()]);
     }

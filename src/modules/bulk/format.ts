@@ -106,6 +106,7 @@ export function parseHeader(header: string[]): Column[] {
     if (rest.length === 0 && arg === undefined) {
       if (['slug', 'type', 'status', 'categories', 'brand', 'images', 'sku', 'variant_title'].includes(name)) return { kind: name as 'slug' };
     } else if (rest.length === 0 && arg) {
+      // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
       if (head! in LOCALIZED) {
         if (!LOCALE_RE.test(arg)) problems.push(`column ${name}: ${arg} is not a locale (e.g. en, de-CH)`);
         return { kind: 'localized', field: LOCALIZED[head as keyof typeof LOCALIZED], locale: arg };
@@ -166,6 +167,7 @@ export function emptyProduct(): ProductFields {
 /** One native record → its row, or the cell errors that refuse it. */
 export function parseRecord(columns: Column[], header: string[], record: string[], row: number): ParsedRow | RowError[] {
   const errors: RowError[] = [];
+  // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   const fail = (index: number, message: string) => errors.push({ row, column: header[index]!.trim(), message });
   const product = emptyProduct();
   let slug = '';
@@ -185,6 +187,7 @@ export function parseRecord(columns: Column[], header: string[], record: string[
     }
     if (!value) return;
     if (value.length > MAX_TEXT) return fail(index, `at most ${MAX_TEXT} characters`);
+    // biome-ignore lint/nursery/useExhaustiveSwitchCases: slug returned above; TypeScript narrows it out, Biome does not
     switch (column.kind) {
       case 'type':
         if (!NAME_RE.test(value)) return fail(index, 'must start with a letter and hold letters, digits, _ or - (at most 64)');

@@ -183,11 +183,13 @@ async function runCheckout(ctx: CheckoutCtx, input: CheckoutInput): Promise<Chec
         if (!cartLines.length) throw checkoutFailed('the cart is empty');
         const items = cartLines.map((l) => l.item);
         const sellables = cartLines.map((l) => l.sellable);
+        // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
         const refused = sellables.map((s, i) => ({ itemId: items[i]!.id, reason: unsellableReason(s) })).filter((r) => r.reason);
         if (refused.length) throw checkoutFailed(`${refused.length} item(s) cannot be sold: ${refused.map((r) => r.reason).join('; ')}`, { items: refused });
         const prices = await ports.prices.resolve(serviceCtx(ctx, tx), items.map((i) => ({ entityId: i.entityId, variantId: i.variantId, currency: cart.currency, customerGroupIds: groups, quantity: i.quantity })));
         const unpriced = items.filter((_, i) => prices[i] === null).map((i) => i.id);
         if (unpriced.length) throw checkoutFailed(`${unpriced.length} item(s) have no price in ${cart.currency}`, { items: unpriced.map((itemId) => ({ itemId, reason: 'no price' })) });
+        // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
         const sold = items.map((item, i) => ({ item, sellable: sellables[i]!, unitPrice: prices[i]! }));
         const subtotal = sold.reduce((sum, s) => sum + s.unitPrice * s.item.quantity, 0);
 
@@ -231,6 +233,7 @@ async function runCheckout(ctx: CheckoutCtx, input: CheckoutInput): Promise<Chec
         const totalsInput = {
           pricesIncludeTax: tax.pricesIncludeTax,
           taxExempt: tax.exempt,
+          // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
           lines: sold.map((s, i) => ({ unitPrice: s.unitPrice, quantity: s.item.quantity, rateBps: rates[i]!.rateBps })),
           discountTotal: redemption.discountTotal,
           lineDiscounts: redemption.lineDiscounts,
@@ -241,11 +244,13 @@ async function runCheckout(ctx: CheckoutCtx, input: CheckoutInput): Promise<Chec
         let totals = computeTotals(totalsInput);
         // [tax] An external tax provider decides the tax of the discounted draft (before stock and
         // payment, so its failure — 503 — leaves nothing written).
-        const providerTax = await externalTax(ctx.services.tax.provider, lineTax, cart.currency, sold.map((s, i) => ({ ...s, rateBps: rates[i]!.rateBps, taxClassId: rates[i]!.taxClassId })), totals);
+        // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
+                        const providerTax = await externalTax(ctx.services.tax.provider, lineTax, cart.currency, sold.map((s, i) => ({ ...s, rateBps: rates[i]!.rateBps, taxClassId: rates[i]!.taxClassId })), totals);
         if (providerTax) totals = computeTotals({ ...totalsInput, providerTax });
         const hookLines: CheckoutHookLine[] = sold.map((s, i) => ({
           ...soldItem(s),
           unitPrice: s.unitPrice,
+          // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
           ...totals.lines[i]!,
         }));
 
@@ -265,11 +270,14 @@ async function runCheckout(ctx: CheckoutCtx, input: CheckoutInput): Promise<Chec
 
         // 5. stock, in a fixed lock order
         const order = sold.map((_, i) => i).sort((a, b) => {
+          // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
           const x = sold[a]!.item;
+          // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
           const y = sold[b]!.item;
           return x.entityId.localeCompare(y.entityId) || (x.variantId ?? '').localeCompare(y.variantId ?? '');
         });
         const reservedSorted = await ports.inventory
+          // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
           .reserve(serviceCtx(ctx, tx), order.map((i) => ({ entityId: sold[i]!.item.entityId, variantId: sold[i]!.item.variantId, quantity: sold[i]!.item.quantity, reference: `order:${orderId}`, warehouseId: pickupWarehouseId })))
           .catch((error: unknown) => {
             throw error instanceof AppError ? checkoutFailed(error.message, { step: 'inventory', code: error.code, ...(error.details ? { details: error.details } : {}) }) : error;
@@ -338,17 +346,24 @@ async function runCheckout(ctx: CheckoutCtx, input: CheckoutInput): Promise<Chec
           fulfilledQuantity: 0,
           fulfillmentStatus: 'unfulfilled',
           unitPrice: BigInt(s.unitPrice),
+          // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
           totalPrice: BigInt(totals.lines[i]!.totalPrice),
+          // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
           discountTotal: BigInt(totals.lines[i]!.discountTotal),
+          // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
           taxClassId: rates[i]!.taxClassId,
+          // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
           taxRateBps: providerTax?.rates[i] ?? rates[i]!.rateBps,
+          // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
           taxTotal: BigInt(totals.lines[i]!.taxTotal),
+          // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
           reservations: reservations[i]! as unknown as Prisma.JsonArray,
         }));
         const actor = actorRecord(ctx);
         const statusChanges: StatusChangeRow[] = [{ fromStatus: null, toStatus: 'pending', trigger: 'checkout', reason: null, actorId: actor.id, actorKind: actor.kind, createdAt: now }];
         // One millisecond later, so the timeline lists the two moves in the order they happened.
         if (paidAlready) statusChanges.push({ fromStatus: 'pending', toStatus: 'confirmed', trigger: 'payment', reason: 'nothing to pay', actorId: actor.id, actorKind: actor.kind, createdAt: new Date(now.getTime() + 1) });
+        // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
         const shippingLines = shippingOption ? [shippingLineRow(organizationId, orderId, shippingOption, totals.shippingLines[0]!, now)] : [];
         const draft = { ...orderView({ ...row, number: '', lines }), shippingLines: shippingLines.map(shippingLineView) };
         const write: OrderWrite = {

@@ -65,6 +65,7 @@ export async function externalTax(provider: TaxProvider, tax: CheckoutTax, curre
       sku: s.sellable.sku,
       quantity: s.item.quantity,
       unitPrice: s.unitPrice,
+      // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
       discount: totals.lines[index]!.discountTotal,
       taxClassId: s.taxClassId,
       rateBps: s.rateBps,

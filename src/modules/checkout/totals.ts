@@ -89,6 +89,7 @@ export function computeTotals(input: TotalsInput): Totals {
   // Line-attributed discounts first (capped at each line's total), the rest spread by line value.
   const direct = totals.map(() => 0);
   for (const { index, amount } of input.lineDiscounts ?? []) {
+    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     if (index >= 0 && index < direct.length) direct[index] = Math.min(totals[index]!, direct[index]! + Math.max(0, amount));
   }
   let directSum = direct.reduce((a, b) => a + b, 0);
@@ -98,14 +99,18 @@ export function computeTotals(input: TotalsInput): Totals {
     direct.splice(0, direct.length, ...scaled);
     directSum = discount;
   }
+  // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   const spread = allocate(discount - directSum, totals.map((t, i) => t - direct[i]!));
+  // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   const lineDiscounts = totals.map((_, i) => direct[i]! + spread[i]!);
 
   const inclusive = input.pricesIncludeTax === true;
   const tax = (amount: number, rateBps: number) => (input.taxExempt ? 0 : inclusive ? taxIncluded(amount, rateBps) : taxOn(amount, rateBps));
   const provided = input.taxExempt ? undefined : input.providerTax;
   const lines = input.lines.map((line, i) => {
+    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     const net = totals[i]! - lineDiscounts[i]!;
+    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     return { totalPrice: totals[i]!, discountTotal: lineDiscounts[i]!, taxTotal: provided ? Math.max(0, Math.round(provided.lines[i] ?? 0)) : tax(net, line.rateBps) };
   });
   const linesTax = lines.reduce((a, l) => a + l.taxTotal, 0);
@@ -128,6 +133,7 @@ export function computeTotals(input: TotalsInput): Totals {
     // The provider's shipping tax, spread over the charges by amount (all of it when there are none).
     shippingTaxTotal = shippingTotal > 0 ? Math.max(0, Math.round(provided.shipping)) : 0;
     const parts = allocate(shippingTaxTotal, shippingLines.map((s) => s.amount));
+    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     shippingLines = shippingLines.map((s, i) => ({ ...s, taxTotal: parts[i]! }));
     if (shippingLines.length) shippingTaxTotal = parts.reduce((a, b) => a + b, 0);
   }

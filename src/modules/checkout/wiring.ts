@@ -11,7 +11,8 @@ export function portsOf(services: Services): CheckoutPorts {
       async resolve(ctx, queries) {
         if (!queries.length) return [];
         // One resolver call per (currency, groups) context; checkout and carts send one.
-        const first = queries[0]!;
+        // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
+                const first = queries[0]!;
         const resolved = await services.pricing.resolvePrices(
           ctx,
           { currency: first.currency, customerGroupIds: first.customerGroupIds },
@@ -44,7 +45,9 @@ export function portsOf(services: Services): CheckoutPorts {
           const amount = Number(r.discount);
           out.discountTotal += amount;
           out.freeShipping ||= r.freeShipping;
+          // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
           for (const line of r.lines) out.lineDiscounts!.push({ index: line.index, amount: Number(line.discount) });
+          // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
           out.applied.push({ code: r.code, promotionId: r.promotionId!, type: r.type!, amount, redemptionId: r.redemptionId });
         }
         return out;

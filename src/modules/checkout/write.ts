@@ -105,6 +105,7 @@ export async function writeOrder(tx: Tx, w: OrderWrite, final: boolean): Promise
     ${w.shippingLines?.length ? Prisma.sql`, ship as (${shippingLinesSql(o.organizationId, o.id, w.shippingLines)})` : Prisma.empty}
     ${final ? Prisma.sql`, ev as (${eventSql(w.event.origin, w.event.payload, Prisma.sql`ord`)})` : Prisma.empty}
     select number from ord`;
+  // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   return rows[0]!.number;
 }
 
@@ -134,5 +135,6 @@ export async function assignNumberAndRecord(tx: Tx, w: OrderWrite): Promise<stri
     ),
     ev as (${eventSql(w.event.origin, w.event.payload, Prisma.sql`upd`)})
     select number from upd`;
+  // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   return rows[0]!.number;
 }

@@ -44,6 +44,7 @@ export async function reorder(ctx: CustomersCtx, idOrNumber: string): Promise<Re
       // Two lines of one item in the old order become one cart item, as adding twice would.
       const same = items.find((it) => it.entityId === line.entityId && it.variantId === line.variantId);
       if (same) same.quantity += line.quantity;
+      // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
       else items.push({ entityId: line.entityId, variantId: line.variantId, quantity: line.quantity, unitPriceSnapshot: BigInt(prices[i]!) });
     });
     const cart = await tx.cart.create({

@@ -44,6 +44,7 @@ export async function requireCustomer(ctx: CustomersCtx): Promise<CustomerRow> {
  * orders:read:own rule (own orders only, 404 for any other), whatever else the user may hold.
  */
 function ownOrdersCtx(ctx: CustomersCtx, customerId: string): CustomersCtx {
+  // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   return { ...ctx, actor: { ...ctx.actor!, customerId, permissions: [ORDER_PERMISSION.readOwn] } };
 }
 
@@ -254,6 +255,7 @@ async function orderStats(ctx: CustomersCtx, ids: string[]): Promise<Map<string,
   });
   return new Map(
     rows.map((r) => [
+      // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
       r.customerId!,
       { ordersCount: r._count._all, lifetimeValue: toNumber(r._sum.capturedAmount ?? 0n) - toNumber(r._sum.refundedAmount ?? 0n), lastOrderAt: r._max.placedAt },
     ]),

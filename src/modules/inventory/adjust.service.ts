@@ -118,6 +118,7 @@ export async function adjustStock(ctx: ServiceContext, input: AdjustInput): Prom
         throw conflict(`only ${onHand} on hand: ${input.type} of ${-q} would take on hand below zero`, { onHand, quantity: q });
       }
     }
+    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     const level = levelView(levelFromRow(rows[0]!));
     const movement = movementView(
       await tx.inventoryMovement.create({
@@ -161,6 +162,7 @@ export async function listLevels(ctx: ServiceContext & ListCtx, input: LevelList
   if (input.warehouseId) conditions.push(Prisma.sql`warehouse_id = ${input.warehouseId}::uuid`);
   if (input.lowStock !== undefined) conditions.push(input.lowStock ? Prisma.sql`on_hand - reserved <= reorder_threshold` : Prisma.sql`on_hand - reserved > reorder_threshold`);
   const where = Prisma.join(conditions, ' and ');
+  // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   const count = async () => Number((await ctx.db.$queryRaw<Array<{ n: bigint }>>`select count(*) as n from inventory_levels where ${where}`)[0]!.n);
   // Raw SQL for the low-stock comparison between columns; (entity, variant key, warehouse) is
   // unique, so it orders the list totally and serves as the cursor's position.
@@ -173,6 +175,7 @@ export async function listLevels(ctx: ServiceContext & ListCtx, input: LevelList
         const rows = await ctx.db.$queryRaw<Array<LevelRow & { total: bigint }>>`
           select *, count(*) over () as total from inventory_levels where ${where}
           order by entity_id ${backward ? Prisma.sql`desc` : Prisma.empty}, variant_key ${backward ? Prisma.sql`desc` : Prisma.empty}, warehouse_id ${backward ? Prisma.sql`desc` : Prisma.empty} limit ${take} offset ${skip}`;
+        // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
         const total = rows.length ? Number(rows[0]!.total) : skip ? await count() : 0;
         return { rows, total };
       }
@@ -202,6 +205,7 @@ export async function updateLevel(ctx: ServiceContext, id: string, patch: { reor
     },
   });
   if (!updated.length) throw notFound('Inventory level');
+  // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   return levelView(updated[0]!);
 }
 

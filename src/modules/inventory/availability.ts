@@ -58,6 +58,7 @@ export async function checkAvailability(ctx: ServiceContext, entityIds: readonly
   });
   const byEntity = new Map<string, EntityAvailability>(ids.map((id) => [id, untracked(id)]));
   for (const row of rows) {
+    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     const entity = byEntity.get(row.entityId)!;
     const level: LevelAvailability = { variantId: row.variantId, warehouseId: row.warehouseId, onHand: row.onHand, reserved: row.reserved, available: row.onHand - row.reserved };
     entity.tracked = true;
@@ -71,5 +72,6 @@ export async function checkAvailability(ctx: ServiceContext, entityIds: readonly
     add(warehouse, level);
   }
   for (const entity of byEntity.values()) entity.inStock = entity.available > 0;
+  // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   return ids.map((id) => byEntity.get(id)!);
 }

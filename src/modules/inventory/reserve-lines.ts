@@ -89,8 +89,10 @@ export async function reserveLines(ctx: ServiceContext, lines: readonly ReserveL
   const missing = rows.find((row) => !row.coverable) ?? rows.find((row) => !row.warehouse_id);
   if (missing) {
     const available = Math.max(0, missing.available ?? 0);
+    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     const q = lines[missing.idx - 1]!.quantity;
     throw conflict(`only ${available} available in any one warehouse; cannot reserve ${q}`, { available, requested: q });
   }
+  // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   return rows.map((row, i) => ({ warehouseId: row.warehouse_id!, quantity: lines[i]!.quantity }));
 }

@@ -261,8 +261,10 @@ defineRawRoute({
     },
   },
   async handle(ctx, params) {
+    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     if (!/^[0-9a-f-]{36}$/i.test(params.id!)) return errorResponse(404, 'NOT_FOUND', 'Media asset not found');
     try {
+      // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
       const asset = await findAsset(ctx, params.id!.toLowerCase());
       const signed = await contentUrl(ctx.config, asset);
       if (new URL(ctx.request.url).searchParams.get('signed') === 'true') return envelope({ url: signed.url, expiresAt: signed.expiresAt.toISOString() });
@@ -296,6 +298,7 @@ defineRawRoute({
   },
   async handle(ctx, params) {
     const url = new URL(ctx.request.url);
+    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     const id = params.id!.toLowerCase();
     const refusal = verifyMediaUrl(ctx.config, id, url.searchParams.get('expires'), url.searchParams.get('signature'));
     if (refusal) return errorResponse(403, 'FORBIDDEN', refusal);

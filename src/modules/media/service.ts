@@ -90,7 +90,7 @@ async function checkedType(ctx: MediaCtx, file: ReceivedFile): Promise<string> {
   if (!ctx.config.media.allowedTypes.includes(detected.mime)) {
     throw validationFailed([{ field: 'file', message: `${detected.mime} is not allowed; allowed: ${ctx.config.media.allowedTypes.join(', ')}` }]);
   }
-  const declared = file.declaredType?.split(';')[0]!.trim().toLowerCase();
+  const declared = file.declaredType?.split(';')[0]?.trim().toLowerCase();
   if (declared && declared !== 'application/octet-stream' && (ALIASES[declared] ?? declared) !== detected.mime) {
     throw validationFailed([{ field: 'file', message: `declared type ${declared} contradicts the file's bytes (${detected.mime})` }]);
   }

@@ -22,7 +22,7 @@ defineTask({
   concurrency: { key: (input) => `media:${input.assetId}` },
   async handler(input, ctx) {
     const asset = await ctx.db.mediaAsset.findFirst({ where: { id: input.assetId, organizationId: ctx.organizationId }, include: { derived: true } });
-    if (!asset || !asset.width) return { created: 0 };
+    if (!asset?.width) return { created: 0 };
     const storage = mediaStorage(ctx.config);
     const source = await storage.get(asset.storageKey);
     if (!source) throw new JobError(`stored object of asset ${asset.id} is missing`, { retry: false });

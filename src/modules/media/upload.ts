@@ -82,7 +82,7 @@ export async function receiveMultipart(request: Request, config: Config): Promis
   let pending = null as Promise<ReceivedFile> | null;
   const done = new Promise<void>((resolve, reject) => {
     parser.on('file', (name, stream, info) => {
-      if (name !== 'file' || pending) {
+      if (name !== 'file' || pending !== null) {
         stream.resume();
         return;
       }
@@ -109,7 +109,7 @@ export async function receiveMultipart(request: Request, config: Config): Promis
   source.pipe(parser);
   try {
     await done;
-    const file = pending ? await pending : null;
+    const file = pending !== null ? await pending : null;
     if (refused) {
       if (file) await fs.rm(file.tempFile, { force: true });
       throw refused;
@@ -118,7 +118,7 @@ export async function receiveMultipart(request: Request, config: Config): Promis
   } catch (error) {
     source.unpipe(parser);
     source.destroy();
-    const file = pending ? await pending.catch(() => null) : null;
+    const file = pending !== null ? await pending.catch(() => null) : null;
     if (file) await fs.rm(file.tempFile, { force: true });
     throw error;
   }

@@ -57,6 +57,7 @@ export async function fulfillLines(tx: Tx, ctx: OrdersCtx, order: OrderRow, inpu
     else merged.set(row.id, (merged.get(row.id) ?? 0) + line.quantity);
   });
   for (const [lineId, quantity] of merged) {
+    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     const row = byId.get(lineId)!;
     const open = row.quantity - row.fulfilledQuantity;
     if (quantity > open) issues.push({ field: `lines.${requested.findIndex((l) => l.lineItemId === lineId)}.quantity`, message: `is above the ${open} unit(s) of this line not yet fulfilled` });
@@ -80,6 +81,7 @@ export async function fulfillLines(tx: Tx, ctx: OrdersCtx, order: OrderRow, inpu
 
   const moves: StockMove[] = [];
   for (const [lineId, quantity] of merged) {
+    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     const row = byId.get(lineId)!;
     const { taken, left } = takeReserved((row.reservations ?? []) as Array<{ warehouseId: string; quantity: number }>, quantity);
     for (const t of taken) moves.push({ entityId: row.entityId, variantId: row.variantId, warehouseId: t.warehouseId, quantity: t.quantity, reference: `order:${order.id}` });

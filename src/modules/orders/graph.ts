@@ -117,6 +117,7 @@ builder.objectFields(OrderRef, (t) => ({
           select: { id: true, invoiceNumber: true, invoicedAt: true },
         });
         return groupBy(
+          // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
           rows.map((row) => ({ orderId: row.id, invoiceNumber: row.invoiceNumber!, issuedAt: row.invoicedAt ?? new Date(0) })),
           (invoice) => invoice.orderId,
         );

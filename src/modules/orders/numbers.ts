@@ -27,6 +27,7 @@ export async function nextNumber(tx: DbLike, organizationId: string, kind: Count
     values (${organizationId}::uuid, ${kind}, ${year}, 1)
     on conflict (organization_id, kind, year) do update set value = order_counters.value + 1
     returning value`;
+  // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   return formatNumber(kind, year, rows[0]!.value);
 }
 
@@ -46,5 +47,6 @@ export async function assignNumber(tx: DbLike, organizationId: string, kind: Cou
     from next
     where orders.id = ${orderId}::uuid
     returning orders.number`;
+  // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   return rows[0]!.number;
 }

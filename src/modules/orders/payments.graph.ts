@@ -54,6 +54,7 @@ const OrderPaymentRef = builder.objectRef<OrderPaymentView>('OrderPayment').impl
               orderBy: [{ receivedAt: 'asc' }, { eventId: 'asc' }],
               select: { eventId: true, type: true, outcome: true, receivedAt: true, orderId: true },
             });
+            // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
             return groupBy(rows, (r) => r.orderId!, (r) => ({ eventId: r.eventId, type: r.type, outcome: r.outcome, receivedAt: r.receivedAt }));
           },
           () => [],

@@ -60,6 +60,7 @@ export async function createRefund(ctx: OrdersCtx, orderId: string, input: Refun
       else merged.set(line.lineItemId, (merged.get(line.lineItemId) ?? 0) + line.quantity);
     });
     for (const [lineId, quantity] of merged) {
+      // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
       const row = byId.get(lineId)!;
       const refundable = row.quantity - row.refundedQuantity;
       if (quantity > refundable) {
@@ -71,6 +72,7 @@ export async function createRefund(ctx: OrdersCtx, orderId: string, input: Refun
 
     const inclusive = (order.pricing as { pricesIncludeTax?: unknown } | null)?.pricesIncludeTax === true;
     const lines = [...merged].map(([lineId, quantity]) => {
+      // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
       const row = byId.get(lineId)!;
       // What the shopper paid for the line: its tax is inside the price when prices included tax.
       const net = toNumber(row.totalPrice) - toNumber(row.discountTotal) + (inclusive ? 0 : toNumber(row.taxTotal));
@@ -82,7 +84,9 @@ export async function createRefund(ctx: OrdersCtx, orderId: string, input: Refun
     // Never over what was captured: trim from the last line if rounding or earlier refunds would exceed it.
     let amount = lines.reduce((sum, l) => sum + l.amount, 0);
     for (let i = lines.length - 1; i >= 0 && amount > refundable; i -= 1) {
+      // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
       const cut = Math.min(lines[i]!.amount, amount - refundable);
+      // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
       lines[i]!.amount -= cut;
       amount -= cut;
     }

@@ -22,6 +22,7 @@ interface PriceArgs {
 function checkedArgs(args: PriceArgs): { currency: string; groups: string[]; quantity: number } {
   const details: Array<{ field: string; message: string }> = [];
   const currency = currencySchema.safeParse(args.currency);
+  // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   if (!currency.success) details.push({ field: 'currency', message: currency.error.issues[0]!.message });
   const groups = [...new Set(args.customerGroupIds ?? [])].sort();
   groups.forEach((group, index) => {
@@ -43,6 +44,7 @@ async function loadResolved(ctx: RequestContext, entityId: string, variantId: st
     async (keys) => {
       const queries = keys.map((key) => {
         const [entity, variant] = key.split('/');
+        // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
         return { entityId: entity!, variantId: variant || null, quantity };
       });
       const resolved = await resolvePrices(ctx, { currency, customerGroupIds: groups }, queries);
@@ -52,7 +54,9 @@ async function loadResolved(ctx: RequestContext, entityId: string, variantId: st
   ).load(`${entityId}/${variantId ?? ''}`);
 }
 
-const priceArgs = (t: { arg: { string: Function; stringList: Function; int: Function } }) => ({
+// Pothos' argument builders are generic; only their call shape matters here.
+type ArgBuilder = (options: any) => any;
+const priceArgs = (t: { arg: { string: ArgBuilder; stringList: ArgBuilder; int: ArgBuilder } }) => ({
   currency: t.arg.string({ required: true, description: 'ISO 4217 currency code, e.g. USD' }),
   customerGroupIds: t.arg.stringList({ required: false, description: "The customer's groups: their group prices and modifiers apply. Without a pricing permission only your own groups (FORBIDDEN otherwise)" }),
   quantity: t.arg.int({ required: false, defaultValue: 1, description: 'Units bought (quantity breaks of modifiers), default 1' }),

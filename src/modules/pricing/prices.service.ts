@@ -111,6 +111,7 @@ export async function updatePrice(ctx: ServiceContext, id: string, amount: numbe
     const rows = await tx.$queryRaw<Array<{ id: string }>>`
       select id from prices where id = ${id}::uuid and organization_id = ${ctx.organization.id}::uuid for update`;
     if (!rows.length) throw notFound('Price');
+    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     const previous = priceView((await tx.price.findUnique({ where: { id } }))!);
     const view = priceView(await tx.price.update({ where: { id }, data: { amount: BigInt(amount) } }));
     if (previous.amount !== view.amount) {

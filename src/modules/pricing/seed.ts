@@ -45,6 +45,7 @@ export async function seedPrices(ctx: ServiceContext, currency = 'USD'): Promise
   const have = new Set(existing.map((p) => `${p.entityId}/${p.scopeKey}`));
   let created = 0;
   for (const entity of entities) {
+    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     const amount = DEMO_PRICES[entity.slug]!;
     const wanted = [
       { variantId: null as string | null, amount: demoAmount(amount, currency) },

@@ -127,6 +127,7 @@ function dataOf(def: PromotionDefinition, input: PromotionInput | Partial<Promot
     minSubtotal: def.minSubtotal === null ? null : BigInt(def.minSubtotal),
     buyQuantity: def.buyQuantity,
     getQuantity: def.getQuantity,
+    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     name: input.name ?? current!.name,
     description: input.description !== undefined ? input.description : (current?.description ?? null),
     isActive: input.isActive ?? current?.isActive ?? true,
@@ -174,6 +175,7 @@ async function lockPromotion(tx: ServiceContext['db'], ctx: ServiceContext, wher
     ? await tx.$queryRaw<Array<{ id: string }>>`select id from promotions where id = ${where.id}::uuid and organization_id = ${ctx.organization.id}::uuid for update`
     : await tx.$queryRaw<Array<{ id: string }>>`select id from promotions where code = ${where.code} and organization_id = ${ctx.organization.id}::uuid for update`;
   if (!ids.length) return null;
+  // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   return tx.promotion.findUnique({ where: { id: ids[0]!.id } });
 }
 
@@ -191,7 +193,9 @@ export async function updatePromotion(ctx: ServiceContext, id: string, patch: Pa
       const before = promotionView(current);
       const pick = <K extends keyof PromotionInput>(key: K, fallback: PromotionInput[K]) => (patch[key] !== undefined ? patch[key] : fallback);
       const def: PromotionDefinition = {
+        // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
         code: normalizeCode(pick('code', current.code)!),
+        // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
         type: pick('type', current.type)!,
         value: pick('value', patch.type && patch.type !== current.type ? undefined : before.value) ?? 0,
         currency: pick('currency', current.currency) ?? null,
@@ -302,6 +306,7 @@ export async function redeemPromotion(ctx: ServiceContext, input: RedeemInput): 
     const evaluation = evaluatePromotion(promotion, input, new Date(), await customerUses(tx, promotion, input.customerId));
     if (!evaluation.valid) {
       const message = `promotion ${code}: ${evaluation.message}`;
+      // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
       const reason = evaluation.reason!;
       if (CONFLICT_REASONS.has(reason)) throw new AppError('CONFLICT', message, { reason, fields: ['code'] });
       throw new AppError('VALIDATION_FAILED', message, [{ field: 'code', message: evaluation.message ?? message, reason }]);
@@ -335,6 +340,7 @@ export async function releaseRedemption(ctx: ServiceContext, redemptionId: strin
       if (!exists) throw notFound('Promotion redemption');
       return { released: false };
     }
+    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     await tx.$executeRaw`update promotions set times_used = times_used - 1 where id = ${rows[0]!.promotion_id}::uuid and times_used > 0`;
     return { released: true };
   });

@@ -60,5 +60,6 @@ export async function patchSettingsGroup(ctx: Ctx, group: string, patch: Json): 
     on conflict (organization_id, "group") do update
       set values = (settings.values || excluded.values) - ${remove}::text[], updated_at = now()
     returning values`;
+  // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   return rows[0]!.values;
 }

@@ -76,6 +76,7 @@ const bands = z
     list.forEach((b, i) => {
       const bound = b.upTo ?? null;
       if (bound === null && i !== list.length - 1) ctx.addIssue({ code: 'custom', path: [i, 'upTo'], message: 'only the last band may be open-ended' });
+      // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
       const prev = i > 0 ? (list[i - 1]!.upTo ?? null) : null;
       if (bound !== null && prev !== null && bound <= prev) ctx.addIssue({ code: 'custom', path: [i, 'upTo'], message: 'bands must be in increasing order of upTo' });
     });
@@ -142,6 +143,7 @@ function toBase(input: z.infer<typeof baseCalculatorInput>): BaseCalculator {
   if (input.flat) return { kind: 'flat', amounts: input.flat.amounts };
   if (input.perItem) return { kind: 'per_item', amounts: input.perItem.amounts };
   if (input.weightTable) return { kind: 'weight_table', currency: input.weightTable.currency, bands: input.weightTable.bands.map((b) => ({ upTo: b.upTo ?? null, amount: b.amount })) };
+  // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   const table = input.priceTable!;
   return { kind: 'price_table', currency: table.currency, bands: table.bands.map((b) => ({ upTo: b.upTo ?? null, amount: b.amount })) };
 }

@@ -135,6 +135,7 @@ export async function quoteShipping(ctx: ServiceContext, request: QuoteRequest):
   const inZone = rows.filter((m) => zoneContains({ countries: m.countries, regions: m.regions, postalCodes: m.postal_codes }, request.destination));
   if (!inZone.length) return { options: [], covered: false };
   const subtotal = lines.reduce((sum, l) => sum + l.unitPrice * l.quantity, 0);
+  // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   const weightGrams = Number(inZone[0]!.weight);
   const itemCount = quantities.reduce((a, b) => a + b, 0);
   const calcInput = { currency: request.currency, subtotal, weightGrams, itemCount };
@@ -158,12 +159,14 @@ export async function quoteShipping(ctx: ServiceContext, request: QuoteRequest):
   const rates = new Map<string | null, { taxClassId: string | null; rateBps: number }>();
   const destination = { countryCode: request.destination.country, region: request.destination.state ?? null, postalCode: request.destination.postalCode ?? null };
   for (const classId of new Set(eligible.map((e) => e.m.tax_class_id))) rates.set(classId, await resolveClassRate(ctx, classId, destination));
+  // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   const mode = request.tax ?? taxModeOf(inZone[0]!, request.groups);
   const taxOf = (amount: number, rateBps: number) => (mode.exempt ? 0 : mode.pricesIncludeTax ? taxIncluded(amount, rateBps) : taxOn(amount, rateBps));
   // What the shopper pays for the option: the listed amount when it includes tax.
   const pays = (o: { amount: number; taxTotal: number }) => (mode.pricesIncludeTax ? o.amount : o.amount + o.taxTotal);
   const options = eligible
     .map(({ m, amount, estimateDays }) => {
+      // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
       const rate = rates.get(m.tax_class_id)!;
       return {
         methodId: m.id,

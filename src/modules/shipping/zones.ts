@@ -67,6 +67,7 @@ export function zoneContains(zone: Pick<ZoneView, 'countries' | 'regions' | 'pos
     if (!state || !regions.some((r) => r === state || r === `${country}-${state}`)) return false;
   }
   if (zone.postalCodes.length) {
+    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     if (!to.postalCode || !zone.postalCodes.some((p) => postalMatches(p, to.postalCode!))) return false;
   }
   return true;

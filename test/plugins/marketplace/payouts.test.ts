@@ -25,7 +25,7 @@ const adapter: PayoutAdapter = {
     calls.push(request);
     const hold = holdNext;
     holdNext = null;
-    if (hold) await hold;
+    if (hold !== null) await hold;
     if (failNext > 0) {
       failNext -= 1;
       return { ok: false, message: 'bank rejected the transfer' };

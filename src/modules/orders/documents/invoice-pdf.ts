@@ -15,6 +15,7 @@ const MARGIN = 50;
 export function renderInvoicePdf(data: DocumentData): Promise<Buffer> {
   const { order, locale } = data;
   const money = (minor: number) => formatMoneyForPdf(minor, order.currency, locale);
+  // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   const accent = /^#[0-9a-fA-F]{6}$/.test(data.branding.primaryColor ?? '') ? data.branding.primaryColor! : '#222222';
   const doc = new (PDFDocument())({
     size: 'A4',
@@ -65,12 +66,14 @@ export function renderInvoicePdf(data: DocumentData): Promise<Buffer> {
   ];
   const row = (cells: string[], options: { bold?: boolean; color?: string } = {}) => {
     doc.font(options.bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(9).fillColor(options.color ?? '#222222');
+    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     const heights = cells.map((cell, i) => doc.heightOfString(cell, { width: cols[i]!.w }));
     const height = Math.max(...heights);
     if (y + height > doc.page.height - MARGIN - 120) {
       doc.addPage();
       y = MARGIN;
     }
+    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     cells.forEach((cell, i) => doc.text(cell, cols[i]!.x, y, { width: cols[i]!.w, align: cols[i]!.align }));
     y += height + 6;
     doc.moveTo(MARGIN, y - 3).lineTo(MARGIN + width, y - 3).lineWidth(0.5).strokeColor('#dddddd').stroke();

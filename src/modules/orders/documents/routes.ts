@@ -38,6 +38,7 @@ defineRawRoute({
     tags: ['orders'],
     responses: { 200: { description: 'The PDF', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } }, ...errors },
   },
+  // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   handle: async (ctx, params) => fileResponse(await invoicePdf(ctx, params.id!), 'inline'),
 });
 
@@ -52,6 +53,7 @@ defineRawRoute({
     tags: ['orders'],
     responses: { 200: { description: 'The HTML page', content: { 'text/html': { schema: { type: 'string' } } } }, ...errors },
   },
+  // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   handle: async (ctx, params) => fileResponse(await invoiceHtml(ctx, params.id!), 'inline'),
 });
 
@@ -66,5 +68,6 @@ defineRawRoute({
     tags: ['orders'],
     responses: { 200: { description: 'The HTML page', content: { 'text/html': { schema: { type: 'string' } } } }, ...errors },
   },
+  // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   handle: async (ctx, params) => fileResponse(await receiptHtml(ctx, params.id!), 'inline'),
 });

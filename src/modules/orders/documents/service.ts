@@ -51,5 +51,6 @@ export async function emailInvoice(ctx: OrdersCtx, orderId: string): Promise<Inv
     html,
     attachments: [{ filename: `${data.invoiceNumber}.pdf`, content: pdf, contentType: 'application/pdf' }],
   });
+  // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   return { sent: true, to, invoiceNumber: data.invoiceNumber!, messageId: sent.messageId, transport: sent.transport };
 }

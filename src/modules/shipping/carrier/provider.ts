@@ -63,6 +63,8 @@ export function decimalToMinor(text: string, currency: string): number | null {
   if (!match) return null;
   const digits = fractionDigits(currency);
   const fraction = (match[2] ?? '').padEnd(digits + 1, '0');
+  // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   const minor = Number(match[1]!) * 10 ** digits + (digits ? Number(fraction.slice(0, digits)) : 0);
+  // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   return fraction[digits]! >= '5' ? minor + 1 : minor;
 }
