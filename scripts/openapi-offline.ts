@@ -2,7 +2,7 @@
 // The facade learns the schema when Yoga hands it over; one in-process request through Yoga (no
 // resolver runs for `__typename`) makes sure that has happened.
 import openapiTS, { astToString } from 'openapi-typescript';
-import { buildSchema } from '../src/graphql/schema.js';
+import { buildSchema } from '../src/schema.js';
 import { createGraphqlServer } from '../src/graphql/yoga.js';
 import { buildOpenApiDocument } from '../src/http/openapi.js';
 

@@ -8,7 +8,7 @@ import { getNamedType, isInputObjectType, isObjectType, lexicographicSortSchema,
 import { resolveConfig } from '../src/config/index.js';
 import { createLogger } from '../src/logger.js';
 import { activatePlugins } from '../src/plugins/runtime.js';
-import { buildSchema } from '../src/graphql/schema.js';
+import { buildSchema } from '../src/schema.js';
 import { PACKAGE_ROOT } from '../src/paths.js';
 import type { Plugin } from '../src/plugins/index.js';
 import { channel } from '../plugins/channel/index.js';

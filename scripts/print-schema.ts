@@ -2,7 +2,7 @@
 // what SDK generators and reviewers read; test/platform/schema-drift.test.ts fails when stale).
 import fs from 'node:fs';
 import path from 'node:path';
-import { printSchemaSDL } from '../src/graphql/schema.js';
+import { printSchemaSDL } from '../src/schema.js';
 import { PACKAGE_ROOT } from '../src/paths.js';
 
 const target = path.join(PACKAGE_ROOT, 'schema.graphql');

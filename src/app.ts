@@ -2,7 +2,7 @@
 // Prisma, identity, services, and the HTTP app. The server, the worker and the CLI all start
 // here, so they share one way of reaching the database.
 import type { Config } from './config/index.js';
-import { createDb, resolveDatabase, type Db, type SqlCounter } from './db/client.js';
+import { createDb, resolveDatabase, type Db, } from './db/client.js';
 import { applyMigrations } from './db/migrations.js';
 import { createAuth, type Auth } from './auth/better-auth.js';
 import { resolveAuthSecret } from './auth/secret.js';
@@ -14,10 +14,14 @@ import { promotionsService } from './modules/promotions/index.js';
 import { createTaxService } from './modules/tax/index.js';
 import { auditService } from './modules/audit/index.js';
 import type { Services } from './services.js';
+import type { Runtime } from './runtime.js';
+// The module list first: every module registers its operations, hooks and tasks on import.
+import './schema.js';
 import { createHttpApp, type HttpApp } from './http/app.js';
 import { createJobsService } from './jobs/service.js';
 import { createPaymentsService } from './modules/payments/service.js';
 import { createMailer } from './modules/orders/documents/mailer.js';
+import { customerLifecycle } from './modules/customers/identity.js';
 import { startJobWorker, workerOptionsFrom } from './jobs/worker.js';
 import { MIGRATIONS_DIR, PACKAGE_VERSION } from './paths.js';
 import { activatePlugins } from './plugins/runtime.js';
@@ -25,16 +29,7 @@ import { createIdentityService } from './auth/identity-service.js';
 import { createMetrics } from './observability/metrics.js';
 import { metricsPort, startMetricsServer, type MetricsServer } from './observability/metrics-http.js';
 
-export interface Runtime {
-  config: Config;
-  db: Db;
-  counter: SqlCounter;
-  auth: Auth;
-  services: Services;
-  logger: Logger;
-  databaseUrl: string;
-  close(): Promise<void>;
-}
+export type { Runtime } from './runtime.js';
 
 export interface BootOptions {
   /** Apply pending migrations first (server, worker and `commerce migrate` do). */
@@ -73,7 +68,7 @@ export async function bootRuntime(config: Config, options: BootOptions = {}): Pr
     }
     const { db, counter } = createDb(database.url, { countStatements: options.countStatements });
     const baseUrl = config.baseUrl ?? `http://localhost:${config.port}`;
-    const auth = createAuth(config, db, { secret: resolveAuthSecret(config), baseUrl });
+    const auth = createAuth(config, db, { secret: resolveAuthSecret(config), baseUrl, mailer: createMailer(config), users: customerLifecycle });
     const services = createServices(db, config, logger, auth);
     await services.organizations.defaultOrganization();
     return {

@@ -4,6 +4,8 @@
 // module and the plugins' routes: importing app.ts compiles and loads all of them (about 20 s
 // under load on the 2-core machine for `api-keys create`, for a command that writes one row).
 // Plugins still shape the config (roles, API-key scopes) through loadConfig.
+import { createMailer } from './modules/orders/documents/mailer.js';
+import { customerLifecycle } from './modules/customers/identity.js';
 import type { Config } from './config/index.js';
 import { createDb, resolveDatabase, type Db } from './db/client.js';
 import { applyMigrations } from './db/migrations.js';
@@ -25,7 +27,12 @@ export async function bootCliRuntime(config: Config): Promise<CliRuntime> {
   try {
     await applyMigrations(database.url, MIGRATIONS_DIR);
     const { db } = createDb(database.url);
-    const auth = createAuth(config, db, { secret: resolveAuthSecret(config), baseUrl: config.baseUrl ?? `http://localhost:${config.port}` });
+    const auth = createAuth(config, db, {
+      secret: resolveAuthSecret(config),
+      baseUrl: config.baseUrl ?? `http://localhost:${config.port}`,
+      mailer: createMailer(config),
+      users: customerLifecycle,
+    });
     const organizations = createOrganizationDirectory(db);
     await organizations.defaultOrganization();
     return {

@@ -14,6 +14,15 @@ export interface OrganizationRef {
   name: string;
 }
 
+// The database layer's ServiceContext takes these three from the request (db/transaction.ts).
+declare module './db/transaction.js' {
+  interface RequestScope {
+    organization: OrganizationRef;
+    actor: Actor | null;
+    requestId: string;
+  }
+}
+
 export interface RequestContext {
   requestId: string;
   request: Request;

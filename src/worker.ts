@@ -11,7 +11,7 @@ import { handleShutdownSignalsInApp } from './db/embedded.js';
 import { metricsPort, startMetricsServer } from './observability/metrics-http.js';
 import { startTracing } from './observability/tracing.js';
 // Every module registers its tasks and event subscribers when imported; schema.ts is the list.
-import './graphql/schema.js';
+import './schema.js';
 
 async function main(): Promise<void> {
   const config = await loadConfig();

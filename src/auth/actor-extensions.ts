@@ -4,7 +4,7 @@
 // once for actors it does not concern, so that other callers pay no statement for it.
 import type { Config } from '../config/index.js';
 import type { Db } from '../db/client.js';
-import type { Actor } from './actor.js';
+import type { Actor } from './actor-type.js';
 
 // biome-ignore lint/suspicious/noConfusingVoidType: an extension written as `async () => {}` (nothing to add) returns Promise<void>
 export type ActorExtension = (actor: Actor, ctx: { db: Db; config: Config }) => Promise<Partial<Pick<Actor, 'vendorId' | 'actsForVendor'>> | null | undefined | void>;

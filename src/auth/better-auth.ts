@@ -13,9 +13,7 @@ import { apiKey } from '@better-auth/api-key';
 import type { Config } from '../config/index.js';
 import type { Db } from '../db/client.js';
 import { permissionsFromMap } from './permissions.js';
-import { createMailer, type Mailer } from '../modules/orders/documents/mailer.js';
-import { authMail } from './mail.js';
-import { customerForNewUser, customerForUpdatedUser } from '../modules/customers/identity.js';
+import { authMail, type MailSender } from './mail.js';
 
 /**
  * Who a new user becomes: the organization the request resolved to, and the role (customer
@@ -47,9 +45,29 @@ function apiKeyConfigurations(config: Config) {
   }));
 }
 
-export function createAuth(config: Config, db: Db, options: { secret: string; baseUrl: string; mailer?: Mailer }) {
+/**
+ * What sign-up and profile changes do beyond identity: the customers module's records (a customer
+ * per customer sign-up, guest orders claimed on a verified email). The entry files pass
+ * modules/customers/identity.ts, so this layer does not import a module.
+ */
+export interface UserLifecycle {
+  created(db: Db, user: AuthUserRecord): Promise<void>;
+  updated(db: Db, user: AuthUserRecord): Promise<void>;
+}
+
+/** The user row better-auth hands its database hooks, with our additional fields. */
+export interface AuthUserRecord {
+  id: string;
+  email: string;
+  name: string;
+  emailVerified?: boolean | null;
+  role?: string | null;
+  organizationId?: string | null;
+}
+
+export function createAuth(config: Config, db: Db, options: { secret: string; baseUrl: string; mailer: MailSender; users: UserLifecycle }) {
   const secure = options.baseUrl.startsWith('https://');
-  const mail = authMail(options.mailer ?? createMailer(config));
+  const mail = authMail(options.mailer);
   const { google, github } = config.auth.socialProviders;
   return betterAuth({
     appName: 'commerce',
@@ -97,10 +115,10 @@ export function createAuth(config: Config, db: Db, options: { secret: string; ba
             return { data: { ...user, organizationId: target.organizationId, role: target.role ?? 'customer' } };
           },
           // A customer record per customer sign-up (event customers.create).
-          after: async (user) => customerForNewUser(db, user as never),
+          after: async (user) => options.users.created(db, user as never),
         },
         // Email verified (or changed and verified): claim guest orders placed with that email.
-        update: { after: async (user) => customerForUpdatedUser(db, user as never) },
+        update: { after: async (user) => options.users.updated(db, user as never) },
       },
     },
     advanced: {

@@ -50,3 +50,11 @@ export function createIdentityService(auth: Auth | null, config: Config): Identi
     },
   };
 }
+
+// ctx.services.identity: the core's Services registry (src/services.ts) is filled where each service is defined, by declaration merging.
+declare module '../services.js' {
+  interface Services {
+    /** Mint and revoke API keys from a handler (the point-of-sale plugin's per-shift keys). */
+    identity: IdentityService;
+  }
+}

@@ -2,7 +2,14 @@
 // the same mail transport as invoices: SMTP when configured, else JSON files under DATA_DIR/mail.
 // Links point at better-auth's endpoints under /api/auth, which check the token and then
 // redirect to the `redirectTo`/`callbackURL` the storefront passed.
-import type { Mailer } from '../modules/orders/documents/mailer.js';
+
+/**
+ * What identity mail needs from a transport. The mailer (modules/orders/documents/mailer.ts)
+ * has this shape; the entry files hand it to createAuth, so this layer does not import it.
+ */
+export interface MailSender {
+  send(message: { to: string; subject: string; text: string; html?: string }): Promise<unknown>;
+}
 
 interface LinkMail {
   user: { email: string; name?: string | null };
@@ -14,7 +21,7 @@ function greeting(user: LinkMail['user']): string {
   return user.name ? `Hello ${user.name},` : 'Hello,';
 }
 
-export function authMail(mailer: Mailer) {
+export function authMail(mailer: MailSender) {
   return {
     async resetPassword({ user, url }: LinkMail): Promise<void> {
       await mailer.send({

@@ -5,6 +5,12 @@
 
 export const WILDCARD = '*:*';
 
+/**
+ * Managing media: also what lets a caller see sold files in catalog answers (modules/media), so
+ * the HTTP layer keeps such answers out of shared caches. Named here, below both.
+ */
+export const MEDIA_WRITE = 'media:write';
+
 export function hasPermission(granted: readonly string[], required: string): boolean {
   if (granted.includes(WILDCARD) || granted.includes(required)) return true;
   const [module] = required.split(':');

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { checkPluginList } from '../plugins/index.js';
+import { checkPluginList } from './plugin-list.js';
 import { configSchema, DEFAULT_API_KEY_SCOPES, DEFAULT_ROLES, type Config, type ConfigInput } from './schema.js';
 
 export type { Config, ConfigInput } from './schema.js';

@@ -9,7 +9,6 @@
 // Prisma refuses two nested transactions running at once on one transaction ("Concurrent nested
 // transactions are not supported"): inside a transaction, call services one after another, not
 // through Promise.all.
-import type { RequestContext } from '../context.js';
 import type { Db, Tx } from './client.js';
 
 /** A root client or the client of an open transaction: what services accept as `ctx.db`. */
@@ -19,7 +18,15 @@ export type DbClient = Db | Tx;
  * What a service needs from a request: who acts, for which organization, and a client that may
  * be a transaction's. Seeds, jobs and benches build one without HTTP.
  */
-export type ServiceContext = Pick<RequestContext, 'organization' | 'actor' | 'requestId'> & { db: DbClient };
+export type ServiceContext = RequestScope & { db: DbClient };
+
+/**
+ * Who acts, for which organization, in which request. A registry: its members are the request
+ * context's (src/context.ts adds them by declaration merging), since those types live above the
+ * database layer.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: a registry, empty here and filled by declaration merging
+export interface RequestScope {}
 
 /**
  * How long an operation's transaction may wait for a pooled connection and may stay open. Wider

@@ -1,5 +1,5 @@
 // The one Pothos builder. Modules register their types and operations on it at import time;
-// graphql/schema.ts imports every module and calls toSchema().
+// src/schema.ts imports every module; graphql/schema.ts calls toSchema().
 import SchemaBuilder from '@pothos/core';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import ScopeAuthPlugin, { AuthScopeFailureType, type AuthFailure } from '@pothos/plugin-scope-auth';

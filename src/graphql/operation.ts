@@ -27,7 +27,6 @@ import type { RequestContext } from '../context.js';
 import { AppError, forbidden, validationFailed, type FieldIssue } from '../errors.js';
 import { hasAnyPermission, hasPermission } from '../auth/permissions.js';
 import { inTransaction, withTransaction } from '../db/transaction.js';
-import { recordAudit } from '../modules/audit/record.js';
 import { builder } from './builder.js';
 import { argumentHint, graphqlArgType, normalizeArgs } from './zod-args.js';
 import { declaredPageArgument, type ListSize } from './cost.js';
@@ -350,7 +349,8 @@ export function defineOperation<Shape extends Record<string, AnyZod>, Result>(sp
           const txCtx: RequestContext = { ...inTransaction(ctx, tx), loaders: new Map() };
           const before = audit.before ? await audit.before(txCtx, input) : undefined;
           const result = await spec.resolve(txCtx, input);
-          await recordAudit(tx, ctx, audit.entry(input, result, before));
+          // The audit module's writer, through the core's services registry (src/services.ts).
+          await ctx.services.audit.record(tx, ctx, audit.entry(input, result, before));
           return result;
         });
 

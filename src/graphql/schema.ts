@@ -1,40 +1,10 @@
-// Assembles the schema: every module registers its operations on import; this file is the
-// list of modules. `npm run schema:print` writes schema.graphql from it.
+// Builds the schema from what the modules registered on the builder. The core does not know the
+// modules: the entry files import the module list (src/schema.ts) before they build, so what is
+// built holds every module's fields.
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { builder } from './builder.js';
 import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits } from './limits.js';
 import { describeFromGlossary } from './descriptions.js';
-import '../modules/settings/schema.js';
-import '../modules/store/schema.js';
-import '../modules/catalog/schema.js';
-import '../modules/jobs/schema.js';
-import '../modules/webhooks/schema.js';
-import '../modules/carts/schema.js';
-import '../modules/checkout/schema.js';
-import '../modules/orders/schema.js';
-import '../modules/payments/schema.js';
-import '../modules/inventory/schema.js';
-import '../modules/pricing/schema.js';
-import '../modules/promotions/schema.js';
-import '../modules/tax/schema.js';
-import '../modules/tax/rates.schema.js';
-import '../modules/shipping/schema.js';
-import '../modules/shipping/cart.schema.js';
-import '../modules/shipping/lines.js';
-import '../modules/audit/schema.js';
-import '../modules/customers/schema.js';
-import '../modules/analytics/schema.js';
-import '../modules/search/schema.js';
-import '../modules/media/schema.js';
-import '../modules/bulk/schema.js';
-import './error-codes.js';
-// Relations between modules (resolved when selected, batched): after every module's own types.
-import '../modules/pricing/graph.js';
-import '../modules/inventory/graph.js';
-import '../modules/orders/graph.js';
-import '../modules/carts/graph.js';
-import '../modules/customers/graph.js';
-import '../modules/webhooks/graph.js';
 
 let built: GraphQLSchema | null = null;
 

@@ -4,14 +4,14 @@
 // or Yoga (/graphql, and /api/* through the sofa REST facade).
 import { performance } from 'node:perf_hooks';
 import type { RequestContext, OrganizationRef } from '../context.js';
-import type { Runtime } from '../app.js';
+import type { Runtime } from '../runtime.js';
 import { AppError } from '../errors.js';
 import { isClientAbort, type Logger } from '../logger.js';
 import { ActorResolutionError, createActorResolver, type Actor } from '../auth/actor.js';
 import { signUpTarget } from '../auth/better-auth.js';
 import { buildSchema } from '../graphql/schema.js';
 import { createGraphqlServer } from '../graphql/yoga.js';
-import { readBody, BodyTimeoutError, BodyTooLargeError } from './body.js';
+import { readBody, BodyTimeoutError, BodyTooLargeError, MULTIPART_ALLOWANCE_BYTES } from './body.js';
 import { corsHeaders, corsOrigins, preflightResponse } from './cors.js';
 import { originRefusal, withoutFetchMetadataForCredentiallessClient } from './origin-check.js';
 import { createRateLimiter, rateLimitHeaders, requestRateLimit, type Budget, type RateDecision } from './rate-limit.js';
@@ -28,9 +28,7 @@ import { buildOpenApiDocument } from './openapi.js';
 import { wrapAuthResponse } from './auth-response.js';
 import { matchRawRoute, serveRawRoute } from './raw-routes.js';
 import { conditional } from './conditional.js';
-import { MULTIPART_ALLOWANCE_BYTES } from '../modules/media/upload.js';
-import { MEDIA_WRITE } from '../modules/media/service.js';
-import { hasPermission } from '../auth/permissions.js';
+import { hasPermission, MEDIA_WRITE } from '../auth/permissions.js';
 import { METRICS_PATH, metricsAnswer, metricsEnabled, metricsOnApiPort } from '../observability/metrics-http.js';
 import { requestObserver } from '../observability/request-observer.js';
 

@@ -19,6 +19,9 @@ const WITHOUT_BODY = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Bytes per second a body must keep up, beyond the timeout, to be read to its end. */
 export const MIN_BODY_RATE = 64 * 1024;
 
+/** Room for multipart boundaries and small fields on top of the file limit (the body limit of upload requests). */
+export const MULTIPART_ALLOWANCE_BYTES = 64 * 1024;
+
 export async function readBody(request: Request, limit: number, timeoutMs: number): Promise<Request> {
   if (WITHOUT_BODY.has(request.method) || !request.body) return request;
   const declared = Number(request.headers.get('content-length') ?? NaN);

@@ -15,3 +15,11 @@ export function createJobsService(deps: { db: Db; config: Config }): JobsService
     enqueue: (options, tx) => enqueueJob({ db: tx ?? deps.db, config: deps.config }, options),
   };
 }
+
+// ctx.services.jobs: the core's Services registry (src/services.ts) is filled where each service is defined, by declaration merging.
+declare module '../services.js' {
+  interface Services {
+    /** Enqueue background jobs (optionally inside the caller's transaction). */
+    jobs: JobsService;
+  }
+}

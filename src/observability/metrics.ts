@@ -190,3 +190,11 @@ export function createMetrics(db: Db): Metrics {
     },
   };
 }
+
+// ctx.services.metrics: the core's Services registry (src/services.ts) is filled where each service is defined, by declaration merging.
+declare module '../services.js' {
+  interface Services {
+    /** This app's Prometheus series: one registry per app. */
+    metrics: Metrics;
+  }
+}

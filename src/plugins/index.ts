@@ -10,6 +10,7 @@
 // field, a REST route and an OpenAPI entry), hooks, job tasks, API-key scopes, permissions and
 // analytics models.
 import type { ApiKeyScope, ConfigInput } from '../config/schema.js';
+import { PluginError } from '../config/plugin-list.js';
 import type { HookHandler, HookKey } from '../events/hooks.js';
 import type { TaskDefinition } from '../jobs/tasks.js';
 import type { ActorExtension } from '../auth/actor-extensions.js';
@@ -83,9 +84,8 @@ export type Plugin = ((config: ConfigInput) => ConfigInput) & { manifest: Plugin
 
 const SEMVER = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
 
-export class PluginError extends Error {
-  override name = 'PluginError';
-}
+// The list checks run when the configuration loads, below this layer: they live there.
+export { checkPluginList, PluginError } from '../config/plugin-list.js';
 
 export function definePlugin(manifest: PluginManifest): Plugin {
   if (!manifest.id || !/^[a-z][a-z0-9-]*$/.test(manifest.id)) throw new PluginError(`a plugin manifest needs a lower-case id, got ${JSON.stringify(manifest.id)}`);
@@ -103,33 +103,3 @@ export function manifestOf(plugin: unknown): PluginManifest | null {
   return manifest && typeof manifest.id === 'string' ? manifest : null;
 }
 
-/**
- * Boot-time checks over config.plugins, before anything is applied: one id per plugin, every
- * required plugin present and listed earlier, no task slug claimed twice. (Routes are checked
- * when they are declared: the route builder refuses a second operation name or method + path.)
- */
-export function checkPluginList(plugins: readonly unknown[]): void {
-  const seen = new Map<string, number>();
-  const slugs = new Map<string, string>();
-  plugins.forEach((plugin, index) => {
-    const manifest = manifestOf(plugin);
-    if (!manifest) return; // a bare config → config function: nothing to check
-    const earlier = seen.get(manifest.id);
-    if (earlier !== undefined) throw new PluginError(`plugin ${manifest.id} is listed twice in config.plugins (positions ${earlier + 1} and ${index + 1})`);
-    for (const needed of manifest.requires ?? []) {
-      if (seen.has(needed)) continue;
-      const later = plugins.findIndex((p) => manifestOf(p)?.id === needed);
-      throw new PluginError(
-        later === -1
-          ? `plugin ${manifest.id} requires plugin ${needed}, which is not in config.plugins`
-          : `plugin ${manifest.id} requires plugin ${needed}, which is listed after it: move ${needed} before ${manifest.id} in config.plugins`,
-      );
-    }
-    for (const task of manifest.tasks ?? []) {
-      const owner = slugs.get(task.slug);
-      if (owner) throw new PluginError(`task ${task.slug} is declared by plugins ${owner} and ${manifest.id}`);
-      slugs.set(task.slug, manifest.id);
-    }
-    seen.set(manifest.id, index);
-  });
-}

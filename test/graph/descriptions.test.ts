@@ -12,7 +12,7 @@ import {
   isObjectType,
   type GraphQLSchema,
 } from 'graphql';
-import { buildSchema } from '../../src/graphql/schema.js';
+import { buildSchema } from '../../src/schema.js';
 
 interface Element {
   path: string;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getNamedType, isEnumType, isInputObjectType, isObjectType } from 'graphql';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { ADDRESS, ORDER_TEST_CONFIG, guestCart, openStore, product, type Store } from '../orders/helpers.js';
-import { buildSchema } from '../../src/graphql/schema.js';
+import { buildSchema } from '../../src/schema.js';
 
 const BIG = 3_000_000_000; // above 2^31 − 1: refused by Int
 const TOO_BIG = 2 ** 53; // above Number.MAX_SAFE_INTEGER

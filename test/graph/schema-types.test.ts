@@ -3,7 +3,7 @@
 // typed or listed with its reason.
 import { describe, expect, it } from 'vitest';
 import { getNamedType, isInputObjectType, isObjectType, type GraphQLNamedType } from 'graphql';
-import { buildSchema } from '../../src/graphql/schema.js';
+import { buildSchema } from '../../src/schema.js';
 
 const USER_DATA = 'user-defined data: free-form metadata';
 const REMAINING_JSON_OBJECTS: Record<string, string> = {

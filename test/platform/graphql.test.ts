@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { printSchemaSDL } from '../../src/graphql/schema.js';
+import { printSchemaSDL } from '../../src/schema.js';
 import { PACKAGE_ROOT } from '../../src/paths.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 

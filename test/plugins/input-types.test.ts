@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isInputObjectType } from 'graphql';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { available, ORDER_TEST_CONFIG, openStore, product, type Store } from '../orders/helpers.js';
-import { buildSchema } from '../../src/graphql/schema.js';
+import { buildSchema } from '../../src/schema.js';
 import { shippedPlugins } from './shipped.js';
 
 let t: TestApp;

@@ -9,7 +9,7 @@ import { startTestApp, type TestApp } from '../support/app.js';
 import { definePlugin } from '../../src/plugins/index.js';
 import type { PluginRouteContext } from '../../src/plugins/routes.js';
 import { pluginObject } from '../../src/plugins/types.js';
-import { buildSchema } from '../../src/graphql/schema.js';
+import { buildSchema } from '../../src/schema.js';
 import { createApp } from '../../src/app.js';
 import { resolveConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/logger.js';

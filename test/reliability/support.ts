@@ -18,7 +18,7 @@ import { bootRuntime, createApp, type Runtime } from '../../src/app.js';
 import { listen } from '../../src/http/listen.js';
 import { startJobWorker, workerOptionsFrom } from '../../src/jobs/worker.js';
 // The worker process imports every module's tasks and event subscribers through the schema.
-import '../../src/graphql/schema.js';
+import '../../src/schema.js';
 import { mintApiKey } from '../../src/auth/accounts.js';
 import { resolveConfig, type ConfigInput } from '../../src/config/index.js';
 import { createLogger } from '../../src/logger.js';

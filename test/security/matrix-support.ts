@@ -9,7 +9,7 @@
 import { getNamedType, isLeafType, isNonNullType, isObjectType, type GraphQLField, type GraphQLSchema } from 'graphql';
 import { accessRefusal, type Access, type RegisteredOperation } from '../../src/graphql/operation.js';
 import { hasPermission } from '../../src/auth/permissions.js';
-import { buildSchema } from '../../src/graphql/schema.js';
+import { buildSchema } from '../../src/schema.js';
 import type { TestApp } from '../support/app.js';
 import { buildArgs, buildRequest, type Credential, type IdPool, type Route } from './registry-inputs.js';
 

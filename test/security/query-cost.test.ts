@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSchema } from '../../src/graphql/schema.js';
+import { buildSchema } from '../../src/schema.js';
 import { operationCost } from '../../src/graphql/cost.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { checkoutBody, ORDER_TEST_CONFIG, openStore, product, type Store } from '../orders/helpers.js';

@@ -11,7 +11,7 @@ import { createUser, mintApiKey } from '../../src/auth/accounts.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 import { listen, type Listening } from '../../src/http/listen.js';
 import { PACKAGE_ROOT } from '../../src/paths.js';
-import { buildSchema } from '../../src/graphql/schema.js';
+import { buildSchema } from '../../src/schema.js';
 import { assertGraphqlAnswer } from './contract-graphql.js';
 import { documentOf, restContract } from './contract-rest.js';
 import { flushContractCounts } from './contract-counts.js';

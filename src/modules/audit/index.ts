@@ -7,3 +7,10 @@ import { listAuditEntries } from './service.js';
 export const auditService = { record: recordAudit, attributeIdentityChanges, list: listAuditEntries };
 export type AuditService = typeof auditService;
 export type { AuditEntryInput, AuditOrigin } from './record.js';
+
+// ctx.services.audit: the core's Services registry (src/services.ts) is filled by each module, by declaration merging.
+declare module '../../services.js' {
+  interface Services {
+    audit: AuditService;
+  }
+}

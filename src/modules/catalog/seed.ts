@@ -1,7 +1,7 @@
 // `commerce seed`: a small, browsable demo catalog (categories, brands, custom-field definitions
 // and a dozen active products with attributes, options and variants). Idempotent: rows whose
 // slug (or name) exists are left as they are, so running it twice changes nothing.
-import type { Runtime } from '../../app.js';
+import type { Runtime } from '../../runtime.js';
 import type { OrganizationRef } from '../../context.js';
 import { setAttributes } from './attributes.service.js';
 import { createEntity } from './entity.service.js';

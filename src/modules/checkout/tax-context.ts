@@ -4,7 +4,7 @@
 // the shipping address, except digital goods and pickup orders, which are taxed where the store
 // is (settings branding.address; the shipping address when the store has none). The order records the mode
 // and the exemption in `pricing` so documents and refunds read them from the order itself.
-import { DIGITAL_ENTITY_TYPES } from '../customers/downloads.js';
+import { DIGITAL_ENTITY_TYPES } from '../customers/digital.js';
 import type { OrgSettings } from '../orders/shared.js';
 import { destinationOfAddress, type TaxDestination } from '../tax/destination.js';
 import type { TaxProvider } from '../tax/provider.js';

@@ -23,8 +23,8 @@ import { signMediaUrl } from '../media/signing.js';
 import { DOWNLOAD_ROLE } from '../media/service.js';
 import { myOrder, type CustomersCtx } from './service.js';
 
-/** Entity types whose order lines carry downloads. */
-export const DIGITAL_ENTITY_TYPES: readonly string[] = ['digitalDownload'];
+export { DIGITAL_ENTITY_TYPES } from './digital.js';
+import { DIGITAL_ENTITY_TYPES } from './digital.js';
 /** Payment statuses under which the files are handed out. */
 export const DOWNLOADABLE_PAYMENT_STATUSES: readonly string[] = ['paid', 'partially_refunded'];
 

@@ -3,19 +3,13 @@
 // id, so carts and orders keep naming customers by that id. Guest orders placed with the same
 // email become the customer's only once better-auth has verified the email: an unverified
 // address proves nothing about who owns those orders.
+import type { AuthUserRecord, UserLifecycle } from '../../auth/better-auth.js';
 import type { Db, Tx } from '../../db/client.js';
 import { recordEvent } from '../../events/outbox.js';
 import { customerPayload } from './views.js';
 import './events.js';
 
-interface AuthUser {
-  id: string;
-  email: string;
-  name: string;
-  emailVerified?: boolean | null;
-  role?: string | null;
-  organizationId?: string | null;
-}
+type AuthUser = AuthUserRecord;
 
 export async function customerForNewUser(db: Db, user: AuthUser): Promise<void> {
   if ((user.role ?? 'customer') !== 'customer' || !user.organizationId) return;
@@ -49,3 +43,6 @@ async function claimGuestOrders(tx: Tx, organizationId: string, customerId: stri
     update orders set customer_id = ${customerId}, updated_at = now()
     where organization_id = ${organizationId}::uuid and customer_id is null and lower(customer_email) = lower(${email})`;
 }
+
+/** What createAuth's `users` option takes (the entry files pass it). */
+export const customerLifecycle: UserLifecycle = { created: customerForNewUser, updated: customerForUpdatedUser };

@@ -22,3 +22,10 @@ export type InventoryService = typeof inventoryService;
 export type { ReserveInput, ReservationResult, SettleInput, SettleResult } from './reservations.service.js';
 export type { AdjustInput, AdjustResult } from './adjust.service.js';
 export type { EntityAvailability } from './availability.js';
+
+// ctx.services.inventory: the core's Services registry (src/services.ts) is filled by each module, by declaration merging.
+declare module '../../services.js' {
+  interface Services {
+    inventory: InventoryService;
+  }
+}

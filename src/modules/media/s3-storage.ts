@@ -9,7 +9,7 @@ import path from 'node:path';
 import type * as S3Sdk from '@aws-sdk/client-s3';
 import type * as S3Presigner from '@aws-sdk/s3-request-presigner';
 import type { Config } from '../../config/index.js';
-import type { MediaStorage } from './storage.js';
+import type { MediaStorage } from './storage-port.js';
 import { lazyModule } from '../../lazy.js';
 
 // The AWS SDK is ~10 MB of RSS and ~150 ms of start-up; only processes configured with

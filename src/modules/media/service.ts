@@ -12,7 +12,7 @@ const sharp = lazyModule<typeof Sharp>('sharp');
 import type { RequestContext } from '../../context.js';
 import { withTransaction } from '../../db/transaction.js';
 import { AppError, conflict, notFound, validationFailed } from '../../errors.js';
-import { hasPermission } from '../../auth/permissions.js';
+import { hasPermission, MEDIA_WRITE } from '../../auth/permissions.js';
 import { Prisma, type MediaAsset, type MediaOrigin } from '../../generated/prisma/client.js';
 import { mediaStorage } from './storage.js';
 import { assetView, attachmentView, type MediaAssetView, type MediaAttachmentView } from './views.js';
@@ -32,7 +32,7 @@ declare module '../../jobs/tasks.js' {
 }
 
 /** Managing media: also what lets a caller see sold files (below) in catalog answers. */
-export const MEDIA_WRITE = 'media:write';
+export { MEDIA_WRITE };
 
 /**
  * The attachment role of the file a digital product sells. Such a file (and any rendition of it)

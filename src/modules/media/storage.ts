@@ -8,23 +8,9 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { Config } from '../../config/index.js';
 import { s3Storage } from './s3-storage.js';
+import type { MediaStorage } from './storage-port.js';
 
-export interface MediaStorage {
-  readonly name: string;
-  /** Moves a finished temporary file into the store under `key`. */
-  putFile(key: string, tempFile: string, mimeType: string): Promise<void>;
-  /** The object's bytes, or null when it does not exist. */
-  get(key: string): Promise<{ body: ReadableStream<Uint8Array>; size: number } | null>;
-  /** Removes the object; an absent object is not an error (removal is retried). */
-  remove(key: string): Promise<void>;
-  /** Directory for temporary upload files (same filesystem as the store for local: rename is atomic). */
-  tempDir(): Promise<string>;
-  /**
-   * A URL serving the object directly from the store until `expiresAt` (S3: a presigned GET).
-   * Absent for the local store: its URLs are the API's own HMAC-signed content route.
-   */
-  presign?(key: string, ttlSeconds: number, mimeType: string): Promise<{ url: string; expiresAt: Date }>;
-}
+export type { MediaStorage } from './storage-port.js';
 
 export function safeKey(key: string): string {
   if (!/^[0-9a-f-]{36}\/[0-9a-f-]{36}$/.test(key)) throw new Error(`invalid media storage key ${key}`);

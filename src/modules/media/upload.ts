@@ -16,8 +16,6 @@ import { mediaStorage } from './storage.js';
 import { assertNoNul } from '../../http/input-guard.js';
 import { appErrorResponse } from '../../http/rest-errors.js';
 
-/** Room for multipart boundaries and small fields on top of the file limit (the body limit of upload requests). */
-export const MULTIPART_ALLOWANCE_BYTES = 64 * 1024;
 
 export interface ReceivedUpload {
   file: ReceivedFile | null;

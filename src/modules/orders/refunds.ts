@@ -18,7 +18,7 @@ import type { PaymentsService } from '../payments/service.js';
 import { unitsShare } from './money.js';
 import { findOrder, lockOrder } from './service.js';
 import { actorRecord, calendarDay, orgSettings, startOfNextDay, toNumber, type OrdersCtx } from './shared.js';
-import { scheduleRefundSettlement } from './settlement.js';
+import { scheduleRefundSettlement } from './settlement-schedule.js';
 import { inTransaction } from './tx.js';
 import { refundView, type RefundView } from './views.js';
 

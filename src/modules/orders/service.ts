@@ -2,19 +2,13 @@
 // every status move through the state table (status.ts) with its effects, history row and
 // orders.statusChange event in one transaction.
 import type { Tx } from '../../db/client.js';
-import { AppError, notFound } from '../../errors.js';
-import { originOf, recordEvent } from '../../events/outbox.js';
+import { notFound } from '../../errors.js';
 import type { OrderStatus, Prisma } from '../../generated/prisma/client.js';
 import { paginate, toPage, type Page, type PageInput } from '../../graphql/pagination.js';
-import { portsOf } from '../checkout/wiring.js';
-import type { StockMove } from '../checkout/ports.js';
-import { fulfillLines } from './fulfillments.js';
 import { ORDER_NUMBER_RE } from './numbers.js';
-import { actorRecord, ownOrdersOnly, serviceCtx, type ActorRecord, type DbLike, type OrdersCtx } from './shared.js';
-import { isPickupOrder, wrongFulfilmentKind } from './pickup.js';
-import { findTransition, patchTargets, pickupTargets, type Transition, type Trigger } from './status.js';
+import { actorRecord, ownOrdersOnly, type DbLike, type OrdersCtx } from './shared.js';
 import { inTransaction } from './tx.js';
-import { ORDER_INCLUDE, orderPayload, orderView, type OrderRow, type OrderView } from './views.js';
+import { ORDER_INCLUDE, orderView, type OrderRow, type OrderView } from './views.js';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -93,116 +87,10 @@ export async function lockOrder(tx: Tx, ctx: Pick<OrdersCtx, 'organization' | 'a
   return row;
 }
 
-// ── status moves ──
-
-export interface MoveOptions {
-  trigger: Trigger;
-  to: OrderStatus;
-  reason?: string | null;
-  actor: ActorRecord;
-  /** markPaid: the amount the provider confirmed. */
-  capturedAmount?: number;
-}
-
-export interface MoveResult {
-  order: OrderView;
-  /** Work for after commit (the provider is called outside the transaction). */
-  afterCommit: Array<() => Promise<void>>;
-}
-
-function invalidTransition(order: OrderRow, to: OrderStatus, trigger: Trigger): AppError {
-  const allowed = trigger === 'patch' ? patchTargets(order.status) : trigger === 'pickup' ? pickupTargets(order.status) : [];
-  const hint = trigger === 'patch' || trigger === 'pickup' ? (allowed.length ? ` (allowed: ${allowed.join(', ')})` : ' (no move is allowed from it)') : '';
-  return new AppError('INVALID_TRANSITION', `An order in status ${order.status} cannot move to ${to}${hint}`, { from: order.status, to, allowed });
-}
-
-/** The stock still reserved for the order's lines, as moves for the inventory port. */
-export function reservedMoves(order: OrderRow): StockMove[] {
-  return order.lines.flatMap((line) =>
-    ((line.reservations ?? []) as Array<{ warehouseId: string; quantity: number }>)
-      .filter((r) => r.quantity > 0)
-      .map((r) => ({ entityId: line.entityId, variantId: line.variantId, warehouseId: r.warehouseId, quantity: r.quantity, reference: `order:${order.id}` })),
-  );
-}
-
-/**
- * Applies one row of the state table to a locked order inside `tx`: effects, the history row and
- * orders.statusChange. Refuses (422 INVALID_TRANSITION) a move the table does not list.
- */
-export async function moveOrder(tx: Tx, ctx: OrdersCtx, order: OrderRow, options: MoveOptions): Promise<MoveResult> {
-  const transition: Transition | null = findTransition(order.status, options.trigger, options.to);
-  if (!transition) throw invalidTransition(order, options.to, options.trigger);
-  // A payment completing a partial one (partially_paid) confirms like a first full payment.
-  const awaiting = order.paymentStatus === 'awaiting_payment' || (options.trigger === 'payment' && order.paymentStatus === 'partially_paid');
-  if (transition.when === 'awaitingPayment' && !awaiting) throw invalidTransition(order, options.to, options.trigger);
-  // Shipping rows hold for delivery orders, pickup rows for pickup orders (one indexed read).
-  if (transition.when === 'pickupOrder' || transition.when === 'deliveryOrder') {
-    const pickup = await isPickupOrder(tx, ctx.organization.id, order.id);
-    if (pickup !== (transition.when === 'pickupOrder')) throw wrongFulfilmentKind(order, options.to, pickup);
-  }
-
-  const data: Prisma.OrderUpdateInput = { status: transition.to };
-  const afterCommit: MoveResult['afterCommit'] = [];
-  for (const effect of transition.effects) {
-    if (effect === 'releaseStock') {
-      const moves = reservedMoves(order);
-      if (moves.length) await portsOf(ctx.services).inventory.release(serviceCtx(ctx, tx), moves);
-      await tx.orderLine.updateMany({ where: { orderId: order.id }, data: { reservations: [] } });
-    } else if (effect === 'releasePromotions') {
-      const applied = ((order.pricing as { promotions?: Array<{ redemptionId?: string }> } | null)?.promotions ?? []).map((p) => p.redemptionId).filter((id): id is string => !!id);
-      if (applied.length) await portsOf(ctx.services).promotions.release(serviceCtx(ctx, tx), applied);
-    } else if (effect === 'voidPayment') {
-      if (order.paymentStatus === 'awaiting_payment') {
-        data.paymentStatus = 'voided';
-        const intentId = order.paymentIntentId;
-        if (intentId) {
-          const adapter = ctx.services.payments.adapter;
-          afterCommit.push(() => adapter.cancelPayment(intentId, `cancel:${order.id}`).catch((error: unknown) => ctx.logger.warn({ err: error, orderId: order.id }, 'could not void the payment of a cancelled order')));
-        }
-      }
-    } else if (effect === 'markPaid') {
-      data.paymentStatus = 'paid';
-      data.capturedAmount = BigInt(options.capturedAmount ?? Number(order.grandTotal));
-    } else if (effect === 'fulfillRemaining') {
-      const remaining = order.lines.filter((line) => line.fulfilledQuantity < line.quantity).map((line) => ({ lineItemId: line.id, quantity: line.quantity - line.fulfilledQuantity }));
-      if (remaining.length) await fulfillLines(tx, ctx, order, { lines: remaining }, { derive: false });
-    }
-  }
-  await tx.order.update({ where: { id: order.id }, data });
-  await recordStatusChange(tx, ctx, order.id, order.status, transition.to, options);
-  const updated = await tx.order.findUniqueOrThrow({ where: { id: order.id }, include: ORDER_INCLUDE });
-  const view = orderView(updated);
-  await recordEvent(tx, { ...originOf(ctx), actorId: options.actor.id }, 'orders.statusChange', {
-    order: orderPayload(view),
-    from: order.status,
-    to: transition.to,
-    trigger: options.trigger,
-    reason: options.reason ?? null,
-  });
-  return { order: view, afterCommit };
-}
-
-export async function recordStatusChange(
-  tx: DbLike,
-  ctx: Pick<OrdersCtx, 'organization'>,
-  orderId: string,
-  from: OrderStatus | null,
-  to: OrderStatus,
-  options: { trigger: string; reason?: string | null; actor: ActorRecord },
-): Promise<void> {
-  await tx.orderStatusChange.create({
-    data: {
-      organizationId: ctx.organization.id,
-      orderId,
-      fromStatus: from,
-      toStatus: to,
-      trigger: options.trigger,
-      reason: options.reason ?? null,
-      actorId: options.actor.id,
-      actorKind: options.actor.kind,
-    },
-  });
-}
+// The status moves live in transitions.ts with the line fulfilment they run (a move and a
+// fulfilment call each other); re-exported for the modules and plugins that move orders.
+export { moveOrder, recordStatusChange, reservedMoves, type MoveOptions, type MoveResult } from './transitions.js';
+import { moveOrder } from './transitions.js';
 
 export async function runAfterCommit(tasks: Array<() => Promise<void>>): Promise<void> {
   for (const task of tasks) await task();

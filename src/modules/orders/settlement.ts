@@ -1,29 +1,11 @@
 // The job that pays a refund out once its undo window has passed: `orders/settle-refund`,
 // enqueued in the refund's own transaction with the window as delay (so it exists only if the
 // refund commits), retried with backoff while the provider is unreachable.
-import type { Tx } from '../../db/client.js';
 import { defineTask, JobError } from '../../jobs/tasks.js';
 import { settleRefund } from './refunds.js';
-import type { OrdersCtx } from './shared.js';
+import { SETTLE_REFUND_TASK } from './settlement-schedule.js';
 
-export const SETTLE_REFUND_TASK = 'orders/settle-refund';
-
-declare module '../../jobs/tasks.js' {
-  interface TaskTypes {
-    'orders/settle-refund': { input: { refundId: string }; output: { outcome: string } };
-  }
-}
-
-/** A little after the deadline, so the job never wakes up just before it. */
-const MARGIN_MS = 1_000;
-
-export async function scheduleRefundSettlement(tx: Tx, ctx: Pick<OrdersCtx, 'services' | 'organization'>, refundId: string, windowMs: number): Promise<void> {
-  // A zero window settles right after commit (refunds.ts); the job is the safety net if that fails.
-  await ctx.services.jobs.enqueue(
-    { task: SETTLE_REFUND_TASK, organizationId: ctx.organization.id, input: { refundId }, delayMs: windowMs + MARGIN_MS },
-    tx,
-  );
-}
+export { SETTLE_REFUND_TASK, scheduleRefundSettlement } from './settlement-schedule.js';
 
 defineTask({
   slug: SETTLE_REFUND_TASK,

@@ -65,3 +65,10 @@ export function createOrganizationDirectory(db: Db): OrganizationDirectory {
     },
   };
 }
+
+// ctx.services.organizations: the core's Services registry (src/services.ts) is filled by each module, by declaration merging.
+declare module '../../services.js' {
+  interface Services {
+    organizations: OrganizationDirectory;
+  }
+}

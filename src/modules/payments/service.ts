@@ -73,3 +73,11 @@ export class UnconfiguredPaymentAdapter implements PaymentAdapter {
     throw new WebhookSignatureError(this.reason);
   }
 }
+
+// ctx.services.payments: the core's Services registry (src/services.ts) is filled by each module, by declaration merging.
+declare module '../../services.js' {
+  interface Services {
+    /** The payment adapter (Stripe or the offline test adapter) and the webhook secret. */
+    payments: PaymentsService;
+  }
+}

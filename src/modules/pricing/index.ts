@@ -8,3 +8,10 @@ import { discounted, percentOf } from './rounding.js';
 export const pricingService = { resolvePrice, resolvePrices, findPrice, listPrices, percentOf, discounted };
 export type PricingService = typeof pricingService;
 export type { ResolvedPrice, PriceQuery, PriceContextInput } from './resolver.js';
+
+// ctx.services.pricing: the core's Services registry (src/services.ts) is filled by each module, by declaration merging.
+declare module '../../services.js' {
+  interface Services {
+    pricing: PricingService;
+  }
+}

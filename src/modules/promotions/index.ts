@@ -7,3 +7,10 @@ export const promotionsService = { validate: validatePromotion, redeem: redeemPr
 export type PromotionsService = typeof promotionsService;
 export type { Redemption, RedeemInput, ValidationResult } from './service.js';
 export type { CartInput, CartLine, RejectionReason } from './evaluate.js';
+
+// ctx.services.promotions: the core's Services registry (src/services.ts) is filled by each module, by declaration merging.
+declare module '../../services.js' {
+  interface Services {
+    promotions: PromotionsService;
+  }
+}

@@ -2,6 +2,7 @@
 // so a typo (`refundDailycap`) is a 422 rather than a silently ignored key; any other group
 // name accepts any JSON object.
 import { z } from 'zod';
+import { documentSettingsGroups } from '../../http/openapi-refine.js';
 
 /** A settings group name: lowercase start, then letters, digits, `_` or `-`. */
 export const GROUP_NAME = /^[a-z][a-zA-Z0-9_-]{0,63}$/;
@@ -75,6 +76,8 @@ export const KNOWN_GROUPS: Record<string, Record<string, z.ZodType>> = {
     returnsUrl: z.url(),
   },
 };
+// The OpenAPI document types these groups' paths (http/openapi-refine.ts).
+documentSettingsGroups(KNOWN_GROUPS);
 
 export const POLICY_DEFAULTS = { refundUndoWindowMinutes: 15 } as const;
 

@@ -14,7 +14,7 @@
 import type { ServiceContext } from '../../db/transaction.js';
 import { taxIncluded } from '../checkout/totals.js';
 import { taxOn } from '../orders/money.js';
-import { DIGITAL_ENTITY_TYPES } from '../customers/downloads.js';
+import { DIGITAL_ENTITY_TYPES } from '../customers/digital.js';
 import { resolveClassRate } from '../tax/resolver.js';
 import { priceWith, type Calculator } from './calculators.js';
 import { priceWithCarrier, type CarrierContext } from './carrier/price.js';

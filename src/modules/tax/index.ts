@@ -26,3 +26,10 @@ export function createTaxService(config: Config, env: NodeJS.ProcessEnv = proces
 export type { ClassRate, ResolvedTax, TaxLine, TaxSource } from './resolver.js';
 export type { TaxDestination } from './destination.js';
 export type { TaxCalculation, TaxDraft, TaxProvider } from './provider.js';
+
+// ctx.services.tax: the core's Services registry (src/services.ts) is filled by each module, by declaration merging.
+declare module '../../services.js' {
+  interface Services {
+    tax: TaxService;
+  }
+}

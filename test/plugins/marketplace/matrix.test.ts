@@ -15,7 +15,7 @@ import { pay, type Store } from '../../orders/helpers.js';
 import { accessRefusal } from '../../../src/graphql/operation.js';
 import { permissionsFromMap } from '../../../src/auth/permissions.js';
 import { keyAlone } from '../../security/matrix-support.js';
-import { buildSchema } from '../../../src/graphql/schema.js';
+import { buildSchema } from '../../../src/schema.js';
 import { buildRequest, hintFor, IdPool, invalidArbitrary, junk, queryParam, registryRoutes, resolveRefs, uuidsIn, validArbitrary, type Credential, type Route } from '../../security/registry-inputs.js';
 import { graphqlDocument } from '../../security/matrix-support.js';
 import { M, buy, startMarketplace, vendor, vendorProduct, type Vendor } from './helpers.js';

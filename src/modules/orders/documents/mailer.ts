@@ -65,3 +65,11 @@ export function createMailer(config: Config, env: NodeJS.ProcessEnv = process.en
     },
   };
 }
+
+// ctx.services.mailer: the core's Services registry (src/services.ts) is filled by each module, by declaration merging.
+declare module '../../../services.js' {
+  interface Services {
+    /** Outgoing mail: SMTP when configured, otherwise JSON files under DATA_DIR/mail. */
+    mailer: Mailer;
+  }
+}
