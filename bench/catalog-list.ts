@@ -17,9 +17,9 @@ import { listen } from '../src/http/listen.js';
 import { createLogger } from '../src/logger.js';
 import { PACKAGE_ROOT } from '../src/paths.js';
 import { seedCatalog } from '../src/modules/catalog/seed.js';
-import { createEntity } from '../src/modules/catalog/entity.service.js';
-import { setAttributes } from '../src/modules/catalog/attributes.service.js';
-import { bulkVariants } from '../src/modules/catalog/variants.service.js';
+import { createEntity } from '../src/modules/catalog/entities/service.js';
+import { setAttributes } from '../src/modules/catalog/attributes/service.js';
+import { bulkVariants } from '../src/modules/catalog/variants/service.js';
 
 const { values: args } = parseArgs({
   options: {

@@ -10,9 +10,9 @@ import { resolveDatabase } from '../../src/db/client.js';
 import { processAlive } from '../../src/db/embedded.js';
 import { mintApiKey } from '../../src/auth/accounts.js';
 import { listen } from '../../src/http/listen.js';
-import { createEntity } from '../../src/modules/catalog/entity.service.js';
-import { setAttributes } from '../../src/modules/catalog/attributes.service.js';
-import { bulkVariants } from '../../src/modules/catalog/variants.service.js';
+import { createEntity } from '../../src/modules/catalog/entities/service.js';
+import { setAttributes } from '../../src/modules/catalog/attributes/service.js';
+import { bulkVariants } from '../../src/modules/catalog/variants/service.js';
 import { createPrice } from '../../src/modules/pricing/prices.service.js';
 
 const base = await loadConfig({ logLevel: 'silent', dataDir: process.env.DATA_DIR ?? '.data-bench' });

@@ -7,7 +7,7 @@
 //   - the views and event payload types.
 export { registerCatalogInclude, includedValue, loadIncluded, availableIncludes, type CatalogIncluder } from './include.js';
 export { onVariantsCreated, type CreatedVariant, type VariantsCreatedHook } from './hooks.js';
-export { findReadableEntity } from './entity.service.js';
+export { findReadableEntity } from './entities/service.js';
 export { loadCatalogEntity, loadCatalogVariant } from './graph.js';
 export { CatalogEntityRef, CatalogVariantRef } from './types.js';
 export type { CatalogCtx } from './shared.js';

@@ -3,11 +3,11 @@
 // slug (or name) exists are left as they are, so running it twice changes nothing.
 import type { Runtime } from '../../runtime.js';
 import type { OrganizationRef } from '../../context.js';
-import { setAttributes } from './attributes.service.js';
-import { createEntity } from './entity.service.js';
-import { createDefinition } from './field-definitions.service.js';
-import { addMembership, createBrand, createCategory } from './taxonomy.service.js';
-import { bulkVariants } from './variants.service.js';
+import { setAttributes } from './attributes/service.js';
+import { createEntity } from './entities/service.js';
+import { createDefinition } from './custom-fields/definitions.service.js';
+import { addMembership, createBrand, createCategory } from './taxonomy/service.js';
+import { bulkVariants } from './variants/service.js';
 import type { CatalogCtx } from './shared.js';
 
 interface DemoProduct {

@@ -18,11 +18,11 @@ import type {
   VariantOptionView,
   VariantView,
 } from './views.js';
-import type { VariantMatrix } from './variants.service.js';
+import type { VariantMatrix } from './variants/service.js';
 import { defineEnum } from '../../graphql/enums.js';
-import { ENTITY_STATUSES } from './entity.service.js';
-import { FIELD_TYPES } from './field-definitions.service.js';
-import { OWNERS } from './ownership.service.js';
+import { ENTITY_STATUSES } from './entities/service.js';
+import { FIELD_TYPES } from './custom-fields/definitions.service.js';
+import { OWNERS } from './ownership/service.js';
 
 type Json = Record<string, unknown>;
 

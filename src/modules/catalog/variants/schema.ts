@@ -1,6 +1,6 @@
 // Option types, option values and variants.
 import { z } from 'zod';
-import { defineOperation } from '../../graphql/operation.js';
+import { defineOperation } from '../../../graphql/operation.js';
 import {
   MAX_AXES,
   MAX_MATRIX,
@@ -13,9 +13,9 @@ import {
   generateVariants,
   quickVariant,
   updateVariant,
-} from './variants.service.js';
-import { PERMISSION, jsonObject } from './shared.js';
-import { CatalogOptionTypeRef, CatalogOptionValueRef, CatalogVariantMatrixRef, CatalogVariantRef } from './types.js';
+} from './service.js';
+import { PERMISSION, jsonObject } from '../shared.js';
+import { CatalogOptionTypeRef, CatalogOptionValueRef, CatalogVariantMatrixRef, CatalogVariantRef } from '../types.js';
 
 const id = z.guid().describe('Entity UUID');
 const axisName = z.string().min(1).max(64);

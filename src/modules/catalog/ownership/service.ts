@@ -2,10 +2,10 @@
 // one store and/or one variant. Channel connectors read it to decide whose edit wins when the
 // catalog and a connected store disagree. One row per (entity, fieldPath, storeId, variantId);
 // PUT sets the owner of that tuple.
-import { inTransaction, invalid, assertSyncAllowed, lockEntity, type CatalogCtx } from './shared.js';
-import { findReadableEntity } from './entity.service.js';
-import { fieldOwnershipView, type FieldOwnershipView } from './views.js';
-import type { CatalogFieldOwner } from '../../generated/prisma/client.js';
+import { inTransaction, invalid, assertSyncAllowed, lockEntity, type CatalogCtx } from '../shared.js';
+import { findReadableEntity } from '../entities/service.js';
+import { fieldOwnershipView, type FieldOwnershipView } from '../views.js';
+import type { CatalogFieldOwner } from '../../../generated/prisma/client.js';
 
 export const OWNERS = ['platform', 'store', 'shared'] as const satisfies readonly CatalogFieldOwner[];
 

@@ -1,8 +1,8 @@
 // Categories and brands, and entity membership in them.
 import { z } from 'zod';
-import { defineOperation } from '../../graphql/operation.js';
-import { pageOf } from '../../graphql/pagination.js';
-import { pageInput } from '../../graphql/zod-args.js';
+import { defineOperation } from '../../../graphql/operation.js';
+import { pageOf } from '../../../graphql/pagination.js';
+import { pageInput } from '../../../graphql/zod-args.js';
 import {
   addMembership,
   createBrand,
@@ -14,9 +14,9 @@ import {
   removeMembership,
   updateBrand,
   updateCategory,
-} from './taxonomy.service.js';
-import { PERMISSION, jsonObject, slugSchema } from './shared.js';
-import { CatalogBrandRef, CatalogCategoryRef, CatalogEntityRef } from './types.js';
+} from './service.js';
+import { PERMISSION, jsonObject, slugSchema } from '../shared.js';
+import { CatalogBrandRef, CatalogCategoryRef, CatalogEntityRef } from '../types.js';
 
 const name = z.string().trim().min(1).max(200);
 const description = z.string().max(10_000).nullable().optional();

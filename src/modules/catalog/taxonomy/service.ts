@@ -5,14 +5,14 @@
 // roots. Brand: name, slug (unique per organization), description, logoUrl, websiteUrl,
 // sortOrder, metadata. An entity may belong to several categories and several brands; adding a
 // membership that exists is a no-op, removing one that does not is 404.
-import type { Db, Tx } from '../../db/client.js';
-import type { Prisma } from '../../generated/prisma/client.js';
-import { notFound } from '../../errors.js';
-import { paginate, type ListCtx, type Page } from '../../graphql/pagination.js';
-import { emitUpdated } from './events.js';
-import { withIncludes } from './include.js';
-import { assertNotVendor, inTransaction, invalid, isForeignKeyViolation, lockEntity, mapWriteErrors, type CatalogCtx } from './shared.js';
-import { brandView, categoryView, type BrandView, type CatalogEntityView, type CategoryView } from './views.js';
+import type { Db, Tx } from '../../../db/client.js';
+import type { Prisma } from '../../../generated/prisma/client.js';
+import { notFound } from '../../../errors.js';
+import { paginate, type ListCtx, type Page } from '../../../graphql/pagination.js';
+import { emitUpdated } from '../events.js';
+import { withIncludes } from '../include.js';
+import { assertNotVendor, inTransaction, invalid, isForeignKeyViolation, lockEntity, mapWriteErrors, type CatalogCtx } from '../shared.js';
+import { brandView, categoryView, type BrandView, type CatalogEntityView, type CategoryView } from '../views.js';
 
 type Json = Record<string, unknown>;
 

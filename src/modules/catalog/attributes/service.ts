@@ -1,10 +1,10 @@
 // Localized attributes: title, description, seoTitle and seoDescription per entity and locale
 // (default locale en). PUT replaces the locale's row: fields left out become null.
-import { notFound } from '../../errors.js';
-import { findReadableEntity } from './entity.service.js';
-import { emitUpdated } from './events.js';
-import { inTransaction, lockEntity, type CatalogCtx } from './shared.js';
-import { attributesView, type AttributesView } from './views.js';
+import { notFound } from '../../../errors.js';
+import { findReadableEntity } from '../entities/service.js';
+import { emitUpdated } from '../events.js';
+import { inTransaction, lockEntity, type CatalogCtx } from '../shared.js';
+import { attributesView, type AttributesView } from '../views.js';
 
 export interface AttributesInput {
   title?: string | null;

@@ -1,9 +1,9 @@
 // Localized attributes: PUT and GET /catalog/entities/:id/attributes/:locale.
 import { z } from 'zod';
-import { defineOperation } from '../../graphql/operation.js';
-import { getAttributes, setAttributes } from './attributes.service.js';
-import { PERMISSION, localeSchema } from './shared.js';
-import { CatalogAttributesRef } from './types.js';
+import { defineOperation } from '../../../graphql/operation.js';
+import { getAttributes, setAttributes } from './service.js';
+import { PERMISSION, localeSchema } from '../shared.js';
+import { CatalogAttributesRef } from '../types.js';
 
 const id = z.guid().describe('Entity UUID');
 const locale = localeSchema.describe('BCP 47 locale, e.g. en or de-DE (the default locale is en)');

@@ -6,14 +6,14 @@
 // one at a time: two `variants/quick` calls for the same combination give one 201 and one 200.
 // New variants go through the `variantsCreated` hooks (inventory seeds zero stock there).
 import { randomUUID } from 'node:crypto';
-import type { Tx } from '../../db/client.js';
-import type { Prisma } from '../../generated/prisma/client.js';
-import { conflict, notFound, validationFailed, type FieldIssue } from '../../errors.js';
-import { emitUpdated } from './events.js';
-import { runVariantsCreated } from './hooks.js';
-import { assertTaxClass, inTransaction, invalid, lockEntity, mapWriteErrors, type CatalogCtx } from './shared.js';
-import { loadVariants } from './queries.js';
-import { OPTION_TYPE_INCLUDE, optionTypeView, optionValueView, type OptionTypeView, type OptionValueView, type VariantView } from './views.js';
+import type { Tx } from '../../../db/client.js';
+import type { Prisma } from '../../../generated/prisma/client.js';
+import { conflict, notFound, validationFailed, type FieldIssue } from '../../../errors.js';
+import { emitUpdated } from '../events.js';
+import { runVariantsCreated } from '../hooks.js';
+import { assertTaxClass, inTransaction, invalid, lockEntity, mapWriteErrors, type CatalogCtx } from '../shared.js';
+import { loadVariants } from '../queries.js';
+import { OPTION_TYPE_INCLUDE, optionTypeView, optionValueView, type OptionTypeView, type OptionValueView, type VariantView } from '../views.js';
 
 /** Limits that keep one call's matrix bounded (named here, next to the rule). */
 export const MAX_AXES = 10;

@@ -1,13 +1,13 @@
 // Custom fields: definitions (/admin/entity-field-definitions), proposals, the organization
 // queue (/admin/custom-field-proposals), approve and reject.
 import { z } from 'zod';
-import { defineOperation } from '../../graphql/operation.js';
-import { pageOf } from '../../graphql/pagination.js';
-import { pageInput } from '../../graphql/zod-args.js';
-import { FIELD_TYPES, archiveDefinition, createDefinition, listDefinitions, updateDefinition } from './field-definitions.service.js';
-import { approveProposal, proposalQueue, proposeValue, rejectProposal } from './custom-fields.service.js';
-import { DEFAULT_LOCALE, PERMISSION, entityTypeSchema, fieldNameSchema, localeSchema } from './shared.js';
-import { CatalogCustomFieldProposalRef, CatalogCustomFieldRef, CatalogFieldDefinitionRef } from './types.js';
+import { defineOperation } from '../../../graphql/operation.js';
+import { pageOf } from '../../../graphql/pagination.js';
+import { pageInput } from '../../../graphql/zod-args.js';
+import { FIELD_TYPES, archiveDefinition, createDefinition, listDefinitions, updateDefinition } from './definitions.service.js';
+import { approveProposal, proposalQueue, proposeValue, rejectProposal } from './service.js';
+import { DEFAULT_LOCALE, PERMISSION, entityTypeSchema, fieldNameSchema, localeSchema } from '../shared.js';
+import { CatalogCustomFieldProposalRef, CatalogCustomFieldRef, CatalogFieldDefinitionRef } from '../types.js';
 
 const admin = { permission: PERMISSION.update } as const;
 const enumValues = z.array(z.string().min(1).max(200)).max(500).describe('Allowed values; required for (and only for) type enum');

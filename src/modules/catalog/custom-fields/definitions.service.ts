@@ -2,13 +2,13 @@
 // (string, number, boolean, date, enum with its values, json), and whether it is required or
 // filterable (indexed by search). Definitions are archived, never deleted, so values written
 // under them keep their meaning; an archived field accepts no new values.
-import type { Db, Tx } from '../../db/client.js';
-import type { CatalogFieldDefinition, CatalogFieldType } from '../../generated/prisma/client.js';
-import { notFound, validationFailed, type FieldIssue } from '../../errors.js';
-import { withTransaction } from '../../db/transaction.js';
-import { runFieldIndexingChanged } from './hooks.js';
-import { assertNotVendor, mapWriteErrors, type CatalogCtx } from './shared.js';
-import { fieldDefinitionView, type FieldDefinitionView } from './views.js';
+import type { Db, Tx } from '../../../db/client.js';
+import type { CatalogFieldDefinition, CatalogFieldType } from '../../../generated/prisma/client.js';
+import { notFound, validationFailed, type FieldIssue } from '../../../errors.js';
+import { withTransaction } from '../../../db/transaction.js';
+import { runFieldIndexingChanged } from '../hooks.js';
+import { assertNotVendor, mapWriteErrors, type CatalogCtx } from '../shared.js';
+import { fieldDefinitionView, type FieldDefinitionView } from '../views.js';
 
 export const FIELD_TYPES = ['string', 'number', 'boolean', 'date', 'enum', 'json'] as const satisfies readonly CatalogFieldType[];
 export const MAX_STRING_VALUE = 10_000;

@@ -1,17 +1,17 @@
 // Catalog entities: list, get (by UUID or slug), create, update, delete and the status moves.
 // Reads need catalog:read; entities that are not active (draft, archived, discontinued) exist
 // only for callers with catalog:read:unpublished (404 and filtered out of lists for others).
-import { Prisma, type CatalogEntity, type CatalogEntityStatus } from '../../generated/prisma/client.js';
-import { queryRows } from '../../db/raw.js';
-import { forbidden, notFound, validationFailed } from '../../errors.js';
-import { hasPermission } from '../../auth/permissions.js';
-import { paginate, type ListCtx, type Page, type PageInput } from '../../graphql/pagination.js';
-import { applyCustomFields, validateCustomFields } from './custom-fields.service.js';
-import { emitCreated, emitDeleted, emitUpdated } from './events.js';
-import { parseInclude, withIncludes } from './include.js';
-import { assertTaxClass, inTransaction, PERMISSION, UUID_RE, lockEntity, mapWriteErrors, seesUnpublished, vendorScope, type CatalogCtx } from './shared.js';
-import { runBeforeMetadataWrite } from './hooks.js';
-import type { CatalogEntityView } from './views.js';
+import { Prisma, type CatalogEntity, type CatalogEntityStatus } from '../../../generated/prisma/client.js';
+import { queryRows } from '../../../db/raw.js';
+import { forbidden, notFound, validationFailed } from '../../../errors.js';
+import { hasPermission } from '../../../auth/permissions.js';
+import { paginate, type ListCtx, type Page, type PageInput } from '../../../graphql/pagination.js';
+import { applyCustomFields, validateCustomFields } from '../custom-fields/service.js';
+import { emitCreated, emitDeleted, emitUpdated } from '../events.js';
+import { parseInclude, withIncludes } from '../include.js';
+import { assertTaxClass, inTransaction, PERMISSION, UUID_RE, lockEntity, mapWriteErrors, seesUnpublished, vendorScope, type CatalogCtx } from '../shared.js';
+import { runBeforeMetadataWrite } from '../hooks.js';
+import type { CatalogEntityView } from '../views.js';
 
 export const ENTITY_STATUSES = ['draft', 'active', 'archived', 'discontinued'] as const satisfies readonly CatalogEntityStatus[];
 

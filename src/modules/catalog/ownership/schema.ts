@@ -1,9 +1,9 @@
 // Field ownership: GET and PUT /catalog/entities/:id/field-ownership.
 import { z } from 'zod';
-import { defineOperation } from '../../graphql/operation.js';
-import { OWNERS, listOwnership, setOwnership } from './ownership.service.js';
-import { PERMISSION } from './shared.js';
-import { CatalogFieldOwnershipRef } from './types.js';
+import { defineOperation } from '../../../graphql/operation.js';
+import { OWNERS, listOwnership, setOwnership } from './service.js';
+import { PERMISSION } from '../shared.js';
+import { CatalogFieldOwnershipRef } from '../types.js';
 
 const id = z.guid().describe('Entity UUID');
 const storeId = z.string().min(1).max(128);

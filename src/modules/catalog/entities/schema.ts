@@ -1,12 +1,12 @@
 // Catalog entity operations: list, get, create, update, delete, publish, archive, discontinue.
 import { z } from 'zod';
-import { defineOperation } from '../../graphql/operation.js';
-import { pageOf } from '../../graphql/pagination.js';
-import { pageInput } from '../../graphql/zod-args.js';
-import { availableIncludes } from './include.js';
-import { ENTITY_STATUSES, SORT_FIELDS, createEntity, deleteEntity, getEntity, listEntities, transitionEntity, updateEntity } from './entity.service.js';
-import { DEFAULT_LOCALE, PERMISSION, entityTypeSchema, jsonObject, localeSchema, slugSchema } from './shared.js';
-import { CatalogEntityRef } from './types.js';
+import { defineOperation } from '../../../graphql/operation.js';
+import { pageOf } from '../../../graphql/pagination.js';
+import { pageInput } from '../../../graphql/zod-args.js';
+import { availableIncludes } from '../include.js';
+import { ENTITY_STATUSES, SORT_FIELDS, createEntity, deleteEntity, getEntity, listEntities, transitionEntity, updateEntity } from './service.js';
+import { DEFAULT_LOCALE, PERMISSION, entityTypeSchema, jsonObject, localeSchema, slugSchema } from '../shared.js';
+import { CatalogEntityRef } from '../types.js';
 
 const id = z.guid().describe('Entity UUID');
 const status = z.enum(ENTITY_STATUSES);

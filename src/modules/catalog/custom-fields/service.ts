@@ -7,14 +7,14 @@
 //   approving the newest proposal of a field and locale displaces the live value atomically and
 //   retires older pending proposals of that field and locale; rejecting marks the newest one
 //   rejected. Writes that touch a field lock the entity row first, so they apply one at a time.
-import type { Db, Tx } from '../../db/client.js';
-import type { CatalogCustomField, CatalogFieldDefinition, Prisma } from '../../generated/prisma/client.js';
-import { notFound, validationFailed, type FieldIssue } from '../../errors.js';
-import { paginate, type ListCtx, type Page, type PageInput } from '../../graphql/pagination.js';
-import { definitionsFor, valueProblem } from './field-definitions.service.js';
-import { emitUpdated } from './events.js';
-import { inTransaction, assertNotVendor, assertSyncAllowed, isForeignKeyViolation, lockEntity, writesEntity, type CatalogCtx } from './shared.js';
-import { customFieldView, type CustomFieldView, type ProposalView } from './views.js';
+import type { Db, Tx } from '../../../db/client.js';
+import type { CatalogCustomField, CatalogFieldDefinition, Prisma } from '../../../generated/prisma/client.js';
+import { notFound, validationFailed, type FieldIssue } from '../../../errors.js';
+import { paginate, type ListCtx, type Page, type PageInput } from '../../../graphql/pagination.js';
+import { definitionsFor, valueProblem } from './definitions.service.js';
+import { emitUpdated } from '../events.js';
+import { inTransaction, assertNotVendor, assertSyncAllowed, isForeignKeyViolation, lockEntity, writesEntity, type CatalogCtx } from '../shared.js';
+import { customFieldView, type CustomFieldView, type ProposalView } from '../views.js';
 
 type Patch = Record<string, unknown>;
 
