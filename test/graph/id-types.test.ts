@@ -35,6 +35,8 @@ const STRING_IDS: Record<string, readonly string[]> = {
     'Mutation.meOrderReorder(orderId)', 'Mutation.posExchangeCreate(orderId)',
     'Mutation.orderFulfillmentCreate(id)', 'Mutation.orderPickedUp(id)', 'Mutation.orderReadyForPickup(id)', 'Mutation.orderInvoiceEmail(id)', 'Mutation.orderNoteCreate(id)', 'Mutation.orderNoteDelete(id)',
     'Mutation.orderRefundCreate(id)', 'Mutation.orderRefundUndo(id)', 'Mutation.orderStatusUpdate(id)',
+    // issue 26: capture, void and refund retry take the order's UUID or number like the other order mutations.
+    'Mutation.orderCapture(id)', 'Mutation.orderVoid(id)', 'Mutation.orderRefundRetry(id)',
     'Query.orderFulfillments(id)', 'Query.orderInvoiceHtml(id)', 'Query.orderInvoicePdf(id)', 'Query.orderNotes(id)',
     'Query.orderReceiptHtml(id)', 'Query.orderRefunds(id)', 'Query.orderTimeline(id)',
   ],
@@ -53,7 +55,7 @@ const STRING_IDS: Record<string, readonly string[]> = {
     'CatalogCustomField.sourceStoreId', 'CatalogCustomFieldProposal.sourceStoreId', 'CatalogEntity.sourceStoreId', 'CatalogFieldOwnership.storeId',
     'Mutation.catalogCustomFieldPropose(sourceStoreId)', 'Mutation.catalogEntityCreate(sourceStoreId)', 'Mutation.catalogEntityFieldOwnershipSet(storeId)',
     'Mutation.catalogEntityUpdate(sourceStoreId)', 'Query.catalogEntityFieldOwnership(storeId)',
-    'Mutation.checkout(paymentMethodId)', 'Mutation.posExchangeCreate(paymentMethodId)', 'Order.paymentIntentId', 'OrderPayment.intentId',
+    'Mutation.checkout(paymentMethodId)', 'Mutation.posExchangeCreate(paymentMethodId)', 'Order.paymentIntentId', 'Payment.intentId',
     'OrderPaymentEvent.eventId', 'OrderRefund.providerRefundId', 'PaymentWebhookReceipt.eventId', 'OrderInvoiceEmail.messageId',
     'MarketplacePayout.externalId', 'MarketplaceVendor.stripeAccountId', 'Mutation.marketplaceVendorCreate(stripeAccountId)',
     'Mutation.marketplaceVendorUpdate(stripeAccountId)', 'ChannelOrderExport.remoteOrderId', 'ChannelOrderPush.remoteOrderId',

@@ -126,4 +126,4 @@ builder.objectFields(OrderRef, (t) => ({
 }));
 
 graphOnly('Order', 'invoices');
-import './payments.graph.js';
+import '../payments/graph.js';
