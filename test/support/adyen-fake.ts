@@ -76,6 +76,8 @@ export interface AdyenFake {
   failNextRefund(how: 'notification' | 'error'): void;
   /** The shopper completes (or fails) 3-D Secure on the redirect page: the redirectResult our return URL receives. */
   completeRedirect(actionUrl: string, outcome?: 'authorised' | 'refused'): Promise<string>;
+  /** The shopper completes native 3DS2 in Adyen's SDK: the threeDSResult the storefront posts back. */
+  completeThreeDS2(action: { authorisationToken?: string }, outcome?: 'authorised' | 'refused'): string;
   /** Takes the queued notifications matching `filter` out of the outbox. */
   take(filter?: (item: AdyenNotificationItem) => boolean): AdyenNotificationItem[];
   /** Signs items (each with the HMAC key unless `hmacKey` overrides) and posts one delivery. */
@@ -303,6 +305,13 @@ export async function startAdyenFake(options: { multiplePartialCaptures?: boolea
       const location = res.headers.get('location');
       if (res.status !== 302 || !location) throw new Error(`the fake's 3DS page answered ${res.status}`);
       return new URL(location).searchParams.get('redirectResult')!;
+    },
+    completeThreeDS2(action, outcome = 'authorised') {
+      const p = payments.get(redirects.get(action.authorisationToken ?? '') ?? '');
+      if (!p) throw new Error('no pending 3DS2 action with that authorisationToken');
+      p.threeDSOutcome = outcome;
+      p.redirectResult ??= randomBytes(24).toString('base64url');
+      return p.redirectResult;
     },
     take(filter = () => true) {
       const taken = outbox.filter(filter);
