@@ -58,6 +58,7 @@ describe('Adyen provider against the fake Checkout API', () => {
     expect(sent).toMatchObject({ path: '/v71/payments', idempotencyKey: input.idempotencyKey, replayed: false });
     expect(sent.body).toMatchObject({ merchantAccount: fake.merchantAccount, reference: input.paymentId, amount: { value: 4200, currency: 'EUR' }, returnUrl: input.returnUrl, metadata: { paymentId: input.paymentId } });
     expect(sent.body.additionalData).toBeUndefined();
+    expect(sent.body.captureDelayHours).toBe(0);
     expect(fake.payments.get(result.providerReference!)).toMatchObject({ status: 'authorised', captured: 4200 });
   });
 
@@ -65,7 +66,7 @@ describe('Adyen provider against the fake Checkout API', () => {
     const input = authorizeInput(ADYEN_TEST_CARDS.mastercard, false, 1000);
     const auth = await adyen.authorize(input);
     expect(auth.status).toBe('authorized');
-    expect(fake.requests.at(-1)!.body.additionalData).toEqual({ manualCapture: 'true' });
+    expect(fake.requests.at(-1)!.body).toMatchObject({ additionalData: { manualCapture: 'true' }, reference: `${input.paymentId}:manual` });
     const psp = auth.providerReference!;
     const first = await adyen.capture({ paymentId: input.paymentId, providerReference: psp, amount: 600, currency: 'EUR', idempotencyKey: `${input.paymentId}:capture:1`, final: false });
     const second = await adyen.capture({ paymentId: input.paymentId, providerReference: psp, amount: 400, currency: 'EUR', idempotencyKey: `${input.paymentId}:capture:2`, final: true });
@@ -96,14 +97,14 @@ describe('Adyen provider against the fake Checkout API', () => {
     expect(auth.status).toBe('requires_action');
     expect(auth.nextAction).toMatchObject({ type: 'redirect', url: expect.stringContaining('/threeDS/redirect?MD=') });
     const redirectResult = await fake.completeRedirect((auth.nextAction as { url: string }).url);
-    const confirmed = await adyen.confirm({ paymentId: input.paymentId, providerReference: auth.providerReference ?? '', params: { redirectResult, orderId: 'ignored' }, idempotencyKey: `${input.paymentId}:confirm:1`, capture: false });
+    const confirmed = await adyen.confirm({ paymentId: input.paymentId, providerReference: auth.providerReference ?? '', params: { redirectResult, orderId: 'ignored' }, idempotencyKey: `${input.paymentId}:confirm:1` });
     expect(confirmed).toMatchObject({ status: 'authorized', providerReference: expect.stringMatching(/^[A-Z0-9]{16}$/) });
     expect(fake.requests.at(-1)!.body).toEqual({ details: { redirectResult } });
     // Automatic capture: the same answer means Adyen captured it.
     const auto = authorizeInput(ADYEN_TEST_CARDS.threeDS, true);
     const autoAuth = await adyen.authorize(auto);
     const autoResult = await fake.completeRedirect((autoAuth.nextAction as { url: string }).url);
-    expect(await adyen.confirm({ paymentId: auto.paymentId, providerReference: '', params: { redirectResult: autoResult }, idempotencyKey: `${auto.paymentId}:confirm:1`, capture: true })).toMatchObject({ status: 'captured', capturedAmount: 4200 });
+    expect(await adyen.confirm({ paymentId: auto.paymentId, providerReference: '', params: { redirectResult: autoResult }, idempotencyKey: `${auto.paymentId}:confirm:1` })).toMatchObject({ status: 'captured', capturedAmount: 4200 });
   });
 
   it('3-D Secure failed at the issuer, and details that are not Adyen\'s, end failed', async () => {
@@ -173,7 +174,8 @@ describe('Adyen notifications through handleEvent', () => {
   it('maps a batch of items to events and asks for [accepted]', async () => {
     const handled = await adyen.handleEvent(
       delivery([
-        { ...base, eventCode: 'AUTHORISATION', pspReference: 'PAY1', merchantReference: paymentId },
+        { ...base, eventCode: 'AUTHORISATION', pspReference: 'PAY1', merchantReference: `${paymentId}:manual` },
+        { ...base, eventCode: 'AUTHORISATION', pspReference: 'PAY0', merchantReference: paymentId },
         { ...base, eventCode: 'CAPTURE', pspReference: 'CAP1', originalReference: 'PAY1', merchantReference: `${paymentId}:capture:1` },
         { ...base, eventCode: 'REFUND', pspReference: 'REF1', originalReference: 'PAY1', merchantReference: `refund:${refundId}` },
         { ...base, eventCode: 'REFUND_FAILED', pspReference: 'REF1', originalReference: 'PAY1', merchantReference: `refund:${refundId}`, reason: 'issuer' },
@@ -187,6 +189,8 @@ describe('Adyen notifications through handleEvent', () => {
     expect(handled.acknowledgement).toEqual({ status: 200, contentType: 'text/plain; charset=utf-8', body: '[accepted]' });
     expect(handled.events.map((e) => [e.id, e.type, e.providerReference, e.paymentId ?? null, e.refundId ?? null, e.amount])).toEqual([
       ['PAY1:AUTHORISATION:true', 'payment.authorized', 'PAY1', paymentId, null, 500],
+      // Automatic capture: the authorisation is the capture.
+      ['PAY0:AUTHORISATION:true', 'payment.captured', 'PAY0', paymentId, null, 500],
       ['CAP1:CAPTURE:true', 'payment.captured', 'PAY1', paymentId, null, 500],
       ['REF1:REFUND:true', 'payment.refunded', 'PAY1', null, refundId, 500],
       ['REF1:REFUND_FAILED:true', 'payment.refund_failed', 'PAY1', null, refundId, 500],
@@ -195,8 +199,8 @@ describe('Adyen notifications through handleEvent', () => {
       ['PAY4:OFFER_CLOSED:true', 'payment.failed', 'PAY4', paymentId, null, 500],
       ['RPT:REPORT_AVAILABLE:true', 'ignored', 'RPT', null, null, 500],
     ]);
-    expect(handled.events[2]!.providerRefundReference).toBe('REF1');
-    expect(handled.events[5]!.failure).toEqual({ code: 'AUTHORISATION', message: 'Refused' });
+    expect(handled.events[3]!.providerRefundReference).toBe('REF1');
+    expect(handled.events[6]!.failure).toEqual({ code: 'AUTHORISATION', message: 'Refused' });
     expect(handled.events[0]!.occurredAt?.toISOString()).toBe('2026-11-26T00:00:00.000Z');
   });
 

@@ -121,7 +121,8 @@ export async function startAdyenFake(options: { multiplePartialCaptures?: boolea
 
   function authorise(p: FakeAdyenPayment) {
     p.status = 'authorised';
-    if (!p.manualCapture && p.captureDelayHours === null) p.captured = p.amount.value;
+    // Automatic capture without a delay (captureDelayHours 0, or unset on a default account).
+    if (!p.manualCapture && !p.captureDelayHours) p.captured = p.amount.value;
     authorisedNotification(p, true);
     return { resultCode: 'Authorised', pspReference: p.pspReference, merchantReference: p.merchantReference, amount: p.amount, additionalData: { authCode: '012345' } };
   }

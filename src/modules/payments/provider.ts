@@ -126,8 +126,6 @@ export interface ConfirmInput {
   /** What the provider put on the return URL, or what the storefront posted after its SDK step. */
   params: Record<string, string>;
   idempotencyKey: string;
-  /** The payment's capture mode was automatic (Adyen's /payments/details answer does not say whether it captured). */
-  capture?: boolean;
 }
 
 export type PaymentEventType =

@@ -13,6 +13,18 @@ export function refundReference(refundId: string): string {
   return `${REFUND_REFERENCE_PREFIX}${refundId}`;
 }
 
+/** A manual-capture payment's reference carries `:manual`; an automatic one is the bare payment id. */
+const MANUAL_SUFFIX = ':manual';
+
+export function paymentReference(paymentId: string, capture: boolean): string {
+  return capture ? paymentId : `${paymentId}${MANUAL_SUFFIX}`;
+}
+
+/** Whether the payment with this merchant reference was asked with automatic capture (captureDelayHours 0). */
+export function capturesAutomatically(merchantReference: string | undefined): boolean {
+  return Boolean(merchantReference) && PAYMENT_RE.test(merchantReference!) && !merchantReference!.endsWith(MANUAL_SUFFIX);
+}
+
 /**
  * What the shopper must do. A GET redirect is a plain redirect; everything else (a POST redirect
  * with form data, native 3DS2 fingerprint/challenge, QR codes, vouchers) is handed to Adyen's web
@@ -73,7 +85,8 @@ export function authorizeResultOf(res: AdyenPaymentResponse, capture: boolean, a
 }
 
 const EVENTS: Record<string, (success: boolean, item: AdyenNotificationItem) => PaymentProviderEvent['type']> = {
-  AUTHORISATION: (ok) => (ok ? 'payment.authorized' : 'payment.failed'),
+  // An automatic-capture payment is captured with its authorisation (captureDelayHours 0).
+  AUTHORISATION: (ok, item) => (!ok ? 'payment.failed' : capturesAutomatically(item.merchantReference) ? 'payment.captured' : 'payment.authorized'),
   CAPTURE: (ok) => (ok ? 'payment.captured' : 'ignored'),
   CANCELLATION: (ok) => (ok ? 'payment.voided' : 'ignored'),
   TECHNICAL_CANCEL: (ok) => (ok ? 'payment.voided' : 'ignored'),

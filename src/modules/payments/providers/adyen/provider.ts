@@ -17,7 +17,7 @@ import type {
 import { WebhookSignatureError } from '../../provider.js';
 import { AdyenApiError, AdyenClient, type AdyenClientOptions } from './client.js';
 import { verifyNotificationItem } from './hmac.js';
-import { authorizeResultOf, eventOf, refundReference } from './mapping.js';
+import { authorizeResultOf, capturesAutomatically, eventOf, paymentReference, refundReference } from './mapping.js';
 import type { AdyenNotification, AdyenNotificationItem, AdyenPaymentRequest } from './types.js';
 
 export interface AdyenProviderOptions extends AdyenClientOptions {
@@ -71,13 +71,16 @@ export class AdyenProvider implements PaymentProvider {
       const res = await this.client.payments(
         {
           amount: { value: input.amount, currency: input.currency.toUpperCase() },
-          reference: input.paymentId,
+          // The reference says the capture mode: Adyen echoes it in /payments/details answers and
+          // in notifications, which otherwise do not say whether Authorised means captured.
+          reference: paymentReference(input.paymentId, input.capture),
           ...method,
           returnUrl: input.returnUrl,
           channel: 'Web',
           ...(input.customerEmail ? { shopperEmail: input.customerEmail } : {}),
-          // Authorise only: the merchant captures through /captures (on shipping, by hand).
-          ...(input.capture ? {} : { additionalData: { manualCapture: 'true' } }),
+          // Automatic: captured at once whatever the merchant account's capture delay (so an
+          // Authorised answer is money taken). Manual: authorise only; /captures takes it later.
+          ...(input.capture ? { captureDelayHours: 0 } : { additionalData: { manualCapture: 'true' } }),
           metadata: { orderId: input.orderId, organizationId: input.organizationId, paymentId: input.paymentId },
         },
         input.idempotencyKey,
@@ -96,9 +99,8 @@ export class AdyenProvider implements PaymentProvider {
     }
     try {
       const res = await this.client.paymentDetails({ details }, input.idempotencyKey);
-      // Whether Adyen captures by itself was decided at /payments and its answer here does not
-      // say: the record's capture mode does. Unknown → authorized (never report money not taken).
-      return authorizeResultOf(res, input.capture ?? false, res.amount?.value ?? 0);
+      // Whether Adyen captured was decided at /payments: the merchantReference echoed here says.
+      return authorizeResultOf(res, capturesAutomatically(res.merchantReference), res.amount?.value ?? 0);
     } catch (error) {
       if (error instanceof AdyenApiError) return { status: 'failed', providerReference: input.providerReference || null, failure: { code: error.errorCode, message: 'The payment could not be completed: start again.', declineCode: error.message } };
       throw error;
