@@ -72,7 +72,8 @@ export interface AdyenFake {
   /** Notifications Adyen would send, not yet delivered. */
   outbox: AdyenNotificationItem[];
   paymentByReference(reference: string): FakeAdyenPayment | undefined;
-  dropNextAnswer(pathPattern?: RegExp): void;
+  /** The next `times` matching requests apply, then lose their answer (the client retries up to twice itself). */
+  dropNextAnswer(pathPattern?: RegExp, times?: number): void;
   failNextRefund(how: 'notification' | 'error'): void;
   /** The shopper completes (or fails) 3-D Secure on the redirect page: the redirectResult our return URL receives. */
   completeRedirect(actionUrl: string, outcome?: 'authorised' | 'refused'): Promise<string>;
@@ -107,7 +108,7 @@ export async function startAdyenFake(options: { multiplePartialCaptures?: boolea
   const outbox: AdyenNotificationItem[] = [];
   const answers = new Map<string, { path: string; status: number; body: unknown }>();
   const redirects = new Map<string, string>(); // MD → payment psp
-  let drop: RegExp | null = null;
+  let drop: { pattern: RegExp; times: number } | null = null;
   let refundFailure: 'notification' | 'error' | null = null;
   let base = '';
 
@@ -158,7 +159,8 @@ export async function startAdyenFake(options: { multiplePartialCaptures?: boolea
       const action: AdyenAction = native
         ? { type: 'threeDS2', subtype: 'fingerprint', paymentMethodType: 'scheme', token: Buffer.from(JSON.stringify({ threeDSMethodNotificationURL: `${base}/threeDS/notify`, threeDSServerTransID: md })).toString('base64'), authorisationToken: md, paymentData }
         : { type: 'redirect', paymentMethodType: 'scheme', method: 'GET', url: `${base}/threeDS/redirect?MD=${md}` };
-      return { status: 200, body: { resultCode: native ? 'IdentifyShopper' : 'RedirectShopper', action, merchantReference: p.merchantReference } };
+      // v71 names the payment's pspReference on action answers too (older versions did not).
+      return { status: 200, body: { resultCode: native ? 'IdentifyShopper' : 'RedirectShopper', action, pspReference: p.pspReference, merchantReference: p.merchantReference } };
     }
     p.status = 'refused';
     authorisedNotification(p, false, 'Refused');
@@ -272,8 +274,8 @@ export async function startAdyenFake(options: { multiplePartialCaptures?: boolea
         // Adyen keeps the answer of a request that reached it, errors included.
         if (key) answers.set(key, { path: url.pathname, ...answer });
       }
-      if (drop && drop.test(url.pathname)) {
-        drop = null;
+      if (drop && drop.pattern.test(url.pathname)) {
+        if (--drop.times <= 0) drop = null;
         // The operation applied; the answer is lost on the way back.
         return void res.socket?.destroy();
       }
@@ -292,8 +294,8 @@ export async function startAdyenFake(options: { multiplePartialCaptures?: boolea
     requests,
     outbox,
     paymentByReference: (reference) => [...payments.values()].find((p) => p.merchantReference === reference),
-    dropNextAnswer(pattern = /./) {
-      drop = pattern;
+    dropNextAnswer(pattern = /./, times = 1) {
+      drop = { pattern, times };
     },
     failNextRefund(how) {
       refundFailure = how;
