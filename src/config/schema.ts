@@ -27,6 +27,7 @@ export const DEFAULT_ROLES: Record<string, string[]> = {
     'catalog:create', 'catalog:update', 'catalog:read', 'catalog:read:unpublished',
     'inventory:adjust', 'inventory:read',
     'orders:create', 'orders:create:on-behalf', 'orders:read', 'orders:update',
+    'payments:manage',
     'customers:read',
     'cart:create', 'cart:update',
     'shipping:read',
@@ -332,8 +333,13 @@ export const configSchema = z
      */
     payments: z
       .object({
-        provider: z.enum(['auto', 'stripe', 'offline']).default('auto'),
+        /** The default provider: auto, stripe, offline or another registered provider (payments/provider.ts). */
+        provider: z.string().min(1).max(50).default('auto'),
+        /** Further providers a checkout may name in `paymentProvider` (each needs its own configuration). */
+        enabled: z.array(z.string().min(1).max(50)).max(10).default([]),
         stripeSecretKey: z.string().min(1).optional(),
+        /** A Stripe-compatible API instead of api.stripe.com (STRIPE_API_BASE; stripe-mock, a test fake). */
+        stripeApiBase: z.string().url().optional(),
         /**
          * Signing secret of POST /api/payments/webhook (STRIPE_WEBHOOK_SECRET). Required with Stripe;
          * the offline adapter generates one under DATA_DIR in development when unset.

@@ -26,6 +26,7 @@ export const EVENT_NAMES = [
   'promotions.update',
   'fulfillment.create',
   'cart.afterAddItem',
+  'payments.update',
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];

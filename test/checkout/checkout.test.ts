@@ -245,7 +245,7 @@ describe('idempotency', () => {
     expect(again.body.meta.replayed).toBe(true);
     expect(await t.app.db.order.count({ where: { cartId: cart.id } })).toBe(1);
     expect(await available(store, p)).toMatchObject({ reserved: 1 });
-    const charges = (t.app.services.payments.adapter as unknown as { log: Array<{ kind: string; input: { orderId?: string } }> }).log.filter((c) => c.kind === 'createPayment' && c.input.orderId === first.body.data.id);
+    const charges = (t.app.services.payments.provider as unknown as { log: Array<{ kind: string; input: { orderId?: string } }> }).log.filter((c) => c.kind === 'authorize' && c.input.orderId === first.body.data.id);
     expect(charges).toHaveLength(1);
   });
 

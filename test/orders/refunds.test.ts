@@ -1,5 +1,5 @@
 // Refunds: amounts from the order's own prices, quantity limits, the daily cap per operator in
-// the organization's timezone, the undo window, and settlement through the payment adapter.
+// the organization's timezone, the undo window, and settlement through the payment provider.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { ORDER_TEST_CONFIG, openStore, pay, placeOrder, product, setSettings, unique, type Store } from './helpers.js';
@@ -22,7 +22,7 @@ async function paidOrder(items: Array<{ entityId: string; quantity?: number }>, 
 }
 
 function offlineLog() {
-  return (t.app.services.payments.adapter as unknown as { log: Array<{ kind: string; idempotencyKey: string; input: Record<string, unknown> }> }).log;
+  return (t.app.services.payments.provider as unknown as { log: Array<{ kind: string; idempotencyKey: string; input: Record<string, unknown> }> }).log;
 }
 
 describe('refund amounts and limits', () => {
@@ -164,7 +164,7 @@ describe('undo and settlement', () => {
     expect(after.refundedAmount).toBe(0);
     expect((await t.request(`/api/orders/${order.id}/refunds/${created.body.data.id}/undo`, { method: 'POST', apiKey: store.admin })).status).toBe(409);
     // Nothing reached the provider.
-    expect(offlineLog().some((c) => c.kind === 'refund' && c.idempotencyKey === `refund:${created.body.data.id}`)).toBe(false);
+    expect(offlineLog().some((c) => c.kind === 'refund' && c.input.refundId === created.body.data.id)).toBe(false);
 
     const list = await t.request(`/api/orders/${order.id}/refunds`, { apiKey: store.admin });
     expect(list.body.data.map((r: any) => [r.id, r.status])).toEqual([[created.body.data.id, 'undone']]);
@@ -178,8 +178,10 @@ describe('undo and settlement', () => {
     expect(created.status).toBe(201);
     expect(created.body.data).toMatchObject({ status: 'succeeded' });
     expect(created.body.data.providerRefundId).toMatch(/^re_/);
-    const call = offlineLog().find((c) => c.kind === 'refund' && c.idempotencyKey === `refund:${created.body.data.id}`);
-    expect(call?.input).toMatchObject({ intentId: order.paymentIntentId, amount: 200, currency: 'USD' });
+    const call = offlineLog().find((c) => c.kind === 'refund' && c.input.refundId === created.body.data.id);
+    expect(call?.input).toMatchObject({ providerReference: order.paymentIntentId, amount: 200, currency: 'USD' });
+    // The key is derived from the payment record: <payment>:refund:<allocation>:<attempt>.
+    expect(call?.idempotencyKey).toMatch(/^[0-9a-f-]{36}:refund:[0-9a-f-]{36}:1$/);
     const blocked = await t.request(`/api/orders/${order.id}/refunds/${created.body.data.id}/undo`, { method: 'POST', apiKey: store.admin });
     expect(blocked.status).toBe(409);
     expect(blocked.body.error.message).toMatch(/undo window/);
@@ -204,7 +206,7 @@ describe('undo and settlement', () => {
     expect(ran.status, `${ran.error} ${run.text}`).toBe('succeeded');
     const settled = (await t.request(`/api/orders/${order.id}/refunds`, { apiKey: store.admin })).body.data[0];
     expect(settled).toMatchObject({ id, status: 'succeeded' });
-    expect(offlineLog().filter((c) => c.kind === 'refund' && c.idempotencyKey === `refund:${id}`)).toHaveLength(1);
+    expect(offlineLog().filter((c) => c.kind === 'refund' && c.input.refundId === id)).toHaveLength(1);
     expect((await t.request(`/api/orders/${order.id}`, { apiKey: store.admin })).body.data.paymentStatus).toBe('partially_refunded');
     expect((await t.request(`/api/orders/${order.id}/refunds/${id}/undo`, { method: 'POST', apiKey: store.admin })).status).toBe(409);
   });

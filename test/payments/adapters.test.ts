@@ -25,7 +25,7 @@ describe('payment adapter selection', () => {
     const config = resolveConfig({ env: 'development', dataDir });
     const first = createPaymentsService(config, silent, {});
     const second = createPaymentsService(config, silent, {});
-    expect(first.adapter.name).toBe('offline');
+    expect(first.provider.name).toBe('offline');
     expect(first.webhookSecret).toMatch(/^whsec_/);
     expect(second.webhookSecret).toBe(first.webhookSecret);
   });
@@ -33,7 +33,7 @@ describe('payment adapter selection', () => {
   it('uses Stripe when STRIPE_SECRET_KEY is set, and needs STRIPE_WEBHOOK_SECRET with it', () => {
     const config = resolveConfig({ env: 'development' });
     const stripe = createPaymentsService(config, silent, { STRIPE_SECRET_KEY: 'sk_test_123', STRIPE_WEBHOOK_SECRET: 'whsec_abc' });
-    expect(stripe.adapter.name).toBe('stripe');
+    expect(stripe.provider.name).toBe('stripe');
     expect(stripe.webhookSecret).toBe('whsec_abc');
     expect(() => createPaymentsService(config, silent, { STRIPE_SECRET_KEY: 'sk_test_123' })).toThrow(ConfigError);
     expect(() => createPaymentsService(resolveConfig({ payments: { provider: 'stripe' } }), silent, {})).toThrow(/STRIPE_SECRET_KEY/);
@@ -41,7 +41,7 @@ describe('payment adapter selection', () => {
 
   it('verifies webhooks with the Stripe adapter against STRIPE_WEBHOOK_SECRET', async () => {
     t = await startTestApp({ payments: { provider: 'stripe', stripeSecretKey: 'sk_test_not_used', webhookSecret: 'whsec_stripe_test' } });
-    expect(t.app.services.payments.adapter.name).toBe('stripe');
+    expect(t.app.services.payments.provider.name).toBe('stripe');
     const event = paymentSucceeded({ id: '00000000-0000-4000-8000-000000000000', paymentIntentId: 'pi_x', grandTotal: 100 });
     const good = signedEvent(event, 'whsec_stripe_test');
     const bad = signedEvent(event, 'whsec_other');
@@ -54,7 +54,7 @@ describe('payment adapter selection', () => {
 
   it('in production without a provider: boots, refuses every charge with the reason, refuses webhooks', async () => {
     t = await startTestApp({ env: 'production', baseUrl: 'http://localhost:3000' });
-    expect(t.app.services.payments.adapter.name).toBe('unconfigured');
+    expect(t.app.services.payments.provider.name).toBe('unconfigured');
     const store = await openStore(t);
     const p = await product(store, { price: 100, stock: 5 });
     const cart = await guestCart(store, [{ entityId: p }]);

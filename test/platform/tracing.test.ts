@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTracing, type Tracing } from '../../src/observability/tracing.js';
 import { inSpan } from '../../src/observability/trace-context.js';
 import { taxJarProvider } from '../../src/modules/tax/taxjar.js';
-import { StripePaymentAdapter } from '../../src/modules/payments/stripe.js';
+import { StripePaymentProvider } from '../../src/modules/payments/stripe.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { ORDER_TEST_CONFIG, checkout, guestCart, openStore, product, type Store } from '../orders/helpers.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
@@ -162,9 +162,11 @@ describe('traces', () => {
 
   it('a call to Stripe through its SDK is a client span carrying traceparent', async () => {
     receiver.script('/v1/payment_intents', [{ status: 200, body: JSON.stringify({ id: 'pi_traced', object: 'payment_intent', status: 'succeeded', amount: 1200, amount_received: 1200, currency: 'usd', latest_charge: 'ch_1' }), headers: { 'content-type': 'application/json', 'request-id': 'req_1' } }]);
-    const adapter = new StripePaymentAdapter('sk_test_traced', 'whsec_traced', { timeoutMs: 5_000, apiBase: receiver.url });
-    const paid = await inSpan('stripe probe', {}, () => adapter.createPayment({ orderId: '00000000-0000-4000-8000-000000000002', organizationId: '00000000-0000-4000-8000-000000000003', amount: 1200, currency: 'USD', paymentMethodId: 'pm_card_visa', idempotencyKey: 'traced-1' }));
-    expect(paid).toMatchObject({ ok: true, intentId: 'pi_traced', status: 'succeeded' });
+    const provider = new StripePaymentProvider('sk_test_traced', 'whsec_traced', { timeoutMs: 5_000, apiBase: receiver.url });
+    const paid = await inSpan('stripe probe', {}, () =>
+      provider.authorize({ paymentId: '00000000-0000-4000-8000-000000000001', orderId: '00000000-0000-4000-8000-000000000002', organizationId: '00000000-0000-4000-8000-000000000003', amount: 1200, currency: 'USD', method: { id: 'pm_card_visa' }, idempotencyKey: 'traced-1', capture: true, returnUrl: 'https://shop.example/return' }),
+    );
+    expect(paid).toMatchObject({ status: 'captured', providerReference: 'pi_traced' });
     await tracing.flush();
     const call = collector.spans.find((s) => s.name === `payments stripe POST ${new URL(receiver.url).host}`);
     expect(call, collector.spans.map((s) => s.name).join(', ')).toBeTruthy();

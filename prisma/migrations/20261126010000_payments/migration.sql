@@ -30,7 +30,7 @@ CREATE TABLE "payments" (
   "updated_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
   CONSTRAINT "payments_pkey" PRIMARY KEY ("id"),
   CONSTRAINT "payments_order_id_fkey" FOREIGN KEY ("order_id") REFERENCES "orders"("id") ON DELETE CASCADE ON UPDATE CASCADE,
-  CONSTRAINT "payments_amounts_check" CHECK ("captured_amount" >= 0 AND "refunded_amount" >= 0 AND "refunded_amount" <= "captured_amount" AND "captured_amount" <= GREATEST("authorized_amount", "amount"))
+  CONSTRAINT "payments_amounts_check" CHECK ("captured_amount" >= 0 AND "refunded_amount" >= 0 AND "refunded_amount" <= "captured_amount")
 );
 CREATE INDEX "payments_order_id_created_at_idx" ON "payments"("order_id", "created_at");
 CREATE INDEX "payments_organization_id_created_at_idx" ON "payments"("organization_id", "created_at");

@@ -6,12 +6,19 @@ import { withGraphqlInput } from '../../graphql/zod-args.js';
 import { CheckoutMetaRef, OrderRef } from '../orders/types.js';
 import { CART_TOKEN_HEADER } from '../carts/access.js';
 import { checkout, type CheckoutResult } from './service.js';
+import { PaymentRef } from '../payments/graph.js';
 
 const CheckoutResultRef = builder.objectRef<CheckoutResult>('CheckoutResult').implement({
   description: 'The order created by checkout (data) and non-fatal hook errors (meta.hookErrors).',
   fields: (t) => ({
     data: t.field({ type: OrderRef, resolve: (r) => r.data }),
     meta: t.field({ type: CheckoutMetaRef, resolve: (r) => r.meta }),
+    payment: t.field({
+      type: PaymentRef,
+      nullable: true,
+      description: "The payment started for the order (null when there was nothing to pay). status requires_action: the storefront sends the shopper through nextAction, then POST /api/payments/{payment.id}/confirm",
+      resolve: (r) => r.payment,
+    }),
   }),
 });
 
@@ -39,9 +46,13 @@ defineOperation({
   description:
     'In one transaction: re-prices every line (never the cart snapshots), applies promotionCodes, taxes each line by its tax class, adds ' +
     'shipping (settings shipping.flatRate, free from shipping.freeOver), reserves stock (concurrent checkouts never oversell), runs ' +
-    'checkout.beforeCreate hooks (which may veto), charges paymentMethodId through the payment adapter and numbers the order ' +
-    'ORD-YYYY-NNNNNN. The order stays pending (paymentStatus awaiting_payment) until the provider\'s payment_intent.succeeded event ' +
-    'confirms it. Any failure — an unsellable or unpriced item, a refused code, missing stock, a declined card, a veto — is 422 ' +
+    'checkout.beforeCreate hooks (which may veto), authorizes paymentMethodId through the payment provider (config payments.provider, or ' +
+    'paymentProvider among the enabled ones) — captured at once, or only authorized when the capture mode (settings payments.capture, or ' +
+    'captureMode at a staff checkout) is manual or on_fulfilment — and numbers the order ORD-YYYY-NNNNNN. The answer carries the payment record ' +
+    '(payment). The order stays pending (paymentStatus awaiting_payment) until the provider\'s event confirms it (payment_intent.succeeded, or ' +
+    'amount_capturable_updated for an authorization). A card that needs 3-D Secure (or a redirect method) answers 201 with payment.status ' +
+    'requires_action and payment.nextAction; the order keeps its stock reserved until the action completes (the provider\'s event, or POST ' +
+    '/api/payments/{id}/confirm) or settings payments.actionExpiryMinutes (default 30) pass, which cancels it. Any failure — an unsellable or unpriced item, a refused code, missing stock, a declined card, a veto — is 422 ' +
     'CHECKOUT_FAILED with the reason in error.details.reason, and nothing is kept. With idempotencyKey, a replay by the same caller ' +
     'returns the original order with 200 and charges nothing. After-hook (orders.afterCreate) failures are listed in meta.hookErrors. ' +
     `Anonymous shoppers may check out a guest cart (with its ${CART_TOKEN_HEADER} header); signed-in callers need orders:create; ` +
@@ -59,6 +70,9 @@ defineOperation({
     shippingMethodId: z.guid().nullable().optional().describe('Shipping method (one of GET /carts/:id/shipping-options); default the cart\'s. Required when the cart has shippable items and a method serves the address'),
     email: z.email().max(254).optional().describe("Guest orders: the customer's email address (invoices are sent there)"),
     idempotencyKey: z.string().min(1).max(255).optional().describe('Replays with the same key and the same request return the original order; the same key with a different request is 422 IDEMPOTENCY_KEY_REUSED. The Idempotency-Key header works too'),
+    paymentProvider: z.string().min(1).max(50).optional().describe('One of the enabled payment providers (config payments.enabled); default the configured one. Unknown or not enabled: 422'),
+    captureMode: z.enum(['automatic', 'manual', 'on_fulfilment']).optional().describe('Staff checkouts only (payments:manage or orders:create:on-behalf; 403 otherwise): this order\'s capture mode instead of settings payments.capture'),
+    returnUrl: z.url().max(2000).optional().describe('Where a 3-D Secure / redirect method brings the shopper back (the storefront\'s page); default this server\'s origin'),
   },
   output: CheckoutResultRef,
   paginated: true,

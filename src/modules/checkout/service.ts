@@ -8,7 +8,11 @@
 //   4. run `checkout.beforeCreate` hooks (a throw vetoes);
 //   5. reserve stock for every line in one statement (levels locked in a fixed order, so
 //      concurrent checkouts cannot deadlock each other and never oversell);
-//   6. charge through the payment adapter (declines roll everything back);
+//   6. authorize (and with capture mode automatic, capture) through the payment provider chosen by
+//      config or the request's paymentProvider (declines roll everything back); the payment record
+//      is written with the order. The order stays pending until the provider's event (or, for a
+//      3-D Secure / redirect action, POST /api/payments/:id/confirm) confirms it; an action
+//      abandoned past settings payments.actionExpiryMinutes cancels it (payments/tasks.ts);
 //   7. write the order, its lines, first status and the cart's conversion in one statement
 //      (write.ts), which also takes the next ORD-YYYY-NNNNNN number and records orders.create —
 //      so the counter row (which orders every checkout of the organization) is locked for that
@@ -38,7 +42,7 @@ import { computeTotals } from './totals.js';
 import { checkoutTaxContext, externalTax } from './tax-context.js';
 import { loadCartSellables, unsellableReason } from './sellables.js';
 import { lockCheckoutCart } from './reads.js';
-import { assignNumberAndRecord, writeOrder, type OrderWrite, type StatusChangeRow } from './write.js';
+import { assignNumberAndRecord, writeOrder, type OrderWrite, type PaymentRow, type StatusChangeRow } from './write.js';
 import { portsOf } from './wiring.js';
 import { checkoutIdempotencyKey, checkoutRequestHash, idempotencyKeyReused } from './idempotency.js';
 import type { CheckoutHookLine } from './hooks.js';
@@ -46,6 +50,10 @@ import './hooks.js';
 import { checkoutShipping, shippingLineRow } from '../shipping/checkout.js';
 import { carrierContext } from '../shipping/carrier/price.js';
 import { shippingLineView } from '../shipping/line-view.js';
+import { paymentKeys } from '../payments/keys.js';
+import { paymentView, type PaymentView } from '../payments/records.js';
+import { PAYMENTS_MANAGE } from '../payments/permissions.js';
+import { scheduleActionExpiry } from '../payments/tasks.js';
 
 export interface ShippingAddress {
   firstName?: string;
@@ -73,11 +81,19 @@ export interface CheckoutInput {
   /** For guest orders: where the invoice and receipts go. Customers' orders use their account address. */
   email?: string | null;
   idempotencyKey?: string | null;
+  /** One of the enabled providers (config payments.enabled); default config payments.provider. */
+  paymentProvider?: string | null;
+  /** Staff checkout only (payments:manage or orders:create:on-behalf): this order's capture mode instead of settings payments.capture. */
+  captureMode?: 'automatic' | 'manual' | 'on_fulfilment' | null;
+  /** Where a 3-D Secure / redirect method brings the shopper back (the storefront's page). */
+  returnUrl?: string | null;
 }
 
 export interface CheckoutResult {
   data: OrderView;
   meta: { hookErrors: HookError[]; replayed: boolean };
+  /** The payment started for the order (null when there was nothing to pay). */
+  payment: PaymentView | null;
 }
 
 /** Checkout answers with 200 for a replay: it writes the REST status on the request context. */
@@ -153,9 +169,16 @@ async function runCheckout(ctx: CheckoutCtx, input: CheckoutInput): Promise<Chec
   const customer = await resolveCustomer(ctx, input);
   const ports = portsOf(ctx.services);
   const payments = ctx.services.payments;
+  const provider = input.paymentProvider ? payments.providers.get(input.paymentProvider) : payments.provider;
+  if (!provider) throw validationFailed([{ field: 'paymentProvider', message: `is not an enabled payment provider (enabled: ${[...payments.providers.keys()].join(', ')})` }]);
+  if (input.captureMode && !(ctx.actor && (hasPermission(ctx.actor.permissions, PAYMENTS_MANAGE) || actsForCustomers(ctx)))) {
+    throw forbidden('captureMode is for staff checkouts (payments:manage or orders:create:on-behalf)');
+  }
+  const paymentId = randomUUID();
+  let paymentRow: PaymentRow | null = null;
   const orderId = randomUUID();
   const codes = [...new Set((input.promotionCodes ?? []).map((c) => c.trim()).filter(Boolean))];
-  let chargedIntent: string | null = null;
+  let chargedIntent: { reference: string; amount: number; currency: string } | null = null;
 
   let outcome: { order: OrderView; replayed: boolean };
   try {
@@ -279,16 +302,34 @@ async function runCheckout(ctx: CheckoutCtx, input: CheckoutInput): Promise<Chec
 
         // 6. payment
         let paymentIntentId: string | null = null;
+        paymentRow = null;
         if (totals.grandTotal > 0) {
-          const payment = await payments.adapter
-            .createPayment({ orderId, organizationId: ctx.organization.id, amount: totals.grandTotal, currency: cart.currency, paymentMethodId: input.paymentMethodId, idempotencyKey: `checkout:${orderId}`, customerEmail: email })
+          const captureMode = input.captureMode ?? settings.payments.capture;
+          const answer = await provider
+            .authorize({
+              paymentId, orderId, organizationId: ctx.organization.id, amount: totals.grandTotal, currency: cart.currency,
+              method: { id: input.paymentMethodId }, idempotencyKey: paymentKeys.authorize(paymentId), capture: captureMode === 'automatic',
+              returnUrl: input.returnUrl ?? defaultReturnUrl(ctx), customerEmail: email,
+            })
             .catch((error: unknown) => {
               ctx.logger.error({ err: error, orderId }, 'payment provider call failed');
               throw checkoutFailed('the payment provider could not be reached; nothing was charged, try again', { step: 'payment' });
             });
-          if (!payment.ok) throw checkoutFailed(payment.message, { step: 'payment', paymentCode: payment.code, ...(payment.declineCode ? { declineCode: payment.declineCode } : {}) });
-          paymentIntentId = payment.intentId;
-          chargedIntent = payment.intentId;
+          if (answer.status === 'failed') {
+            const failure = answer.failure ?? { code: 'payment_failed', message: 'The payment failed.' };
+            throw checkoutFailed(failure.message, { step: 'payment', paymentCode: failure.code, ...(failure.declineCode ? { declineCode: failure.declineCode } : {}) });
+          }
+          paymentIntentId = answer.providerReference;
+          if (answer.providerReference) chargedIntent = { reference: answer.providerReference, amount: totals.grandTotal, currency: cart.currency };
+          // The provider's answer is recorded, not trusted as final: its signed event (or the
+          // confirm route for an action) moves the payment on, as it always confirmed the order.
+          const action = answer.status === 'requires_action';
+          paymentRow = {
+            id: paymentId, organizationId: ctx.organization.id, orderId, provider: provider.name, method: input.paymentMethodId, currency: cart.currency,
+            amount: BigInt(totals.grandTotal), authorizedAmount: 0n, status: action ? 'requires_action' : 'pending', captureMode,
+            providerReference: answer.providerReference, nextAction: action && answer.nextAction ? { ...answer.nextAction } : null, expiresAt: answer.expiresAt ?? null, createdAt: new Date(),
+          };
+          if (action) await scheduleActionExpiry(tx, ctx, paymentId, settings.payments.actionExpiryMinutes * 60_000);
         }
 
         // 7. the order, its lines, first status and the cart's conversion, written in one statement
@@ -316,7 +357,7 @@ async function runCheckout(ctx: CheckoutCtx, input: CheckoutInput): Promise<Chec
           promotionCodes: codes,
           customerGroupIds: groups,
           pricing: { promotions: redemption.applied, freeShipping: redemption.freeShipping, shipping: settings.shipping, ...tax.pricing } as unknown as Prisma.JsonObject,
-          paymentProvider: totals.grandTotal > 0 ? payments.adapter.name : null,
+          paymentProvider: totals.grandTotal > 0 ? provider.name : null,
           paymentMethodId: input.paymentMethodId,
           paymentIntentId,
           idempotencyScope: key ? scope : null,
@@ -359,6 +400,7 @@ async function runCheckout(ctx: CheckoutCtx, input: CheckoutInput): Promise<Chec
           cartId: cart.id,
           numbering: { prefix: 'ORD', year: yearIn(now, settings.timezone) },
           event: { origin: originOf(ctx), payload: { order: orderPayload(draft) } },
+          ...(paymentRow ? { payment: paymentRow } : {}),
         };
         // 8. plugins write their part of the order in this transaction (the marketplace's
         // sub-orders): a handler that throws rolls the whole checkout back. The counter row
@@ -386,8 +428,12 @@ async function runCheckout(ctx: CheckoutCtx, input: CheckoutInput): Promise<Chec
     );
   } catch (error) {
     // Charged, then rolled back (a commit failure, a lost race): give the authorization back.
-    const intent = chargedIntent as string | null;
-    if (intent) await payments.adapter.cancelPayment(intent, `rollback:${orderId}`).catch((e: unknown) => ctx.logger.error({ err: e, intent, orderId }, 'could not cancel the payment of a rolled-back checkout'));
+    const intent = chargedIntent as { reference: string; amount: number; currency: string } | null;
+    if (intent) {
+      await provider
+        .void({ paymentId, providerReference: intent.reference, amount: intent.amount, currency: intent.currency, idempotencyKey: paymentKeys.void(paymentId) })
+        .catch((e: unknown) => ctx.logger.error({ err: e, intent: intent.reference, orderId }, 'could not cancel the payment of a rolled-back checkout'));
+    }
     if (key && isUniqueViolation(error)) {
       const replay = await replayOf(ctx.db, ctx, scope, key, requestHash, input.cartId);
       if (replay) return replayed(ctx, replay);
@@ -397,7 +443,8 @@ async function runCheckout(ctx: CheckoutCtx, input: CheckoutInput): Promise<Chec
   if (outcome.replayed) return replayed(ctx, outcome.order);
 
   const hookErrors = await hooks.runAfter('orders.afterCreate', { order: outcome.order }, hookContext(ctx));
-  return { data: outcome.order, meta: { hookErrors, replayed: false } };
+  const written = paymentRow as PaymentRow | null;
+  return { data: outcome.order, meta: { hookErrors, replayed: false }, payment: written ? paymentView({ ...written, capturedAmount: 0n, refundedAmount: 0n, expired: false, failureCode: null, failureMessage: null, captureCount: 0, updatedAt: written.createdAt, nextAction: written.nextAction as Prisma.JsonValue }) : null };
 }
 
 /** What an order line and a checkout hook line both say of one cart item. */
@@ -405,9 +452,16 @@ function soldItem(s: { item: { entityId: string; variantId: string | null; quant
   return { entityId: s.item.entityId, variantId: s.item.variantId, entityType: s.sellable.entityType, sku: s.sellable.sku, title: s.sellable.title, quantity: s.item.quantity };
 }
 
-function replayed(ctx: CheckoutCtx, order: OrderView): CheckoutResult {
+async function replayed(ctx: CheckoutCtx, order: OrderView): Promise<CheckoutResult> {
   ctx.rest.status = 200;
-  return { data: order, meta: { hookErrors: [], replayed: true } };
+  const payment = await ctx.db.payment.findFirst({ where: { organizationId: ctx.organization.id, orderId: order.id }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+  return { data: order, meta: { hookErrors: [], replayed: true }, payment: payment ? paymentView(payment) : null };
+}
+
+/** Where the shopper comes back after a 3-D Secure / redirect action when the storefront names no returnUrl: this server's origin. */
+function defaultReturnUrl(ctx: CheckoutCtx): string {
+  if (ctx.config.baseUrl) return `${ctx.config.baseUrl.replace(/\/+$/, '')}/`;
+  return `${new URL(ctx.request.url).origin}/`;
 }
 
 /** A unique violation (the idempotency key taken by a concurrent checkout), from Prisma's model API or raw SQL. */

@@ -9,6 +9,23 @@ import type { EventOrigin } from '../../events/outbox.js';
 import { Prisma, type Order, type OrderLine, type OrderShippingLine } from '../../generated/prisma/client.js';
 import type { OrderPayload } from '../orders/views.js';
 
+export interface PaymentRow {
+  id: string;
+  organizationId: string;
+  orderId: string;
+  provider: string;
+  method: string | null;
+  currency: string;
+  amount: bigint;
+  authorizedAmount: bigint;
+  status: 'pending' | 'requires_action';
+  captureMode: 'automatic' | 'manual' | 'on_fulfilment';
+  providerReference: string | null;
+  nextAction: Record<string, unknown> | null;
+  expiresAt: Date | null;
+  createdAt: Date;
+}
+
 export interface StatusChangeRow {
   fromStatus: string | null;
   toStatus: string;
@@ -29,6 +46,8 @@ export interface OrderWrite {
   cartId: string;
   /** The counter this order's number comes from. */
   numbering: { year: number; prefix: string };
+  /** The payment record started at the provider (issue 26), written in the order's statement. */
+  payment?: PaymentRow;
   /** The orders.create event: its payload's order.number is filled in by the statement. */
   event: { origin: EventOrigin; payload: { order: Omit<OrderPayload, 'number'> & { number: string } } };
 }
@@ -103,9 +122,19 @@ export async function writeOrder(tx: Tx, w: OrderWrite, final: boolean): Promise
       update carts set status = 'converted', updated_at = ${o.createdAt} where id = ${w.cartId}::uuid
     )
     ${w.shippingLines?.length ? Prisma.sql`, ship as (${shippingLinesSql(o.organizationId, o.id, w.shippingLines)})` : Prisma.empty}
+    ${w.payment ? Prisma.sql`, pay as (${paymentSql(w.payment)})` : Prisma.empty}
     ${final ? Prisma.sql`, ev as (${eventSql(w.event.origin, w.event.payload, Prisma.sql`ord`)})` : Prisma.empty}
     select number from ord`;
   return rows[0]!.number;
+}
+
+/** The payment record (issue 26), inserted in the order's statement. */
+function paymentSql(p: PaymentRow): Prisma.Sql {
+  return Prisma.sql`insert into payments (id, organization_id, order_id, provider, method, currency, amount, authorized_amount, captured_amount, refunded_amount,
+        status, capture_mode, provider_reference, next_action, expires_at, created_at, updated_at)
+      values (${p.id}::uuid, ${p.organizationId}::uuid, ${p.orderId}::uuid, ${p.provider}, ${p.method}, ${p.currency}, ${p.amount}, ${p.authorizedAmount}, 0, 0,
+        ${p.status}::payment_record_status, ${p.captureMode}::capture_mode, ${p.providerReference}, ${p.nextAction === null ? null : JSON.stringify(p.nextAction)}::jsonb,
+        ${p.expiresAt}, ${p.createdAt}, ${p.createdAt})`;
 }
 
 /** The order's shipping lines (issue 25), inserted in the order's statement. */

@@ -9,6 +9,7 @@ import type { LineFulfillmentStatus, OrderStatus } from '../../generated/prisma/
 import { portsOf } from '../checkout/wiring.js';
 import type { StockMove } from '../checkout/ports.js';
 import { findOrder, lockOrder, moveOrder, runAfterCommit } from './service.js';
+import { captureOnFulfilment } from '../payments/tasks.js';
 import { actorRecord, serviceCtx, type OrdersCtx } from './shared.js';
 import { isPickupOrder, wrongFulfilmentKind } from './pickup.js';
 import { findTransition } from './status.js';
@@ -92,6 +93,9 @@ export async function fulfillLines(tx: Tx, ctx: OrdersCtx, order: OrderRow, inpu
 
   const view = fulfillmentView(created);
   await recordEvent(tx, originOf(ctx), 'fulfillment.create', { fulfillment: { ...view, createdAt: view.createdAt.toISOString(), orderNumber: order.number } });
+
+  // Capture mode on_fulfilment (payments/tasks.ts): the first fulfilment captures the rest of the authorization.
+  await captureOnFulfilment(tx, ctx, order.id);
 
   let afterCommit: Array<() => Promise<void>> = [];
   if (options.derive) {

@@ -125,4 +125,4 @@ builder.objectFields(OrderRef, (t) => ({
 }));
 
 graphOnly('Order', 'invoices');
-import './payments.graph.js';
+import '../payments/graph.js';

@@ -8,13 +8,16 @@
 //     an advisory lock so two cannot both slip under the cap;
 //   - an undo is possible until policies.refundUndoWindowMinutes (default 15) after the refund,
 //     blocked (409) after it.
-// Money moves through the payment adapter (idempotency key = the refund id) only once the undo
+// Money moves through the payments the order was paid with (payments/refunds.ts refundOrder: one
+// allocation per payment, idempotency key <payment>:refund:<allocation>:<attempt>) only once the undo
 // window has passed — `settleRefund`, run by the `orders/settle-refund` job at the deadline, or at
 // once when the window is 0 — so an undo never has to claw back a refund already paid out.
 import type { Db, Tx } from '../../db/client.js';
 import { AppError, conflict, forbidden, notFound, validationFailed } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { PaymentsService } from '../payments/service.js';
+import { paidOutPart, refundOrder, reopenFailedAllocations } from '../payments/refunds.js';
+import { syncOrderPayment } from '../payments/records.js';
 import { unitsShare } from './money.js';
 import { findOrder, lockOrder } from './service.js';
 import { actorRecord, calendarDay, orgSettings, startOfNextDay, toNumber, type OrdersCtx } from './shared.js';
@@ -135,7 +138,11 @@ export async function createRefund(ctx: OrdersCtx, orderId: string, input: Refun
     return created;
   });
   if (settings.refundUndoWindowMinutes === 0) {
-    await settleRefund({ db: ctx.db, payments: ctx.services.payments, logger: ctx.logger }, ctx.organization.id, refund.id);
+    // A provider that cannot be reached leaves the refund pending: the settle job retries it
+    // with the same idempotency keys.
+    await settleRefund({ db: ctx.db, payments: ctx.services.payments, logger: ctx.logger }, ctx.organization.id, refund.id).catch((error: unknown) =>
+      ctx.logger.warn({ err: error, refundId: refund.id }, 'refund settlement failed; the orders/settle-refund job retries it'),
+    );
     return refundView(await ctx.db.orderRefund.findUniqueOrThrow({ where: { id: refund.id }, include: REFUND_INCLUDE }));
   }
   return refundView(refund);
@@ -159,7 +166,7 @@ export async function undoRefund(ctx: OrdersCtx, orderId: string, refundId: stri
 }
 
 /** Gives a refund's quantities and amount back to its order (undo, or a refund the provider refused). */
-async function restoreRefunded(tx: Tx, refund: { orderId: string; amount: bigint; shippingAmount: bigint; lines: Array<{ lineId: string; quantity: number }> }): Promise<void> {
+export async function restoreRefunded(tx: Tx, refund: { orderId: string; amount: bigint; shippingAmount: bigint; lines: Array<{ lineId: string; quantity: number }> }): Promise<void> {
   for (const line of refund.lines) await tx.orderLine.update({ where: { id: line.lineId }, data: { refundedQuantity: { decrement: line.quantity } } });
   // Shipping given back last-refunded first (the reverse of createRefund's order).
   let shipping = toNumber(refund.shippingAmount);
@@ -220,9 +227,10 @@ export interface SettleDeps {
 export type SettleOutcome = 'succeeded' | 'failed' | 'skipped' | 'notDue';
 
 /**
- * Sends a pending refund whose undo window has passed to the payment provider, once: the row is
- * locked, and the provider call carries the refund id as idempotency key, so a retried job or
- * two racing runners refund the money once.
+ * Sends a pending refund whose undo window has passed to the payment providers, once: the row is
+ * locked, and each provider call carries its allocation's idempotency key, so a retried job or
+ * two racing runners refund the money once. A refusal leaves the refund `failed` with the
+ * order's amounts as before it; retryRefund asks again.
  */
 export async function settleRefund(deps: SettleDeps, organizationId: string, refundId: string): Promise<SettleOutcome> {
   return inTransaction(deps.db, async (tx) => {
@@ -235,26 +243,69 @@ export async function settleRefund(deps: SettleDeps, organizationId: string, ref
       return row?.status === 'pending' ? 'notDue' : 'skipped';
     }
     const refund = await tx.orderRefund.findUniqueOrThrow({ where: { id: refundId }, include: { lines: true, order: true } });
-    const order = refund.order;
-    const result = order.paymentIntentId
-      ? await deps.payments.adapter.refund({
-          intentId: order.paymentIntentId,
-          amount: toNumber(refund.amount),
-          currency: refund.currency,
-          idempotencyKey: `refund:${refund.id}`,
-          metadata: { refundId: refund.id, orderId: order.id, orderNumber: order.number },
-        })
-      : ({ ok: false, code: 'no_payment', message: 'The order has no payment intent to refund' } as const);
+    // The order row first (captures, confirms and events lock it before its payments).
+    await tx.$queryRaw`select id from orders where id = ${refund.orderId}::uuid for update`;
+    const order = await tx.order.findUniqueOrThrow({ where: { id: refund.orderId } });
+    const result = await refundOrder(tx, { payments: deps.payments, ctx: { organization: { id: organizationId } as never, actor: null, requestId: `refund:${refund.id}` } }, refund, { refundId: refund.id, orderId: order.id, orderNumber: order.number });
     if (result.ok) {
-      await tx.orderRefund.update({ where: { id: refund.id }, data: { status: 'succeeded', providerRefundId: result.refundId, settledAt: new Date() } });
-      const settled = await tx.orderRefund.aggregate({ where: { orderId: order.id, status: 'succeeded' }, _sum: { amount: true } });
-      const paidOut = toNumber(settled._sum.amount ?? 0n);
-      await tx.order.update({ where: { id: order.id }, data: { paymentStatus: paidOut >= toNumber(order.capturedAmount) ? 'refunded' : 'partially_refunded' } });
+      await tx.orderRefund.update({ where: { id: refund.id }, data: { status: 'succeeded', providerRefundId: await providerRefundIdOf(tx, refund.id), failureReason: null, settledAt: new Date() } });
+      await syncOrderPayment(tx, order);
       return 'succeeded';
     }
     deps.logger.warn({ refundId, orderId: order.id, code: result.code }, `refund refused by the payment provider: ${result.message}`);
-    await restoreRefunded(tx, refund);
+    // Nothing paid out: the order's amounts and quantities are as before the refund. (A refund
+    // split over several payments that paid out part keeps them: its retry pays the rest.)
+    if ((await paidOutPart(tx, refund.id)) === 0) await restoreRefunded(tx, refund);
     await tx.orderRefund.update({ where: { id: refund.id }, data: { status: 'failed', failureReason: `${result.code}: ${result.message}`, settledAt: new Date() } });
     return 'failed';
   });
+}
+
+/** The provider's id of a refund paid out against one payment (the newest, when split). */
+async function providerRefundIdOf(tx: Tx, refundId: string): Promise<string | null> {
+  const last = await tx.paymentRefund.findFirst({ where: { refundId, status: 'succeeded' }, orderBy: [{ settledAt: 'desc' }, { id: 'desc' }], select: { providerReference: true } });
+  return last?.providerReference ?? null;
+}
+
+/**
+ * Retries a refund the provider refused (status failed): its quantities and amount are taken
+ * again (422 if the order no longer has them: refunded since, or nothing left captured), it
+ * becomes pending and is paid out at once (its undo window is long past); the refused
+ * allocations are asked again under a new attempt number. It counts again against the daily cap
+ * of its operator's day, as it did before it failed.
+ */
+export async function retryRefund(ctx: OrdersCtx, orderId: string, refundId: string): Promise<RefundView> {
+  await inTransaction(ctx.db, async (tx) => {
+    const order = await lockOrder(tx, ctx, orderId);
+    const refund = await tx.orderRefund.findFirst({ where: { id: refundId, orderId: order.id, organizationId: ctx.organization.id }, include: REFUND_INCLUDE });
+    if (!refund) throw notFound('Refund');
+    if (refund.status !== 'failed') throw conflict(`Only a failed refund can be retried; this one is ${refund.status}`, { status: refund.status });
+    if ((await paidOutPart(tx, refund.id)) === 0) {
+      const byId = new Map(order.lines.map((line) => [line.id, line]));
+      const issues = refund.lines
+        .filter((l) => { const row = byId.get(l.lineId); return !row || row.refundedQuantity + l.quantity > row.quantity; })
+        .map((l) => ({ field: 'lines', message: `line ${l.lineId} no longer has ${l.quantity} unit(s) left to refund` }));
+      if (toNumber(order.refundedAmount) + toNumber(refund.amount) > toNumber(order.capturedAmount)) issues.push({ field: 'amount', message: 'is above what is left of the captured amount' });
+      if (issues.length) throw validationFailed(issues);
+      for (const l of refund.lines) await tx.orderLine.update({ where: { id: l.lineId }, data: { refundedQuantity: { increment: l.quantity } } });
+      let shipping = toNumber(refund.shippingAmount);
+      if (shipping > 0) {
+        const rows = await tx.orderShippingLine.findMany({ where: { orderId: order.id }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+        for (const s of rows) {
+          const take = Math.min(shipping, toNumber(s.amount) + toNumber(s.taxTotal) - toNumber(s.refundedAmount));
+          if (take > 0) await tx.orderShippingLine.update({ where: { id: s.id }, data: { refundedAmount: { increment: BigInt(take) } } });
+          shipping -= take;
+        }
+      }
+      await tx.order.update({ where: { id: order.id }, data: { refundedAmount: { increment: refund.amount } } });
+    }
+    await reopenFailedAllocations(tx, refund.id);
+    await tx.orderRefund.update({ where: { id: refund.id }, data: { status: 'pending', failureReason: null, settledAt: null } });
+    // The safety net if the settlement below cannot reach the provider.
+    await scheduleRefundSettlement(tx, ctx, refund.id, 0);
+  });
+  await settleRefund({ db: ctx.db, payments: ctx.services.payments, logger: ctx.logger }, ctx.organization.id, refundId).catch((error: unknown) =>
+    ctx.logger.warn({ err: error, refundId }, 'refund settlement failed; the orders/settle-refund job retries it'),
+  );
+  return refundView(await ctx.db.orderRefund.findUniqueOrThrow({ where: { id: refundId }, include: REFUND_INCLUDE }));
 }

@@ -9,6 +9,7 @@ import { emailInvoice, invoiceHtml, invoicePdf, receiptHtml, type RenderedDocume
 import { createFulfillment, listFulfillments } from './fulfillments.js';
 import { markPickedUp, markReadyForPickup } from './pickup.js';
 import { addNote, deleteNote, listNotes, NOTE_BODY_MAX } from './notes.js';
+import { withOrderIncludes } from '../payments/graph.js';
 import { createRefund, listRefunds, REFUND_REASON_MAX, refundCapStatus, undoRefund } from './refunds.js';
 import { getOrder, listOrders, updateOrderStatus } from './service.js';
 import { PERMISSION } from './shared.js';
@@ -31,6 +32,8 @@ import './documents/routes.js';
 
 const orderId = z.string().min(1).max(64).describe('Order UUID or number (ORD-YYYY-NNNNNN)');
 const readAny = { anyPermission: [PERMISSION.read, PERMISSION.readOwn] } as const;
+// REST only (rest.queryOnly): over GraphQL the selection is the include.
+const orderInclude = z.string().max(100).optional().describe('Comma-separated embeds: payments (the order\'s payment records; one statement per page). An unknown name is 422.');
 const readOwnNote = 'Callers with only orders:read:own see their own orders and get 404 for any other.';
 const lineInput = withGraphqlInput(z.object({ lineItemId: z.guid(), quantity: z.number().int().positive() }).strict().describe('A quantity of one order line'), 'OrderLineQuantityInput');
 
@@ -39,12 +42,12 @@ defineOperation({
   kind: 'query',
   summary: 'List orders, newest first',
   description: `Filter by status. ${readOwnNote}`,
-  rest: { method: 'GET', path: '/orders' },
+  rest: { method: 'GET', path: '/orders', queryOnly: ['include'] },
   access: readAny,
-  input: { status: z.enum(ORDER_STATUSES).optional().describe(ORDER_STATUSES.join(', ')), ...pageInput(20, 100) },
+  input: { status: z.enum(ORDER_STATUSES).optional().describe(ORDER_STATUSES.join(', ')), ...pageInput(20, 100), include: orderInclude },
   output: pageOf('Order', OrderRef),
   paginated: true,
-  resolve: (ctx, input) => listOrders(ctx, input),
+  resolve: async (ctx, input) => withOrderIncludes(await listOrders(ctx, input), input.include),
 });
 
 defineOperation({
@@ -52,11 +55,11 @@ defineOperation({
   kind: 'query',
   summary: 'Get one order by UUID or by number (ORD-YYYY-NNNNNN)',
   description: readOwnNote,
-  rest: { method: 'GET', path: '/orders/:id', pathArgs: { id: 'idOrNumber' } },
+  rest: { method: 'GET', path: '/orders/:id', pathArgs: { id: 'idOrNumber' }, queryOnly: ['include'] },
   access: readAny,
-  input: { idOrNumber: orderId },
+  input: { idOrNumber: orderId, include: orderInclude },
   output: OrderRef,
-  resolve: (ctx, input) => getOrder(ctx, input.idOrNumber),
+  resolve: async (ctx, input) => withOrderIncludes(await getOrder(ctx, input.idOrNumber), input.include),
 });
 
 defineOperation({

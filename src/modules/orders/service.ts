@@ -4,7 +4,8 @@
 import type { Tx } from '../../db/client.js';
 import { AppError, notFound } from '../../errors.js';
 import { originOf, recordEvent } from '../../events/outbox.js';
-import type { OrderStatus, Prisma } from '../../generated/prisma/client.js';
+import type { OrderStatus, PaymentStatus, Prisma } from '../../generated/prisma/client.js';
+import { voidOnCancel } from '../payments/capture.js';
 import { paginate, toPage, type Page, type PageInput } from '../../graphql/pagination.js';
 import { portsOf } from '../checkout/wiring.js';
 import type { StockMove } from '../checkout/ports.js';
@@ -102,6 +103,8 @@ export interface MoveOptions {
   actor: ActorRecord;
   /** markPaid: the amount the provider confirmed. */
   capturedAmount?: number;
+  /** markPaid: the payment status derived from the order's payments (default paid). */
+  paymentStatus?: PaymentStatus;
 }
 
 export interface MoveResult {
@@ -133,7 +136,7 @@ export async function moveOrder(tx: Tx, ctx: OrdersCtx, order: OrderRow, options
   const transition: Transition | null = findTransition(order.status, options.trigger, options.to);
   if (!transition) throw invalidTransition(order, options.to, options.trigger);
   // A payment completing a partial one (partially_paid) confirms like a first full payment.
-  const awaiting = order.paymentStatus === 'awaiting_payment' || (options.trigger === 'payment' && order.paymentStatus === 'partially_paid');
+  const awaiting = order.paymentStatus === 'awaiting_payment' || (options.trigger === 'payment' && (order.paymentStatus === 'partially_paid' || order.paymentStatus === 'authorized'));
   if (transition.when === 'awaitingPayment' && !awaiting) throw invalidTransition(order, options.to, options.trigger);
   // Shipping rows hold for delivery orders, pickup rows for pickup orders (one indexed read).
   if (transition.when === 'pickupOrder' || transition.when === 'deliveryOrder') {
@@ -152,16 +155,15 @@ export async function moveOrder(tx: Tx, ctx: OrdersCtx, order: OrderRow, options
       const applied = ((order.pricing as { promotions?: Array<{ redemptionId?: string }> } | null)?.promotions ?? []).map((p) => p.redemptionId).filter((id): id is string => !!id);
       if (applied.length) await portsOf(ctx.services).promotions.release(serviceCtx(ctx, tx), applied);
     } else if (effect === 'voidPayment') {
-      if (order.paymentStatus === 'awaiting_payment') {
-        data.paymentStatus = 'voided';
-        const intentId = order.paymentIntentId;
-        if (intentId) {
-          const adapter = ctx.services.payments.adapter;
-          afterCommit.push(() => adapter.cancelPayment(intentId, `cancel:${order.id}`).catch((error: unknown) => ctx.logger.warn({ err: error, orderId: order.id }, 'could not void the payment of a cancelled order')));
-        }
-      }
+      // Payments that collected nothing are voided (payments/capture.ts); an order without
+      // payment records (nothing to pay) keeps the old rule.
+      const voided = await voidOnCancel(tx, ctx, order);
+      if (voided) {
+        data.paymentStatus = voided.paymentStatus;
+        afterCommit.push(...voided.afterCommit);
+      } else if (order.paymentStatus === 'awaiting_payment') data.paymentStatus = 'voided';
     } else if (effect === 'markPaid') {
-      data.paymentStatus = 'paid';
+      data.paymentStatus = options.paymentStatus ?? 'paid';
       data.capturedAmount = BigInt(options.capturedAmount ?? Number(order.grandTotal));
     } else if (effect === 'fulfillRemaining') {
       const remaining = order.lines.filter((line) => line.fulfilledQuantity < line.quantity).map((line) => ({ lineItemId: line.id, quantity: line.quantity - line.fulfilledQuantity }));

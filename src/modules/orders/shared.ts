@@ -5,7 +5,7 @@ import type { RequestContext } from '../../context.js';
 import type { Db, Tx } from '../../db/client.js';
 import type { ServiceContext } from '../../db/transaction.js';
 import { hasPermission } from '../../auth/permissions.js';
-import { POLICY_DEFAULTS } from '../settings/groups.js';
+import { PAYMENT_SETTING_DEFAULTS, POLICY_DEFAULTS } from '../settings/groups.js';
 
 export type OrdersCtx = Pick<RequestContext, 'db' | 'organization' | 'actor' | 'requestId' | 'services' | 'logger' | 'config'>;
 export type DbLike = Db | Tx;
@@ -62,6 +62,8 @@ export interface OrgSettings {
   tax: { exemptCustomerGroupIds: string[]; exemptionNote: string };
   /** branding.address: where digital goods are taxed (the store's own address). */
   storeAddress: Record<string, unknown> | null;
+  /** Settings payments (issue 26): the capture mode and the 3-D Secure action expiry. */
+  payments: { capture: 'automatic' | 'manual' | 'on_fulfilment'; actionExpiryMinutes: number };
 }
 
 type Json = Record<string, unknown>;
@@ -79,7 +81,7 @@ export async function orgSettings(db: DbLike, organizationId: string): Promise<O
 }
 
 /** The settings groups orders read. */
-export const ORDER_SETTING_GROUPS = ['general', 'policies', 'branding', 'shipping', 'tax'] as const;
+export const ORDER_SETTING_GROUPS = ['general', 'policies', 'branding', 'shipping', 'tax', 'payments'] as const;
 
 /** OrgSettings from the rows of ORDER_SETTING_GROUPS (checkout reads them with its cart lock). */
 export function settingsFrom(rows: ReadonlyArray<{ group: string; values: unknown }>): OrgSettings {
@@ -88,6 +90,7 @@ export function settingsFrom(rows: ReadonlyArray<{ group: string; values: unknow
   const policies = group('policies');
   const shipping = group('shipping');
   const tax = group('tax');
+  const payments = group('payments');
   const num = (value: unknown) => (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : null);
   return {
     timezone: typeof general.timezone === 'string' ? general.timezone : 'UTC',
@@ -101,6 +104,10 @@ export function settingsFrom(rows: ReadonlyArray<{ group: string; values: unknow
     tax: {
       exemptCustomerGroupIds: Array.isArray(tax.exemptCustomerGroupIds) ? tax.exemptCustomerGroupIds.filter((g): g is string => typeof g === 'string') : [],
       exemptionNote: typeof tax.exemptionNote === 'string' && tax.exemptionNote ? tax.exemptionNote : TAX_EXEMPTION_NOTE,
+    },
+    payments: {
+      capture: payments.capture === 'manual' || payments.capture === 'on_fulfilment' ? payments.capture : PAYMENT_SETTING_DEFAULTS.capture,
+      actionExpiryMinutes: num(payments.actionExpiryMinutes) || PAYMENT_SETTING_DEFAULTS.actionExpiryMinutes,
     },
     storeAddress: group('branding').address && typeof group('branding').address === 'object' ? (group('branding').address as Json) : null,
   };

@@ -12,7 +12,7 @@ import { ORDER_STATUSES } from './status.js';
 
 
 export const OrderStatusEnum = defineEnum('OrderStatus', ORDER_STATUSES, 'State of an order (PATCH /orders/:id/status follows the state table).');
-export const PaymentStatusEnum = defineEnum('PaymentStatus', ['awaiting_payment', 'partially_paid', 'paid', 'partially_refunded', 'refunded', 'voided'] as const, 'Payment state of an order (partially_paid: money arrived for part of the total).');
+export const PaymentStatusEnum = defineEnum('PaymentStatus', ['awaiting_payment', 'authorized', 'partially_paid', 'paid', 'partially_refunded', 'refunded', 'voided'] as const, 'Payment state of an order (derived from its payments: authorized — authorized, nothing captured yet; partially_paid — money captured for part of the total).');
 export const LineFulfillmentStatusEnum = defineEnum('LineFulfillmentStatus', ['unfulfilled', 'partially_fulfilled', 'fulfilled'] as const, 'How much of an order line has shipped.');
 const RefundStatusEnum = defineEnum('RefundStatus', ['pending', 'succeeded', 'failed', 'undone'] as const, 'pending until the undo window closes, then paid out (succeeded or failed); undone inside the window.');
 export const ActorKindEnum = defineEnum('ActorKind', ['user', 'apiKey', 'anonymous', 'system'] as const, 'Who acted: a user (API keys act for their user), an API key, an anonymous caller or the system.');

@@ -1,48 +1,80 @@
-// Chooses and builds the payment adapter once per process (ctx.services.payments).
-//   provider auto   → Stripe when a secret key is set, otherwise offline;
-//   STRIPE_SECRET_KEY / STRIPE_WEBHOOK_SECRET fill payments.stripeSecretKey / webhookSecret.
-// The offline adapter needs a webhook secret too (tests and developers sign events with it):
+// Builds the payment providers once per process (ctx.services.payments) from the registry
+// (provider.ts) and config:
+//   payments.provider  the default provider, used by checkout when the request names none.
+//                      `auto`: Stripe when a secret key is set, otherwise offline.
+//   payments.enabled   further providers a checkout may name (`paymentProvider`), each built by
+//                      its registered factory (a factory that finds no configuration is a boot error).
+// STRIPE_SECRET_KEY / STRIPE_WEBHOOK_SECRET / STRIPE_API_BASE fill the Stripe settings. The
+// offline provider needs a webhook secret too (tests and developers sign events with it):
 // payments.webhookSecret when set, otherwise one generated once under DATA_DIR (like the auth
-// secret) and logged at boot. Production never falls back to the offline adapter: without a
-// provider (or payments.provider = offline chosen on purpose) every charge is refused.
+// secret). Production never falls back to the offline provider: without a provider (or
+// payments.provider = offline chosen on purpose) every charge is refused with the reason.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, type Config } from '../../config/index.js';
 import type { Logger } from '../../logger.js';
-import { WebhookSignatureError, type PaymentAdapter } from './adapter.js';
-import { OfflinePaymentAdapter } from './offline.js';
-import { StripePaymentAdapter } from './stripe.js';
+import { OfflinePaymentProvider } from './offline.js';
+import { paymentProviderFactory, registerPaymentProvider, registeredPaymentProviders, WebhookSignatureError, type PaymentProvider, type ProviderFactoryDeps } from './provider.js';
+import { StripePaymentProvider } from './stripe.js';
 
 export interface PaymentsService {
-  adapter: PaymentAdapter;
-  /** The secret the webhook receiver verifies Stripe-Signature against. */
+  /** The default provider (payments.provider). */
+  provider: PaymentProvider;
+  /** Every enabled provider by name, the default included. */
+  providers: ReadonlyMap<string, PaymentProvider>;
+  /** The signing secret of the Stripe-style webhook (Stripe and offline providers). */
   webhookSecret: string;
   timeoutMs: number;
 }
 
+function stripeSecrets(deps: ProviderFactoryDeps) {
+  const settings = deps.config.payments;
+  return { secretKey: settings.stripeSecretKey ?? deps.env.STRIPE_SECRET_KEY, webhookSecret: settings.webhookSecret ?? deps.env.STRIPE_WEBHOOK_SECRET };
+}
+
+registerPaymentProvider('stripe', (deps) => {
+  const { secretKey, webhookSecret } = stripeSecrets(deps);
+  if (!secretKey) throw new ConfigError('payments.provider is stripe but no key is set: set STRIPE_SECRET_KEY (or payments.stripeSecretKey)');
+  if (!webhookSecret) throw new ConfigError('the Stripe provider needs the webhook signing secret: set STRIPE_WEBHOOK_SECRET (or payments.webhookSecret)');
+  const apiBase = deps.config.payments.stripeApiBase ?? deps.env.STRIPE_API_BASE;
+  return new StripePaymentProvider(secretKey, webhookSecret, { timeoutMs: deps.config.payments.timeoutMs, apiBase });
+});
+
+registerPaymentProvider('offline', (deps) => {
+  const configured = stripeSecrets(deps).webhookSecret;
+  const webhookSecret = configured ?? devWebhookSecret(deps.config);
+  if (!configured) deps.logger.info({ file: path.resolve(deps.config.dataDir, 'payments-webhook-secret') }, 'offline payment provider: webhook secret generated under DATA_DIR');
+  return new OfflinePaymentProvider(webhookSecret, deps.config.baseUrl?.replace(/\/+$/, '') ?? '');
+});
+
 export function createPaymentsService(config: Config, logger: Logger, env: NodeJS.ProcessEnv = process.env): PaymentsService {
   const settings = config.payments;
-  const secretKey = settings.stripeSecretKey ?? env.STRIPE_SECRET_KEY;
-  const configuredSecret = settings.webhookSecret ?? env.STRIPE_WEBHOOK_SECRET;
-  const provider = settings.provider === 'auto' ? (secretKey ? 'stripe' : 'offline') : settings.provider;
+  const deps: ProviderFactoryDeps = { config, logger, env };
+  const timeoutMs = settings.timeoutMs;
+  const secretKey = stripeSecrets(deps).secretKey;
+  const name = settings.provider === 'auto' ? (secretKey ? 'stripe' : 'offline') : settings.provider;
 
-  if (provider === 'stripe') {
-    if (!secretKey) throw new ConfigError('payments.provider is stripe but no key is set: set STRIPE_SECRET_KEY (or payments.stripeSecretKey)');
-    if (!configuredSecret) throw new ConfigError('the Stripe adapter needs the webhook signing secret: set STRIPE_WEBHOOK_SECRET (or payments.webhookSecret)');
-    return { adapter: new StripePaymentAdapter(secretKey, configuredSecret, { timeoutMs: settings.timeoutMs, apiBase: env.STRIPE_API_BASE }), webhookSecret: configuredSecret, timeoutMs: settings.timeoutMs };
-  }
-
-  if (config.env === 'production' && settings.provider !== 'offline') {
+  if (name === 'offline' && config.env === 'production' && settings.provider !== 'offline') {
     // Never take fake payments in production by accident: the server runs (catalog, admin work),
     // checkouts fail with a clear reason, webhooks are refused.
-    const message = 'no payment provider configured: set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET, or payments.provider = "offline" to run the offline test adapter on purpose';
+    const message = 'no payment provider configured: set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET, or payments.provider = "offline" to run the offline test provider on purpose';
     logger.error(message);
-    return { adapter: new UnconfiguredPaymentAdapter(message), webhookSecret: '', timeoutMs: settings.timeoutMs };
+    const unconfigured = new UnconfiguredPaymentProvider(message);
+    return { provider: unconfigured, providers: new Map([[unconfigured.name, unconfigured]]), webhookSecret: '', timeoutMs };
   }
-  const webhookSecret = configuredSecret ?? devWebhookSecret(config);
-  if (!configuredSecret) logger.info({ file: path.resolve(config.dataDir, 'payments-webhook-secret') }, 'offline payment adapter: webhook secret generated under DATA_DIR');
-  return { adapter: new OfflinePaymentAdapter(webhookSecret), webhookSecret, timeoutMs: settings.timeoutMs };
+  const providers = new Map<string, PaymentProvider>();
+  for (const wanted of [name, ...settings.enabled]) {
+    if (providers.has(wanted)) continue;
+    const factory = paymentProviderFactory(wanted);
+    if (!factory) throw new ConfigError(`payments: unknown provider ${wanted} (registered: ${registeredPaymentProviders().join(', ')})`);
+    const built = factory(deps);
+    if (!built) throw new ConfigError(`payments: provider ${wanted} is enabled but not configured`);
+    providers.set(wanted, built);
+  }
+  const provider = providers.get(name)!;
+  const webhookSecret = stripeSecrets(deps).webhookSecret ?? (providers.has('offline') ? devWebhookSecret(config) : '');
+  return { provider, providers, webhookSecret, timeoutMs };
 }
 
 function devWebhookSecret(config: Config): string {
@@ -59,17 +91,28 @@ function devWebhookSecret(config: Config): string {
 }
 
 /** Production without a provider: every charge and refund is refused with the reason, every webhook 400. */
-export class UnconfiguredPaymentAdapter implements PaymentAdapter {
+export class UnconfiguredPaymentProvider implements PaymentProvider {
   readonly name = 'unconfigured';
   constructor(private readonly reason: string) {}
-  async createPayment() {
-    return { ok: false as const, code: 'payments_not_configured', message: `Payments are not available: ${this.reason}` };
+  async authorize() {
+    return { status: 'failed' as const, providerReference: null, failure: { code: 'payments_not_configured', message: `Payments are not available: ${this.reason}` } };
   }
-  async cancelPayment(): Promise<void> {}
-  async refund() {
-    return { ok: false as const, code: 'payments_not_configured', message: this.reason };
+  async confirm() {
+    return this.authorize();
   }
-  verifyWebhook(): never {
+  private async refused() {
+    return { ok: false as const, code: 'payments_not_configured', message: this.reason, retryable: false };
+  }
+  capture() {
+    return this.refused();
+  }
+  void() {
+    return this.refused();
+  }
+  refund() {
+    return this.refused();
+  }
+  async handleEvent(): Promise<never> {
     throw new WebhookSignatureError(this.reason);
   }
 }

@@ -1,17 +1,26 @@
-// POST /api/payments/webhook: payment-provider events, Stripe's format and signature for both
-// adapters. The raw body is verified against the Stripe-Signature header with the webhook
-// secret (missing or bad → 400, nothing changes). Each event id is processed once: a redelivery
-// is acknowledged as a duplicate. `payment_intent.succeeded` with metadata.orderId moves an order
-// awaiting payment to confirmed (state table row `payment`), recording what was captured.
-// An event for an order this organization does not have (yet) is answered 404 without being
-// recorded, so the provider retries it: the checkout that created the intent may not have
-// committed when the event arrives.
+// Payment-provider webhooks: POST /api/payments/webhook (the default provider) and
+// POST /api/payments/webhook/:provider (any enabled provider). The provider verifies the raw body
+// with its own scheme and maps it to our events (provider.ts handleEvent; missing or bad
+// signature → 400, nothing changes). Each event is then processed in a transaction of its own:
+//   - its id is claimed first in payment_events (provider, event id): a redelivery — concurrent
+//     or later — is acknowledged as a duplicate and changes nothing;
+//   - the payment is found by the provider's reference (scoped to the organization); an event
+//     naming an order (metadata.orderId) this organization does not have (yet) is 404 and not
+//     recorded, so the provider retries it (the checkout that created the payment may not have
+//     committed yet); an order whose payment is another is ignored;
+//   - apply.ts moves the payment and the order; events arriving out of order change nothing
+//     backwards (an authorization after the capture, a failure after it).
+// The answer is the provider's expected acknowledgement when it has one, else our receipt.
 import type { RequestContext } from '../../context.js';
 import { AppError } from '../../errors.js';
-import { moveOrder, lockOrderForSystem, runAfterCommit } from '../orders/service.js';
-import { SYSTEM_ACTOR, type OrdersCtx } from '../orders/shared.js';
+import type { Payment } from '../../generated/prisma/client.js';
+import { lockOrderForSystem, runAfterCommit } from '../orders/service.js';
+import type { OrdersCtx } from '../orders/shared.js';
 import { inTransaction } from '../orders/tx.js';
-import { WebhookSignatureError, type ProviderEvent } from './adapter.js';
+import type { OrderRow } from '../orders/views.js';
+import { applyOutcome, type Applied } from './apply.js';
+import { WebhookSignatureError, type HandledEvents, type PaymentProvider, type PaymentProviderEvent } from './provider.js';
+import { refundEvent } from './refunds.js';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -20,100 +29,117 @@ export interface WebhookReceipt {
   duplicate: boolean;
   eventId: string;
   type: string;
-  /** What the event did: confirmed, paid, ignored: <why>, recorded. */
+  /** What the event did: confirmed, paid, partially_paid, authorized, failed, cancelled, voided, expired, refunded, recorded, duplicate or ignored: <why>. */
   outcome: string;
   orderId: string | null;
+  paymentId: string | null;
 }
 
-function verify(ctx: OrdersCtx, rawBody: string, signature: string | null): ProviderEvent {
-  if (!signature) throw new AppError('BAD_REQUEST', 'Missing Stripe-Signature header');
+export interface WebhookResult {
+  receipts: WebhookReceipt[];
+  acknowledgement?: HandledEvents['acknowledgement'];
+}
+
+type Ctx = Pick<RequestContext, 'db' | 'organization' | 'actor' | 'requestId' | 'services' | 'logger' | 'config'>;
+
+export function webhookProvider(ctx: Ctx, name: string | null): PaymentProvider {
+  const provider = name ? ctx.services.payments.providers.get(name) : ctx.services.payments.provider;
+  if (!provider) throw new AppError('NOT_FOUND', `No enabled payment provider is named ${name}`);
+  return provider;
+}
+
+async function verify(provider: PaymentProvider, rawBody: string, headers: Record<string, string>): Promise<HandledEvents> {
   try {
-    const event = ctx.services.payments.adapter.verifyWebhook(rawBody, signature);
-    if (typeof event?.id !== 'string' || typeof event.type !== 'string') throw new WebhookSignatureError('not an event');
-    return event;
+    return await provider.handleEvent(rawBody, headers);
   } catch (error) {
-    if (error instanceof WebhookSignatureError) throw new AppError('BAD_REQUEST', `Webhook signature verification failed: ${error.message}`);
+    if (error instanceof WebhookSignatureError) throw new AppError('BAD_REQUEST', error.message.startsWith('Missing') ? error.message : `Webhook signature verification failed: ${error.message}`);
     throw error;
   }
 }
 
-/**
- * What a succeeded intent paid towards this order, or why it cannot count: the intent must be the
- * one checkout created for the order (an event without an intent id, or with another, proves
- * nothing about this order), the order must still expect money, and the amount must be a
- * non-negative whole number of minor units in the order's currency.
- */
-function paymentOf(
-  object: NonNullable<ProviderEvent['data']>['object'],
-  order: { paymentIntentId: string | null; paymentStatus: string; currency: string },
-): { intentId: string; amount: number } | string {
-  const intentId = typeof object.id === 'string' && object.id ? object.id : null;
-  if (!intentId) return 'event has no payment intent id';
-  if (!order.paymentIntentId || order.paymentIntentId !== intentId) return 'payment intent does not match the order';
-  if (order.paymentStatus !== 'awaiting_payment' && order.paymentStatus !== 'partially_paid') return `order payment is ${order.paymentStatus}`;
-  const amount = typeof object.amount_received === 'number' ? object.amount_received : object.amount;
-  if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount < 0) return 'event has no amount_received';
-  if (typeof object.currency === 'string' && object.currency.toUpperCase() !== order.currency.toUpperCase()) return `payment currency ${object.currency} is not the order's ${order.currency}`;
-  return { intentId, amount };
+export async function receiveWebhook(ctx: Ctx, providerName: string | null, rawBody: string, headers: Record<string, string>): Promise<WebhookResult> {
+  const provider = webhookProvider(ctx, providerName);
+  const handled = await verify(provider, rawBody, headers);
+  const receipts: WebhookReceipt[] = [];
+  for (const event of handled.events) receipts.push(await receiveEvent(ctx, provider, event));
+  return { receipts, ...(handled.acknowledgement ? { acknowledgement: handled.acknowledgement } : {}) };
 }
 
-export async function receiveWebhook(ctx: Pick<RequestContext, 'db' | 'organization' | 'actor' | 'requestId' | 'services' | 'logger' | 'config'>, rawBody: string, signature: string | null): Promise<WebhookReceipt> {
-  const event = verify(ctx, rawBody, signature);
-  const provider = ctx.services.payments.adapter.name;
-  const object = event.data?.object ?? {};
-  // Our intents carry our order's UUID. Another system sharing the provider account may put its
-  // own ids there: such an event is not ours to act on (recorded and ignored, not a 500 from the
-  // uuid column, which the provider would retry forever).
-  const namedOrder = typeof object.metadata?.orderId === 'string' ? object.metadata.orderId : null;
-  const orderId = namedOrder && UUID_RE.test(namedOrder) ? namedOrder.toLowerCase() : null;
+async function receiveEvent(ctx: Ctx, provider: PaymentProvider, event: PaymentProviderEvent): Promise<WebhookReceipt> {
+  const named = event.orderId ?? null;
+  const orderId = named && UUID_RE.test(named) ? named.toLowerCase() : null;
+  const eventPaymentId = event.paymentId && UUID_RE.test(event.paymentId) ? event.paymentId.toLowerCase() : null;
   const systemCtx: OrdersCtx = { ...ctx, actor: null };
 
   const result = await inTransaction(ctx.db, async (tx) => {
     // Claim the event id first: a concurrent redelivery waits here, then sees it taken.
     const claimed = await tx.$executeRaw`
       insert into payment_events (provider, event_id, organization_id, type, order_id, outcome)
-      values (${provider}, ${event.id}, ${ctx.organization.id}::uuid, ${event.type}, ${orderId}::uuid, 'processing')
+      values (${provider.name}, ${event.id}, ${ctx.organization.id}::uuid, ${event.providerType}, ${orderId}::uuid, 'processing')
       on conflict (provider, event_id) do nothing`;
-    if (claimed === 0) return { outcome: 'duplicate', duplicate: true, afterCommit: [] as Array<() => Promise<void>> };
+    if (claimed === 0) return { outcome: 'duplicate', duplicate: true, paymentId: null as string | null, orderId, afterCommit: [] as Applied['afterCommit'] };
 
-    let outcome = 'ignored: event type not handled';
-    let afterCommit: Array<() => Promise<void>> = [];
-    if (event.type === 'payment_intent.succeeded') {
-      if (!orderId) outcome = namedOrder ? 'ignored: metadata.orderId is not an order UUID' : 'ignored: no metadata.orderId';
+    let applied: Applied = { outcome: 'ignored: event type not handled', afterCommit: [] };
+    let paymentId: string | null = null;
+    let resolvedOrder = orderId;
+    if (event.type !== 'ignored') {
+      const found = await findTarget(tx, ctx.organization.id, provider.name, event, orderId, eventPaymentId);
+      if (typeof found === 'string') applied = { outcome: `ignored: ${found}`, afterCommit: [] };
       else {
-        const order = await lockOrderForSystem(tx, ctx.organization.id, orderId);
-        if (!order) throw new AppError('NOT_FOUND', `Order ${orderId} not found in this organization (yet): retry later`);
-        const paid = paymentOf(object, order);
-        if (typeof paid === 'string') outcome = `ignored: ${paid}`;
-        else if (order.status === 'cancelled') {
-          ctx.logger.warn({ orderId, intent: object.id, amount: paid.amount }, 'payment succeeded for a cancelled order: refund it');
-          outcome = 'ignored: order is cancelled';
-        } else {
-          const grandTotal = Number(order.grandTotal);
-          const captured = Number(order.capturedAmount ?? 0) + paid.amount;
-          if (captured < grandTotal) {
-            // A short payment: record it, and keep the order waiting for the rest.
-            await tx.order.update({ where: { id: order.id }, data: { paymentStatus: 'partially_paid', capturedAmount: BigInt(captured) } });
-            outcome = 'partially_paid';
-          } else {
-            if (captured > grandTotal) ctx.logger.warn({ orderId, captured, grandTotal }, 'payment exceeds the order total: refund the difference');
-            if (order.status === 'pending') {
-              ({ afterCommit } = await moveOrder(tx, systemCtx, order, { trigger: 'payment', to: 'confirmed', actor: SYSTEM_ACTOR, capturedAmount: captured, reason: `payment ${paid.intentId}` }));
-              outcome = 'confirmed';
-            } else {
-              // Staff confirmed the order by hand before the money arrived: record the payment only.
-              await tx.order.update({ where: { id: order.id }, data: { paymentStatus: 'paid', capturedAmount: BigInt(captured) } });
-              outcome = 'paid';
-            }
-          }
-        }
+        paymentId = found.payment.id;
+        resolvedOrder = found.order.id;
+        applied = await applyEvent(tx, systemCtx, found.order, found.payment, event);
       }
-    } else if (event.type === 'payment_intent.payment_failed' || event.type === 'payment_intent.canceled') {
-      outcome = 'recorded';
     }
-    await tx.paymentEvent.update({ where: { provider_eventId: { provider, eventId: event.id } }, data: { outcome } });
-    return { outcome, duplicate: false, afterCommit };
+    await tx.paymentEvent.update({ where: { provider_eventId: { provider: provider.name, eventId: event.id } }, data: { outcome: applied.outcome, paymentId, orderId: resolvedOrder } });
+    return { outcome: applied.outcome, duplicate: false, paymentId, orderId: resolvedOrder, afterCommit: applied.afterCommit };
   });
   await runAfterCommit(result.afterCommit);
-  return { received: true, duplicate: result.duplicate, eventId: event.id, type: event.type, outcome: result.outcome, orderId };
+  return { received: true, duplicate: result.duplicate, eventId: event.id, type: event.providerType, outcome: result.outcome, orderId: result.orderId, paymentId: result.paymentId };
+}
+
+/** The payment and its locked order, or why the event is not ours to act on. 404 when the named order is unknown (the provider retries). */
+async function findTarget(tx: import('../../db/client.js').Tx, organizationId: string, provider: string, event: PaymentProviderEvent, orderId: string | null, paymentId: string | null): Promise<{ payment: Payment; order: OrderRow } | string> {
+  const reference = event.providerReference;
+  let payment = reference ? await tx.payment.findFirst({ where: { organizationId, provider, providerReference: reference } }) : null;
+  if (!payment && paymentId) payment = await tx.payment.findFirst({ where: { organizationId, id: paymentId, provider } });
+  if (!payment) {
+    if (!orderId) return event.orderId ? 'metadata.orderId is not an order UUID' : reference ? 'no payment with this reference' : 'event names no payment';
+    const order = await lockOrderForSystem(tx, organizationId, orderId);
+    if (!order) throw new AppError('NOT_FOUND', `Order ${orderId} not found in this organization (yet): retry later`);
+    return reference ? 'payment intent does not match the order' : 'event has no payment intent id';
+  }
+  const order = await lockOrderForSystem(tx, organizationId, payment.orderId);
+  if (!order) throw new AppError('NOT_FOUND', `Order ${payment.orderId} not found in this organization (yet): retry later`);
+  // Read again under the order lock (captures and confirms lock the order first).
+  return { payment: await tx.payment.findUniqueOrThrow({ where: { id: payment.id } }), order };
+}
+
+function applyEvent(tx: import('../../db/client.js').Tx, ctx: OrdersCtx, order: OrderRow, payment: Payment, event: PaymentProviderEvent): Promise<Applied> {
+  const reason = `payment ${payment.providerReference ?? payment.id}`;
+  if (event.currency && event.currency.toUpperCase() !== payment.currency.toUpperCase() && (event.type === 'payment.captured' || event.type === 'payment.authorized')) {
+    return Promise.resolve({ outcome: `ignored: payment currency ${event.currency.toLowerCase()} is not the order's ${payment.currency}`, afterCommit: [] });
+  }
+  const amount = event.amount;
+  const badAmount = amount !== undefined && (!Number.isSafeInteger(amount) || amount < 0);
+  switch (event.type) {
+    case 'payment.captured':
+      if (amount === undefined || badAmount) return Promise.resolve({ outcome: 'ignored: event has no amount_received', afterCommit: [] });
+      return applyOutcome(tx, ctx, order, payment, { kind: 'captured', amount }, reason);
+    case 'payment.authorized':
+      return applyOutcome(tx, ctx, order, payment, { kind: 'authorized', ...(amount !== undefined && !badAmount ? { amount } : {}) }, reason);
+    case 'payment.failed':
+      return applyOutcome(tx, ctx, order, payment, { kind: 'failed', ...(event.failure ? { failure: event.failure } : {}) }, reason);
+    case 'payment.voided':
+      return applyOutcome(tx, ctx, order, payment, { kind: 'voided' }, reason);
+    case 'payment.expired':
+      return applyOutcome(tx, ctx, order, payment, { kind: 'expired' }, reason);
+    case 'payment.requires_action':
+      return applyOutcome(tx, ctx, order, payment, { kind: 'requires_action' }, reason);
+    case 'payment.refunded':
+    case 'payment.refund_failed':
+      return refundEvent(tx, ctx, order, payment, event);
+    default:
+      return Promise.resolve({ outcome: 'ignored: event type not handled', afterCommit: [] });
+  }
 }

@@ -65,6 +65,12 @@ export const KNOWN_GROUPS: Record<string, Record<string, z.ZodType>> = {
     receiptFooter: text(1000),
     primaryColor: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a hex colour such as #1a2b3c'),
   },
+  payments: {
+    /** automatic (at checkout), manual (POST /api/orders/:id/capture) or on_fulfilment (the first fulfilment captures the rest). */
+    capture: z.enum(['automatic', 'manual', 'on_fulfilment']),
+    /** Minutes a payment waiting for the shopper's action (3-D Secure) keeps its order's stock; then the order is cancelled. */
+    actionExpiryMinutes: z.number().int().min(1).max(1440),
+  },
   policies: {
     /** Per operator per day, minor units. */
     refundDailyCap: z.number().int().nonnegative(),
@@ -75,6 +81,9 @@ export const KNOWN_GROUPS: Record<string, Record<string, z.ZodType>> = {
     returnsUrl: z.url(),
   },
 };
+
+/** Payments (issue 26): when authorizations are captured, how long a 3-D Secure action may wait. */
+export const PAYMENT_SETTING_DEFAULTS = { capture: 'automatic', actionExpiryMinutes: 30 } as const;
 
 export const POLICY_DEFAULTS = { refundUndoWindowMinutes: 15 } as const;
 

@@ -1,0 +1,131 @@
+// Refunds paid out through the payments they came from.
+//
+// `refundOrder` pays one refund (order_refunds row) back: the first time it splits the amount
+// over the order's payments — REFUND ORDER: gift cards last (provider gift_card / giftcard: store
+// credit is the cheapest money to give back and the shopper's card comes first), otherwise the
+// newest captured payment first — into allocations (payment_refunds), then asks each payment's
+// provider for its part with the key `<payment>:refund:<allocation>:<attempt>`. An allocation the
+// provider refused stays `failed`; a retry (the refund retry route) raises its attempt, so the
+// provider is asked anew, while a call whose answer was lost (it threw; the transaction rolled
+// back) is repeated with the same key and pays out once.
+import type { Tx } from '../../db/client.js';
+import type { Payment } from '../../generated/prisma/client.js';
+import { restoreRefunded } from '../orders/refunds.js';
+import type { OrdersCtx } from '../orders/shared.js';
+import type { OrderRow } from '../orders/views.js';
+import type { Applied } from './apply.js';
+import { paymentKeys } from './keys.js';
+import type { PaymentProviderEvent } from './provider.js';
+import type { PaymentsService } from './service.js';
+import { syncOrderPayment, updatePayment } from './records.js';
+
+/** Providers refunded last (gift card branches register these names). */
+export const REFUNDED_LAST = new Set(['gift_card', 'giftcard']);
+
+const n = (value: bigint | number) => Number(value);
+
+/** The order in which an order's payments give money back (see the header). */
+export function refundSequence<T extends Pick<Payment, 'provider' | 'createdAt' | 'id'>>(payments: readonly T[]): T[] {
+  return [...payments].sort((a, b) => {
+    const last = Number(REFUNDED_LAST.has(a.provider)) - Number(REFUNDED_LAST.has(b.provider));
+    return last || b.createdAt.getTime() - a.createdAt.getTime() || b.id.localeCompare(a.id);
+  });
+}
+
+export type RefundOrderResult = { ok: true } | { ok: false; code: string; message: string; retryable: boolean };
+
+export interface RefundDeps {
+  payments: PaymentsService;
+  /** For payments.update events: who is acting (the system in jobs). */
+  ctx: Pick<OrdersCtx, 'organization' | 'actor' | 'requestId'>;
+}
+
+/**
+ * Pays a refund out against the order's payments (the order row is locked by the caller). Throws
+ * when a provider cannot be reached (nothing of that call recorded: retry with the same keys).
+ */
+export async function refundOrder(tx: Tx, deps: RefundDeps, refund: { id: string; orderId: string; organizationId: string; amount: bigint | number; currency: string }, metadata: Record<string, string> = {}): Promise<RefundOrderResult> {
+  let allocations = await tx.paymentRefund.findMany({ where: { refundId: refund.id }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  if (!allocations.length) {
+    const payments = await tx.payment.findMany({ where: { orderId: refund.orderId, organizationId: refund.organizationId } });
+    const pendingByPayment = await tx.paymentRefund.groupBy({ by: ['paymentId'], where: { paymentId: { in: payments.map((p) => p.id) }, status: 'pending' }, _sum: { amount: true } });
+    const reserved = new Map(pendingByPayment.map((r) => [r.paymentId, n(r._sum.amount ?? 0n)]));
+    let left = n(refund.amount);
+    const plan: Array<{ paymentId: string; amount: number }> = [];
+    for (const payment of refundSequence(payments)) {
+      if (left <= 0) break;
+      const room = n(payment.capturedAmount) - n(payment.refundedAmount) - (reserved.get(payment.id) ?? 0);
+      if (room <= 0) continue;
+      const take = Math.min(room, left);
+      plan.push({ paymentId: payment.id, amount: take });
+      left -= take;
+    }
+    if (left > 0) return { ok: false, code: 'no_payment', message: `The order's payments have ${n(refund.amount) - left} left to refund, not ${n(refund.amount)}`, retryable: false };
+    for (const [i, part] of plan.entries()) {
+      await tx.paymentRefund.create({ data: { organizationId: refund.organizationId, refundId: refund.id, paymentId: part.paymentId, amount: BigInt(part.amount), createdAt: new Date(Date.now() + i) } });
+    }
+    allocations = await tx.paymentRefund.findMany({ where: { refundId: refund.id }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  }
+  for (const allocation of allocations) {
+    if (allocation.status !== 'pending') continue;
+    const payment = await tx.payment.findUniqueOrThrow({ where: { id: allocation.paymentId } });
+    const provider = deps.payments.providers.get(payment.provider);
+    if (!provider || !payment.providerReference) {
+      await tx.paymentRefund.update({ where: { id: allocation.id }, data: { status: 'failed', failureCode: 'provider_not_enabled', failureMessage: `The provider ${payment.provider} is not enabled`, settledAt: new Date() } });
+      return { ok: false, code: 'provider_not_enabled', message: `The payment provider ${payment.provider} is not enabled`, retryable: true };
+    }
+    const result = await provider.refund({
+      paymentId: payment.id,
+      refundId: refund.id,
+      providerReference: payment.providerReference,
+      amount: n(allocation.amount),
+      currency: payment.currency,
+      idempotencyKey: paymentKeys.refund(payment.id, allocation.id, allocation.attempt),
+      metadata,
+    });
+    if (!result.ok) {
+      await tx.paymentRefund.update({ where: { id: allocation.id }, data: { status: 'failed', failureCode: result.code, failureMessage: result.message, settledAt: new Date() } });
+      return { ok: false, code: result.code, message: result.message, retryable: result.retryable };
+    }
+    await tx.paymentRefund.update({ where: { id: allocation.id }, data: { status: 'succeeded', providerReference: result.providerReference, settledAt: new Date() } });
+    const refunded = n(payment.refundedAmount) + n(allocation.amount);
+    await updatePayment(tx, deps.ctx, payment.id, { refundedAmount: BigInt(refunded), status: refunded >= n(payment.capturedAmount) ? 'refunded' : 'partially_refunded' }, 'refunded');
+  }
+  return { ok: true };
+}
+
+/** Whether some part of the refund was already paid out (a retry must not give its quantities back twice). */
+export async function paidOutPart(tx: Tx, refundId: string): Promise<number> {
+  const sum = await tx.paymentRefund.aggregate({ where: { refundId, status: 'succeeded' }, _sum: { amount: true } });
+  return n(sum._sum.amount ?? 0n);
+}
+
+/** A retry: the refused allocations are asked again with a new attempt number (a new idempotency key). */
+export async function reopenFailedAllocations(tx: Tx, refundId: string): Promise<void> {
+  await tx.paymentRefund.updateMany({ where: { refundId, status: 'failed' }, data: { status: 'pending', attempt: { increment: 1 }, failureCode: null, failureMessage: null, settledAt: null } });
+}
+
+/**
+ * A provider's asynchronous refund result (Stripe's refund.updated). A success we recorded
+ * already is a confirmation; a failure of an allocation we counted as paid gives its amount back
+ * to the payment and marks the allocation failed (the refund can then be retried).
+ */
+export async function refundEvent(tx: Tx, ctx: OrdersCtx, order: OrderRow, payment: Payment, event: PaymentProviderEvent): Promise<Applied> {
+  const allocation = event.providerRefundReference
+    ? await tx.paymentRefund.findFirst({ where: { paymentId: payment.id, providerReference: event.providerRefundReference } })
+    : event.refundId
+      ? await tx.paymentRefund.findFirst({ where: { paymentId: payment.id, refundId: event.refundId } })
+      : null;
+  if (!allocation) return { outcome: 'ignored: refund not known', afterCommit: [] };
+  if (event.type === 'payment.refunded') return { outcome: allocation.status === 'succeeded' ? 'refunded' : `ignored: refund is ${allocation.status}`, afterCommit: [] };
+  if (allocation.status !== 'succeeded') return { outcome: `ignored: refund is ${allocation.status}`, afterCommit: [] };
+  await tx.paymentRefund.update({ where: { id: allocation.id }, data: { status: 'failed', failureCode: event.failure?.code ?? 'refund_failed', failureMessage: event.failure?.message ?? 'The provider could not pay the refund out' } });
+  const refunded = Math.max(0, n(payment.refundedAmount) - n(allocation.amount));
+  await updatePayment(tx, ctx, payment.id, { refundedAmount: BigInt(refunded), status: refunded === 0 ? 'captured' : 'partially_refunded' }, 'refund_failed');
+  const refund = await tx.orderRefund.update({ where: { id: allocation.refundId }, data: { status: 'failed', failureReason: `${event.failure?.code ?? 'refund_failed'}: ${event.failure?.message ?? 'failed at the provider'}` }, include: { lines: true } });
+  // Nothing of the refund paid out any more: the order's amounts and quantities are as before it.
+  if ((await paidOutPart(tx, refund.id)) === 0) await restoreRefunded(tx, refund);
+  else await tx.order.update({ where: { id: order.id }, data: { refundedAmount: { decrement: allocation.amount } } });
+  await syncOrderPayment(tx, order);
+  return { outcome: 'refund_failed', afterCommit: [] };
+}
