@@ -330,7 +330,7 @@ export async function startAdyenFake(options: { multiplePartialCaptures?: boolea
         return { NotificationRequestItem: copy };
       });
       const body = JSON.stringify({ live: 'false', notificationItems: signed });
-      return t.request(opts.path ?? '/api/payments/webhooks/adyen', { method: 'POST', rawBody: body, headers: { 'content-type': 'application/json' } });
+      return t.request(opts.path ?? '/api/payments/webhook/adyen', { method: 'POST', rawBody: body, headers: { 'content-type': 'application/json' } });
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -1,9 +1,15 @@
 // Registers the Adyen provider. It is enabled when payments.adyen has an API key, a merchant
 // account and an HMAC key (ADYEN_API_KEY, ADYEN_MERCHANT_ACCOUNT, ADYEN_HMAC_KEY); a partial
 // configuration is a boot error naming what is missing rather than a provider that fails later.
-import { ConfigError } from '../../../../config/index.js';
+import { ConfigError, type Config } from '../../../../config/index.js';
 import { registerPaymentProvider } from '../../provider.js';
 import { AdyenProvider } from './provider.js';
+
+/** Any Adyen setting present: the provider is enabled (a partial set then fails boot naming what is missing). */
+export function adyenConfigured(config: Config): boolean {
+  const { apiKey, merchantAccount, hmacKey } = config.payments.adyen;
+  return Boolean(apiKey || merchantAccount || hmacKey);
+}
 
 registerPaymentProvider('adyen', ({ config }) => {
   const { adyen, timeoutMs } = config.payments;
