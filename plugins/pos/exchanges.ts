@@ -221,28 +221,38 @@ export async function createExchange(ctx: Ctx, options: ExchangeOptions, input: 
   let settlement = 'none';
   let providerReference: string | null = null;
   const providerKey = `pos-exchange:${org}:${input.idempotencyKey}`;
-  const adapter = ctx.services.payments.adapter;
+  const provider = ctx.services.payments.provider;
   if (difference > 0) {
-    const payment = await adapter.createPayment({
-      orderId: replacementId, organizationId: org, amount: difference, currency: order.currency,
-      paymentMethodId: input.paymentMethodId!, idempotencyKey: `${providerKey}:charge`, customerEmail: order.customerEmail,
+    // Paid at the counter: charged and captured at once (a card that needs 3-D Secure cannot be
+    // completed here and counts as declined).
+    const payment = await provider.authorize({
+      paymentId: randomUUID(), orderId: replacementId, organizationId: org, amount: difference, currency: order.currency,
+      method: { id: input.paymentMethodId! }, idempotencyKey: `${providerKey}:charge`, capture: true,
+      returnUrl: ctx.config.baseUrl ?? `${new URL(ctx.request.url).origin}/`, customerEmail: order.customerEmail,
     });
-    if (!payment.ok) {
-      throw new AppError('CHECKOUT_FAILED', `The exchange was not made: ${payment.message}`, {
-        reason: 'payment_declined', paymentCode: payment.code, ...(payment.declineCode ? { declineCode: payment.declineCode } : {}),
+    if (payment.status !== 'captured' && payment.status !== 'pending') {
+      const failure = payment.failure ?? { code: 'authentication_required', message: 'The card needs authentication, which cannot be done at the counter.' };
+      throw new AppError('CHECKOUT_FAILED', `The exchange was not made: ${failure.message}`, {
+        reason: 'payment_declined', paymentCode: failure.code, ...(failure.declineCode ? { declineCode: failure.declineCode } : {}),
       });
     }
     settlement = 'charge';
-    providerReference = payment.intentId;
-    await tx.order.update({ where: { id: replacementId }, data: { paymentIntentId: payment.intentId } });
+    providerReference = payment.providerReference;
+    await tx.order.update({ where: { id: replacementId }, data: { paymentIntentId: payment.providerReference } });
   } else if (difference < 0) {
-    const paid = await adapter.refund({
-      intentId: order.paymentIntentId!, amount: -difference, currency: order.currency,
+    const original = await tx.payment.findFirst({ where: { orderId: order.id, providerReference: order.paymentIntentId! }, select: { id: true, refundedAmount: true, capturedAmount: true } });
+    const paid = await provider.refund({
+      paymentId: original?.id ?? order.id, refundId: refund.id, providerReference: order.paymentIntentId!, amount: -difference, currency: order.currency,
       idempotencyKey: `${providerKey}:refund`, metadata: { orderId: order.id, exchangeId },
     });
     if (!paid.ok) throw new AppError('CHECKOUT_FAILED', `The exchange was not made: the refund of the difference failed (${paid.message})`, { reason: 'refund_failed', paymentCode: paid.code });
+    // The card got money back: its payment record says so.
+    const refunded = Number(original?.refundedAmount ?? 0) - difference;
+    if (original && refunded <= Number(original.capturedAmount)) {
+      await tx.payment.update({ where: { id: original.id }, data: { refundedAmount: BigInt(refunded), status: refunded >= Number(original.capturedAmount) ? 'refunded' : 'partially_refunded' } });
+    }
     settlement = 'refund';
-    providerReference = paid.refundId;
+    providerReference = paid.providerReference;
   }
 
   const row = await tx.posExchange.create({

@@ -9,7 +9,7 @@
 //   - an undo is possible until policies.refundUndoWindowMinutes (default 15) after the refund,
 //     blocked (409) after it.
 // Money moves through the payments the order was paid with (payments/refunds.ts refundOrder: one
-// allocation per payment, idempotency key <payment>:refund:<allocation>:<attempt>) only once the undo
+// allocation per payment, idempotency key <payment>:refund:<refund>:<attempt>) only once the undo
 // window has passed — `settleRefund`, run by the `orders/settle-refund` job at the deadline, or at
 // once when the window is 0 — so an undo never has to claw back a refund already paid out.
 import type { Db, Tx } from '../../db/client.js';

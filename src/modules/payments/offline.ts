@@ -105,7 +105,7 @@ export class OfflinePaymentProvider implements PaymentProvider {
     const result = compute();
     if (this.answers.size >= MAX_REMEMBERED) this.answers.delete(this.answers.keys().next().value!);
     this.answers.set(scoped, result);
-    this.log.push({ kind, idempotencyKey: key, at: new Date(), input: { ...input }, result: { ...result } });
+    this.log.push({ kind, idempotencyKey: key, at: new Date(), input: { ...input } as Record<string, unknown>, result: { ...result } as Record<string, unknown> });
     if (this.log.length > 1000) this.log.splice(0, this.log.length - 1000);
     return result;
   }

@@ -4,7 +4,9 @@
 // over the order's payments — REFUND ORDER: gift cards last (provider gift_card / giftcard: store
 // credit is the cheapest money to give back and the shopper's card comes first), otherwise the
 // newest captured payment first — into allocations (payment_refunds), then asks each payment's
-// provider for its part with the key `<payment>:refund:<allocation>:<attempt>`. An allocation the
+// provider for its part with the key `<payment>:refund:<refund>:<attempt>` (a refund has one
+// allocation per payment; the refund row is committed before any provider call, so a settlement
+// rolled back after a lost answer plans the same allocation again under the same key). An allocation the
 // provider refused stays `failed`; a retry (the refund retry route) raises its attempt, so the
 // provider is asked anew, while a call whose answer was lost (it threw; the transaction rolled
 // back) is repeated with the same key and pays out once.
@@ -80,7 +82,7 @@ export async function refundOrder(tx: Tx, deps: RefundDeps, refund: { id: string
       providerReference: payment.providerReference,
       amount: n(allocation.amount),
       currency: payment.currency,
-      idempotencyKey: paymentKeys.refund(payment.id, allocation.id, allocation.attempt),
+      idempotencyKey: paymentKeys.refund(payment.id, refund.id, allocation.attempt),
       metadata,
     });
     if (!result.ok) {
