@@ -58,6 +58,13 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConfigInput
   if (Object.keys(meili).length) out.search = { ...out.search, meilisearch: meili };
   const shippo = { ...(env.SHIPPO_API_URL ? { apiUrl: env.SHIPPO_API_URL } : {}), ...(env.SHIPPO_API_TOKEN ? { apiToken: env.SHIPPO_API_TOKEN } : {}) };
   if (Object.keys(shippo).length) out.shipping = { ...out.shipping, carrier: { ...out.shipping?.carrier, shippo } };
+  const adyen = {
+    ...(env.ADYEN_API_KEY ? { apiKey: env.ADYEN_API_KEY } : {}),
+    ...(env.ADYEN_MERCHANT_ACCOUNT ? { merchantAccount: env.ADYEN_MERCHANT_ACCOUNT } : {}),
+    ...(env.ADYEN_HMAC_KEY ? { hmacKey: env.ADYEN_HMAC_KEY } : {}),
+    ...(env.ADYEN_API_BASE ? { apiBase: env.ADYEN_API_BASE } : {}),
+  };
+  if (Object.keys(adyen).length) out.payments = { ...out.payments, adyen: { ...out.payments?.adyen, ...adyen } };
   if (env.REDIS_URL) out.redisUrl = env.REDIS_URL;
   if (env.METRICS_TOKEN) out.metrics = { ...out.metrics, token: env.METRICS_TOKEN };
   if (env.METRICS_ENABLED) out.metrics = { ...out.metrics, enabled: !['false', '0', 'off'].includes(env.METRICS_ENABLED.toLowerCase()) };

@@ -347,6 +347,24 @@ export const configSchema = z
         webhookSecret: z.string().min(1).optional(),
         /** How long one call to the provider may take before checkout gives up on it. */
         timeoutMs: z.number().int().positive().default(20_000),
+        /**
+         * Adyen's Checkout API (src/modules/payments/providers/adyen). Enabled when apiKey,
+         * merchantAccount and hmacKey are all set (ADYEN_API_KEY, ADYEN_MERCHANT_ACCOUNT,
+         * ADYEN_HMAC_KEY); apiBase (ADYEN_API_BASE) defaults to the test endpoint — live accounts
+         * use https://{PREFIX}-checkout-live.adyenpayments.com/checkout/v71.
+         */
+        adyen: z
+          .object({
+            apiKey: z.string().min(1).optional(),
+            merchantAccount: z.string().min(1).optional(),
+            /** The notification HMAC key from the Customer Area, hex as Adyen shows it. */
+            hmacKey: z
+              .string()
+              .regex(/^(?:[0-9a-fA-F]{2})+$/, 'the HMAC key is hex (as the Customer Area shows it)')
+              .optional(),
+            apiBase: z.string().url().default('https://checkout-test.adyen.com/v71'),
+          })
+          .prefault({}),
       })
       .prefault({}),
     /**

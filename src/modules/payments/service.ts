@@ -17,6 +17,8 @@ import type { Logger } from '../../logger.js';
 import { OfflinePaymentProvider } from './offline.js';
 import { paymentProviderFactory, registerPaymentProvider, registeredPaymentProviders, WebhookSignatureError, type PaymentProvider, type ProviderFactoryDeps } from './provider.js';
 import { StripePaymentProvider } from './stripe.js';
+// Registers 'adyen' (enabled when payments.adyen / ADYEN_* are set).
+import { adyenConfigured } from './providers/adyen/index.js';
 
 export interface PaymentsService {
   /** The default provider (payments.provider). */
@@ -53,7 +55,7 @@ export function createPaymentsService(config: Config, logger: Logger, env: NodeJ
   const deps: ProviderFactoryDeps = { config, logger, env };
   const timeoutMs = settings.timeoutMs;
   const secretKey = stripeSecrets(deps).secretKey;
-  const name = settings.provider === 'auto' ? (secretKey ? 'stripe' : 'offline') : settings.provider;
+  const name = settings.provider === 'auto' ? (secretKey ? 'stripe' : adyenConfigured(config) ? 'adyen' : 'offline') : settings.provider;
 
   if (name === 'offline' && config.env === 'production' && settings.provider !== 'offline') {
     // Never take fake payments in production by accident: the server runs (catalog, admin work),
@@ -64,7 +66,7 @@ export function createPaymentsService(config: Config, logger: Logger, env: NodeJ
     return { provider: unconfigured, providers: new Map([[unconfigured.name, unconfigured]]), webhookSecret: '', timeoutMs };
   }
   const providers = new Map<string, PaymentProvider>();
-  for (const wanted of [name, ...settings.enabled]) {
+  for (const wanted of [name, ...settings.enabled, ...(adyenConfigured(config) ? ['adyen'] : [])]) {
     if (providers.has(wanted)) continue;
     const factory = paymentProviderFactory(wanted);
     if (!factory) throw new ConfigError(`payments: unknown provider ${wanted} (registered: ${registeredPaymentProviders().join(', ')})`);

@@ -1,0 +1,26 @@
+// Registers the Adyen provider. It is enabled when payments.adyen has an API key, a merchant
+// account and an HMAC key (ADYEN_API_KEY, ADYEN_MERCHANT_ACCOUNT, ADYEN_HMAC_KEY); a partial
+// configuration is a boot error naming what is missing rather than a provider that fails later.
+import { ConfigError, type Config } from '../../../../config/index.js';
+import { registerPaymentProvider } from '../../provider.js';
+import { AdyenProvider } from './provider.js';
+
+/** Any Adyen setting present: the provider is enabled (a partial set then fails boot naming what is missing). */
+export function adyenConfigured(config: Config): boolean {
+  const { apiKey, merchantAccount, hmacKey } = config.payments.adyen;
+  return Boolean(apiKey || merchantAccount || hmacKey);
+}
+
+registerPaymentProvider('adyen', ({ config }) => {
+  const { adyen, timeoutMs } = config.payments;
+  const set = { apiKey: adyen.apiKey, merchantAccount: adyen.merchantAccount, hmacKey: adyen.hmacKey };
+  const missing = Object.entries(set).filter(([, v]) => !v).map(([k]) => k);
+  if (missing.length === 3) return null;
+  if (missing.length) {
+    const env: Record<string, string> = { apiKey: 'ADYEN_API_KEY', merchantAccount: 'ADYEN_MERCHANT_ACCOUNT', hmacKey: 'ADYEN_HMAC_KEY' };
+    throw new ConfigError(`payments.adyen is partly configured: set ${missing.map((k) => `${env[k]} (payments.adyen.${k})`).join(', ')}`);
+  }
+  return new AdyenProvider({ apiKey: set.apiKey!, merchantAccount: set.merchantAccount!, hmacKey: set.hmacKey!, apiBase: adyen.apiBase, timeoutMs });
+});
+
+export { AdyenProvider } from './provider.js';
