@@ -23,6 +23,7 @@ import { findOrder, lockOrder } from './service.js';
 import { actorRecord, calendarDay, orgSettings, startOfNextDay, toNumber, type OrdersCtx } from './shared.js';
 import { scheduleRefundSettlement } from './settlement-schedule.js';
 import { inTransaction } from './tx.js';
+import { restoreRefunded } from './refund-restore.js';
 import { refundView, type RefundView } from './views.js';
 
 export const REFUND_REASON_MAX = 500;
@@ -169,21 +170,6 @@ export async function undoRefund(ctx: OrdersCtx, orderId: string, refundId: stri
   });
 }
 
-/** Gives a refund's quantities and amount back to its order (undo, or a refund the provider refused). */
-export async function restoreRefunded(tx: Tx, refund: { orderId: string; amount: bigint; shippingAmount: bigint; lines: Array<{ lineId: string; quantity: number }> }): Promise<void> {
-  for (const line of refund.lines) await tx.orderLine.update({ where: { id: line.lineId }, data: { refundedQuantity: { decrement: line.quantity } } });
-  // Shipping given back last-refunded first (the reverse of createRefund's order).
-  let shipping = toNumber(refund.shippingAmount);
-  if (shipping > 0) {
-    const rows = await tx.orderShippingLine.findMany({ where: { orderId: refund.orderId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
-    for (const s of rows) {
-      const back = Math.min(shipping, toNumber(s.refundedAmount));
-      if (back > 0) await tx.orderShippingLine.update({ where: { id: s.id }, data: { refundedAmount: { decrement: BigInt(back) } } });
-      shipping -= back;
-    }
-  }
-  await tx.order.update({ where: { id: refund.orderId }, data: { refundedAmount: { decrement: refund.amount } } });
-}
 
 export async function listRefunds(ctx: OrdersCtx, orderId: string): Promise<RefundView[]> {
   const order = await findOrder(ctx, orderId);

@@ -5,8 +5,6 @@ import type { Tx } from '../../db/client.js';
 import { AppError, validationFailed } from '../../errors.js';
 import { originOf, recordEvent } from '../../events/outbox.js';
 import type { LineFulfillmentStatus, OrderStatus, PaymentStatus, Prisma } from '../../generated/prisma/client.js';
-import { voidOnCancel } from '../payments/capture.js';
-import { captureOnFulfilment } from '../payments/tasks.js';
 import { portsOf } from '../checkout/wiring.js';
 import type { StockMove } from '../checkout/ports.js';
 import { isPickupOrder, wrongFulfilmentKind } from './fulfilment-kind.js';
@@ -77,7 +75,7 @@ export async function moveOrder(tx: Tx, ctx: OrdersCtx, order: OrderRow, options
     } else if (effect === 'voidPayment') {
       // Payments that collected nothing are voided (payments/capture.ts); an order without
       // payment records (nothing to pay) keeps the old rule.
-      const voided = await voidOnCancel(tx, ctx, order);
+      const voided = await ctx.services.orderPayments.voidOnCancel(tx, ctx, order);
       if (voided) {
         data.paymentStatus = voided.paymentStatus;
         afterCommit.push(...voided.afterCommit);
@@ -209,8 +207,8 @@ export async function fulfillLines(tx: Tx, ctx: OrdersCtx, order: OrderRow, inpu
   const view = fulfillmentView(created);
   await recordEvent(tx, originOf(ctx), 'fulfillment.create', { fulfillment: { ...view, createdAt: view.createdAt.toISOString(), orderNumber: order.number } });
 
-  // Capture mode on_fulfilment (payments/tasks.ts): the first fulfilment captures the rest of the authorization.
-  await captureOnFulfilment(tx, ctx, order.id);
+  // Capture mode on_fulfilment (payments/tasks.ts, through the orders payment port): the first fulfilment captures the rest of the authorization.
+  await ctx.services.orderPayments.captureOnFulfilment(tx, ctx, order.id);
 
   let afterCommit: Array<() => Promise<void>> = [];
   if (options.derive) {

@@ -12,7 +12,7 @@
 // back) is repeated with the same key and pays out once.
 import type { Tx } from '../../db/client.js';
 import type { Payment } from '../../generated/prisma/client.js';
-import { restoreRefunded } from '../orders/refunds.js';
+import { restoreRefunded } from '../orders/refund-restore.js';
 import type { OrdersCtx } from '../orders/shared.js';
 import type { OrderRow } from '../orders/views.js';
 import type { Applied } from './apply.js';
