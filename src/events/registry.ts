@@ -26,6 +26,10 @@ export const EVENT_NAMES = [
   'promotions.update',
   'fulfillment.create',
   'cart.afterAddItem',
+  'giftcards.issue',
+  'giftcards.disable',
+  'giftcards.adjust',
+  'storecredit.move',
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];

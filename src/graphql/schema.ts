@@ -16,6 +16,8 @@ import '../modules/payments/schema.js';
 import '../modules/inventory/schema.js';
 import '../modules/pricing/schema.js';
 import '../modules/promotions/schema.js';
+import '../modules/gift-cards/schema.js';
+import '../modules/store-credit/schema.js';
 import '../modules/tax/schema.js';
 import '../modules/tax/rates.schema.js';
 import '../modules/shipping/schema.js';

@@ -1303,6 +1303,36 @@ export interface paths {
         patch: operations["customerUpdate"];
         trace?: never;
     };
+    "/api/customers/{id}/store-credit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A customer's store credit: balances and ledger
+         * @description Requires one of the permissions storecredit:read, storecredit:manage.
+         *
+         *     GraphQL twin: `query { customerStoreCredit }`.
+         */
+        get: operations["customerStoreCredit"];
+        put?: never;
+        /**
+         * Credit or debit a customer's store credit
+         * @description type credit adds amount, debit takes it (409 with reason INSUFFICIENT_STORE_CREDIT when the balance is short: it never goes negative). The reason is shown to the customer. Emits storecredit.move.
+         *
+         *     Requires permission storecredit:manage.
+         *
+         *     GraphQL twin: `mutation { customerStoreCreditMove }`.
+         */
+        post: operations["customerStoreCreditMove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/customers/export": {
         parameters: {
             query?: never;
@@ -1338,6 +1368,132 @@ export interface paths {
         get: operations["openApiDocument"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/gift-cards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List gift cards, newest first
+         * @description Filters: state (default all), currency, recipientEmail (exact, case-insensitive), last4, sourceOrderId.
+         *
+         *     Requires one of the permissions giftcards:read, giftcards:manage.
+         *
+         *     GraphQL twin: `query { giftCards }`.
+         */
+        get: operations["giftCards"];
+        put?: never;
+        /**
+         * Issue a gift card
+         * @description A new card with a generated code (16 characters from a crypto RNG). Codes are stored hashed: the full code is in the issue answer only; later answers show the last 4 characters (`maskedCode`). Emits giftcards.issue.
+         *
+         *     Requires permission giftcards:manage.
+         *
+         *     GraphQL twin: `mutation { giftCardIssue }`.
+         */
+        post: operations["giftCardIssue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/gift-cards/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one gift card with its ledger
+         * @description Requires one of the permissions giftcards:read, giftcards:manage.
+         *
+         *     GraphQL twin: `query { giftCard }`.
+         */
+        get: operations["giftCard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/gift-cards/{id}/adjust": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Correct a gift card's balance
+         * @description amount is signed minor units (negative takes away); the balance never goes below 0 (409). An `adjust` ledger entry with the note. Emits giftcards.adjust.
+         *
+         *     Requires permission giftcards:manage.
+         *
+         *     GraphQL twin: `mutation { giftCardAdjust }`.
+         */
+        post: operations["giftCardAdjust"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/gift-cards/{id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable a gift card
+         * @description It stops paying at once (checkouts naming it are 422); the balance stays on record. Idempotent. Emits giftcards.disable.
+         *
+         *     Requires permission giftcards:manage.
+         *
+         *     GraphQL twin: `mutation { giftCardDisable }`.
+         */
+        post: operations["giftCardDisable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/gift-cards/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a gift card balance by its code
+         * @description For shoppers (any caller who may build a cart). An unknown code is 404. Each check spends one of the caller's guess budget (429 with Retry-After when spent), and a request may check one code.
+         *
+         *     Requires one of the permissions giftcards:read, giftcards:manage, cart:update.
+         *
+         *     GraphQL twin: `query { giftCardBalance }`.
+         */
+        post: operations["giftCardBalance"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1828,6 +1984,30 @@ export interface paths {
          *     GraphQL twin: `mutation { meProfileUpdate }`.
          */
         patch: operations["meProfileUpdate"];
+        trace?: never;
+    };
+    "/api/me/store-credit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in customer's store credit: balances and ledger
+         * @description Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
+         *
+         *     Requires permission customers:read:self. A signed-in customer's session only (not an API key).
+         *
+         *     GraphQL twin: `query { meStoreCredit }`.
+         */
+        get: operations["meStoreCredit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/media/{id}": {
@@ -4267,6 +4447,11 @@ export interface components {
              */
             userId?: string | null;
         };
+        /**
+         * @description One of credit, debit.
+         * @enum {string}
+         */
+        CustomerStoreCreditMoveType: "credit" | "debit";
         /** @description Availability of one entity: in total, per variant, per warehouse and per level. */
         EntityAvailability: {
             /**
@@ -4448,6 +4633,249 @@ export interface components {
                 message: string;
             };
         };
+        /** @description A gift card. Codes are stored hashed: the full code is in the issue answer only; later answers show the last 4 characters (`maskedCode`). */
+        GiftCard: {
+            /**
+             * Format: int64
+             * @description Integer minor units of the currency
+             */
+            balance: number;
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
+            createdAt: string;
+            /** @description ISO 4217 currency code, e.g. USD */
+            currency: string;
+            /**
+             * Format: date-time
+             * @description When it was disabled
+             */
+            disabledAt?: string | null;
+            /**
+             * Format: date-time
+             * @description Null = never expires
+             */
+            expiresAt?: string | null;
+            /**
+             * Format: uuid
+             * @description Identifier of the gift card
+             */
+            id: string;
+            /**
+             * Format: int64
+             * @description Integer minor units of the currency
+             */
+            initialBalance: number;
+            last4: string;
+            /** @description ****-****-****-LAST */
+            maskedCode: string;
+            /** @description Staff note; not shown to shoppers */
+            note?: string | null;
+            recipientEmail?: string | null;
+            recipientName?: string | null;
+            /**
+             * Format: uuid
+             * @description The order that bought it (gift-card products)
+             */
+            sourceOrderId?: string | null;
+            /** @description State, province or region */
+            state: components["schemas"]["GiftCardState"];
+            /**
+             * Format: date-time
+             * @description When it was last changed
+             */
+            updatedAt: string;
+        };
+        /** @description A shopper's view of a card found by its code. */
+        GiftCardBalance: {
+            /**
+             * Format: int64
+             * @description Integer minor units of the currency
+             */
+            balance: number;
+            /** @description ISO 4217 currency code, e.g. USD */
+            currency: string;
+            /** Format: date-time */
+            expiresAt?: string | null;
+            last4: string;
+            maskedCode: string;
+            /** @description State, province or region */
+            state: components["schemas"]["GiftCardState"];
+            /** @description Whether it can pay an order in its currency now */
+            usable: boolean;
+        };
+        /** @description A gift card with its ledger, oldest entry first. Codes are stored hashed: the full code is in the issue answer only; later answers show the last 4 characters (`maskedCode`). */
+        GiftCardDetail: {
+            /**
+             * Format: int64
+             * @description Integer minor units of the currency
+             */
+            balance: number;
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
+            createdAt: string;
+            /** @description ISO 4217 currency code, e.g. USD */
+            currency: string;
+            /**
+             * Format: date-time
+             * @description When it was disabled
+             */
+            disabledAt?: string | null;
+            entries: components["schemas"]["GiftCardEntry"][];
+            /**
+             * Format: date-time
+             * @description Null = never expires
+             */
+            expiresAt?: string | null;
+            /**
+             * Format: uuid
+             * @description Identifier of the gift card detail
+             */
+            id: string;
+            /**
+             * Format: int64
+             * @description Integer minor units of the currency
+             */
+            initialBalance: number;
+            last4: string;
+            /** @description ****-****-****-LAST */
+            maskedCode: string;
+            /** @description Staff note; not shown to shoppers */
+            note?: string | null;
+            recipientEmail?: string | null;
+            recipientName?: string | null;
+            /**
+             * Format: uuid
+             * @description The order that bought it (gift-card products)
+             */
+            sourceOrderId?: string | null;
+            /** @description State, province or region */
+            state: components["schemas"]["GiftCardState"];
+            /**
+             * Format: date-time
+             * @description When it was last changed
+             */
+            updatedAt: string;
+        };
+        /** @description One move of a gift card balance (its ledger). */
+        GiftCardEntry: {
+            /** @description The user or API key that moved it; null for the system */
+            actorId?: string | null;
+            /**
+             * Format: int64
+             * @description Signed: credits positive, debits negative
+             */
+            amount: number;
+            /**
+             * Format: int64
+             * @description Integer minor units of the currency
+             */
+            balanceAfter: number;
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
+            createdAt: string;
+            /**
+             * Format: uuid
+             * @description Identifier of the gift card entry
+             */
+            id: string;
+            kind: components["schemas"]["GiftCardEntryKind"];
+            /** @description Free-text note */
+            note?: string | null;
+            /**
+             * Format: uuid
+             * @description UUID of the order
+             */
+            orderId?: string | null;
+            /**
+             * Format: uuid
+             * @description UUID of the payment
+             */
+            paymentId?: string | null;
+        };
+        /**
+         * @description A move of a gift card balance.
+         * @enum {string}
+         */
+        GiftCardEntryKind: "issue" | "redeem" | "refund_credit" | "adjust" | "expire";
+        /** @description A gift card just issued, with its full code: the only answer that carries it. */
+        GiftCardIssued: {
+            /**
+             * Format: int64
+             * @description Integer minor units of the currency
+             */
+            balance: number;
+            /** @description The full code (XXXX-XXXX-XXXX-XXXX): give it to the recipient; it is not shown again */
+            code: string;
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
+            createdAt: string;
+            /** @description ISO 4217 currency code, e.g. USD */
+            currency: string;
+            /**
+             * Format: date-time
+             * @description When it was disabled
+             */
+            disabledAt?: string | null;
+            /**
+             * Format: date-time
+             * @description Null = never expires
+             */
+            expiresAt?: string | null;
+            /**
+             * Format: uuid
+             * @description Identifier of the gift card issued
+             */
+            id: string;
+            /**
+             * Format: int64
+             * @description Integer minor units of the currency
+             */
+            initialBalance: number;
+            last4: string;
+            /** @description ****-****-****-LAST */
+            maskedCode: string;
+            /** @description Staff note; not shown to shoppers */
+            note?: string | null;
+            recipientEmail?: string | null;
+            recipientName?: string | null;
+            /**
+             * Format: uuid
+             * @description The order that bought it (gift-card products)
+             */
+            sourceOrderId?: string | null;
+            /** @description State, province or region */
+            state: components["schemas"]["GiftCardState"];
+            /**
+             * Format: date-time
+             * @description When it was last changed
+             */
+            updatedAt: string;
+        };
+        /**
+         * @description Which gift cards a list shows.
+         * @enum {string}
+         */
+        GiftCardListState: "all" | "active" | "disabled" | "expired" | "empty";
+        /** @description A page of GiftCard items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
+        GiftCardPage: {
+            /** @description The items of this page, in list order */
+            data: components["schemas"]["GiftCard"][];
+            /** @description Pagination metadata */
+            meta: components["schemas"]["PageMeta"];
+        };
+        /**
+         * @description Where a gift card stands now.
+         * @enum {string}
+         */
+        GiftCardState: "active" | "disabled" | "expired" | "empty";
         /** @description A non-fatal error of an after-hook (the operation itself succeeded). */
         HookError: {
             /** @description Short unique code */
@@ -6489,6 +6917,55 @@ export interface components {
             primaryColor?: string | null;
             /** @description The store's website */
             website?: string | null;
+        };
+        /** @description A customer's store credit: a balance per currency and the latest ledger entries, newest first. */
+        StoreCredit: {
+            /** @description One per currency the customer ever had credit in */
+            balances: components["schemas"]["StoreCreditBalance"][];
+            /** @description UUID of the customer (the id of their user account, as Customer.id) */
+            customerId: string;
+            /** @description The latest 100 entries, newest first */
+            entries: components["schemas"]["StoreCreditEntry"][];
+        };
+        StoreCreditBalance: {
+            /**
+             * Format: int64
+             * @description Integer minor units of the currency
+             */
+            balance: number;
+            /** @description ISO 4217 currency code, e.g. USD */
+            currency: string;
+        };
+        /** @description One move of a customer's store credit. */
+        StoreCreditEntry: {
+            /**
+             * Format: int64
+             * @description Signed: credits positive, debits negative
+             */
+            amount: number;
+            /**
+             * Format: int64
+             * @description Integer minor units of the currency
+             */
+            balanceAfter: number;
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
+            createdAt: string;
+            /** @description ISO 4217 currency code, e.g. USD */
+            currency: string;
+            /**
+             * Format: uuid
+             * @description Identifier of the store credit entry
+             */
+            id: string;
+            /** @description Why, in words */
+            reason: string;
+            /** @description The id of that source (an order, a return...) */
+            sourceId?: string | null;
+            /** @description What moved it: staff, checkout, refund, return, order_edit... */
+            sourceType: string;
         };
         /** @description The shopper-facing policies: links (settings group `policies`) and the shipping rule checkout applies (group `shipping`). Refund caps and undo windows are staff-only. */
         StorePolicies: {
@@ -15224,6 +15701,252 @@ export interface operations {
             };
         };
     };
+    customerStoreCredit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Customer id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A customer's store credit: balances and ledger */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["StoreCredit"];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    customerStoreCreditMove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Customer id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Minor units, > 0 */
+                    amount: number;
+                    /** @description ISO 4217 currency code, e.g. USD */
+                    currency: string;
+                    reason: string;
+                    type: components["schemas"]["CustomerStoreCreditMoveType"];
+                };
+            };
+        };
+        responses: {
+            /** @description Credit or debit a customer's store credit */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["StoreCredit"];
+                    };
+                };
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     customerExport: {
         parameters: {
             query?: never;
@@ -15390,6 +16113,788 @@ export interface operations {
             };
             /** @description Rate limit exceeded for this address (TOO_MANY_REQUESTS); see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    giftCards: {
+        parameters: {
+            query?: {
+                /** @description Cursor mode: rows after this cursor (an `endCursor` or edge `cursor` of this same list and sort order) */
+                after?: string;
+                /** @description Cursor mode: rows before this cursor (a `startCursor` or edge `cursor` of this same list and sort order) */
+                before?: string;
+                /** @description ISO 4217 currency code, e.g. USD */
+                currency?: string;
+                /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                first?: number;
+                /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                last?: number;
+                last4?: string;
+                /** @description Page size, default 20; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
+                limit?: number;
+                /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
+                page?: number;
+                recipientEmail?: string;
+                sourceOrderId?: string;
+                state?: components["schemas"]["GiftCardListState"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List gift cards, newest first */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GiftCardPage"];
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    giftCardIssue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description ISO 4217 currency code, e.g. USD */
+                    currency: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601, in the future; null = never
+                     */
+                    expiresAt?: string | null;
+                    /** @description Minor units of currency, > 0 */
+                    initialBalance: number;
+                    note?: string | null;
+                    /** Format: email */
+                    recipientEmail?: string | null;
+                    recipientName?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Issue a gift card */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["GiftCardIssued"];
+                    };
+                };
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    giftCard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Gift card UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get one gift card with its ledger */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["GiftCardDetail"];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    giftCardAdjust: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Gift card UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Signed minor units, not 0 */
+                    amount: number;
+                    note: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Correct a gift card's balance */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["GiftCardDetail"];
+                    };
+                };
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    giftCardDisable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Gift card UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Appended to the note */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Disable a gift card */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["GiftCard"];
+                    };
+                };
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    giftCardBalance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The gift card code; case, spaces and dashes do not matter */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Check a gift card balance by its code */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["GiftCardBalance"];
+                    };
+                };
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18053,6 +19558,106 @@ export interface operations {
             };
             /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    meStoreCredit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed-in customer's store credit: balances and ledger */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["StoreCredit"];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
