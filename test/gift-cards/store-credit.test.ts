@@ -50,7 +50,8 @@ describe('staff moves and the customer view', () => {
       const res = await move(customer.userId, { amount: 100, ...body });
       expect(res.status, JSON.stringify(body)).toBe(422);
     }
-    expect((await move('no-such-customer', { amount: 100 })).status).toBe(404);
+    expect((await move('00000000-0000-4000-8000-000000000000', { amount: 100 })).status).toBe(404);
+    expect((await move('no-such-customer', { amount: 100 })).status).toBe(422);
   });
 
   it('a customer sees only their own credit; staff routes refuse customers; another org sees nothing', async () => {
@@ -70,7 +71,7 @@ describe('staff moves and the customer view', () => {
   it('answers over GraphQL', async () => {
     const customer = await t.signIn('customer');
     const moved = await t.graphql(
-      'mutation($id: String!) { customerStoreCreditMove(id: $id, type: credit, amount: 300, currency: "USD", reason: "sorry") { balances { currency balance } } }',
+      'mutation($id: UUID!) { customerStoreCreditMove(id: $id, type: credit, amount: 300, currency: "USD", reason: "sorry") { balances { currency balance } } }',
       { id: customer.userId },
       { apiKey: admin },
     );

@@ -1238,7 +1238,7 @@ export interface paths {
         put?: never;
         /**
          * Create an order from a cart
-         * @description In one transaction: re-prices every line (never the cart snapshots), applies promotionCodes, taxes each line by its tax class, adds shipping (settings shipping.flatRate, free from shipping.freeOver), reserves stock (concurrent checkouts never oversell), runs checkout.beforeCreate hooks (which may veto), charges paymentMethodId through the payment adapter and numbers the order ORD-YYYY-NNNNNN. The order stays pending (paymentStatus awaiting_payment) until the provider's payment_intent.succeeded event confirms it. Any failure — an unsellable or unpriced item, a refused code, missing stock, a declined card, a veto — is 422 CHECKOUT_FAILED with the reason in error.details.reason, and nothing is kept. With idempotencyKey, a replay by the same caller returns the original order with 200 and charges nothing. After-hook (orders.afterCreate) failures are listed in meta.hookErrors. Anonymous shoppers may check out a guest cart (with its x-cart-token header); signed-in callers need orders:create; naming another customer needs orders:create:on-behalf. Emits orders.create.
+         * @description In one transaction: re-prices every line (never the cart snapshots), applies promotionCodes, taxes each line by its tax class, adds shipping (settings shipping.flatRate, free from shipping.freeOver), reserves stock (concurrent checkouts never oversell), runs checkout.beforeCreate hooks (which may veto), charges paymentMethodId through the payment adapter and numbers the order ORD-YYYY-NNNNNN. The order stays pending (paymentStatus awaiting_payment) until the provider's payment_intent.succeeded event confirms it. Any failure — an unsellable or unpriced item, a refused code, missing stock, a declined card, a veto — is 422 CHECKOUT_FAILED with the reason in error.details.reason, and nothing is kept. With idempotencyKey, a replay by the same caller returns the original order with 200 and charges nothing. After-hook (orders.afterCreate) failures are listed in meta.hookErrors. Anonymous shoppers may check out a guest cart (with its x-cart-token header); signed-in callers need orders:create; naming another customer needs orders:create:on-behalf. giftCardCodes and useStoreCredit / storeCreditAmount pay first, in the same transaction (each a payment record, provider gift_card or store_credit); the provider charges the rest, and nothing when they cover the total (the order is then confirmed and paid at once; paymentMethodId is still required but unused). Emits orders.create.
          *
          *     Public.
          *
@@ -6922,7 +6922,10 @@ export interface components {
         StoreCredit: {
             /** @description One per currency the customer ever had credit in */
             balances: components["schemas"]["StoreCreditBalance"][];
-            /** @description UUID of the customer (the id of their user account, as Customer.id) */
+            /**
+             * Format: uuid
+             * @description UUID of the customer (the id of their user account, as Customer.id)
+             */
             customerId: string;
             /** @description The latest 100 entries, newest first */
             entries: components["schemas"]["StoreCreditEntry"][];
@@ -15173,6 +15176,8 @@ export interface operations {
                      * @description Guest orders: the customer's email address (invoices are sent there)
                      */
                     email?: string;
+                    /** @description Gift cards that pay first (partial redemption: each pays up to its balance); the provider charges the rest. A disabled, expired, unknown or other-currency card is 422 CHECKOUT_FAILED (details.step tenders); an empty one 422 with details.code CONFLICT */
+                    giftCardCodes?: string[];
                     /** @description Replays with the same key and the same request return the original order; the same key with a different request is 422 IDEMPOTENCY_KEY_REUSED. The Idempotency-Key header works too */
                     idempotencyKey?: string;
                     /** @description Payment method id of the provider, e.g. pm_card_visa */
@@ -15196,6 +15201,10 @@ export interface operations {
                      * @description Shipping method (one of GET /carts/:id/shipping-options); default the cart's. Required when the cart has shippable items and a method serves the address
                      */
                     shippingMethodId?: string | null;
+                    /** @description Pay exactly this much store credit (minor units) after gift cards; a short balance is 422 CHECKOUT_FAILED with details.code CONFLICT */
+                    storeCreditAmount?: number;
+                    /** @description Pay with as much of the customer's store credit (in the order currency) as the order needs after gift cards; needs a customer */
+                    useStoreCredit?: boolean;
                 };
             };
         };
@@ -15706,7 +15715,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Customer id */
+                /** @description Customer UUID (their account's user id, as Customer.id) */
                 id: string;
             };
             cookie?: never;
@@ -15809,7 +15818,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Customer id */
+                /** @description Customer UUID (their account's user id, as Customer.id) */
                 id: string;
             };
             cookie?: never;

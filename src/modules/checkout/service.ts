@@ -46,6 +46,7 @@ import './hooks.js';
 import { checkoutShipping, shippingLineRow } from '../shipping/checkout.js';
 import { carrierContext } from '../shipping/carrier/price.js';
 import { shippingLineView } from '../shipping/line-view.js';
+import { applyTenders, recordTenderPayments, wantsTenders, type AppliedTender, type TenderContext } from '../gift-cards/tenders.js';
 
 export interface ShippingAddress {
   firstName?: string;
@@ -73,6 +74,10 @@ export interface CheckoutInput {
   /** For guest orders: where the invoice and receipts go. Customers' orders use their account address. */
   email?: string | null;
   idempotencyKey?: string | null;
+  /** Issue 27: gift cards, then store credit, pay first; the provider charges the rest (gift-cards/tenders.ts). */
+  giftCardCodes?: string[] | null;
+  useStoreCredit?: boolean | null;
+  storeCreditAmount?: number | null;
 }
 
 export interface CheckoutResult {
@@ -277,11 +282,22 @@ async function runCheckout(ctx: CheckoutCtx, input: CheckoutInput): Promise<Chec
         const reservations = sold.map(() => [] as Array<{ warehouseId: string; quantity: number }>);
         order.forEach((lineIndex, k) => (reservations[lineIndex] = reservedSorted[k] ?? []));
 
+        // 5b. gift cards and store credit pay first, in this transaction (a refusal rolls back
+        // the stock too); the provider charges what they leave.
+        const tenderCtx: TenderContext = { organizationId: ctx.organization.id, orderId, currency: cart.currency, customerId, actor: actorRecord(ctx).id };
+        const tenders: AppliedTender[] = wantsTenders(input)
+          ? await applyTenders(tx, tenderCtx, BigInt(totals.grandTotal), input).catch((error: unknown) => {
+              throw error instanceof AppError ? checkoutFailed(error.message, { step: 'tenders', code: error.code, ...(error.details ? { details: error.details } : {}) }) : error;
+            })
+          : [];
+        const tendered = tenders.reduce((sum, t) => sum + Number(t.amount), 0);
+        const toCharge = totals.grandTotal - tendered;
+
         // 6. payment
         let paymentIntentId: string | null = null;
-        if (totals.grandTotal > 0) {
+        if (toCharge > 0) {
           const payment = await payments.adapter
-            .createPayment({ orderId, organizationId: ctx.organization.id, amount: totals.grandTotal, currency: cart.currency, paymentMethodId: input.paymentMethodId, idempotencyKey: `checkout:${orderId}`, customerEmail: email })
+            .createPayment({ orderId, organizationId: ctx.organization.id, amount: toCharge, currency: cart.currency, paymentMethodId: input.paymentMethodId, idempotencyKey: `checkout:${orderId}`, customerEmail: email })
             .catch((error: unknown) => {
               ctx.logger.error({ err: error, orderId }, 'payment provider call failed');
               throw checkoutFailed('the payment provider could not be reached; nothing was charged, try again', { step: 'payment' });
@@ -294,7 +310,7 @@ async function runCheckout(ctx: CheckoutCtx, input: CheckoutInput): Promise<Chec
         // 7. the order, its lines, first status and the cart's conversion, written in one statement
         // (see write.ts); the number is taken in it too unless a beforeCommit hook must run first.
         const now = new Date();
-        const paidAlready = totals.grandTotal === 0;
+        const paidAlready = toCharge === 0;
         const organizationId = ctx.organization.id;
         const row: Omit<OrderRow, 'number' | 'lines'> = {
           id: orderId,
@@ -310,13 +326,13 @@ async function runCheckout(ctx: CheckoutCtx, input: CheckoutInput): Promise<Chec
           taxTotal: BigInt(totals.taxTotal),
           shippingTotal: BigInt(totals.shippingTotal),
           grandTotal: BigInt(totals.grandTotal),
-          capturedAmount: 0n,
+          capturedAmount: BigInt(tendered),
           refundedAmount: 0n,
           shippingAddress: input.shippingAddress as unknown as Prisma.JsonObject,
           promotionCodes: codes,
           customerGroupIds: groups,
           pricing: { promotions: redemption.applied, freeShipping: redemption.freeShipping, shipping: settings.shipping, ...tax.pricing } as unknown as Prisma.JsonObject,
-          paymentProvider: totals.grandTotal > 0 ? payments.adapter.name : null,
+          paymentProvider: toCharge > 0 ? payments.adapter.name : (tenders[0]?.provider ?? null),
           paymentMethodId: input.paymentMethodId,
           paymentIntentId,
           idempotencyScope: key ? scope : null,
@@ -348,7 +364,7 @@ async function runCheckout(ctx: CheckoutCtx, input: CheckoutInput): Promise<Chec
         const actor = actorRecord(ctx);
         const statusChanges: StatusChangeRow[] = [{ fromStatus: null, toStatus: 'pending', trigger: 'checkout', reason: null, actorId: actor.id, actorKind: actor.kind, createdAt: now }];
         // One millisecond later, so the timeline lists the two moves in the order they happened.
-        if (paidAlready) statusChanges.push({ fromStatus: 'pending', toStatus: 'confirmed', trigger: 'payment', reason: 'nothing to pay', actorId: actor.id, actorKind: actor.kind, createdAt: new Date(now.getTime() + 1) });
+        if (paidAlready) statusChanges.push({ fromStatus: 'pending', toStatus: 'confirmed', trigger: 'payment', reason: tendered > 0 ? 'paid by gift card or store credit' : 'nothing to pay', actorId: actor.id, actorKind: actor.kind, createdAt: new Date(now.getTime() + 1) });
         const shippingLines = shippingOption ? [shippingLineRow(organizationId, orderId, shippingOption, totals.shippingLines[0]!, now)] : [];
         const draft = { ...orderView({ ...row, number: '', lines }), shippingLines: shippingLines.map(shippingLineView) };
         const write: OrderWrite = {
@@ -366,6 +382,7 @@ async function runCheckout(ctx: CheckoutCtx, input: CheckoutInput): Promise<Chec
         // the last statement either way.
         const beforeCommit = hooks.count('checkout.beforeCommit') > 0;
         let number = await writeOrder(tx, write, !beforeCommit);
+        await recordTenderPayments(tx, tenderCtx, tenders, now);
         if (beforeCommit) {
           try {
             await hooks.runBefore('checkout.beforeCommit', {

@@ -103,6 +103,7 @@ export async function redeemGiftCard(
     throw new AppError('VALIDATION_FAILED', refusal.message, [{ field, message: refusal.message, reason: refusal.reason }]);
   }
   const amount = card.balance < input.maxAmount ? card.balance : input.maxAmount;
+  if (amount <= 0n) return { giftCardId: card.id, last4: card.last4, amount: 0n, balanceAfter: card.balance };
   const after = await moveCard(tx, card, { organizationId: input.organizationId, kind: 'redeem', amount: -amount, orderId: input.orderId, paymentId: input.paymentId, actor: input.actor });
   return { giftCardId: card.id, last4: card.last4, amount, balanceAfter: after.balance };
 }

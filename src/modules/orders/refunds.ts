@@ -20,6 +20,7 @@ import { findOrder, lockOrder } from './service.js';
 import { actorRecord, calendarDay, orgSettings, startOfNextDay, toNumber, type OrdersCtx } from './shared.js';
 import { scheduleRefundSettlement } from './settlement.js';
 import { inTransaction } from './tx.js';
+import { applyTenderRefund, planTenderRefund } from '../gift-cards/tenders.js';
 import { refundView, type RefundView } from './views.js';
 
 export const REFUND_REASON_MAX = 500;
@@ -236,16 +237,23 @@ export async function settleRefund(deps: SettleDeps, organizationId: string, ref
     }
     const refund = await tx.orderRefund.findUniqueOrThrow({ where: { id: refundId }, include: { lines: true, order: true } });
     const order = refund.order;
-    const result = order.paymentIntentId
+    // Gift cards and store credit that paid the order get their part back first (issue 27); the
+    // provider refunds the rest, and is not called when they take it all.
+    const tenderParts = await planTenderRefund(tx, order.id, refund.amount);
+    const toProvider = refund.amount - tenderParts.reduce((sum, p) => sum + p.amount, 0n);
+    const result = toProvider === 0n
+      ? ({ ok: true, refundId: null } as const)
+      : order.paymentIntentId
       ? await deps.payments.adapter.refund({
           intentId: order.paymentIntentId,
-          amount: toNumber(refund.amount),
+          amount: toNumber(toProvider),
           currency: refund.currency,
           idempotencyKey: `refund:${refund.id}`,
           metadata: { refundId: refund.id, orderId: order.id, orderNumber: order.number },
         })
       : ({ ok: false, code: 'no_payment', message: 'The order has no payment intent to refund' } as const);
     if (result.ok) {
+      await applyTenderRefund(tx, { organizationId, orderId: order.id, refundId: refund.id, currency: refund.currency, customerId: order.customerId, parts: tenderParts });
       await tx.orderRefund.update({ where: { id: refund.id }, data: { status: 'succeeded', providerRefundId: result.refundId, settledAt: new Date() } });
       const settled = await tx.orderRefund.aggregate({ where: { orderId: order.id, status: 'succeeded' }, _sum: { amount: true } });
       const paidOut = toNumber(settled._sum.amount ?? 0n);

@@ -31,14 +31,14 @@ const StoreCreditBalanceRef = builder.objectRef<StoreCreditBalanceView>('StoreCr
 export const StoreCreditRef = builder.objectRef<StoreCreditView>('StoreCredit').implement({
   description: "A customer's store credit: a balance per currency and the latest ledger entries, newest first.",
   fields: (t) => ({
-    customerId: t.exposeString('customerId'),
+    customerId: t.field({ type: 'UUID', resolve: (s) => s.customerId }),
     balances: t.field({ type: [StoreCreditBalanceRef], description: 'One per currency the customer ever had credit in', resolve: (s) => s.balances }),
     entries: t.field({ type: [StoreCreditEntryRef], description: 'The latest 100 entries, newest first', resolve: (s) => s.entries }),
   }),
 });
 
 const SESSION_NOTE = 'Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.';
-const customerId = z.string().min(1).max(64).describe('Customer id');
+const customerId = z.guid().describe('Customer UUID (their account\'s user id, as Customer.id)');
 
 defineOperation({
   name: 'meStoreCredit',
