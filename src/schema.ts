@@ -11,6 +11,8 @@ import './modules/carts/schema.js';
 import './modules/checkout/schema.js';
 import './modules/orders/schema.js';
 import './modules/payments/schema.js';
+import './modules/gift-cards/schema.js';
+import './modules/store-credit/schema.js';
 import './modules/inventory/schema.js';
 import './modules/pricing/schema.js';
 import './modules/promotions/schema.js';

@@ -31,6 +31,8 @@ export const DEFAULT_ROLES: Record<string, string[]> = {
     'customers:read',
     'cart:create', 'cart:update',
     'shipping:read',
+    'giftcards:read', 'giftcards:manage',
+    'storecredit:read', 'storecredit:manage',
   ],
   customer: [
     'catalog:read',

@@ -27,6 +27,10 @@ export const EVENT_NAMES = [
   'fulfillment.create',
   'cart.afterAddItem',
   'payments.update',
+  'giftcards.issue',
+  'giftcards.disable',
+  'giftcards.adjust',
+  'storecredit.move',
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];

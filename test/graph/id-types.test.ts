@@ -25,6 +25,10 @@ const STRING_IDS: Record<string, readonly string[]> = {
     'MarketplaceVendor.userId', 'Mutation.marketplaceVendorCreate(userId)', 'Mutation.marketplaceVendorUpdate(userId)',
     'Mutation.posOverrideCreate(managerId)', 'Mutation.posPinLogin(operatorId)', 'Mutation.posPinSet(operatorId)',
     'PosOverride.managerId', 'PosPinSetResult.operatorId', 'PosShift.apiKeyId', 'PosShift.operatorId',
+    'GiftCardEntry.actorId',
+  ],
+  'a store-credit move names what caused it (an order, a refund, a return, an edit...), whose id the calling module chooses': [
+    'StoreCreditEntry.sourceId',
   ],
   'an audited entity is a UUID for most types but a name for some (a settings group, a module)': [
     'AuditEntry.entityId', 'Query.auditEntityHistory(entityId)', 'Query.auditEntries(entityId)',

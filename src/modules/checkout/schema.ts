@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { builder } from '../../graphql/builder.js';
 import { defineOperation } from '../../graphql/operation.js';
-import { withGraphqlInput } from '../../graphql/zod-args.js';
+import { money, withGraphqlInput } from '../../graphql/zod-args.js';
 import { CheckoutMetaRef, OrderRef } from '../orders/types.js';
 import { CART_TOKEN_HEADER } from '../carts/access.js';
 import { checkout, type CheckoutResult } from './service.js';
@@ -56,7 +56,9 @@ defineOperation({
     'CHECKOUT_FAILED with the reason in error.details.reason, and nothing is kept. With idempotencyKey, a replay by the same caller ' +
     'returns the original order with 200 and charges nothing. After-hook (orders.afterCreate) failures are listed in meta.hookErrors. ' +
     `Anonymous shoppers may check out a guest cart (with its ${CART_TOKEN_HEADER} header); signed-in callers need orders:create; ` +
-    'naming another customer needs orders:create:on-behalf. Emits orders.create.',
+    'naming another customer needs orders:create:on-behalf. giftCardCodes and useStoreCredit / storeCreditAmount pay first, in the same ' +
+    'transaction (each a payment record, provider gift_card or store_credit); the provider charges the rest, and nothing when they cover ' +
+    'the total (the order is then confirmed and paid at once; paymentMethodId is still required but unused). Emits orders.create.',
   rest: { method: 'POST', path: '/checkout', status: 201, otherStatuses: [200] },
   access: 'public',
   input: {
@@ -69,6 +71,9 @@ defineOperation({
     shippingAddress: address,
     shippingMethodId: z.guid().nullable().optional().describe('Shipping method (one of GET /carts/:id/shipping-options); default the cart\'s. Required when the cart has shippable items and a method serves the address'),
     email: z.email().max(254).optional().describe("Guest orders: the customer's email address (invoices are sent there)"),
+    giftCardCodes: z.array(z.string().trim().min(4).max(64)).max(10).optional().describe('Gift cards that pay first (partial redemption: each pays up to its balance); the provider charges the rest. A disabled, expired, unknown or other-currency card is 422 CHECKOUT_FAILED (details.step tenders); an empty one 422 with details.code CONFLICT'),
+    useStoreCredit: z.boolean().optional().describe("Pay with as much of the customer's store credit (in the order currency) as the order needs after gift cards; needs a customer"),
+    storeCreditAmount: money().min(1, 'must be > 0').optional().describe('Pay exactly this much store credit (minor units) after gift cards; a short balance is 422 CHECKOUT_FAILED with details.code CONFLICT'),
     idempotencyKey: z.string().min(1).max(255).optional().describe('Replays with the same key and the same request return the original order; the same key with a different request is 422 IDEMPOTENCY_KEY_REUSED. The Idempotency-Key header works too'),
     paymentProvider: z.string().min(1).max(50).optional().describe('One of the enabled payment providers (config payments.enabled); default the configured one. Unknown or not enabled: 422'),
     captureMode: z.enum(['automatic', 'manual', 'on_fulfilment']).optional().describe('Staff checkouts only (payments:manage or orders:create:on-behalf; 403 otherwise): this order\'s capture mode instead of settings payments.capture'),

@@ -24,6 +24,7 @@ import { actorRecord, calendarDay, orgSettings, startOfNextDay, toNumber, type O
 import { scheduleRefundSettlement } from './settlement-schedule.js';
 import { inTransaction } from './tx.js';
 import { restoreRefunded } from './refund-restore.js';
+import { applyTenderRefund, planTenderRefund } from '../gift-cards/tenders.js';
 import { refundView, type RefundView } from './views.js';
 
 export const REFUND_REASON_MAX = 500;
@@ -236,8 +237,18 @@ export async function settleRefund(deps: SettleDeps, organizationId: string, ref
     // The order row first (captures, confirms and events lock it before its payments).
     await tx.$queryRaw`select id from orders where id = ${refund.orderId}::uuid for update`;
     const order = await tx.order.findUniqueOrThrow({ where: { id: refund.orderId } });
-    const result = await refundOrder(tx, { payments: deps.payments, ctx: { organization: { id: organizationId } as never, actor: null, requestId: `refund:${refund.id}` } }, refund, { refundId: refund.id, orderId: order.id, orderNumber: order.number });
+    // Gift cards and store credit that paid the order get their part back first (issue 27), in
+    // this transaction and only once the provider's part succeeded (so a retry plans them again
+    // from the same balances); the provider's payments refund the rest (payments/refunds.ts),
+    // and no provider is called when the tenders take it all.
+    const tenderParts = await planTenderRefund(tx, order.id, refund.amount);
+    const toProvider = refund.amount - tenderParts.reduce((sum, p) => sum + p.amount, 0n);
+    const result =
+      toProvider === 0n
+        ? ({ ok: true } as const)
+        : await refundOrder(tx, { payments: deps.payments, ctx: { organization: { id: organizationId } as never, actor: null, requestId: `refund:${refund.id}` } }, { ...refund, amount: toProvider }, { refundId: refund.id, orderId: order.id, orderNumber: order.number });
     if (result.ok) {
+      await applyTenderRefund(tx, { organizationId, orderId: order.id, refundId: refund.id, currency: refund.currency, customerId: order.customerId, parts: tenderParts });
       await tx.orderRefund.update({ where: { id: refund.id }, data: { status: 'succeeded', providerRefundId: await providerRefundIdOf(tx, refund.id), failureReason: null, settledAt: new Date() } });
       await syncOrderPayment(tx, order);
       return 'succeeded';

@@ -1,9 +1,9 @@
 // Refunds paid out through the payments they came from.
 //
 // `refundOrder` pays one refund (order_refunds row) back: the first time it splits the amount
-// over the order's payments — REFUND ORDER: gift cards last (provider gift_card / giftcard: store
-// credit is the cheapest money to give back and the shopper's card comes first), otherwise the
-// newest captured payment first — into allocations (payment_refunds), then asks each payment's
+// over the order's provider payments — REFUND ORDER: the newest captured payment first (gift cards
+// and store credit, LEDGER_TENDERS, are given back before this, in the refund's own transaction,
+// by orders/refunds.ts through gift-cards/tenders.ts) — into allocations (payment_refunds), then asks each payment's
 // provider for its part with the key `<payment>:refund:<refund>:<attempt>` (a refund has one
 // allocation per payment; the refund row is committed before any provider call, so a settlement
 // rolled back after a lost answer plans the same allocation again under the same key). An allocation the
@@ -21,17 +21,14 @@ import type { PaymentProviderEvent } from './provider.js';
 import type { PaymentsService } from './service.js';
 import { syncOrderPayment, updatePayment } from './records.js';
 
-/** Providers refunded last (gift card branches register these names). */
-export const REFUNDED_LAST = new Set(['gift_card', 'giftcard']);
+/** Tenders kept in our own ledgers (gift cards, store credit): refunded without a provider call. */
+export const LEDGER_TENDERS = new Set(['gift_card', 'store_credit']);
 
 const n = (value: bigint | number) => Number(value);
 
 /** The order in which an order's payments give money back (see the header). */
 export function refundSequence<T extends Pick<Payment, 'provider' | 'createdAt' | 'id'>>(payments: readonly T[]): T[] {
-  return [...payments].sort((a, b) => {
-    const last = Number(REFUNDED_LAST.has(a.provider)) - Number(REFUNDED_LAST.has(b.provider));
-    return last || b.createdAt.getTime() - a.createdAt.getTime() || b.id.localeCompare(a.id);
-  });
+  return [...payments].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id.localeCompare(a.id));
 }
 
 export type RefundOrderResult = { ok: true } | { ok: false; code: string; message: string; retryable: boolean };
@@ -49,7 +46,9 @@ export interface RefundDeps {
 export async function refundOrder(tx: Tx, deps: RefundDeps, refund: { id: string; orderId: string; organizationId: string; amount: bigint | number; currency: string }, metadata: Record<string, string> = {}): Promise<RefundOrderResult> {
   let allocations = await tx.paymentRefund.findMany({ where: { refundId: refund.id }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
   if (!allocations.length) {
-    const payments = await tx.payment.findMany({ where: { orderId: refund.orderId, organizationId: refund.organizationId } });
+    // Gift cards and store credit are paid back in the refund's own transaction by their module
+    // (gift-cards/tenders.ts, called by orders/refunds.ts); only provider payments are planned here.
+    const payments = await tx.payment.findMany({ where: { orderId: refund.orderId, organizationId: refund.organizationId, provider: { notIn: [...LEDGER_TENDERS] } } });
     const pendingByPayment = await tx.paymentRefund.groupBy({ by: ['paymentId'], where: { paymentId: { in: payments.map((p) => p.id) }, status: 'pending' }, _sum: { amount: true } });
     const reserved = new Map(pendingByPayment.map((r) => [r.paymentId, n(r._sum.amount ?? 0n)]));
     let left = n(refund.amount);
