@@ -33,8 +33,11 @@ import { MEDIA_WRITE } from '../modules/media/service.js';
 import { hasPermission } from '../auth/permissions.js';
 import { METRICS_PATH, metricsAnswer, metricsEnabled, metricsOnApiPort } from '../observability/metrics-http.js';
 import { requestObserver } from '../observability/request-observer.js';
+import { createHttpResponseCache } from '../cache/http.js';
+import type { CacheCaller } from '../cache/key.js';
+import { takeCacheTouched } from '../events/cache-signal.js';
 
-export interface HttpAppDeps extends Pick<Runtime, 'config' | 'db' | 'auth' | 'services' | 'logger'> {
+export interface HttpAppDeps extends Pick<Runtime, 'config' | 'db' | 'auth' | 'services' | 'logger'>, Partial<Pick<Runtime, 'databaseUrl'>> {
   version: string;
 }
 
@@ -89,6 +92,16 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
   const metricsApi = metricsOnApiPort(config);
   // Requests are measured (and traced) only when something reads the result: zero cost otherwise.
   const { observed, observe } = requestObserver({ metrics: metricsEnabled(config) ? services.metrics : null });
+  // The shared response cache of storefront catalog reads (src/cache); null when disabled.
+  const databaseUrl = deps.databaseUrl ?? config.databaseUrl;
+  const responseCache = databaseUrl ? createHttpResponseCache({ config, databaseUrl, logger, metrics: metricsEnabled(config) ? services.metrics : null }) : null;
+
+  /** Who the answer is the same for (conditional.ts `shareable`), as the cache keys it; null: not cacheable. */
+  function cacheCaller(request: Request, actor: Actor | null, organization: OrganizationRef): CacheCaller | null {
+    if (actor === null) return request.headers.has('cookie') || request.headers.has('authorization') ? null : { organizationId: organization.id, kind: 'anonymous' };
+    if (actor.kind === 'apiKey' && actor.scope === 'storefront' && !hasPermission(actor.permissions, MEDIA_WRITE)) return { organizationId: organization.id, kind: 'key:storefront' };
+    return null;
+  }
 
   function openApiDocument(): string {
     if (!openApi) {
@@ -235,10 +248,27 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
     };
     // Documents and the payment webhook: not JSON, so served beside sofa (http/raw-routes.ts).
     const raw = matchRawRoute(request.method, path, request.headers.get('accept'));
-    if (raw) return { response: await serveRawRoute(raw, ctx), rate, actor };
-    const response = await yoga.fetch(request, { ctx });
+    if (raw) return { response: await answeredWrite(scope.requestId, await serveRawRoute(raw, ctx)), rate, actor };
+    const caller = responseCache ? cacheCaller(request, actor, organization) : null;
+    const lookup = caller ? await responseCache!.lookup(request, new URL(request.url), caller) : null;
+    if (lookup) {
+      const cached = await responseCache!.hit(lookup);
+      if (cached) return { response: cached, rate, actor };
+    }
+    let response = await answeredWrite(scope.requestId, await yoga.fetch(request, { ctx }));
+    if (lookup) response = await responseCache!.store(lookup, response);
     if (ctx.rest.retryAfterSeconds && !response.headers.has('retry-after')) response.headers.set('retry-after', String(ctx.rest.retryAfterSeconds));
     return { response, rate: rateLimit.last ?? rate, actor };
+  }
+
+  /**
+   * A request that changed what catalog reads answer (events/cache-signal.ts) drops its
+   * organization's cached reads before its answer goes out: the caller's next read sees it.
+   */
+  async function answeredWrite(requestId: string, response: Response): Promise<Response> {
+    const organizationId = takeCacheTouched(requestId);
+    if (organizationId && responseCache) await responseCache.invalidate(organizationId);
+    return response;
   }
 
   /**
@@ -351,6 +381,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
       draining = true;
     },
     async close() {
+      await responseCache?.close();
       await limiter.close();
       await yoga.dispose?.();
     },
