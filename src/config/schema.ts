@@ -89,6 +89,22 @@ export const configSchema = z
      * locks. Unset: DATABASE_URL (README: Scaling → PgBouncer).
      */
     databaseDirectUrl: z.string().optional(),
+    /** Read replicas and read-your-writes (README: Scaling → Read replicas). */
+    database: z
+      .object({
+        /**
+         * Streaming replicas (DATABASE_REPLICA_URLS, comma-separated): catalog, search, analytics
+         * and report reads go to them round robin, health-checked, the primary when none is up.
+         */
+        replicaUrls: z.array(z.string().min(1)).default([]),
+        /** After a caller's own write, its reads go to the primary for this long (replicas lag). */
+        readYourWritesMs: z.number().int().nonnegative().default(2000),
+        /** How often each replica is checked (reachable, still a standby). */
+        replicaHealthIntervalMs: z.number().int().positive().default(1000),
+        /** A replica that does not give a connection within this long fails the read over to the primary. */
+        replicaConnectTimeoutMs: z.number().int().positive().default(1000),
+      })
+      .prefault({}),
     /**
      * The shared response cache of storefront catalog reads (README: Scaling → Response cache).
      * RESPONSE_CACHE=off disables it. Entries live in this process (maxEntries, LRU) and, with
