@@ -65,7 +65,7 @@ export function createHttpResponseCache(deps: { config: Config; databaseUrl: str
     maxEntries: config.cache.maxEntries,
     keyPrefix: config.cache.keyPrefix,
     redisUrl: config.redisUrl,
-    listenUrl: config.databaseDirectUrl ?? deps.databaseUrl,
+    listenUrl: deps.databaseUrl, // the direct URL (app.ts directUrl): LISTEN needs a session
     logger: deps.logger,
     metrics: deps.metrics,
   });

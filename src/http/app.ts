@@ -41,7 +41,7 @@ import { createWriteLog } from '../db/read-your-writes.js';
 import { classifyRequest } from './read-routing.js';
 import { ioredis } from '../lazy.js';
 
-export interface HttpAppDeps extends Pick<Runtime, 'config' | 'db' | 'auth' | 'services' | 'logger'>, Partial<Pick<Runtime, 'databaseUrl'>> {
+export interface HttpAppDeps extends Pick<Runtime, 'config' | 'db' | 'auth' | 'services' | 'logger'>, Partial<Pick<Runtime, 'databaseUrl' | 'directUrl'>> {
   version: string;
 }
 
@@ -97,7 +97,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
   // Requests are measured (and traced) only when something reads the result: zero cost otherwise.
   const { observed, observe } = requestObserver({ metrics: metricsEnabled(config) ? services.metrics : null });
   // The shared response cache of storefront catalog reads (src/cache); null when disabled.
-  const databaseUrl = deps.databaseUrl ?? config.databaseUrl;
+  const databaseUrl = deps.directUrl ?? deps.databaseUrl ?? config.databaseUrl;
   const responseCache = databaseUrl ? createHttpResponseCache({ config, databaseUrl, logger, metrics: metricsEnabled(config) ? services.metrics : null }) : null;
 
   // Read replicas (db/replicas.ts): null without DATABASE_REPLICA_URLS, and then no request is
