@@ -12,11 +12,15 @@
 import { createHash } from 'node:crypto';
 import { Kind, parse, type OperationDefinitionNode } from 'graphql';
 
-/** REST reads the cache may answer (GET only): catalog list/get, taxonomy lists, search. */
-const REST_PATHS = [/^\/api\/catalog\/entities$/, /^\/api\/catalog\/entities\/[^/]+$/, /^\/api\/catalog\/categories$/, /^\/api\/catalog\/brands$/, /^\/api\/search$/, /^\/api\/search\/suggest$/];
+/**
+ * REST reads the cache may answer (GET only): catalog list/get and the taxonomy lists. Search is
+ * not among them: its documents also change without an outbox event (the search/reindex job, a
+ * field definition becoming filterable), which would leave cached answers stale until their TTL.
+ */
+const REST_PATHS = [/^\/api\/catalog\/entities$/, /^\/api\/catalog\/entities\/[^/]+$/, /^\/api\/catalog\/categories$/, /^\/api\/catalog\/brands$/];
 
 /** Root fields of a persisted GraphQL query the cache may answer: the same catalog reads. */
-const GRAPHQL_ROOT_FIELDS = new Set(['catalogEntities', 'catalogEntity', 'catalogCategories', 'catalogBrands', 'search', 'searchSuggestions', '__typename']);
+const GRAPHQL_ROOT_FIELDS = new Set(['catalogEntities', 'catalogEntity', 'catalogCategories', 'catalogBrands', '__typename']);
 
 /** Argument names that carry the locale, currency and customer groups (REST query, GraphQL variables). */
 const LOCALE_ARGS = ['locale'];
