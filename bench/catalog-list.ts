@@ -2,7 +2,10 @@
 // API key, against an in-process server. Database: a dedicated `commerce_bench_catalog`
 // database on DATABASE_URL's server, or the embedded PostgreSQL under .data/bench.
 //
-//   node --import tsx bench/catalog-list.ts [--duration 10] [--connections 20] [--include variants,attributes]
+//   node --import tsx bench/catalog-list.ts [--duration 10] [--connections 20] [--include variants,attributes] [--cache off|on]
+//
+// `--cache on` measures the shared response cache (src/cache) warm: every request after the
+// first is a hit. Off by default, so the figure stays the list's own cost.
 //
 // Rate limiting is switched off (this measures the list, not the limiter). The pricing include
 // is not available until the pricing module registers it; the scenario uses what exists.
@@ -26,6 +29,7 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '20' },
     include: { type: 'string', default: 'variants,attributes' },
+    cache: { type: 'string', default: 'off' },
   },
 });
 const PATH = `/api/catalog/entities?limit=20${args.include ? `&include=${args.include}` : ''}`;
@@ -49,6 +53,7 @@ async function main(): Promise<void> {
     logLevel: 'silent',
     auth: { secret: 'bench-secret-bench-secret-bench-secret-0123' },
     rateLimit: { enabled: false },
+    cache: { enabled: args.cache === 'on' },
   });
   const app = await createApp(config, { migrate: true, countStatements: true, logger: createLogger('silent') });
   try {
@@ -82,6 +87,7 @@ async function main(): Promise<void> {
       });
       const summary = {
         scenario: `GET ${PATH}`,
+        responseCache: args.cache === 'on' ? 'on (warm)' : 'off',
         database: config.databaseUrl ? 'DATABASE_URL server' : 'embedded',
         connections: Number(args.connections),
         durationSeconds: Number(args.duration),

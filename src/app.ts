@@ -2,7 +2,7 @@
 // Prisma, identity, services, and the HTTP app. The server, the worker and the CLI all start
 // here, so they share one way of reaching the database.
 import type { Config } from './config/index.js';
-import { createDb, resolveDatabase, type Db, } from './db/client.js';
+import { createDb, pgbouncerUrl, resolveDatabase, type Db } from './db/client.js';
 import { applyMigrations } from './db/migrations.js';
 import { createAuth, type Auth } from './auth/better-auth.js';
 import { resolveAuthSecret } from './auth/secret.js';
@@ -63,9 +63,13 @@ export async function bootRuntime(config: Config, options: BootOptions = {}): Pr
   // Before the database: a bad plugin list fails the boot at once, with the plugin named.
   activatePlugins(config, logger);
   const database = await resolveDatabase(config, (message) => logger.debug({ postgres: message.trim() }, 'embedded postgres'));
+  const directUrl = pgbouncerUrl(config.databaseDirectUrl ?? database.url).url;
+  if (!config.databaseDirectUrl && pgbouncerUrl(database.url).pgbouncer) {
+    logger.warn('DATABASE_URL goes through PgBouncer (pgbouncer=true) but DATABASE_DIRECT_URL is unset: LISTEN wake-ups, cache invalidation and the migration lock need a direct connection (README: Scaling)');
+  }
   try {
     if (options.migrate !== false) {
-      const { applied } = await applyMigrations(database.url, MIGRATIONS_DIR);
+      const { applied } = await applyMigrations(directUrl, MIGRATIONS_DIR);
       if (applied.length) logger.info({ applied }, 'migrations applied');
     }
     const { db, counter } = createDb(database.url, { countStatements: options.countStatements });
@@ -81,6 +85,7 @@ export async function bootRuntime(config: Config, options: BootOptions = {}): Pr
       services,
       logger,
       databaseUrl: database.url,
+      directUrl,
       async close() {
         await db.$disconnect();
         await database.release();
@@ -102,7 +107,7 @@ export async function createApp(config: Config, options: BootOptions = {}): Prom
   const runtime = await bootRuntime(config, options);
   const http = createHttpApp({ ...runtime, version: PACKAGE_VERSION });
   // jobs.autorun: the job worker inside the server, polling at the configured interval.
-  const autorun = config.jobs.autorun ? startJobWorker(runtime, workerOptionsFrom(config, { pollIntervalMs: config.jobs.autorun.intervalMs })) : null;
+  const autorun = config.jobs.autorun ? startJobWorker({ ...runtime, databaseUrl: runtime.directUrl }, workerOptionsFrom(config, { pollIntervalMs: config.jobs.autorun.intervalMs })) : null;
   // METRICS_PORT: /metrics on its own listener (127.0.0.1), beside the API port.
   let metricsServer: MetricsServer | null = null;
   const port = metricsPort(config);

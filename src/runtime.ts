@@ -14,5 +14,11 @@ export interface Runtime {
   services: Services;
   logger: Logger;
   databaseUrl: string;
+  /**
+   * PostgreSQL without a pooler in between (DATABASE_DIRECT_URL, else databaseUrl): what needs a
+   * session of its own uses it — LISTEN (worker wake-ups, cache invalidation) and migrations'
+   * session-level advisory lock, which PgBouncer in transaction mode cannot hold.
+   */
+  directUrl: string;
   close(): Promise<void>;
 }

@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   const config = await loadConfig();
   const tracing = await startTracing({ serviceName: 'commerce-worker' });
   const runtime = await bootRuntime(config);
-  const worker = startJobWorker(runtime, workerOptionsFrom(config));
+  const worker = startJobWorker({ ...runtime, databaseUrl: runtime.directUrl }, workerOptionsFrom(config));
   // The worker has no API port: its /metrics is served only on METRICS_PORT (127.0.0.1).
   const port = metricsPort(config);
   const metricsServer = port !== undefined ? await startMetricsServer(runtime.services.metrics, port, config.metrics.token) : null;

@@ -66,6 +66,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConfigInput
   };
   if (Object.keys(adyen).length) out.payments = { ...out.payments, adyen: { ...out.payments?.adyen, ...adyen } };
   if (env.REDIS_URL) out.redisUrl = env.REDIS_URL;
+  if (env.DATABASE_DIRECT_URL) out.databaseDirectUrl = env.DATABASE_DIRECT_URL;
+  if (env.DATABASE_REPLICA_URLS) out.database = { ...out.database, replicaUrls: env.DATABASE_REPLICA_URLS.split(',').map((s) => s.trim()).filter(Boolean) };
+  if (env.DATABASE_READ_YOUR_WRITES_MS) out.database = { ...out.database, readYourWritesMs: Number(env.DATABASE_READ_YOUR_WRITES_MS) };
+  if (env.RESPONSE_CACHE) out.cache = { ...out.cache, enabled: !['false', '0', 'off'].includes(env.RESPONSE_CACHE.toLowerCase()) };
   if (env.METRICS_TOKEN) out.metrics = { ...out.metrics, token: env.METRICS_TOKEN };
   if (env.METRICS_ENABLED) out.metrics = { ...out.metrics, enabled: !['false', '0', 'off'].includes(env.METRICS_ENABLED.toLowerCase()) };
   if (env.METRICS_PORT) out.metrics = { ...out.metrics, port: Number(env.METRICS_PORT) };

@@ -86,6 +86,44 @@ export const configSchema = z
     databaseUrl: z.string().optional(),
     dataDir: z.string().default('./.data'),
     redisUrl: z.string().optional(),
+    /**
+     * PostgreSQL reached without a pooler in between (DATABASE_DIRECT_URL), for what needs a
+     * session of its own: LISTEN (job wake-ups, cache invalidation) and migrations' advisory
+     * locks. Unset: DATABASE_URL (README: Scaling → PgBouncer).
+     */
+    databaseDirectUrl: z.string().optional(),
+    /** Read replicas and read-your-writes (README: Scaling → Read replicas). */
+    database: z
+      .object({
+        /**
+         * Streaming replicas (DATABASE_REPLICA_URLS, comma-separated): catalog, search, analytics
+         * and report reads go to them round robin, health-checked, the primary when none is up.
+         */
+        replicaUrls: z.array(z.string().min(1)).default([]),
+        /** After a caller's own write, its reads go to the primary for this long (replicas lag). */
+        readYourWritesMs: z.number().int().nonnegative().default(2000),
+        /** How often each replica is checked (reachable, still a standby). */
+        replicaHealthIntervalMs: z.number().int().positive().default(1000),
+        /** A replica that does not give a connection within this long fails the read over to the primary. */
+        replicaConnectTimeoutMs: z.number().int().positive().default(1000),
+      })
+      .prefault({}),
+    /**
+     * The shared response cache of storefront catalog reads (README: Scaling → Response cache).
+     * RESPONSE_CACHE=off disables it. Entries live in this process (maxEntries, LRU) and, with
+     * REDIS_URL, in Redis shared by every API process; both are dropped for an organization by
+     * its catalog, pricing, inventory and settings changes (LISTEN/NOTIFY), ttlSeconds bounds
+     * the rest (a notification lost while the listener reconnects).
+     */
+    cache: z
+      .object({
+        enabled: z.boolean().default(true),
+        ttlSeconds: z.number().int().positive().default(60),
+        maxEntries: z.number().int().positive().default(5000),
+        /** Redis key prefix, so several deployments (or test runs) can share one Redis. */
+        keyPrefix: z.string().min(1).default('rc'),
+      })
+      .prefault({}),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     bodyLimitBytes: z.number().int().positive().default(1024 * 1024),
     /**

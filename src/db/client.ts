@@ -48,7 +48,22 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
  */
 export const statementScope = new AsyncLocalStorage<{ statements: number }>();
 
-export function createDb(url: string, options: DbOptions = {}): { db: Db; counter: SqlCounter } {
+/**
+ * `?pgbouncer=true` on a connection URL (Prisma's convention): the URL reaches PostgreSQL through
+ * PgBouncer in transaction mode, where a connection's session does not outlive a transaction, so
+ * a named prepared statement parsed on one server connection is unknown on the next. PgBouncer
+ * 1.21+ with max_prepared_statements tracks them itself and needs no flag; Debian's 1.18 does not.
+ * The flag is taken off the URL (node-postgres would send it to the server as a setting).
+ */
+export function pgbouncerUrl(url: string): { url: string; pgbouncer: boolean } {
+  if (!/[?&]pgbouncer=true(&|$)/.test(url)) return { url, pgbouncer: false };
+  const parsed = new URL(url);
+  parsed.searchParams.delete('pgbouncer');
+  return { url: parsed.toString(), pgbouncer: true };
+}
+
+export function createDb(rawUrl: string, options: DbOptions = {}): { db: Db; counter: SqlCounter } {
+  const { url, pgbouncer } = pgbouncerUrl(rawUrl);
   // The pool is created here and handed to the adapter (which ends it on $disconnect) so that a
   // hot path can send SQL on the same connections without Prisma's per-statement work (sqlPool).
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS });
@@ -70,7 +85,7 @@ export function createDb(url: string, options: DbOptions = {}): { db: Db; counte
   const counter: SqlCounter = { statements: 0, roundTrips: 0 };
   if (!options.countStatements) {
     const db = new PrismaClient({ adapter });
-    pools.set(db, { pool, counter: null });
+    pools.set(db, { pool, counter: null, pgbouncer });
     return { db, counter };
   }
   // Counting (tests, bench): each connection's query() is one round trip whatever sent it
@@ -86,11 +101,11 @@ export function createDb(url: string, options: DbOptions = {}): { db: Db; counte
   db.$on('query', () => {
     counter.statements += 1;
   });
-  pools.set(db, { pool, counter });
+  pools.set(db, { pool, counter, pgbouncer });
   return { db, counter };
 }
 
-const pools = new WeakMap<object, { pool: pg.Pool; counter: SqlCounter | null }>();
+const pools = new WeakMap<object, { pool: pg.Pool; counter: SqlCounter | null; pgbouncer: boolean }>();
 
 /**
  * The node-postgres pool under a client made by createDb, for the few hot statements that are
@@ -101,10 +116,12 @@ const pools = new WeakMap<object, { pool: pg.Pool; counter: SqlCounter | null }>
 export function sqlPool(db: unknown): { query(config: pg.QueryConfig): Promise<{ rows: unknown[] }> } | undefined {
   const entry = pools.get(db as object);
   if (!entry) return undefined;
-  const { pool, counter } = entry;
+  const { pool, counter, pgbouncer } = entry;
   return {
-    query: (config: pg.QueryConfig) => {
+    query: (named: pg.QueryConfig) => {
       if (counter) counter.statements += 1;
+      // Behind PgBouncer in transaction mode a statement name is dropped: parsed each time.
+      const config = pgbouncer && named.name ? { text: named.text, values: named.values } : named;
       // Statements sent here bypass Prisma, so Prisma's instrumentation never sees them, and
       // @opentelemetry/instrumentation-pg cannot hook pg loaded as an ES module: they get their
       // span here, only inside a traced operation (a polling claim with no parent stays unspanned).

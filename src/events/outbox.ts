@@ -6,6 +6,7 @@ import type { Tx } from '../db/client.js';
 import { Prisma } from '../generated/prisma/client.js';
 import type { EventName, EventPayload } from './registry.js';
 import { currentTraceparent } from '../observability/trace-context.js';
+import { markCacheTouched } from './cache-signal.js';
 
 export interface EventOrigin {
   organizationId: string;
@@ -21,6 +22,7 @@ export function originOf(ctx: { organization: { id: string }; actor: { userId: s
 }
 
 export async function recordEvent<N extends EventName>(tx: Tx, origin: EventOrigin, type: N, payload: EventPayload<N>): Promise<void> {
+  markCacheTouched(origin.requestId, origin.organizationId, type);
   await tx.domainEvent.create({
     data: {
       organizationId: origin.organizationId,
@@ -38,6 +40,7 @@ export async function recordEvent<N extends EventName>(tx: Tx, origin: EventOrig
  * statement that makes the change (one round trip): `with ..., ev as (${eventInsertSql(...)})`.
  */
 export function eventInsertSql<N extends EventName>(origin: EventOrigin, type: N, payload: EventPayload<N>): Prisma.Sql {
+  markCacheTouched(origin.requestId, origin.organizationId, type);
   return Prisma.sql`insert into events (id, organization_id, type, payload, actor_id, request_id, traceparent, created_at)
     values (gen_random_uuid(), ${origin.organizationId}::uuid, ${type}, ${JSON.stringify(payload)}::jsonb, ${origin.actorId ?? null}, ${origin.requestId ?? null}, ${origin.traceparent ?? currentTraceparent()}, ${new Date()})`;
 }

@@ -31,8 +31,15 @@ import { conditional } from './conditional.js';
 import { hasPermission, MEDIA_WRITE } from '../auth/permissions.js';
 import { METRICS_PATH, metricsAnswer, metricsEnabled, metricsOnApiPort } from '../observability/metrics-http.js';
 import { requestObserver } from '../observability/request-observer.js';
+import { createHttpResponseCache } from '../cache/http.js';
+import type { CacheCaller } from '../cache/key.js';
+import { takeCacheTouched } from '../events/cache-signal.js';
+import { createReplicaSet, type Replica } from '../db/replicas.js';
+import { createWriteLog } from '../db/read-your-writes.js';
+import { classifyRequest } from './read-routing.js';
+import { ioredis } from '../lazy.js';
 
-export interface HttpAppDeps extends Pick<Runtime, 'config' | 'db' | 'auth' | 'services' | 'logger'> {
+export interface HttpAppDeps extends Pick<Runtime, 'config' | 'db' | 'auth' | 'services' | 'logger'>, Partial<Pick<Runtime, 'databaseUrl' | 'directUrl'>> {
   version: string;
 }
 
@@ -87,6 +94,25 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
   const metricsApi = metricsOnApiPort(config);
   // Requests are measured (and traced) only when something reads the result: zero cost otherwise.
   const { observed, observe } = requestObserver({ metrics: metricsEnabled(config) ? services.metrics : null });
+  // The shared response cache of storefront catalog reads (src/cache); null when disabled.
+  const databaseUrl = deps.directUrl ?? deps.databaseUrl ?? config.databaseUrl;
+  const responseCache = databaseUrl ? createHttpResponseCache({ config, databaseUrl, logger, metrics: metricsEnabled(config) ? services.metrics : null }) : null;
+
+  // Read replicas (db/replicas.ts): null without DATABASE_REPLICA_URLS, and then no request is
+  // classified at all (classifyRequest parses GraphQL documents).
+  const replicas = config.database.replicaUrls.length
+    ? createReplicaSet(config.database.replicaUrls, { healthIntervalMs: config.database.replicaHealthIntervalMs, connectTimeoutMs: config.database.replicaConnectTimeoutMs })
+    : null;
+  const writeRedis = replicas && config.redisUrl ? new (ioredis().Redis)(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : null;
+  writeRedis?.on('error', () => undefined); // unreachable: each process remembers its own callers' writes
+  const writeLog = replicas ? createWriteLog(config.database.readYourWritesMs, writeRedis, `${config.rateLimit.keyPrefix}:ryw`) : null;
+
+  /** Who the answer is the same for (conditional.ts `shareable`), as the cache keys it; null: not cacheable. */
+  function cacheCaller(request: Request, actor: Actor | null, organization: OrganizationRef): CacheCaller | null {
+    if (actor === null) return request.headers.has('cookie') || request.headers.has('authorization') ? null : { organizationId: organization.id, kind: 'anonymous' };
+    if (actor.kind === 'apiKey' && actor.scope === 'storefront' && !hasPermission(actor.permissions, MEDIA_WRITE)) return { organizationId: organization.id, kind: 'key:storefront' };
+    return null;
+  }
 
   function openApiDocument(): string {
     if (!openApi) {
@@ -218,12 +244,20 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
     }
     const rateLimit = requestRateLimit(limiter, budget, rate);
     const organization = await resolveOrganization(request, actor);
+    // A replica answers catalog, search, analytics and report reads, unless this caller wrote
+    // within the read-your-writes window; a write starts that window.
+    let replica: Replica | null = null;
+    if (replicas) {
+      const kind = await classifyRequest(request, path);
+      if (kind === 'write') writeLog!.wrote(budget.key);
+      else if (kind === 'replica-read' && !(await writeLog!.recentlyWrote(budget.key))) replica = replicas.pick();
+    }
     const ctx: RequestContext = {
       requestId: scope.requestId,
       request,
       actor,
       organization,
-      db,
+      db: replica?.db ?? db,
       services,
       logger: scope.logger,
       config,
@@ -233,10 +267,40 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
     };
     // Documents and the payment webhook: not JSON, so served beside sofa (http/raw-routes.ts).
     const raw = matchRawRoute(request.method, path, request.headers.get('accept'));
-    if (raw) return { response: await serveRawRoute(raw, ctx), rate, actor };
-    const response = await yoga.fetch(request, { ctx });
+    if (raw) return { response: await answeredWrite(scope.requestId, await serveRawRoute(raw, ctx)), rate, actor };
+    const caller = responseCache ? cacheCaller(request, actor, organization) : null;
+    const lookup = caller ? await responseCache!.lookup(request, new URL(request.url), caller) : null;
+    if (lookup) {
+      const cached = await responseCache!.hit(lookup);
+      if (cached) return { response: cached, rate, actor };
+    }
+    let response: Response;
+    if (replica) {
+      // A replica that cannot answer (down, restarting) fails the read over to the primary,
+      // once, and stays out until its health check passes.
+      const retry = request.clone();
+      response = await yoga.fetch(request, { ctx });
+      if (ctx.rest.retryAfterSeconds) {
+        replicas!.markDown(replica);
+        scope.logger.warn({ replica: new URL(replica.url).host }, 'read replica unavailable; read answered by the primary');
+        const primaryCtx: RequestContext = { ...ctx, db, loaders: new Map(), rest: {} };
+        response = await yoga.fetch(retry, { ctx: primaryCtx });
+        ctx.rest = primaryCtx.rest;
+      }
+    } else response = await answeredWrite(scope.requestId, await yoga.fetch(request, { ctx }));
+    if (lookup) response = await responseCache!.store(lookup, response);
     if (ctx.rest.retryAfterSeconds && !response.headers.has('retry-after')) response.headers.set('retry-after', String(ctx.rest.retryAfterSeconds));
     return { response, rate: rateLimit.last ?? rate, actor };
+  }
+
+  /**
+   * A request that changed what catalog reads answer (events/cache-signal.ts) drops its
+   * organization's cached reads before its answer goes out: the caller's next read sees it.
+   */
+  async function answeredWrite(requestId: string, response: Response): Promise<Response> {
+    const organizationId = takeCacheTouched(requestId);
+    if (organizationId && responseCache) await responseCache.invalidate(organizationId);
+    return response;
   }
 
   /**
@@ -349,6 +413,9 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
       draining = true;
     },
     async close() {
+      await responseCache?.close();
+      await replicas?.close();
+      writeRedis?.disconnect();
       await limiter.close();
       await yoga.dispose?.();
     },

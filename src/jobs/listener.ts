@@ -16,7 +16,7 @@ export interface Listener {
 const RECONNECT_MIN_MS = 250;
 const RECONNECT_MAX_MS = 10_000;
 
-export function listen(databaseUrl: string, channels: string[], onNotify: (channel: string, payload: string) => void, logger: Logger): Listener {
+export function listen(databaseUrl: string, channels: string[], onNotify: (channel: string, payload: string) => void, logger: Logger, applicationName = 'commerce-jobs-listener'): Listener {
   let client: pg.Client | null = null;
   let closed = false;
   let delay = RECONNECT_MIN_MS;
@@ -33,7 +33,7 @@ export function listen(databaseUrl: string, channels: string[], onNotify: (chann
   }
 
   async function connect(): Promise<void> {
-    const next = new pg.Client({ connectionString: databaseUrl, application_name: 'commerce-jobs-listener' });
+    const next = new pg.Client({ connectionString: databaseUrl, application_name: applicationName });
     next.on('notification', (message) => onNotify(message.channel, message.payload ?? ''));
     next.on('error', (error) => {
       logger.warn({ err: error }, 'job listener connection failed; reconnecting');

@@ -26,6 +26,8 @@ export interface Metrics {
   job(task: string, outcome: string, seconds: number): void;
   webhookDelivery(outcome: 'succeeded' | 'retrying' | 'failed'): void;
   checkout(outcome: 'created' | 'replayed' | 'refused' | 'error'): void;
+  /** A response-cache lookup (src/cache): hit in this process's memory or in Redis, or a miss. */
+  responseCache(outcome: 'hit' | 'miss', layer: 'memory' | 'redis'): void;
   /** Prometheus text of every series (collects the database gauges first). */
   text(): Promise<string>;
   contentType: string;
@@ -92,6 +94,12 @@ export function createMetrics(db: Db): Metrics {
     name: 'commerce_checkouts_total',
     help: 'Checkouts by outcome (created, replayed, refused: a 4xx such as CHECKOUT_FAILED, error)',
     labelNames: ['outcome'],
+    registers: [registry],
+  });
+  const responseCache = new Counter({
+    name: 'commerce_response_cache_lookups_total',
+    help: 'Response cache lookups of storefront catalog reads by outcome (hit, miss) and layer (memory, redis; a miss names the last layer asked)',
+    labelNames: ['outcome', 'layer'],
     registers: [registry],
   });
   // Pool and queue gauges read their value when scraped (collect), not on every request.
@@ -183,6 +191,9 @@ export function createMetrics(db: Db): Metrics {
     },
     checkout(outcome) {
       checkouts.inc({ outcome });
+    },
+    responseCache(outcome, layer) {
+      responseCache.inc({ outcome, layer });
     },
     async text() {
       await collectDatabaseGauges();

@@ -90,6 +90,8 @@ export async function startTestApp(overrides: ConfigInput = {}, options: { logge
         env: 'test',
         baseUrl: TEST_BASE_URL,
         databaseUrl: database.url,
+        // Through PgBouncer (.ci/run): LISTEN and migrations need the server itself.
+        ...(process.env.DATABASE_URL && process.env.DATABASE_DIRECT_URL ? { databaseDirectUrl: databaseUrl(process.env.DATABASE_DIRECT_URL, database.name) } : {}),
         dataDir: path.join(PACKAGE_ROOT, '.test-data'),
         logLevel: 'silent',
         auth: { secret: 'test-secret-test-secret-test-secret-0123456789' },

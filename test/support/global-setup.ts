@@ -66,7 +66,10 @@ export default async function setup(project: TestProject) {
   }
   const template = `commerce_test_tpl_${process.pid}_${Date.now().toString(36)}`;
   await admin(adminUrl, (client) => client.query(`create database ${client.escapeIdentifier(template)}`));
-  await applyMigrations(withDatabase(adminUrl, template), MIGRATIONS_DIR);
+  // Behind PgBouncer (.ci/run's server run) migrations take a session-level advisory lock:
+  // they go to DATABASE_DIRECT_URL, as the app's own migrations do.
+  const direct = process.env.DATABASE_URL ? process.env.DATABASE_DIRECT_URL : undefined;
+  await applyMigrations(withDatabase(direct ?? adminUrl, template), MIGRATIONS_DIR);
   // Connections to a template block cloning it; applyMigrations has closed its own.
   project.provide('adminUrl', adminUrl);
   project.provide('templateDatabase', template);

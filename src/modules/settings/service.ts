@@ -7,9 +7,10 @@ import { Prisma } from '../../generated/prisma/client.js';
 import { validationFailed } from '../../errors.js';
 import { zodIssues } from '../../graphql/operation.js';
 import { GROUP_NAME, patchSchema } from './groups.js';
+import { markCacheTouched } from '../../events/cache-signal.js';
 
 type Json = Record<string, unknown>;
-type Ctx = Pick<RequestContext, 'db' | 'organization'>;
+type Ctx = Pick<RequestContext, 'db' | 'organization'> & { requestId?: string };
 
 export function assertGroupName(group: string): void {
   if (!GROUP_NAME.test(group)) {
@@ -60,6 +61,9 @@ export async function patchSettingsGroup(ctx: Ctx, group: string, patch: Json): 
     on conflict (organization_id, "group") do update
       set values = (settings.values || excluded.values) - ${remove}::text[], updated_at = now()
     returning values`;
+  // Settings (currency, locale, availability) shape catalog answers; the settings trigger
+  // notifies the other processes (events/cache-signal.ts).
+  markCacheTouched(ctx.requestId, ctx.organization.id, 'settings.update');
   // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   return rows[0]!.values;
 }

@@ -1,0 +1,113 @@
+// The response cache at the HTTP layer (http/app.ts): decides whether a request may be answered
+// from the cache (key.ts), answers a hit with `x-cache: hit`, and stores a miss's successful
+// answer. ETag / 304 stay with conditional.ts, which runs on the final answer either way (a hit's
+// body is byte-identical, so is its ETag).
+import type { Config } from '../config/index.js';
+import type { Logger } from '../logger.js';
+import type { Metrics } from '../observability/metrics.js';
+import { cacheableHeaders, createResponseCache, type ResponseCache } from './response-cache.js';
+import { graphqlKey, isCacheableRestPath, PersistedCatalogDocuments, restKey, type CacheCaller } from './key.js';
+
+export interface CacheLookup {
+  organizationId: string;
+  key: string;
+  generation: number;
+}
+
+export interface HttpResponseCache {
+  /** A cacheable request's key, or null (not a cacheable read, or not a shareable caller). */
+  lookup(request: Request, url: URL, caller: CacheCaller | null): Promise<CacheLookup | null>;
+  hit(lookup: CacheLookup): Promise<Response | null>;
+  /** Stores a miss's answer when it is a success worth keeping; returns the answer to send. */
+  store(lookup: CacheLookup, response: Response): Promise<Response>;
+  invalidate(organizationId: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+interface GraphqlParams {
+  query?: unknown;
+  operationName?: unknown;
+  variables?: unknown;
+  extensions?: { persistedQuery?: { version?: unknown; sha256Hash?: unknown } };
+}
+
+function paramsFromQueryString(url: URL): GraphqlParams | null {
+  const json = (name: string) => {
+    const raw = url.searchParams.get(name);
+    if (raw === null) return undefined;
+    try {
+      return JSON.parse(raw) as unknown;
+    } catch {
+      return null;
+    }
+  };
+  return { query: url.searchParams.get('query') ?? undefined, operationName: url.searchParams.get('operationName') ?? undefined, variables: json('variables'), extensions: json('extensions') as GraphqlParams['extensions'] };
+}
+
+async function graphqlParams(request: Request, url: URL): Promise<GraphqlParams | null> {
+  if (request.method === 'GET') return paramsFromQueryString(url);
+  if (request.method !== 'POST' || !(request.headers.get('content-type') ?? '').startsWith('application/json')) return null;
+  const text = await request.clone().text();
+  if (!text.includes('persistedQuery')) return null; // the common case, without parsing
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as GraphqlParams) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function createHttpResponseCache(deps: { config: Config; databaseUrl: string; logger: Logger; metrics: Metrics | null }): HttpResponseCache | null {
+  const { config } = deps;
+  if (!config.cache.enabled) return null;
+  const cache: ResponseCache = createResponseCache({
+    ttlSeconds: config.cache.ttlSeconds,
+    maxEntries: config.cache.maxEntries,
+    keyPrefix: config.cache.keyPrefix,
+    redisUrl: config.redisUrl,
+    listenUrl: deps.databaseUrl, // the direct URL (app.ts directUrl): LISTEN needs a session
+    logger: deps.logger,
+    metrics: deps.metrics,
+  });
+  const documents = new PersistedCatalogDocuments();
+
+  return {
+    async lookup(request, url, caller) {
+      if (!caller) return null;
+      let key: string | null = null;
+      if (url.pathname === '/graphql') {
+        const params = await graphqlParams(request, url);
+        const hash = params?.extensions?.persistedQuery?.sha256Hash;
+        if (typeof hash !== 'string' || !/^[0-9a-f]{64}$/.test(hash)) return null;
+        const cacheable = typeof params!.query === 'string' ? documents.learn(hash, params!.query) : documents.cacheable(hash);
+        if (!cacheable) return null;
+        const variables = params!.variables && typeof params!.variables === 'object' ? (params!.variables as Record<string, unknown>) : {};
+        key = graphqlKey(caller, hash, params!.operationName, variables, request.headers.get('accept'));
+      } else if (request.method === 'GET' && isCacheableRestPath(url.pathname)) {
+        key = restKey(caller, url);
+      }
+      if (!key) return null;
+      return { organizationId: caller.organizationId, key, generation: cache.generation(caller.organizationId) };
+    },
+    async hit(lookup) {
+      const found = await cache.get(lookup.organizationId, lookup.key);
+      if (!found) return null;
+      const headers = new Headers(found.answer.headers);
+      headers.set('x-cache', 'hit');
+      return new Response(found.answer.body, { status: 200, headers });
+    },
+    async store(lookup, response) {
+      const headers = new Headers(response.headers);
+      headers.set('x-cache', 'miss');
+      if (response.status !== 200 || !(headers.get('content-type') ?? '').includes('json')) {
+        return new Response(response.body, { status: response.status, headers });
+      }
+      const body = await response.text();
+      // A GraphQL answer with errors (a field failed, the database blinked) is not kept.
+      if (!body.includes('"errors"')) cache.set(lookup.organizationId, lookup.key, lookup.generation, { body, headers: cacheableHeaders(response.headers) });
+      return new Response(body, { status: 200, headers });
+    },
+    invalidate: (organizationId) => cache.invalidate(organizationId),
+    close: () => cache.close(),
+  };
+}
