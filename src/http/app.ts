@@ -33,6 +33,7 @@ import { MEDIA_WRITE } from '../modules/media/service.js';
 import { hasPermission } from '../auth/permissions.js';
 import { METRICS_PATH, metricsAnswer, metricsEnabled, metricsOnApiPort } from '../observability/metrics-http.js';
 import { requestObserver } from '../observability/request-observer.js';
+import { createAdminServer, isAdminPath } from './admin.js';
 
 export interface HttpAppDeps extends Pick<Runtime, 'config' | 'db' | 'auth' | 'services' | 'logger'> {
   version: string;
@@ -87,6 +88,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
   let openApi: string | null = null;
   let draining = false;
   const metricsApi = metricsOnApiPort(config);
+  const serveAdmin = createAdminServer();
   // Requests are measured (and traced) only when something reads the result: zero cost otherwise.
   const { observed, observe } = requestObserver({ metrics: metricsEnabled(config) ? services.metrics : null });
 
@@ -202,6 +204,13 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
       const forAuth = await revokeSessionById(path, await withoutFetchMetadataForCredentiallessClient(admitted.request), { db, callerUserId });
       const response = await signUpTarget.run({ organizationId: organization.id }, () => auth.handler(forAuth));
       return { response: await wrapAuthResponse(await withoutSessionTokens(path, response)), rate };
+    }
+
+    // The dashboard's static files (http/admin.ts): anonymous budget, like the reference page.
+    if (isAdminPath(path)) {
+      const rate = await limit('anonymous', clientKey(server));
+      if (!rate.allowed) return { response: tooMany(), rate };
+      return { response: serveAdmin(request, path), rate };
     }
 
     if (path !== '/graphql' && !path.startsWith('/api/')) {
