@@ -39,8 +39,8 @@ const TYPES: Record<string, string> = {
 };
 
 const COMMON = { 'content-security-policy': ADMIN_CSP, 'x-content-type-options': 'nosniff', 'referrer-policy': 'same-origin' };
-/** Hashed asset names as Vite writes them: name-HASH.ext, no slashes, no dots elsewhere. */
-const ASSET = /^\/admin\/assets\/([A-Za-z0-9_-]+\.[a-z0-9]+)$/;
+/** Hashed asset names as Vite writes them (name-HASH.ext, grid-chart.module-HASH.js): dot-separated words, so never `..` nor a slash. */
+const ASSET = /^\/admin\/assets\/((?:[A-Za-z0-9_-]+\.)+[a-z0-9]+)$/;
 
 export function isAdminPath(pathname: string): boolean {
   return pathname === '/admin' || pathname.startsWith('/admin/');

@@ -80,7 +80,7 @@ describe.runIf(runnable)('dashboard end to end (Chromium)', () => {
       await expect.poll(() => page.getByRole('table', { name: 'Variants' }).locator('tbody tr').count(), { timeout: 15_000 }).toBe(4);
       // Prices per currency: USD 25.00 and EUR 23.00 for the product.
       for (const [currency, amount] of [['USD', '25.00'], ['EUR', '23.00']]) {
-        await page.getByRole('textbox', { name: 'Currency' }).click();
+        await page.getByRole('textbox', { name: 'Currency' }).or(page.getByRole('combobox', { name: 'Currency' })).first().click();
         await page.getByRole('option', { name: currency!, exact: true }).click();
         await page.getByLabel('Amount').fill(amount!);
         await page.getByRole('button', { name: 'Add price' }).click();

@@ -2,7 +2,10 @@
 // assets cached for a year (immutable), a strict CSP on both (scripts and API calls from this
 // origin only, no inline script), client routes answered with the index (SPA fallback), and no
 // writes. Needs the built bundle: built here when missing or stale (scripts/admin-build.mjs).
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_DIST } from '../../src/http/admin.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 // @ts-expect-error: a plain .mjs script without type declarations
 import { ensureAdminBundle } from '../../scripts/admin-build.mjs';
@@ -54,6 +57,11 @@ describe('/admin serving', () => {
       expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
       expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(100);
+    }
+    // Every chunk the screens load lazily is served too.
+    for (const name of fs.readdirSync(path.join(ADMIN_DIST, 'assets'))) {
+      const res = await fetch(`${t.url}/admin/assets/${name}`, { headers: { origin: t.url, 'sec-fetch-mode': 'cors' } });
+      expect(res.status, name).toBe(200);
     }
     const missing = await fetch(`${t.url}/admin/assets/nope-12345678.js`);
     expect(missing.status).toBe(404);
