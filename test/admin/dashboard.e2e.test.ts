@@ -95,6 +95,9 @@ describe.runIf(runnable)('dashboard end to end (Chromium)', () => {
     });
 
     await step(page, consoleLines, '03-list-and-search', async () => {
+      // The search index is kept by jobs: run them the way an operator's cron does.
+      const run = await t.request('/api/jobs/run?limit=100', { apiKey: store.admin });
+      expect(run.status, run.text).toBe(200);
       await page.getByRole('link', { name: 'Catalog' }).click();
       await page.getByRole('link', { name: title }).waitFor();
       await audit('catalog');
