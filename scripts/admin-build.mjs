@@ -47,7 +47,16 @@ export async function ensureAdminBundle({ force = false, log = console.error } =
   if (!force && adminBundleCurrent()) return { built: false, ms: Date.now() - started };
   const hash = adminSourceHash();
   const { build } = await import('vite');
-  await build({ configFile: path.join(adminDir, 'vite.config.ts'), logLevel: 'warn' });
+  // Vite keeps an inherited NODE_ENV (vitest sets `test`), which would bundle React's development
+  // build: the dashboard is always built for production.
+  const inherited = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({ configFile: path.join(adminDir, 'vite.config.ts'), mode: 'production', logLevel: 'warn' });
+  } finally {
+    if (inherited === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = inherited;
+  }
   fs.writeFileSync(hashFile, hash + '\n');
   const ms = Date.now() - started;
   log(`admin: dashboard bundle built in ${ms} ms (admin/dist)`);

@@ -123,6 +123,8 @@ describe.runIf(runnable)('dashboard end to end (Chromium)', () => {
       await page.getByRole('link', { name: order.orderNumber }).click();
       await page.getByRole('heading', { name: `Order ${order.orderNumber}` }).waitFor();
       await audit('order-detail');
+      await page.getByRole('button', { name: 'Start processing' }).click();
+      await page.getByText('processing', { exact: true }).first().waitFor();
       await page.getByLabel('Carrier').fill('UPS');
       await page.getByLabel('Tracking number').fill('1Z999AA10123456784');
       await page.getByRole('button', { name: 'Fulfil' }).click();

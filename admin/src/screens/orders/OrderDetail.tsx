@@ -89,6 +89,15 @@ const RefundMutation = graphql(`
   }
 `);
 
+const StatusMutation = graphql(`
+  mutation AdminOrderStatus($id: String!, $status: OrderStatus!) {
+    orderStatusUpdate(id: $id, status: $status) {
+      id
+      status
+    }
+  }
+`);
+
 const NoteMutation = graphql(`
   mutation AdminNote($id: String!, $body: String!) {
     orderNoteCreate(id: $id, body: $body) {
@@ -104,6 +113,7 @@ export default function OrderDetail() {
   const [fulfilState, fulfil] = useMutation(FulfilMutation);
   const [refundState, refund] = useMutation(RefundMutation);
   const [, addNote] = useMutation(NoteMutation);
+  const [statusState, setStatus] = useMutation(StatusMutation);
   const [selected, setSelected] = useState<Record<string, number>>({});
   const [carrier, setCarrier] = useState('');
   const [tracking, setTracking] = useState('');
@@ -153,11 +163,17 @@ export default function OrderDetail() {
           <Badge variant="outline" color="gray">
             payment {order.paymentStatus}
           </Badge>
+          {mayUpdate && order.status === 'confirmed' && (
+            <Button size="xs" variant="default" loading={statusState.fetching} onClick={() => setStatus({ id: order.id, status: 'processing' }).then(reload)}>
+              Start processing
+            </Button>
+          )}
           <Anchor href={`/api/orders/${order.id}/invoice.pdf`} target="_blank" rel="noreferrer">
             Invoice PDF
           </Anchor>
         </Group>
       </Group>
+      <ErrorNote error={statusState.error} />
       <Text size="sm">
         {order.customerEmail ?? 'No email'} · placed {dateTime(order.placedAt)}
       </Text>
