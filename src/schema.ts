@@ -13,6 +13,7 @@ import './modules/orders/schema.js';
 import './modules/payments/schema.js';
 import './modules/gift-cards/schema.js';
 import './modules/store-credit/schema.js';
+import './modules/viewer/schema.js';
 import './modules/inventory/schema.js';
 import './modules/pricing/schema.js';
 import './modules/promotions/schema.js';

@@ -38,6 +38,7 @@ import { createReplicaSet, type Replica } from '../db/replicas.js';
 import { createWriteLog } from '../db/read-your-writes.js';
 import { classifyRequest } from './read-routing.js';
 import { ioredis } from '../lazy.js';
+import { createAdminServer, isAdminPath } from './admin.js';
 
 export interface HttpAppDeps extends Pick<Runtime, 'config' | 'db' | 'auth' | 'services' | 'logger'>, Partial<Pick<Runtime, 'databaseUrl' | 'directUrl'>> {
   version: string;
@@ -92,6 +93,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
   let openApi: string | null = null;
   let draining = false;
   const metricsApi = metricsOnApiPort(config);
+  const serveAdmin = createAdminServer();
   // Requests are measured (and traced) only when something reads the result: zero cost otherwise.
   const { observed, observe } = requestObserver({ metrics: metricsEnabled(config) ? services.metrics : null });
   // The shared response cache of storefront catalog reads (src/cache); null when disabled.
@@ -226,6 +228,13 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
       const forAuth = await revokeSessionById(path, await withoutFetchMetadataForCredentiallessClient(admitted.request), { db, callerUserId });
       const response = await signUpTarget.run({ organizationId: organization.id }, () => auth.handler(forAuth));
       return { response: await wrapAuthResponse(await withoutSessionTokens(path, response)), rate };
+    }
+
+    // The dashboard's static files (http/admin.ts): anonymous budget, like the reference page.
+    if (isAdminPath(path)) {
+      const rate = await limit('anonymous', clientKey(server));
+      if (!rate.allowed) return { response: tooMany(), rate };
+      return { response: serveAdmin(request, path), rate };
     }
 
     if (path !== '/graphql' && !path.startsWith('/api/')) {

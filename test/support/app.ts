@@ -83,7 +83,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(overrides: ConfigInput = {}, options: { logger?: Logger } = {}): Promise<TestApp> {
+export async function startTestApp(overrides: ConfigInput = {}, options: { logger?: Logger; port?: number } = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const config = resolveConfig(
       {
@@ -104,7 +104,7 @@ export async function startTestApp(overrides: ConfigInput = {}, options: { logge
   const app = await createApp(config, { migrate: false, countStatements: true, logger: options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent') });
   let server: Listening;
   try {
-    server = await listen(app.http, 0, '127.0.0.1');
+    server = await listen(app.http, options.port ?? 0, '127.0.0.1');
   } catch (error) {
     await app.close();
     throw error;

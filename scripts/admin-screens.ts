@@ -1,0 +1,103 @@
+// `npm run admin:screens`: a screenshot of every dashboard screen in admin/screens/ (gitignored).
+// Boots the app on an embedded or DATABASE_URL database with a fresh sample store (an admin user,
+// a product, a paid order), signs in in Chromium, and visits each screen; also prints the shell's
+// initial JavaScript (gzip) and how long the orders list takes to render 100 rows.
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import pg from 'pg';
+import { PACKAGE_ROOT } from '../src/paths.js';
+import { resolveConfig } from '../src/config/index.js';
+import { createApp } from '../src/app.js';
+import { createUser, mintApiKey } from '../src/auth/accounts.js';
+import { listen } from '../src/http/listen.js';
+import { createLogger } from '../src/logger.js';
+// @ts-expect-error: a plain .mjs script without type declarations
+import { ensureAdminBundle } from './admin-build.mjs';
+import { freePort, launch } from '../test/admin/browser.js';
+
+const OUT = path.join(PACKAGE_ROOT, 'admin/screens');
+const SCREENS = ['', 'orders', 'catalog', 'catalog/new', 'customers', 'inventory', 'promotions', 'tax', 'reports', 'webhooks', 'audit', 'jobs', 'settings'];
+
+await ensureAdminBundle();
+fs.mkdirSync(OUT, { recursive: true });
+const port = await freePort();
+const origin = `http://127.0.0.1:${port}`;
+// With DATABASE_URL: a throwaway database beside it (never the one it names); else embedded.
+let databaseUrl: string | undefined;
+let dropDatabase = async () => {};
+if (process.env.DATABASE_URL) {
+  const name = `admin_screens_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(process.env.DATABASE_URL);
+  url.pathname = `/${name}`;
+  databaseUrl = url.toString();
+  dropDatabase = async () => {
+    const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await c.connect();
+    await c.query(`drop database if exists ${name} with (force)`).finally(() => c.end());
+  };
+}
+const config = resolveConfig({ env: 'development', baseUrl: origin, port, logLevel: 'silent', databaseUrl, dataDir: path.join(PACKAGE_ROOT, '.data/admin-screens') });
+const app = await createApp(config, { logger: createLogger('silent') });
+const server = await listen(app.http, port, '127.0.0.1');
+const organizationId = (await app.services.organizations.defaultOrganization()).id;
+const email = `screens-${Date.now()}@example.com`;
+await createUser({ auth: app.auth, config }, { email, password: 'correct-horse-battery', name: 'Screens', role: 'admin', organizationId });
+const key = (await mintApiKey({ auth: app.auth, config, db: app.db }, { scope: 'admin', organizationId })).key;
+const api = (p: string, body?: unknown) =>
+  fetch(origin + p, { method: body ? 'POST' : 'GET', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined }).then((r) => r.json());
+// A sample product with a price, so the catalog and editor have something to show.
+const slug = `sample-${Date.now().toString(36)}`;
+const entity = await api('/api/catalog/entities', { type: 'product', slug, status: 'active' });
+const entityId = entity.data.id as string;
+await api('/api/pricing/prices', { entityId, currency: 'USD', amount: 2500 });
+const warehouse = await api('/api/inventory/warehouses', { name: 'Main', code: `wh-${Date.now().toString(36)}` });
+await api('/api/inventory/adjust', { entityId, warehouseId: warehouse.data.id, type: 'restock', quantity: 1000 });
+// 100 guest orders, so the orders list has a full page of 100 to render.
+const storefront = (await mintApiKey({ auth: app.auth, config, db: app.db }, { scope: 'storefront', organizationId })).key;
+const shop = (p: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(origin + p, { method: 'POST', headers: { 'x-api-key': storefront, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }).then((r) => r.json());
+const address = { firstName: 'Ada', lastName: 'Lovelace', line1: '1 Main St', city: 'Springfield', state: 'IL', postalCode: '62701', country: 'US' };
+for (let i = 0; i < 100; i += 1) {
+  const cart = await shop('/api/carts', { currency: 'USD' });
+  const headers = { 'x-cart-token': cart.data.cartToken as string };
+  await shop(`/api/carts/${cart.data.id}/items`, { entityId, quantity: 1 }, headers);
+  await shop('/api/checkout', { cartId: cart.data.id, paymentMethodId: 'pm_card_visa', currency: 'USD', shippingAddress: address, email: `buyer${i}@example.com` }, headers);
+}
+
+const browser = await launch();
+const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
+await page.goto(`${origin}/admin/`);
+await page.getByLabel('Email').fill(email);
+await page.locator('input[name=password]').fill('correct-horse-battery');
+await page.screenshot({ path: path.join(OUT, 'sign-in.png') });
+await page.getByRole('button', { name: 'Sign in' }).click();
+await page.getByRole('heading', { name: 'Home' }).waitFor();
+for (const screen of [...SCREENS, `catalog/${entityId}`]) {
+  await page.goto(`${origin}/admin/${screen}`);
+  await page.getByRole('heading', { level: 1 }).first().waitFor();
+  await page.waitForLoadState('networkidle').catch(() => undefined);
+  await page.screenshot({ path: path.join(OUT, `${(screen || 'home').replace(/\//g, '-').replace(entityId, 'editor')}.png`), fullPage: true });
+}
+// The orders list with 100 rows: from choosing 100 to the 100th row on screen.
+await page.goto(`${origin}/admin/orders`);
+await page.getByRole('table', { name: 'Orders' }).waitFor();
+const started = Date.now();
+await page.getByRole('textbox', { name: 'Rows' }).or(page.getByRole('combobox', { name: 'Rows' })).first().click();
+await page.getByRole('option', { name: '100', exact: true }).click();
+await page.getByRole('table', { name: 'Orders' }).locator('tbody tr').nth(99).waitFor();
+console.log(`orders list, page size 100: 100 rows rendered ${Date.now() - started} ms after choosing 100 (query included)`);
+// The shell's initial JavaScript: the entry script and the chunks the index preloads.
+const html = fs.readFileSync(path.join(PACKAGE_ROOT, 'admin/dist/index.html'), 'utf8');
+const scripts = [...html.matchAll(/(?:src|href)="\/admin\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]!);
+const gzip = scripts.reduce((sum, file) => sum + zlib.gzipSync(fs.readFileSync(path.join(PACKAGE_ROOT, 'admin/dist', file))).length, 0);
+console.log(`shell initial JavaScript: ${scripts.length} files, ${(gzip / 1024).toFixed(1)} KB gzip`);
+console.log(`screenshots in ${path.relative(process.cwd(), OUT)}/`);
+await browser.close();
+await server.close();
+await app.close();
+await dropDatabase();

@@ -1,0 +1,39 @@
+// `viewer`: who the caller is, as the caller's own client needs to know it — the role and the
+// permission strings the server will enforce. The dashboard (admin/) draws its navigation and
+// actions from this list; the server still checks every operation on its own.
+import { builder } from '../../graphql/builder.js';
+import { defineOperation } from '../../graphql/operation.js';
+import { activePlugins } from '../../plugins/runtime.js';
+
+interface Viewer {
+  kind: string;
+  role: string | null;
+  permissions: string[];
+  plugins: string[];
+}
+
+const ViewerRef = builder.objectRef<Viewer>('Viewer').implement({
+  description: 'The caller: how it authenticated, its role, and the permissions it holds in this organization',
+  fields: (t) => ({
+    kind: t.exposeString('kind', { description: 'user (a session) or apiKey' }),
+    role: t.exposeString('role', { nullable: true, description: "The user's role (for a key, the role of the user it was minted for); null when none" }),
+    permissions: t.exposeStringList('permissions', { description: 'Permission strings held, e.g. orders:read, catalog:write' }),
+    plugins: t.exposeStringList('plugins', { description: 'Ids of the plugins enabled in this deployment (a client shows their screens only then)' }),
+  }),
+});
+
+defineOperation({
+  name: 'viewer',
+  kind: 'query',
+  summary: "The caller's role and permission strings",
+  description: 'What a client needs to show only what the caller may do; every operation still checks its own permission.',
+  tag: 'viewer',
+  rest: { method: 'GET', path: '/viewer' },
+  access: 'authenticated',
+  input: {},
+  output: ViewerRef,
+  resolve: (ctx) => {
+    const actor = ctx.actor!;
+    return { kind: actor.kind, role: actor.role, permissions: [...actor.permissions].sort(), plugins: activePlugins().map((plugin) => plugin.id) };
+  },
+});
