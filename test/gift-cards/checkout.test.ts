@@ -151,7 +151,7 @@ describe('refunds go back to the card and the credit', () => {
       const amount = refund.body.data.amount;
       expect((await balanceOf(gc.id)).balance).toBe(Math.min(500, amount));
       const call = offlineLog().find((c) => c.idempotencyKey.includes(`:refund:${refund.body.data.id}:`));
-      if (amount > 500) expect(call?.input).toMatchObject({ amount: amount - 500, intentId: order.paymentIntentId });
+      if (amount > 500) expect(call?.input).toMatchObject({ amount: amount - 500, providerReference: order.paymentIntentId });
       else expect(call).toBeUndefined();
     } finally {
       await setSettings(store, 'policies', { refundUndoWindowMinutes: null });
@@ -180,7 +180,7 @@ describe('store credit at checkout', () => {
     const mine = (await t.request('/api/me/store-credit', { bearer: alice.token })).body.data;
     expect(mine.balances).toEqual([{ currency: 'USD', balance: 0 }]);
     expect(mine.entries[0]).toMatchObject({ amount: -400, sourceType: 'checkout', sourceId: order.id });
-    expect((await paymentsOf(order.id)).map((p) => [p.provider, Number(p.amount)])).toEqual([['store_credit', 400]]);
+    expect((await paymentsOf(order.id)).map((p) => [p.provider, Number(p.amount)])).toEqual([['offline', order.grandTotal - 400], ['store_credit', 400]]);
 
     await setSettings(store, 'policies', { refundUndoWindowMinutes: 0 });
     try {
