@@ -26,6 +26,14 @@ export const EVENT_NAMES = [
   'promotions.update',
   'fulfillment.create',
   'cart.afterAddItem',
+  // Returns (issue 27): src/modules/returns/events.ts.
+  'return.created',
+  'return.approved',
+  'return.rejected',
+  'return.received',
+  'return.refunded',
+  'return.closed',
+  'return.cancelled',
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];

@@ -69,6 +69,8 @@ export const KNOWN_GROUPS: Record<string, Record<string, z.ZodType>> = {
     /** Per operator per day, minor units. */
     refundDailyCap: z.number().int().nonnegative(),
     refundUndoWindowMinutes: z.number().int().nonnegative(),
+    /** Days after an order's last fulfillment in which its customer may ask for a return (staff are not bound). */
+    returnWindowDays: z.number().int().nonnegative().max(3650),
     /** Shopper-facing policy pages, shown in the public store profile (GET /store). */
     termsUrl: z.url(),
     privacyUrl: z.url(),
@@ -76,7 +78,7 @@ export const KNOWN_GROUPS: Record<string, Record<string, z.ZodType>> = {
   },
 };
 
-export const POLICY_DEFAULTS = { refundUndoWindowMinutes: 15 } as const;
+export const POLICY_DEFAULTS = { refundUndoWindowMinutes: 15, returnWindowDays: 30 } as const;
 
 /** A patch schema for a known group: every field optional, null allowed (it deletes). */
 export function patchSchema(group: string): z.ZodType<Record<string, unknown>> | null {
