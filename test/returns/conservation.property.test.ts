@@ -8,12 +8,14 @@
 //   - stock: per product, initial − fulfilled + restocked = on hand, nothing left reserved.
 // A return's refund of units a plain refund already took is refused by the refund rules (422)
 // and the return is closed instead: the model expects exactly that.
-// Gift cards and store credit are not in this branch yet (their ledgers join the property when merged).
+// A return's refund goes to the original payment or to store credit (orders belong to one signed-in
+// customer per run): captured − paid out − credited = Σ net, and the ledger never goes negative.
+// Gift cards and order edits are not in this branch yet (they join the property when merged).
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { available, ORDER_TEST_CONFIG, openStore, product, setSettings, type Store } from '../orders/helpers.js';
-import { moveReturn, openReturn, shippedOrder } from './helpers.js';
+import { customerOrder, moveReturn, openReturn, ship } from './helpers.js';
 
 const RUNS = 4;
 const INITIAL_STOCK = 40;
@@ -30,14 +32,14 @@ afterAll(() => t?.close());
 
 type Command =
   | { kind: 'order'; qty: [number, number] }
-  | { kind: 'return'; order: number; line: number; qty: number; end: 'refund' | 'close' | 'cancel' | 'reject'; restock: boolean }
+  | { kind: 'return'; order: number; line: number; qty: number; end: 'refund' | 'close' | 'cancel' | 'reject'; restock: boolean; credit: boolean }
   | { kind: 'refund'; order: number; line: number; qty: number };
 
 const command: fc.Arbitrary<Command> = fc.oneof(
   fc.record({ kind: fc.constant('order' as const), qty: fc.tuple(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 1, max: 3 })) }),
   fc.record({
     kind: fc.constant('return' as const), order: fc.nat(9), line: fc.nat(1), qty: fc.integer({ min: 1, max: 3 }),
-    end: fc.constantFrom('refund' as const, 'close' as const, 'cancel' as const, 'reject' as const), restock: fc.boolean(),
+    end: fc.constantFrom('refund' as const, 'close' as const, 'cancel' as const, 'reject' as const), restock: fc.boolean(), credit: fc.boolean(),
   }),
   fc.record({ kind: fc.constant('refund' as const), order: fc.nat(9), line: fc.nat(1), qty: fc.integer({ min: 1, max: 2 }) }),
 );
@@ -53,6 +55,7 @@ describe('conservation over random orders, returns and refunds', () => {
   it(`money and stock are conserved (${RUNS} runs)`, async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(command, { minLength: 2, maxLength: 7 }), fc.tuple(fc.integer({ min: 1, max: 5000 }), fc.integer({ min: 1, max: 5000 })), async (commands, prices) => {
+        const shopper = await t.signIn('customer');
         const products = [await product(store, { price: prices[0], stock: INITIAL_STOCK }), await product(store, { price: prices[1], stock: INITIAL_STOCK })];
         const orders: ModelOrder[] = [];
         const fulfilled = [0, 0];
@@ -62,7 +65,7 @@ describe('conservation over random orders, returns and refunds', () => {
         for (const c of [{ kind: 'order', qty: [1, 1] } as Command, ...commands]) {
           if (c.kind === 'order') {
             const items = c.qty.map((quantity, i) => ({ entityId: products[i]!, quantity })).filter((i) => i.quantity > 0);
-            const order = await shippedOrder(store, items);
+            const order = await ship(store, await customerOrder(t, shopper.token, items));
             const lines = order.lineItems.map((l: any) => ({ id: l.lineItemId, product: l.entityId === products[0] ? 0 : 1, quantity: l.quantity, returned: 0, refunded: 0 }) as ModelLine);
             for (const l of lines) fulfilled[l.product]! += l.quantity;
             orders.push({ id: order.id, lines });
@@ -99,7 +102,7 @@ describe('conservation over random orders, returns and refunds', () => {
             expect((await moveReturn(store, id, 'close')).status).toBe(200);
             continue;
           }
-          const refunded = await moveReturn(store, id, 'refund');
+          const refunded = await moveReturn(store, id, 'refund', { method: c.credit ? 'store_credit' : 'original_payment' });
           if (line.refunded + c.qty > line.quantity) {
             // A plain refund already took these units: the refund rules refuse, the return stays received.
             expect(refunded.status, refunded.text).toBe(422);
@@ -131,7 +134,14 @@ describe('conservation over random orders, returns and refunds', () => {
           net += got.capturedAmount - got.refundedAmount;
         }
         const paidOut = offlineRefunds().filter((c) => ids.has(c.input.metadata?.orderId)).reduce((sum, c) => sum + c.input.amount, 0);
-        expect(captured - paidOut).toBe(net);
+        const customerId = (await t.request(`/api/orders/${orders[0]!.id}`, { apiKey: store.admin })).body.data.customerId as string;
+        const entries = await t.app.db.storeCreditEntry.findMany({ where: { customerId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+        const credited = entries.reduce((sum, e) => sum + Number(e.amount), 0);
+        expect(captured - paidOut - credited).toBe(net);
+        // The store credit ledger: never negative, and the balance is the sum of its entries.
+        for (const e of entries) expect(Number(e.balanceAfter)).toBeGreaterThanOrEqual(0);
+        const account = await t.app.db.storeCreditAccount.findFirst({ where: { customerId, currency: 'USD' } });
+        expect(Number(account?.balance ?? 0n)).toBe(credited);
 
         // Stock.
         for (const i of [0, 1]) {

@@ -16,6 +16,10 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
+function offlineRefundCount(): number {
+  return (t.app.services.payments.adapter as unknown as { log: Array<{ kind: string }> }).log.filter((c) => c.kind === 'refund').length;
+}
+
 const RETURN_FIELDS = 'id orderId orderNumber status reasonCode customerNote staffNote requestedVia currency refundId refundAmount refundMethod lines { lineItemId quantity disposition warehouseId sku }';
 
 describe('opening a return', () => {
@@ -197,6 +201,42 @@ describe('receive and refund', () => {
       }
       const audit = await t.app.db.auditEntry.findMany({ where: { entityId: id }, orderBy: { createdAt: 'asc' } });
       expect(audit.map((e) => e.event)).toEqual(['returns.create', 'returns.approve', 'returns.receive', 'returns.refund']);
+    } finally {
+      await setSettings(store, 'policies', { refundUndoWindowMinutes: null });
+    }
+  });
+
+  it('refunds a customer\'s return as store credit through the refund rules; a guest order cannot take store credit (422)', async () => {
+    await setSettings(store, 'policies', { refundUndoWindowMinutes: 0 });
+    try {
+      const p = await product(store, { price: 1500, stock: 10 });
+      const alice = await t.signIn('customer');
+      const order = await ship(store, await customerOrder(t, alice.token, [{ entityId: p, quantity: 2 }]));
+      const opened = await openReturn(store, order.id, [{ lineItemId: order.lineItems[0].lineItemId, quantity: 2 }]);
+      const id = opened.body.data.id;
+      await moveReturn(store, id, 'approve');
+      await moveReturn(store, id, 'receive', restockAll(opened.body.data, store.warehouseId));
+      const before = offlineRefundCount();
+      const credited = await moveReturn(store, id, 'refund', { method: 'store_credit' });
+      expect(credited.status, credited.text).toBe(200);
+      expect(credited.body.data).toMatchObject({ status: 'refunded', refundMethod: 'store_credit', refundAmount: 3000 });
+      const refund = (await t.request(`/api/orders/${order.id}/refunds`, { apiKey: store.admin })).body.data[0];
+      expect(refund).toMatchObject({ id: credited.body.data.refundId, destination: 'store_credit', status: 'succeeded', amount: 3000, providerRefundId: null });
+      // No provider call: the money went to the ledger.
+      expect(offlineRefundCount()).toBe(before);
+      const entries = await t.app.db.storeCreditEntry.findMany({ where: { sourceId: refund.id } });
+      expect(entries.map((e) => [Number(e.amount), e.customerId, e.sourceType])).toEqual([[3000, order.customerId, 'refund']]);
+      const account = await t.app.db.storeCreditAccount.findFirst({ where: { customerId: order.customerId, currency: 'USD' } });
+      expect(Number(account!.balance)).toBe(3000);
+
+      const guest = await shippedOrder(store, [{ entityId: p }]);
+      const guestReturn = await openReturn(store, guest.id, [{ lineItemId: guest.lineItems[0].lineItemId, quantity: 1 }]);
+      await moveReturn(store, guestReturn.body.data.id, 'approve');
+      await moveReturn(store, guestReturn.body.data.id, 'receive', restockAll(guestReturn.body.data, store.warehouseId));
+      const refused = await moveReturn(store, guestReturn.body.data.id, 'refund', { method: 'store_credit' });
+      expect(refused.status, refused.text).toBe(422);
+      expect(refused.body.error.details[0].field).toBe('destination');
+      expect((await t.request(`/api/returns/${guestReturn.body.data.id}`, { apiKey: store.admin })).body.data.status).toBe('received');
     } finally {
       await setSettings(store, 'policies', { refundUndoWindowMinutes: null });
     }

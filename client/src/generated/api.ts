@@ -5633,6 +5633,8 @@ export interface components {
             createdAt: string;
             /** @description ISO 4217 currency code, e.g. USD */
             currency: string;
+            /** @description Where the money goes when it settles */
+            destination: components["schemas"]["RefundDestination"];
             /** @description Why the provider refused the refund (failed refunds) */
             failureReason?: string | null;
             /**
@@ -6297,6 +6299,11 @@ export interface components {
             valid: boolean;
         };
         /**
+         * @description original_payment: through the payment provider; store_credit: the customer's store credit ledger.
+         * @enum {string}
+         */
+        RefundDestination: "original_payment" | "store_credit";
+        /**
          * @description pending until the undo window closes, then paid out (succeeded or failed); undone inside the window.
          * @enum {string}
          */
@@ -6471,10 +6478,10 @@ export interface components {
          */
         ReturnReason: "damaged" | "defective" | "wrong_item" | "not_as_described" | "no_longer_needed" | "size_or_fit" | "other";
         /**
-         * @description Where the refund of a return goes: original_payment (the refund service: daily cap, undo window, then the payment provider).
+         * @description Where the refund of a return goes, both through the refund service (daily cap, undo window): original_payment (then the payment provider) or store_credit (then the customer's store credit ledger; not for guest orders).
          * @enum {string}
          */
-        ReturnRefundMethod: "original_payment";
+        ReturnRefundMethod: "original_payment" | "store_credit";
         /**
          * @description Who asked for the return: the customer through /me, or staff.
          * @enum {string}
@@ -25012,10 +25019,10 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description original_payment
+                     * @description original_payment (default) or store_credit (the customer's store credit ledger; a guest order is 422)
                      * @default original_payment
                      */
-                    method?: components["schemas"]["ReturnRefundMethod"];
+                    method?: components["schemas"]["RefundDestination"];
                     /** @description Also refund what is left of the order's shipping, tax included */
                     shipping?: boolean;
                 };

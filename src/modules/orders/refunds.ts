@@ -19,6 +19,7 @@ import { unitsShare } from './money.js';
 import { findOrder, lockOrder } from './service.js';
 import { actorRecord, calendarDay, orgSettings, startOfNextDay, toNumber, type OrdersCtx } from './shared.js';
 import { scheduleRefundSettlement } from './settlement.js';
+import { creditStoreCredit } from '../store-credit/ledger.js';
 import { inTransaction } from './tx.js';
 import { refundView, type RefundView } from './views.js';
 
@@ -30,7 +31,14 @@ export interface RefundInput {
   /** Refund what is left of the order's shipping lines (issue 25). */
   shipping?: boolean | null;
   reason?: string | null;
+  /**
+   * Where the money goes when the refund settles (returns, issue 27): the original payment (the
+   * provider, the default) or the customer's store credit (a guest order has none: 422).
+   */
+  destination?: RefundDestination;
 }
+
+export type RefundDestination = 'original_payment' | 'store_credit';
 
 /** Who is refunding: the cap is per operator, an API key counting as the user it was minted for. */
 function operatorOf(ctx: OrdersCtx): { id: string; kind: string } {
@@ -67,6 +75,7 @@ export async function createRefund(ctx: OrdersCtx, orderId: string, input: Refun
         issues.push({ field: `lines.${index}.quantity`, message: `is above quantity - refundedQuantity (${row.quantity} - ${row.refundedQuantity} = ${refundable})` });
       }
     }
+    if (input.destination === 'store_credit' && !order.customerId) issues.push({ field: 'destination', message: 'a guest order has no customer to credit: refund to the original payment' });
     if (issues.length) throw validationFailed(issues);
 
     const inclusive = (order.pricing as { pricesIncludeTax?: unknown } | null)?.pricesIncludeTax === true;
@@ -119,6 +128,7 @@ export async function createRefund(ctx: OrdersCtx, orderId: string, input: Refun
         operatorDay: day,
         undoDeadline: new Date(now.getTime() + settings.refundUndoWindowMinutes * 60_000),
         createdAt: now,
+        destination: input.destination ?? 'original_payment',
         lines: { create: lines.map((l) => ({ lineId: l.lineId, quantity: l.quantity, amount: BigInt(l.amount) })) },
       },
       include: REFUND_INCLUDE,
@@ -236,6 +246,16 @@ export async function settleRefund(deps: SettleDeps, organizationId: string, ref
     }
     const refund = await tx.orderRefund.findUniqueOrThrow({ where: { id: refundId }, include: { lines: true, order: true } });
     const order = refund.order;
+    if (refund.destination === 'store_credit' && order.customerId) {
+      // Store credit settles in the ledger, in this transaction: no provider call.
+      await creditStoreCredit(tx, {
+        organizationId, customerId: order.customerId, amount: refund.amount, currency: refund.currency,
+        reason: `Refund of order ${order.number}`, sourceType: 'refund', sourceId: refund.id, actor: refund.operatorId,
+      });
+      await tx.orderRefund.update({ where: { id: refund.id }, data: { status: 'succeeded', settledAt: new Date() } });
+      await markRefundedStatus(tx, order);
+      return 'succeeded';
+    }
     const result = order.paymentIntentId
       ? await deps.payments.adapter.refund({
           intentId: order.paymentIntentId,
@@ -247,9 +267,7 @@ export async function settleRefund(deps: SettleDeps, organizationId: string, ref
       : ({ ok: false, code: 'no_payment', message: 'The order has no payment intent to refund' } as const);
     if (result.ok) {
       await tx.orderRefund.update({ where: { id: refund.id }, data: { status: 'succeeded', providerRefundId: result.refundId, settledAt: new Date() } });
-      const settled = await tx.orderRefund.aggregate({ where: { orderId: order.id, status: 'succeeded' }, _sum: { amount: true } });
-      const paidOut = toNumber(settled._sum.amount ?? 0n);
-      await tx.order.update({ where: { id: order.id }, data: { paymentStatus: paidOut >= toNumber(order.capturedAmount) ? 'refunded' : 'partially_refunded' } });
+      await markRefundedStatus(tx, order);
       return 'succeeded';
     }
     deps.logger.warn({ refundId, orderId: order.id, code: result.code }, `refund refused by the payment provider: ${result.message}`);
@@ -257,4 +275,11 @@ export async function settleRefund(deps: SettleDeps, organizationId: string, ref
     await tx.orderRefund.update({ where: { id: refund.id }, data: { status: 'failed', failureReason: `${result.code}: ${result.message}`, settledAt: new Date() } });
     return 'failed';
   });
+}
+
+/** The order's payment status after a refund settled: refunded once the settled refunds reach what was captured. */
+async function markRefundedStatus(tx: Tx, order: { id: string; capturedAmount: bigint }): Promise<void> {
+  const settled = await tx.orderRefund.aggregate({ where: { orderId: order.id, status: 'succeeded' }, _sum: { amount: true } });
+  const paidOut = toNumber(settled._sum.amount ?? 0n);
+  await tx.order.update({ where: { id: order.id }, data: { paymentStatus: paidOut >= toNumber(order.capturedAmount) ? 'refunded' : 'partially_refunded' } });
 }

@@ -165,7 +165,7 @@ defineOperation({
   access: { permission: [RETURN_PERMISSION.update, 'orders:update'] },
   input: {
     id: returnId,
-    method: z.enum(['original_payment']).default('original_payment').describe('original_payment'),
+    method: z.enum(['original_payment', 'store_credit']).default('original_payment').describe("original_payment (default) or store_credit (the customer's store credit ledger; a guest order is 422)"),
     shipping: z.boolean().optional().describe("Also refund what is left of the order's shipping, tax included"),
   },
   output: OrderReturnRef,

@@ -11,7 +11,7 @@ import { AppError, conflict, notFound, validationFailed, type FieldIssue } from 
 import { originOf, recordEvent } from '../../events/outbox.js';
 import type { Prisma, ReturnReason, ReturnStatus } from '../../generated/prisma/client.js';
 import { paginate, type Page, type PageInput } from '../../graphql/pagination.js';
-import { createRefund } from '../orders/refunds.js';
+import { createRefund, type RefundDestination } from '../orders/refunds.js';
 import { actorRecord, serviceCtx, type OrdersCtx } from '../orders/shared.js';
 import { inTransaction } from '../orders/tx.js';
 import { POLICY_DEFAULTS } from '../settings/groups.js';
@@ -273,7 +273,7 @@ export async function receiveReturn(ctx: ReturnsCtx, id: string, input: { lines:
  * window, then the payment provider). A refusal there (403 over the cap, 409 nothing captured)
  * leaves the return received.
  */
-export async function refundReturn(ctx: ReturnsCtx, id: string, input: { method: 'original_payment'; shipping?: boolean | null }): Promise<ReturnView> {
+export async function refundReturn(ctx: ReturnsCtx, id: string, input: { method: RefundDestination; shipping?: boolean | null }): Promise<ReturnView> {
   return inTransaction(ctx.db, async (tx) => {
     const row = await lockReturn(tx, ctx, id);
     const to = checkMove(row, 'refund');
@@ -281,6 +281,7 @@ export async function refundReturn(ctx: ReturnsCtx, id: string, input: { method:
       lines: row.lines.map((l) => ({ lineItemId: l.lineId, quantity: l.quantity })),
       shipping: input.shipping ?? null,
       reason: `return ${row.id} (${row.reasonCode})`,
+      destination: input.method,
     });
     return finishMove(tx, ctx, row, to, { refundMethod: input.method, refundId: refund.id, refundAmount: BigInt(refund.amount) });
   });
