@@ -123,6 +123,11 @@ describe('the customer portal', () => {
     );
     expect(gql.body.errors, JSON.stringify(gql.body.errors)).toBeUndefined();
     expect(gql.body.data.meOrderReturnCreate.requestedVia).toBe('customer');
+    // An API key is not a customer session over GraphQL either (403 FORBIDDEN before the input is read).
+    const keyed = await t.graphql('mutation($orderId: UUID!) { meOrderReturnCreate(orderId: $orderId, lines: [], reasonCode: other) { id } }', { orderId: order.id }, { apiKey: store.admin });
+    expect(keyed.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    const keyedList = await t.graphql('query($orderId: UUID!) { meOrderReturns(orderId: $orderId) { id } }', { orderId: order.id }, { apiKey: store.admin });
+    expect(keyedList.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
 
     const list = await t.request(`/api/me/orders/${order.id}/returns`, { bearer: alice.token });
     expect(list.status).toBe(200);
