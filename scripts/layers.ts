@@ -35,8 +35,8 @@ export const LAYERS: ReadonlyArray<{ name: string; why: string; paths: readonly 
   },
   {
     name: 'core',
-    why: 'the request pipeline and the registries modules plug into: auth, events, jobs, GraphQL, HTTP, metrics, the request context and its services',
-    paths: ['src/auth/', 'src/events/', 'src/jobs/', 'src/graphql/', 'src/http/', 'src/observability/', 'src/context.ts', 'src/services.ts', 'src/runtime.ts'],
+    why: 'the request pipeline and the registries modules plug into: auth, events, jobs, GraphQL, HTTP, the response cache, metrics, the request context and its services',
+    paths: ['src/auth/', 'src/events/', 'src/jobs/', 'src/graphql/', 'src/http/', 'src/cache/', 'src/observability/', 'src/context.ts', 'src/services.ts', 'src/runtime.ts'],
   },
   { name: 'modules', why: 'one folder per commerce domain', paths: ['src/modules/'] },
   {

@@ -33,12 +33,14 @@ export const DEFAULT_ROLES: Record<string, string[]> = {
     'shipping:read',
     'giftcards:read', 'giftcards:manage',
     'storecredit:read', 'storecredit:manage',
+    'returns:read', 'returns:create', 'returns:update',
   ],
   customer: [
     'catalog:read',
     'cart:create', 'cart:read', 'cart:update',
     'orders:create', 'orders:read:own',
     'customers:read:self', 'customers:update:self',
+    'returns:read:own', 'returns:create:own',
   ],
 };
 
@@ -57,6 +59,7 @@ export const DEFAULT_API_KEY_SCOPES: Record<string, ApiKeyScope> = {
     permissions: {
       catalog: ['read'], cart: ['create', 'read', 'update'], orders: ['create', 'read:own'], promotions: ['read'], pricing: ['read'], inventory: ['read'],
       customers: ['read:self', 'update:self'],
+      returns: ['read:own', 'create:own'],
     },
     keyExpiration: { minExpiresIn: 1, maxExpiresIn: 365 },
   },

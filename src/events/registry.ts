@@ -31,6 +31,14 @@ export const EVENT_NAMES = [
   'giftcards.disable',
   'giftcards.adjust',
   'storecredit.move',
+  // Returns (issue 27): src/modules/returns/events.ts.
+  'return.created',
+  'return.approved',
+  'return.rejected',
+  'return.received',
+  'return.refunded',
+  'return.closed',
+  'return.cancelled',
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];

@@ -380,6 +380,12 @@ export function defineOperation<Shape extends Record<string, AnyZod>, Result>(sp
       // scope-auth has already run when this executes: authentication and permission come before
       // input validation, so an anonymous caller with a bad body gets 401, not 422.
       resolve: async (_root: unknown, args: Record<string, unknown>, ctx: RequestContext) => {
+        // scope-auth checks the permission only: a customer-session rule refuses an API key (or a
+        // user without a customer profile) here, before input validation, as the REST facade does.
+        if (typeof spec.access === 'object' && spec.access.customerSession) {
+          const refusal = accessRefusal(spec.access, ctx.actor);
+          if (refusal) throw refusal;
+        }
         if (spec.guessable) await ctx.rateLimit?.guess();
         // Over REST the facade put the query-only values on the request (ctx.rest.queryArgs).
         const restArgs = queryOnly.size && ctx.rest?.facade ? ctx.rest.queryArgs : undefined;

@@ -22,6 +22,7 @@ import { unitsShare } from './money.js';
 import { findOrder, lockOrder } from './service.js';
 import { actorRecord, calendarDay, orgSettings, startOfNextDay, toNumber, type OrdersCtx } from './shared.js';
 import { scheduleRefundSettlement } from './settlement-schedule.js';
+import { creditStoreCredit } from '../store-credit/ledger.js';
 import { inTransaction } from './tx.js';
 import { restoreRefunded } from './refund-restore.js';
 import { applyTenderRefund, planTenderRefund } from '../gift-cards/tenders.js';
@@ -35,7 +36,14 @@ export interface RefundInput {
   /** Refund what is left of the order's shipping lines (issue 25). */
   shipping?: boolean | null;
   reason?: string | null;
+  /**
+   * Where the money goes when the refund settles (returns, issue 27): the original payment (the
+   * provider, the default) or the customer's store credit (a guest order has none: 422).
+   */
+  destination?: RefundDestination;
 }
+
+export type RefundDestination = 'original_payment' | 'store_credit';
 
 /** Who is refunding: the cap is per operator, an API key counting as the user it was minted for. */
 function operatorOf(ctx: OrdersCtx): { id: string; kind: string } {
@@ -73,6 +81,7 @@ export async function createRefund(ctx: OrdersCtx, orderId: string, input: Refun
         issues.push({ field: `lines.${index}.quantity`, message: `is above quantity - refundedQuantity (${row.quantity} - ${row.refundedQuantity} = ${refundable})` });
       }
     }
+    if (input.destination === 'store_credit' && !order.customerId) issues.push({ field: 'destination', message: 'a guest order has no customer to credit: refund to the original payment' });
     if (issues.length) throw validationFailed(issues);
 
     const inclusive = (order.pricing as { pricesIncludeTax?: unknown } | null)?.pricesIncludeTax === true;
@@ -128,6 +137,7 @@ export async function createRefund(ctx: OrdersCtx, orderId: string, input: Refun
         operatorDay: day,
         undoDeadline: new Date(now.getTime() + settings.refundUndoWindowMinutes * 60_000),
         createdAt: now,
+        destination: input.destination ?? 'original_payment',
         lines: { create: lines.map((l) => ({ lineId: l.lineId, quantity: l.quantity, amount: BigInt(l.amount) })) },
       },
       include: REFUND_INCLUDE,
@@ -234,6 +244,17 @@ export async function settleRefund(deps: SettleDeps, organizationId: string, ref
       return row?.status === 'pending' ? 'notDue' : 'skipped';
     }
     const refund = await tx.orderRefund.findUniqueOrThrow({ where: { id: refundId }, include: { lines: true, order: true } });
+    if (refund.destination === 'store_credit' && refund.order.customerId) {
+      // Store credit (returns, issue 27) settles in the ledger, in this transaction: no provider call.
+      const order = refund.order;
+      await creditStoreCredit(tx, {
+        organizationId, customerId: order.customerId as string, amount: refund.amount, currency: refund.currency,
+        reason: `Refund of order ${order.number}`, sourceType: 'refund', sourceId: refund.id, actor: refund.operatorId,
+      });
+      await tx.orderRefund.update({ where: { id: refund.id }, data: { status: 'succeeded', settledAt: new Date() } });
+      await markRefundedStatus(tx, order);
+      return 'succeeded';
+    }
     // The order row first (captures, confirms and events lock it before its payments).
     await tx.$queryRaw`select id from orders where id = ${refund.orderId}::uuid for update`;
     const order = await tx.order.findUniqueOrThrow({ where: { id: refund.orderId } });
@@ -309,4 +330,11 @@ export async function retryRefund(ctx: OrdersCtx, orderId: string, refundId: str
     ctx.logger.warn({ err: error, refundId }, 'refund settlement failed; the orders/settle-refund job retries it'),
   );
   return refundView(await ctx.db.orderRefund.findUniqueOrThrow({ where: { id: refundId }, include: REFUND_INCLUDE }));
+}
+
+/** The order's payment status after a refund settled: refunded once the settled refunds reach what was captured. */
+async function markRefundedStatus(tx: Tx, order: { id: string; capturedAmount: bigint }): Promise<void> {
+  const settled = await tx.orderRefund.aggregate({ where: { orderId: order.id, status: 'succeeded' }, _sum: { amount: true } });
+  const paidOut = toNumber(settled._sum.amount ?? 0n);
+  await tx.order.update({ where: { id: order.id }, data: { paymentStatus: paidOut >= toNumber(order.capturedAmount) ? 'refunded' : 'partially_refunded' } });
 }

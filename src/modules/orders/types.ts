@@ -14,6 +14,7 @@ import { ORDER_STATUSES } from './status.js';
 export const OrderStatusEnum = defineEnum('OrderStatus', ORDER_STATUSES, 'State of an order (PATCH /orders/:id/status follows the state table).');
 export const PaymentStatusEnum = defineEnum('PaymentStatus', ['awaiting_payment', 'authorized', 'partially_paid', 'paid', 'partially_refunded', 'refunded', 'voided'] as const, 'Payment state of an order (derived from its payments: authorized — authorized, nothing captured yet; partially_paid — money captured for part of the total).');
 export const LineFulfillmentStatusEnum = defineEnum('LineFulfillmentStatus', ['unfulfilled', 'partially_fulfilled', 'fulfilled'] as const, 'How much of an order line has shipped.');
+export const RefundDestinationEnum = defineEnum('RefundDestination', ['original_payment', 'store_credit'] as const, "original_payment: through the payment provider; store_credit: the customer's store credit ledger.");
 const RefundStatusEnum = defineEnum('RefundStatus', ['pending', 'succeeded', 'failed', 'undone'] as const, 'pending until the undo window closes, then paid out (succeeded or failed); undone inside the window.');
 export const ActorKindEnum = defineEnum('ActorKind', ['user', 'apiKey', 'anonymous', 'system'] as const, 'Who acted: a user (API keys act for their user), an API key, an anonymous caller or the system.');
 const TimelineEntryTypeEnum = defineEnum('OrderTimelineEntryType', ['status', 'note', 'refund'] as const, 'Kind of an order timeline entry.');
@@ -152,6 +153,7 @@ export const OrderRefundRef = builder.objectRef<RefundView>('OrderRefund').imple
     settledAt: t.field({ type: 'DateTime', nullable: true, resolve: (r) => r.settledAt }),
     providerRefundId: t.exposeString('providerRefundId', { nullable: true }),
     failureReason: t.exposeString('failureReason', { nullable: true }),
+    destination: t.field({ type: RefundDestinationEnum, description: 'Where the money goes when it settles', resolve: (r) => r.destination as never }),
     createdAt: t.field({ type: 'DateTime', resolve: (r) => r.createdAt }),
   }),
 });

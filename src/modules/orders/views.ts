@@ -158,6 +158,8 @@ export interface RefundView {
   settledAt: Date | null;
   providerRefundId: string | null;
   failureReason: string | null;
+  /** original_payment or store_credit. */
+  destination: string;
   createdAt: Date;
 }
 
@@ -178,6 +180,7 @@ export function refundView(row: OrderRefund & { lines: OrderRefundLine[] }): Ref
     settledAt: row.settledAt,
     providerRefundId: row.providerRefundId,
     failureReason: row.failureReason,
+    destination: row.destination,
     createdAt: row.createdAt,
   };
 }

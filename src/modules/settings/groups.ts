@@ -76,6 +76,8 @@ export const KNOWN_GROUPS: Record<string, Record<string, z.ZodType>> = {
     /** Per operator per day, minor units. */
     refundDailyCap: z.number().int().nonnegative(),
     refundUndoWindowMinutes: z.number().int().nonnegative(),
+    /** Days after an order's last fulfillment in which its customer may ask for a return (staff are not bound). */
+    returnWindowDays: z.number().int().nonnegative().max(3650),
     /** Shopper-facing policy pages, shown in the public store profile (GET /store). */
     termsUrl: z.url(),
     privacyUrl: z.url(),
@@ -88,7 +90,7 @@ documentSettingsGroups(KNOWN_GROUPS);
 /** Payments (issue 26): when authorizations are captured, how long a 3-D Secure action may wait. */
 export const PAYMENT_SETTING_DEFAULTS = { capture: 'automatic', actionExpiryMinutes: 30 } as const;
 
-export const POLICY_DEFAULTS = { refundUndoWindowMinutes: 15 } as const;
+export const POLICY_DEFAULTS = { refundUndoWindowMinutes: 15, returnWindowDays: 30 } as const;
 
 /** A patch schema for a known group: every field optional, null allowed (it deletes). */
 export function patchSchema(group: string): z.ZodType<Record<string, unknown>> | null {

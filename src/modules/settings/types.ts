@@ -5,6 +5,7 @@ import { builder } from '../../graphql/builder.js';
 import { defineOperation } from '../../graphql/operation.js';
 import { AddressRef, type AddressView } from '../../graphql/address.js';
 import { getAllSettings } from './service.js';
+import { POLICY_DEFAULTS } from './groups.js';
 
 type Group = Record<string, unknown>;
 const str = (key: string) => (g: Group) => (typeof g[key] === 'string' ? (g[key] as string) : null);
@@ -44,6 +45,7 @@ const PoliciesRef = builder.objectRef<Group>('SettingsPolicies').implement({
   fields: (t) => ({
     refundDailyCap: t.field({ type: 'MinorUnits', nullable: true, description: 'Refunds per operator per day, minor units; null: no cap', resolve: int('refundDailyCap') }),
     refundUndoWindowMinutes: t.int({ description: 'Minutes a refund can be undone (default 15)', resolve: (g) => int('refundUndoWindowMinutes')(g) ?? 15 }),
+    returnWindowDays: t.int({ description: "Days after an order's last fulfillment in which its customer may ask for a return (default 30; staff are not bound)", resolve: (g) => int('returnWindowDays')(g) ?? POLICY_DEFAULTS.returnWindowDays }),
   }),
 });
 

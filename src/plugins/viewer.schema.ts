@@ -1,9 +1,11 @@
 // `viewer`: who the caller is, as the caller's own client needs to know it — the role and the
 // permission strings the server will enforce. The dashboard (admin/) draws its navigation and
 // actions from this list; the server still checks every operation on its own.
-import { builder } from '../../graphql/builder.js';
-import { defineOperation } from '../../graphql/operation.js';
-import { activePlugins } from '../../plugins/runtime.js';
+// It lives with the plugin host, not in modules/, because it reports the active plugins, which
+// modules may not import (scripts/layers.ts).
+import { builder } from '../graphql/builder.js';
+import { defineOperation } from '../graphql/operation.js';
+import { activePlugins } from './runtime.js';
 
 interface Viewer {
   kind: string;

@@ -1,0 +1,55 @@
+// GraphQL output types of returns. REST bodies are the same objects.
+import { builder } from '../../graphql/builder.js';
+import { defineEnum } from '../../graphql/enums.js';
+import { RETURN_REASONS, RETURN_STATUSES } from './status.js';
+import type { ReturnLineView, ReturnView } from './views.js';
+
+export const ReturnStatusEnum = defineEnum('ReturnStatus', RETURN_STATUSES, 'State of a return (README: Returns). requested → approved → received → refunded | closed; requested → rejected; requested, approved → cancelled.');
+export const ReturnReasonEnum = defineEnum('ReturnReason', RETURN_REASONS, 'Why the goods come back.');
+export const ReturnDispositionEnum = defineEnum('ReturnDisposition', ['restock', 'damaged'] as const, 'What happened to a returned line on receipt: put back into a warehouse, or damaged (no stock moves).');
+export const ReturnRefundMethodEnum = defineEnum('ReturnRefundMethod', ['original_payment', 'store_credit'] as const, "Where the refund of a return goes, both through the refund service (daily cap, undo window): original_payment (then the payment provider) or store_credit (then the customer's store credit ledger; not for guest orders).");
+const RequestedViaEnum = defineEnum('ReturnRequestedVia', ['customer', 'staff'] as const, 'Who asked for the return: the customer through /me, or staff.');
+
+const ReturnLineRef = builder.objectRef<ReturnLineView>('OrderReturnLine').implement({
+  description: 'Units of one order line in a return.',
+  fields: (t) => ({
+    id: t.field({ type: 'UUID', resolve: (l) => l.id }),
+    lineItemId: t.field({ type: 'UUID', description: 'The order line', resolve: (l) => l.lineItemId }),
+    entityId: t.field({ type: 'UUID', resolve: (l) => l.entityId }),
+    variantId: t.field({ type: 'UUID', nullable: true, resolve: (l) => l.variantId }),
+    sku: t.exposeString('sku'),
+    title: t.exposeString('title'),
+    quantity: t.exposeInt('quantity'),
+    disposition: t.field({ type: ReturnDispositionEnum, nullable: true, description: 'null until received', resolve: (l) => l.disposition as never }),
+    warehouseId: t.field({ type: 'UUID', nullable: true, description: 'Where a restocked line went; null until received, and for damaged lines', resolve: (l) => l.warehouseId }),
+  }),
+});
+
+export const OrderReturnRef = builder.objectRef<ReturnView>('OrderReturn').implement({
+  description: 'A return (RMA) of fulfilled units of an order.',
+  fields: (t) => ({
+    id: t.field({ type: 'UUID', resolve: (r) => r.id }),
+    orderId: t.field({ type: 'UUID', resolve: (r) => r.orderId }),
+    orderNumber: t.exposeString('orderNumber'),
+    customerId: t.field({ type: 'UUID', nullable: true, description: "The order's customer; null for a guest order", resolve: (r) => r.customerId }),
+    status: t.field({ type: ReturnStatusEnum, resolve: (r) => r.status as never }),
+    reasonCode: t.field({ type: ReturnReasonEnum, resolve: (r) => r.reasonCode as never }),
+    customerNote: t.exposeString('customerNote', { nullable: true }),
+    staffNote: t.exposeString('staffNote', { nullable: true, description: "The note of staff's last decision (reject, receive, close, cancel)" }),
+    requestedBy: t.exposeString('requestedBy', { nullable: true, description: 'User id of who asked for it' }),
+    requestedVia: t.field({ type: RequestedViaEnum, resolve: (r) => r.requestedVia as never }),
+    currency: t.exposeString('currency'),
+    lines: t.field({ type: [ReturnLineRef], resolve: (r) => r.lines }),
+    refundMethod: t.field({ type: ReturnRefundMethodEnum, nullable: true, description: 'null until refunded', resolve: (r) => r.refundMethod as never }),
+    refundId: t.field({ type: 'UUID', nullable: true, description: 'The order refund (GET /orders/:id/refunds) once refunded', resolve: (r) => r.refundId }),
+    refundAmount: t.field({ type: 'MinorUnits', description: '0 until refunded', resolve: (r) => r.refundAmount }),
+    approvedAt: t.field({ type: 'DateTime', nullable: true, resolve: (r) => r.approvedAt }),
+    rejectedAt: t.field({ type: 'DateTime', nullable: true, resolve: (r) => r.rejectedAt }),
+    receivedAt: t.field({ type: 'DateTime', nullable: true, resolve: (r) => r.receivedAt }),
+    refundedAt: t.field({ type: 'DateTime', nullable: true, resolve: (r) => r.refundedAt }),
+    closedAt: t.field({ type: 'DateTime', nullable: true, resolve: (r) => r.closedAt }),
+    cancelledAt: t.field({ type: 'DateTime', nullable: true, resolve: (r) => r.cancelledAt }),
+    createdAt: t.field({ type: 'DateTime', resolve: (r) => r.createdAt }),
+    updatedAt: t.field({ type: 'DateTime', resolve: (r) => r.updatedAt }),
+  }),
+});
