@@ -65,7 +65,7 @@ defineOperation({
     '(an order awaiting payment gets a payment intent for the new total; a paid order whose total went down is refunded the difference ' +
     'through the refund rules; one whose total went up becomes partially_paid, awaiting the difference). An order changed since the preview ' +
     '(a fulfillment, a refund, a payment, another edit) or a total that no longer matches the preview is 409 with details.reason EDIT_STALE; an ' +
-    'edit that is not pending is 422 INVALID_TRANSITION; missing stock is 409. Emits orders.edit (action confirmed).',
+    'edit that is not pending is 409 with details.reason INVALID_TRANSITION; missing stock is 409. Emits orders.edit (action confirmed).',
   rest: { method: 'POST', path: '/orders/:id/edits/:editId/confirm' },
   access: { permission: PERMISSION.update },
   input: { id: orderId, editId: z.guid() },
@@ -78,7 +78,7 @@ defineOperation({
   name: 'orderEditCancel',
   kind: 'mutation',
   summary: 'Cancel a previewed edit',
-  description: 'pending → cancelled; the order is untouched. An edit that is not pending is 422 INVALID_TRANSITION. Emits orders.edit (action cancelled).',
+  description: 'pending → cancelled; the order is untouched. An edit that is not pending is 409 with details.reason INVALID_TRANSITION. Emits orders.edit (action cancelled).',
   rest: { method: 'POST', path: '/orders/:id/edits/:editId/cancel' },
   access: { permission: PERMISSION.update },
   input: { id: orderId, editId: z.guid() },

@@ -200,7 +200,8 @@ async function lockEdit(tx: Tx, ctx: OrdersCtx, orderId: string, editId: string)
 }
 
 function illegalMove(status: string, trigger: EditTrigger): AppError {
-  return new AppError('INVALID_TRANSITION', `An edit that is ${status} cannot be ${trigger === 'confirm' ? 'confirmed' : 'cancelled'}: only a pending edit moves`, { from: status, to: trigger === 'confirm' ? 'confirmed' : 'cancelled', allowed: [] });
+  const to = trigger === 'confirm' ? 'confirmed' : 'cancelled';
+  return conflict(`An edit that is ${status} cannot be ${to}: only a pending edit moves`, { reason: 'INVALID_TRANSITION', from: status, to });
 }
 
 /** POST /orders/:id/edits/:editId/cancel. */

@@ -1,5 +1,5 @@
 // The order-edit state table, as data. An edit is created pending (with its preview); only a
-// pending edit moves. Every other move is 409 CONFLICT naming the edit's status.
+// pending edit moves. Every other move is 409 CONFLICT (details.reason INVALID_TRANSITION).
 //
 //   from      trigger   to          effects
 //   pending   confirm   confirmed   lines, totals, reservations, promotion uses and the payment
