@@ -4,6 +4,7 @@
 // staff with orders:update; the timeline's before/after, audit entries and orders.edit events.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { race } from '../support/race.js';
 import { ORDER_TEST_CONFIG, ADDRESS, available, events, openStore, pay, placeOrder, processingOrder, product, setStatus, type Store } from '../orders/helpers.js';
 
 let t: TestApp;
@@ -256,4 +257,53 @@ describe('GraphQL', () => {
     const denied = await t.graphql(`mutation($id: String!) { orderEditCreate(id: $id, shippingAddress: ${'{ line1: "1 A St", city: "X", postalCode: "1", country: "US" }'}) { id } }`, { id: order.id }, { bearer: customer.token });
     expect(denied.body.errors?.[0]?.extensions?.code).toMatch(/FORBIDDEN|UNAUTHORIZED/);
   });
+});
+
+describe('locks under parallel requests on separate connections', () => {
+  const ROUNDS = 6;
+  it(`confirming an edit racing with a fulfillment: one wins, ${ROUNDS} rounds`, async () => {
+    const p = await product(store, { price: 100, stock: ROUNDS * 4 });
+    const outcomes: string[] = [];
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const order = await processingOrder(store, [{ entityId: p }]);
+      const e = (await edit(order.id, { quantities: [{ lineItemId: order.lineItems[0].lineItemId, quantity: 2 }] })).body.data;
+      const [confirm, fulfil] = await race(t.url, [
+        { path: `/api/orders/${order.id}/edits/${e.id}/confirm`, apiKey: store.admin },
+        { path: `/api/orders/${order.id}/fulfillments`, apiKey: store.admin, body: {} },
+      ]);
+      expect([confirm!.status, fulfil!.status].filter((s) => s >= 500), `${confirm!.text}\n${fulfil!.text}`).toEqual([]);
+      const after = await getOrder(order.id);
+      if (confirm!.status === 200) {
+        // The edit went first: the fulfillment then shipped the edited quantity.
+        expect(fulfil!.status).toBe(201);
+        expect(after.lineItems[0]).toMatchObject({ quantity: 2, fulfilledQuantity: 2 });
+        outcomes.push('edit first');
+      } else {
+        expect(confirm!.status).toBe(409);
+        expect(fulfil!.status).toBe(201);
+        expect(after.lineItems[0]).toMatchObject({ quantity: 1, fulfilledQuantity: 1 });
+        outcomes.push('fulfillment first');
+      }
+      expect(after.status).toBe('fulfilled');
+    }
+    console.info(`edit vs fulfillment: ${JSON.stringify(outcomes)}`);
+  }, 240_000);
+
+  it(`two confirms (the same edit, or two edits of one order): exactly one applies, ${ROUNDS} rounds`, async () => {
+    const p = await product(store, { price: 100, stock: ROUNDS * 10 });
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const order = await placeOrder(store, [{ entityId: p }]);
+      const line = order.lineItems[0].lineItemId;
+      const a = (await edit(order.id, { quantities: [{ lineItemId: line, quantity: 2 }] })).body.data;
+      const b = round % 2 ? a : (await edit(order.id, { quantities: [{ lineItemId: line, quantity: 3 }] })).body.data;
+      const before = await available(store, p);
+      const answers = await race(t.url, [a, b].map((x) => ({ path: `/api/orders/${order.id}/edits/${x.id}/confirm`, apiKey: store.admin })));
+      expect(answers.map((x) => x.status).sort(), answers.map((x) => x.text).join('\n')).toEqual([200, 409]);
+      const winner = answers.find((x) => x.status === 200)!.body.data;
+      const after = await getOrder(order.id);
+      expect(after.lineItems[0].quantity).toBe(winner.after.lineItems[0].quantity);
+      // Reserved exactly once for the winning edit.
+      expect((await available(store, p)).reserved).toBe(before.reserved + winner.after.lineItems[0].quantity - 1);
+    }
+  }, 240_000);
 });
