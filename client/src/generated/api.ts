@@ -2022,6 +2022,84 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/orders/{id}/edits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the edits of an order, newest first
+         * @description Requires permission orders:read.
+         *
+         *     GraphQL twin: `query { orderEdits }`.
+         */
+        get: operations["orderEdits"];
+        put?: never;
+        /**
+         * Preview an edit of an unfulfilled order
+         * @description Operations: addLines (priced today), removeLines, quantities (new quantity per line) and shippingAddress. Kept lines keep the unit price they were sold at; promotions, shipping and tax are recomputed over the new lines and address exactly as checkout prices an order. Answers a pending edit with before, after and difference; nothing on the order changes until it is confirmed. Only an order that is pending, confirmed or processing with no unit fulfilled and no line refunded can be edited (409 otherwise). An added item that cannot be sold or has no price, or an edited order that no longer qualifies for its promotion codes, is 422. Emits orders.edit (action created).
+         *
+         *     Requires permission orders:update.
+         *
+         *     GraphQL twin: `mutation { orderEditCreate }`.
+         */
+        post: operations["orderEditCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/{id}/edits/{editId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a previewed edit
+         * @description pending → cancelled; the order is untouched. An edit that is not pending is 409 with details.reason INVALID_TRANSITION. Emits orders.edit (action cancelled).
+         *
+         *     Requires permission orders:update.
+         *
+         *     GraphQL twin: `mutation { orderEditCancel }`.
+         */
+        post: operations["orderEditCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/{id}/edits/{editId}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply a previewed edit to its order
+         * @description pending → confirmed, in one transaction: lines, totals, address, promotion uses and stock reservations, and the payment difference (an order awaiting payment gets a payment intent for the new total; a paid order whose total went down is refunded the difference through the refund rules; one whose total went up becomes partially_paid, awaiting the difference). An order changed since the preview (a fulfillment, a refund, a payment, another edit) or a total that no longer matches the preview is 409 with details.reason EDIT_STALE; an edit that is not pending is 409 with details.reason INVALID_TRANSITION; missing stock is 409. Emits orders.edit (action confirmed).
+         *
+         *     Requires permission orders:update.
+         *
+         *     GraphQL twin: `mutation { orderEditConfirm }`.
+         */
+        post: operations["orderEditConfirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/orders/{id}/fulfillments": {
         parameters: {
             query?: never;
@@ -5180,6 +5258,179 @@ export interface components {
             /** @description The order's payment status (downloads are offered once it is paid) */
             paymentStatus: components["schemas"]["PaymentStatus"];
         };
+        /** @description An edit of an unfulfilled order: its operations, the order before, the previewed (then applied) order after, and the payment difference. */
+        OrderEdit: {
+            after: components["schemas"]["OrderEditSnapshot"];
+            before: components["schemas"]["OrderEditSnapshot"];
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
+            createdAt: string;
+            createdBy: components["schemas"]["OrderEditActor"];
+            /**
+             * Format: date-time
+             * @description When it was decided
+             */
+            decidedAt?: string | null;
+            decidedBy?: components["schemas"]["OrderEditActor"] | null;
+            /**
+             * Format: int64
+             * @description after.grandTotal − before.grandTotal (negative: money goes back)
+             */
+            difference: number;
+            /**
+             * Format: uuid
+             * @description Identifier of the order edit
+             */
+            id: string;
+            operations: components["schemas"]["OrderEditOperations"];
+            /**
+             * Format: uuid
+             * @description UUID of the order
+             */
+            orderId: string;
+            /** @description Set when confirmed */
+            paymentAction?: (string & components["schemas"]["OrderEditPaymentAction"]) | null;
+            /** @description Why, in words */
+            reason?: string | null;
+            /**
+             * Format: uuid
+             * @description The refund of the difference (paymentAction refund)
+             */
+            refundId?: string | null;
+            status: components["schemas"]["OrderEditStatus"];
+        };
+        OrderEditActor: {
+            /** @description Identifier of the order edit actor */
+            id?: string | null;
+            kind: components["schemas"]["ActorKind"];
+        };
+        OrderEditAddedLine: {
+            /**
+             * Format: uuid
+             * @description UUID of the catalog entity
+             */
+            entityId: string;
+            /**
+             * Format: int32
+             * @description Number of units
+             */
+            quantity: number;
+            /**
+             * Format: uuid
+             * @description UUID of the variant (null or absent for the entity itself)
+             */
+            variantId?: string | null;
+        };
+        /** @description A line of the order before or after an edit. */
+        OrderEditLine: {
+            /**
+             * Format: int64
+             * @description Discounts, minor units
+             */
+            discountTotal: number;
+            /**
+             * Format: uuid
+             * @description UUID of the catalog entity
+             */
+            entityId: string;
+            /**
+             * Format: uuid
+             * @description null for a line the edit adds, until it is confirmed
+             */
+            lineItemId?: string | null;
+            /**
+             * Format: int32
+             * @description Number of units
+             */
+            quantity: number;
+            /** @description Stock keeping unit */
+            sku: string;
+            /**
+             * Format: int64
+             * @description Tax, minor units
+             */
+            taxTotal: number;
+            /** @description Title shown to shoppers */
+            title: string;
+            /**
+             * Format: int64
+             * @description Integer minor units of the currency
+             */
+            totalPrice: number;
+            /**
+             * Format: int64
+             * @description Price of one unit, minor units
+             */
+            unitPrice: number;
+            /**
+             * Format: uuid
+             * @description UUID of the variant (null or absent for the entity itself)
+             */
+            variantId?: string | null;
+        };
+        /** @description What the edit asked for. */
+        OrderEditOperations: {
+            addLines: components["schemas"]["OrderEditAddedLine"][];
+            quantities: components["schemas"]["OrderEditQuantity"][];
+            removeLines: string[];
+            /** @description Where the order ships to */
+            shippingAddress?: components["schemas"]["Address"] | null;
+        };
+        /**
+         * @description What confirming did with the payment: none (same total), refund (the difference refunded through the refund rules), awaiting_difference (paymentStatus partially_paid until the difference is paid), reissued_intent (an order awaiting payment got a payment intent for its new total).
+         * @enum {string}
+         */
+        OrderEditPaymentAction: "none" | "refund" | "awaiting_difference" | "reissued_intent";
+        OrderEditQuantity: {
+            /**
+             * Format: uuid
+             * @description UUID of the order line
+             */
+            lineItemId: string;
+            /**
+             * Format: int32
+             * @description Number of units
+             */
+            quantity: number;
+        };
+        /** @description The order's lines, totals and address on one side of an edit. */
+        OrderEditSnapshot: {
+            /**
+             * Format: int64
+             * @description Discounts, minor units
+             */
+            discountTotal: number;
+            /**
+             * Format: int64
+             * @description What the customer pays, minor units
+             */
+            grandTotal: number;
+            lineItems: components["schemas"]["OrderEditLine"][];
+            /** @description Where the order ships to */
+            shippingAddress?: components["schemas"]["Address"] | null;
+            /**
+             * Format: int64
+             * @description Shipping, minor units
+             */
+            shippingTotal: number;
+            /**
+             * Format: int64
+             * @description Sum of line totals before discounts, tax and shipping, minor units
+             */
+            subtotal: number;
+            /**
+             * Format: int64
+             * @description Tax, minor units
+             */
+            taxTotal: number;
+        };
+        /**
+         * @description pending (previewed) → confirmed (applied to the order) or cancelled.
+         * @enum {string}
+         */
+        OrderEditStatus: "pending" | "confirmed" | "cancelled";
         /** @description One shipment of an order: which units went out, with which carrier and tracking. */
         OrderFulfillment: {
             /** @description Shipping carrier, e.g. UPS */
@@ -5578,7 +5829,7 @@ export interface components {
          * @description Kind of an order timeline entry.
          * @enum {string}
          */
-        OrderTimelineEntryType: "status" | "note" | "refund";
+        OrderTimelineEntryType: "status" | "note" | "refund" | "edit";
         /** @description An order's fulfillments with carrier, tracking number and URL, and per line what was shipped in which. */
         OrderTracking: {
             /** @description Shipments of the order */
@@ -19115,6 +19366,540 @@ export interface operations {
             };
             /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    orderEdits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the edits of an order, newest first */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["OrderEdit"][];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    orderEditCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    addLines?: {
+                        /** Format: uuid */
+                        entityId: string;
+                        quantity: number;
+                        /** Format: uuid */
+                        variantId?: string;
+                    }[];
+                    quantities?: {
+                        /** Format: uuid */
+                        lineItemId: string;
+                        quantity: number;
+                    }[];
+                    reason?: string;
+                    /** @description Line item ids to remove */
+                    removeLines?: string[];
+                    /** @description A postal address; line1, city, postalCode and country are required (422 naming the missing field otherwise) */
+                    shippingAddress?: {
+                        city: string;
+                        company?: string;
+                        country: string;
+                        firstName?: string;
+                        lastName?: string;
+                        line1: string;
+                        line2?: string;
+                        phone?: string;
+                        postalCode: string;
+                        state?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Preview an edit of an unfulfilled order */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["OrderEdit"];
+                    };
+                };
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    orderEditCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                editId: string;
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancel a previewed edit */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["OrderEdit"];
+                    };
+                };
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    orderEditConfirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                editId: string;
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Apply a previewed edit to its order */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["OrderEdit"];
+                    };
+                };
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
