@@ -307,3 +307,39 @@ describe('locks under parallel requests on separate connections', () => {
     }
   }, 240_000);
 });
+
+describe('promotions and prices', () => {
+  it('re-applies the order\'s promotion to the new lines: a preview records no use, a confirm keeps one', async () => {
+    const code = `EDIT${Date.now().toString(36).toUpperCase()}`;
+    const promo = await t.request('/api/promotions', { apiKey: store.admin, body: { code, name: 'Ten off', type: 'percentage_off_order', value: 10, usageLimit: 1, validFrom: new Date(Date.now() - 60_000).toISOString() } });
+    expect(promo.status, promo.text).toBe(201);
+    const p = await product(store, { price: 1000, stock: 10 });
+    const q = await product(store, { price: 500, stock: 10 });
+    const order = await placeOrder(store, [{ entityId: p }], { body: { promotionCodes: [code] } });
+    expect(order.discountTotal).toBe(100);
+    const timesUsed = async () => (await t.request(`/api/promotions/${promo.body.data.id}`, { apiKey: store.admin })).body.data.timesUsed;
+    expect(await timesUsed()).toBe(1);
+    const e = (await edit(order.id, { addLines: [{ entityId: q, quantity: 2 }] })).body.data;
+    expect(e.after).toMatchObject({ subtotal: 2000, discountTotal: 200 });
+    expect(await timesUsed()).toBe(1);
+    const confirmed = await move(order.id, e.id, 'confirm');
+    expect(confirmed.status, confirmed.text).toBe(200);
+    expect(await timesUsed()).toBe(1);
+    const after = await getOrder(order.id);
+    expect(after).toMatchObject({ subtotal: 2000, discountTotal: 200 });
+    expect(after.pricing.promotions).toHaveLength(1);
+  });
+
+  it('refuses a preview whose added line\'s price changed since with 409 EDIT_STALE', async () => {
+    const p = await product(store, { price: 1000, stock: 10 });
+    const q = await product(store, { price: 500, stock: 10 });
+    const order = await placeOrder(store, [{ entityId: p }]);
+    const e = (await edit(order.id, { addLines: [{ entityId: q, quantity: 1 }] })).body.data;
+    const prices = await t.request(`/api/pricing/prices?entityId=${q}`, { apiKey: store.admin });
+    const priceId = prices.body.data[0].id;
+    expect((await t.request(`/api/pricing/prices/${priceId}`, { method: 'PATCH', apiKey: store.admin, body: { amount: 600 } })).status).toBe(200);
+    const res = await move(order.id, e.id, 'confirm');
+    expect(res.status).toBe(409);
+    expect(res.body.error.details).toMatchObject({ reason: 'EDIT_STALE', previewGrandTotal: e.after.grandTotal });
+  });
+});
