@@ -34,6 +34,8 @@ export interface PricingRequest {
   /** The order the promotion uses are recorded against. */
   orderId: string;
   codes: string[];
+  /** A staff discount (draft orders), minor units, on top of the promotions; spread over the lines by value. */
+  manualDiscount?: number;
   settings: OrgSettings;
   lines: PricingLine[];
   shipping: { enabled: boolean; methodId: string | null | undefined; cartMethodId: string | null; cartId: string | null };
@@ -100,7 +102,7 @@ export async function priceOrder(tx: Tx, ctx: PricingCtx, req: PricingRequest, m
     pricesIncludeTax: tax.pricesIncludeTax,
     taxExempt: tax.exempt,
     lines: req.lines.map((l, i) => ({ unitPrice: l.unitPrice, quantity: l.quantity, rateBps: rates[i]!.rateBps })),
-    discountTotal: redemption.discountTotal,
+    discountTotal: redemption.discountTotal + Math.max(0, req.manualDiscount ?? 0),
     lineDiscounts: redemption.lineDiscounts,
     freeShipping: redemption.freeShipping,
     shipping: req.settings.shipping,

@@ -2,7 +2,7 @@
 import { builder } from '../../graphql/builder.js';
 import { AddressRef, type AddressView } from '../../graphql/address.js';
 import { defineEnum } from '../../graphql/enums.js';
-import { ActorKindEnum } from '../orders/types.js';
+import { TimelineActorRef } from '../orders/types.js';
 import type { EditOperations } from './plan.js';
 import { EDIT_STATUSES, PAYMENT_ACTIONS } from './status.js';
 import type { EditLineView, EditSnapshot, EditView } from './views.js';
@@ -68,13 +68,6 @@ const EditOperationsRef = builder.objectRef<EditOperations>('OrderEditOperations
   }),
 });
 
-const EditActorRef = builder.objectRef<{ id: string | null; kind: string }>('OrderEditActor').implement({
-  fields: (t) => ({
-    id: t.exposeString('id', { nullable: true }),
-    kind: t.field({ type: ActorKindEnum, resolve: (a) => a.kind as never }),
-  }),
-});
-
 export const OrderEditRef = builder.objectRef<EditView>('OrderEdit').implement({
   description: 'An edit of an unfulfilled order: its operations, the order before, the previewed (then applied) order after, and the payment difference.',
   fields: (t) => ({
@@ -88,9 +81,9 @@ export const OrderEditRef = builder.objectRef<EditView>('OrderEdit').implement({
     paymentAction: t.field({ type: OrderEditPaymentActionEnum, nullable: true, description: 'Set when confirmed', resolve: (e) => e.paymentAction }),
     refundId: t.field({ type: 'UUID', nullable: true, description: 'The refund of the difference (paymentAction refund)', resolve: (e) => e.refundId }),
     reason: t.exposeString('reason', { nullable: true }),
-    createdBy: t.field({ type: EditActorRef, resolve: (e) => e.createdBy }),
+    createdBy: t.field({ type: TimelineActorRef, resolve: (e) => e.createdBy }),
     createdAt: t.field({ type: 'DateTime', resolve: (e) => e.createdAt }),
-    decidedBy: t.field({ type: EditActorRef, nullable: true, resolve: (e) => e.decidedBy }),
+    decidedBy: t.field({ type: TimelineActorRef, nullable: true, resolve: (e) => e.decidedBy }),
     decidedAt: t.field({ type: 'DateTime', nullable: true, resolve: (e) => e.decidedAt }),
   }),
 });

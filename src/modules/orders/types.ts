@@ -193,7 +193,7 @@ export const OrderFulfillmentRef = builder.objectRef<FulfillmentView>('OrderFulf
 graphOnly('OrderRefund', 'undoneById');
 graphOnly('OrderFulfillment', 'createdById');
 
-const TimelineActorRef = builder.objectRef<TimelineEntry['actor']>('OrderTimelineActor').implement({
+export const TimelineActorRef = builder.objectRef<TimelineEntry['actor']>('OrderTimelineActor').implement({
   fields: (t) => ({
     id: t.exposeString('id', { nullable: true, description: 'User id (API keys act for their user); null for the system' }),
     kind: t.field({ type: ActorKindEnum, resolve: (a) => a.kind as never }),
