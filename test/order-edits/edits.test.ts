@@ -35,7 +35,7 @@ describe('preview and confirm', () => {
     const [lineA, lineB] = order.lineItems;
     const before = { a: await available(store, a), b: await available(store, b), c: await available(store, c) };
 
-    const created = await edit(order.id, { quantities: [{ lineItemId: lineA.lineItemId, quantity: 3 }], removeLines: [lineB.lineItemId], addLines: [{ entityId: c, quantity: 2 }], reason: 'customer called' });
+    const created = await edit(order.id, { quantities: [{ lineItemId: lineA.lineItemId, quantity: 3 }], removeLineIds: [lineB.lineItemId], addLines: [{ entityId: c, quantity: 2 }], reason: 'customer called' });
     expect(created.status, created.text).toBe(201);
     const preview = created.body.data;
     expect(preview).toMatchObject({ orderId: order.id, status: 'pending', paymentAction: null, reason: 'customer called' });
@@ -193,7 +193,7 @@ describe('illegal moves and stale previews', () => {
 describe('input and permissions', () => {
   it.each([
     [{}, 'addLines'],
-    [{ removeLines: ['00000000-0000-4000-8000-000000000000'] }, 'removeLines.0'],
+    [{ removeLineIds: ['00000000-0000-4000-8000-000000000000'] }, 'removeLineIds.0'],
     [{ quantities: [{ lineItemId: '00000000-0000-4000-8000-000000000000', quantity: 1 }] }, 'quantities.0.lineItemId'],
     [{ quantities: [{ lineItemId: '00000000-0000-4000-8000-000000000000', quantity: 0 }] }, 'quantities'],
     [{ addLines: [{ entityId: '00000000-0000-4000-8000-000000000000', quantity: 1 }] }, 'addLines.0.entityId'],
@@ -211,7 +211,7 @@ describe('input and permissions', () => {
     const p = await product(store, { price: 100, stock: 10 });
     const unpriced = await product(store, { price: null, stock: 10 });
     const order = await placeOrder(store, [{ entityId: p }]);
-    expect((await edit(order.id, { removeLines: [order.lineItems[0].lineItemId] })).status).toBe(422);
+    expect((await edit(order.id, { removeLineIds: [order.lineItems[0].lineItemId] })).status).toBe(422);
     const res = await edit(order.id, { addLines: [{ entityId: unpriced, quantity: 1 }] });
     expect(res.status).toBe(422);
     expect(res.body.error.details[0].field).toBe('addLines.0.entityId');

@@ -2131,7 +2131,7 @@ export interface paths {
         put?: never;
         /**
          * Preview an edit of an unfulfilled order
-         * @description Operations: addLines (priced today), removeLines, quantities (new quantity per line) and shippingAddress. Kept lines keep the unit price they were sold at; promotions, shipping and tax are recomputed over the new lines and address exactly as checkout prices an order. Answers a pending edit with before, after and difference; nothing on the order changes until it is confirmed. Only an order that is pending, confirmed or processing with no unit fulfilled and no line refunded can be edited (409 otherwise). An added item that cannot be sold or has no price, or an edited order that no longer qualifies for its promotion codes, is 422. Emits orders.edit (action created).
+         * @description Operations: addLines (priced today), removeLineIds, quantities (new quantity per line) and shippingAddress. Kept lines keep the unit price they were sold at; promotions, shipping and tax are recomputed over the new lines and address exactly as checkout prices an order. Answers a pending edit with before, after and difference; nothing on the order changes until it is confirmed. Only an order that is pending, confirmed or processing with no unit fulfilled and no line refunded can be edited (409 otherwise). An added item that cannot be sold or has no price, or an edited order that no longer qualifies for its promotion codes, is 422. Emits orders.edit (action created).
          *
          *     Requires permission orders:update.
          *
@@ -4449,6 +4449,7 @@ export interface components {
              * @description When it was created
              */
             createdAt: string;
+            /** @description Who created the draft */
             createdBy: components["schemas"]["OrderTimelineActor"];
             /** @description ISO 4217 currency code, e.g. USD */
             currency: string;
@@ -4457,6 +4458,7 @@ export interface components {
              * @description The customer (their account's user id)
              */
             customerId?: string | null;
+            /** @description The manual discount (amount 0: none) */
             discount: components["schemas"]["DraftOrderDiscount"];
             /** @description The guest email (customers use their account address) */
             email?: string | null;
@@ -4465,6 +4467,7 @@ export interface components {
              * @description Identifier of the draft order
              */
             id: string;
+            /** @description The lines, in order */
             lines: components["schemas"]["DraftOrderLine"][];
             /** @description Free-text note */
             note?: string | null;
@@ -4480,6 +4483,7 @@ export interface components {
              * @description UUID of the shipping method
              */
             shippingMethodId?: string | null;
+            /** @description open or completed */
             status: components["schemas"]["DraftOrderStatus"];
             /**
              * Format: date-time
@@ -4487,6 +4491,7 @@ export interface components {
              */
             updatedAt: string;
         };
+        /** @description A manual discount staff gave the draft. */
         DraftOrderDiscount: {
             /**
              * Format: int64
@@ -4496,6 +4501,7 @@ export interface components {
             /** @description Why, in words */
             reason?: string | null;
         };
+        /** @description A line of a draft order. */
         DraftOrderLine: {
             /**
              * Format: uuid
@@ -5447,19 +5453,23 @@ export interface components {
         };
         /** @description An edit of an unfulfilled order: its operations, the order before, the previewed (then applied) order after, and the payment difference. */
         OrderEdit: {
+            /** @description The previewed order; once confirmed, the order as applied (with the new line ids) */
             after: components["schemas"]["OrderEditSnapshot"];
+            /** @description The order when the edit was previewed */
             before: components["schemas"]["OrderEditSnapshot"];
             /**
              * Format: date-time
              * @description When it was created
              */
             createdAt: string;
+            /** @description Who previewed the edit */
             createdBy: components["schemas"]["OrderTimelineActor"];
             /**
              * Format: date-time
              * @description When it was decided
              */
             decidedAt?: string | null;
+            /** @description Who confirmed or cancelled it */
             decidedBy?: components["schemas"]["OrderTimelineActor"] | null;
             /**
              * Format: int64
@@ -5471,6 +5481,7 @@ export interface components {
              * @description Identifier of the order edit
              */
             id: string;
+            /** @description What the edit asked for */
             operations: components["schemas"]["OrderEditOperations"];
             /**
              * Format: uuid
@@ -5486,8 +5497,10 @@ export interface components {
              * @description The refund of the difference (paymentAction refund)
              */
             refundId?: string | null;
+            /** @description pending, confirmed or cancelled */
             status: components["schemas"]["OrderEditStatus"];
         };
+        /** @description A line the edit adds, priced today. */
         OrderEditAddedLine: {
             /**
              * Format: uuid
@@ -5538,7 +5551,7 @@ export interface components {
             title: string;
             /**
              * Format: int64
-             * @description Integer minor units of the currency
+             * @description unitPrice × quantity
              */
             totalPrice: number;
             /**
@@ -5554,9 +5567,12 @@ export interface components {
         };
         /** @description What the edit asked for. */
         OrderEditOperations: {
+            /** @description Lines to add */
             addLines: components["schemas"]["OrderEditAddedLine"][];
+            /** @description New quantities of order lines */
             quantities: components["schemas"]["OrderEditQuantity"][];
-            removeLines: string[];
+            /** @description Line item ids to remove */
+            removeLineIds: string[];
             /** @description Where the order ships to */
             shippingAddress?: components["schemas"]["Address"] | null;
         };
@@ -5565,6 +5581,7 @@ export interface components {
          * @enum {string}
          */
         OrderEditPaymentAction: "none" | "refund" | "awaiting_difference" | "reissued_intent";
+        /** @description A new quantity the edit gives an order line. */
         OrderEditQuantity: {
             /**
              * Format: uuid
@@ -5589,6 +5606,7 @@ export interface components {
              * @description What the customer pays, minor units
              */
             grandTotal: number;
+            /** @description The lines, in order */
             lineItems: components["schemas"]["OrderEditLine"][];
             /** @description Where the order ships to */
             shippingAddress?: components["schemas"]["Address"] | null;
@@ -15847,6 +15865,7 @@ export interface operations {
                 limit?: number;
                 /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
+                /** @description open or completed; default both */
                 status?: components["schemas"]["DraftOrderStatus"];
             };
             header?: never;
@@ -15979,9 +15998,11 @@ export interface operations {
                      * @description A guest email, when there is no customerId
                      */
                     email?: string;
+                    /** @description The lines, in order */
                     lines: {
                         /** Format: uuid */
                         entityId: string;
+                        /** @description Why the custom unitPrice (required with it) */
                         priceReason?: string;
                         quantity: number;
                         /** @description A custom unit price, minor units (needs priceReason); default the price list's price at completion */
@@ -16363,9 +16384,11 @@ export interface operations {
                      * @description A guest email, when there is no customerId
                      */
                     email?: string;
+                    /** @description Replaces every line */
                     lines?: {
                         /** Format: uuid */
                         entityId: string;
+                        /** @description Why the custom unitPrice (required with it) */
                         priceReason?: string;
                         quantity: number;
                         /** @description A custom unit price, minor units (needs priceReason); default the price list's price at completion */
@@ -16525,7 +16548,9 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @description Payment method id of the provider; required unless paymentPending */
                     paymentMethodId?: string;
+                    /** @description Invoice terms: charge nothing, the order stays pending awaiting payment */
                     paymentPending?: boolean;
                 };
             };
@@ -20528,6 +20553,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @description Lines to add, priced today */
                     addLines?: {
                         /** Format: uuid */
                         entityId: string;
@@ -20535,6 +20561,7 @@ export interface operations {
                         /** Format: uuid */
                         variantId?: string;
                     }[];
+                    /** @description New quantities of order lines */
                     quantities?: {
                         /** Format: uuid */
                         lineItemId: string;
@@ -20542,7 +20569,7 @@ export interface operations {
                     }[];
                     reason?: string;
                     /** @description Line item ids to remove */
-                    removeLines?: string[];
+                    removeLineIds?: string[];
                     /** @description A postal address; line1, city, postalCode and country are required (422 naming the missing field otherwise) */
                     shippingAddress?: {
                         city: string;

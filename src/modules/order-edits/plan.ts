@@ -19,7 +19,7 @@ export interface EditAddress {
 
 export interface EditOperations {
   addLines: Array<{ entityId: string; variantId: string | null; quantity: number }>;
-  removeLines: string[];
+  removeLineIds: string[];
   quantities: Array<{ lineItemId: string; quantity: number }>;
   shippingAddress: EditAddress | null;
 }
@@ -34,10 +34,10 @@ export interface PlannedLine {
   previousQuantity: number;
 }
 
-export function normalizeOperations(input: { addLines?: Array<{ entityId: string; variantId?: string | null; quantity: number }> | null; removeLines?: string[] | null; quantities?: Array<{ lineItemId: string; quantity: number }> | null; shippingAddress?: EditAddress | null }): EditOperations {
+export function normalizeOperations(input: { addLines?: Array<{ entityId: string; variantId?: string | null; quantity: number }> | null; removeLineIds?: string[] | null; quantities?: Array<{ lineItemId: string; quantity: number }> | null; shippingAddress?: EditAddress | null }): EditOperations {
   return {
     addLines: (input.addLines ?? []).map((l) => ({ entityId: l.entityId, variantId: l.variantId ?? null, quantity: l.quantity })),
-    removeLines: input.removeLines ?? [],
+    removeLineIds: input.removeLineIds ?? [],
     quantities: input.quantities ?? [],
     shippingAddress: input.shippingAddress ?? null,
   };
@@ -48,15 +48,15 @@ export function planLines(order: OrderRow, ops: EditOperations): PlannedLine[] {
   const issues: FieldIssue[] = [];
   const byId = new Map(order.lines.map((l) => [l.id, l]));
   const removed = new Set<string>();
-  ops.removeLines.forEach((id, i) => {
-    if (!byId.has(id)) issues.push({ field: `removeLines.${i}`, message: 'is not a line of this order' });
-    else if (removed.has(id)) issues.push({ field: `removeLines.${i}`, message: 'is named twice' });
+  ops.removeLineIds.forEach((id, i) => {
+    if (!byId.has(id)) issues.push({ field: `removeLineIds.${i}`, message: 'is not a line of this order' });
+    else if (removed.has(id)) issues.push({ field: `removeLineIds.${i}`, message: 'is named twice' });
     removed.add(id);
   });
   const quantities = new Map<string, number>();
   ops.quantities.forEach((q, i) => {
     if (!byId.has(q.lineItemId)) issues.push({ field: `quantities.${i}.lineItemId`, message: 'is not a line of this order' });
-    else if (removed.has(q.lineItemId)) issues.push({ field: `quantities.${i}.lineItemId`, message: 'is also removed by removeLines' });
+    else if (removed.has(q.lineItemId)) issues.push({ field: `quantities.${i}.lineItemId`, message: 'is also removed by removeLineIds' });
     else if (quantities.has(q.lineItemId)) issues.push({ field: `quantities.${i}.lineItemId`, message: 'is named twice' });
     quantities.set(q.lineItemId, q.quantity);
   });
@@ -66,13 +66,13 @@ export function planLines(order: OrderRow, ops: EditOperations): PlannedLine[] {
     .map((l) => ({ lineItemId: l.id, entityId: l.entityId, variantId: l.variantId, quantity: quantities.get(l.id) ?? l.quantity, previousQuantity: l.quantity }));
   const added: PlannedLine[] = ops.addLines.map((l) => ({ lineItemId: null, entityId: l.entityId, variantId: l.variantId, quantity: l.quantity, previousQuantity: 0 }));
   const lines = [...kept, ...added];
-  if (!lines.length) throw validationFailed([{ field: 'removeLines', message: 'an edit cannot remove every line: cancel the order instead' }]);
+  if (!lines.length) throw validationFailed([{ field: 'removeLineIds', message: 'an edit cannot remove every line: cancel the order instead' }]);
   return lines;
 }
 
 /** Whether the operations change anything at all. */
 export function isEmpty(ops: EditOperations): boolean {
-  return !ops.addLines.length && !ops.removeLines.length && !ops.quantities.length && !ops.shippingAddress;
+  return !ops.addLines.length && !ops.removeLineIds.length && !ops.quantities.length && !ops.shippingAddress;
 }
 
 /**

@@ -15,7 +15,7 @@ const addLine = withGraphqlInput(
   'OrderEditAddLineInput',
 );
 const quantity = withGraphqlInput(
-  z.object({ lineItemId: z.guid(), quantity: z.number().int().positive().max(10_000) }).strict().describe('A new quantity for an order line (remove a line with removeLines)'),
+  z.object({ lineItemId: z.guid(), quantity: z.number().int().positive().max(10_000) }).strict().describe('A new quantity for an order line (remove a line with removeLineIds)'),
   'OrderEditQuantityInput',
 );
 const editAudit = { entityType: 'order', entityId: (_input: unknown, edit: unknown) => (edit as EditView).orderId };
@@ -25,7 +25,7 @@ defineOperation({
   kind: 'mutation',
   summary: 'Preview an edit of an unfulfilled order',
   description:
-    'Operations: addLines (priced today), removeLines, quantities (new quantity per line) and shippingAddress. Kept lines keep the unit price ' +
+    'Operations: addLines (priced today), removeLineIds, quantities (new quantity per line) and shippingAddress. Kept lines keep the unit price ' +
     'they were sold at; promotions, shipping and tax are recomputed over the new lines and address exactly as checkout prices an order. ' +
     'Answers a pending edit with before, after and difference; nothing on the order changes until it is confirmed. Only an order that is ' +
     'pending, confirmed or processing with no unit fulfilled and no line refunded can be edited (409 otherwise). An added item that cannot be ' +
@@ -34,9 +34,9 @@ defineOperation({
   access: { permission: PERMISSION.update },
   input: {
     id: orderId,
-    addLines: z.array(addLine).max(100).optional(),
-    removeLines: z.array(z.guid()).max(100).optional().describe('Line item ids to remove'),
-    quantities: z.array(quantity).max(100).optional(),
+    addLines: z.array(addLine).max(100).optional().describe('Lines to add, priced today'),
+    removeLineIds: z.array(z.guid()).max(100).optional().describe('Line item ids to remove'),
+    quantities: z.array(quantity).max(100).optional().describe('New quantities of order lines'),
     shippingAddress: address.optional(),
     reason: z.string().max(EDIT_REASON_MAX).optional(),
   },

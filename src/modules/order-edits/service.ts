@@ -165,7 +165,7 @@ async function preview(tx: Tx, ctx: OrdersCtx, order: OrderRow, ops: EditOperati
 /** POST /orders/:id/edits: a pending edit with its preview. */
 export async function createEdit(ctx: OrdersCtx, orderId: string, input: EditInput): Promise<EditView> {
   const ops = normalizeOperations(input);
-  if (isEmpty(ops)) throw validationFailed([{ field: 'addLines', message: 'name at least one operation: addLines, removeLines, quantities or shippingAddress' }]);
+  if (isEmpty(ops)) throw validationFailed([{ field: 'addLines', message: 'name at least one operation: addLines, removeLineIds, quantities or shippingAddress' }]);
   const actor = actorRecord(ctx);
   return inTransaction(ctx.db, async (tx) => {
     const order = await lockOrder(tx, ctx, orderId);

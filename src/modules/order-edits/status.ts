@@ -31,4 +31,11 @@ export const EDITABLE_ORDER_STATUSES: readonly OrderStatus[] = ['pending', 'conf
 
 /** What confirming did with the payment (see service.ts settlePayment). */
 export const PAYMENT_ACTIONS = ['none', 'refund', 'awaiting_difference', 'reissued_intent'] as const;
+
+export const PAYMENT_ACTION_DESCRIPTIONS: Record<PaymentAction, string> = {
+  none: 'The total did not change what is owed',
+  refund: 'The difference was refunded through the refund rules (refundId)',
+  awaiting_difference: 'The order is partially_paid until the difference is paid',
+  reissued_intent: 'An order awaiting payment got a payment intent for its new total',
+};
 export type PaymentAction = (typeof PAYMENT_ACTIONS)[number];
