@@ -75,7 +75,7 @@ describe('preview and confirm', () => {
     // The edited order is paid through the new intent and fulfils the new lines.
     const paid = await pay(store, after);
     expect(paid).toMatchObject({ paymentStatus: 'paid', capturedAmount: after.grandTotal });
-  });
+  }, 120_000);
 
   it('changes the shipping address (tax recomputed on the new destination) and lists edits newest first', async () => {
     const p = await product(store, { price: 1000, stock: 5 });
@@ -328,7 +328,7 @@ describe('promotions and prices', () => {
     const after = await getOrder(order.id);
     expect(after).toMatchObject({ subtotal: 2000, discountTotal: 200 });
     expect(after.pricing.promotions).toHaveLength(1);
-  });
+  }, 120_000);
 
   it('refuses a preview whose added line\'s price changed since with 409 EDIT_STALE', async () => {
     const p = await product(store, { price: 1000, stock: 10 });
