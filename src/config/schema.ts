@@ -31,6 +31,7 @@ export const DEFAULT_ROLES: Record<string, string[]> = {
     'customers:read',
     'cart:create', 'cart:update',
     'shipping:read',
+    'drafts:manage',
   ],
   customer: [
     'catalog:read',

@@ -1238,7 +1238,7 @@ export interface paths {
         put?: never;
         /**
          * Create an order from a cart
-         * @description In one transaction: re-prices every line (never the cart snapshots), applies promotionCodes, taxes each line by its tax class, adds shipping (settings shipping.flatRate, free from shipping.freeOver), reserves stock (concurrent checkouts never oversell), runs checkout.beforeCreate hooks (which may veto), authorizes paymentMethodId through the payment provider (config payments.provider, or paymentProvider among the enabled ones) — captured at once, or only authorized when the capture mode (settings payments.capture, or captureMode at a staff checkout) is manual or on_fulfilment — and numbers the order ORD-YYYY-NNNNNN. The answer carries the payment record (payment). The order stays pending (paymentStatus awaiting_payment) until the provider's event confirms it (payment_intent.succeeded, or amount_capturable_updated for an authorization). A card that needs 3-D Secure (or a redirect method) answers 201 with payment.status requires_action and payment.nextAction; the order keeps its stock reserved until the action completes (the provider's event, or POST /api/payments/{id}/confirm) or settings payments.actionExpiryMinutes (default 30) pass, which cancels it. Any failure — an unsellable or unpriced item, a refused code, missing stock, a declined card, a veto — is 422 CHECKOUT_FAILED with the reason in error.details.reason, and nothing is kept. With idempotencyKey, a replay by the same caller returns the original order with 200 and charges nothing. After-hook (orders.afterCreate) failures are listed in meta.hookErrors. Anonymous shoppers may check out a guest cart (with its x-cart-token header); signed-in callers need orders:create; naming another customer needs orders:create:on-behalf. Emits orders.create.
+         * @description In one transaction: re-prices every line (never the cart snapshots), applies promotionCodes, taxes each line by its tax class, adds shipping (settings shipping.flatRate, free from shipping.freeOver), reserves stock (concurrent checkouts never oversell), runs checkout.beforeCreate hooks (which may veto), charges paymentMethodId through the payment adapter and numbers the order ORD-YYYY-NNNNNN. The order stays pending (paymentStatus awaiting_payment) until the provider's payment_intent.succeeded event confirms it. Any failure — an unsellable or unpriced item, a refused code, missing stock, a declined card, a veto — is 422 CHECKOUT_FAILED with the reason in error.details.reason, and nothing is kept. With idempotencyKey, a replay by the same caller returns the original order with 200 and charges nothing. After-hook (orders.afterCreate) failures are listed in meta.hookErrors. Anonymous shoppers may check out a guest cart (with its x-cart-token header); signed-in callers need orders:create; naming another customer needs orders:create:on-behalf. Emits orders.create.
          *
          *     Public.
          *
@@ -1338,6 +1338,98 @@ export interface paths {
         get: operations["openApiDocument"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/draft-orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List draft orders, newest first
+         * @description Requires permission drafts:manage.
+         *
+         *     GraphQL twin: `query { draftOrders }`.
+         */
+        get: operations["draftOrders"];
+        put?: never;
+        /**
+         * Create a draft order for a customer or a guest email
+         * @description Lines may carry a custom unitPrice with a priceReason (422 without one). Nothing is reserved or charged until completion. open → completed (POST /draft-orders/:id/complete); PATCH and DELETE only while open. A completed draft is 409 (details.reason INVALID_TRANSITION).
+         *
+         *     Requires permission drafts:manage.
+         *
+         *     GraphQL twin: `mutation { draftOrderCreate }`.
+         */
+        post: operations["draftOrderCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/draft-orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one draft order
+         * @description Requires permission drafts:manage.
+         *
+         *     GraphQL twin: `query { draftOrder }`.
+         */
+        get: operations["draftOrder"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an open draft order; answers the deleted draft
+         * @description open → completed (POST /draft-orders/:id/complete); PATCH and DELETE only while open. A completed draft is 409 (details.reason INVALID_TRANSITION).
+         *
+         *     Requires permission drafts:manage.
+         *
+         *     GraphQL twin: `mutation { draftOrderDelete }`.
+         */
+        delete: operations["draftOrderDelete"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an open draft order
+         * @description Replaces the fields given (lines as a whole). open → completed (POST /draft-orders/:id/complete); PATCH and DELETE only while open. A completed draft is 409 (details.reason INVALID_TRANSITION).
+         *
+         *     Requires permission drafts:manage.
+         *
+         *     GraphQL twin: `mutation { draftOrderUpdate }`.
+         */
+        patch: operations["draftOrderUpdate"];
+        trace?: never;
+    };
+    "/api/draft-orders/{id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn an open draft into a real order
+         * @description Prices the draft through checkout's path (custom unit prices and the manual discount as given, other lines at today's prices, shipping and tax recomputed), reserves the stock (409 when it is missing) and writes the order as checkout does (ORD- number, orders.create). With paymentPending: true (invoice terms) nothing is charged and the order stays pending, awaiting payment; otherwise paymentMethodId is charged (a decline is 422 naming it). open → completed (POST /draft-orders/:id/complete); PATCH and DELETE only while open. A completed draft is 409 (details.reason INVALID_TRANSITION).
+         *
+         *     Requires permission drafts:manage.
+         *
+         *     GraphQL twin: `mutation { draftOrderComplete }`.
+         */
+        post: operations["draftOrderComplete"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2022,7 +2114,37 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/orders/{id}/capture": {
+    "/api/orders/{id}/edits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the edits of an order, newest first
+         * @description Requires permission orders:read.
+         *
+         *     GraphQL twin: `query { orderEdits }`.
+         */
+        get: operations["orderEdits"];
+        put?: never;
+        /**
+         * Preview an edit of an unfulfilled order
+         * @description Operations: addLines (priced today), removeLineIds, quantities (new quantity per line) and shippingAddress. Kept lines keep the unit price they were sold at; promotions, shipping and tax are recomputed over the new lines and address exactly as checkout prices an order. Answers a pending edit with before, after and difference; nothing on the order changes until it is confirmed. Only an order that is pending, confirmed or processing with no unit fulfilled and no line refunded can be edited (409 otherwise). An added item that cannot be sold or has no price, or an edited order that no longer qualifies for its promotion codes, is 422. Emits orders.edit (action created).
+         *
+         *     Requires permission orders:update.
+         *
+         *     GraphQL twin: `mutation { orderEditCreate }`.
+         */
+        post: operations["orderEditCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/{id}/edits/{editId}/cancel": {
         parameters: {
             query?: never;
             header?: never;
@@ -2032,14 +2154,38 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Capture an order's authorized payments (all or part)
-         * @description Captures `amount` (minor units; default everything authorized and not captured) of the order's authorized payments, oldest first. Several partial captures are allowed up to what was authorized; the last one (the amount that is left) closes the authorization. More than is capturable is 422; nothing capturable (not authorized yet, captured, voided) is 409; a refusal by the provider is 409 with details.reason (the provider's code); an unreachable provider is 503 and records nothing (retrying is safe: the provider call carries the same idempotency key until its answer is recorded). The order's paymentStatus becomes paid (or partially_paid).
+         * Cancel a previewed edit
+         * @description pending → cancelled; the order is untouched. An edit that is not pending is 409 with details.reason INVALID_TRANSITION. Emits orders.edit (action cancelled).
          *
-         *     Requires permission payments:manage.
+         *     Requires permission orders:update.
          *
-         *     GraphQL twin: `mutation { orderCapture }`.
+         *     GraphQL twin: `mutation { orderEditCancel }`.
          */
-        post: operations["orderCapture"];
+        post: operations["orderEditCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/{id}/edits/{editId}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply a previewed edit to its order
+         * @description pending → confirmed, in one transaction: lines, totals, address, promotion uses and stock reservations, and the payment difference (an order awaiting payment gets a payment intent for the new total; a paid order whose total went down is refunded the difference through the refund rules; one whose total went up becomes partially_paid, awaiting the difference). An order changed since the preview (a fulfillment, a refund, a payment, another edit) or a total that no longer matches the preview is 409 with details.reason EDIT_STALE; an edit that is not pending is 409 with details.reason INVALID_TRANSITION; missing stock is 409. Emits orders.edit (action confirmed).
+         *
+         *     Requires permission orders:update.
+         *
+         *     GraphQL twin: `mutation { orderEditConfirm }`.
+         */
+        post: operations["orderEditConfirm"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2296,30 +2442,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/orders/{id}/refunds/{refundId}/retry": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Retry a refund the payment provider refused
-         * @description Only a failed refund (409 otherwise). Its quantities and amount are taken again (422 if the order no longer has them) and it is paid out at once through the payments it was allocated to; the provider is asked anew (a new idempotency key for the refused part). A refusal leaves it failed again with the order's amounts unchanged.
-         *
-         *     Requires permission orders:update and payments:manage.
-         *
-         *     GraphQL twin: `mutation { orderRefundRetry }`.
-         */
-        post: operations["orderRefundRetry"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/orders/{id}/refunds/{refundId}/undo": {
         parameters: {
             query?: never;
@@ -2392,30 +2514,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/orders/{id}/void": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Void an order's authorizations that captured nothing
-         * @description Releases the authorization of every payment of the order that captured nothing (pending, requires_action, authorized); the order's paymentStatus becomes voided. The order itself is not cancelled (PATCH its status to cancelled for that, which also voids). A partially captured payment cannot be voided (409); nothing to void is 409; a provider refusal is 409 with details.reason.
-         *
-         *     Requires permission payments:manage.
-         *
-         *     GraphQL twin: `mutation { orderVoid }`.
-         */
-        post: operations["orderVoid"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/orders/export": {
         parameters: {
             query?: never;
@@ -2462,52 +2560,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/payments/{id}/confirm": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Complete a payment that required the shopper's action (3-D Secure, a redirect)
-         * @description After the shopper comes back to the return URL, the storefront posts the query parameters it received (params). The provider is asked for the payment's state (the parameters are not trusted): authorized or captured confirms the order; failed cancels it and releases its stock; still requires_action answers the nextAction again. A payment that no longer waits answers its current state (200). Anyone holding the payment id may call it (it is only known to the checkout that created it and moves nothing the provider did not approve).
-         *
-         *     Public.
-         *
-         *     GraphQL twin: `mutation { paymentConfirm }`.
-         */
-        post: operations["paymentConfirm"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/payments/offline/challenge": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The offline payment provider's 3-D Secure challenge page (development and tests)
-         * @description Without result: an HTML page with Complete and Fail links. With result=succeeded|failed: 302 to the checkout's returnUrl with payment_intent and offline_result. 404 when the offline provider is not enabled or the reference does not wait for a challenge.
-         *
-         *     Public.
-         */
-        get: operations["paymentOfflineChallenge"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/payments/webhook": {
         parameters: {
             query?: never;
@@ -2518,34 +2570,12 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Receives raw payloads from the default payment provider
-         * @description The provider verifies the raw body with its own signature scheme (Stripe and the offline provider: the Stripe-Signature header, t=<unix>,v1=<hex HMAC-SHA256 of "t.<raw body>"> with STRIPE_WEBHOOK_SECRET, 5 minutes tolerance) — a missing or bad signature is 400 and changes nothing. Each event id is processed once (a duplicate is acknowledged). Events move the payment they name (by the provider's reference) forward only — authorized, captured, failed, voided, expired, refunded — and confirm an order awaiting payment once its payments cover the total. An event for an order not found (yet) is 404 and not recorded, so the provider retries it. GraphQL twin: `mutation { paymentWebhookReceive }`.
+         * Receives raw payloads from the configured payment adapter
+         * @description Verifies the Stripe-Signature header (t=<unix>,v1=<hex HMAC-SHA256 of "t.<raw body>"> with the webhook secret, STRIPE_WEBHOOK_SECRET; 5 minutes tolerance) — a missing or bad signature is 400 and changes nothing. Each event id is processed once. payment_intent.succeeded with data.object.metadata.orderId moves that order from pending (awaiting payment) to confirmed. An event for an order not found (yet) is 404 and not recorded, so the provider retries it. GraphQL twin: `mutation { paymentWebhookReceive }`.
          *
          *     Public.
          */
         post: operations["paymentWebhook"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/payments/webhook/{provider}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Receives raw payloads from one enabled payment provider
-         * @description The provider verifies the raw body with its own signature scheme (Stripe and the offline provider: the Stripe-Signature header, t=<unix>,v1=<hex HMAC-SHA256 of "t.<raw body>"> with STRIPE_WEBHOOK_SECRET, 5 minutes tolerance) — a missing or bad signature is 400 and changes nothing. Each event id is processed once (a duplicate is acknowledged). Events move the payment they name (by the provider's reference) forward only — authorized, captured, failed, voided, expired, refunded — and confirm an order awaiting payment once its payments cover the total. An event for an order not found (yet) is 404 and not recorded, so the provider retries it. The path names the provider (stripe, offline, or another enabled one).
-         *
-         *     Public.
-         */
-        post: operations["paymentWebhookOfProvider"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2981,36 +3011,6 @@ export interface paths {
          *     GraphQL twin: `mutation { settingsUpdate }`.
          */
         patch: operations["settingsUpdateGeneral"];
-        trace?: never;
-    };
-    "/api/settings/payments": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * One settings group; {} when it was never set (group payments)
-         * @description Requires permission settings:manage.
-         *
-         *     GraphQL twin: `query { settingsGroup }`.
-         */
-        get: operations["settingsGroupPayments"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        /**
-         * Shallow-merge a patch into a settings group; a null value deletes that key (group payments)
-         * @description Known groups are validated: general (currency ISO 4217, timezone IANA, locale BCP 47; currencies and locales: lists of further ones; pricesIncludeTax: boolean), tax (exemptCustomerGroupIds: customer groups whose orders carry no tax; exemptionNote: the invoice note, default "Reverse charge"), branding (storeName, legalName, email, phone, website, logoUrl, taxId, address, receiptFooter, primaryColor), policies (refundDailyCap and refundUndoWindowMinutes, non-negative integers; termsUrl, privacyUrl, returnsUrl: URLs shown in GET /store). Over REST the request body is the patch itself.
-         *
-         *     Requires permission settings:manage.
-         *
-         *     GraphQL twin: `mutation { settingsUpdate }`.
-         */
-        patch: operations["settingsUpdatePayments"];
         trace?: never;
     };
     "/api/settings/policies": {
@@ -3675,11 +3675,6 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
-        /**
-         * @description When an authorization is captured.
-         * @enum {string}
-         */
-        CaptureMode: "automatic" | "manual" | "on_fulfilment";
         /** @description A shopping cart. A guest cart (no customer) is reachable only with the cartToken returned at its creation, sent as the x-cart-token header. */
         Cart: {
             /** @description Only in the answer that created a guest cart: keep it and send it as x-cart-token */
@@ -4308,8 +4303,6 @@ export interface components {
             data: components["schemas"]["Order"];
             /** @description Non-fatal outcomes */
             meta: components["schemas"]["CheckoutMeta"];
-            /** @description The payment started for the order (null when there was nothing to pay). status requires_action: the storefront sends the shopper through nextAction, then POST /api/payments/{payment.id}/confirm */
-            payment?: components["schemas"]["Payment"] | null;
         };
         /** @description A customer as staff see it: the profile plus orders count and lifetime value. */
         Customer: {
@@ -4444,6 +4437,107 @@ export interface components {
              */
             userId?: string | null;
         };
+        /** @description An order staff are building for a customer or a guest email; completed into a real order. */
+        DraftOrder: {
+            /**
+             * Format: date-time
+             * @description When it was completed
+             */
+            completedAt?: string | null;
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
+            createdAt: string;
+            /** @description Who created the draft */
+            createdBy: components["schemas"]["OrderTimelineActor"];
+            /** @description ISO 4217 currency code, e.g. USD */
+            currency: string;
+            /**
+             * Format: uuid
+             * @description The customer (their account's user id)
+             */
+            customerId?: string | null;
+            /** @description The manual discount (amount 0: none) */
+            discount: components["schemas"]["DraftOrderDiscount"];
+            /** @description The guest email (customers use their account address) */
+            email?: string | null;
+            /**
+             * Format: uuid
+             * @description Identifier of the draft order
+             */
+            id: string;
+            /** @description The lines, in order */
+            lines: components["schemas"]["DraftOrderLine"][];
+            /** @description Free-text note */
+            note?: string | null;
+            /**
+             * Format: uuid
+             * @description The order it became (completed)
+             */
+            orderId?: string | null;
+            /** @description Where the order ships to */
+            shippingAddress?: components["schemas"]["Address"] | null;
+            /**
+             * Format: uuid
+             * @description UUID of the shipping method
+             */
+            shippingMethodId?: string | null;
+            /** @description open or completed */
+            status: components["schemas"]["DraftOrderStatus"];
+            /**
+             * Format: date-time
+             * @description When it was last changed
+             */
+            updatedAt: string;
+        };
+        /** @description A manual discount staff gave the draft. */
+        DraftOrderDiscount: {
+            /**
+             * Format: int64
+             * @description A manual discount on the order, spread over the lines by value
+             */
+            amount: number;
+            /** @description Why, in words */
+            reason?: string | null;
+        };
+        /** @description A line of a draft order. */
+        DraftOrderLine: {
+            /**
+             * Format: uuid
+             * @description UUID of the catalog entity
+             */
+            entityId: string;
+            /** @description Why the custom price */
+            priceReason?: string | null;
+            /**
+             * Format: int32
+             * @description Number of units
+             */
+            quantity: number;
+            /**
+             * Format: int64
+             * @description A custom unit price; null: the price list's price at completion
+             */
+            unitPrice?: number | null;
+            /**
+             * Format: uuid
+             * @description UUID of the variant (null or absent for the entity itself)
+             */
+            variantId?: string | null;
+        };
+        /** @description A page of DraftOrder items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
+        DraftOrderPage: {
+            /** @description The items of this page, in list order */
+            data: components["schemas"]["DraftOrder"][];
+            /** @description Pagination metadata */
+            meta: components["schemas"]["PageMeta"];
+        };
+        /**
+         * @description open (editable) → completed (an order was created from it).
+         * @enum {string}
+         */
+        DraftOrderStatus: "open" | "completed";
         /** @description Availability of one entity: in total, per variant, per warehouse and per level. */
         EntityAvailability: {
             /**
@@ -5237,8 +5331,6 @@ export interface components {
             paymentIntentId?: string | null;
             /** @description Payment provider that takes the payment, e.g. stripe */
             paymentProvider?: string | null;
-            /** @description Payments of the order, oldest first (empty before one was started). Over REST: include=payments (null otherwise) Over REST: present only with include=payments. */
-            payments?: components["schemas"]["Payment"][] | null;
             /** @description Payment state of the order */
             paymentStatus: components["schemas"]["PaymentStatus"];
             /**
@@ -5359,6 +5451,186 @@ export interface components {
             /** @description The order's payment status (downloads are offered once it is paid) */
             paymentStatus: components["schemas"]["PaymentStatus"];
         };
+        /** @description An edit of an unfulfilled order: its operations, the order before, the previewed (then applied) order after, and the payment difference. */
+        OrderEdit: {
+            /** @description The previewed order; once confirmed, the order as applied (with the new line ids) */
+            after: components["schemas"]["OrderEditSnapshot"];
+            /** @description The order when the edit was previewed */
+            before: components["schemas"]["OrderEditSnapshot"];
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
+            createdAt: string;
+            /** @description Who previewed the edit */
+            createdBy: components["schemas"]["OrderTimelineActor"];
+            /**
+             * Format: date-time
+             * @description When it was decided
+             */
+            decidedAt?: string | null;
+            /** @description Who confirmed or cancelled it */
+            decidedBy?: components["schemas"]["OrderTimelineActor"] | null;
+            /**
+             * Format: int64
+             * @description after.grandTotal − before.grandTotal (negative: money goes back)
+             */
+            difference: number;
+            /**
+             * Format: uuid
+             * @description Identifier of the order edit
+             */
+            id: string;
+            /** @description What the edit asked for */
+            operations: components["schemas"]["OrderEditOperations"];
+            /**
+             * Format: uuid
+             * @description UUID of the order
+             */
+            orderId: string;
+            /** @description Set when confirmed */
+            paymentAction?: (string & components["schemas"]["OrderEditPaymentAction"]) | null;
+            /** @description Why, in words */
+            reason?: string | null;
+            /**
+             * Format: uuid
+             * @description The refund of the difference (paymentAction refund)
+             */
+            refundId?: string | null;
+            /** @description pending, confirmed or cancelled */
+            status: components["schemas"]["OrderEditStatus"];
+        };
+        /** @description A line the edit adds, priced today. */
+        OrderEditAddedLine: {
+            /**
+             * Format: uuid
+             * @description UUID of the catalog entity
+             */
+            entityId: string;
+            /**
+             * Format: int32
+             * @description Number of units
+             */
+            quantity: number;
+            /**
+             * Format: uuid
+             * @description UUID of the variant (null or absent for the entity itself)
+             */
+            variantId?: string | null;
+        };
+        /** @description A line of the order before or after an edit. */
+        OrderEditLine: {
+            /**
+             * Format: int64
+             * @description Discounts, minor units
+             */
+            discountTotal: number;
+            /**
+             * Format: uuid
+             * @description UUID of the catalog entity
+             */
+            entityId: string;
+            /**
+             * Format: uuid
+             * @description null for a line the edit adds, until it is confirmed
+             */
+            lineItemId?: string | null;
+            /**
+             * Format: int32
+             * @description Number of units
+             */
+            quantity: number;
+            /** @description Stock keeping unit */
+            sku: string;
+            /**
+             * Format: int64
+             * @description Tax, minor units
+             */
+            taxTotal: number;
+            /** @description Title shown to shoppers */
+            title: string;
+            /**
+             * Format: int64
+             * @description unitPrice × quantity
+             */
+            totalPrice: number;
+            /**
+             * Format: int64
+             * @description Price of one unit, minor units
+             */
+            unitPrice: number;
+            /**
+             * Format: uuid
+             * @description UUID of the variant (null or absent for the entity itself)
+             */
+            variantId?: string | null;
+        };
+        /** @description What the edit asked for. */
+        OrderEditOperations: {
+            /** @description Lines to add */
+            addLines: components["schemas"]["OrderEditAddedLine"][];
+            /** @description New quantities of order lines */
+            quantities: components["schemas"]["OrderEditQuantity"][];
+            /** @description Line item ids to remove */
+            removeLineIds: string[];
+            /** @description Where the order ships to */
+            shippingAddress?: components["schemas"]["Address"] | null;
+        };
+        /**
+         * @description What confirming did with the payment: none (same total), refund (the difference refunded through the refund rules), awaiting_difference (paymentStatus partially_paid until the difference is paid), reissued_intent (an order awaiting payment got a payment intent for its new total).
+         * @enum {string}
+         */
+        OrderEditPaymentAction: "none" | "refund" | "awaiting_difference" | "reissued_intent";
+        /** @description A new quantity the edit gives an order line. */
+        OrderEditQuantity: {
+            /**
+             * Format: uuid
+             * @description UUID of the order line
+             */
+            lineItemId: string;
+            /**
+             * Format: int32
+             * @description Number of units
+             */
+            quantity: number;
+        };
+        /** @description The order's lines, totals and address on one side of an edit. */
+        OrderEditSnapshot: {
+            /**
+             * Format: int64
+             * @description Discounts, minor units
+             */
+            discountTotal: number;
+            /**
+             * Format: int64
+             * @description What the customer pays, minor units
+             */
+            grandTotal: number;
+            /** @description The lines, in order */
+            lineItems: components["schemas"]["OrderEditLine"][];
+            /** @description Where the order ships to */
+            shippingAddress?: components["schemas"]["Address"] | null;
+            /**
+             * Format: int64
+             * @description Shipping, minor units
+             */
+            shippingTotal: number;
+            /**
+             * Format: int64
+             * @description Sum of line totals before discounts, tax and shipping, minor units
+             */
+            subtotal: number;
+            /**
+             * Format: int64
+             * @description Tax, minor units
+             */
+            taxTotal: number;
+        };
+        /**
+         * @description pending (previewed) → confirmed (applied to the order) or cancelled.
+         * @enum {string}
+         */
+        OrderEditStatus: "pending" | "confirmed" | "cancelled";
         /** @description One shipment of an order: which units went out, with which carrier and tracking. */
         OrderFulfillment: {
             /** @description Shipping carrier, e.g. UPS */
@@ -5536,30 +5808,6 @@ export interface components {
             data: components["schemas"]["Order"][];
             /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
-        };
-        /** @description A payment-provider event received for the payment (each event id is processed once). */
-        OrderPaymentEvent: {
-            /** @description The provider's event id, e.g. evt_... */
-            eventId: string;
-            /** @description What it did: confirmed, paid, authorized, failed, voided, expired, recorded, duplicate or ignored: <why> */
-            outcome: string;
-            /**
-             * Format: date-time
-             * @description When it was received
-             */
-            receivedAt: string;
-            /** @description The provider's event type, e.g. payment_intent.succeeded (an open set: the provider's) */
-            type: string;
-        };
-        /** @description The order after a capture or void, and its payments. */
-        OrderPaymentsResult: {
-            /**
-             * Format: int64
-             * @description What this call captured (0 for a void)
-             */
-            captured: number;
-            order: components["schemas"]["Order"];
-            payments: components["schemas"]["Payment"][];
         };
         /** @description How the order was priced: applied promotions, the shipping rule, the tax mode and any tax exemption. */
         OrderPricing: {
@@ -5781,7 +6029,7 @@ export interface components {
          * @description Kind of an order timeline entry.
          * @enum {string}
          */
-        OrderTimelineEntryType: "status" | "note" | "refund";
+        OrderTimelineEntryType: "status" | "note" | "refund" | "edit";
         /** @description An order's fulfillments with carrier, tracking number and URL, and per line what was shipped in which. */
         OrderTracking: {
             /** @description Shipments of the order */
@@ -5856,102 +6104,11 @@ export interface components {
              */
             totalPages: number;
         };
-        /** @description One payment of an order through a payment provider (an order may have several). */
-        Payment: {
-            /**
-             * Format: int64
-             * @description What the payment is for
-             */
-            amount: number;
-            /**
-             * Format: int64
-             * @description Integer minor units of the currency
-             */
-            authorizedAmount: number;
-            /**
-             * Format: int64
-             * @description Authorized and not captured yet
-             */
-            capturableAmount: number;
-            /**
-             * Format: int64
-             * @description Integer minor units of the currency
-             */
-            capturedAmount: number;
-            captureMode: components["schemas"]["CaptureMode"];
-            /**
-             * Format: date-time
-             * @description When it was created
-             */
-            createdAt: string;
-            /** @description ISO 4217 currency code, e.g. USD */
-            currency: string;
-            /** @description Provider events received for this payment, oldest first */
-            events: components["schemas"]["OrderPaymentEvent"][];
-            /** @description The provider reported the authorization expired */
-            expired: boolean;
-            /**
-             * Format: date-time
-             * @description When the authorization lapses, if the provider said
-             */
-            expiresAt?: string | null;
-            failureCode?: string | null;
-            failureMessage?: string | null;
-            /**
-             * Format: uuid
-             * @description Identifier of the payment
-             */
-            id: string;
-            /** @description Same as providerReference (the name before payment records) */
-            intentId?: string | null;
-            /** @description The provider's payment method id or type, e.g. pm_card_visa */
-            method?: string | null;
-            /** @description requires_action: what the shopper must do */
-            nextAction?: components["schemas"]["PaymentNextAction"] | null;
-            /**
-             * Format: uuid
-             * @description UUID of the order
-             */
-            orderId: string;
-            /** @description The provider, e.g. stripe or offline */
-            provider: string;
-            /** @description The provider's id of the payment (Stripe: the PaymentIntent id, not a UUID) */
-            providerReference?: string | null;
-            /**
-             * Format: int64
-             * @description Refunds paid out against this payment
-             */
-            refundedAmount: number;
-            status: components["schemas"]["PaymentRecordStatus"];
-            /**
-             * Format: date-time
-             * @description When it was last changed
-             */
-            updatedAt: string;
-        };
-        /** @description What the shopper must do before the payment completes; afterwards POST /api/payments/:id/confirm with the return parameters. */
-        PaymentNextAction: {
-            /** @description sdk: the secret the provider's client SDK takes */
-            clientSecret?: string | null;
-            type: components["schemas"]["PaymentNextActionType"];
-            /** @description redirect: where to send the shopper */
-            url?: string | null;
-        };
         /**
-         * @description What the storefront does with a payment that requires action.
+         * @description Payment state of an order (partially_paid: money arrived for part of the total).
          * @enum {string}
          */
-        PaymentNextActionType: "redirect" | "sdk";
-        /**
-         * @description State of one payment record.
-         * @enum {string}
-         */
-        PaymentRecordStatus: "pending" | "requires_action" | "authorized" | "captured" | "partially_captured" | "voided" | "failed" | "refunded" | "partially_refunded";
-        /**
-         * @description Payment state of an order (derived from its payments: authorized — authorized, nothing captured yet; partially_paid — money captured for part of the total).
-         * @enum {string}
-         */
-        PaymentStatus: "awaiting_payment" | "authorized" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "voided";
+        PaymentStatus: "awaiting_payment" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "voided";
         /** @description Where a pickup order is collected: the method's warehouse. */
         PickupLocation: {
             /** @description Postal address */
@@ -6516,16 +6673,6 @@ export interface components {
             locales?: string[];
             pricesIncludeTax?: boolean;
             timezone?: string;
-        };
-        /** @description A patch of the settings group `payments`: keys to set, null to delete */
-        SettingsPaymentsPatch: {
-            actionExpiryMinutes?: number | null;
-            capture?: (string & components["schemas"]["CaptureMode"]) | null;
-        };
-        /** @description Stored values of the settings group `payments` */
-        SettingsPaymentsValues: {
-            actionExpiryMinutes?: number;
-            capture?: components["schemas"]["CaptureMode"];
         };
         /** @description A patch of the settings group `policies`: keys to set, null to delete */
         SettingsPoliciesPatch: {
@@ -14984,8 +15131,6 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Staff checkouts only (payments:manage or orders:create:on-behalf; 403 otherwise): this order's capture mode instead of settings payments.capture */
-                    captureMode?: components["schemas"]["CaptureMode"];
                     /** Format: uuid */
                     cartId: string;
                     /** @description Must be the cart currency */
@@ -15006,14 +15151,7 @@ export interface operations {
                     idempotencyKey?: string;
                     /** @description Payment method id of the provider, e.g. pm_card_visa */
                     paymentMethodId: string;
-                    /** @description One of the enabled payment providers (config payments.enabled); default the configured one. Unknown or not enabled: 422 */
-                    paymentProvider?: string;
                     promotionCodes?: string[];
-                    /**
-                     * Format: uri
-                     * @description Where a 3-D Secure / redirect method brings the shopper back (the storefront's page); default this server's origin
-                     */
-                    returnUrl?: string;
                     /** @description A postal address; line1, city, postalCode and country are required (422 naming the missing field otherwise) */
                     shippingAddress: {
                         city: string;
@@ -15703,6 +15841,832 @@ export interface operations {
             };
             /** @description Rate limit exceeded for this address (TOO_MANY_REQUESTS); see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    draftOrders: {
+        parameters: {
+            query?: {
+                /** @description Cursor mode: rows after this cursor (an `endCursor` or edge `cursor` of this same list and sort order) */
+                after?: string;
+                /** @description Cursor mode: rows before this cursor (a `startCursor` or edge `cursor` of this same list and sort order) */
+                before?: string;
+                /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                first?: number;
+                /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                last?: number;
+                /** @description Page size, default 20; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
+                limit?: number;
+                /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
+                page?: number;
+                /** @description open or completed; default both */
+                status?: components["schemas"]["DraftOrderStatus"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List draft orders, newest first */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DraftOrderPage"];
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    draftOrderCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    currency: string;
+                    /**
+                     * Format: uuid
+                     * @description The customer (their account's user id)
+                     */
+                    customerId?: string;
+                    /** @description A manual discount, minor units */
+                    discount?: {
+                        amount: number;
+                        reason?: string;
+                    };
+                    /**
+                     * Format: email
+                     * @description A guest email, when there is no customerId
+                     */
+                    email?: string;
+                    /** @description The lines, in order */
+                    lines: {
+                        /** Format: uuid */
+                        entityId: string;
+                        /** @description Why the custom unitPrice (required with it) */
+                        priceReason?: string;
+                        quantity: number;
+                        /** @description A custom unit price, minor units (needs priceReason); default the price list's price at completion */
+                        unitPrice?: number;
+                        /** Format: uuid */
+                        variantId?: string;
+                    }[];
+                    note?: string;
+                    /** @description A postal address; line1, city, postalCode and country are required (422 naming the missing field otherwise) */
+                    shippingAddress?: {
+                        city: string;
+                        company?: string;
+                        country: string;
+                        firstName?: string;
+                        lastName?: string;
+                        line1: string;
+                        line2?: string;
+                        phone?: string;
+                        postalCode: string;
+                        state?: string;
+                    };
+                    /** Format: uuid */
+                    shippingMethodId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Create a draft order for a customer or a guest email */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DraftOrder"];
+                    };
+                };
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    draftOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get one draft order */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DraftOrder"];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    draftOrderDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete an open draft order; answers the deleted draft */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DraftOrder"];
+                    };
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    draftOrderUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    currency?: string;
+                    /**
+                     * Format: uuid
+                     * @description The customer (their account's user id)
+                     */
+                    customerId?: string;
+                    /** @description A manual discount, minor units */
+                    discount?: {
+                        amount: number;
+                        reason?: string;
+                    };
+                    /**
+                     * Format: email
+                     * @description A guest email, when there is no customerId
+                     */
+                    email?: string;
+                    /** @description Replaces every line */
+                    lines?: {
+                        /** Format: uuid */
+                        entityId: string;
+                        /** @description Why the custom unitPrice (required with it) */
+                        priceReason?: string;
+                        quantity: number;
+                        /** @description A custom unit price, minor units (needs priceReason); default the price list's price at completion */
+                        unitPrice?: number;
+                        /** Format: uuid */
+                        variantId?: string;
+                    }[];
+                    note?: string;
+                    /** @description A postal address; line1, city, postalCode and country are required (422 naming the missing field otherwise) */
+                    shippingAddress?: {
+                        city: string;
+                        company?: string;
+                        country: string;
+                        firstName?: string;
+                        lastName?: string;
+                        line1: string;
+                        line2?: string;
+                        phone?: string;
+                        postalCode: string;
+                        state?: string;
+                    };
+                    /** Format: uuid */
+                    shippingMethodId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Change an open draft order */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DraftOrder"];
+                    };
+                };
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    draftOrderComplete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Payment method id of the provider; required unless paymentPending */
+                    paymentMethodId?: string;
+                    /** @description Invoice terms: charge nothing, the order stays pending awaiting payment */
+                    paymentPending?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Turn an open draft into a real order */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Order"];
+                    };
+                };
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19257,8 +20221,6 @@ export interface operations {
                 before?: string;
                 /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
                 first?: number;
-                /** @description Comma-separated embeds: payments (the order's payment records; one statement per page). An unknown name is 422. */
-                include?: string;
                 /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
                 last?: number;
                 /** @description Page size, default 20; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
@@ -19374,10 +20336,7 @@ export interface operations {
     };
     order: {
         parameters: {
-            query?: {
-                /** @description Comma-separated embeds: payments (the order's payment records; one statement per page). An unknown name is 422. */
-                include?: string;
-            };
+            query?: never;
             header?: never;
             path: {
                 /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
@@ -19412,15 +20371,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
-            };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
             };
             /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
@@ -19487,7 +20437,7 @@ export interface operations {
             };
         };
     };
-    orderCapture: {
+    orderEdits: {
         parameters: {
             query?: never;
             header?: never;
@@ -19497,16 +20447,9 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
-            content: {
-                "application/json": {
-                    /** @description Minor units to capture; default all that is capturable */
-                    amount?: number;
-                };
-            };
-        };
+        requestBody?: never;
         responses: {
-            /** @description Capture an order's authorized payments (all or part) */
+            /** @description List the edits of an order, newest first */
             200: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -19521,7 +20464,411 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["OrderPaymentsResult"];
+                        data: components["schemas"]["OrderEdit"][];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    orderEditCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Lines to add, priced today */
+                    addLines?: {
+                        /** Format: uuid */
+                        entityId: string;
+                        quantity: number;
+                        /** Format: uuid */
+                        variantId?: string;
+                    }[];
+                    /** @description New quantities of order lines */
+                    quantities?: {
+                        /** Format: uuid */
+                        lineItemId: string;
+                        quantity: number;
+                    }[];
+                    reason?: string;
+                    /** @description Line item ids to remove */
+                    removeLineIds?: string[];
+                    /** @description A postal address; line1, city, postalCode and country are required (422 naming the missing field otherwise) */
+                    shippingAddress?: {
+                        city: string;
+                        company?: string;
+                        country: string;
+                        firstName?: string;
+                        lastName?: string;
+                        line1: string;
+                        line2?: string;
+                        phone?: string;
+                        postalCode: string;
+                        state?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Preview an edit of an unfulfilled order */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["OrderEdit"];
+                    };
+                };
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    orderEditCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                editId: string;
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancel a previewed edit */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["OrderEdit"];
+                    };
+                };
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    orderEditConfirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                editId: string;
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Apply a previewed edit to its order */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["OrderEdit"];
                     };
                 };
             };
@@ -21186,139 +22533,6 @@ export interface operations {
             };
         };
     };
-    orderRefundRetry: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
-                id: string;
-                refundId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Retry a refund the payment provider refused */
-            200: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Unique id of this request (an incoming sane one is kept) */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["OrderRefund"];
-                    };
-                };
-            };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
     orderRefundUndo: {
         parameters: {
             query?: never;
@@ -21695,138 +22909,6 @@ export interface operations {
             };
         };
     };
-    orderVoid: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Void an order's authorizations that captured nothing */
-            200: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Unique id of this request (an incoming sane one is kept) */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["OrderPaymentsResult"];
-                    };
-                };
-            };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
     orderExport: {
         parameters: {
             query?: never;
@@ -22056,264 +23138,26 @@ export interface operations {
             };
         };
     };
-    paymentConfirm: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Payment UUID (the checkout answer's payment.id) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": {
-                    /** @description The return URL's query parameters */
-                    params?: {
-                        [key: string]: string;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Complete a payment that required the shopper's action (3-D Secure, a redirect) */
-            200: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Unique id of this request (an incoming sane one is kept) */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["Payment"];
-                    };
-                };
-            };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
-    paymentOfflineChallenge: {
-        parameters: {
-            query: {
-                reference: string;
-                result?: "succeeded" | "failed";
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The challenge page */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
-            /** @description Back to the return URL */
-            302: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
-            304: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Not enabled, or nothing to challenge (NOT_FOUND) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description A NUL (U+0000) character in the path, query or body (VALIDATION_FAILED) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unexpected error (INTERNAL_ERROR) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
     paymentWebhook: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Stripe and the offline provider */
-                "Stripe-Signature"?: string;
+            header: {
+                "Stripe-Signature": string;
             };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    data?: Record<string, never>;
+                    id?: string;
+                    type?: string;
+                };
             };
         };
         responses: {
-            /** @description Received: our receipt of the (first) event, or the provider's expected acknowledgement (text) */
+            /** @description Received */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -22326,13 +23170,10 @@ export interface operations {
                             /** Format: uuid */
                             orderId?: string | null;
                             outcome?: string;
-                            /** Format: uuid */
-                            paymentId?: string | null;
                             received?: boolean;
                             type?: string;
                         };
                     };
-                    "text/plain": string;
                 };
             };
             /** @description Missing or invalid signature (BAD_REQUEST) */
@@ -22362,136 +23203,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The provider is not enabled, or the order of the event is not known (yet); retried by the provider (NOT_FOUND) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Body above the limit (PAYLOAD_TOO_LARGE) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description A NUL (U+0000) character in the path, query or body (VALIDATION_FAILED) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unexpected error (INTERNAL_ERROR) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
-    paymentWebhookOfProvider: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                provider: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": Record<string, never>;
-            };
-        };
-        responses: {
-            /** @description Received: our receipt of the (first) event, or the provider's expected acknowledgement (text) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data?: {
-                            duplicate?: boolean;
-                            eventId?: string;
-                            /** Format: uuid */
-                            orderId?: string | null;
-                            outcome?: string;
-                            /** Format: uuid */
-                            paymentId?: string | null;
-                            received?: boolean;
-                            type?: string;
-                        };
-                    };
-                    "text/plain": string;
-                };
-            };
-            /** @description Missing or invalid signature (BAD_REQUEST) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The provider is not enabled, or the order of the event is not known (yet); retried by the provider (NOT_FOUND) */
+            /** @description The order of the event is not known (yet); retried by the provider (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -24772,7 +25484,6 @@ export interface operations {
                         data: {
                             branding?: components["schemas"]["SettingsBrandingValues"];
                             general?: components["schemas"]["SettingsGeneralValues"];
-                            payments?: components["schemas"]["SettingsPaymentsValues"];
                             policies?: components["schemas"]["SettingsPoliciesValues"];
                             tax?: components["schemas"]["SettingsTaxValues"];
                         } & {
@@ -25462,239 +26173,6 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SettingsGeneralValues"];
-                    };
-                };
-            };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
-    settingsGroupPayments: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One settings group; {} when it was never set */
-            200: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Unique id of this request (an incoming sane one is kept) */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["SettingsPaymentsValues"];
-                    };
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
-            304: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
-    settingsUpdatePayments: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SettingsPaymentsPatch"];
-            };
-        };
-        responses: {
-            /** @description Shallow-merge a patch into a settings group; a null value deletes that key */
-            200: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Unique id of this request (an incoming sane one is kept) */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["SettingsPaymentsValues"];
                     };
                 };
             };

@@ -38,8 +38,7 @@ import { yearIn } from '../orders/numbers.js';
 import { actorRecord, PERMISSION, serviceCtx } from '../orders/shared.js';
 import { inTransaction } from '../orders/tx.js';
 import { ORDER_INCLUDE, orderPayload, orderView, type OrderRow, type OrderView } from '../orders/views.js';
-import { computeTotals } from './totals.js';
-import { checkoutTaxContext, externalTax } from './tax-context.js';
+import { priceOrder } from './pricing.js';
 import { loadCartSellables, unsellableReason } from './sellables.js';
 import { lockCheckoutCart } from './reads.js';
 import { assignNumberAndRecord, writeOrder, type OrderWrite, type PaymentRow, type StatusChangeRow } from './write.js';
@@ -47,8 +46,7 @@ import { portsOf } from './wiring.js';
 import { checkoutIdempotencyKey, checkoutRequestHash, idempotencyKeyReused } from './idempotency.js';
 import type { CheckoutHookLine } from './hooks.js';
 import './hooks.js';
-import { checkoutShipping, shippingLineRow } from '../shipping/checkout.js';
-import { carrierContext } from '../shipping/carrier/price.js';
+import { shippingLineRow } from '../shipping/checkout.js';
 import { shippingLineView } from '../shipping/line-view.js';
 import { paymentKeys } from '../payments/keys.js';
 import { paymentView, type PaymentView } from '../payments/records.js';
@@ -199,7 +197,6 @@ async function runCheckout(ctx: CheckoutCtx, input: CheckoutInput): Promise<Chec
         // [tax] Customer groups: what a server or staff sent, else the customer's own profile
         // groups (a signed-in shopper's prices, promotions, exemptions and shipping eligibility).
         const groups = input.customerGroupIds ?? cart.customerGroupIds;
-        const tax = checkoutTaxContext(settings, groups, input.shippingAddress);
 
         // 2. what is sold (the items and their catalog rows in one statement), at today's prices
         const cartLines = await loadCartSellables(tx, ctx.organization.id, cart.id);
@@ -214,62 +211,26 @@ async function runCheckout(ctx: CheckoutCtx, input: CheckoutInput): Promise<Chec
         if (unpriced.length) throw checkoutFailed(`${unpriced.length} item(s) have no price in ${cart.currency}`, { items: unpriced.map((itemId) => ({ itemId, reason: 'no price' })) });
         // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
         const sold = items.map((item, i) => ({ item, sellable: sellables[i]!, unitPrice: prices[i]! }));
-        const subtotal = sold.reduce((sum, s) => sum + s.unitPrice * s.item.quantity, 0);
 
-        // 3. promotions, tax, shipping
-        const redemption = codes.length
-          ? await ports.promotions
-              .redeem(serviceCtx(ctx, tx), {
-                codes,
-                currency: cart.currency,
-                subtotal,
-                lineItems: sold.map((s) => ({ entityId: s.item.entityId, entityType: s.sellable.entityType, quantity: s.item.quantity, unitPrice: s.unitPrice, totalPrice: s.unitPrice * s.item.quantity })),
-                customerId,
-                customerGroupIds: groups,
-                orderId,
-              })
-              .catch((error: unknown) => {
-                throw error instanceof AppError ? checkoutFailed(error.message, { step: 'promotions', code: error.code, ...(error.details ? { details: error.details } : {}) }) : error;
-              })
-          : { discountTotal: 0, freeShipping: false, applied: [], lineDiscounts: [] };
-        // 3b. shipping (issue 25): the chosen method, only in stores that have active methods
-        const shippingOption = cart.hasShippingMethods
-          ? await checkoutShipping(serviceCtx(ctx, tx), {
-              currency: cart.currency,
-              address: input.shippingAddress,
-              groups,
-              lines: sold.map((s) => ({ variantId: s.item.variantId, entityType: s.sellable.entityType, quantity: s.item.quantity, unitPrice: s.unitPrice })),
-              methodId: input.shippingMethodId,
-              cartMethodId: cart.shippingMethodId,
-              tax: { pricesIncludeTax: tax.pricesIncludeTax, exempt: tax.exempt },
-              carrier: carrierContext(ctx, input.cartId), // carrier rates (shipping/carrier)
-            })
-          : null;
-        // A pickup order reserves its stock where it is collected, and is taxed where the store
-        // is (the goods are handed over there), like digital goods.
-        const pickupWarehouseId = shippingOption?.kind === 'pickup' ? (shippingOption.pickupLocation?.warehouseId ?? null) : null;
-        const lineTax = shippingOption?.kind === 'pickup' ? tax.atStore() : tax;
-        const rates = await ports.taxes.resolve(
-          serviceCtx(ctx, tx),
-          sold.map((s) => ({ entityId: s.item.entityId, variantId: s.item.variantId, entityTaxClassId: s.sellable.entityTaxClassId, variantTaxClassId: s.sellable.variantTaxClassId, destination: lineTax.destinationOf(s.sellable.entityType) })),
+        // 3. promotions, shipping, tax and totals (pricing.ts: the same path order edits take)
+        const priced = await priceOrder(
+          tx,
+          ctx,
+          {
+            currency: cart.currency,
+            groups,
+            address: input.shippingAddress,
+            customerId,
+            orderId,
+            codes,
+            settings,
+            lines: sold.map((s) => ({ entityId: s.item.entityId, variantId: s.item.variantId, quantity: s.item.quantity, unitPrice: s.unitPrice, sellable: s.sellable })),
+            shipping: { enabled: cart.hasShippingMethods, methodId: input.shippingMethodId, cartMethodId: cart.shippingMethodId, cartId: input.cartId },
+          },
+          (error) => checkoutFailed(error.message, { step: 'promotions', code: error.code, ...(error.details ? { details: error.details } : {}) }),
         );
-        const totalsInput = {
-          pricesIncludeTax: tax.pricesIncludeTax,
-          taxExempt: tax.exempt,
-          // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
-          lines: sold.map((s, i) => ({ unitPrice: s.unitPrice, quantity: s.item.quantity, rateBps: rates[i]!.rateBps })),
-          discountTotal: redemption.discountTotal,
-          lineDiscounts: redemption.lineDiscounts,
-          freeShipping: redemption.freeShipping,
-          shipping: settings.shipping,
-          ...(shippingOption ? { shippingCharges: [{ amount: shippingOption.amount, rateBps: shippingOption.taxRateBps }] } : {}),
-        };
-        let totals = computeTotals(totalsInput);
-        // [tax] An external tax provider decides the tax of the discounted draft (before stock and
-        // payment, so its failure — 503 — leaves nothing written).
-        // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
-                        const providerTax = await externalTax(ctx.services.tax.provider, lineTax, cart.currency, sold.map((s, i) => ({ ...s, rateBps: rates[i]!.rateBps, taxClassId: rates[i]!.taxClassId })), totals);
-        if (providerTax) totals = computeTotals({ ...totalsInput, providerTax });
+        const { redemption, shippingOption, rates, totals, pickupWarehouseId, tax } = priced;
+        const providerTax = priced.providerRates ? { rates: priced.providerRates } : null;
         const hookLines: CheckoutHookLine[] = sold.map((s, i) => ({
           ...soldItem(s),
           unitPrice: s.unitPrice,

@@ -1,0 +1,162 @@
+// POST /draft-orders/:id/complete: the draft becomes a real order, written the way checkout
+// writes one (checkout/write.ts: the order, its lines, first status, number and orders.create in
+// one statement) after pricing through checkout's path (checkout/pricing.ts: shipping, tax,
+// totals; the custom unit prices and the manual discount taken as given). Stock is reserved here
+// (never while the order is a draft), in checkout's lock order. With paymentPending (invoice
+// terms) nothing is charged: the order stays pending, awaiting payment; otherwise
+// paymentMethodId is charged through the payment adapter like a checkout.
+import { randomUUID } from 'node:crypto';
+import { AppError, conflict, validationFailed } from '../../errors.js';
+import { originOf } from '../../events/outbox.js';
+import type { OrderLine, Prisma } from '../../generated/prisma/client.js';
+import { priceOrder } from '../checkout/pricing.js';
+import { loadSellables, unsellableReason } from '../checkout/sellables.js';
+import { portsOf } from '../checkout/wiring.js';
+import { writeOrder, type OrderWrite, type StatusChangeRow } from '../checkout/write.js';
+import { yearIn } from '../orders/numbers.js';
+import { actorRecord, orgSettings, serviceCtx, type OrdersCtx } from '../orders/shared.js';
+import { inTransaction } from '../orders/tx.js';
+import { orderPayload, orderView, type OrderRow, type OrderView } from '../orders/views.js';
+import { shippingLineRow } from '../shipping/checkout.js';
+import { shippingLineView } from '../shipping/line-view.js';
+import { lockOpenDraft } from './service.js';
+import type { DraftLine } from './views.js';
+
+export interface CompleteInput {
+  paymentPending?: boolean | null;
+  paymentMethodId?: string | null;
+}
+
+export async function completeDraft(ctx: OrdersCtx, id: string, input: CompleteInput): Promise<OrderView> {
+  if (!input.paymentPending && !input.paymentMethodId) throw validationFailed([{ field: 'paymentMethodId', message: 'required unless paymentPending is true' }]);
+  const payments = ctx.services.payments;
+  let chargedIntent: string | null = null;
+  try {
+    return await inTransaction(
+      ctx.db,
+      async (tx) => {
+        chargedIntent = null;
+        const draft = await lockOpenDraft(tx, ctx, id, 'completed');
+        const lines = draft.lines as unknown as DraftLine[];
+        if (!lines.length) throw validationFailed([{ field: 'lines', message: 'the draft has no lines' }]);
+        const address = draft.shippingAddress as { country: string } | null;
+        if (!address) throw validationFailed([{ field: 'shippingAddress', message: 'the draft needs a shipping address before it can be completed' }]);
+        const organizationId = ctx.organization.id;
+        const orderId = randomUUID();
+
+        const found = await loadSellables(tx, organizationId, lines.map((l) => ({ entityId: l.entityId, variantId: l.variantId })));
+        const issues = found.flatMap((s, i) => (unsellableReason(s) ? [{ field: `lines.${i}.entityId`, message: unsellableReason(s)! }] : []));
+        if (issues.length) throw validationFailed(issues);
+        const sellables = found.map((s) => s!);
+        const customer = draft.customerId
+          ? await tx.$queryRaw<Array<{ email: string; groups: string[] | null }>>`
+              select u.email, (select p.customer_group_ids from customers p where p.id = u.id and p.organization_id = ${organizationId}::uuid) as groups
+              from users u where u.id = ${draft.customerId} and u.organization_id = ${organizationId}::uuid`
+          : [];
+        const groups = customer[0]?.groups ?? [];
+        const email = customer[0]?.email ?? draft.email;
+        const ports = portsOf(ctx.services);
+        const listed = lines.map((l, i) => ({ l, i })).filter(({ l }) => l.unitPrice === null);
+        const resolved = await ports.prices.resolve(serviceCtx(ctx, tx), listed.map(({ l }) => ({ entityId: l.entityId, variantId: l.variantId, currency: draft.currency, customerGroupIds: groups, quantity: l.quantity })));
+        const unitPrices = lines.map((l) => l.unitPrice ?? 0);
+        listed.forEach(({ i }, k) => {
+          if (resolved[k] === null || resolved[k] === undefined) issues.push({ field: `lines.${i}.unitPrice`, message: `the item has no price in ${draft.currency}: give a custom unitPrice` });
+          else unitPrices[i] = resolved[k]!;
+        });
+        if (issues.length) throw validationFailed(issues);
+
+        const settings = await orgSettings(tx, organizationId);
+        const hasMethods = (await tx.shippingMethod.count({ where: { organizationId, isActive: true } })) > 0;
+        const priced = await priceOrder(tx, ctx, {
+          currency: draft.currency,
+          groups,
+          address,
+          customerId: draft.customerId,
+          orderId,
+          codes: [],
+          manualDiscount: Number(draft.discountAmount),
+          settings,
+          lines: lines.map((l, i) => ({ entityId: l.entityId, variantId: l.variantId, quantity: l.quantity, unitPrice: unitPrices[i]!, sellable: sellables[i]! })),
+          shipping: { enabled: hasMethods, methodId: draft.shippingMethodId, cartMethodId: null, cartId: null },
+        });
+        const { totals, rates, shippingOption, tax } = priced;
+
+        // Stock, only now, in checkout's lock order.
+        const order = lines.map((_, i) => i).sort((a, b) => lines[a]!.entityId.localeCompare(lines[b]!.entityId) || (lines[a]!.variantId ?? '').localeCompare(lines[b]!.variantId ?? ''));
+        const reservedSorted = await ports.inventory
+          .reserve(serviceCtx(ctx, tx), order.map((i) => ({ entityId: lines[i]!.entityId, variantId: lines[i]!.variantId, quantity: lines[i]!.quantity, reference: `order:${orderId}`, warehouseId: priced.pickupWarehouseId })))
+          .catch((error: unknown) => {
+            throw error instanceof AppError ? conflict(`Not enough stock to complete the draft: ${error.message}`, { step: 'inventory', code: error.code }) : error;
+          });
+        const reservations = lines.map(() => [] as Array<{ warehouseId: string; quantity: number }>);
+        order.forEach((lineIndex, k) => (reservations[lineIndex] = reservedSorted[k] ?? []));
+
+        let paymentIntentId: string | null = null;
+        const charge = !input.paymentPending && totals.grandTotal > 0;
+        if (charge) {
+          const payment = await payments.adapter
+            .createPayment({ orderId, organizationId, amount: totals.grandTotal, currency: draft.currency, paymentMethodId: input.paymentMethodId!, idempotencyKey: `draft:${draft.id}`, customerEmail: email })
+            .catch((error: unknown) => {
+              ctx.logger.error({ err: error, orderId }, 'payment provider call failed');
+              throw new AppError('SERVICE_UNAVAILABLE', 'The payment provider could not be reached; nothing was charged, try again');
+            });
+          if (!payment.ok) throw validationFailed([{ field: 'paymentMethodId', message: payment.message }]);
+          paymentIntentId = payment.intentId;
+          chargedIntent = payment.intentId;
+        }
+
+        const now = new Date();
+        const paidAlready = totals.grandTotal === 0;
+        const row: Omit<OrderRow, 'number' | 'lines'> = {
+          id: orderId, organizationId, cartId: null, customerId: draft.customerId, customerEmail: email,
+          status: paidAlready ? 'confirmed' : 'pending',
+          paymentStatus: paidAlready ? 'paid' : 'awaiting_payment',
+          currency: draft.currency,
+          subtotal: BigInt(totals.subtotal), discountTotal: BigInt(totals.discountTotal), taxTotal: BigInt(totals.taxTotal), shippingTotal: BigInt(totals.shippingTotal), grandTotal: BigInt(totals.grandTotal),
+          capturedAmount: 0n, refundedAmount: 0n,
+          shippingAddress: address as unknown as Prisma.JsonObject,
+          promotionCodes: [], customerGroupIds: groups,
+          pricing: {
+            promotions: [], freeShipping: false, shipping: settings.shipping, ...tax.pricing,
+            draftOrderId: draft.id,
+            manualDiscount: { amount: Number(draft.discountAmount), reason: draft.discountReason },
+            customPrices: lines.flatMap((l, i) => (l.unitPrice === null ? [] : [{ position: i, unitPrice: l.unitPrice, reason: l.priceReason }])),
+          } as unknown as Prisma.JsonObject,
+          paymentProvider: charge ? payments.adapter.name : null,
+          paymentMethodId: input.paymentMethodId ?? null,
+          paymentIntentId,
+          idempotencyScope: null, idempotencyKey: null, idempotencyRequestHash: null,
+          invoiceNumber: null, invoicedAt: null, placedAt: now, createdAt: now, updatedAt: now,
+        };
+        const orderLines: OrderLine[] = lines.map((l, i) => ({
+          id: randomUUID(), organizationId, orderId, position: i,
+          entityId: l.entityId, variantId: l.variantId, entityType: sellables[i]!.entityType, sku: sellables[i]!.sku, title: sellables[i]!.title, quantity: l.quantity,
+          refundedQuantity: 0, fulfilledQuantity: 0, fulfillmentStatus: 'unfulfilled',
+          unitPrice: BigInt(unitPrices[i]!), totalPrice: BigInt(totals.lines[i]!.totalPrice), discountTotal: BigInt(totals.lines[i]!.discountTotal),
+          taxClassId: rates[i]!.taxClassId, taxRateBps: priced.providerRates?.[i] ?? rates[i]!.rateBps, taxTotal: BigInt(totals.lines[i]!.taxTotal),
+          reservations: reservations[i]! as unknown as Prisma.JsonArray,
+        }));
+        const actor = actorRecord(ctx);
+        const reason = input.paymentPending ? 'draft order, payment pending (invoice terms)' : 'draft order';
+        const statusChanges: StatusChangeRow[] = [{ fromStatus: null, toStatus: 'pending', trigger: 'draft', reason, actorId: actor.id, actorKind: actor.kind, createdAt: now }];
+        if (paidAlready) statusChanges.push({ fromStatus: 'pending', toStatus: 'confirmed', trigger: 'payment', reason: 'nothing to pay', actorId: actor.id, actorKind: actor.kind, createdAt: new Date(now.getTime() + 1) });
+        const shippingLines = shippingOption ? [shippingLineRow(organizationId, orderId, shippingOption, totals.shippingLines[0]!, now)] : [];
+        const view = { ...orderView({ ...row, number: '', lines: orderLines }), shippingLines: shippingLines.map(shippingLineView) };
+        const write: OrderWrite = {
+          order: row, lines: orderLines, shippingLines, statusChanges, cartId: null as unknown as string,
+          numbering: { prefix: 'ORD', year: yearIn(now, settings.timezone) },
+          event: { origin: originOf(ctx), payload: { order: orderPayload(view) } },
+        };
+        const number = await writeOrder(tx, write, true);
+        await tx.draftOrder.update({ where: { id: draft.id }, data: { status: 'completed', orderId, completedAt: now } });
+        return { ...view, number };
+      },
+      { timeout: payments.timeoutMs + 15_000 },
+    );
+  } catch (error) {
+    // Charged, then rolled back: give the authorization back.
+    const intent = chargedIntent as string | null;
+    if (intent) await payments.adapter.cancelPayment(intent, `rollback:draft:${id}`).catch((e: unknown) => ctx.logger.error({ err: e, intent }, 'could not cancel the payment of a rolled-back draft completion'));
+    throw error;
+  }
+}
