@@ -48,10 +48,9 @@ import type { CheckoutHookLine } from './hooks.js';
 import './hooks.js';
 import { shippingLineRow } from '../shipping/checkout.js';
 import { shippingLineView } from '../shipping/line-view.js';
-import { paymentKeys } from '../payments/keys.js';
+import { authorizeOrderPayment, defaultReturnUrl, releaseAuthorization } from '../payments/authorize.js';
 import { paymentView, type PaymentView } from '../payments/records.js';
 import { PAYMENTS_MANAGE } from '../payments/permissions.js';
-import { scheduleActionExpiry } from '../payments/tasks.js';
 
 export interface ShippingAddress {
   firstName?: string;
@@ -176,14 +175,13 @@ async function runCheckout(ctx: CheckoutCtx, input: CheckoutInput): Promise<Chec
   let paymentRow: PaymentRow | null = null;
   const orderId = randomUUID();
   const codes = [...new Set((input.promotionCodes ?? []).map((c) => c.trim()).filter(Boolean))];
-  let chargedIntent: { reference: string; amount: number; currency: string } | null = null;
 
   let outcome: { order: OrderView; replayed: boolean };
   try {
     outcome = await inTransaction(
       ctx.db,
       async (tx) => {
-        chargedIntent = null;
+        paymentRow = null;
         const { cart, settings } = await lockCheckoutCart(tx, ctx, input.cartId, customer.customerId);
         if (cart.status !== 'open') {
           const again = key ? await replayOf(tx, ctx, scope, key, requestHash, input.cartId) : null;
@@ -269,36 +267,24 @@ async function runCheckout(ctx: CheckoutCtx, input: CheckoutInput): Promise<Chec
         const reservations = sold.map(() => [] as Array<{ warehouseId: string; quantity: number }>);
         order.forEach((lineIndex, k) => (reservations[lineIndex] = reservedSorted[k] ?? []));
 
-        // 6. payment
+        // 6. payment (payments/authorize.ts: the one path that starts an order's payment)
         let paymentIntentId: string | null = null;
         paymentRow = null;
         if (totals.grandTotal > 0) {
-          const captureMode = input.captureMode ?? settings.payments.capture;
-          const answer = await provider
-            .authorize({
-              paymentId, orderId, organizationId: ctx.organization.id, amount: totals.grandTotal, currency: cart.currency,
-              method: { id: input.paymentMethodId }, idempotencyKey: paymentKeys.authorize(paymentId), capture: captureMode === 'automatic',
-              returnUrl: input.returnUrl ?? defaultReturnUrl(ctx), customerEmail: email,
-            })
-            .catch((error: unknown) => {
-              ctx.logger.error({ err: error, orderId }, 'payment provider call failed');
-              throw checkoutFailed('the payment provider could not be reached; nothing was charged, try again', { step: 'payment' });
-            });
-          if (answer.status === 'failed') {
-            const failure = answer.failure ?? { code: 'payment_failed', message: 'The payment failed.' };
-            throw checkoutFailed(failure.message, { step: 'payment', paymentCode: failure.code, ...(failure.declineCode ? { declineCode: failure.declineCode } : {}) });
-          }
-          paymentIntentId = answer.providerReference;
-          if (answer.providerReference) chargedIntent = { reference: answer.providerReference, amount: totals.grandTotal, currency: cart.currency };
-          // The provider's answer is recorded, not trusted as final: its signed event (or the
-          // confirm route for an action) moves the payment on, as it always confirmed the order.
-          const action = answer.status === 'requires_action';
-          paymentRow = {
-            id: paymentId, organizationId: ctx.organization.id, orderId, provider: provider.name, method: input.paymentMethodId, currency: cart.currency,
-            amount: BigInt(totals.grandTotal), authorizedAmount: 0n, status: action ? 'requires_action' : 'pending', captureMode,
-            providerReference: answer.providerReference, nextAction: action && answer.nextAction ? { ...answer.nextAction } : null, expiresAt: answer.expiresAt ?? null, createdAt: new Date(),
-          };
-          if (action) await scheduleActionExpiry(tx, ctx, paymentId, settings.payments.actionExpiryMinutes * 60_000);
+          paymentRow = await authorizeOrderPayment(
+            tx,
+            ctx,
+            provider,
+            {
+              paymentId, orderId, amount: totals.grandTotal, currency: cart.currency, methodId: input.paymentMethodId, captureMode: input.captureMode ?? settings.payments.capture,
+              returnUrl: input.returnUrl ?? defaultReturnUrl(ctx), customerEmail: email, actionExpiryMinutes: settings.payments.actionExpiryMinutes,
+            },
+            {
+              declined: (failure) => checkoutFailed(failure.message, { step: 'payment', paymentCode: failure.code, ...(failure.declineCode ? { declineCode: failure.declineCode } : {}) }),
+              unreachable: () => checkoutFailed('the payment provider could not be reached; nothing was charged, try again', { step: 'payment' }),
+            },
+          );
+          paymentIntentId = paymentRow.providerReference;
         }
 
         // 7. the order, its lines, first status and the cart's conversion, written in one statement
@@ -404,12 +390,7 @@ async function runCheckout(ctx: CheckoutCtx, input: CheckoutInput): Promise<Chec
     );
   } catch (error) {
     // Charged, then rolled back (a commit failure, a lost race): give the authorization back.
-    const intent = chargedIntent as { reference: string; amount: number; currency: string } | null;
-    if (intent) {
-      await provider
-        .void({ paymentId, providerReference: intent.reference, amount: intent.amount, currency: intent.currency, idempotencyKey: paymentKeys.void(paymentId) })
-        .catch((e: unknown) => ctx.logger.error({ err: e, intent: intent.reference, orderId }, 'could not cancel the payment of a rolled-back checkout'));
-    }
+    await releaseAuthorization(ctx, provider, paymentRow as PaymentRow | null, 'checkout');
     if (key && isUniqueViolation(error)) {
       const replay = await replayOf(ctx.db, ctx, scope, key, requestHash, input.cartId);
       if (replay) return replayed(ctx, replay);
@@ -432,12 +413,6 @@ async function replayed(ctx: CheckoutCtx, order: OrderView): Promise<CheckoutRes
   ctx.rest.status = 200;
   const payment = await ctx.db.payment.findFirst({ where: { organizationId: ctx.organization.id, orderId: order.id }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
   return { data: order, meta: { hookErrors: [], replayed: true }, payment: payment ? paymentView(payment) : null };
-}
-
-/** Where the shopper comes back after a 3-D Secure / redirect action when the storefront names no returnUrl: this server's origin. */
-function defaultReturnUrl(ctx: CheckoutCtx): string {
-  if (ctx.config.baseUrl) return `${ctx.config.baseUrl.replace(/\/+$/, '')}/`;
-  return `${new URL(ctx.request.url).origin}/`;
 }
 
 /** A unique violation (the idempotency key taken by a concurrent checkout), from Prisma's model API or raw SQL. */

@@ -4,7 +4,10 @@
 // totals; the custom unit prices and the manual discount taken as given). Stock is reserved here
 // (never while the order is a draft), in checkout's lock order. With paymentPending (invoice
 // terms) nothing is charged: the order stays pending, awaiting payment; otherwise
-// paymentMethodId is charged through the payment adapter like a checkout.
+// paymentMethodId is authorized through the configured provider exactly as checkout does
+// (payments/authorize.ts, settings payments.capture): the payment record is written in the
+// order's statement and the provider's event (or the confirm route after a 3-D Secure action)
+// confirms the order.
 import { randomUUID } from 'node:crypto';
 import { AppError, conflict, validationFailed } from '../../errors.js';
 import { originOf } from '../../events/outbox.js';
@@ -19,6 +22,7 @@ import { inTransaction } from '../orders/tx.js';
 import { orderPayload, orderView, type OrderRow, type OrderView } from '../orders/views.js';
 import { shippingLineRow } from '../shipping/checkout.js';
 import { shippingLineView } from '../shipping/line-view.js';
+import { authorizeOrderPayment, defaultReturnUrl, releaseAuthorization, type StartedPayment } from '../payments/authorize.js';
 import { lockOpenDraft } from './service.js';
 import type { DraftLine } from './views.js';
 
@@ -27,15 +31,17 @@ export interface CompleteInput {
   paymentMethodId?: string | null;
 }
 
-export async function completeDraft(ctx: OrdersCtx, id: string, input: CompleteInput): Promise<OrderView> {
+export async function completeDraft(ctx: OrdersCtx & { request?: Request }, id: string, input: CompleteInput): Promise<OrderView> {
   if (!input.paymentPending && !input.paymentMethodId) throw validationFailed([{ field: 'paymentMethodId', message: 'required unless paymentPending is true' }]);
   const payments = ctx.services.payments;
-  let chargedIntent: string | null = null;
+  const provider = payments.provider;
+  const paymentId = randomUUID();
+  let started: StartedPayment | null = null;
   try {
     return await inTransaction(
       ctx.db,
       async (tx) => {
-        chargedIntent = null;
+        started = null;
         const draft = await lockOpenDraft(tx, ctx, id, 'completed');
         const lines = draft.lines as unknown as DraftLine[];
         if (!lines.length) throw validationFailed([{ field: 'lines', message: 'the draft has no lines' }]);
@@ -92,17 +98,22 @@ export async function completeDraft(ctx: OrdersCtx, id: string, input: CompleteI
         order.forEach((lineIndex, k) => (reservations[lineIndex] = reservedSorted[k] ?? []));
 
         let paymentIntentId: string | null = null;
-        const charge = !input.paymentPending && totals.grandTotal > 0;
-        if (charge) {
-          const payment = await payments.adapter
-            .createPayment({ orderId, organizationId, amount: totals.grandTotal, currency: draft.currency, paymentMethodId: input.paymentMethodId!, idempotencyKey: `draft:${draft.id}`, customerEmail: email })
-            .catch((error: unknown) => {
-              ctx.logger.error({ err: error, orderId }, 'payment provider call failed');
-              throw new AppError('SERVICE_UNAVAILABLE', 'The payment provider could not be reached; nothing was charged, try again');
-            });
-          if (!payment.ok) throw validationFailed([{ field: 'paymentMethodId', message: payment.message }]);
-          paymentIntentId = payment.intentId;
-          chargedIntent = payment.intentId;
+        const methodId = input.paymentPending ? null : (input.paymentMethodId ?? null);
+        if (methodId && totals.grandTotal > 0) {
+          started = await authorizeOrderPayment(
+            tx,
+            ctx,
+            provider,
+            {
+              paymentId, orderId, amount: totals.grandTotal, currency: draft.currency, methodId, captureMode: settings.payments.capture,
+              returnUrl: defaultReturnUrl(ctx), customerEmail: email, actionExpiryMinutes: settings.payments.actionExpiryMinutes,
+            },
+            {
+              declined: (failure) => validationFailed([{ field: 'paymentMethodId', message: failure.message }]),
+              unreachable: () => new AppError('SERVICE_UNAVAILABLE', 'The payment provider could not be reached; nothing was charged, try again'),
+            },
+          );
+          paymentIntentId = started.providerReference;
         }
 
         const now = new Date();
@@ -122,7 +133,7 @@ export async function completeDraft(ctx: OrdersCtx, id: string, input: CompleteI
             manualDiscount: { amount: Number(draft.discountAmount), reason: draft.discountReason },
             customPrices: lines.flatMap((l, i) => (l.unitPrice === null ? [] : [{ position: i, unitPrice: l.unitPrice, reason: l.priceReason }])),
           } as unknown as Prisma.JsonObject,
-          paymentProvider: charge ? payments.adapter.name : null,
+          paymentProvider: started ? provider.name : null,
           paymentMethodId: input.paymentMethodId ?? null,
           paymentIntentId,
           idempotencyScope: null, idempotencyKey: null, idempotencyRequestHash: null,
@@ -146,6 +157,7 @@ export async function completeDraft(ctx: OrdersCtx, id: string, input: CompleteI
           order: row, lines: orderLines, shippingLines, statusChanges, cartId: null as unknown as string,
           numbering: { prefix: 'ORD', year: yearIn(now, settings.timezone) },
           event: { origin: originOf(ctx), payload: { order: orderPayload(view) } },
+          ...(started ? { payment: started } : {}),
         };
         const number = await writeOrder(tx, write, true);
         await tx.draftOrder.update({ where: { id: draft.id }, data: { status: 'completed', orderId, completedAt: now } });
@@ -155,8 +167,7 @@ export async function completeDraft(ctx: OrdersCtx, id: string, input: CompleteI
     );
   } catch (error) {
     // Charged, then rolled back: give the authorization back.
-    const intent = chargedIntent as string | null;
-    if (intent) await payments.adapter.cancelPayment(intent, `rollback:draft:${id}`).catch((e: unknown) => ctx.logger.error({ err: e, intent }, 'could not cancel the payment of a rolled-back draft completion'));
+    await releaseAuthorization(ctx, provider, started as StartedPayment | null, 'draft completion');
     throw error;
   }
 }

@@ -8,6 +8,7 @@
 //   open   DELETE /draft-orders/:id       (deleted)   the row is removed
 //   open   POST /draft-orders/:id/complete completed  the order written as checkout writes one (complete.ts)
 //   completed  PATCH, DELETE, complete    —           409 (details.reason INVALID_TRANSITION)
+import type { Tx } from '../../db/client.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { conflict, notFound, validationFailed } from '../../errors.js';
 import { paginate, type Page, type PageInput } from '../../graphql/pagination.js';
@@ -84,7 +85,7 @@ export async function listDrafts(ctx: OrdersCtx, input: { status?: 'open' | 'com
 }
 
 /** Locks an open draft for a move; 404 when absent, 409 when it is no longer open. */
-export async function lockOpenDraft(tx: OrdersCtx['db'], ctx: OrdersCtx, id: string, to: string) {
+export async function lockOpenDraft(tx: Tx, ctx: OrdersCtx, id: string, to: string) {
   const rows = await tx.$queryRaw<Array<{ id: string }>>`select id from draft_orders where id = ${id}::uuid and organization_id = ${ctx.organization.id}::uuid for update`;
   if (!rows[0]) throw notFound('Draft order');
   const row = await tx.draftOrder.findUniqueOrThrow({ where: { id } });

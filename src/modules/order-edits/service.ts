@@ -9,10 +9,17 @@
 //     recomputed totals differ from the preview (409 EDIT_STALE), then applies in one transaction:
 //     lines, totals, shipping line, address, promotion uses, stock reservations (released for
 //     removed units, reserved for added ones) and the payment difference:
-//       awaiting payment   → a new payment intent for the new total (the old one is voided after commit)
+//       nothing captured (awaiting payment, or authorized below the new total)
+//                          → the old payment is voided (payments/capture.ts voidOnCancel: in this
+//                            transaction, the provider told after commit) and the new total is
+//                            authorized through checkout's path (payments/authorize.ts): a new
+//                            payment record; the provider's event confirms the order as at checkout
+//       authorized (manual / on-fulfilment capture), new total ≤ authorized
+//                          → nothing moves: the capture takes what the order owes, not more
 //       paid, total lower  → a refund of the difference through the refund service (undo window, daily cap)
-//       paid, total higher → paymentStatus partially_paid: the order awaits the difference
-//                            (capturing it through the provider is the payments issue's)
+//       paid, total higher → paymentStatus partially_paid: the order awaits the difference, which
+//                            the customer pays outside the edit (nothing is charged to the stored
+//                            method without them)
 import { randomUUID } from 'node:crypto';
 import type { Db, Tx } from '../../db/client.js';
 import { AppError, conflict, notFound, validationFailed } from '../../errors.js';
@@ -26,6 +33,10 @@ import { findOrder, lockOrder, runAfterCommit } from '../orders/service.js';
 import { actorRecord, orgSettings, serviceCtx, toNumber, type OrdersCtx } from '../orders/shared.js';
 import { inTransaction } from '../orders/tx.js';
 import type { OrderRow } from '../orders/views.js';
+import { authorizeOrderPayment, defaultReturnUrl, insertPayment, releaseAuthorization, type StartedPayment } from '../payments/authorize.js';
+import { providerOf, voidOnCancel } from '../payments/capture.js';
+import type { PaymentProvider } from '../payments/provider.js';
+import { capturable, lockPayments, syncOrderPayment } from '../payments/records.js';
 import { isEmpty, normalizeOperations, orderFingerprint, planLines, type EditOperations, type PlannedLine } from './plan.js';
 import { EDITABLE_ORDER_STATUSES, editTransition, type EditTrigger, type PaymentAction } from './status.js';
 import { editPayload, editView, type EditLineView, type EditSnapshot, type EditView } from './views.js';
@@ -49,8 +60,16 @@ function assertEditable(order: OrderRow): void {
 function snapshotOfOrder(order: OrderRow): EditSnapshot {
   return {
     lineItems: order.lines.map((l) => ({
-      lineItemId: l.id, entityId: l.entityId, variantId: l.variantId, sku: l.sku, title: l.title, quantity: l.quantity,
-      unitPrice: toNumber(l.unitPrice), totalPrice: toNumber(l.totalPrice), discountTotal: toNumber(l.discountTotal), taxTotal: toNumber(l.taxTotal),
+      lineItemId: l.id,
+      entityId: l.entityId,
+      variantId: l.variantId,
+      sku: l.sku,
+      title: l.title,
+      quantity: l.quantity,
+      unitPrice: toNumber(l.unitPrice),
+      totalPrice: toNumber(l.totalPrice),
+      discountTotal: toNumber(l.discountTotal),
+      taxTotal: toNumber(l.taxTotal),
     })),
     subtotal: toNumber(order.subtotal),
     discountTotal: toNumber(order.discountTotal),
@@ -72,7 +91,18 @@ interface Computed {
 
 /** The sellable of a kept line whose catalog row is gone: what the order line itself says. */
 function fromLine(line: OrderLine): Sellable {
-  return { entityId: line.entityId, variantId: line.variantId, entityType: line.entityType, status: 'active', hasVariants: false, variantMissing: false, sku: line.sku, title: line.title, entityTaxClassId: line.taxClassId, variantTaxClassId: null };
+  return {
+    entityId: line.entityId,
+    variantId: line.variantId,
+    entityType: line.entityType,
+    status: 'active',
+    hasVariants: false,
+    variantMissing: false,
+    sku: line.sku,
+    title: line.title,
+    entityTaxClassId: line.taxClassId,
+    variantTaxClassId: null,
+  };
 }
 
 /**
@@ -82,7 +112,11 @@ function fromLine(line: OrderLine): Sellable {
 async function computeEdit(tx: Tx, ctx: OrdersCtx, order: OrderRow, ops: EditOperations): Promise<Computed> {
   const planned = planLines(order, ops);
   const byId = new Map(order.lines.map((l) => [l.id, l]));
-  const found = await loadSellables(tx, ctx.organization.id, planned.map((p) => ({ entityId: p.entityId, variantId: p.variantId })));
+  const found = await loadSellables(
+    tx,
+    ctx.organization.id,
+    planned.map((p) => ({ entityId: p.entityId, variantId: p.variantId })),
+  );
   const issues: Array<{ field: string; message: string }> = [];
   const firstAdded = planned.findIndex((p) => p.lineItemId === null);
   const sellables = planned.map((p, i) => {
@@ -96,7 +130,13 @@ async function computeEdit(tx: Tx, ctx: OrdersCtx, order: OrderRow, ops: EditOpe
   const addedIdx = planned.map((p, i) => (p.lineItemId ? -1 : i)).filter((i) => i >= 0);
   const resolved = await ports.prices.resolve(
     serviceCtx(ctx, tx),
-    addedIdx.map((i) => ({ entityId: planned[i]!.entityId, variantId: planned[i]!.variantId, currency: order.currency, customerGroupIds: order.customerGroupIds, quantity: planned[i]!.quantity })),
+    addedIdx.map((i) => ({
+      entityId: planned[i]!.entityId,
+      variantId: planned[i]!.variantId,
+      currency: order.currency,
+      customerGroupIds: order.customerGroupIds,
+      quantity: planned[i]!.quantity,
+    })),
   );
   const unitPrices = planned.map((p) => (p.lineItemId ? toNumber(byId.get(p.lineItemId)!.unitPrice) : 0));
   addedIdx.forEach((lineIndex, k) => {
@@ -129,10 +169,18 @@ async function computeEdit(tx: Tx, ctx: OrdersCtx, order: OrderRow, ops: EditOpe
     (error) => validationFailed([{ field: 'promotionCodes', message: `the edited order no longer qualifies for the order's promotion codes: ${error.message}` }]),
   );
   const after: EditSnapshot = {
-    lineItems: planned.map((p, i): EditLineView => ({
-      lineItemId: p.lineItemId, entityId: p.entityId, variantId: p.variantId, sku: sellables[i]!.sku, title: sellables[i]!.title, quantity: p.quantity,
-      unitPrice: unitPrices[i]!, ...priced.totals.lines[i]!,
-    })),
+    lineItems: planned.map(
+      (p, i): EditLineView => ({
+        lineItemId: p.lineItemId,
+        entityId: p.entityId,
+        variantId: p.variantId,
+        sku: sellables[i]!.sku,
+        title: sellables[i]!.title,
+        quantity: p.quantity,
+        unitPrice: unitPrices[i]!,
+        ...priced.totals.lines[i]!,
+      }),
+    ),
     subtotal: priced.totals.subtotal,
     discountTotal: priced.totals.discountTotal,
     taxTotal: priced.totals.taxTotal,
@@ -219,7 +267,8 @@ export async function cancelEdit(ctx: OrdersCtx, orderId: string, editId: string
 }
 
 function sameTotals(a: EditSnapshot, b: EditSnapshot): boolean {
-  const key = (s: EditSnapshot) => JSON.stringify([s.subtotal, s.discountTotal, s.taxTotal, s.shippingTotal, s.grandTotal, s.lineItems.map((l) => [l.quantity, l.unitPrice, l.discountTotal, l.taxTotal])]);
+  const key = (s: EditSnapshot) =>
+    JSON.stringify([s.subtotal, s.discountTotal, s.taxTotal, s.shippingTotal, s.grandTotal, s.lineItems.map((l) => [l.quantity, l.unitPrice, l.discountTotal, l.taxTotal])]);
   return key(a) === key(b);
 }
 
@@ -228,30 +277,55 @@ export async function confirmEdit(ctx: OrdersCtx, orderId: string, editId: strin
   const actor = actorRecord(ctx);
   const afterCommit: Array<() => Promise<void>> = [];
   let refundId: string | null = null;
-  const view = await inTransaction(ctx.db, async (tx) => {
-    afterCommit.length = 0;
-    refundId = null;
-    const order = await lockOrder(tx, ctx, orderId);
-    const edit = await lockEdit(tx, ctx, order.id, editId);
-    if (!editTransition(edit.status, 'confirm')) throw illegalMove(edit.status, 'confirm');
-    assertEditable(order);
-    if (orderFingerprint(order) !== edit.orderFingerprint) throw stale('the order changed since the preview');
-    const ops = edit.operations as unknown as EditOperations;
-    const computed = await computeEdit(tx, ctx, order, ops);
-    if (!sameTotals(computed.after, edit.after as unknown as EditSnapshot)) throw stale('prices, promotions, tax or shipping changed since the preview', { previewGrandTotal: (edit.after as unknown as EditSnapshot).grandTotal, grandTotal: computed.after.grandTotal });
+  // One payment id for every attempt of the transaction: a retried attempt re-authorizes under the same key.
+  const started: Started = { paymentId: randomUUID(), provider: null, payment: null };
+  let view: EditView;
+  try {
+    view = await inTransaction(
+      ctx.db,
+      async (tx) => {
+        afterCommit.length = 0;
+        refundId = null;
+        const order = await lockOrder(tx, ctx, orderId);
+        const edit = await lockEdit(tx, ctx, order.id, editId);
+        if (!editTransition(edit.status, 'confirm')) throw illegalMove(edit.status, 'confirm');
+        assertEditable(order);
+        if (orderFingerprint(order) !== edit.orderFingerprint) throw stale('the order changed since the preview');
+        const ops = edit.operations as unknown as EditOperations;
+        const computed = await computeEdit(tx, ctx, order, ops);
+        if (!sameTotals(computed.after, edit.after as unknown as EditSnapshot))
+          throw stale('prices, promotions, tax or shipping changed since the preview', {
+            previewGrandTotal: (edit.after as unknown as EditSnapshot).grandTotal,
+            grandTotal: computed.after.grandTotal,
+          });
 
-    const lineIds = await applyLines(tx, ctx, order, computed);
-    const after: EditSnapshot = { ...computed.after, lineItems: computed.after.lineItems.map((l, i) => ({ ...l, lineItemId: lineIds[i]! })) };
-    const payment = await settlePayment(tx, ctx, order, computed.after.grandTotal, edit.id, afterCommit);
-    refundId = payment.refundId;
-    const row = await tx.orderEdit.update({
-      where: { id: edit.id },
-      data: { status: 'confirmed', after: after as unknown as Prisma.InputJsonValue, paymentAction: payment.action, refundId: payment.refundId, decidedById: actor.id, decidedByKind: actor.kind, decidedAt: new Date() },
-    });
-    const result = editView(row);
-    await recordEvent(tx, originOf(ctx), 'orders.edit', { action: 'confirmed', edit: editPayload(result) });
-    return result;
-  });
+        const lineIds = await applyLines(tx, ctx, order, computed);
+        const after: EditSnapshot = { ...computed.after, lineItems: computed.after.lineItems.map((l, i) => ({ ...l, lineItemId: lineIds[i]! })) };
+        const payment = await settlePayment(tx, ctx, order, computed.after.grandTotal, edit.id, afterCommit, started);
+        refundId = payment.refundId;
+        const row = await tx.orderEdit.update({
+          where: { id: edit.id },
+          data: {
+            status: 'confirmed',
+            after: after as unknown as Prisma.InputJsonValue,
+            paymentAction: payment.action,
+            refundId: payment.refundId,
+            decidedById: actor.id,
+            decidedByKind: actor.kind,
+            decidedAt: new Date(),
+          },
+        });
+        const result = editView(row);
+        await recordEvent(tx, originOf(ctx), 'orders.edit', { action: 'confirmed', edit: editPayload(result) });
+        return result;
+      },
+      { timeout: ctx.services.payments.timeoutMs + 15_000 },
+    );
+  } catch (error) {
+    // Re-authorized, then rolled back: give the new authorization back.
+    if (started.provider) await releaseAuthorization(ctx, started.provider, started.payment, 'order edit');
+    throw error;
+  }
   await runAfterCommit(afterCommit);
   if (refundId) await settleIfImmediate(ctx, refundId);
   return view;
@@ -282,7 +356,10 @@ async function applyLines(tx: Tx, ctx: OrdersCtx, order: OrderRow, c: Computed):
       held[i]!.quantity -= take;
       excess -= take;
     }
-    reservations.set(line.id, held.filter((r) => r.quantity > 0));
+    reservations.set(
+      line.id,
+      held.filter((r) => r.quantity > 0),
+    );
   }
   if (releases.length) await ports.inventory.release(serviceCtx(ctx, tx), releases);
 
@@ -296,7 +373,10 @@ async function applyLines(tx: Tx, ctx: OrdersCtx, order: OrderRow, c: Computed):
   const lineIds = c.planned.map((p) => p.lineItemId ?? randomUUID());
   if (wants.length) {
     const got = await ports.inventory
-      .reserve(serviceCtx(ctx, tx), wants.map((w) => ({ entityId: c.planned[w.i]!.entityId, variantId: c.planned[w.i]!.variantId, quantity: w.extra, reference, warehouseId: c.priced.pickupWarehouseId })))
+      .reserve(
+        serviceCtx(ctx, tx),
+        wants.map((w) => ({ entityId: c.planned[w.i]!.entityId, variantId: c.planned[w.i]!.variantId, quantity: w.extra, reference, warehouseId: c.priced.pickupWarehouseId })),
+      )
       .catch((error: unknown) => {
         throw error instanceof AppError ? conflict(`Not enough stock for the edit: ${error.message}`, { step: 'inventory', code: error.code }) : error;
       });
@@ -335,8 +415,15 @@ async function applyLines(tx: Tx, ctx: OrdersCtx, order: OrderRow, c: Computed):
   if (added.length) {
     await tx.orderLine.createMany({
       data: added.map(({ p, i }) => ({
-        id: lineIds[i]!, organizationId: ctx.organization.id, orderId: order.id, entityId: p.entityId, variantId: p.variantId,
-        entityType: c.sellables[i]!.entityType, sku: c.sellables[i]!.sku, title: c.sellables[i]!.title, ...figures(i),
+        id: lineIds[i]!,
+        organizationId: ctx.organization.id,
+        orderId: order.id,
+        entityId: p.entityId,
+        variantId: p.variantId,
+        entityType: c.sellables[i]!.entityType,
+        sku: c.sellables[i]!.sku,
+        title: c.sellables[i]!.title,
+        ...figures(i),
       })),
     });
   }
@@ -345,9 +432,18 @@ async function applyLines(tx: Tx, ctx: OrdersCtx, order: OrderRow, c: Computed):
   const option = c.priced.shippingOption;
   if (option) {
     const line = await tx.orderShippingLine.findFirst({ where: { orderId: order.id, organizationId: ctx.organization.id }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
-    if (line) await tx.orderShippingLine.update({ where: { id: line.id }, data: { amount: BigInt(totals.shippingLines[0]!.amount), taxTotal: BigInt(totals.shippingLines[0]!.taxTotal), taxRateBps: option.taxRateBps } });
+    if (line)
+      await tx.orderShippingLine.update({
+        where: { id: line.id },
+        data: { amount: BigInt(totals.shippingLines[0]!.amount), taxTotal: BigInt(totals.shippingLines[0]!.taxTotal), taxRateBps: option.taxRateBps },
+      });
   }
-  const pricing = { ...((order.pricing as Record<string, unknown> | null) ?? {}), promotions: c.priced.redemption.applied, freeShipping: c.priced.redemption.freeShipping, ...c.priced.tax.pricing };
+  const pricing = {
+    ...((order.pricing as Record<string, unknown> | null) ?? {}),
+    promotions: c.priced.redemption.applied,
+    freeShipping: c.priced.redemption.freeShipping,
+    ...c.priced.tax.pricing,
+  };
   await tx.order.update({
     where: { id: order.id },
     data: {
@@ -363,19 +459,69 @@ async function applyLines(tx: Tx, ctx: OrdersCtx, order: OrderRow, c: Computed):
   return lineIds;
 }
 
+/** The provider-side state of confirmEdit: a payment started in a transaction that may still roll back. */
+interface Started {
+  paymentId: string;
+  provider: PaymentProvider | null;
+  payment: StartedPayment | null;
+}
+
 /** Moves the payment difference (see the header). */
-async function settlePayment(tx: Tx, ctx: OrdersCtx, order: OrderRow, newTotal: number, editId: string, afterCommit: Array<() => Promise<void>>): Promise<{ action: PaymentAction; refundId: string | null }> {
+async function settlePayment(
+  tx: Tx,
+  ctx: OrdersCtx,
+  order: OrderRow,
+  newTotal: number,
+  editId: string,
+  afterCommit: Array<() => Promise<void>>,
+  started: Started,
+): Promise<{ action: PaymentAction; refundId: string | null }> {
   const oldTotal = toNumber(order.grandTotal);
-  if (order.paymentStatus === 'awaiting_payment') {
-    if (newTotal === oldTotal || !order.paymentMethodId) return { action: 'none', refundId: null };
-    const adapter = ctx.services.payments.adapter;
-    const payment = await adapter.createPayment({ orderId: order.id, organizationId: ctx.organization.id, amount: newTotal, currency: order.currency, paymentMethodId: order.paymentMethodId, idempotencyKey: `edit:${editId}`, customerEmail: order.customerEmail });
-    if (!payment.ok) throw conflict(`The payment for the edited total was refused: ${payment.message}`, { step: 'payment', paymentCode: payment.code });
-    const old = order.paymentIntentId;
-    afterCommit.push(async () => {
-      if (old) await adapter.cancelPayment(old, `edit:${editId}:void`).catch((error: unknown) => ctx.logger.warn({ err: error, orderId: order.id }, 'could not void the payment intent an order edit replaced'));
-    });
-    await tx.order.update({ where: { id: order.id }, data: { paymentIntentId: payment.intentId, paymentProvider: adapter.name } });
+  // Nothing captured yet: the order's payment is started (or only authorized) for the old total.
+  if (toNumber(order.capturedAmount) === 0 && (order.paymentStatus === 'awaiting_payment' || order.paymentStatus === 'authorized')) {
+    if (newTotal === oldTotal) return { action: 'none', refundId: null };
+    const payments = await lockPayments(tx, ctx.organization.id, order.id);
+    const authorized = payments.reduce((sum, p) => sum + capturable(p), 0);
+    // Manual / on-fulfilment capture: an authorization that covers the new total stays; the
+    // capture takes what the order owes (payments/capture.ts), not the whole authorization.
+    if (order.paymentStatus === 'authorized' && newTotal <= authorized) return { action: 'authorization_covers', refundId: null };
+    // Invoice terms (a draft completed with paymentPending): nothing was started, nothing to move.
+    const methodId = order.paymentMethodId;
+    if (!methodId) return { action: 'none', refundId: null };
+    // Re-authorize the new total through checkout's path; the old payment is voided as a
+    // cancellation voids it (in this transaction, the provider told after commit).
+    const live = payments.filter((p) => p.status !== 'failed' && p.status !== 'voided');
+    const provider = order.paymentProvider ? providerOf(ctx, order.paymentProvider) : ctx.services.payments.provider;
+    const settings = await orgSettings(tx, ctx.organization.id);
+    const voided = await voidOnCancel(tx, ctx, order);
+    if (voided) afterCommit.push(...voided.afterCommit);
+    if (newTotal > 0) {
+      started.provider = provider;
+      started.payment = await authorizeOrderPayment(
+        tx,
+        ctx,
+        provider,
+        {
+          paymentId: started.paymentId,
+          orderId: order.id,
+          amount: newTotal,
+          currency: order.currency,
+          methodId,
+          captureMode: live.at(-1)?.captureMode ?? settings.payments.capture,
+          returnUrl: defaultReturnUrl(ctx),
+          customerEmail: order.customerEmail,
+          actionExpiryMinutes: settings.payments.actionExpiryMinutes,
+        },
+        {
+          declined: (failure) => conflict(`The payment for the edited total was refused: ${failure.message}`, { step: 'payment', paymentCode: failure.code }),
+          unreachable: () => new AppError('SERVICE_UNAVAILABLE', 'The payment provider could not be reached; nothing was changed, try again', { reason: 'provider_unreachable' }),
+        },
+      );
+      await insertPayment(tx, started.payment);
+      await tx.order.update({ where: { id: order.id }, data: { paymentIntentId: started.payment.providerReference, paymentProvider: provider.name } });
+    }
+    const current = await tx.order.findUniqueOrThrow({ where: { id: order.id }, select: { id: true, grandTotal: true, paymentStatus: true, capturedAmount: true } });
+    await syncOrderPayment(tx, current);
     return { action: 'reissued_intent', refundId: null };
   }
   const balance = toNumber(order.capturedAmount) - toNumber(order.refundedAmount);
@@ -385,6 +531,8 @@ async function settlePayment(tx: Tx, ctx: OrdersCtx, order: OrderRow, newTotal: 
     const refund = await refundAmount(tx, ctx, order, balance - newTotal, `order edit ${editId}`);
     return { action: 'refund', refundId: refund.id };
   }
+  // A paid order whose total rose: partially_paid, the difference is collected outside this edit
+  // (a new payment from the customer); nothing is charged to the stored method without them.
   if (newTotal > balance) {
     await tx.order.update({ where: { id: order.id }, data: { paymentStatus: 'partially_paid' } });
     return { action: 'awaiting_difference', refundId: null };

@@ -30,12 +30,13 @@ export function editTransition(from: string, trigger: EditTrigger): EditStatus |
 export const EDITABLE_ORDER_STATUSES: readonly OrderStatus[] = ['pending', 'confirmed', 'processing'];
 
 /** What confirming did with the payment (see service.ts settlePayment). */
-export const PAYMENT_ACTIONS = ['none', 'refund', 'awaiting_difference', 'reissued_intent'] as const;
+export const PAYMENT_ACTIONS = ['none', 'refund', 'awaiting_difference', 'reissued_intent', 'authorization_covers'] as const;
 
 export const PAYMENT_ACTION_DESCRIPTIONS: Record<PaymentAction, string> = {
   none: 'The total did not change what is owed',
   refund: 'The difference was refunded through the refund rules (refundId)',
   awaiting_difference: 'The order is partially_paid until the difference is paid',
-  reissued_intent: 'An order awaiting payment got a payment intent for its new total',
+  reissued_intent: 'Nothing was captured yet: the old payment was voided and the new total authorized through the provider (a new payment record; paymentIntentId is its reference)',
+  authorization_covers: 'The order\'s authorized payment (manual or on-fulfilment capture) covers the new total: the capture takes the new total, the rest of the authorization is released',
 };
 export type PaymentAction = (typeof PAYMENT_ACTIONS)[number];
