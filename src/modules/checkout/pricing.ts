@@ -16,6 +16,7 @@ import type { Sellable } from './sellables.js';
 import { checkoutTaxContext, externalTax, type CheckoutTax } from './tax-context.js';
 import { computeTotals, type Totals } from './totals.js';
 import { portsOf } from './wiring.js';
+import { at } from '../orders/at.js';
 
 export interface PricingLine {
   entityId: string;
@@ -101,7 +102,7 @@ export async function priceOrder(tx: Tx, ctx: PricingCtx, req: PricingRequest, m
   const totalsInput = {
     pricesIncludeTax: tax.pricesIncludeTax,
     taxExempt: tax.exempt,
-    lines: req.lines.map((l, i) => ({ unitPrice: l.unitPrice, quantity: l.quantity, rateBps: rates[i]!.rateBps })),
+    lines: req.lines.map((l, i) => ({ unitPrice: l.unitPrice, quantity: l.quantity, rateBps: at(rates, i).rateBps })),
     discountTotal: redemption.discountTotal + Math.max(0, req.manualDiscount ?? 0),
     lineDiscounts: redemption.lineDiscounts,
     freeShipping: redemption.freeShipping,
@@ -115,7 +116,7 @@ export async function priceOrder(tx: Tx, ctx: PricingCtx, req: PricingRequest, m
     ctx.services.tax.provider,
     lineTax,
     req.currency,
-    req.lines.map((l, i) => ({ item: { entityId: l.entityId, quantity: l.quantity }, sellable: l.sellable, unitPrice: l.unitPrice, rateBps: rates[i]!.rateBps, taxClassId: rates[i]!.taxClassId })),
+    req.lines.map((l, i) => ({ item: { entityId: l.entityId, quantity: l.quantity }, sellable: l.sellable, unitPrice: l.unitPrice, rateBps: at(rates, i).rateBps, taxClassId: at(rates, i).taxClassId })),
     totals,
   );
   if (providerTax) totals = computeTotals({ ...totalsInput, providerTax });

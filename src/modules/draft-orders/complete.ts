@@ -16,6 +16,7 @@ import { priceOrder } from '../checkout/pricing.js';
 import { loadSellables, unsellableReason } from '../checkout/sellables.js';
 import { portsOf } from '../checkout/wiring.js';
 import { writeOrder, type OrderWrite, type StatusChangeRow } from '../checkout/write.js';
+import { at } from '../orders/at.js';
 import { yearIn } from '../orders/numbers.js';
 import { actorRecord, orgSettings, serviceCtx, type OrdersCtx } from '../orders/shared.js';
 import { inTransaction } from '../orders/tx.js';
@@ -51,9 +52,13 @@ export async function completeDraft(ctx: OrdersCtx & { request?: Request }, id: 
         const orderId = randomUUID();
 
         const found = await loadSellables(tx, organizationId, lines.map((l) => ({ entityId: l.entityId, variantId: l.variantId })));
-        const issues = found.flatMap((s, i) => (unsellableReason(s) ? [{ field: `lines.${i}.entityId`, message: unsellableReason(s)! }] : []));
+        const issues = found.flatMap((s, i) => {
+          const reason = unsellableReason(s);
+          return reason ? [{ field: `lines.${i}.entityId`, message: reason }] : [];
+        });
         if (issues.length) throw validationFailed(issues);
-        const sellables = found.map((s) => s!);
+        // unsellableReason(null) is a reason, so every row is present here.
+        const sellables = found.filter((s): s is NonNullable<typeof s> => s !== null);
         const customer = draft.customerId
           ? await tx.$queryRaw<Array<{ email: string; groups: string[] | null }>>`
               select u.email, (select p.customer_group_ids from customers p where p.id = u.id and p.organization_id = ${organizationId}::uuid) as groups
@@ -66,8 +71,9 @@ export async function completeDraft(ctx: OrdersCtx & { request?: Request }, id: 
         const resolved = await ports.prices.resolve(serviceCtx(ctx, tx), listed.map(({ l }) => ({ entityId: l.entityId, variantId: l.variantId, currency: draft.currency, customerGroupIds: groups, quantity: l.quantity })));
         const unitPrices = lines.map((l) => l.unitPrice ?? 0);
         listed.forEach(({ i }, k) => {
-          if (resolved[k] === null || resolved[k] === undefined) issues.push({ field: `lines.${i}.unitPrice`, message: `the item has no price in ${draft.currency}: give a custom unitPrice` });
-          else unitPrices[i] = resolved[k]!;
+          const price = resolved[k];
+          if (price === null || price === undefined) issues.push({ field: `lines.${i}.unitPrice`, message: `the item has no price in ${draft.currency}: give a custom unitPrice` });
+          else unitPrices[i] = price;
         });
         if (issues.length) throw validationFailed(issues);
 
@@ -82,15 +88,15 @@ export async function completeDraft(ctx: OrdersCtx & { request?: Request }, id: 
           codes: [],
           manualDiscount: Number(draft.discountAmount),
           settings,
-          lines: lines.map((l, i) => ({ entityId: l.entityId, variantId: l.variantId, quantity: l.quantity, unitPrice: unitPrices[i]!, sellable: sellables[i]! })),
+          lines: lines.map((l, i) => ({ entityId: l.entityId, variantId: l.variantId, quantity: l.quantity, unitPrice: at(unitPrices, i), sellable: at(sellables, i) })),
           shipping: { enabled: hasMethods, methodId: draft.shippingMethodId, cartMethodId: null, cartId: null },
         });
         const { totals, rates, shippingOption, tax } = priced;
 
         // Stock, only now, in checkout's lock order.
-        const order = lines.map((_, i) => i).sort((a, b) => lines[a]!.entityId.localeCompare(lines[b]!.entityId) || (lines[a]!.variantId ?? '').localeCompare(lines[b]!.variantId ?? ''));
+        const order = lines.map((_, i) => i).sort((a, b) => at(lines, a).entityId.localeCompare(at(lines, b).entityId) || (at(lines, a).variantId ?? '').localeCompare(at(lines, b).variantId ?? ''));
         const reservedSorted = await ports.inventory
-          .reserve(serviceCtx(ctx, tx), order.map((i) => ({ entityId: lines[i]!.entityId, variantId: lines[i]!.variantId, quantity: lines[i]!.quantity, reference: `order:${orderId}`, warehouseId: priced.pickupWarehouseId })))
+          .reserve(serviceCtx(ctx, tx), order.map((i) => ({ entityId: at(lines, i).entityId, variantId: at(lines, i).variantId, quantity: at(lines, i).quantity, reference: `order:${orderId}`, warehouseId: priced.pickupWarehouseId })))
           .catch((error: unknown) => {
             throw error instanceof AppError ? conflict(`Not enough stock to complete the draft: ${error.message}`, { step: 'inventory', code: error.code }) : error;
           });
@@ -141,17 +147,17 @@ export async function completeDraft(ctx: OrdersCtx & { request?: Request }, id: 
         };
         const orderLines: OrderLine[] = lines.map((l, i) => ({
           id: randomUUID(), organizationId, orderId, position: i,
-          entityId: l.entityId, variantId: l.variantId, entityType: sellables[i]!.entityType, sku: sellables[i]!.sku, title: sellables[i]!.title, quantity: l.quantity,
+          entityId: l.entityId, variantId: l.variantId, entityType: at(sellables, i).entityType, sku: at(sellables, i).sku, title: at(sellables, i).title, quantity: l.quantity,
           refundedQuantity: 0, fulfilledQuantity: 0, fulfillmentStatus: 'unfulfilled',
-          unitPrice: BigInt(unitPrices[i]!), totalPrice: BigInt(totals.lines[i]!.totalPrice), discountTotal: BigInt(totals.lines[i]!.discountTotal),
-          taxClassId: rates[i]!.taxClassId, taxRateBps: priced.providerRates?.[i] ?? rates[i]!.rateBps, taxTotal: BigInt(totals.lines[i]!.taxTotal),
-          reservations: reservations[i]! as unknown as Prisma.JsonArray,
+          unitPrice: BigInt(at(unitPrices, i)), totalPrice: BigInt(at(totals.lines, i).totalPrice), discountTotal: BigInt(at(totals.lines, i).discountTotal),
+          taxClassId: at(rates, i).taxClassId, taxRateBps: priced.providerRates?.[i] ?? at(rates, i).rateBps, taxTotal: BigInt(at(totals.lines, i).taxTotal),
+          reservations: at(reservations, i) as unknown as Prisma.JsonArray,
         }));
         const actor = actorRecord(ctx);
         const reason = input.paymentPending ? 'draft order, payment pending (invoice terms)' : 'draft order';
         const statusChanges: StatusChangeRow[] = [{ fromStatus: null, toStatus: 'pending', trigger: 'draft', reason, actorId: actor.id, actorKind: actor.kind, createdAt: now }];
         if (paidAlready) statusChanges.push({ fromStatus: 'pending', toStatus: 'confirmed', trigger: 'payment', reason: 'nothing to pay', actorId: actor.id, actorKind: actor.kind, createdAt: new Date(now.getTime() + 1) });
-        const shippingLines = shippingOption ? [shippingLineRow(organizationId, orderId, shippingOption, totals.shippingLines[0]!, now)] : [];
+        const shippingLines = shippingOption ? [shippingLineRow(organizationId, orderId, shippingOption, at(totals.shippingLines, 0), now)] : [];
         const view = { ...orderView({ ...row, number: '', lines: orderLines }), shippingLines: shippingLines.map(shippingLineView) };
         const write: OrderWrite = {
           order: row, lines: orderLines, shippingLines, statusChanges, cartId: null as unknown as string,

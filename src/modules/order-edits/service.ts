@@ -31,6 +31,7 @@ import { portsOf } from '../checkout/wiring.js';
 import { refundAmount, settleIfImmediate } from '../orders/refunds.js';
 import { findOrder, lockOrder, runAfterCommit } from '../orders/service.js';
 import { actorRecord, orgSettings, serviceCtx, toNumber, type OrdersCtx } from '../orders/shared.js';
+import { at, entry } from '../orders/at.js';
 import { inTransaction } from '../orders/tx.js';
 import type { OrderRow } from '../orders/views.js';
 import { authorizeOrderPayment, defaultReturnUrl, insertPayment, releaseAuthorization, type StartedPayment } from '../payments/authorize.js';
@@ -119,11 +120,16 @@ async function computeEdit(tx: Tx, ctx: OrdersCtx, order: OrderRow, ops: EditOpe
   );
   const issues: Array<{ field: string; message: string }> = [];
   const firstAdded = planned.findIndex((p) => p.lineItemId === null);
-  const sellables = planned.map((p, i) => {
-    if (p.lineItemId) return found[i] ?? fromLine(byId.get(p.lineItemId)!);
-    const reason = unsellableReason(found[i] ?? null);
-    if (reason) issues.push({ field: `addLines.${i - firstAdded}.entityId`, message: reason });
-    return found[i]!;
+  const sellables: Sellable[] = [];
+  planned.forEach((p, i) => {
+    const sellable = found[i] ?? null;
+    if (p.lineItemId) {
+      sellables.push(sellable ?? fromLine(entry(byId, p.lineItemId)));
+      return;
+    }
+    const reason = unsellableReason(sellable);
+    if (reason || !sellable) issues.push({ field: `addLines.${i - firstAdded}.entityId`, message: reason ?? 'catalog entity not found' });
+    else sellables.push(sellable);
   });
   if (issues.length) throw validationFailed(issues);
   const ports = portsOf(ctx.services);
@@ -131,14 +137,14 @@ async function computeEdit(tx: Tx, ctx: OrdersCtx, order: OrderRow, ops: EditOpe
   const resolved = await ports.prices.resolve(
     serviceCtx(ctx, tx),
     addedIdx.map((i) => ({
-      entityId: planned[i]!.entityId,
-      variantId: planned[i]!.variantId,
+      entityId: at(planned, i).entityId,
+      variantId: at(planned, i).variantId,
       currency: order.currency,
       customerGroupIds: order.customerGroupIds,
-      quantity: planned[i]!.quantity,
+      quantity: at(planned, i).quantity,
     })),
   );
-  const unitPrices = planned.map((p) => (p.lineItemId ? toNumber(byId.get(p.lineItemId)!.unitPrice) : 0));
+  const unitPrices = planned.map((p) => (p.lineItemId ? toNumber(entry(byId, p.lineItemId).unitPrice) : 0));
   addedIdx.forEach((lineIndex, k) => {
     const price = resolved[k];
     if (price === null || price === undefined) issues.push({ field: `addLines.${lineIndex - firstAdded}.entityId`, message: `has no price in ${order.currency}` });
@@ -162,7 +168,7 @@ async function computeEdit(tx: Tx, ctx: OrdersCtx, order: OrderRow, ops: EditOpe
       orderId: order.id,
       codes: order.promotionCodes,
       settings,
-      lines: planned.map((p, i) => ({ entityId: p.entityId, variantId: p.variantId, quantity: p.quantity, unitPrice: unitPrices[i]!, sellable: sellables[i]! })),
+      lines: planned.map((p, i) => ({ entityId: p.entityId, variantId: p.variantId, quantity: p.quantity, unitPrice: at(unitPrices, i), sellable: at(sellables, i) })),
       // The order keeps its shipping method; an order placed without one keeps the flat rule.
       shipping: { enabled: shippingLines.length > 0, methodId: shippingLines[0]?.methodId ?? null, cartMethodId: null, cartId: order.cartId },
     },
@@ -174,11 +180,11 @@ async function computeEdit(tx: Tx, ctx: OrdersCtx, order: OrderRow, ops: EditOpe
         lineItemId: p.lineItemId,
         entityId: p.entityId,
         variantId: p.variantId,
-        sku: sellables[i]!.sku,
-        title: sellables[i]!.title,
+        sku: at(sellables, i).sku,
+        title: at(sellables, i).title,
         quantity: p.quantity,
-        unitPrice: unitPrices[i]!,
-        ...priced.totals.lines[i]!,
+        unitPrice: at(unitPrices, i),
+        ...at(priced.totals.lines, i),
       }),
     ),
     subtotal: priced.totals.subtotal,
@@ -300,7 +306,7 @@ export async function confirmEdit(ctx: OrdersCtx, orderId: string, editId: strin
           });
 
         const lineIds = await applyLines(tx, ctx, order, computed);
-        const after: EditSnapshot = { ...computed.after, lineItems: computed.after.lineItems.map((l, i) => ({ ...l, lineItemId: lineIds[i]! })) };
+        const after: EditSnapshot = { ...computed.after, lineItems: computed.after.lineItems.map((l, i) => ({ ...l, lineItemId: at(lineIds, i) })) };
         const payment = await settlePayment(tx, ctx, order, computed.after.grandTotal, edit.id, afterCommit, started);
         refundId = payment.refundId;
         const row = await tx.orderEdit.update({
@@ -347,13 +353,14 @@ async function applyLines(tx: Tx, ctx: OrdersCtx, order: OrderRow, c: Computed):
   // 1. give back what removed lines and lowered quantities no longer need (last warehouse first)
   const releases: Array<{ entityId: string; variantId: string | null; warehouseId: string; quantity: number; reference: string }> = [];
   for (const line of order.lines) {
-    const target = kept.has(line.id) ? c.planned.find((p) => p.lineItemId === line.id)!.quantity : 0;
+    const target = kept.has(line.id) ? (c.planned.find((p) => p.lineItemId === line.id)?.quantity ?? 0) : 0;
     let excess = line.quantity - target;
-    const held = reservations.get(line.id)!;
+    const held = entry(reservations, line.id);
     for (let i = held.length - 1; i >= 0 && excess > 0; i -= 1) {
-      const take = Math.min(excess, held[i]!.quantity);
-      if (take > 0) releases.push({ entityId: line.entityId, variantId: line.variantId, warehouseId: held[i]!.warehouseId, quantity: take, reference });
-      held[i]!.quantity -= take;
+      const slot = at(held, i);
+      const take = Math.min(excess, slot.quantity);
+      if (take > 0) releases.push({ entityId: line.entityId, variantId: line.variantId, warehouseId: slot.warehouseId, quantity: take, reference });
+      slot.quantity -= take;
       excess -= take;
     }
     reservations.set(
@@ -366,8 +373,8 @@ async function applyLines(tx: Tx, ctx: OrdersCtx, order: OrderRow, c: Computed):
   // 2. reserve what raised quantities and added lines need, in checkout's lock order
   const wants = c.planned.map((p, i) => ({ i, extra: p.quantity - p.previousQuantity })).filter((w) => w.extra > 0);
   wants.sort((a, b) => {
-    const x = c.planned[a.i]!;
-    const y = c.planned[b.i]!;
+    const x = at(c.planned, a.i);
+    const y = at(c.planned, b.i);
     return x.entityId.localeCompare(y.entityId) || (x.variantId ?? '').localeCompare(y.variantId ?? '');
   });
   const lineIds = c.planned.map((p) => p.lineItemId ?? randomUUID());
@@ -375,13 +382,13 @@ async function applyLines(tx: Tx, ctx: OrdersCtx, order: OrderRow, c: Computed):
     const got = await ports.inventory
       .reserve(
         serviceCtx(ctx, tx),
-        wants.map((w) => ({ entityId: c.planned[w.i]!.entityId, variantId: c.planned[w.i]!.variantId, quantity: w.extra, reference, warehouseId: c.priced.pickupWarehouseId })),
+        wants.map((w) => ({ entityId: at(c.planned, w.i).entityId, variantId: at(c.planned, w.i).variantId, quantity: w.extra, reference, warehouseId: c.priced.pickupWarehouseId })),
       )
       .catch((error: unknown) => {
         throw error instanceof AppError ? conflict(`Not enough stock for the edit: ${error.message}`, { step: 'inventory', code: error.code }) : error;
       });
     wants.forEach((w, k) => {
-      const id = lineIds[w.i]!;
+      const id = at(lineIds, w.i);
       const held = reservations.get(id) ?? [];
       for (const r of got[k] ?? []) {
         const same = held.find((h) => h.warehouseId === r.warehouseId);
@@ -398,31 +405,31 @@ async function applyLines(tx: Tx, ctx: OrdersCtx, order: OrderRow, c: Computed):
   const { totals, rates, providerRates } = c.priced;
   const figures = (i: number) => ({
     position: i,
-    quantity: c.planned[i]!.quantity,
-    unitPrice: BigInt(c.unitPrices[i]!),
-    totalPrice: BigInt(totals.lines[i]!.totalPrice),
-    discountTotal: BigInt(totals.lines[i]!.discountTotal),
-    taxClassId: rates[i]!.taxClassId,
-    taxRateBps: providerRates?.[i] ?? rates[i]!.rateBps,
-    taxTotal: BigInt(totals.lines[i]!.taxTotal),
-    reservations: (reservations.get(lineIds[i]!) ?? []) as unknown as Prisma.InputJsonValue,
+    quantity: at(c.planned, i).quantity,
+    unitPrice: BigInt(at(c.unitPrices, i)),
+    totalPrice: BigInt(at(totals.lines, i).totalPrice),
+    discountTotal: BigInt(at(totals.lines, i).discountTotal),
+    taxClassId: at(rates, i).taxClassId,
+    taxRateBps: providerRates?.[i] ?? at(rates, i).rateBps,
+    taxTotal: BigInt(at(totals.lines, i).taxTotal),
+    reservations: (reservations.get(at(lineIds, i)) ?? []) as unknown as Prisma.InputJsonValue,
   });
   for (let i = 0; i < c.planned.length; i += 1) {
-    const p = c.planned[i]!;
+    const p = at(c.planned, i);
     if (p.lineItemId && byId.has(p.lineItemId)) await tx.orderLine.update({ where: { id: p.lineItemId }, data: figures(i) });
   }
   const added = c.planned.map((p, i) => ({ p, i })).filter(({ p }) => !p.lineItemId);
   if (added.length) {
     await tx.orderLine.createMany({
       data: added.map(({ p, i }) => ({
-        id: lineIds[i]!,
+        id: at(lineIds, i),
         organizationId: ctx.organization.id,
         orderId: order.id,
         entityId: p.entityId,
         variantId: p.variantId,
-        entityType: c.sellables[i]!.entityType,
-        sku: c.sellables[i]!.sku,
-        title: c.sellables[i]!.title,
+        entityType: at(c.sellables, i).entityType,
+        sku: at(c.sellables, i).sku,
+        title: at(c.sellables, i).title,
         ...figures(i),
       })),
     });
@@ -435,7 +442,7 @@ async function applyLines(tx: Tx, ctx: OrdersCtx, order: OrderRow, c: Computed):
     if (line)
       await tx.orderShippingLine.update({
         where: { id: line.id },
-        data: { amount: BigInt(totals.shippingLines[0]!.amount), taxTotal: BigInt(totals.shippingLines[0]!.taxTotal), taxRateBps: option.taxRateBps },
+        data: { amount: BigInt(at(totals.shippingLines, 0).amount), taxTotal: BigInt(at(totals.shippingLines, 0).taxTotal), taxRateBps: option.taxRateBps },
       });
   }
   const pricing = {

@@ -82,8 +82,11 @@ async function capturePayment(tx: Tx, ctx: OrdersCtx, payment: Payment, amount: 
   const remaining = capturable(payment);
   const sequence = payment.captureCount + 1;
   const final = releaseRest || amount >= remaining;
+  // Only a payment the provider answered for is capturable (authorized), and that answer carried its reference.
+  const providerReference = payment.providerReference;
+  if (!providerReference) throw new AppError('CONFLICT', 'This payment has no provider reference to capture', { paymentId: payment.id });
   const result = await provider
-    .capture({ paymentId: payment.id, providerReference: payment.providerReference!, amount, currency: payment.currency, idempotencyKey: paymentKeys.capture(payment.id, sequence), final })
+    .capture({ paymentId: payment.id, providerReference, amount, currency: payment.currency, idempotencyKey: paymentKeys.capture(payment.id, sequence), final })
     .catch((error: unknown) => {
       throw unreachable(ctx, error, 'capture');
     });
