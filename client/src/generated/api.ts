@@ -1238,7 +1238,7 @@ export interface paths {
         put?: never;
         /**
          * Create an order from a cart
-         * @description In one transaction: re-prices every line (never the cart snapshots), applies promotionCodes, taxes each line by its tax class, adds shipping (settings shipping.flatRate, free from shipping.freeOver), reserves stock (concurrent checkouts never oversell), runs checkout.beforeCreate hooks (which may veto), charges paymentMethodId through the payment adapter and numbers the order ORD-YYYY-NNNNNN. The order stays pending (paymentStatus awaiting_payment) until the provider's payment_intent.succeeded event confirms it. Any failure — an unsellable or unpriced item, a refused code, missing stock, a declined card, a veto — is 422 CHECKOUT_FAILED with the reason in error.details.reason, and nothing is kept. With idempotencyKey, a replay by the same caller returns the original order with 200 and charges nothing. After-hook (orders.afterCreate) failures are listed in meta.hookErrors. Anonymous shoppers may check out a guest cart (with its x-cart-token header); signed-in callers need orders:create; naming another customer needs orders:create:on-behalf. Emits orders.create.
+         * @description In one transaction: re-prices every line (never the cart snapshots), applies promotionCodes, taxes each line by its tax class, adds shipping (settings shipping.flatRate, free from shipping.freeOver), reserves stock (concurrent checkouts never oversell), runs checkout.beforeCreate hooks (which may veto), authorizes paymentMethodId through the payment provider (config payments.provider, or paymentProvider among the enabled ones) — captured at once, or only authorized when the capture mode (settings payments.capture, or captureMode at a staff checkout) is manual or on_fulfilment — and numbers the order ORD-YYYY-NNNNNN. The answer carries the payment record (payment). The order stays pending (paymentStatus awaiting_payment) until the provider's event confirms it (payment_intent.succeeded, or amount_capturable_updated for an authorization). A card that needs 3-D Secure (or a redirect method) answers 201 with payment.status requires_action and payment.nextAction; the order keeps its stock reserved until the action completes (the provider's event, or POST /api/payments/{id}/confirm) or settings payments.actionExpiryMinutes (default 30) pass, which cancels it. Any failure — an unsellable or unpriced item, a refused code, missing stock, a declined card, a veto — is 422 CHECKOUT_FAILED with the reason in error.details.reason, and nothing is kept. With idempotencyKey, a replay by the same caller returns the original order with 200 and charges nothing. After-hook (orders.afterCreate) failures are listed in meta.hookErrors. Anonymous shoppers may check out a guest cart (with its x-cart-token header); signed-in callers need orders:create; naming another customer needs orders:create:on-behalf. Emits orders.create.
          *
          *     Public.
          *
@@ -1423,7 +1423,7 @@ export interface paths {
         put?: never;
         /**
          * Turn an open draft into a real order
-         * @description Prices the draft through checkout's path (custom unit prices and the manual discount as given, other lines at today's prices, shipping and tax recomputed), reserves the stock (409 when it is missing) and writes the order as checkout does (ORD- number, orders.create). With paymentPending: true (invoice terms) nothing is charged and the order stays pending, awaiting payment; otherwise paymentMethodId is charged (a decline is 422 naming it). open → completed (POST /draft-orders/:id/complete); PATCH and DELETE only while open. A completed draft is 409 (details.reason INVALID_TRANSITION).
+         * @description Prices the draft through checkout's path (custom unit prices and the manual discount as given, other lines at today's prices, shipping and tax recomputed), reserves the stock (409 when it is missing) and writes the order as checkout does (ORD- number, orders.create). With paymentPending: true (invoice terms) nothing is charged and the order stays pending, awaiting payment; otherwise paymentMethodId is authorized through the configured payment provider exactly as at checkout (settings payments.capture; a payment record; the provider's event confirms the order) — a decline is 422 naming it, an unreachable provider 503. open → completed (POST /draft-orders/:id/complete); PATCH and DELETE only while open. A completed draft is 409 (details.reason INVALID_TRANSITION).
          *
          *     Requires permission drafts:manage.
          *
@@ -2114,6 +2114,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/orders/{id}/capture": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Capture an order's authorized payments (all or part)
+         * @description Captures `amount` (minor units; default everything authorized and not captured) of the order's authorized payments, oldest first. Several partial captures are allowed up to what was authorized; the last one (the amount that is left) closes the authorization. More than is capturable is 422; nothing capturable (not authorized yet, captured, voided) is 409; a refusal by the provider is 409 with details.reason (the provider's code); an unreachable provider is 503 and records nothing (retrying is safe: the provider call carries the same idempotency key until its answer is recorded). The order's paymentStatus becomes paid (or partially_paid).
+         *
+         *     Requires permission payments:manage.
+         *
+         *     GraphQL twin: `mutation { orderCapture }`.
+         */
+        post: operations["orderCapture"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/orders/{id}/edits": {
         parameters: {
             query?: never;
@@ -2179,7 +2203,7 @@ export interface paths {
         put?: never;
         /**
          * Apply a previewed edit to its order
-         * @description pending → confirmed, in one transaction: lines, totals, address, promotion uses and stock reservations, and the payment difference (an order awaiting payment gets a payment intent for the new total; a paid order whose total went down is refunded the difference through the refund rules; one whose total went up becomes partially_paid, awaiting the difference). An order changed since the preview (a fulfillment, a refund, a payment, another edit) or a total that no longer matches the preview is 409 with details.reason EDIT_STALE; an edit that is not pending is 409 with details.reason INVALID_TRANSITION; missing stock is 409. Emits orders.edit (action confirmed).
+         * @description pending → confirmed, in one transaction: lines, totals, address, promotion uses and stock reservations, and the payment difference (nothing captured yet: the old payment is voided and the new total authorized through the payment provider as at checkout, a new payment record, reissued_intent; an authorization (manual or on-fulfilment capture) that covers the new total stays and its capture takes the new total, authorization_covers; a paid order whose total went down is refunded the difference through the refund rules; one whose total went up becomes partially_paid, awaiting the difference, which the customer pays outside the edit). A refused authorization is 409. An order changed since the preview (a fulfillment, a refund, a payment, another edit) or a total that no longer matches the preview is 409 with details.reason EDIT_STALE; an edit that is not pending is 409 with details.reason INVALID_TRANSITION; missing stock is 409. Emits orders.edit (action confirmed).
          *
          *     Requires permission orders:update.
          *
@@ -2442,6 +2466,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/orders/{id}/refunds/{refundId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry a refund the payment provider refused
+         * @description Only a failed refund (409 otherwise). Its quantities and amount are taken again (422 if the order no longer has them) and it is paid out at once through the payments it was allocated to; the provider is asked anew (a new idempotency key for the refused part). A refusal leaves it failed again with the order's amounts unchanged.
+         *
+         *     Requires permission orders:update and payments:manage.
+         *
+         *     GraphQL twin: `mutation { orderRefundRetry }`.
+         */
+        post: operations["orderRefundRetry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/orders/{id}/refunds/{refundId}/undo": {
         parameters: {
             query?: never;
@@ -2514,6 +2562,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/orders/{id}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Void an order's authorizations that captured nothing
+         * @description Releases the authorization of every payment of the order that captured nothing (pending, requires_action, authorized); the order's paymentStatus becomes voided. The order itself is not cancelled (PATCH its status to cancelled for that, which also voids). A partially captured payment cannot be voided (409); nothing to void is 409; a provider refusal is 409 with details.reason.
+         *
+         *     Requires permission payments:manage.
+         *
+         *     GraphQL twin: `mutation { orderVoid }`.
+         */
+        post: operations["orderVoid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/orders/export": {
         parameters: {
             query?: never;
@@ -2560,6 +2632,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/payments/{id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete a payment that required the shopper's action (3-D Secure, a redirect)
+         * @description After the shopper comes back to the return URL, the storefront posts the query parameters it received (params). The provider is asked for the payment's state (the parameters are not trusted): authorized or captured confirms the order; failed cancels it and releases its stock; still requires_action answers the nextAction again. A payment that no longer waits answers its current state (200). Anyone holding the payment id may call it (it is only known to the checkout that created it and moves nothing the provider did not approve).
+         *
+         *     Public.
+         *
+         *     GraphQL twin: `mutation { paymentConfirm }`.
+         */
+        post: operations["paymentConfirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/offline/challenge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The offline payment provider's 3-D Secure challenge page (development and tests)
+         * @description Without result: an HTML page with Complete and Fail links. With result=succeeded|failed: 302 to the checkout's returnUrl with payment_intent and offline_result. 404 when the offline provider is not enabled or the reference does not wait for a challenge.
+         *
+         *     Public.
+         */
+        get: operations["paymentOfflineChallenge"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payments/webhook": {
         parameters: {
             query?: never;
@@ -2570,12 +2688,34 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Receives raw payloads from the configured payment adapter
-         * @description Verifies the Stripe-Signature header (t=<unix>,v1=<hex HMAC-SHA256 of "t.<raw body>"> with the webhook secret, STRIPE_WEBHOOK_SECRET; 5 minutes tolerance) — a missing or bad signature is 400 and changes nothing. Each event id is processed once. payment_intent.succeeded with data.object.metadata.orderId moves that order from pending (awaiting payment) to confirmed. An event for an order not found (yet) is 404 and not recorded, so the provider retries it. GraphQL twin: `mutation { paymentWebhookReceive }`.
+         * Receives raw payloads from the default payment provider
+         * @description The provider verifies the raw body with its own signature scheme (Stripe and the offline provider: the Stripe-Signature header, t=<unix>,v1=<hex HMAC-SHA256 of "t.<raw body>"> with STRIPE_WEBHOOK_SECRET, 5 minutes tolerance) — a missing or bad signature is 400 and changes nothing. Each event id is processed once (a duplicate is acknowledged). Events move the payment they name (by the provider's reference) forward only — authorized, captured, failed, voided, expired, refunded — and confirm an order awaiting payment once its payments cover the total. An event for an order not found (yet) is 404 and not recorded, so the provider retries it. GraphQL twin: `mutation { paymentWebhookReceive }`.
          *
          *     Public.
          */
         post: operations["paymentWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/webhook/{provider}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receives raw payloads from one enabled payment provider
+         * @description The provider verifies the raw body with its own signature scheme (Stripe and the offline provider: the Stripe-Signature header, t=<unix>,v1=<hex HMAC-SHA256 of "t.<raw body>"> with STRIPE_WEBHOOK_SECRET, 5 minutes tolerance) — a missing or bad signature is 400 and changes nothing. Each event id is processed once (a duplicate is acknowledged). Events move the payment they name (by the provider's reference) forward only — authorized, captured, failed, voided, expired, refunded — and confirm an order awaiting payment once its payments cover the total. An event for an order not found (yet) is 404 and not recorded, so the provider retries it. The path names the provider (stripe, offline, or another enabled one).
+         *
+         *     Public.
+         */
+        post: operations["paymentWebhookOfProvider"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3011,6 +3151,36 @@ export interface paths {
          *     GraphQL twin: `mutation { settingsUpdate }`.
          */
         patch: operations["settingsUpdateGeneral"];
+        trace?: never;
+    };
+    "/api/settings/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One settings group; {} when it was never set (group payments)
+         * @description Requires permission settings:manage.
+         *
+         *     GraphQL twin: `query { settingsGroup }`.
+         */
+        get: operations["settingsGroupPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Shallow-merge a patch into a settings group; a null value deletes that key (group payments)
+         * @description Known groups are validated: general (currency ISO 4217, timezone IANA, locale BCP 47; currencies and locales: lists of further ones; pricesIncludeTax: boolean), tax (exemptCustomerGroupIds: customer groups whose orders carry no tax; exemptionNote: the invoice note, default "Reverse charge"), branding (storeName, legalName, email, phone, website, logoUrl, taxId, address, receiptFooter, primaryColor), policies (refundDailyCap and refundUndoWindowMinutes, non-negative integers; termsUrl, privacyUrl, returnsUrl: URLs shown in GET /store). Over REST the request body is the patch itself.
+         *
+         *     Requires permission settings:manage.
+         *
+         *     GraphQL twin: `mutation { settingsUpdate }`.
+         */
+        patch: operations["settingsUpdatePayments"];
         trace?: never;
     };
     "/api/settings/policies": {
@@ -3675,6 +3845,11 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        /**
+         * @description When an authorization is captured.
+         * @enum {string}
+         */
+        CaptureMode: "automatic" | "manual" | "on_fulfilment";
         /** @description A shopping cart. A guest cart (no customer) is reachable only with the cartToken returned at its creation, sent as the x-cart-token header. */
         Cart: {
             /** @description Only in the answer that created a guest cart: keep it and send it as x-cart-token */
@@ -4303,6 +4478,8 @@ export interface components {
             data: components["schemas"]["Order"];
             /** @description Non-fatal outcomes */
             meta: components["schemas"]["CheckoutMeta"];
+            /** @description The payment started for the order (null when there was nothing to pay). status requires_action: the storefront sends the shopper through nextAction, then POST /api/payments/{payment.id}/confirm */
+            payment?: components["schemas"]["Payment"] | null;
         };
         /** @description A customer as staff see it: the profile plus orders count and lifetime value. */
         Customer: {
@@ -5331,6 +5508,8 @@ export interface components {
             paymentIntentId?: string | null;
             /** @description Payment provider that takes the payment, e.g. stripe */
             paymentProvider?: string | null;
+            /** @description Payments of the order, oldest first (empty before one was started). Over REST: include=payments (null otherwise) Over REST: present only with include=payments. */
+            payments?: components["schemas"]["Payment"][] | null;
             /** @description Payment state of the order */
             paymentStatus: components["schemas"]["PaymentStatus"];
             /**
@@ -5577,10 +5756,10 @@ export interface components {
             shippingAddress?: components["schemas"]["Address"] | null;
         };
         /**
-         * @description What confirming did with the payment: none (same total), refund (the difference refunded through the refund rules), awaiting_difference (paymentStatus partially_paid until the difference is paid), reissued_intent (an order awaiting payment got a payment intent for its new total).
+         * @description What confirming did with the payment: none (same total), refund (the difference refunded through the refund rules), awaiting_difference (paymentStatus partially_paid until the difference is paid), reissued_intent (nothing was captured: the old payment voided, the new total authorized, a new payment record), authorization_covers (the order's authorization covers the new total; its capture takes the new total).
          * @enum {string}
          */
-        OrderEditPaymentAction: "none" | "refund" | "awaiting_difference" | "reissued_intent";
+        OrderEditPaymentAction: "none" | "refund" | "awaiting_difference" | "reissued_intent" | "authorization_covers";
         /** @description A new quantity the edit gives an order line. */
         OrderEditQuantity: {
             /**
@@ -5808,6 +5987,30 @@ export interface components {
             data: components["schemas"]["Order"][];
             /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
+        };
+        /** @description A payment-provider event received for the payment (each event id is processed once). */
+        OrderPaymentEvent: {
+            /** @description The provider's event id, e.g. evt_... */
+            eventId: string;
+            /** @description What it did: confirmed, paid, authorized, failed, voided, expired, recorded, duplicate or ignored: <why> */
+            outcome: string;
+            /**
+             * Format: date-time
+             * @description When it was received
+             */
+            receivedAt: string;
+            /** @description The provider's event type, e.g. payment_intent.succeeded (an open set: the provider's) */
+            type: string;
+        };
+        /** @description The order after a capture or void, and its payments. */
+        OrderPaymentsResult: {
+            /**
+             * Format: int64
+             * @description What this call captured (0 for a void)
+             */
+            captured: number;
+            order: components["schemas"]["Order"];
+            payments: components["schemas"]["Payment"][];
         };
         /** @description How the order was priced: applied promotions, the shipping rule, the tax mode and any tax exemption. */
         OrderPricing: {
@@ -6104,11 +6307,102 @@ export interface components {
              */
             totalPages: number;
         };
+        /** @description One payment of an order through a payment provider (an order may have several). */
+        Payment: {
+            /**
+             * Format: int64
+             * @description What the payment is for
+             */
+            amount: number;
+            /**
+             * Format: int64
+             * @description Integer minor units of the currency
+             */
+            authorizedAmount: number;
+            /**
+             * Format: int64
+             * @description Authorized and not captured yet
+             */
+            capturableAmount: number;
+            /**
+             * Format: int64
+             * @description Integer minor units of the currency
+             */
+            capturedAmount: number;
+            captureMode: components["schemas"]["CaptureMode"];
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
+            createdAt: string;
+            /** @description ISO 4217 currency code, e.g. USD */
+            currency: string;
+            /** @description Provider events received for this payment, oldest first */
+            events: components["schemas"]["OrderPaymentEvent"][];
+            /** @description The provider reported the authorization expired */
+            expired: boolean;
+            /**
+             * Format: date-time
+             * @description When the authorization lapses, if the provider said
+             */
+            expiresAt?: string | null;
+            failureCode?: string | null;
+            failureMessage?: string | null;
+            /**
+             * Format: uuid
+             * @description Identifier of the payment
+             */
+            id: string;
+            /** @description Same as providerReference (the name before payment records) */
+            intentId?: string | null;
+            /** @description The provider's payment method id or type, e.g. pm_card_visa */
+            method?: string | null;
+            /** @description requires_action: what the shopper must do */
+            nextAction?: components["schemas"]["PaymentNextAction"] | null;
+            /**
+             * Format: uuid
+             * @description UUID of the order
+             */
+            orderId: string;
+            /** @description The provider, e.g. stripe or offline */
+            provider: string;
+            /** @description The provider's id of the payment (Stripe: the PaymentIntent id, not a UUID) */
+            providerReference?: string | null;
+            /**
+             * Format: int64
+             * @description Refunds paid out against this payment
+             */
+            refundedAmount: number;
+            status: components["schemas"]["PaymentRecordStatus"];
+            /**
+             * Format: date-time
+             * @description When it was last changed
+             */
+            updatedAt: string;
+        };
+        /** @description What the shopper must do before the payment completes; afterwards POST /api/payments/:id/confirm with the return parameters. */
+        PaymentNextAction: {
+            /** @description sdk: the secret the provider's client SDK takes */
+            clientSecret?: string | null;
+            type: components["schemas"]["PaymentNextActionType"];
+            /** @description redirect: where to send the shopper */
+            url?: string | null;
+        };
         /**
-         * @description Payment state of an order (partially_paid: money arrived for part of the total).
+         * @description What the storefront does with a payment that requires action.
          * @enum {string}
          */
-        PaymentStatus: "awaiting_payment" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "voided";
+        PaymentNextActionType: "redirect" | "sdk";
+        /**
+         * @description State of one payment record.
+         * @enum {string}
+         */
+        PaymentRecordStatus: "pending" | "requires_action" | "authorized" | "captured" | "partially_captured" | "voided" | "failed" | "refunded" | "partially_refunded";
+        /**
+         * @description Payment state of an order (derived from its payments: authorized — authorized, nothing captured yet; partially_paid — money captured for part of the total).
+         * @enum {string}
+         */
+        PaymentStatus: "awaiting_payment" | "authorized" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "voided";
         /** @description Where a pickup order is collected: the method's warehouse. */
         PickupLocation: {
             /** @description Postal address */
@@ -6673,6 +6967,16 @@ export interface components {
             locales?: string[];
             pricesIncludeTax?: boolean;
             timezone?: string;
+        };
+        /** @description A patch of the settings group `payments`: keys to set, null to delete */
+        SettingsPaymentsPatch: {
+            actionExpiryMinutes?: number | null;
+            capture?: (string & components["schemas"]["CaptureMode"]) | null;
+        };
+        /** @description Stored values of the settings group `payments` */
+        SettingsPaymentsValues: {
+            actionExpiryMinutes?: number;
+            capture?: components["schemas"]["CaptureMode"];
         };
         /** @description A patch of the settings group `policies`: keys to set, null to delete */
         SettingsPoliciesPatch: {
@@ -15131,6 +15435,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Staff checkouts only (payments:manage or orders:create:on-behalf; 403 otherwise): this order's capture mode instead of settings payments.capture */
+                    captureMode?: components["schemas"]["CaptureMode"];
                     /** Format: uuid */
                     cartId: string;
                     /** @description Must be the cart currency */
@@ -15151,7 +15457,14 @@ export interface operations {
                     idempotencyKey?: string;
                     /** @description Payment method id of the provider, e.g. pm_card_visa */
                     paymentMethodId: string;
+                    /** @description One of the enabled payment providers (config payments.enabled); default the configured one. Unknown or not enabled: 422 */
+                    paymentProvider?: string;
                     promotionCodes?: string[];
+                    /**
+                     * Format: uri
+                     * @description Where a 3-D Secure / redirect method brings the shopper back (the storefront's page); default this server's origin
+                     */
+                    returnUrl?: string;
                     /** @description A postal address; line1, city, postalCode and country are required (422 naming the missing field otherwise) */
                     shippingAddress: {
                         city: string;
@@ -20221,6 +20534,8 @@ export interface operations {
                 before?: string;
                 /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
                 first?: number;
+                /** @description Comma-separated embeds: payments (the order's payment records; one statement per page). An unknown name is 422. */
+                include?: string;
                 /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
                 last?: number;
                 /** @description Page size, default 20; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
@@ -20336,7 +20651,10 @@ export interface operations {
     };
     order: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Comma-separated embeds: payments (the order's payment records; one statement per page). An unknown name is 422. */
+                include?: string;
+            };
             header?: never;
             path: {
                 /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
@@ -20372,6 +20690,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description No valid credentials. Codes: `UNAUTHORIZED` */
             401: {
                 headers: {
@@ -20392,6 +20719,145 @@ export interface operations {
             };
             /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    orderCapture: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Minor units to capture; default all that is capturable */
+                    amount?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Capture an order's authorized payments (all or part) */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["OrderPaymentsResult"];
+                    };
+                };
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22533,6 +22999,139 @@ export interface operations {
             };
         };
     };
+    orderRefundRetry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
+                id: string;
+                refundId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Retry a refund the payment provider refused */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["OrderRefund"];
+                    };
+                };
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     orderRefundUndo: {
         parameters: {
             query?: never;
@@ -22909,6 +23508,138 @@ export interface operations {
             };
         };
     };
+    orderVoid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Void an order's authorizations that captured nothing */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["OrderPaymentsResult"];
+                    };
+                };
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     orderExport: {
         parameters: {
             query?: never;
@@ -23138,26 +23869,264 @@ export interface operations {
             };
         };
     };
+    paymentConfirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Payment UUID (the checkout answer's payment.id) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The return URL's query parameters */
+                    params?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Complete a payment that required the shopper's action (3-D Secure, a redirect) */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Payment"];
+                    };
+                };
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    paymentOfflineChallenge: {
+        parameters: {
+            query: {
+                reference: string;
+                result?: "succeeded" | "failed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The challenge page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Back to the return URL */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not enabled, or nothing to challenge (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A NUL (U+0000) character in the path, query or body (VALIDATION_FAILED) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     paymentWebhook: {
         parameters: {
             query?: never;
-            header: {
-                "Stripe-Signature": string;
+            header?: {
+                /** @description Stripe and the offline provider */
+                "Stripe-Signature"?: string;
             };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    data?: Record<string, never>;
-                    id?: string;
-                    type?: string;
-                };
+                "application/json": Record<string, never>;
             };
         };
         responses: {
-            /** @description Received */
+            /** @description Received: our receipt of the (first) event, or the provider's expected acknowledgement (text) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -23170,10 +24139,13 @@ export interface operations {
                             /** Format: uuid */
                             orderId?: string | null;
                             outcome?: string;
+                            /** Format: uuid */
+                            paymentId?: string | null;
                             received?: boolean;
                             type?: string;
                         };
                     };
+                    "text/plain": string;
                 };
             };
             /** @description Missing or invalid signature (BAD_REQUEST) */
@@ -23203,7 +24175,136 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The order of the event is not known (yet); retried by the provider (NOT_FOUND) */
+            /** @description The provider is not enabled, or the order of the event is not known (yet); retried by the provider (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A NUL (U+0000) character in the path, query or body (VALIDATION_FAILED) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    paymentWebhookOfProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Received: our receipt of the (first) event, or the provider's expected acknowledgement (text) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data?: {
+                            duplicate?: boolean;
+                            eventId?: string;
+                            /** Format: uuid */
+                            orderId?: string | null;
+                            outcome?: string;
+                            /** Format: uuid */
+                            paymentId?: string | null;
+                            received?: boolean;
+                            type?: string;
+                        };
+                    };
+                    "text/plain": string;
+                };
+            };
+            /** @description Missing or invalid signature (BAD_REQUEST) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The provider is not enabled, or the order of the event is not known (yet); retried by the provider (NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -25484,6 +26585,7 @@ export interface operations {
                         data: {
                             branding?: components["schemas"]["SettingsBrandingValues"];
                             general?: components["schemas"]["SettingsGeneralValues"];
+                            payments?: components["schemas"]["SettingsPaymentsValues"];
                             policies?: components["schemas"]["SettingsPoliciesValues"];
                             tax?: components["schemas"]["SettingsTaxValues"];
                         } & {
@@ -26173,6 +27275,239 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SettingsGeneralValues"];
+                    };
+                };
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    settingsGroupPayments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One settings group; {} when it was never set */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SettingsPaymentsValues"];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    settingsUpdatePayments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SettingsPaymentsPatch"];
+            };
+        };
+        responses: {
+            /** @description Shallow-merge a patch into a settings group; a null value deletes that key */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SettingsPaymentsValues"];
                     };
                 };
             };

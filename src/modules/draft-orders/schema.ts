@@ -109,8 +109,9 @@ defineOperation({
   description:
     'Prices the draft through checkout\'s path (custom unit prices and the manual discount as given, other lines at today\'s prices, shipping and tax ' +
     'recomputed), reserves the stock (409 when it is missing) and writes the order as checkout does (ORD- number, orders.create). With ' +
-    'paymentPending: true (invoice terms) nothing is charged and the order stays pending, awaiting payment; otherwise paymentMethodId is charged ' +
-    `(a decline is 422 naming it). ${moves}`,
+    'paymentPending: true (invoice terms) nothing is charged and the order stays pending, awaiting payment; otherwise paymentMethodId is authorized ' +
+    'through the configured payment provider exactly as at checkout (settings payments.capture; a payment record; the provider\'s event confirms the ' +
+    `order) — a decline is 422 naming it, an unreachable provider 503. ${moves}`,
   rest: { method: 'POST', path: '/draft-orders/:id/complete', status: 201 },
   access: { permission: PERMISSION },
   input: {

@@ -62,8 +62,10 @@ defineOperation({
   summary: 'Apply a previewed edit to its order',
   description:
     'pending → confirmed, in one transaction: lines, totals, address, promotion uses and stock reservations, and the payment difference ' +
-    '(an order awaiting payment gets a payment intent for the new total; a paid order whose total went down is refunded the difference ' +
-    'through the refund rules; one whose total went up becomes partially_paid, awaiting the difference). An order changed since the preview ' +
+    '(nothing captured yet: the old payment is voided and the new total authorized through the payment provider as at checkout, a new payment ' +
+    'record, reissued_intent; an authorization (manual or on-fulfilment capture) that covers the new total stays and its capture takes the new total, ' +
+    'authorization_covers; a paid order whose total went down is refunded the difference through the refund rules; one whose total went up becomes ' +
+    'partially_paid, awaiting the difference, which the customer pays outside the edit). A refused authorization is 409. An order changed since the preview ' +
     '(a fulfillment, a refund, a payment, another edit) or a total that no longer matches the preview is 409 with details.reason EDIT_STALE; an ' +
     'edit that is not pending is 409 with details.reason INVALID_TRANSITION; missing stock is 409. Emits orders.edit (action confirmed).',
   rest: { method: 'POST', path: '/orders/:id/edits/:editId/confirm' },
