@@ -56,8 +56,13 @@ describe('draft orders', () => {
     const done = await complete(draft.id, { paymentMethodId: 'pm_card_visa' });
     expect(done.status, done.text).toBe(201);
     expect(done.body.data.paymentIntentId).toBeTruthy();
+    // Authorized through the configured provider as at checkout: a pending payment record.
+    const started = (await t.request(`/api/orders/${done.body.data.id}?include=payments`, { apiKey: store.admin })).body.data;
+    expect(started.payments).toMatchObject([{ status: 'pending', provider: 'offline', captureMode: 'automatic', amount: done.body.data.grandTotal, providerReference: done.body.data.paymentIntentId }]);
     const paid = await pay(store, done.body.data);
-    expect(paid.paymentStatus).toBe('paid');
+    expect(paid).toMatchObject({ status: 'confirmed', paymentStatus: 'paid', capturedAmount: done.body.data.grandTotal });
+    const settled = (await t.request(`/api/orders/${done.body.data.id}?include=payments`, { apiKey: store.admin })).body.data;
+    expect(settled.payments).toMatchObject([{ status: 'captured', capturedAmount: done.body.data.grandTotal }]);
     const declined = (await create({ email: 'x@example.com', lines: [{ entityId: p, quantity: 1 }], shippingAddress: ADDRESS })).body.data;
     const refused = await complete(declined.id, { paymentMethodId: 'pm_card_chargeDeclined' });
     expect(refused.status).toBe(422);

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { race } from '../support/race.js';
-import { ORDER_TEST_CONFIG, ADDRESS, available, events, openStore, pay, placeOrder, processingOrder, product, setStatus, type Store } from '../orders/helpers.js';
+import { ORDER_TEST_CONFIG, ADDRESS, available, events, openStore, pay, placeOrder, processingOrder, product, sendWebhook, setStatus, type Store } from '../orders/helpers.js';
 
 let t: TestApp;
 let store: Store;
@@ -24,6 +24,26 @@ function move(orderId: string, editId: string, action: 'confirm' | 'cancel', api
 }
 async function getOrder(id: string) {
   return (await t.request(`/api/orders/${id}`, { apiKey: store.admin })).body.data;
+}
+async function withPayments(id: string) {
+  const res = await t.request(`/api/orders/${id}?include=payments`, { apiKey: store.admin });
+  expect(res.status, res.text).toBe(200);
+  return res.body.data;
+}
+/** The provider's signed "authorized, capturable" event for an order placed with manual capture. */
+function authorized(order: { id: string; paymentIntentId: string; grandTotal: number }) {
+  const amount = order.grandTotal;
+  return { id: `evt_auth_${Math.random().toString(36).slice(2)}`, object: 'event', type: 'payment_intent.amount_capturable_updated', data: { object: { id: order.paymentIntentId, object: 'payment_intent', amount, amount_capturable: amount, metadata: { orderId: order.id } } } };
+}
+/** A staff checkout in manual capture mode, authorized by the provider's event: confirmed, paymentStatus authorized. */
+async function authorizedOrder(price: number, quantity: number) {
+  const p = await product(store, { price, stock: 10 });
+  const order = await placeOrder(store, [{ entityId: p, quantity }], { apiKey: store.admin, body: { captureMode: 'manual' } });
+  const res = await sendWebhook(t, authorized(order));
+  expect(res.status, res.text).toBe(200);
+  const got = await withPayments(order.id);
+  expect(got).toMatchObject({ status: 'confirmed', paymentStatus: 'authorized', payments: [{ status: 'authorized', captureMode: 'manual', authorizedAmount: order.grandTotal }] });
+  return got;
 }
 
 describe('preview and confirm', () => {
@@ -94,6 +114,48 @@ describe('preview and confirm', () => {
 });
 
 describe('the payment difference', () => {
+  it('an order awaiting payment: the old payment is voided and the new total authorized through the provider (a new payment record)', async () => {
+    const p = await product(store, { price: 600, stock: 10 });
+    const order = await placeOrder(store, [{ entityId: p }]);
+    const e = (await edit(order.id, { quantities: [{ lineItemId: order.lineItems[0].lineItemId, quantity: 2 }] })).body.data;
+    const confirmed = await move(order.id, e.id, 'confirm');
+    expect(confirmed.status, confirmed.text).toBe(200);
+    expect(confirmed.body.data.paymentAction).toBe('reissued_intent');
+    const after = await withPayments(order.id);
+    expect(after).toMatchObject({ status: 'pending', paymentStatus: 'awaiting_payment', grandTotal: order.grandTotal + 600 });
+    expect(after.payments).toMatchObject([
+      { status: 'voided', amount: order.grandTotal, providerReference: order.paymentIntentId },
+      { status: 'pending', amount: after.grandTotal, captureMode: 'automatic', providerReference: after.paymentIntentId },
+    ]);
+    // The provider's event for the new payment confirms the order, as after a checkout.
+    const paid = await pay(store, after);
+    expect(paid).toMatchObject({ status: 'confirmed', paymentStatus: 'paid', capturedAmount: after.grandTotal });
+  });
+
+  it('an authorized order (manual capture) whose total goes down keeps its authorization; the capture takes the new total only', async () => {
+    const order = await authorizedOrder(450, 2);
+    const e = (await edit(order.id, { quantities: [{ lineItemId: order.lineItems[0].lineItemId, quantity: 1 }] })).body.data;
+    const confirmed = await move(order.id, e.id, 'confirm');
+    expect(confirmed.status, confirmed.text).toBe(200);
+    expect(confirmed.body.data.paymentAction).toBe('authorization_covers');
+    const after = await withPayments(order.id);
+    expect(after).toMatchObject({ paymentStatus: 'authorized', grandTotal: order.grandTotal - 450, payments: [{ status: 'authorized', authorizedAmount: order.grandTotal }] });
+    const captured = await t.request(`/api/orders/${order.id}/capture`, { apiKey: store.admin, body: {} });
+    expect(captured.status, captured.text).toBe(200);
+    expect(captured.body.data).toMatchObject({ captured: after.grandTotal, order: { paymentStatus: 'paid', capturedAmount: after.grandTotal }, payments: [{ status: 'captured', capturedAmount: after.grandTotal, capturableAmount: 0 }] });
+  });
+
+  it('an authorized order whose total goes above the authorization is re-authorized for the new total, keeping its capture mode', async () => {
+    const order = await authorizedOrder(450, 1);
+    const e = (await edit(order.id, { quantities: [{ lineItemId: order.lineItems[0].lineItemId, quantity: 2 }] })).body.data;
+    const confirmed = await move(order.id, e.id, 'confirm');
+    expect(confirmed.status, confirmed.text).toBe(200);
+    expect(confirmed.body.data.paymentAction).toBe('reissued_intent');
+    const after = await withPayments(order.id);
+    expect(after).toMatchObject({ paymentStatus: 'awaiting_payment', grandTotal: order.grandTotal + 450 });
+    expect(after.payments).toMatchObject([{ status: 'voided' }, { status: 'pending', captureMode: 'manual', amount: after.grandTotal }]);
+  });
+
   it('a paid order whose total goes down is refunded the difference through the refund service', async () => {
     const p = await product(store, { price: 700, stock: 10 });
     const order = await pay(store, await placeOrder(store, [{ entityId: p, quantity: 3 }]));
