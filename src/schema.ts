@@ -10,6 +10,8 @@ import './modules/webhooks/schema.js';
 import './modules/carts/schema.js';
 import './modules/checkout/schema.js';
 import './modules/orders/schema.js';
+import './modules/order-edits/schema.js';
+import './modules/draft-orders/schema.js';
 import './modules/payments/schema.js';
 import './modules/gift-cards/schema.js';
 import './modules/store-credit/schema.js';

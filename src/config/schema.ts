@@ -34,6 +34,7 @@ export const DEFAULT_ROLES: Record<string, string[]> = {
     'giftcards:read', 'giftcards:manage',
     'storecredit:read', 'storecredit:manage',
     'returns:read', 'returns:create', 'returns:update',
+    'drafts:manage',
   ],
   customer: [
     'catalog:read',

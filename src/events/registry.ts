@@ -13,6 +13,7 @@ export interface EventPayloads {}
 export const EVENT_NAMES = [
   'orders.create',
   'orders.statusChange',
+  'orders.edit',
   'catalog.create',
   'catalog.update',
   'catalog.delete',

@@ -1238,7 +1238,7 @@ export interface paths {
         put?: never;
         /**
          * Create an order from a cart
-         * @description In one transaction: re-prices every line (never the cart snapshots), applies promotionCodes, taxes each line by its tax class, adds shipping (settings shipping.flatRate, free from shipping.freeOver), reserves stock (concurrent checkouts never oversell), runs checkout.beforeCreate hooks (which may veto), authorizes paymentMethodId through the payment provider (config payments.provider, or paymentProvider among the enabled ones) — captured at once, or only authorized when the capture mode (settings payments.capture, or captureMode at a staff checkout) is manual or on_fulfilment — and numbers the order ORD-YYYY-NNNNNN. The answer carries the payment record (payment). The order stays pending (paymentStatus awaiting_payment) until the provider's event confirms it (payment_intent.succeeded, or amount_capturable_updated for an authorization). A card that needs 3-D Secure (or a redirect method) answers 201 with payment.status requires_action and payment.nextAction; the order keeps its stock reserved until the action completes (the provider's event, or POST /api/payments/{id}/confirm) or settings payments.actionExpiryMinutes (default 30) pass, which cancels it. Any failure — an unsellable or unpriced item, a refused code, missing stock, a declined card, a veto — is 422 CHECKOUT_FAILED with the reason in error.details.reason, and nothing is kept. With idempotencyKey, a replay by the same caller returns the original order with 200 and charges nothing. After-hook (orders.afterCreate) failures are listed in meta.hookErrors. Anonymous shoppers may check out a guest cart (with its x-cart-token header); signed-in callers need orders:create; naming another customer needs orders:create:on-behalf. giftCardCodes and useStoreCredit / storeCreditAmount pay first, in the same transaction (each a payment record, provider gift_card or store_credit); the provider charges the rest, and nothing when they cover the total (the order is then confirmed and paid at once; paymentMethodId is still required but unused). Emits orders.create.
+         * @description In one transaction: re-prices every line (never the cart snapshots), applies promotionCodes, taxes each line by its tax class, adds shipping (settings shipping.flatRate, free from shipping.freeOver), reserves stock (concurrent checkouts never oversell), runs checkout.beforeCreate hooks (which may veto), authorizes paymentMethodId through the payment provider (config payments.provider, or paymentProvider among the enabled ones) — captured at once, or only authorized when the capture mode (settings payments.capture, or captureMode at a staff checkout) is manual or on_fulfilment — and numbers the order ORD-YYYY-NNNNNN. The answer carries the payment record (payment). The order stays pending (paymentStatus awaiting_payment) until the provider's event confirms it (payment_intent.succeeded, or amount_capturable_updated for an authorization). A card that needs 3-D Secure (or a redirect method) answers 201 with payment.status requires_action and payment.nextAction; the order keeps its stock reserved until the action completes (the provider's event, or POST /api/payments/{id}/confirm) or settings payments.actionExpiryMinutes (default 30) pass, which cancels it. Any failure — an unsellable or unpriced item, a refused code, missing stock, a declined card, a veto — is 422 CHECKOUT_FAILED with the reason in error.details.reason, and nothing is kept. With idempotencyKey, a replay by the same caller returns the original order with 200 and charges nothing. After-hook (orders.afterCreate) failures are listed in meta.hookErrors. Anonymous shoppers may check out a guest cart (with its x-cart-token header); signed-in callers need orders:create; naming another customer needs orders:create:on-behalf. Emits orders.create.
          *
          *     Public.
          *
@@ -1303,36 +1303,6 @@ export interface paths {
         patch: operations["customerUpdate"];
         trace?: never;
     };
-    "/api/customers/{id}/store-credit": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A customer's store credit: balances and ledger
-         * @description Requires one of the permissions storecredit:read, storecredit:manage.
-         *
-         *     GraphQL twin: `query { customerStoreCredit }`.
-         */
-        get: operations["customerStoreCredit"];
-        put?: never;
-        /**
-         * Credit or debit a customer's store credit
-         * @description type credit adds amount, debit takes it (409 with reason INSUFFICIENT_STORE_CREDIT when the balance is short: it never goes negative). The reason is shown to the customer. Emits storecredit.move.
-         *
-         *     Requires permission storecredit:manage.
-         *
-         *     GraphQL twin: `mutation { customerStoreCreditMove }`.
-         */
-        post: operations["customerStoreCreditMove"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/customers/export": {
         parameters: {
             query?: never;
@@ -1374,7 +1344,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/gift-cards": {
+    "/api/draft-orders": {
         parameters: {
             query?: never;
             header?: never;
@@ -1382,31 +1352,29 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List gift cards, newest first
-         * @description Filters: state (default all), currency, recipientEmail (exact, case-insensitive), last4, sourceOrderId.
+         * List draft orders, newest first
+         * @description Requires permission drafts:manage.
          *
-         *     Requires one of the permissions giftcards:read, giftcards:manage.
-         *
-         *     GraphQL twin: `query { giftCards }`.
+         *     GraphQL twin: `query { draftOrders }`.
          */
-        get: operations["giftCards"];
+        get: operations["draftOrders"];
         put?: never;
         /**
-         * Issue a gift card
-         * @description A new card with a generated code (16 characters from a crypto RNG). Codes are stored hashed: the full code is in the issue answer only; later answers show the last 4 characters (`maskedCode`). Emits giftcards.issue.
+         * Create a draft order for a customer or a guest email
+         * @description Lines may carry a custom unitPrice with a priceReason (422 without one). Nothing is reserved or charged until completion. open → completed (POST /draft-orders/:id/complete); PATCH and DELETE only while open. A completed draft is 409 (details.reason INVALID_TRANSITION).
          *
-         *     Requires permission giftcards:manage.
+         *     Requires permission drafts:manage.
          *
-         *     GraphQL twin: `mutation { giftCardIssue }`.
+         *     GraphQL twin: `mutation { draftOrderCreate }`.
          */
-        post: operations["giftCardIssue"];
+        post: operations["draftOrderCreate"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/gift-cards/{id}": {
+    "/api/draft-orders/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -1414,21 +1382,37 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one gift card with its ledger
-         * @description Requires one of the permissions giftcards:read, giftcards:manage.
+         * Get one draft order
+         * @description Requires permission drafts:manage.
          *
-         *     GraphQL twin: `query { giftCard }`.
+         *     GraphQL twin: `query { draftOrder }`.
          */
-        get: operations["giftCard"];
+        get: operations["draftOrder"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete an open draft order; answers the deleted draft
+         * @description open → completed (POST /draft-orders/:id/complete); PATCH and DELETE only while open. A completed draft is 409 (details.reason INVALID_TRANSITION).
+         *
+         *     Requires permission drafts:manage.
+         *
+         *     GraphQL twin: `mutation { draftOrderDelete }`.
+         */
+        delete: operations["draftOrderDelete"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change an open draft order
+         * @description Replaces the fields given (lines as a whole). open → completed (POST /draft-orders/:id/complete); PATCH and DELETE only while open. A completed draft is 409 (details.reason INVALID_TRANSITION).
+         *
+         *     Requires permission drafts:manage.
+         *
+         *     GraphQL twin: `mutation { draftOrderUpdate }`.
+         */
+        patch: operations["draftOrderUpdate"];
         trace?: never;
     };
-    "/api/gift-cards/{id}/adjust": {
+    "/api/draft-orders/{id}/complete": {
         parameters: {
             query?: never;
             header?: never;
@@ -1438,62 +1422,14 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Correct a gift card's balance
-         * @description amount is signed minor units (negative takes away); the balance never goes below 0 (409). An `adjust` ledger entry with the note. Emits giftcards.adjust.
+         * Turn an open draft into a real order
+         * @description Prices the draft through checkout's path (custom unit prices and the manual discount as given, other lines at today's prices, shipping and tax recomputed), reserves the stock (409 when it is missing) and writes the order as checkout does (ORD- number, orders.create). With paymentPending: true (invoice terms) nothing is charged and the order stays pending, awaiting payment; otherwise paymentMethodId is authorized through the configured payment provider exactly as at checkout (settings payments.capture; a payment record; the provider's event confirms the order) — a decline is 422 naming it, an unreachable provider 503. open → completed (POST /draft-orders/:id/complete); PATCH and DELETE only while open. A completed draft is 409 (details.reason INVALID_TRANSITION).
          *
-         *     Requires permission giftcards:manage.
+         *     Requires permission drafts:manage.
          *
-         *     GraphQL twin: `mutation { giftCardAdjust }`.
+         *     GraphQL twin: `mutation { draftOrderComplete }`.
          */
-        post: operations["giftCardAdjust"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/gift-cards/{id}/disable": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Disable a gift card
-         * @description It stops paying at once (checkouts naming it are 422); the balance stays on record. Idempotent. Emits giftcards.disable.
-         *
-         *     Requires permission giftcards:manage.
-         *
-         *     GraphQL twin: `mutation { giftCardDisable }`.
-         */
-        post: operations["giftCardDisable"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/gift-cards/lookup": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Check a gift card balance by its code
-         * @description For shoppers (any caller who may build a cart). An unknown code is 404. Each check spends one of the caller's guess budget (429 with Retry-After when spent), and a request may check one code.
-         *
-         *     Requires one of the permissions giftcards:read, giftcards:manage, cart:update.
-         *
-         *     GraphQL twin: `query { giftCardBalance }`.
-         */
-        post: operations["giftCardBalance"];
+        post: operations["draftOrderComplete"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1930,38 +1866,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/me/orders/{id}/returns": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The returns of one of my orders, newest first
-         * @description Another customer's order is 404. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
-         *
-         *     Requires permission returns:read:own. A signed-in customer's session only (not an API key).
-         *
-         *     GraphQL twin: `query { meOrderReturns }`.
-         */
-        get: operations["meOrderReturns"];
-        put?: never;
-        /**
-         * Ask for a return of one of my orders
-         * @description Within policies.returnWindowDays (default 30) of the order's last fulfillment: after it 403 with details.reason return_window_closed. Per line, at most fulfilled − the units of returns that still stand (not rejected or cancelled): more than the line's quantity is 422, more than is returnable is 409 (details.lines gives fulfilled, returned and returnable); concurrent returns of one order are serialized on the order row. Another customer's order is 404. Emits return.created. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
-         *
-         *     Requires permission returns:create:own. A signed-in customer's session only (not an API key).
-         *
-         *     GraphQL twin: `mutation { meOrderReturnCreate }`.
-         */
-        post: operations["meOrderReturnCreate"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/me/orders/{id}/tracking": {
         parameters: {
             query?: never;
@@ -2016,30 +1920,6 @@ export interface paths {
          *     GraphQL twin: `mutation { meProfileUpdate }`.
          */
         patch: operations["meProfileUpdate"];
-        trace?: never;
-    };
-    "/api/me/store-credit": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The signed-in customer's store credit: balances and ledger
-         * @description Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
-         *
-         *     Requires permission customers:read:self. A signed-in customer's session only (not an API key).
-         *
-         *     GraphQL twin: `query { meStoreCredit }`.
-         */
-        get: operations["meStoreCredit"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
         trace?: never;
     };
     "/api/media/{id}": {
@@ -2252,6 +2132,84 @@ export interface paths {
          *     GraphQL twin: `mutation { orderCapture }`.
          */
         post: operations["orderCapture"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/{id}/edits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the edits of an order, newest first
+         * @description Requires permission orders:read.
+         *
+         *     GraphQL twin: `query { orderEdits }`.
+         */
+        get: operations["orderEdits"];
+        put?: never;
+        /**
+         * Preview an edit of an unfulfilled order
+         * @description Operations: addLines (priced today), removeLineIds, quantities (new quantity per line) and shippingAddress. Kept lines keep the unit price they were sold at; promotions, shipping and tax are recomputed over the new lines and address exactly as checkout prices an order. Answers a pending edit with before, after and difference; nothing on the order changes until it is confirmed. Only an order that is pending, confirmed or processing with no unit fulfilled and no line refunded can be edited (409 otherwise). An added item that cannot be sold or has no price, or an edited order that no longer qualifies for its promotion codes, is 422. Emits orders.edit (action created).
+         *
+         *     Requires permission orders:update.
+         *
+         *     GraphQL twin: `mutation { orderEditCreate }`.
+         */
+        post: operations["orderEditCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/{id}/edits/{editId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a previewed edit
+         * @description pending → cancelled; the order is untouched. An edit that is not pending is 409 with details.reason INVALID_TRANSITION. Emits orders.edit (action cancelled).
+         *
+         *     Requires permission orders:update.
+         *
+         *     GraphQL twin: `mutation { orderEditCancel }`.
+         */
+        post: operations["orderEditCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/{id}/edits/{editId}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply a previewed edit to its order
+         * @description pending → confirmed, in one transaction: lines, totals, address, promotion uses and stock reservations, and the payment difference (nothing captured yet: the old payment is voided and the new total authorized through the payment provider as at checkout, a new payment record, reissued_intent; an authorization (manual or on-fulfilment capture) that covers the new total stays and its capture takes the new total, authorization_covers; a paid order whose total went down is refunded the difference through the refund rules; one whose total went up becomes partially_paid, awaiting the difference, which the customer pays outside the edit). A refused authorization is 409. An order changed since the preview (a fulfillment, a refund, a payment, another edit) or a total that no longer matches the preview is 409 with details.reason EDIT_STALE; an edit that is not pending is 409 with details.reason INVALID_TRANSITION; missing stock is 409. Emits orders.edit (action confirmed).
+         *
+         *     Requires permission orders:update.
+         *
+         *     GraphQL twin: `mutation { orderEditConfirm }`.
+         */
+        post: operations["orderEditConfirm"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2550,30 +2508,6 @@ export interface paths {
          *     GraphQL twin: `mutation { orderRefundUndo }`.
          */
         post: operations["orderRefundUndo"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/orders/{id}/returns": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Open a return of fulfilled units of an order (staff)
-         * @description Status requested. Staff are not bound by policies.returnWindowDays. Per line, at most fulfilled − the units of returns that still stand (not rejected or cancelled): more than the line's quantity is 422, more than is returnable is 409 (details.lines gives fulfilled, returned and returnable); concurrent returns of one order are serialized on the order row. Emits return.created.
-         *
-         *     Requires permission returns:create.
-         *
-         *     GraphQL twin: `mutation { orderReturnCreate }`.
-         */
-        post: operations["orderReturnCreate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3059,196 +2993,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/returns": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List returns, newest first
-         * @description Filter by status and by order.
-         *
-         *     Requires permission returns:read.
-         *
-         *     GraphQL twin: `query { orderReturns }`.
-         */
-        get: operations["orderReturns"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/returns/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get one return
-         * @description Requires permission returns:read.
-         *
-         *     GraphQL twin: `query { orderReturn }`.
-         */
-        get: operations["orderReturn"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/returns/{id}/approve": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Approve a requested return
-         * @description requested → approved. Emits return.approved. Any other move is 422 INVALID_TRANSITION (details.allowed lists the moves allowed from the current status).
-         *
-         *     Requires permission returns:update.
-         *
-         *     GraphQL twin: `mutation { orderReturnApprove }`.
-         */
-        post: operations["orderReturnApprove"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/returns/{id}/cancel": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Cancel a return before it is received
-         * @description requested or approved → cancelled (final; its units can be asked for again). Emits return.cancelled. Any other move is 422 INVALID_TRANSITION (details.allowed lists the moves allowed from the current status).
-         *
-         *     Requires permission returns:update.
-         *
-         *     GraphQL twin: `mutation { orderReturnCancel }`.
-         */
-        post: operations["orderReturnCancel"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/returns/{id}/close": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Close a received return without a refund
-         * @description received → closed (final; no money moves). Emits return.closed. Any other move is 422 INVALID_TRANSITION (details.allowed lists the moves allowed from the current status).
-         *
-         *     Requires permission returns:update.
-         *
-         *     GraphQL twin: `mutation { orderReturnClose }`.
-         */
-        post: operations["orderReturnClose"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/returns/{id}/receive": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Receive the goods of an approved return
-         * @description approved → received. Every line of the return is named once: restock (a `return` stock adjustment into warehouseId, default the organization default warehouse, referencing return:<id>) or damaged (no stock moves). Any other move is 422 INVALID_TRANSITION. Emits return.received.
-         *
-         *     Requires permission returns:update and inventory:adjust.
-         *
-         *     GraphQL twin: `mutation { orderReturnReceive }`.
-         */
-        post: operations["orderReturnReceive"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/returns/{id}/refund": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Refund a received return
-         * @description received → refunded: refunds the returned lines through the order refund service (POST /orders/:id/refunds rules: amount from the order's own prices, never above what was captured, the operator's daily cap (403), the undo window, then the payment provider). refundId names the order refund. Any other move is 422 INVALID_TRANSITION. Emits return.refunded. The refund's reason is "return <id> (<reasonCode>)" (≤ 500 characters).
-         *
-         *     Requires permission returns:update and orders:update.
-         *
-         *     GraphQL twin: `mutation { orderReturnRefund }`.
-         */
-        post: operations["orderReturnRefund"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/returns/{id}/reject": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Reject a requested return
-         * @description requested → rejected (final; its units can be asked for again). Emits return.rejected. Any other move is 422 INVALID_TRANSITION (details.allowed lists the moves allowed from the current status).
-         *
-         *     Requires permission returns:update.
-         *
-         *     GraphQL twin: `mutation { orderReturnReject }`.
-         */
-        post: operations["orderReturnReject"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/search": {
         parameters: {
             query?: never;
@@ -3340,7 +3084,7 @@ export interface paths {
         head?: never;
         /**
          * Shallow-merge a patch into a settings group; a null value deletes that key
-         * @description Known groups are validated: general (currency ISO 4217, timezone IANA, locale BCP 47; currencies and locales: lists of further ones; pricesIncludeTax: boolean), tax (exemptCustomerGroupIds: customer groups whose orders carry no tax; exemptionNote: the invoice note, default "Reverse charge"), branding (storeName, legalName, email, phone, website, logoUrl, taxId, address, receiptFooter, primaryColor), policies (refundDailyCap, refundUndoWindowMinutes and returnWindowDays (at most 3650), non-negative integers; termsUrl, privacyUrl, returnsUrl: URLs shown in GET /store). Over REST the request body is the patch itself.
+         * @description Known groups are validated: general (currency ISO 4217, timezone IANA, locale BCP 47; currencies and locales: lists of further ones; pricesIncludeTax: boolean), tax (exemptCustomerGroupIds: customer groups whose orders carry no tax; exemptionNote: the invoice note, default "Reverse charge"), branding (storeName, legalName, email, phone, website, logoUrl, taxId, address, receiptFooter, primaryColor), policies (refundDailyCap and refundUndoWindowMinutes, non-negative integers; termsUrl, privacyUrl, returnsUrl: URLs shown in GET /store). Over REST the request body is the patch itself.
          *
          *     Requires permission settings:manage.
          *
@@ -3370,7 +3114,7 @@ export interface paths {
         head?: never;
         /**
          * Shallow-merge a patch into a settings group; a null value deletes that key (group branding)
-         * @description Known groups are validated: general (currency ISO 4217, timezone IANA, locale BCP 47; currencies and locales: lists of further ones; pricesIncludeTax: boolean), tax (exemptCustomerGroupIds: customer groups whose orders carry no tax; exemptionNote: the invoice note, default "Reverse charge"), branding (storeName, legalName, email, phone, website, logoUrl, taxId, address, receiptFooter, primaryColor), policies (refundDailyCap, refundUndoWindowMinutes and returnWindowDays (at most 3650), non-negative integers; termsUrl, privacyUrl, returnsUrl: URLs shown in GET /store). Over REST the request body is the patch itself.
+         * @description Known groups are validated: general (currency ISO 4217, timezone IANA, locale BCP 47; currencies and locales: lists of further ones; pricesIncludeTax: boolean), tax (exemptCustomerGroupIds: customer groups whose orders carry no tax; exemptionNote: the invoice note, default "Reverse charge"), branding (storeName, legalName, email, phone, website, logoUrl, taxId, address, receiptFooter, primaryColor), policies (refundDailyCap and refundUndoWindowMinutes, non-negative integers; termsUrl, privacyUrl, returnsUrl: URLs shown in GET /store). Over REST the request body is the patch itself.
          *
          *     Requires permission settings:manage.
          *
@@ -3400,7 +3144,7 @@ export interface paths {
         head?: never;
         /**
          * Shallow-merge a patch into a settings group; a null value deletes that key (group general)
-         * @description Known groups are validated: general (currency ISO 4217, timezone IANA, locale BCP 47; currencies and locales: lists of further ones; pricesIncludeTax: boolean), tax (exemptCustomerGroupIds: customer groups whose orders carry no tax; exemptionNote: the invoice note, default "Reverse charge"), branding (storeName, legalName, email, phone, website, logoUrl, taxId, address, receiptFooter, primaryColor), policies (refundDailyCap, refundUndoWindowMinutes and returnWindowDays (at most 3650), non-negative integers; termsUrl, privacyUrl, returnsUrl: URLs shown in GET /store). Over REST the request body is the patch itself.
+         * @description Known groups are validated: general (currency ISO 4217, timezone IANA, locale BCP 47; currencies and locales: lists of further ones; pricesIncludeTax: boolean), tax (exemptCustomerGroupIds: customer groups whose orders carry no tax; exemptionNote: the invoice note, default "Reverse charge"), branding (storeName, legalName, email, phone, website, logoUrl, taxId, address, receiptFooter, primaryColor), policies (refundDailyCap and refundUndoWindowMinutes, non-negative integers; termsUrl, privacyUrl, returnsUrl: URLs shown in GET /store). Over REST the request body is the patch itself.
          *
          *     Requires permission settings:manage.
          *
@@ -3430,7 +3174,7 @@ export interface paths {
         head?: never;
         /**
          * Shallow-merge a patch into a settings group; a null value deletes that key (group payments)
-         * @description Known groups are validated: general (currency ISO 4217, timezone IANA, locale BCP 47; currencies and locales: lists of further ones; pricesIncludeTax: boolean), tax (exemptCustomerGroupIds: customer groups whose orders carry no tax; exemptionNote: the invoice note, default "Reverse charge"), branding (storeName, legalName, email, phone, website, logoUrl, taxId, address, receiptFooter, primaryColor), policies (refundDailyCap, refundUndoWindowMinutes and returnWindowDays (at most 3650), non-negative integers; termsUrl, privacyUrl, returnsUrl: URLs shown in GET /store). Over REST the request body is the patch itself.
+         * @description Known groups are validated: general (currency ISO 4217, timezone IANA, locale BCP 47; currencies and locales: lists of further ones; pricesIncludeTax: boolean), tax (exemptCustomerGroupIds: customer groups whose orders carry no tax; exemptionNote: the invoice note, default "Reverse charge"), branding (storeName, legalName, email, phone, website, logoUrl, taxId, address, receiptFooter, primaryColor), policies (refundDailyCap and refundUndoWindowMinutes, non-negative integers; termsUrl, privacyUrl, returnsUrl: URLs shown in GET /store). Over REST the request body is the patch itself.
          *
          *     Requires permission settings:manage.
          *
@@ -3460,7 +3204,7 @@ export interface paths {
         head?: never;
         /**
          * Shallow-merge a patch into a settings group; a null value deletes that key (group policies)
-         * @description Known groups are validated: general (currency ISO 4217, timezone IANA, locale BCP 47; currencies and locales: lists of further ones; pricesIncludeTax: boolean), tax (exemptCustomerGroupIds: customer groups whose orders carry no tax; exemptionNote: the invoice note, default "Reverse charge"), branding (storeName, legalName, email, phone, website, logoUrl, taxId, address, receiptFooter, primaryColor), policies (refundDailyCap, refundUndoWindowMinutes and returnWindowDays (at most 3650), non-negative integers; termsUrl, privacyUrl, returnsUrl: URLs shown in GET /store). Over REST the request body is the patch itself.
+         * @description Known groups are validated: general (currency ISO 4217, timezone IANA, locale BCP 47; currencies and locales: lists of further ones; pricesIncludeTax: boolean), tax (exemptCustomerGroupIds: customer groups whose orders carry no tax; exemptionNote: the invoice note, default "Reverse charge"), branding (storeName, legalName, email, phone, website, logoUrl, taxId, address, receiptFooter, primaryColor), policies (refundDailyCap and refundUndoWindowMinutes, non-negative integers; termsUrl, privacyUrl, returnsUrl: URLs shown in GET /store). Over REST the request body is the patch itself.
          *
          *     Requires permission settings:manage.
          *
@@ -3490,7 +3234,7 @@ export interface paths {
         head?: never;
         /**
          * Shallow-merge a patch into a settings group; a null value deletes that key (group tax)
-         * @description Known groups are validated: general (currency ISO 4217, timezone IANA, locale BCP 47; currencies and locales: lists of further ones; pricesIncludeTax: boolean), tax (exemptCustomerGroupIds: customer groups whose orders carry no tax; exemptionNote: the invoice note, default "Reverse charge"), branding (storeName, legalName, email, phone, website, logoUrl, taxId, address, receiptFooter, primaryColor), policies (refundDailyCap, refundUndoWindowMinutes and returnWindowDays (at most 3650), non-negative integers; termsUrl, privacyUrl, returnsUrl: URLs shown in GET /store). Over REST the request body is the patch itself.
+         * @description Known groups are validated: general (currency ISO 4217, timezone IANA, locale BCP 47; currencies and locales: lists of further ones; pricesIncludeTax: boolean), tax (exemptCustomerGroupIds: customer groups whose orders carry no tax; exemptionNote: the invoice note, default "Reverse charge"), branding (storeName, legalName, email, phone, website, logoUrl, taxId, address, receiptFooter, primaryColor), policies (refundDailyCap and refundUndoWindowMinutes, non-negative integers; termsUrl, privacyUrl, returnsUrl: URLs shown in GET /store). Over REST the request body is the patch itself.
          *
          *     Requires permission settings:manage.
          *
@@ -3779,30 +3523,6 @@ export interface paths {
          *     GraphQL twin: `mutation { taxRateUpdate }`.
          */
         patch: operations["taxRateUpdate"];
-        trace?: never;
-    };
-    "/api/viewer": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The caller's role and permission strings
-         * @description What a client needs to show only what the caller may do; every operation still checks its own permission.
-         *
-         *     Requires any valid credential.
-         *
-         *     GraphQL twin: `query { viewer }`.
-         */
-        get: operations["viewer"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
         trace?: never;
     };
     "/api/webhooks": {
@@ -4894,11 +4614,107 @@ export interface components {
              */
             userId?: string | null;
         };
+        /** @description An order staff are building for a customer or a guest email; completed into a real order. */
+        DraftOrder: {
+            /**
+             * Format: date-time
+             * @description When it was completed
+             */
+            completedAt?: string | null;
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
+            createdAt: string;
+            /** @description Who created the draft */
+            createdBy: components["schemas"]["OrderTimelineActor"];
+            /** @description ISO 4217 currency code, e.g. USD */
+            currency: string;
+            /**
+             * Format: uuid
+             * @description The customer (their account's user id)
+             */
+            customerId?: string | null;
+            /** @description The manual discount (amount 0: none) */
+            discount: components["schemas"]["DraftOrderDiscount"];
+            /** @description The guest email (customers use their account address) */
+            email?: string | null;
+            /**
+             * Format: uuid
+             * @description Identifier of the draft order
+             */
+            id: string;
+            /** @description The lines, in order */
+            lines: components["schemas"]["DraftOrderLine"][];
+            /** @description Free-text note */
+            note?: string | null;
+            /**
+             * Format: uuid
+             * @description The order it became (completed)
+             */
+            orderId?: string | null;
+            /** @description Where the order ships to */
+            shippingAddress?: components["schemas"]["Address"] | null;
+            /**
+             * Format: uuid
+             * @description UUID of the shipping method
+             */
+            shippingMethodId?: string | null;
+            /** @description open or completed */
+            status: components["schemas"]["DraftOrderStatus"];
+            /**
+             * Format: date-time
+             * @description When it was last changed
+             */
+            updatedAt: string;
+        };
+        /** @description A manual discount staff gave the draft. */
+        DraftOrderDiscount: {
+            /**
+             * Format: int64
+             * @description A manual discount on the order, spread over the lines by value
+             */
+            amount: number;
+            /** @description Why, in words */
+            reason?: string | null;
+        };
+        /** @description A line of a draft order. */
+        DraftOrderLine: {
+            /**
+             * Format: uuid
+             * @description UUID of the catalog entity
+             */
+            entityId: string;
+            /** @description Why the custom price */
+            priceReason?: string | null;
+            /**
+             * Format: int32
+             * @description Number of units
+             */
+            quantity: number;
+            /**
+             * Format: int64
+             * @description A custom unit price; null: the price list's price at completion
+             */
+            unitPrice?: number | null;
+            /**
+             * Format: uuid
+             * @description UUID of the variant (null or absent for the entity itself)
+             */
+            variantId?: string | null;
+        };
+        /** @description A page of DraftOrder items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
+        DraftOrderPage: {
+            /** @description The items of this page, in list order */
+            data: components["schemas"]["DraftOrder"][];
+            /** @description Pagination metadata */
+            meta: components["schemas"]["PageMeta"];
+        };
         /**
-         * @description One of credit, debit.
+         * @description open (editable) → completed (an order was created from it).
          * @enum {string}
          */
-        CustomerStoreCreditMoveType: "credit" | "debit";
+        DraftOrderStatus: "open" | "completed";
         /** @description Availability of one entity: in total, per variant, per warehouse and per level. */
         EntityAvailability: {
             /**
@@ -5080,249 +4896,6 @@ export interface components {
                 message: string;
             };
         };
-        /** @description A gift card. Codes are stored hashed: the full code is in the issue answer only; later answers show the last 4 characters (`maskedCode`). */
-        GiftCard: {
-            /**
-             * Format: int64
-             * @description Integer minor units of the currency
-             */
-            balance: number;
-            /**
-             * Format: date-time
-             * @description When it was created
-             */
-            createdAt: string;
-            /** @description ISO 4217 currency code, e.g. USD */
-            currency: string;
-            /**
-             * Format: date-time
-             * @description When it was disabled
-             */
-            disabledAt?: string | null;
-            /**
-             * Format: date-time
-             * @description Null = never expires
-             */
-            expiresAt?: string | null;
-            /**
-             * Format: uuid
-             * @description Identifier of the gift card
-             */
-            id: string;
-            /**
-             * Format: int64
-             * @description Integer minor units of the currency
-             */
-            initialBalance: number;
-            last4: string;
-            /** @description ****-****-****-LAST */
-            maskedCode: string;
-            /** @description Staff note; not shown to shoppers */
-            note?: string | null;
-            recipientEmail?: string | null;
-            recipientName?: string | null;
-            /**
-             * Format: uuid
-             * @description The order that bought it (gift-card products)
-             */
-            sourceOrderId?: string | null;
-            /** @description State, province or region */
-            state: components["schemas"]["GiftCardState"];
-            /**
-             * Format: date-time
-             * @description When it was last changed
-             */
-            updatedAt: string;
-        };
-        /** @description A shopper's view of a card found by its code. */
-        GiftCardBalance: {
-            /**
-             * Format: int64
-             * @description Integer minor units of the currency
-             */
-            balance: number;
-            /** @description ISO 4217 currency code, e.g. USD */
-            currency: string;
-            /** Format: date-time */
-            expiresAt?: string | null;
-            last4: string;
-            maskedCode: string;
-            /** @description State, province or region */
-            state: components["schemas"]["GiftCardState"];
-            /** @description Whether it can pay an order in its currency now */
-            usable: boolean;
-        };
-        /** @description A gift card with its ledger, oldest entry first. Codes are stored hashed: the full code is in the issue answer only; later answers show the last 4 characters (`maskedCode`). */
-        GiftCardDetail: {
-            /**
-             * Format: int64
-             * @description Integer minor units of the currency
-             */
-            balance: number;
-            /**
-             * Format: date-time
-             * @description When it was created
-             */
-            createdAt: string;
-            /** @description ISO 4217 currency code, e.g. USD */
-            currency: string;
-            /**
-             * Format: date-time
-             * @description When it was disabled
-             */
-            disabledAt?: string | null;
-            entries: components["schemas"]["GiftCardEntry"][];
-            /**
-             * Format: date-time
-             * @description Null = never expires
-             */
-            expiresAt?: string | null;
-            /**
-             * Format: uuid
-             * @description Identifier of the gift card detail
-             */
-            id: string;
-            /**
-             * Format: int64
-             * @description Integer minor units of the currency
-             */
-            initialBalance: number;
-            last4: string;
-            /** @description ****-****-****-LAST */
-            maskedCode: string;
-            /** @description Staff note; not shown to shoppers */
-            note?: string | null;
-            recipientEmail?: string | null;
-            recipientName?: string | null;
-            /**
-             * Format: uuid
-             * @description The order that bought it (gift-card products)
-             */
-            sourceOrderId?: string | null;
-            /** @description State, province or region */
-            state: components["schemas"]["GiftCardState"];
-            /**
-             * Format: date-time
-             * @description When it was last changed
-             */
-            updatedAt: string;
-        };
-        /** @description One move of a gift card balance (its ledger). */
-        GiftCardEntry: {
-            /** @description The user or API key that moved it; null for the system */
-            actorId?: string | null;
-            /**
-             * Format: int64
-             * @description Signed: credits positive, debits negative
-             */
-            amount: number;
-            /**
-             * Format: int64
-             * @description Integer minor units of the currency
-             */
-            balanceAfter: number;
-            /**
-             * Format: date-time
-             * @description When it was created
-             */
-            createdAt: string;
-            /**
-             * Format: uuid
-             * @description Identifier of the gift card entry
-             */
-            id: string;
-            kind: components["schemas"]["GiftCardEntryKind"];
-            /** @description Free-text note */
-            note?: string | null;
-            /**
-             * Format: uuid
-             * @description UUID of the order
-             */
-            orderId?: string | null;
-            /**
-             * Format: uuid
-             * @description UUID of the payment
-             */
-            paymentId?: string | null;
-        };
-        /**
-         * @description A move of a gift card balance.
-         * @enum {string}
-         */
-        GiftCardEntryKind: "issue" | "redeem" | "refund_credit" | "adjust" | "expire";
-        /** @description A gift card just issued, with its full code: the only answer that carries it. */
-        GiftCardIssued: {
-            /**
-             * Format: int64
-             * @description Integer minor units of the currency
-             */
-            balance: number;
-            /** @description The full code (XXXX-XXXX-XXXX-XXXX): give it to the recipient; it is not shown again */
-            code: string;
-            /**
-             * Format: date-time
-             * @description When it was created
-             */
-            createdAt: string;
-            /** @description ISO 4217 currency code, e.g. USD */
-            currency: string;
-            /**
-             * Format: date-time
-             * @description When it was disabled
-             */
-            disabledAt?: string | null;
-            /**
-             * Format: date-time
-             * @description Null = never expires
-             */
-            expiresAt?: string | null;
-            /**
-             * Format: uuid
-             * @description Identifier of the gift card issued
-             */
-            id: string;
-            /**
-             * Format: int64
-             * @description Integer minor units of the currency
-             */
-            initialBalance: number;
-            last4: string;
-            /** @description ****-****-****-LAST */
-            maskedCode: string;
-            /** @description Staff note; not shown to shoppers */
-            note?: string | null;
-            recipientEmail?: string | null;
-            recipientName?: string | null;
-            /**
-             * Format: uuid
-             * @description The order that bought it (gift-card products)
-             */
-            sourceOrderId?: string | null;
-            /** @description State, province or region */
-            state: components["schemas"]["GiftCardState"];
-            /**
-             * Format: date-time
-             * @description When it was last changed
-             */
-            updatedAt: string;
-        };
-        /**
-         * @description Which gift cards a list shows.
-         * @enum {string}
-         */
-        GiftCardListState: "all" | "active" | "disabled" | "expired" | "empty";
-        /** @description A page of GiftCard items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
-        GiftCardPage: {
-            /** @description The items of this page, in list order */
-            data: components["schemas"]["GiftCard"][];
-            /** @description Pagination metadata */
-            meta: components["schemas"]["PageMeta"];
-        };
-        /**
-         * @description Where a gift card stands now.
-         * @enum {string}
-         */
-        GiftCardState: "active" | "disabled" | "expired" | "empty";
         /** @description A non-fatal error of an after-hook (the operation itself succeeded). */
         HookError: {
             /** @description Short unique code */
@@ -6057,6 +5630,186 @@ export interface components {
             /** @description The order's payment status (downloads are offered once it is paid) */
             paymentStatus: components["schemas"]["PaymentStatus"];
         };
+        /** @description An edit of an unfulfilled order: its operations, the order before, the previewed (then applied) order after, and the payment difference. */
+        OrderEdit: {
+            /** @description The previewed order; once confirmed, the order as applied (with the new line ids) */
+            after: components["schemas"]["OrderEditSnapshot"];
+            /** @description The order when the edit was previewed */
+            before: components["schemas"]["OrderEditSnapshot"];
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
+            createdAt: string;
+            /** @description Who previewed the edit */
+            createdBy: components["schemas"]["OrderTimelineActor"];
+            /**
+             * Format: date-time
+             * @description When it was decided
+             */
+            decidedAt?: string | null;
+            /** @description Who confirmed or cancelled it */
+            decidedBy?: components["schemas"]["OrderTimelineActor"] | null;
+            /**
+             * Format: int64
+             * @description after.grandTotal − before.grandTotal (negative: money goes back)
+             */
+            difference: number;
+            /**
+             * Format: uuid
+             * @description Identifier of the order edit
+             */
+            id: string;
+            /** @description What the edit asked for */
+            operations: components["schemas"]["OrderEditOperations"];
+            /**
+             * Format: uuid
+             * @description UUID of the order
+             */
+            orderId: string;
+            /** @description Set when confirmed */
+            paymentAction?: (string & components["schemas"]["OrderEditPaymentAction"]) | null;
+            /** @description Why, in words */
+            reason?: string | null;
+            /**
+             * Format: uuid
+             * @description The refund of the difference (paymentAction refund)
+             */
+            refundId?: string | null;
+            /** @description pending, confirmed or cancelled */
+            status: components["schemas"]["OrderEditStatus"];
+        };
+        /** @description A line the edit adds, priced today. */
+        OrderEditAddedLine: {
+            /**
+             * Format: uuid
+             * @description UUID of the catalog entity
+             */
+            entityId: string;
+            /**
+             * Format: int32
+             * @description Number of units
+             */
+            quantity: number;
+            /**
+             * Format: uuid
+             * @description UUID of the variant (null or absent for the entity itself)
+             */
+            variantId?: string | null;
+        };
+        /** @description A line of the order before or after an edit. */
+        OrderEditLine: {
+            /**
+             * Format: int64
+             * @description Discounts, minor units
+             */
+            discountTotal: number;
+            /**
+             * Format: uuid
+             * @description UUID of the catalog entity
+             */
+            entityId: string;
+            /**
+             * Format: uuid
+             * @description null for a line the edit adds, until it is confirmed
+             */
+            lineItemId?: string | null;
+            /**
+             * Format: int32
+             * @description Number of units
+             */
+            quantity: number;
+            /** @description Stock keeping unit */
+            sku: string;
+            /**
+             * Format: int64
+             * @description Tax, minor units
+             */
+            taxTotal: number;
+            /** @description Title shown to shoppers */
+            title: string;
+            /**
+             * Format: int64
+             * @description unitPrice × quantity
+             */
+            totalPrice: number;
+            /**
+             * Format: int64
+             * @description Price of one unit, minor units
+             */
+            unitPrice: number;
+            /**
+             * Format: uuid
+             * @description UUID of the variant (null or absent for the entity itself)
+             */
+            variantId?: string | null;
+        };
+        /** @description What the edit asked for. */
+        OrderEditOperations: {
+            /** @description Lines to add */
+            addLines: components["schemas"]["OrderEditAddedLine"][];
+            /** @description New quantities of order lines */
+            quantities: components["schemas"]["OrderEditQuantity"][];
+            /** @description Line item ids to remove */
+            removeLineIds: string[];
+            /** @description Where the order ships to */
+            shippingAddress?: components["schemas"]["Address"] | null;
+        };
+        /**
+         * @description What confirming did with the payment: none (same total), refund (the difference refunded through the refund rules), awaiting_difference (paymentStatus partially_paid until the difference is paid), reissued_intent (nothing was captured: the old payment voided, the new total authorized, a new payment record), authorization_covers (the order's authorization covers the new total; its capture takes the new total).
+         * @enum {string}
+         */
+        OrderEditPaymentAction: "none" | "refund" | "awaiting_difference" | "reissued_intent" | "authorization_covers";
+        /** @description A new quantity the edit gives an order line. */
+        OrderEditQuantity: {
+            /**
+             * Format: uuid
+             * @description UUID of the order line
+             */
+            lineItemId: string;
+            /**
+             * Format: int32
+             * @description Number of units
+             */
+            quantity: number;
+        };
+        /** @description The order's lines, totals and address on one side of an edit. */
+        OrderEditSnapshot: {
+            /**
+             * Format: int64
+             * @description Discounts, minor units
+             */
+            discountTotal: number;
+            /**
+             * Format: int64
+             * @description What the customer pays, minor units
+             */
+            grandTotal: number;
+            /** @description The lines, in order */
+            lineItems: components["schemas"]["OrderEditLine"][];
+            /** @description Where the order ships to */
+            shippingAddress?: components["schemas"]["Address"] | null;
+            /**
+             * Format: int64
+             * @description Shipping, minor units
+             */
+            shippingTotal: number;
+            /**
+             * Format: int64
+             * @description Sum of line totals before discounts, tax and shipping, minor units
+             */
+            subtotal: number;
+            /**
+             * Format: int64
+             * @description Tax, minor units
+             */
+            taxTotal: number;
+        };
+        /**
+         * @description pending (previewed) → confirmed (applied to the order) or cancelled.
+         * @enum {string}
+         */
+        OrderEditStatus: "pending" | "confirmed" | "cancelled";
         /** @description One shipment of an order: which units went out, with which carrier and tracking. */
         OrderFulfillment: {
             /** @description Shipping carrier, e.g. UPS */
@@ -6288,8 +6041,6 @@ export interface components {
             createdAt: string;
             /** @description ISO 4217 currency code, e.g. USD */
             currency: string;
-            /** @description Where the money goes when it settles */
-            destination: components["schemas"]["RefundDestination"];
             /** @description Why the provider refused the refund (failed refunds) */
             failureReason?: string | null;
             /**
@@ -6384,135 +6135,6 @@ export interface components {
              * @description Number of units
              */
             quantity: number;
-        };
-        /** @description A return (RMA) of fulfilled units of an order. */
-        OrderReturn: {
-            /**
-             * Format: date-time
-             * @description When it was approved
-             */
-            approvedAt?: string | null;
-            /**
-             * Format: date-time
-             * @description When it was cancelled
-             */
-            cancelledAt?: string | null;
-            /**
-             * Format: date-time
-             * @description When it was closed
-             */
-            closedAt?: string | null;
-            /**
-             * Format: date-time
-             * @description When it was created
-             */
-            createdAt: string;
-            /** @description ISO 4217 currency code, e.g. USD */
-            currency: string;
-            /**
-             * Format: uuid
-             * @description The order's customer; null for a guest order
-             */
-            customerId?: string | null;
-            customerNote?: string | null;
-            /**
-             * Format: uuid
-             * @description Identifier of the order return
-             */
-            id: string;
-            lines: components["schemas"]["OrderReturnLine"][];
-            /**
-             * Format: uuid
-             * @description UUID of the order
-             */
-            orderId: string;
-            /** @description Human-readable order number, e.g. ORD-2026-000123 */
-            orderNumber: string;
-            reasonCode: components["schemas"]["ReturnReason"];
-            /**
-             * Format: date-time
-             * @description When it was received
-             */
-            receivedAt?: string | null;
-            /**
-             * Format: int64
-             * @description 0 until refunded
-             */
-            refundAmount: number;
-            /**
-             * Format: date-time
-             * @description When it was refunded
-             */
-            refundedAt?: string | null;
-            /**
-             * Format: uuid
-             * @description The order refund (GET /orders/:id/refunds) once refunded
-             */
-            refundId?: string | null;
-            /** @description null until refunded */
-            refundMethod?: (string & components["schemas"]["ReturnRefundMethod"]) | null;
-            /**
-             * Format: date-time
-             * @description When it was rejected
-             */
-            rejectedAt?: string | null;
-            /** @description User id of who asked for it */
-            requestedBy?: string | null;
-            requestedVia: components["schemas"]["ReturnRequestedVia"];
-            /** @description The note of staff's last decision (reject, receive, close, cancel) */
-            staffNote?: string | null;
-            status: components["schemas"]["ReturnStatus"];
-            /**
-             * Format: date-time
-             * @description When it was last changed
-             */
-            updatedAt: string;
-        };
-        /** @description Units of one order line in a return. */
-        OrderReturnLine: {
-            /** @description null until received */
-            disposition?: (string & components["schemas"]["ReturnDisposition"]) | null;
-            /**
-             * Format: uuid
-             * @description UUID of the catalog entity
-             */
-            entityId: string;
-            /**
-             * Format: uuid
-             * @description Identifier of the order return line
-             */
-            id: string;
-            /**
-             * Format: uuid
-             * @description The order line
-             */
-            lineItemId: string;
-            /**
-             * Format: int32
-             * @description Number of units
-             */
-            quantity: number;
-            /** @description Stock keeping unit */
-            sku: string;
-            /** @description Title shown to shoppers */
-            title: string;
-            /**
-             * Format: uuid
-             * @description UUID of the variant (null or absent for the entity itself)
-             */
-            variantId?: string | null;
-            /**
-             * Format: uuid
-             * @description Where a restocked line went; null until received, and for damaged lines
-             */
-            warehouseId?: string | null;
-        };
-        /** @description A page of OrderReturn items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
-        OrderReturnPage: {
-            /** @description The items of this page, in list order */
-            data: components["schemas"]["OrderReturn"][];
-            /** @description Pagination metadata */
-            meta: components["schemas"]["PageMeta"];
         };
         /** @description What the order pays for shipping with one method: amount before tax, its tax, the estimate; pickup orders name the location. */
         OrderShippingLine: {
@@ -6610,7 +6232,7 @@ export interface components {
          * @description Kind of an order timeline entry.
          * @enum {string}
          */
-        OrderTimelineEntryType: "status" | "note" | "refund";
+        OrderTimelineEntryType: "status" | "note" | "refund" | "edit";
         /** @description An order's fulfillments with carrier, tracking number and URL, and per line what was shipped in which. */
         OrderTracking: {
             /** @description Shipments of the order */
@@ -7045,11 +6667,6 @@ export interface components {
             valid: boolean;
         };
         /**
-         * @description original_payment: through the payment provider; store_credit: the customer's store credit ledger.
-         * @enum {string}
-         */
-        RefundDestination: "original_payment" | "store_credit";
-        /**
          * @description pending until the undo window closes, then paid out (succeeded or failed); undone inside the window.
          * @enum {string}
          */
@@ -7213,31 +6830,6 @@ export interface components {
              */
             variantId?: string | null;
         };
-        /**
-         * @description What happened to a returned line on receipt: put back into a warehouse, or damaged (no stock moves).
-         * @enum {string}
-         */
-        ReturnDisposition: "restock" | "damaged";
-        /**
-         * @description Why the goods come back.
-         * @enum {string}
-         */
-        ReturnReason: "damaged" | "defective" | "wrong_item" | "not_as_described" | "no_longer_needed" | "size_or_fit" | "other";
-        /**
-         * @description Where the refund of a return goes, both through the refund service (daily cap, undo window): original_payment (then the payment provider) or store_credit (then the customer's store credit ledger; not for guest orders).
-         * @enum {string}
-         */
-        ReturnRefundMethod: "original_payment" | "store_credit";
-        /**
-         * @description Who asked for the return: the customer through /me, or staff.
-         * @enum {string}
-         */
-        ReturnRequestedVia: "customer" | "staff";
-        /**
-         * @description State of a return (README: Returns). requested → approved → received → refunded | closed; requested → rejected; requested, approved → cancelled.
-         * @enum {string}
-         */
-        ReturnStatus: "requested" | "approved" | "rejected" | "received" | "refunded" | "closed" | "cancelled";
         /** @description Counts of one facet over the whole filtered result (disjunctive: its own filter is left out). */
         SearchFacet: {
             /** @description type, category, brand, status or an attribute name */
@@ -7394,7 +6986,6 @@ export interface components {
             refundUndoWindowMinutes?: number | null;
             /** Format: uri */
             returnsUrl?: string | null;
-            returnWindowDays?: number | null;
             /** Format: uri */
             termsUrl?: string | null;
         };
@@ -7406,7 +6997,6 @@ export interface components {
             refundUndoWindowMinutes?: number;
             /** Format: uri */
             returnsUrl?: string;
-            returnWindowDays?: number;
             /** Format: uri */
             termsUrl?: string;
         };
@@ -7655,58 +7245,6 @@ export interface components {
             /** @description The store's website */
             website?: string | null;
         };
-        /** @description A customer's store credit: a balance per currency and the latest ledger entries, newest first. */
-        StoreCredit: {
-            /** @description One per currency the customer ever had credit in */
-            balances: components["schemas"]["StoreCreditBalance"][];
-            /**
-             * Format: uuid
-             * @description UUID of the customer (the id of their user account, as Customer.id)
-             */
-            customerId: string;
-            /** @description The latest 100 entries, newest first */
-            entries: components["schemas"]["StoreCreditEntry"][];
-        };
-        StoreCreditBalance: {
-            /**
-             * Format: int64
-             * @description Integer minor units of the currency
-             */
-            balance: number;
-            /** @description ISO 4217 currency code, e.g. USD */
-            currency: string;
-        };
-        /** @description One move of a customer's store credit. */
-        StoreCreditEntry: {
-            /**
-             * Format: int64
-             * @description Signed: credits positive, debits negative
-             */
-            amount: number;
-            /**
-             * Format: int64
-             * @description Integer minor units of the currency
-             */
-            balanceAfter: number;
-            /**
-             * Format: date-time
-             * @description When it was created
-             */
-            createdAt: string;
-            /** @description ISO 4217 currency code, e.g. USD */
-            currency: string;
-            /**
-             * Format: uuid
-             * @description Identifier of the store credit entry
-             */
-            id: string;
-            /** @description Why, in words */
-            reason: string;
-            /** @description The id of that source (an order, a return...) */
-            sourceId?: string | null;
-            /** @description What moved it: staff, checkout, refund, return, order_edit... */
-            sourceType: string;
-        };
         /** @description The shopper-facing policies: links (settings group `policies`) and the shipping rule checkout applies (group `shipping`). Refund caps and undo windows are staff-only. */
         StorePolicies: {
             /**
@@ -7827,17 +7365,6 @@ export interface components {
              * @description Null for entity-level stock
              */
             variantId?: string | null;
-        };
-        /** @description The caller: how it authenticated, its role, and the permissions it holds in this organization */
-        Viewer: {
-            /** @description user (a session) or apiKey */
-            kind: string;
-            /** @description Permission strings held, e.g. orders:read, catalog:write */
-            permissions: string[];
-            /** @description Ids of the plugins enabled in this deployment (a client shows their screens only then) */
-            plugins: string[];
-            /** @description The user's role (for a key, the role of the user it was minted for); null when none */
-            role?: string | null;
         };
         /** @description A stock location. `code` is unique per organization; one warehouse is the default. */
         Warehouse: {
@@ -15926,8 +15453,6 @@ export interface operations {
                      * @description Guest orders: the customer's email address (invoices are sent there)
                      */
                     email?: string;
-                    /** @description Gift cards that pay first (partial redemption: each pays up to its balance); the provider charges the rest. A disabled, expired, unknown or other-currency card is 422 CHECKOUT_FAILED (details.step tenders); an empty one 422 with details.code CONFLICT */
-                    giftCardCodes?: string[];
                     /** @description Replays with the same key and the same request return the original order; the same key with a different request is 422 IDEMPOTENCY_KEY_REUSED. The Idempotency-Key header works too */
                     idempotencyKey?: string;
                     /** @description Payment method id of the provider, e.g. pm_card_visa */
@@ -15958,10 +15483,6 @@ export interface operations {
                      * @description Shipping method (one of GET /carts/:id/shipping-options); default the cart's. Required when the cart has shippable items and a method serves the address
                      */
                     shippingMethodId?: string | null;
-                    /** @description Pay exactly this much store credit (minor units) after gift cards; a short balance is 422 CHECKOUT_FAILED with details.code CONFLICT */
-                    storeCreditAmount?: number;
-                    /** @description Pay with as much of the customer's store credit (in the order currency) as the order needs after gift cards; needs a customer */
-                    useStoreCredit?: boolean;
                 };
             };
         };
@@ -16467,252 +15988,6 @@ export interface operations {
             };
         };
     };
-    customerStoreCredit: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Customer UUID (their account's user id, as Customer.id) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A customer's store credit: balances and ledger */
-            200: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Unique id of this request (an incoming sane one is kept) */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["StoreCredit"];
-                    };
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
-            304: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
-    customerStoreCreditMove: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Customer UUID (their account's user id, as Customer.id) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description Minor units, > 0 */
-                    amount: number;
-                    /** @description ISO 4217 currency code, e.g. USD */
-                    currency: string;
-                    reason: string;
-                    type: components["schemas"]["CustomerStoreCreditMoveType"];
-                };
-            };
-        };
-        responses: {
-            /** @description Credit or debit a customer's store credit */
-            200: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Unique id of this request (an incoming sane one is kept) */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["StoreCredit"];
-                    };
-                };
-            };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
     customerExport: {
         parameters: {
             query?: never;
@@ -16888,27 +16163,23 @@ export interface operations {
             };
         };
     };
-    giftCards: {
+    draftOrders: {
         parameters: {
             query?: {
                 /** @description Cursor mode: rows after this cursor (an `endCursor` or edge `cursor` of this same list and sort order) */
                 after?: string;
                 /** @description Cursor mode: rows before this cursor (a `startCursor` or edge `cursor` of this same list and sort order) */
                 before?: string;
-                /** @description ISO 4217 currency code, e.g. USD */
-                currency?: string;
                 /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
                 first?: number;
                 /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
                 last?: number;
-                last4?: string;
                 /** @description Page size, default 20; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
                 limit?: number;
                 /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
-                recipientEmail?: string;
-                sourceOrderId?: string;
-                state?: components["schemas"]["GiftCardListState"];
+                /** @description open or completed; default both */
+                status?: components["schemas"]["DraftOrderStatus"];
             };
             header?: never;
             path?: never;
@@ -16916,7 +16187,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description List gift cards, newest first */
+            /** @description List draft orders, newest first */
             200: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -16930,7 +16201,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GiftCardPage"];
+                    "application/json": components["schemas"]["DraftOrderPage"];
                 };
             };
             /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
@@ -17014,7 +16285,7 @@ export interface operations {
             };
         };
     };
-    giftCardIssue: {
+    draftOrderCreate: {
         parameters: {
             query?: never;
             header?: never;
@@ -17024,24 +16295,55 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description ISO 4217 currency code, e.g. USD */
                     currency: string;
                     /**
-                     * Format: date-time
-                     * @description ISO 8601, in the future; null = never
+                     * Format: uuid
+                     * @description The customer (their account's user id)
                      */
-                    expiresAt?: string | null;
-                    /** @description Minor units of currency, > 0 */
-                    initialBalance: number;
-                    note?: string | null;
-                    /** Format: email */
-                    recipientEmail?: string | null;
-                    recipientName?: string | null;
+                    customerId?: string;
+                    /** @description A manual discount, minor units */
+                    discount?: {
+                        amount: number;
+                        reason?: string;
+                    };
+                    /**
+                     * Format: email
+                     * @description A guest email, when there is no customerId
+                     */
+                    email?: string;
+                    /** @description The lines, in order */
+                    lines: {
+                        /** Format: uuid */
+                        entityId: string;
+                        /** @description Why the custom unitPrice (required with it) */
+                        priceReason?: string;
+                        quantity: number;
+                        /** @description A custom unit price, minor units (needs priceReason); default the price list's price at completion */
+                        unitPrice?: number;
+                        /** Format: uuid */
+                        variantId?: string;
+                    }[];
+                    note?: string;
+                    /** @description A postal address; line1, city, postalCode and country are required (422 naming the missing field otherwise) */
+                    shippingAddress?: {
+                        city: string;
+                        company?: string;
+                        country: string;
+                        firstName?: string;
+                        lastName?: string;
+                        line1: string;
+                        line2?: string;
+                        phone?: string;
+                        postalCode: string;
+                        state?: string;
+                    };
+                    /** Format: uuid */
+                    shippingMethodId?: string;
                 };
             };
         };
         responses: {
-            /** @description Issue a gift card */
+            /** @description Create a draft order for a customer or a guest email */
             201: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -17056,7 +16358,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["GiftCardIssued"];
+                        data: components["schemas"]["DraftOrder"];
                     };
                 };
             };
@@ -17161,19 +16463,18 @@ export interface operations {
             };
         };
     };
-    giftCard: {
+    draftOrder: {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                /** @description Gift card UUID */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Get one gift card with its ledger */
+            /** @description Get one draft order */
             200: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -17188,7 +16489,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["GiftCardDetail"];
+                        data: components["schemas"]["DraftOrder"];
                     };
                 };
             };
@@ -17264,27 +16565,18 @@ export interface operations {
             };
         };
     };
-    giftCardAdjust: {
+    draftOrderDelete: {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                /** @description Gift card UUID */
                 id: string;
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description Signed minor units, not 0 */
-                    amount: number;
-                    note: string;
-                };
-            };
-        };
+        requestBody?: never;
         responses: {
-            /** @description Correct a gift card's balance */
+            /** @description Delete an open draft order; answers the deleted draft */
             200: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -17299,17 +16591,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["GiftCardDetail"];
+                        data: components["schemas"]["DraftOrder"];
                     };
-                };
-            };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description No valid credentials. Codes: `UNAUTHORIZED` */
@@ -17339,26 +16622,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
             /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
             409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
-            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17404,12 +16669,11 @@ export interface operations {
             };
         };
     };
-    giftCardDisable: {
+    draftOrderUpdate: {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                /** @description Gift card UUID */
                 id: string;
             };
             cookie?: never;
@@ -17417,13 +16681,55 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /** @description Appended to the note */
-                    reason?: string;
+                    currency?: string;
+                    /**
+                     * Format: uuid
+                     * @description The customer (their account's user id)
+                     */
+                    customerId?: string;
+                    /** @description A manual discount, minor units */
+                    discount?: {
+                        amount: number;
+                        reason?: string;
+                    };
+                    /**
+                     * Format: email
+                     * @description A guest email, when there is no customerId
+                     */
+                    email?: string;
+                    /** @description Replaces every line */
+                    lines?: {
+                        /** Format: uuid */
+                        entityId: string;
+                        /** @description Why the custom unitPrice (required with it) */
+                        priceReason?: string;
+                        quantity: number;
+                        /** @description A custom unit price, minor units (needs priceReason); default the price list's price at completion */
+                        unitPrice?: number;
+                        /** Format: uuid */
+                        variantId?: string;
+                    }[];
+                    note?: string;
+                    /** @description A postal address; line1, city, postalCode and country are required (422 naming the missing field otherwise) */
+                    shippingAddress?: {
+                        city: string;
+                        company?: string;
+                        country: string;
+                        firstName?: string;
+                        lastName?: string;
+                        line1: string;
+                        line2?: string;
+                        phone?: string;
+                        postalCode: string;
+                        state?: string;
+                    };
+                    /** Format: uuid */
+                    shippingMethodId?: string;
                 };
             };
         };
         responses: {
-            /** @description Disable a gift card */
+            /** @description Change an open draft order */
             200: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -17438,7 +16744,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["GiftCard"];
+                        data: components["schemas"]["DraftOrder"];
                     };
                 };
             };
@@ -17543,24 +16849,28 @@ export interface operations {
             };
         };
     };
-    giftCardBalance: {
+    draftOrderComplete: {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                id: string;
+            };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
-                    /** @description The gift card code; case, spaces and dashes do not matter */
-                    code: string;
+                    /** @description Payment method id of the provider; required unless paymentPending */
+                    paymentMethodId?: string;
+                    /** @description Invoice terms: charge nothing, the order stays pending awaiting payment */
+                    paymentPending?: boolean;
                 };
             };
         };
         responses: {
-            /** @description Check a gift card balance by its code */
-            200: {
+            /** @description Turn an open draft into a real order */
+            201: {
                 headers: {
                     /** @description Requests allowed in the window */
                     "X-RateLimit-Limit"?: number;
@@ -17574,7 +16884,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["GiftCardBalance"];
+                        data: components["schemas"]["Order"];
                     };
                 };
             };
@@ -17616,6 +16926,15 @@ export interface operations {
             };
             /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20029,256 +19348,6 @@ export interface operations {
             };
         };
     };
-    meOrderReturns: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Order UUID */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The returns of one of my orders, newest first */
-            200: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Unique id of this request (an incoming sane one is kept) */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["OrderReturn"][];
-                    };
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
-            304: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
-    meOrderReturnCreate: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Order UUID */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description At most 2000 characters */
-                    customerNote?: string;
-                    /** @description [{ lineItemId, quantity }] */
-                    lines: {
-                        /** Format: uuid */
-                        lineItemId: string;
-                        quantity: number;
-                    }[];
-                    /** @description damaged, defective, wrong_item, not_as_described, no_longer_needed, size_or_fit, other */
-                    reasonCode: components["schemas"]["ReturnReason"];
-                };
-            };
-        };
-        responses: {
-            /** @description Ask for a return of one of my orders */
-            201: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Unique id of this request (an incoming sane one is kept) */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["OrderReturn"];
-                    };
-                };
-            };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
     meOrderTracking: {
         parameters: {
             query?: never;
@@ -20574,106 +19643,6 @@ export interface operations {
             };
             /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
-    meStoreCredit: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The signed-in customer's store credit: balances and ledger */
-            200: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Unique id of this request (an incoming sane one is kept) */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["StoreCredit"];
-                    };
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
-            304: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21830,6 +20799,542 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["OrderPaymentsResult"];
+                    };
+                };
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    orderEdits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the edits of an order, newest first */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["OrderEdit"][];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    orderEditCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Lines to add, priced today */
+                    addLines?: {
+                        /** Format: uuid */
+                        entityId: string;
+                        quantity: number;
+                        /** Format: uuid */
+                        variantId?: string;
+                    }[];
+                    /** @description New quantities of order lines */
+                    quantities?: {
+                        /** Format: uuid */
+                        lineItemId: string;
+                        quantity: number;
+                    }[];
+                    reason?: string;
+                    /** @description Line item ids to remove */
+                    removeLineIds?: string[];
+                    /** @description A postal address; line1, city, postalCode and country are required (422 naming the missing field otherwise) */
+                    shippingAddress?: {
+                        city: string;
+                        company?: string;
+                        country: string;
+                        firstName?: string;
+                        lastName?: string;
+                        line1: string;
+                        line2?: string;
+                        phone?: string;
+                        postalCode: string;
+                        state?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Preview an edit of an unfulfilled order */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["OrderEdit"];
+                    };
+                };
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    orderEditCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                editId: string;
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancel a previewed edit */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["OrderEdit"];
+                    };
+                };
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    orderEditConfirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                editId: string;
+                /** @description Order UUID or number (ORD-YYYY-NNNNNN) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Apply a previewed edit to its order */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["OrderEdit"];
                     };
                 };
             };
@@ -23656,153 +23161,6 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["OrderRefund"];
-                    };
-                };
-            };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
-    orderReturnCreate: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Order UUID */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description At most 2000 characters */
-                    customerNote?: string;
-                    /** @description [{ lineItemId, quantity }] */
-                    lines: {
-                        /** Format: uuid */
-                        lineItemId: string;
-                        quantity: number;
-                    }[];
-                    /** @description damaged, defective, wrong_item, not_as_described, no_longer_needed, size_or_fit, other */
-                    reasonCode: components["schemas"]["ReturnReason"];
-                };
-            };
-        };
-        responses: {
-            /** @description Open a return of fulfilled units of an order (staff) */
-            201: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Unique id of this request (an incoming sane one is kept) */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["OrderReturn"];
                     };
                 };
             };
@@ -26951,1084 +26309,6 @@ export interface operations {
             };
             /** @description Rate limit exceeded for this address (TOO_MANY_REQUESTS); see Retry-After */
             429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
-    orderReturns: {
-        parameters: {
-            query?: {
-                /** @description Cursor mode: rows after this cursor (an `endCursor` or edge `cursor` of this same list and sort order) */
-                after?: string;
-                /** @description Cursor mode: rows before this cursor (a `startCursor` or edge `cursor` of this same list and sort order) */
-                before?: string;
-                /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
-                first?: number;
-                /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
-                last?: number;
-                /** @description Page size, default 20; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
-                limit?: number;
-                /** @description Only the returns of this order */
-                orderId?: string;
-                /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
-                page?: number;
-                /** @description requested, approved, rejected, received, refunded, closed, cancelled */
-                status?: components["schemas"]["ReturnStatus"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description List returns, newest first */
-            200: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Unique id of this request (an incoming sane one is kept) */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OrderReturnPage"];
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
-            304: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
-    orderReturn: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Return UUID */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Get one return */
-            200: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Unique id of this request (an incoming sane one is kept) */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["OrderReturn"];
-                    };
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
-            304: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
-    orderReturnApprove: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Return UUID */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": {
-                    /** @description Staff note, at most 2000 characters */
-                    note?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Approve a requested return */
-            200: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Unique id of this request (an incoming sane one is kept) */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["OrderReturn"];
-                    };
-                };
-            };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
-    orderReturnCancel: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Return UUID */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": {
-                    /** @description Staff note, at most 2000 characters */
-                    note?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Cancel a return before it is received */
-            200: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Unique id of this request (an incoming sane one is kept) */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["OrderReturn"];
-                    };
-                };
-            };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
-    orderReturnClose: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Return UUID */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": {
-                    /** @description Staff note, at most 2000 characters */
-                    note?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Close a received return without a refund */
-            200: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Unique id of this request (an incoming sane one is kept) */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["OrderReturn"];
-                    };
-                };
-            };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
-    orderReturnReceive: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Return UUID */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description [{ lineItemId, disposition, warehouseId? }] */
-                    lines: {
-                        /** @description restock: back into a warehouse; damaged: written off, no stock moves */
-                        disposition: components["schemas"]["ReturnDisposition"];
-                        /** Format: uuid */
-                        lineItemId: string;
-                        /**
-                         * Format: uuid
-                         * @description restock only: the warehouse (default: the organization default)
-                         */
-                        warehouseId?: string;
-                    }[];
-                    /** @description Staff note, at most 2000 characters */
-                    note?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Receive the goods of an approved return */
-            200: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Unique id of this request (an incoming sane one is kept) */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["OrderReturn"];
-                    };
-                };
-            };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
-    orderReturnRefund: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Return UUID */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": {
-                    /**
-                     * @description original_payment (default) or store_credit (the customer's store credit ledger; a guest order is 422)
-                     * @default original_payment
-                     */
-                    method?: components["schemas"]["RefundDestination"];
-                    /** @description Also refund what is left of the order's shipping, tax included */
-                    shipping?: boolean;
-                };
-            };
-        };
-        responses: {
-            /** @description Refund a received return */
-            200: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Unique id of this request (an incoming sane one is kept) */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["OrderReturn"];
-                    };
-                };
-            };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
-    orderReturnReject: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Return UUID */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": {
-                    /** @description Staff note, at most 2000 characters */
-                    note?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Reject a requested return */
-            200: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Unique id of this request (an incoming sane one is kept) */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["OrderReturn"];
-                    };
-                };
-            };
-            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -32373,106 +30653,6 @@ export interface operations {
             };
             /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
             413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
-    viewer: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The caller's role and permission strings */
-            200: {
-                headers: {
-                    /** @description Requests allowed in the window */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Unix time (seconds) when the window resets */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Unique id of this request (an incoming sane one is kept) */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["Viewer"];
-                    };
-                };
-            };
-            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
-            304: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -38,8 +38,7 @@ import { yearIn } from '../orders/numbers.js';
 import { actorRecord, PERMISSION, serviceCtx } from '../orders/shared.js';
 import { inTransaction } from '../orders/tx.js';
 import { ORDER_INCLUDE, orderPayload, orderView, type OrderRow, type OrderView } from '../orders/views.js';
-import { computeTotals } from './totals.js';
-import { checkoutTaxContext, externalTax } from './tax-context.js';
+import { priceOrder } from './pricing.js';
 import { loadCartSellables, unsellableReason } from './sellables.js';
 import { lockCheckoutCart } from './reads.js';
 import { assignNumberAndRecord, writeOrder, type OrderWrite, type PaymentRow, type StatusChangeRow } from './write.js';
@@ -47,13 +46,11 @@ import { portsOf } from './wiring.js';
 import { checkoutIdempotencyKey, checkoutRequestHash, idempotencyKeyReused } from './idempotency.js';
 import type { CheckoutHookLine } from './hooks.js';
 import './hooks.js';
-import { checkoutShipping, shippingLineRow } from '../shipping/checkout.js';
-import { carrierContext } from '../shipping/carrier/price.js';
+import { shippingLineRow } from '../shipping/checkout.js';
 import { shippingLineView } from '../shipping/line-view.js';
-import { paymentKeys } from '../payments/keys.js';
+import { authorizeOrderPayment, defaultReturnUrl, releaseAuthorization } from '../payments/authorize.js';
 import { paymentView, type PaymentView } from '../payments/records.js';
 import { PAYMENTS_MANAGE } from '../payments/permissions.js';
-import { scheduleActionExpiry } from '../payments/tasks.js';
 import { applyTenders, recordTenderPayments, wantsTenders, type AppliedTender, type TenderContext } from '../gift-cards/tenders.js';
 
 export interface ShippingAddress {
@@ -183,14 +180,13 @@ async function runCheckout(ctx: CheckoutCtx, input: CheckoutInput): Promise<Chec
   let paymentRow: PaymentRow | null = null;
   const orderId = randomUUID();
   const codes = [...new Set((input.promotionCodes ?? []).map((c) => c.trim()).filter(Boolean))];
-  let chargedIntent: { reference: string; amount: number; currency: string } | null = null;
 
   let outcome: { order: OrderView; replayed: boolean };
   try {
     outcome = await inTransaction(
       ctx.db,
       async (tx) => {
-        chargedIntent = null;
+        paymentRow = null;
         const { cart, settings } = await lockCheckoutCart(tx, ctx, input.cartId, customer.customerId);
         if (cart.status !== 'open') {
           const again = key ? await replayOf(tx, ctx, scope, key, requestHash, input.cartId) : null;
@@ -204,7 +200,6 @@ async function runCheckout(ctx: CheckoutCtx, input: CheckoutInput): Promise<Chec
         // [tax] Customer groups: what a server or staff sent, else the customer's own profile
         // groups (a signed-in shopper's prices, promotions, exemptions and shipping eligibility).
         const groups = input.customerGroupIds ?? cart.customerGroupIds;
-        const tax = checkoutTaxContext(settings, groups, input.shippingAddress);
 
         // 2. what is sold (the items and their catalog rows in one statement), at today's prices
         const cartLines = await loadCartSellables(tx, ctx.organization.id, cart.id);
@@ -219,62 +214,26 @@ async function runCheckout(ctx: CheckoutCtx, input: CheckoutInput): Promise<Chec
         if (unpriced.length) throw checkoutFailed(`${unpriced.length} item(s) have no price in ${cart.currency}`, { items: unpriced.map((itemId) => ({ itemId, reason: 'no price' })) });
         // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
         const sold = items.map((item, i) => ({ item, sellable: sellables[i]!, unitPrice: prices[i]! }));
-        const subtotal = sold.reduce((sum, s) => sum + s.unitPrice * s.item.quantity, 0);
 
-        // 3. promotions, tax, shipping
-        const redemption = codes.length
-          ? await ports.promotions
-              .redeem(serviceCtx(ctx, tx), {
-                codes,
-                currency: cart.currency,
-                subtotal,
-                lineItems: sold.map((s) => ({ entityId: s.item.entityId, entityType: s.sellable.entityType, quantity: s.item.quantity, unitPrice: s.unitPrice, totalPrice: s.unitPrice * s.item.quantity })),
-                customerId,
-                customerGroupIds: groups,
-                orderId,
-              })
-              .catch((error: unknown) => {
-                throw error instanceof AppError ? checkoutFailed(error.message, { step: 'promotions', code: error.code, ...(error.details ? { details: error.details } : {}) }) : error;
-              })
-          : { discountTotal: 0, freeShipping: false, applied: [], lineDiscounts: [] };
-        // 3b. shipping (issue 25): the chosen method, only in stores that have active methods
-        const shippingOption = cart.hasShippingMethods
-          ? await checkoutShipping(serviceCtx(ctx, tx), {
-              currency: cart.currency,
-              address: input.shippingAddress,
-              groups,
-              lines: sold.map((s) => ({ variantId: s.item.variantId, entityType: s.sellable.entityType, quantity: s.item.quantity, unitPrice: s.unitPrice })),
-              methodId: input.shippingMethodId,
-              cartMethodId: cart.shippingMethodId,
-              tax: { pricesIncludeTax: tax.pricesIncludeTax, exempt: tax.exempt },
-              carrier: carrierContext(ctx, input.cartId), // carrier rates (shipping/carrier)
-            })
-          : null;
-        // A pickup order reserves its stock where it is collected, and is taxed where the store
-        // is (the goods are handed over there), like digital goods.
-        const pickupWarehouseId = shippingOption?.kind === 'pickup' ? (shippingOption.pickupLocation?.warehouseId ?? null) : null;
-        const lineTax = shippingOption?.kind === 'pickup' ? tax.atStore() : tax;
-        const rates = await ports.taxes.resolve(
-          serviceCtx(ctx, tx),
-          sold.map((s) => ({ entityId: s.item.entityId, variantId: s.item.variantId, entityTaxClassId: s.sellable.entityTaxClassId, variantTaxClassId: s.sellable.variantTaxClassId, destination: lineTax.destinationOf(s.sellable.entityType) })),
+        // 3. promotions, shipping, tax and totals (pricing.ts: the same path order edits take)
+        const priced = await priceOrder(
+          tx,
+          ctx,
+          {
+            currency: cart.currency,
+            groups,
+            address: input.shippingAddress,
+            customerId,
+            orderId,
+            codes,
+            settings,
+            lines: sold.map((s) => ({ entityId: s.item.entityId, variantId: s.item.variantId, quantity: s.item.quantity, unitPrice: s.unitPrice, sellable: s.sellable })),
+            shipping: { enabled: cart.hasShippingMethods, methodId: input.shippingMethodId, cartMethodId: cart.shippingMethodId, cartId: input.cartId },
+          },
+          (error) => checkoutFailed(error.message, { step: 'promotions', code: error.code, ...(error.details ? { details: error.details } : {}) }),
         );
-        const totalsInput = {
-          pricesIncludeTax: tax.pricesIncludeTax,
-          taxExempt: tax.exempt,
-          // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
-          lines: sold.map((s, i) => ({ unitPrice: s.unitPrice, quantity: s.item.quantity, rateBps: rates[i]!.rateBps })),
-          discountTotal: redemption.discountTotal,
-          lineDiscounts: redemption.lineDiscounts,
-          freeShipping: redemption.freeShipping,
-          shipping: settings.shipping,
-          ...(shippingOption ? { shippingCharges: [{ amount: shippingOption.amount, rateBps: shippingOption.taxRateBps }] } : {}),
-        };
-        let totals = computeTotals(totalsInput);
-        // [tax] An external tax provider decides the tax of the discounted draft (before stock and
-        // payment, so its failure — 503 — leaves nothing written).
-        // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
-                        const providerTax = await externalTax(ctx.services.tax.provider, lineTax, cart.currency, sold.map((s, i) => ({ ...s, rateBps: rates[i]!.rateBps, taxClassId: rates[i]!.taxClassId })), totals);
-        if (providerTax) totals = computeTotals({ ...totalsInput, providerTax });
+        const { redemption, shippingOption, rates, totals, pickupWarehouseId, tax } = priced;
+        const providerTax = priced.providerRates ? { rates: priced.providerRates } : null;
         const hookLines: CheckoutHookLine[] = sold.map((s, i) => ({
           ...soldItem(s),
           unitPrice: s.unitPrice,
@@ -324,36 +283,24 @@ async function runCheckout(ctx: CheckoutCtx, input: CheckoutInput): Promise<Chec
         const tendered = tenders.reduce((sum, t) => sum + Number(t.amount), 0);
         const toCharge = totals.grandTotal - tendered;
 
-        // 6. payment
+        // 6. payment (payments/authorize.ts: the one path that starts an order's payment)
         let paymentIntentId: string | null = null;
         paymentRow = null;
         if (toCharge > 0) {
-          const captureMode = input.captureMode ?? settings.payments.capture;
-          const answer = await provider
-            .authorize({
-              paymentId, orderId, organizationId: ctx.organization.id, amount: toCharge, currency: cart.currency,
-              method: { id: input.paymentMethodId }, idempotencyKey: paymentKeys.authorize(paymentId), capture: captureMode === 'automatic',
-              returnUrl: input.returnUrl ?? defaultReturnUrl(ctx), customerEmail: email,
-            })
-            .catch((error: unknown) => {
-              ctx.logger.error({ err: error, orderId }, 'payment provider call failed');
-              throw checkoutFailed('the payment provider could not be reached; nothing was charged, try again', { step: 'payment' });
-            });
-          if (answer.status === 'failed') {
-            const failure = answer.failure ?? { code: 'payment_failed', message: 'The payment failed.' };
-            throw checkoutFailed(failure.message, { step: 'payment', paymentCode: failure.code, ...(failure.declineCode ? { declineCode: failure.declineCode } : {}) });
-          }
-          paymentIntentId = answer.providerReference;
-          if (answer.providerReference) chargedIntent = { reference: answer.providerReference, amount: toCharge, currency: cart.currency };
-          // The provider's answer is recorded, not trusted as final: its signed event (or the
-          // confirm route for an action) moves the payment on, as it always confirmed the order.
-          const action = answer.status === 'requires_action';
-          paymentRow = {
-            id: paymentId, organizationId: ctx.organization.id, orderId, provider: provider.name, method: input.paymentMethodId, currency: cart.currency,
-            amount: BigInt(toCharge), authorizedAmount: 0n, status: action ? 'requires_action' : 'pending', captureMode,
-            providerReference: answer.providerReference, nextAction: action && answer.nextAction ? { ...answer.nextAction } : null, expiresAt: answer.expiresAt ?? null, createdAt: new Date(),
-          };
-          if (action) await scheduleActionExpiry(tx, ctx, paymentId, settings.payments.actionExpiryMinutes * 60_000);
+          paymentRow = await authorizeOrderPayment(
+            tx,
+            ctx,
+            provider,
+            {
+              paymentId, orderId, amount: toCharge, currency: cart.currency, methodId: input.paymentMethodId, captureMode: input.captureMode ?? settings.payments.capture,
+              returnUrl: input.returnUrl ?? defaultReturnUrl(ctx), customerEmail: email, actionExpiryMinutes: settings.payments.actionExpiryMinutes,
+            },
+            {
+              declined: (failure) => checkoutFailed(failure.message, { step: 'payment', paymentCode: failure.code, ...(failure.declineCode ? { declineCode: failure.declineCode } : {}) }),
+              unreachable: () => checkoutFailed('the payment provider could not be reached; nothing was charged, try again', { step: 'payment' }),
+            },
+          );
+          paymentIntentId = paymentRow.providerReference;
         }
 
         // 7. the order, its lines, first status and the cart's conversion, written in one statement
@@ -460,12 +407,7 @@ async function runCheckout(ctx: CheckoutCtx, input: CheckoutInput): Promise<Chec
     );
   } catch (error) {
     // Charged, then rolled back (a commit failure, a lost race): give the authorization back.
-    const intent = chargedIntent as { reference: string; amount: number; currency: string } | null;
-    if (intent) {
-      await provider
-        .void({ paymentId, providerReference: intent.reference, amount: intent.amount, currency: intent.currency, idempotencyKey: paymentKeys.void(paymentId) })
-        .catch((e: unknown) => ctx.logger.error({ err: e, intent: intent.reference, orderId }, 'could not cancel the payment of a rolled-back checkout'));
-    }
+    await releaseAuthorization(ctx, provider, paymentRow as PaymentRow | null, 'checkout');
     if (key && isUniqueViolation(error)) {
       const replay = await replayOf(ctx.db, ctx, scope, key, requestHash, input.cartId);
       if (replay) return replayed(ctx, replay);
@@ -488,12 +430,6 @@ async function replayed(ctx: CheckoutCtx, order: OrderView): Promise<CheckoutRes
   ctx.rest.status = 200;
   const payment = await ctx.db.payment.findFirst({ where: { organizationId: ctx.organization.id, orderId: order.id }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
   return { data: order, meta: { hookErrors: [], replayed: true }, payment: payment ? paymentView(payment) : null };
-}
-
-/** Where the shopper comes back after a 3-D Secure / redirect action when the storefront names no returnUrl: this server's origin. */
-function defaultReturnUrl(ctx: CheckoutCtx): string {
-  if (ctx.config.baseUrl) return `${ctx.config.baseUrl.replace(/\/+$/, '')}/`;
-  return `${new URL(ctx.request.url).origin}/`;
 }
 
 /** A unique violation (the idempotency key taken by a concurrent checkout), from Prisma's model API or raw SQL. */

@@ -8,23 +8,10 @@ import type { Tx } from '../../db/client.js';
 import type { EventOrigin } from '../../events/outbox.js';
 import { Prisma, type Order, type OrderLine, type OrderShippingLine } from '../../generated/prisma/client.js';
 import type { OrderPayload } from '../orders/views.js';
+import type { StartedPayment } from '../payments/authorize.js';
 
-export interface PaymentRow {
-  id: string;
-  organizationId: string;
-  orderId: string;
-  provider: string;
-  method: string | null;
-  currency: string;
-  amount: bigint;
-  authorizedAmount: bigint;
-  status: 'pending' | 'requires_action';
-  captureMode: 'automatic' | 'manual' | 'on_fulfilment';
-  providerReference: string | null;
-  nextAction: Record<string, unknown> | null;
-  expiresAt: Date | null;
-  createdAt: Date;
-}
+/** The payment row started at the provider (payments/authorize.ts), written in the order's statement. */
+export type PaymentRow = StartedPayment;
 
 export interface StatusChangeRow {
   fromStatus: string | null;

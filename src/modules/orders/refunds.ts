@@ -112,36 +112,7 @@ export async function createRefund(ctx: OrdersCtx, orderId: string, input: Refun
     amount += shippingAmount;
     if (amount <= 0) throw conflict('Nothing left to refund: the captured amount is already refunded', { capturedAmount: toNumber(order.capturedAmount), refundedAmount: toNumber(order.refundedAmount) });
 
-    const now = new Date();
-    const day = calendarDay(now, settings.timezone);
-    if (settings.refundDailyCap !== null) {
-      await tx.$executeRaw`select pg_advisory_xact_lock(hashtextextended(${`refund-cap:${ctx.organization.id}:${operator.id}`}, 0))`;
-      const used = await usedToday(tx, ctx.organization.id, operator.id, day);
-      if (used + amount > settings.refundDailyCap) {
-        throw new AppError('FORBIDDEN', `This refund of ${amount} would take you past your daily refund cap (${used} of ${settings.refundDailyCap} used today)`, {
-          cap: settings.refundDailyCap, used, requested: amount, remaining: Math.max(0, settings.refundDailyCap - used),
-        });
-      }
-    }
-
-    const created = await tx.orderRefund.create({
-      data: {
-        organizationId: ctx.organization.id,
-        orderId: order.id,
-        amount: BigInt(amount),
-        shippingAmount: BigInt(shippingAmount),
-        currency: order.currency,
-        reason: input.reason ?? null,
-        operatorId: operator.id,
-        operatorKind: operator.kind,
-        operatorDay: day,
-        undoDeadline: new Date(now.getTime() + settings.refundUndoWindowMinutes * 60_000),
-        createdAt: now,
-        destination: input.destination ?? 'original_payment',
-        lines: { create: lines.map((l) => ({ lineId: l.lineId, quantity: l.quantity, amount: BigInt(l.amount) })) },
-      },
-      include: REFUND_INCLUDE,
-    });
+    const created = await writeRefund(tx, ctx, order, settings, operator, { amount, shippingAmount, reason: input.reason ?? null, lines, destination: input.destination ?? 'original_payment' });
     for (const l of lines) await tx.orderLine.update({ where: { id: l.lineId }, data: { refundedQuantity: { increment: l.quantity } } });
     let shippingToMark = shippingAmount;
     for (const s of shippingRows) {
@@ -149,8 +120,6 @@ export async function createRefund(ctx: OrdersCtx, orderId: string, input: Refun
       if (take > 0) await tx.orderShippingLine.update({ where: { id: s.id }, data: { refundedAmount: { increment: BigInt(take) } } });
       shippingToMark -= take;
     }
-    await tx.order.update({ where: { id: order.id }, data: { refundedAmount: { increment: BigInt(amount) } } });
-    await scheduleRefundSettlement(tx, ctx, created.id, settings.refundUndoWindowMinutes * 60_000);
     return created;
   });
   if (settings.refundUndoWindowMinutes === 0) {
@@ -162,6 +131,75 @@ export async function createRefund(ctx: OrdersCtx, orderId: string, input: Refun
     return refundView(await ctx.db.orderRefund.findUniqueOrThrow({ where: { id: refund.id }, include: REFUND_INCLUDE }));
   }
   return refundView(refund);
+}
+
+/**
+ * The refund row of `amount` on a locked order: the operator's daily cap (403 past it), the row
+ * with its lines, the order's refunded amount, and the settlement job at the end of the undo
+ * window. Line quantities and shipping lines are the caller's (createRefund marks them; an order
+ * edit's difference refunds no line).
+ */
+export async function writeRefund(
+  tx: Tx,
+  ctx: OrdersCtx,
+  order: { id: string; currency: string },
+  settings: Awaited<ReturnType<typeof orgSettings>>,
+  operator: { id: string; kind: string },
+  input: { amount: number; shippingAmount: number; reason: string | null; lines: Array<{ lineId: string; quantity: number; amount: number }>; destination?: 'original_payment' | 'store_credit' },
+) {
+  const { amount, shippingAmount } = input;
+  const now = new Date();
+  const day = calendarDay(now, settings.timezone);
+  if (settings.refundDailyCap !== null) {
+    await tx.$executeRaw`select pg_advisory_xact_lock(hashtextextended(${`refund-cap:${ctx.organization.id}:${operator.id}`}, 0))`;
+    const used = await usedToday(tx, ctx.organization.id, operator.id, day);
+    if (used + amount > settings.refundDailyCap) {
+      throw new AppError('FORBIDDEN', `This refund of ${amount} would take you past your daily refund cap (${used} of ${settings.refundDailyCap} used today)`, {
+        cap: settings.refundDailyCap, used, requested: amount, remaining: Math.max(0, settings.refundDailyCap - used),
+      });
+    }
+  }
+  const created = await tx.orderRefund.create({
+    data: {
+      organizationId: ctx.organization.id,
+      orderId: order.id,
+      amount: BigInt(amount),
+      shippingAmount: BigInt(shippingAmount),
+      currency: order.currency,
+      reason: input.reason,
+      operatorId: operator.id,
+      operatorKind: operator.kind,
+      operatorDay: day,
+      destination: input.destination ?? 'original_payment',
+      undoDeadline: new Date(now.getTime() + settings.refundUndoWindowMinutes * 60_000),
+      createdAt: now,
+      lines: { create: input.lines.map((l) => ({ lineId: l.lineId, quantity: l.quantity, amount: BigInt(l.amount) })) },
+    },
+    include: REFUND_INCLUDE,
+  });
+  await tx.order.update({ where: { id: order.id }, data: { refundedAmount: { increment: BigInt(amount) } } });
+  await scheduleRefundSettlement(tx, ctx, created.id, settings.refundUndoWindowMinutes * 60_000);
+  return created;
+}
+
+/**
+ * A refund of an amount that is no line's (an order edit that lowered the total), through the
+ * same rules: never above what is left of the capture, the daily cap, the undo window, settlement
+ * through the payment adapter. Settle with `settleIfImmediate` after commit.
+ */
+export async function refundAmount(tx: Tx, ctx: OrdersCtx, order: { id: string; currency: string; capturedAmount: bigint; refundedAmount: bigint }, amount: number, reason: string): Promise<{ id: string; amount: number }> {
+  const refundable = toNumber(order.capturedAmount) - toNumber(order.refundedAmount);
+  const take = Math.min(amount, refundable);
+  if (take <= 0) throw conflict('Nothing left to refund: the captured amount is already refunded', { capturedAmount: toNumber(order.capturedAmount), refundedAmount: toNumber(order.refundedAmount) });
+  const settings = await orgSettings(tx, ctx.organization.id);
+  const created = await writeRefund(tx, ctx, order, settings, operatorOf(ctx), { amount: take, shippingAmount: 0, reason, lines: [] });
+  return { id: created.id, amount: take };
+}
+
+/** With an undo window of 0 the refund goes to the provider at once (after the commit that created it). */
+export async function settleIfImmediate(ctx: OrdersCtx, refundId: string): Promise<void> {
+  const settings = await orgSettings(ctx.db, ctx.organization.id);
+  if (settings.refundUndoWindowMinutes === 0) await settleRefund({ db: ctx.db, payments: ctx.services.payments, logger: ctx.logger }, ctx.organization.id, refundId);
 }
 
 export async function undoRefund(ctx: OrdersCtx, orderId: string, refundId: string): Promise<RefundView> {

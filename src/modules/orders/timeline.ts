@@ -1,11 +1,12 @@
 // GET /orders/:id/timeline: one list, newest first, merging the order's status changes, notes,
-// refunds and refund undos (and refunds the provider refused) as { type, at, actor, summary, data }.
-// `type` is status, note or refund (an undo is a refund entry whose data.action is `undone`).
+// refunds and refund undos (and refunds the provider refused) and confirmed order edits (issue 27:
+// data.before and data.after hold the lines and totals on each side) as { type, at, actor, summary, data }.
+// `type` is status, note, refund or edit (an undo is a refund entry whose data.action is `undone`).
 import { findOrder } from './service.js';
 import { toNumber, type OrdersCtx } from './shared.js';
 
 export interface TimelineEntry {
-  type: 'status' | 'note' | 'refund';
+  type: 'status' | 'note' | 'refund' | 'edit';
   at: Date;
   actor: { id: string | null; kind: string };
   summary: string;
@@ -21,18 +22,19 @@ export async function orderTimeline(ctx: OrdersCtx, orderId: string): Promise<Ti
   return (await orderTimelines(ctx, [order.id])).get(order.id) ?? [];
 }
 
-/** The timelines of several orders (already known to be readable) in three statements. */
+/** The timelines of several orders (already known to be readable) in four statements. */
 export async function orderTimelines(ctx: Pick<OrdersCtx, 'db' | 'organization'>, orderIds: string[]): Promise<Map<string, TimelineEntry[]>> {
   const where = { orderId: { in: orderIds }, organizationId: ctx.organization.id };
-  const [changes, notes, refunds] = await Promise.all([
+  const [changes, notes, refunds, edits] = await Promise.all([
     ctx.db.orderStatusChange.findMany({ where }),
     ctx.db.orderNote.findMany({ where }),
     ctx.db.orderRefund.findMany({ where, include: { lines: true } }),
+    ctx.db.orderEdit.findMany({ where: { ...where, status: 'confirmed' } }),
   ]);
   const byOrder = new Map<string, TimelineEntry[]>();
   for (const id of orderIds) {
     const own = <T extends { orderId: string }>(rows: T[]) => rows.filter((row) => row.orderId === id);
-    byOrder.set(id, buildTimeline(own(changes), own(notes), own(refunds)));
+    byOrder.set(id, buildTimeline(own(changes), own(notes), own(refunds), own(edits)));
   }
   return byOrder;
 }
@@ -40,8 +42,9 @@ export async function orderTimelines(ctx: Pick<OrdersCtx, 'db' | 'organization'>
 type StatusChangeRow = Awaited<ReturnType<OrdersCtx['db']['orderStatusChange']['findMany']>>[number];
 type NoteRow = Awaited<ReturnType<OrdersCtx['db']['orderNote']['findMany']>>[number];
 type RefundRow = Awaited<ReturnType<OrdersCtx['db']['orderRefund']['findMany']>>[number] & { lines: Array<{ lineId: string; quantity: number; amount: bigint }> };
+type EditRow = Awaited<ReturnType<OrdersCtx['db']['orderEdit']['findMany']>>[number];
 
-function buildTimeline(changes: StatusChangeRow[], notes: NoteRow[], refunds: RefundRow[]): TimelineEntry[] {
+function buildTimeline(changes: StatusChangeRow[], notes: NoteRow[], refunds: RefundRow[], edits: EditRow[] = []): TimelineEntry[] {
   const entries: Array<TimelineEntry & { seq: number }> = [];
   for (const c of changes) {
     entries.push({
@@ -94,6 +97,18 @@ function buildTimeline(changes: StatusChangeRow[], notes: NoteRow[], refunds: Re
         seq: 4,
       });
     }
+  }
+  for (const e of edits) {
+    const before = e.before as { grandTotal?: number };
+    const after = e.after as { grandTotal?: number };
+    entries.push({
+      type: 'edit',
+      at: e.decidedAt ?? e.createdAt,
+      actor: { id: e.decidedById, kind: e.decidedByKind ?? e.createdByKind },
+      summary: `Order edited: total ${before.grandTotal ?? '?'} → ${after.grandTotal ?? '?'} (minor units)${e.reason ? `: ${e.reason}` : ''}`,
+      data: { editId: e.id, before: e.before, after: e.after, difference: toNumber(e.difference), paymentAction: e.paymentAction, refundId: e.refundId, operations: e.operations },
+      seq: 1,
+    });
   }
   // Newest first; entries of the same instant keep a stable, causal order (later kinds first).
   entries.sort((a, b) => b.at.getTime() - a.at.getTime() || b.seq - a.seq);

@@ -17,7 +17,7 @@ export const LineFulfillmentStatusEnum = defineEnum('LineFulfillmentStatus', ['u
 export const RefundDestinationEnum = defineEnum('RefundDestination', ['original_payment', 'store_credit'] as const, "original_payment: through the payment provider; store_credit: the customer's store credit ledger.");
 const RefundStatusEnum = defineEnum('RefundStatus', ['pending', 'succeeded', 'failed', 'undone'] as const, 'pending until the undo window closes, then paid out (succeeded or failed); undone inside the window.');
 export const ActorKindEnum = defineEnum('ActorKind', ['user', 'apiKey', 'anonymous', 'system'] as const, 'Who acted: a user (API keys act for their user), an API key, an anonymous caller or the system.');
-const TimelineEntryTypeEnum = defineEnum('OrderTimelineEntryType', ['status', 'note', 'refund'] as const, 'Kind of an order timeline entry.');
+const TimelineEntryTypeEnum = defineEnum('OrderTimelineEntryType', ['status', 'note', 'refund', 'edit'] as const, 'Kind of an order timeline entry.', { edit: 'An order edit was confirmed (data.before and data.after)' });
 const DocumentEncodingEnum = defineEnum('DocumentEncoding', ['utf8', 'base64'] as const, 'utf8 for HTML, base64 for PDF.');
 const MailTransportEnum = defineEnum('MailTransport', ['smtp', 'file'] as const, 'smtp, or file (JSON under DATA_DIR/mail).');
 
@@ -195,7 +195,7 @@ export const OrderFulfillmentRef = builder.objectRef<FulfillmentView>('OrderFulf
 graphOnly('OrderRefund', 'undoneById');
 graphOnly('OrderFulfillment', 'createdById');
 
-const TimelineActorRef = builder.objectRef<TimelineEntry['actor']>('OrderTimelineActor').implement({
+export const TimelineActorRef = builder.objectRef<TimelineEntry['actor']>('OrderTimelineActor').implement({
   fields: (t) => ({
     id: t.exposeString('id', { nullable: true, description: 'User id (API keys act for their user); null for the system' }),
     kind: t.field({ type: ActorKindEnum, resolve: (a) => a.kind as never }),

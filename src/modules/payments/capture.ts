@@ -52,13 +52,18 @@ export async function captureOrder(ctx: OrdersCtx, orderId: string, amount: numb
       const open = payments.filter((p) => capturable(p) > 0);
       const available = open.reduce((sum, p) => sum + capturable(p), 0);
       if (available === 0) throw conflict('This order has no authorized amount left to capture', { paymentStatus: order.paymentStatus, capturable: 0 });
-      const wanted = amount ?? available;
+      // Without an amount: what the order still owes, when an order edit lowered its total below
+      // the authorization (order-edits: authorization_covers); the rest of that authorization is
+      // released with the last capture. Otherwise (the usual case) everything authorized.
+      const owed = Number(order.grandTotal) - Number(order.capturedAmount);
+      const release = amount == null && owed > 0 && owed < available;
+      const wanted = amount ?? (release ? owed : available);
       if (wanted > available) throw validationFailed([{ field: 'amount', message: `is above what is authorized and not captured (${available})` }]);
       let left = wanted;
       for (const payment of open) {
         if (left <= 0) break;
         const take = Math.min(left, capturable(payment));
-        await capturePayment(tx, ctx, payment, take);
+        await capturePayment(tx, ctx, payment, take, release && take === left);
         left -= take;
       }
       const synced = await syncOrderPayment(tx, order);
@@ -71,12 +76,17 @@ export async function captureOrder(ctx: OrdersCtx, orderId: string, amount: numb
   );
 }
 
-async function capturePayment(tx: Tx, ctx: OrdersCtx, payment: Payment, amount: number): Promise<void> {
+/** `releaseRest`: this capture is the order's last, the rest of the authorization is released (final capture). */
+async function capturePayment(tx: Tx, ctx: OrdersCtx, payment: Payment, amount: number, releaseRest = false): Promise<void> {
   const provider = providerOf(ctx, payment.provider);
   const remaining = capturable(payment);
   const sequence = payment.captureCount + 1;
+  const final = releaseRest || amount >= remaining;
+  // Only a payment the provider answered for is capturable (authorized), and that answer carried its reference.
+  const providerReference = payment.providerReference;
+  if (!providerReference) throw new AppError('CONFLICT', 'This payment has no provider reference to capture', { paymentId: payment.id });
   const result = await provider
-    .capture({ paymentId: payment.id, providerReference: payment.providerReference!, amount, currency: payment.currency, idempotencyKey: paymentKeys.capture(payment.id, sequence), final: amount >= remaining })
+    .capture({ paymentId: payment.id, providerReference, amount, currency: payment.currency, idempotencyKey: paymentKeys.capture(payment.id, sequence), final })
     .catch((error: unknown) => {
       throw unreachable(ctx, error, 'capture');
     });
@@ -84,7 +94,8 @@ async function capturePayment(tx: Tx, ctx: OrdersCtx, payment: Payment, amount: 
     throw new AppError('CONFLICT', `The payment provider refused the capture: ${result.message}`, { reason: result.code, retryable: result.retryable, paymentId: payment.id });
   }
   const captured = Number(payment.capturedAmount) + amount;
-  const full = captured >= Number(payment.authorizedAmount);
+  // A final capture released the rest: nothing is left to capture.
+  const full = final || captured >= Number(payment.authorizedAmount);
   await updatePayment(tx, ctx, payment.id, { capturedAmount: BigInt(captured), captureCount: sequence, status: full ? 'captured' : 'partially_captured' }, 'captured');
 }
 

@@ -1,0 +1,123 @@
+// Draft orders (issue 27): staff build an order for a customer (their account's user id) or a
+// guest email — lines with optional custom unit prices (each with a reason), a manual discount,
+// a shipping address and method — and complete it into a real order. Nothing is reserved or
+// charged while it is a draft. State table:
+//
+//   from   move                          to          effects
+//   open   PATCH /draft-orders/:id        open        replaces the given fields
+//   open   DELETE /draft-orders/:id       (deleted)   the row is removed
+//   open   POST /draft-orders/:id/complete completed  the order written as checkout writes one (complete.ts)
+//   completed  PATCH, DELETE, complete    —           409 (details.reason INVALID_TRANSITION)
+import type { Tx } from '../../db/client.js';
+import type { Prisma } from '../../generated/prisma/client.js';
+import { conflict, notFound, validationFailed } from '../../errors.js';
+import { paginate, type Page, type PageInput } from '../../graphql/pagination.js';
+import { actorRecord, type OrdersCtx } from '../orders/shared.js';
+import { inTransaction } from '../orders/tx.js';
+import { draftView, type DraftLine, type DraftView } from './views.js';
+
+export const DRAFT_NOTE_MAX = 2000;
+export const DRAFT_REASON_MAX = 500;
+
+export interface DraftInput {
+  customerId?: string | null;
+  email?: string | null;
+  currency?: string;
+  lines?: Array<{ entityId: string; variantId?: string | null; quantity: number; unitPrice?: number | null; priceReason?: string | null }>;
+  discount?: { amount: number; reason?: string | null } | null;
+  shippingAddress?: Record<string, unknown> | null;
+  shippingMethodId?: string | null;
+  note?: string | null;
+}
+
+function normalizeLines(lines: NonNullable<DraftInput['lines']>): DraftLine[] {
+  const issues = lines.flatMap((l, i) => (l.unitPrice !== undefined && l.unitPrice !== null && !l.priceReason ? [{ field: `lines.${i}.priceReason`, message: 'is required with a custom unitPrice' }] : []));
+  if (issues.length) throw validationFailed(issues);
+  return lines.map((l) => ({ entityId: l.entityId, variantId: l.variantId ?? null, quantity: l.quantity, unitPrice: l.unitPrice ?? null, priceReason: l.unitPrice === undefined || l.unitPrice === null ? null : (l.priceReason ?? null) }));
+}
+
+async function assertCustomer(ctx: OrdersCtx, customerId: string | null | undefined): Promise<void> {
+  if (!customerId) return;
+  const user = await ctx.db.user.findFirst({ where: { id: customerId, organizationId: ctx.organization.id }, select: { id: true } });
+  if (!user) throw validationFailed([{ field: 'customerId', message: 'no such customer in this organization' }]);
+}
+
+export async function createDraft(ctx: OrdersCtx, input: DraftInput & { currency: string; lines: NonNullable<DraftInput['lines']> }): Promise<DraftView> {
+  if (!input.customerId && !input.email) throw validationFailed([{ field: 'email', message: 'name the customer (customerId) or a guest email' }]);
+  await assertCustomer(ctx, input.customerId);
+  const actor = actorRecord(ctx);
+  const row = await ctx.db.draftOrder.create({
+    data: {
+      organizationId: ctx.organization.id,
+      customerId: input.customerId ?? null,
+      email: input.email ?? null,
+      currency: input.currency,
+      lines: normalizeLines(input.lines) as unknown as Prisma.InputJsonValue,
+      discountAmount: BigInt(input.discount?.amount ?? 0),
+      discountReason: input.discount?.reason ?? null,
+      shippingAddress: (input.shippingAddress ?? undefined) as Prisma.InputJsonValue | undefined,
+      shippingMethodId: input.shippingMethodId ?? null,
+      note: input.note ?? null,
+      createdById: actor.id,
+      createdByKind: actor.kind,
+    },
+  });
+  return draftView(row);
+}
+
+export async function getDraft(ctx: OrdersCtx, id: string): Promise<DraftView> {
+  const row = await ctx.db.draftOrder.findFirst({ where: { id, organizationId: ctx.organization.id } });
+  if (!row) throw notFound('Draft order');
+  return draftView(row);
+}
+
+export async function listDrafts(ctx: OrdersCtx, input: { status?: 'open' | 'completed' } & PageInput): Promise<Page<DraftView>> {
+  const where: Prisma.DraftOrderWhereInput = { organizationId: ctx.organization.id, ...(input.status ? { status: input.status } : {}) };
+  return paginate(ctx, input, {
+    list: 'draftOrders',
+    model: 'DraftOrder',
+    where,
+    orderBy: [{ createdAt: 'desc' as const }, { id: 'desc' as const }],
+    findMany: (args) => ctx.db.draftOrder.findMany(args),
+    count: (w) => ctx.db.draftOrder.count({ where: w }),
+    view: (rows) => rows.map(draftView),
+  });
+}
+
+/** Locks an open draft for a move; 404 when absent, 409 when it is no longer open. */
+export async function lockOpenDraft(tx: Tx, ctx: OrdersCtx, id: string, to: string) {
+  const rows = await tx.$queryRaw<Array<{ id: string }>>`select id from draft_orders where id = ${id}::uuid and organization_id = ${ctx.organization.id}::uuid for update`;
+  if (!rows[0]) throw notFound('Draft order');
+  const row = await tx.draftOrder.findUniqueOrThrow({ where: { id } });
+  if (row.status !== 'open') throw conflict(`A ${row.status} draft order cannot be ${to}`, { reason: 'INVALID_TRANSITION', from: row.status, to });
+  return row;
+}
+
+export async function updateDraft(ctx: OrdersCtx, id: string, input: DraftInput): Promise<DraftView> {
+  await assertCustomer(ctx, input.customerId);
+  return inTransaction(ctx.db, async (tx) => {
+    const row = await lockOpenDraft(tx, ctx, id, 'updated');
+    const customerId = input.customerId !== undefined ? input.customerId : row.customerId;
+    const email = input.email !== undefined ? input.email : row.email;
+    if (!customerId && !email) throw validationFailed([{ field: 'email', message: 'name the customer (customerId) or a guest email' }]);
+    const data: Prisma.DraftOrderUpdateInput = { customerId, email };
+    if (input.currency) data.currency = input.currency;
+    if (input.lines) data.lines = normalizeLines(input.lines) as unknown as Prisma.InputJsonValue;
+    if (input.discount !== undefined) {
+      data.discountAmount = BigInt(input.discount?.amount ?? 0);
+      data.discountReason = input.discount?.reason ?? null;
+    }
+    if (input.shippingAddress !== undefined) data.shippingAddress = (input.shippingAddress ?? undefined) as Prisma.InputJsonValue | undefined;
+    if (input.shippingMethodId !== undefined) data.shippingMethodId = input.shippingMethodId;
+    if (input.note !== undefined) data.note = input.note;
+    return draftView(await tx.draftOrder.update({ where: { id: row.id }, data }));
+  });
+}
+
+export async function deleteDraft(ctx: OrdersCtx, id: string): Promise<DraftView> {
+  return inTransaction(ctx.db, async (tx) => {
+    const row = await lockOpenDraft(tx, ctx, id, 'deleted');
+    await tx.draftOrder.delete({ where: { id: row.id } });
+    return draftView(row);
+  });
+}
