@@ -25,3 +25,17 @@ $$;
 
 CREATE TRIGGER "settings_notify_cache" AFTER INSERT OR UPDATE OR DELETE ON "settings"
   FOR EACH ROW EXECUTE FUNCTION "commerce_notify_cache_settings"();
+
+-- Media attachments and assets (include=media, renditions) record no outbox event either.
+CREATE FUNCTION "commerce_notify_cache_media"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_notify('commerce_cache', COALESCE(NEW."organization_id", OLD."organization_id")::text);
+  RETURN NULL;
+END
+$$;
+
+CREATE TRIGGER "media_attachments_notify_cache" AFTER INSERT OR UPDATE OR DELETE ON "media_attachments"
+  FOR EACH ROW EXECUTE FUNCTION "commerce_notify_cache_media"();
+
+CREATE TRIGGER "media_assets_notify_cache" AFTER INSERT OR UPDATE OR DELETE ON "media_assets"
+  FOR EACH ROW EXECUTE FUNCTION "commerce_notify_cache_media"();

@@ -1,6 +1,7 @@
 // Media: upload (stored after its bytes are checked), read, attach/detach/reorder, delete.
 // Every read and write is scoped to ctx.organization: another organization's asset is 404.
 import { createHash, randomUUID } from 'node:crypto';
+import { markCacheTouched } from '../../events/cache-signal.js';
 import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import { fileTypeFromFile } from 'file-type';
@@ -188,6 +189,15 @@ export interface AttachInput {
   sortOrder?: number;
 }
 
+/**
+ * Attachments shape catalog answers (include=media) but record no outbox event: mark the request so
+ * this process drops its cached catalog reads before answering; the media tables' trigger
+ * (migration response_cache_notify) tells the other processes at commit.
+ */
+function mediaChanged(ctx: MediaCtx): void {
+  markCacheTouched(ctx.requestId, ctx.organization.id, 'catalog.media');
+}
+
 export async function attach(ctx: MediaCtx, input: AttachInput): Promise<MediaAttachmentView> {
   const org = ctx.organization.id;
   const [entity, asset, variant] = await Promise.all([
@@ -212,6 +222,7 @@ export async function attach(ctx: MediaCtx, input: AttachInput): Promise<MediaAt
       },
       include: withAsset,
     });
+    mediaChanged(ctx);
     return await attachmentView(ctx.config, row);
   } catch (error) {
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
@@ -225,6 +236,7 @@ export async function detach(ctx: MediaCtx, attachmentId: string): Promise<Media
   const row = await ctx.db.mediaAttachment.findFirst({ where: { id: attachmentId, organizationId: ctx.organization.id }, include: withAsset });
   if (!row) throw notFound('Media attachment');
   await ctx.db.mediaAttachment.deleteMany({ where: { id: row.id, organizationId: ctx.organization.id } });
+  mediaChanged(ctx);
   return await attachmentView(ctx.config, row);
 }
 
@@ -244,6 +256,7 @@ export async function reorder(ctx: MediaCtx, entityId: string, attachmentIds: st
         WHERE a.id = v.id AND a.organization_id = ${ctx.organization.id}::uuid`;
     }
     const all = await tx.mediaAttachment.findMany({ where: { organizationId: ctx.organization.id, entityId }, include: withAsset, orderBy: [{ sortOrder: 'asc' }, { createdAt: 'asc' }] });
+    mediaChanged(ctx);
     return Promise.all(all.map((row) => attachmentView(ctx.config, row)));
   });
 }
@@ -279,6 +292,7 @@ export async function deleteAsset(ctx: MediaCtx, id: string): Promise<MediaAsset
     );
     return { asset: row, keys };
   });
+  mediaChanged(ctx);
   const storage = mediaStorage(ctx.config);
   await Promise.all(keys.map((key) => storage.remove(key))).catch((error) => {
     ctx.logger.warn({ err: error, keys }, 'media object removal failed; the media/removeObjects job retries it');
