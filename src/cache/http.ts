@@ -78,11 +78,11 @@ export function createHttpResponseCache(deps: { config: Config; databaseUrl: str
       if (url.pathname === '/graphql') {
         const params = await graphqlParams(request, url);
         const hash = params?.extensions?.persistedQuery?.sha256Hash;
-        if (typeof hash !== 'string' || !/^[0-9a-f]{64}$/.test(hash)) return null;
-        const cacheable = typeof params!.query === 'string' ? documents.learn(hash, params!.query) : documents.cacheable(hash);
+        if (!params || typeof hash !== 'string' || !/^[0-9a-f]{64}$/.test(hash)) return null;
+        const cacheable = typeof params.query === 'string' ? documents.learn(hash, params.query) : documents.cacheable(hash);
         if (!cacheable) return null;
-        const variables = params!.variables && typeof params!.variables === 'object' ? (params!.variables as Record<string, unknown>) : {};
-        key = graphqlKey(caller, hash, params!.operationName, variables, request.headers.get('accept'));
+        const variables = params.variables && typeof params.variables === 'object' ? (params.variables as Record<string, unknown>) : {};
+        key = graphqlKey(caller, hash, params.operationName, variables, request.headers.get('accept'));
       } else if (request.method === 'GET' && isCacheableRestPath(url.pathname)) {
         key = restKey(caller, url);
       }

@@ -50,7 +50,10 @@ export class PersistedCatalogDocuments {
     if (createHash('sha256').update(query).digest('hex') !== hash) return false;
     const cacheable = isCatalogQuery(query);
     this.known.set(hash, cacheable);
-    if (this.known.size > this.max) this.known.delete(this.known.keys().next().value!);
+    if (this.known.size > this.max) {
+      const oldest = this.known.keys().next().value;
+      if (oldest !== undefined) this.known.delete(oldest);
+    }
     return cacheable;
   }
 
@@ -63,8 +66,9 @@ function isCatalogQuery(query: string): boolean {
   try {
     const document = parse(query, { noLocation: true });
     const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-    if (operations.length !== 1 || operations[0]!.operation !== 'query') return false;
-    return operations[0]!.selectionSet.selections.every((s) => s.kind === Kind.FIELD && GRAPHQL_ROOT_FIELDS.has(s.name.value));
+    const operation = operations[0];
+    if (operations.length !== 1 || operation?.operation !== 'query') return false;
+    return operation.selectionSet.selections.every((s) => s.kind === Kind.FIELD && GRAPHQL_ROOT_FIELDS.has(s.name.value));
   } catch {
     return false;
   }

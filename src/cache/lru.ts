@@ -18,7 +18,10 @@ export class Lru<V extends { expiresAt: number }> {
   set(key: string, value: V): void {
     this.entries.delete(key);
     this.entries.set(key, value);
-    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
+    if (this.entries.size > this.max) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
   }
 
   /** Drops every entry whose key starts with the prefix (one organization's). */

@@ -83,7 +83,7 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
   }
 
   async function dropRedis(organizationId: string): Promise<void> {
-    if (!redis || redis.status !== 'ready') return;
+    if (redis?.status !== 'ready') return;
     await redis.del(hashKey(organizationId)).catch((error: unknown) => options.logger.warn({ err: error }, 'response cache: Redis invalidation failed'));
   }
 

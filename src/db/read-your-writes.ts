@@ -18,7 +18,10 @@ export function createWriteLog(windowMs: number, redis: Redis | null, prefix: st
     wrote(caller) {
       local.delete(caller);
       local.set(caller, Date.now() + windowMs);
-      if (local.size > MAX_CALLERS) local.delete(local.keys().next().value!);
+      if (local.size > MAX_CALLERS) {
+        const oldest = local.keys().next().value;
+        if (oldest !== undefined) local.delete(oldest);
+      }
       if (redis?.status === 'ready') redis.set(`${prefix}:${caller}`, '1', 'PX', windowMs).catch(() => undefined);
     },
     async recentlyWrote(caller) {

@@ -67,8 +67,8 @@ export function createReplicaSet(urls: readonly string[], options: ReplicaOption
     replicas,
     pick() {
       for (let i = 0; i < replicas.length; i += 1) {
-        const replica = replicas[(next + i) % replicas.length]!;
-        if (replica.healthy) {
+        const replica = replicas[(next + i) % replicas.length];
+        if (replica?.healthy) {
           next = (next + i + 1) % replicas.length;
           return replica;
         }

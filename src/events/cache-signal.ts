@@ -24,7 +24,10 @@ export function affectsCachedReads(type: string): boolean {
 export function markCacheTouched(requestId: string | null | undefined, organizationId: string, type: string): void {
   if (!requestId || !affectsCachedReads(type)) return;
   touched.set(requestId, organizationId);
-  if (touched.size > MAX_TOUCHED) touched.delete(touched.keys().next().value!);
+  if (touched.size > MAX_TOUCHED) {
+    const oldest = touched.keys().next().value;
+    if (oldest !== undefined) touched.delete(oldest);
+  }
 }
 
 /** The organization a request changed, if any; forgets the request. */

@@ -66,11 +66,11 @@ export function createAdminServer(dist = ADMIN_DIST) {
       return errorResponse(404, 'NOT_FOUND', `No route ${request.method} ${pathname}`);
     }
     const body = (content: Buffer) => (request.method === 'HEAD' ? null : new Uint8Array(content));
-    const asset = ASSET.exec(pathname);
+    const asset = ASSET.exec(pathname)?.[1];
     if (asset) {
-      const content = read(path.join(dist, 'assets', asset[1]!));
+      const content = read(path.join(dist, 'assets', asset));
       if (!content) return errorResponse(404, 'NOT_FOUND', `No asset ${pathname}`);
-      const type = TYPES[path.extname(asset[1]!)] ?? 'application/octet-stream';
+      const type = TYPES[path.extname(asset)] ?? 'application/octet-stream';
       return new Response(body(content), { headers: { ...COMMON, 'content-type': type, 'cache-control': 'public, max-age=31536000, immutable' } });
     }
     if (pathname.startsWith('/admin/assets/')) return errorResponse(404, 'NOT_FOUND', `No asset ${pathname}`);

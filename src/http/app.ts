@@ -256,10 +256,11 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
     // A replica answers catalog, search, analytics and report reads, unless this caller wrote
     // within the read-your-writes window; a write starts that window.
     let replica: Replica | null = null;
-    if (replicas) {
+    // writeLog is created exactly when replicas are.
+    if (replicas && writeLog) {
       const kind = await classifyRequest(request, path);
-      if (kind === 'write') writeLog!.wrote(budget.key);
-      else if (kind === 'replica-read' && !(await writeLog!.recentlyWrote(budget.key))) replica = replicas.pick();
+      if (kind === 'write') writeLog.wrote(budget.key);
+      else if (kind === 'replica-read' && !(await writeLog.recentlyWrote(budget.key))) replica = replicas.pick();
     }
     const ctx: RequestContext = {
       requestId: scope.requestId,
@@ -278,9 +279,9 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
     const raw = matchRawRoute(request.method, path, request.headers.get('accept'));
     if (raw) return { response: await answeredWrite(scope.requestId, await serveRawRoute(raw, ctx)), rate, actor };
     const caller = responseCache ? cacheCaller(request, actor, organization) : null;
-    const lookup = caller ? await responseCache!.lookup(request, new URL(request.url), caller) : null;
-    if (lookup) {
-      const cached = await responseCache!.hit(lookup);
+    const lookup = responseCache && caller ? await responseCache.lookup(request, new URL(request.url), caller) : null;
+    if (responseCache && lookup) {
+      const cached = await responseCache.hit(lookup);
       if (cached) return { response: cached, rate, actor };
     }
     let response: Response;
@@ -290,6 +291,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
       const retry = request.clone();
       response = await yoga.fetch(request, { ctx });
       if (ctx.rest.retryAfterSeconds) {
+        // biome-ignore lint/style/noNonNullAssertion: replica is only ever set from replicas.pick() above
         replicas!.markDown(replica);
         scope.logger.warn({ replica: new URL(replica.url).host }, 'read replica unavailable; read answered by the primary');
         const primaryCtx: RequestContext = { ...ctx, db, loaders: new Map(), rest: {} };
@@ -297,7 +299,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
         ctx.rest = primaryCtx.rest;
       }
     } else response = await answeredWrite(scope.requestId, await yoga.fetch(request, { ctx }));
-    if (lookup) response = await responseCache!.store(lookup, response);
+    if (responseCache && lookup) response = await responseCache.store(lookup, response);
     if (ctx.rest.retryAfterSeconds && !response.headers.has('retry-after')) response.headers.set('retry-after', String(ctx.rest.retryAfterSeconds));
     return { response, rate: rateLimit.last ?? rate, actor };
   }

@@ -18,7 +18,8 @@ function graphqlKind(query: unknown): RequestKind {
   try {
     const operations = parse(query, { noLocation: true }).definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
     if (operations.some((o) => o.operation === 'mutation')) return 'write';
-    const replica = operations.length === 1 && operations[0]!.operation === 'query' && operations[0]!.selectionSet.selections.every((s) => s.kind === Kind.FIELD && REPLICA_GRAPHQL_FIELDS.has(s.name.value));
+    const operation = operations[0];
+    const replica = operations.length === 1 && operation?.operation === 'query' && operation.selectionSet.selections.every((s) => s.kind === Kind.FIELD && REPLICA_GRAPHQL_FIELDS.has(s.name.value));
     return replica ? 'replica-read' : 'read';
   } catch {
     return 'read'; // Yoga answers the syntax error

@@ -35,7 +35,8 @@ defineOperation({
   input: {},
   output: ViewerRef,
   resolve: (ctx) => {
-    const actor = ctx.actor!;
+    const actor = ctx.actor;
+    if (!actor) throw new Error('viewer: an authenticated operation resolved without an actor');
     return { kind: actor.kind, role: actor.role, permissions: [...actor.permissions].sort(), plugins: activePlugins().map((plugin) => plugin.id) };
   },
 });

@@ -20,7 +20,9 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 function countOf(values: string[]): Record<string, number> {
-  return values.reduce<Record<string, number>>((acc, v) => ({ ...acc, [v]: (acc[v] ?? 0) + 1 }), {});
+  const counts: Record<string, number> = {};
+  for (const v of values) counts[v] = (counts[v] ?? 0) + 1;
+  return counts;
 }
 
 async function standingUnits(orderId: string): Promise<number> {

@@ -274,7 +274,7 @@ export async function startAdyenFake(options: { multiplePartialCaptures?: boolea
         // Adyen keeps the answer of a request that reached it, errors included.
         if (key) answers.set(key, { path: url.pathname, ...answer });
       }
-      if (drop && drop.pattern.test(url.pathname)) {
+      if (drop?.pattern.test(url.pathname)) {
         if (--drop.times <= 0) drop = null;
         // The operation applied; the answer is lost on the way back.
         return void res.socket?.destroy();

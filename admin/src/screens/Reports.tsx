@@ -105,8 +105,8 @@ export default function Reports() {
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {(report?.data ?? []).map((row, i) => (
-            <Table.Tr key={i}>
+          {(report?.data ?? []).map((row) => (
+            <Table.Tr key={columns.map((c) => String(row[c.key])).join('|')}>
               {columns.map((c) => (
                 <Table.Td key={c.key}>{cell(row[c.key], c.type, currency)}</Table.Td>
               ))}

@@ -28,14 +28,16 @@ export interface CardMove {
 export async function lockCardById(tx: Tx, organizationId: string, id: string): Promise<GiftCard | null> {
   const rows = await tx.$queryRaw<Array<{ id: string }>>`
     select id from gift_cards where id = ${id}::uuid and organization_id = ${organizationId}::uuid for update`;
-  return rows.length ? tx.giftCard.findUnique({ where: { id: rows[0]!.id } }) : null;
+  const cardId = rows[0]?.id;
+  return cardId ? tx.giftCard.findUnique({ where: { id: cardId } }) : null;
 }
 
 /** Locks a card of the organization by its code; null when no card has that code. */
 export async function lockCardByCode(tx: Tx, organizationId: string, code: string): Promise<GiftCard | null> {
   const rows = await tx.$queryRaw<Array<{ id: string }>>`
     select id from gift_cards where organization_id = ${organizationId}::uuid and code_hash = ${hashCode(code)} for update`;
-  return rows.length ? tx.giftCard.findUnique({ where: { id: rows[0]!.id } }) : null;
+  const cardId = rows[0]?.id;
+  return cardId ? tx.giftCard.findUnique({ where: { id: cardId } }) : null;
 }
 
 /** Appends an entry and moves the (locked) card's balance; refuses a move below zero. */
@@ -102,6 +104,7 @@ export async function redeemGiftCard(
     if (refusal.reason === 'GIFT_CARD_EMPTY') throw new AppError('CONFLICT', refusal.message, { reason: refusal.reason, fields: [field], available: 0 });
     throw new AppError('VALIDATION_FAILED', refusal.message, [{ field, message: refusal.message, reason: refusal.reason }]);
   }
+  // biome-ignore lint/complexity/useMathMinMax: bigint operands; Math.min does not accept bigint
   const amount = card.balance < input.maxAmount ? card.balance : input.maxAmount;
   if (amount <= 0n) return { giftCardId: card.id, last4: card.last4, amount: 0n, balanceAfter: card.balance };
   const after = await moveCard(tx, card, { organizationId: input.organizationId, kind: 'redeem', amount: -amount, orderId: input.orderId, paymentId: input.paymentId, actor: input.actor });

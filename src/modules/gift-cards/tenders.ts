@@ -150,6 +150,7 @@ export async function planTenderRefund(tx: Tx, orderId: string, amount: bigint):
     if (left <= 0n) break;
     const open = p.capturedAmount - p.refundedAmount;
     if (open <= 0n) continue;
+    // biome-ignore lint/complexity/useMathMinMax: bigint operands; Math.min does not accept bigint
     const take = open < left ? open : left;
     parts.push({ paymentId: p.id, provider: p.provider, amount: take });
     left -= take;

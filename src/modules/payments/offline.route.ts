@@ -8,7 +8,7 @@ import { defineRawRoute } from '../../http/raw-routes.js';
 import { appErrorResponse } from '../../http/rest-errors.js';
 import { OFFLINE_CHALLENGE_PATH, OfflinePaymentProvider } from './offline.js';
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 defineRawRoute({
   method: 'GET',
@@ -42,8 +42,8 @@ defineRawRoute({
       back.searchParams.set('offline_result', result);
       return new Response(null, { status: 302, headers: { location: back.toString() } });
     }
-    const link = (r: string) => `${escape(url.pathname)}?reference=${encodeURIComponent(reference)}&amp;result=${r}`;
-    const html = `<!doctype html><meta charset="utf-8"><title>Offline 3-D Secure</title><h1>Offline 3-D Secure challenge</h1><p>Payment ${escape(reference)}</p><p><a href="${link('succeeded')}">Complete</a> · <a href="${link('failed')}">Fail</a></p>`;
+    const link = (r: string) => `${escapeHtml(url.pathname)}?reference=${encodeURIComponent(reference)}&amp;result=${r}`;
+    const html = `<!doctype html><meta charset="utf-8"><title>Offline 3-D Secure</title><h1>Offline 3-D Secure challenge</h1><p>Payment ${escapeHtml(reference)}</p><p><a href="${link('succeeded')}">Complete</a> · <a href="${link('failed')}">Fail</a></p>`;
     return new Response(html, { status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': "default-src 'none'", 'x-content-type-options': 'nosniff' } });
   },
 });

@@ -74,7 +74,8 @@ export function createPaymentsService(config: Config, logger: Logger, env: NodeJ
     if (!built) throw new ConfigError(`payments: provider ${wanted} is enabled but not configured`);
     providers.set(wanted, built);
   }
-  const provider = providers.get(name)!;
+  const provider = providers.get(name);
+  if (!provider) throw new ConfigError(`payments: provider ${name} was not built`);
   const webhookSecret = stripeSecrets(deps).webhookSecret ?? (providers.has('offline') ? devWebhookSecret(config) : '');
   return { provider, providers, webhookSecret, timeoutMs };
 }

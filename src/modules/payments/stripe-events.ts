@@ -37,7 +37,8 @@ export function mapStripeEvent(event: StripeEvent): PaymentProviderEvent {
       return intent('payment.requires_action');
     case 'payment_intent.payment_failed': {
       const error = (object.last_payment_error ?? {}) as Record<string, unknown>;
-      return { ...intent('payment.failed'), failure: { code: str(error.code) ?? 'payment_failed', message: str(error.message) ?? 'The payment failed.', ...(str(error.decline_code) ? { declineCode: str(error.decline_code)! } : {}) } };
+      const declineCode = str(error.decline_code);
+      return { ...intent('payment.failed'), failure: { code: str(error.code) ?? 'payment_failed', message: str(error.message) ?? 'The payment failed.', ...(declineCode ? { declineCode } : {}) } };
     }
     case 'payment_intent.canceled':
       return intent(object.cancellation_reason === 'automatic' ? 'payment.expired' : 'payment.voided');
@@ -46,13 +47,14 @@ export function mapStripeEvent(event: StripeEvent): PaymentProviderEvent {
     case 'charge.refund.updated': {
       const failed = object.status === 'failed' || object.status === 'canceled';
       const succeeded = object.status === 'succeeded';
+      const amount = int(object.amount);
       return {
         ...base,
         type: failed ? 'payment.refund_failed' : succeeded ? 'payment.refunded' : 'ignored',
         providerReference: str(object.payment_intent),
         refundId: str(metadata.refundId),
         providerRefundReference: str(object.id),
-        ...(int(object.amount) === undefined ? {} : { amount: int(object.amount)! }),
+        ...(amount === undefined ? {} : { amount }),
         ...(failed ? { failure: { code: str(object.failure_reason) ?? 'refund_failed', message: `Refund ${String(object.status)}` } } : {}),
       };
     }

@@ -99,8 +99,14 @@ export async function createReturn(ctx: ReturnsCtx, orderId: string, input: Crea
       else merged.set(line.lineItemId, (merged.get(line.lineItemId) ?? 0) + line.quantity);
     });
     const firstIndex = (lineId: string) => input.lines.findIndex((l) => l.lineItemId === lineId);
+    // merged only holds ids found in byId (checked above).
+    const orderLine = (lineId: string) => {
+      const found = byId.get(lineId);
+      if (!found) throw new Error(`returns: line ${lineId} is not a line of order ${order.id}`);
+      return found;
+    };
     for (const [lineId, quantity] of merged) {
-      const row = byId.get(lineId)!;
+      const row = orderLine(lineId);
       if (quantity > row.quantity) issues.push({ field: `lines.${firstIndex(lineId)}.quantity`, message: `is above the line's quantity (${row.quantity})` });
     }
     if (issues.length) throw validationFailed(issues);
@@ -109,7 +115,7 @@ export async function createReturn(ctx: ReturnsCtx, orderId: string, input: Crea
     const returned = await returnedByLine(tx, [...merged.keys()]);
     const short = [...merged]
       .map(([lineId, requested]) => {
-        const row = byId.get(lineId)!;
+        const row = orderLine(lineId);
         const already = returned.get(lineId) ?? 0;
         return { lineItemId: lineId, requested, fulfilled: row.fulfilledQuantity, returned: already, returnable: Math.max(0, row.fulfilledQuantity - already) };
       })
@@ -245,14 +251,20 @@ export async function receiveReturn(ctx: ReturnsCtx, id: string, input: { lines:
     if (missing.length) issues.push({ field: 'lines', message: `must name every line of the return; missing ${missing.map((l) => l.lineId).join(', ')}` });
     if (issues.length) throw validationFailed(issues);
 
+    // Every input line names a line of the return (validated above).
+    const returnLine = (lineId: string) => {
+      const found = byLine.get(lineId);
+      if (!found) throw new Error(`returns: line ${lineId} is not a line of return ${row.id}`);
+      return found;
+    };
     const sctx = serviceCtx(ctx, tx);
     const ordered = [...input.lines].sort((a, b) => {
-      const x = byLine.get(a.lineItemId)!.line;
-      const y = byLine.get(b.lineItemId)!.line;
+      const x = returnLine(a.lineItemId).line;
+      const y = returnLine(b.lineItemId).line;
       return x.entityId.localeCompare(y.entityId) || (x.variantId ?? '').localeCompare(y.variantId ?? '');
     });
     for (const l of ordered) {
-      const line = byLine.get(l.lineItemId)!;
+      const line = returnLine(l.lineItemId);
       let warehouseId: string | null = null;
       if (l.disposition === 'restock') {
         const back = await ctx.services.inventory.adjust(sctx, {

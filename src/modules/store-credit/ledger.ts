@@ -89,7 +89,8 @@ async function applyMove(tx: Tx, move: StoreCreditMove, account: AccountRow, del
 /** Adds store credit to a customer's balance in `currency` (creating the account). */
 export async function creditStoreCredit(tx: Tx, move: StoreCreditMove): Promise<StoreCreditEntryView> {
   const amount = positive(move.amount);
-  const account = (await lockAccount(tx, move, true))!;
+  const account = await lockAccount(tx, move, true);
+  if (!account) throw new Error('store credit: the account upserted in this transaction could not be locked');
   return applyMove(tx, move, account, amount);
 }
 

@@ -70,31 +70,32 @@ export default function ProductList() {
         </Button>
       </Group>
       <Group mb="md" align="end">
-        <form
-          role="search"
-          onSubmit={(event) => {
-            event.preventDefault();
-            setQ(term.trim());
-          }}
-        >
-          <Group align="end" gap="xs">
-            <TextInput label="Search" placeholder="Title, SKU, words…" value={term} onChange={(e) => setTerm(e.currentTarget.value)} />
-            <Button type="submit" variant="default">
-              Search
-            </Button>
-            {q && (
-              <Button
-                variant="subtle"
-                onClick={() => {
-                  setQ('');
-                  setTerm('');
-                }}
-              >
-                Clear
+        <search>
+          <form
+            onSubmit={(event) => {
+              event.preventDefault();
+              setQ(term.trim());
+            }}
+          >
+            <Group align="end" gap="xs">
+              <TextInput label="Search" placeholder="Title, SKU, words…" value={term} onChange={(e) => setTerm(e.currentTarget.value)} />
+              <Button type="submit" variant="default">
+                Search
               </Button>
-            )}
-          </Group>
-        </form>
+              {q && (
+                <Button
+                  variant="subtle"
+                  onClick={() => {
+                    setQ('');
+                    setTerm('');
+                  }}
+                >
+                  Clear
+                </Button>
+              )}
+            </Group>
+          </form>
+        </search>
         {!q && (
           <Select
             label="Status"

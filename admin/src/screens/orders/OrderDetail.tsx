@@ -266,8 +266,8 @@ export default function OrderDetail() {
             <Title order={2} size="h4" mb="sm">
               Payments
             </Title>
-            {order.payments.map((p, i) => (
-              <Text key={i} size="sm">
+            {order.payments.map((p) => (
+              <Text key={`${p.provider}|${p.status}|${p.amount}|${p.capturedAmount}|${p.refundedAmount}|${p.currency}`} size="sm">
                 {p.provider}: {p.status} · {money(p.amount, p.currency)} captured {money(p.capturedAmount, p.currency)} refunded {money(p.refundedAmount, p.currency)}
               </Text>
             ))}
@@ -296,8 +296,8 @@ export default function OrderDetail() {
               Timeline
             </Title>
             <Stack gap={4}>
-              {(order.timeline ?? []).map((entry, i) => (
-                <Text key={i} size="sm">
+              {(order.timeline ?? []).map((entry) => (
+                <Text key={`${entry.at}|${entry.type}|${entry.summary}`} size="sm">
                   {dateTime(entry.at)} — {entry.summary}
                 </Text>
               ))}

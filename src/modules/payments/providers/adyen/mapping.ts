@@ -22,7 +22,8 @@ export function paymentReference(paymentId: string, capture: boolean): string {
 
 /** Whether the payment with this merchant reference was asked with automatic capture (captureDelayHours 0). */
 export function capturesAutomatically(merchantReference: string | undefined): boolean {
-  return Boolean(merchantReference) && PAYMENT_RE.test(merchantReference!) && !merchantReference!.endsWith(MANUAL_SUFFIX);
+  if (!merchantReference) return false;
+  return PAYMENT_RE.test(merchantReference) && !merchantReference.endsWith(MANUAL_SUFFIX);
 }
 
 /**

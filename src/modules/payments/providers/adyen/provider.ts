@@ -93,7 +93,12 @@ export class AdyenProvider implements PaymentProvider {
   }
 
   async confirm(input: ConfirmInput): Promise<AuthorizeResult> {
-    const details = Object.fromEntries(DETAIL_KEYS.filter((k) => typeof input.params[k] === 'string' && input.params[k]).map((k) => [k, input.params[k]!]));
+    const details = Object.fromEntries(
+      DETAIL_KEYS.flatMap((k) => {
+        const value = input.params[k];
+        return typeof value === 'string' && value ? [[k, value] as const] : [];
+      }),
+    );
     if (Object.keys(details).length === 0) {
       return { status: 'failed', providerReference: input.providerReference || null, failure: { code: 'missing_details', message: `Adyen's return parameters are missing: expected one of ${DETAIL_KEYS.join(', ')}` } };
     }
