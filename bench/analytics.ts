@@ -23,7 +23,8 @@ await db.connect();
 
 // ── data ──
 const t0 = performance.now();
-const other = (await db.query(`insert into organizations (id, slug, name, updated_at) values (gen_random_uuid(), 'bench-other', 'Other', now()) returning id`)).rows[0].id as string;
+const other = (await db.query(`insert into organizations (id, slug, name, updated_at) values (gen_random_uuid(), 'bench-other', 'Other', now()) returning id`)).rows[0]
+  .id as string;
 await db.query(
   `insert into orders (id, organization_id, number, customer_email, status, payment_status, currency, subtotal, tax_total, grand_total, captured_amount, placed_at, created_at, updated_at)
    select gen_random_uuid(), case when i % 2 = 0 then $1::uuid else $2::uuid end, 'ORD-B-' || i, 'c' || (i % 5000) || '@example.com',
@@ -59,7 +60,10 @@ interface Scenario {
   send: () => Promise<Response>;
 }
 const scenarios: Scenario[] = [
-  { name: 'POST /analytics/query: 30-day daily revenue', send: () => fetch(`${target.info.url}/api/analytics/query`, { method: 'POST', headers, body: JSON.stringify(dailyRevenue) }) },
+  {
+    name: 'POST /analytics/query: 30-day daily revenue',
+    send: () => fetch(`${target.info.url}/api/analytics/query`, { method: 'POST', headers, body: JSON.stringify(dailyRevenue) }),
+  },
   ...['daily-journal', 'tax-summary', 'inventory-aging', 'sell-through', 'reorder-needed', 'staff-sales'].map((name) => ({
     name: `GET /analytics/reports/${name}`,
     send: () => fetch(`${target.info.url}/api/analytics/reports/${name}${name === 'daily-journal' ? '' : `?from=${monthAgo}&to=${today}`}`, { headers }),
@@ -107,7 +111,9 @@ await baseline.stop();
 await target.stop();
 
 const base = pct(perRound.get(yardstick.name)!, 50);
-console.log(`\nanalytics bench: ${ORDERS} orders, ${lines} lines, 2 organizations, seeded in ${seedSeconds.toFixed(1)} s; ${ROUNDS} alternating rounds × ${REQUESTS} sequential requests`);
+console.log(
+  `\nanalytics bench: ${ORDERS} orders, ${lines} lines, 2 organizations, seeded in ${seedSeconds.toFixed(1)} s; ${ROUNDS} alternating rounds × ${REQUESTS} sequential requests`,
+);
 console.log('| scenario | p50 ms | p99 ms | p50 ÷ yardstick p50 | SQL statements |');
 console.log('|---|---:|---:|---:|---:|');
 console.log(`| ${yardstick.name} (yardstick) | ${base.toFixed(2)} | ${pct(all.get(yardstick.name)!, 99).toFixed(2)} | 1 | — |`);

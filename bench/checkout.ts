@@ -73,7 +73,10 @@ async function visit(): Promise<{ checkoutMs: number; flowMs: number; status: nu
   const headers = { 'x-cart-token': cart.cartToken };
   for (const entityId of pick3()) await must(`/api/carts/${cart.id}/items`, { headers, body: { entityId, quantity: 1 } });
   const before = performance.now();
-  const res = await call('/api/checkout', { headers, body: { cartId: cart.id, paymentMethodId: 'pm_card_visa', currency: 'USD', shippingAddress: address, email: 'bench@example.com' } });
+  const res = await call('/api/checkout', {
+    headers,
+    body: { cartId: cart.id, paymentMethodId: 'pm_card_visa', currency: 'USD', shippingAddress: address, email: 'bench@example.com' },
+  });
   const end = performance.now();
   if (res.status === 201) unitsOrdered += 3;
   return { checkoutMs: end - before, flowMs: end - started, status: res.status };

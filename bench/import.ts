@@ -29,7 +29,11 @@ const t = {
   async request(path: string, options: { method?: string; body?: unknown; rawBody?: Buffer; headers?: Record<string, string> } = {}) {
     const headers: Record<string, string> = { 'x-api-key': key, ...options.headers };
     if (options.body) headers['content-type'] = 'application/json';
-    const res = await fetch(listening.url + path, { method: options.method ?? (options.body || options.rawBody ? 'POST' : 'GET'), headers, body: (options.rawBody ?? (options.body ? JSON.stringify(options.body) : undefined)) as BodyInit | undefined });
+    const res = await fetch(listening.url + path, {
+      method: options.method ?? (options.body || options.rawBody ? 'POST' : 'GET'),
+      headers,
+      body: (options.rawBody ?? (options.body ? JSON.stringify(options.body) : undefined)) as BodyInit | undefined,
+    });
     const text = await res.text();
     return { status: res.status, text, body: JSON.parse(text) };
   },

@@ -108,10 +108,7 @@ function spawnRunner(kind: Kind): Promise<Child> {
 
 async function listeners(): Promise<number> {
   return admin(async (client) => {
-    const { rows } = await client.query<{ n: number }>(
-      "select count(distinct pid)::int as n from pg_stat_activity where datname = $1 and query ilike 'listen%'",
-      [scratch],
-    );
+    const { rows } = await client.query<{ n: number }>("select count(distinct pid)::int as n from pg_stat_activity where datname = $1 and query ilike 'listen%'", [scratch]);
     return rows[0]!.n;
   });
 }
@@ -256,7 +253,9 @@ async function main(): Promise<void> {
     await applyMigrations(benchUrl, MIGRATIONS_DIR);
     await runMigrations({ connectionString: benchUrl, logger: undefined });
     const organizationId = await admin(async (client) => {
-      const { rows } = await client.query<{ id: string }>("insert into organizations (id, slug, name, updated_at) values (gen_random_uuid(), 'bench', 'Bench', now()) returning id");
+      const { rows } = await client.query<{ id: string }>(
+        "insert into organizations (id, slug, name, updated_at) values (gen_random_uuid(), 'bench', 'Bench', now()) returning id",
+      );
       return rows[0]!.id;
     }, benchUrl);
     console.log(`jobs throughput: ${JOBS} no-op jobs, ${values.concurrency} concurrent jobs per process, ${ROUNDS} alternating rounds, PostgreSQL at ${new URL(serverUrl).host}`);
@@ -278,9 +277,13 @@ async function main(): Promise<void> {
       const a = median(ours.map((r) => r.perSecond));
       const b = median(theirs.map((r) => r.perSecond));
       const cpu = (runs: RunResult[]) => `${median(runs.map((r) => r.nodeUs))} + ${median(runs.map((r) => r.pgUs))}`;
-      summary.push(`| ${processes} | ${a} | ${b} | ${(a / Math.max(1, b)).toFixed(2)}× | ${median(ours.map((r) => r.evenness))} | ${median(theirs.map((r) => r.evenness))} | ${cpu(ours)} | ${cpu(theirs)} |`);
+      summary.push(
+        `| ${processes} | ${a} | ${b} | ${(a / Math.max(1, b)).toFixed(2)}× | ${median(ours.map((r) => r.evenness))} | ${median(theirs.map((r) => r.evenness))} | ${cpu(ours)} | ${cpu(theirs)} |`,
+      );
     }
-    console.log('\n| processes | commerce jobs/s | graphile-worker jobs/s | ratio | evenness (min/max share) | graphile evenness | commerce CPU µs/job (node + PostgreSQL) | graphile CPU µs/job |');
+    console.log(
+      '\n| processes | commerce jobs/s | graphile-worker jobs/s | ratio | evenness (min/max share) | graphile evenness | commerce CPU µs/job (node + PostgreSQL) | graphile CPU µs/job |',
+    );
     console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const line of summary) console.log(line);
   } finally {

@@ -33,7 +33,7 @@ try {
     const before = await statements();
     const result = await load(scenario, seconds, connections);
     const total = result.requestsPerSecond * seconds;
-    results.push({ ...result, statementsPerRequest: Math.round(((await statements()) - before) / total * 100) / 100 });
+    results.push({ ...result, statementsPerRequest: Math.round((((await statements()) - before) / total) * 100) / 100 });
   }
   printTable(results);
 } finally {

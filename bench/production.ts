@@ -96,7 +96,10 @@ await stop(child);
 await seeded.stop();
 fs.rmSync(configFile, { force: true });
 
-const load1 = os.loadavg().map((n) => n.toFixed(1)).join(' / ');
+const load1 = os
+  .loadavg()
+  .map((n) => n.toFixed(1))
+  .join(' / ');
 console.log(`\nnpm start on the compiled build, load average ${load1}, ${os.cpus().length} cores`);
 console.log('| measure | value |');
 console.log('|---|---:|');

@@ -118,7 +118,12 @@ async function measure(baseline: Target, app: Target, scenario: Scenario, expect
 }
 
 function printRows(rows: Row[]): void {
-  console.log(`\nload average ${os.loadavg().map((n) => n.toFixed(1)).join(' / ')}, ${os.cpus().length} cores, ${connections} connections, ${rounds} alternating rounds of ${seconds} s, medians`);
+  console.log(
+    `\nload average ${os
+      .loadavg()
+      .map((n) => n.toFixed(1))
+      .join(' / ')}, ${os.cpus().length} cores, ${connections} connections, ${rounds} alternating rounds of ${seconds} s, medians`,
+  );
   console.log('\n| scenario | req/s | raw req/s | ratio to raw | p50 ms | p99 ms | failed | SQL/request | body bytes | RSS MB | CPU ms/request | raw CPU ms/request | CPU ratio |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   const fmt = (n: number | null, digits: number) => (n === null ? '—' : n.toFixed(digits));
@@ -158,7 +163,13 @@ try {
     { scenario: { name: 'GET /api/catalog/entities?limit=20', url: list(''), headers: auth } },
     { scenario: { name: 'GET /api/catalog/entities?limit=20&include=variants,attributes,pricing', url: list('variants,attributes,pricing'), headers: auth } },
     {
-      scenario: { name: 'POST /graphql catalogEntities(limit: 20) same fields', url: `${app.info.url}/graphql`, method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: graphqlList },
+      scenario: {
+        name: 'POST /graphql catalogEntities(limit: 20) same fields',
+        url: `${app.info.url}/graphql`,
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: graphqlList,
+      },
     },
     { scenario: { name: 'anonymous request refused by the rate limiter (429)', url: `${app.info.url}/api/settings/general` }, expectFailures: true },
   ];
@@ -180,7 +191,7 @@ try {
       { name: 'floor: node:http + pg, the entity read and nothing else', url: `${floors.info.sql}/sql/entity` },
       { name: 'floor: node:http + pg, the list page with the same embeds (5 statements)', url: `${floors.info.sql}/sql/list` },
       { name: 'floor: node:http + pg, the same list page built as JSON by PostgreSQL (1 statement)', url: `${floors.info.sql}/sql/list-json` },
-      { name: 'floor: @whatwg-node/server (Yoga\'s adapter) answering a fixed body', url: `${floors.info.adapter}/` },
+      { name: "floor: @whatwg-node/server (Yoga's adapter) answering a fixed body", url: `${floors.info.adapter}/` },
       { name: 'floor: Yoga `{ __typename }`, no auth, no SQL', url: `${floors.info.graphql}/graphql?query=%7B__typename%7D` },
     ];
     for (const scenario of floorScenarios) {

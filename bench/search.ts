@@ -40,7 +40,11 @@ async function seed(db: pg.Client, org: string, from: number, to: number, catego
      WHERE e.n BETWEEN $2 AND $3`,
     [org, from, to],
   );
-  for (const [field, values] of [['color', "ARRAY['red','blue','green','black','white','grey','navy','beige']"], ['size', "ARRAY['XS','S','M','L','XL']"], ['material', "ARRAY['cotton','linen','wool','silk','polyester','hemp']"]] as const) {
+  for (const [field, values] of [
+    ['color', "ARRAY['red','blue','green','black','white','grey','navy','beige']"],
+    ['size', "ARRAY['XS','S','M','L','XL']"],
+    ['material', "ARRAY['cotton','linen','wool','silk','polyester','hemp']"],
+  ] as const) {
     await db.query(
       `INSERT INTO catalog_custom_fields (id, organization_id, entity_id, field_name, locale, value, status, source, updated_at)
        SELECT gen_random_uuid(), e.organization_id, e.id, $4, 'en', to_jsonb((${values})[1 + (n * 7 + length($4)) % cardinality(${values})]), 'approved', 'platform', now()

@@ -25,7 +25,10 @@ const sinkUrl = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;
 const variants: Array<{ label: string; env: NodeJS.ProcessEnv }> = [
   { label: 'metrics off, tracing off', env: { ...process.env, METRICS_ENABLED: 'false', OTEL_EXPORTER_OTLP_ENDPOINT: '' } },
   { label: 'metrics on', env: { ...process.env, METRICS_ENABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: '' } },
-  { label: 'metrics + tracing 10%', env: { ...process.env, METRICS_ENABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' } },
+  {
+    label: 'metrics + tracing 10%',
+    env: { ...process.env, METRICS_ENABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' },
+  },
   { label: 'metrics + tracing 100%', env: { ...process.env, METRICS_ENABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl, OTEL_TRACES_SAMPLER: 'always_on' } },
 ];
 

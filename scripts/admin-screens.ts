@@ -49,7 +49,9 @@ const email = `screens-${Date.now()}@example.com`;
 await createUser({ auth: app.auth, config }, { email, password: 'correct-horse-battery', name: 'Screens', role: 'admin', organizationId });
 const key = (await mintApiKey({ auth: app.auth, config, db: app.db }, { scope: 'admin', organizationId })).key;
 const api = (p: string, body?: unknown) =>
-  fetch(origin + p, { method: body ? 'POST' : 'GET', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined }).then((r) => r.json());
+  fetch(origin + p, { method: body ? 'POST' : 'GET', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined }).then((r) =>
+    r.json(),
+  );
 // A sample product with a price, so the catalog and editor have something to show.
 const slug = `sample-${Date.now().toString(36)}`;
 const entity = await api('/api/catalog/entities', { type: 'product', slug, status: 'active' });
@@ -87,7 +89,11 @@ for (const screen of [...SCREENS, `catalog/${entityId}`]) {
 await page.goto(`${origin}/admin/orders`);
 await page.getByRole('table', { name: 'Orders' }).waitFor();
 const started = Date.now();
-await page.getByRole('textbox', { name: 'Rows' }).or(page.getByRole('combobox', { name: 'Rows' })).first().click();
+await page
+  .getByRole('textbox', { name: 'Rows' })
+  .or(page.getByRole('combobox', { name: 'Rows' }))
+  .first()
+  .click();
 await page.getByRole('option', { name: '100', exact: true }).click();
 await page.getByRole('table', { name: 'Orders' }).locator('tbody tr').nth(99).waitFor();
 console.log(`orders list, page size 100: 100 rows rendered ${Date.now() - started} ms after choosing 100 (query included)`);

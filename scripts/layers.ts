@@ -41,7 +41,7 @@ export const LAYERS: ReadonlyArray<{ name: string; why: string; paths: readonly 
   { name: 'modules', why: 'one folder per commerce domain', paths: ['src/modules/'] },
   {
     name: 'plugins',
-    why: 'the plugin host (src/plugins/: manifests, activation into the modules\' registries) and the optional features built on it',
+    why: "the plugin host (src/plugins/: manifests, activation into the modules' registries) and the optional features built on it",
     paths: ['src/plugins/', 'plugins/'],
   },
   {
@@ -83,7 +83,8 @@ function resolveImport(from: string, specifier: string): string | null {
   if (!specifier.startsWith('.')) return null;
   const base = path.posix.normalize(path.posix.join(path.posix.dirname(from), specifier)).replace(/\.js$/, '');
   if (!base.startsWith('src/') && !base.startsWith('plugins/')) return null;
-  for (const candidate of [`${base}.ts`, `${base}.tsx`, `${base}/index.ts`, base]) if (fs.existsSync(path.join(ROOT, candidate)) && fs.statSync(path.join(ROOT, candidate)).isFile()) return candidate;
+  for (const candidate of [`${base}.ts`, `${base}.tsx`, `${base}/index.ts`, base])
+    if (fs.existsSync(path.join(ROOT, candidate)) && fs.statSync(path.join(ROOT, candidate)).isFile()) return candidate;
   return null;
 }
 
@@ -101,7 +102,9 @@ export function importEdges(): Edge[] {
     const visit = (node: ts.Node) => {
       if (ts.isImportDeclaration(node)) {
         const clause = node.importClause;
-        const typeOnly = !!clause && (clause.isTypeOnly || (!clause.name && !!clause.namedBindings && ts.isNamedImports(clause.namedBindings) && clause.namedBindings.elements.every((e) => e.isTypeOnly)));
+        const typeOnly =
+          !!clause &&
+          (clause.isTypeOnly || (!clause.name && !!clause.namedBindings && ts.isNamedImports(clause.namedBindings) && clause.namedBindings.elements.every((e) => e.isTypeOnly)));
         add(node.moduleSpecifier, node, typeOnly);
       } else if (ts.isExportDeclaration(node)) add(node.moduleSpecifier, node, node.isTypeOnly);
       else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) add(node.moduleReference.expression, node, node.isTypeOnly);

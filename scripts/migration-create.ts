@@ -20,9 +20,7 @@ const MAX_NAME_LENGTH = 200;
 
 async function main(): Promise<void> {
   const name = migrationName(process.argv.slice(2));
-  const sql = await withScratchServer((databaseUrl) =>
-    createMigrationSql({ databaseUrl, schemaPath: SCHEMA_PATH, migrationsDir: MIGRATIONS_DIR }),
-  );
+  const sql = await withScratchServer((databaseUrl) => createMigrationSql({ databaseUrl, schemaPath: SCHEMA_PATH, migrationsDir: MIGRATIONS_DIR }));
   if (sql === null) {
     console.log('no changes: prisma/schema.prisma and prisma/migrations already agree; nothing written.');
     return;
@@ -108,9 +106,7 @@ async function writeMigration(name: string, sql: string): Promise<string> {
   await assertSortsLast(directoryName);
 
   await mkdir(MIGRATIONS_DIR, { recursive: true });
-  await writeFile(path.join(MIGRATIONS_DIR, 'migration_lock.toml'), MIGRATION_LOCK_TOML, { flag: 'wx' }).catch(
-    ignoreExisting,
-  );
+  await writeFile(path.join(MIGRATIONS_DIR, 'migration_lock.toml'), MIGRATION_LOCK_TOML, { flag: 'wx' }).catch(ignoreExisting);
   const directory = path.join(MIGRATIONS_DIR, directoryName);
   await mkdir(directory); // fails if it exists: never overwrite a migration
   const file = path.join(directory, 'migration.sql');

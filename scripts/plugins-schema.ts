@@ -13,7 +13,12 @@ export const END = '// ── end of plugins ──';
 
 export function pluginSchemaBlock(root = PACKAGE_ROOT): string {
   const dir = path.join(root, 'plugins');
-  const ids = fs.existsSync(dir) ? fs.readdirSync(dir).filter((id) => fs.existsSync(path.join(dir, id, 'schema.prisma'))).sort() : [];
+  const ids = fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir)
+        .filter((id) => fs.existsSync(path.join(dir, id, 'schema.prisma')))
+        .sort()
+    : [];
   const parts = ids.map((id) => {
     const text = fs.readFileSync(path.join(dir, id, 'schema.prisma'), 'utf8').trim();
     return `// ── plugin ${id} (plugins/${id}/schema.prisma) ──\n\n${text}\n`;

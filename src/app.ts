@@ -65,7 +65,9 @@ export async function bootRuntime(config: Config, options: BootOptions = {}): Pr
   const database = await resolveDatabase(config, (message) => logger.debug({ postgres: message.trim() }, 'embedded postgres'));
   const directUrl = pgbouncerUrl(config.databaseDirectUrl ?? database.url).url;
   if (!config.databaseDirectUrl && pgbouncerUrl(database.url).pgbouncer) {
-    logger.warn('DATABASE_URL goes through PgBouncer (pgbouncer=true) but DATABASE_DIRECT_URL is unset: LISTEN wake-ups, cache invalidation and the migration lock need a direct connection (README: Scaling)');
+    logger.warn(
+      'DATABASE_URL goes through PgBouncer (pgbouncer=true) but DATABASE_DIRECT_URL is unset: LISTEN wake-ups, cache invalidation and the migration lock need a direct connection (README: Scaling)',
+    );
   }
   try {
     if (options.migrate !== false) {
@@ -107,7 +109,9 @@ export async function createApp(config: Config, options: BootOptions = {}): Prom
   const runtime = await bootRuntime(config, options);
   const http = createHttpApp({ ...runtime, version: PACKAGE_VERSION });
   // jobs.autorun: the job worker inside the server, polling at the configured interval.
-  const autorun = config.jobs.autorun ? startJobWorker({ ...runtime, databaseUrl: runtime.directUrl }, workerOptionsFrom(config, { pollIntervalMs: config.jobs.autorun.intervalMs })) : null;
+  const autorun = config.jobs.autorun
+    ? startJobWorker({ ...runtime, databaseUrl: runtime.directUrl }, workerOptionsFrom(config, { pollIntervalMs: config.jobs.autorun.intervalMs }))
+    : null;
   // METRICS_PORT: /metrics on its own listener (127.0.0.1), beside the API port.
   let metricsServer: MetricsServer | null = null;
   const port = metricsPort(config);

@@ -56,7 +56,12 @@ function ttl(value: string): number {
 /** Writes NAME=value into an env file, replacing an existing NAME line. */
 function saveEnv(file: string, name: string, value: string): void {
   const target = path.resolve(file);
-  const lines = fs.existsSync(target) ? fs.readFileSync(target, 'utf8').split('\n').filter((line) => !line.startsWith(`${name}=`)) : [];
+  const lines = fs.existsSync(target)
+    ? fs
+        .readFileSync(target, 'utf8')
+        .split('\n')
+        .filter((line) => !line.startsWith(`${name}=`))
+    : [];
   while (lines.length && lines[lines.length - 1] === '') lines.pop();
   lines.push(`${name}=${value}`);
   fs.writeFileSync(target, `${lines.join('\n')}\n`, { mode: 0o600 });
@@ -127,7 +132,9 @@ export function buildCli(): Command {
       const config = await loadConfig({}, { configPath: opts.config });
       if (opts.json) return console.log(JSON.stringify(config.apiKeyScopes));
       for (const [name, scope] of Object.entries(config.apiKeyScopes)) {
-        const perms = Object.entries(scope.permissions).map(([module, actions]) => actions.map((a) => `${module}:${a}`).join(' ')).join(' ');
+        const perms = Object.entries(scope.permissions)
+          .map(([module, actions]) => actions.map((a) => `${module}:${a}`).join(' '))
+          .join(' ');
         console.log(`${name.padEnd(14)} ${scope.prefix.padEnd(12)} ${perms}\n${''.padEnd(14)} ${scope.description}`);
       }
     });

@@ -73,12 +73,20 @@ function context(description: string, extra: { required?: string[]; properties?:
 const CONTEXT = context('Context of the refusal: `reason`, `fields`, and the values the message names');
 
 export const ERROR_CODES = {
-  BAD_REQUEST: { status: 400, surface: 'both', meaning: 'The request cannot be read: malformed JSON or multipart, a body nested too deep, a missing signature header', details: CONTEXT },
+  BAD_REQUEST: {
+    status: 400,
+    surface: 'both',
+    meaning: 'The request cannot be read: malformed JSON or multipart, a body nested too deep, a missing signature header',
+    details: CONTEXT,
+  },
   QUERY_TOO_COSTLY: {
     status: 400,
     surface: 'both',
     meaning: 'The operation (or a REST list with its `include`s and `limit`) costs more than the maximum, or loops through a list: refused before it runs',
-    details: context('The computed cost and the maximum', { required: ['cost', 'maxCost'], properties: { cost: { type: 'integer' }, maxCost: { type: 'integer' }, loop: { type: 'string', description: 'The list entered too often along one path' } } }),
+    details: context('The computed cost and the maximum', {
+      required: ['cost', 'maxCost'],
+      properties: { cost: { type: 'integer' }, maxCost: { type: 'integer' }, loop: { type: 'string', description: 'The list entered too often along one path' } },
+    }),
   },
   GRAPHQL_PARSE_FAILED: { status: 400, surface: 'graphql', meaning: 'The GraphQL document is not valid syntax' },
   GRAPHQL_VALIDATION_FAILED: { status: 400, surface: 'graphql', meaning: 'The GraphQL document does not validate against the schema, or exceeds a depth, alias or token limit' },
@@ -86,7 +94,12 @@ export const ERROR_CODES = {
   PERSISTED_QUERY_HASH_MISMATCH: { status: 200, surface: 'graphql', meaning: 'Automatic persisted queries: the sha256Hash is not the hash of the query sent' },
   PERSISTED_QUERY_INVALID: { status: 200, surface: 'graphql', meaning: 'Automatic persisted queries: only version 1 with a 64-hex-digit sha256Hash is supported' },
   UNAUTHORIZED: { status: 401, surface: 'both', meaning: 'No valid credentials (or a wrong email/password, a wrong PIN)', details: CONTEXT },
-  FORBIDDEN: { status: 403, surface: 'both', meaning: 'Missing permission, another organization\'s credentials, a cookie request from an untrusted origin, or a rule that refuses this caller (refund cap)', details: CONTEXT },
+  FORBIDDEN: {
+    status: 403,
+    surface: 'both',
+    meaning: "Missing permission, another organization's credentials, a cookie request from an untrusted origin, or a rule that refuses this caller (refund cap)",
+    details: CONTEXT,
+  },
   TWO_FACTOR_REQUIRED: { status: 403, surface: 'both', meaning: 'This role must sign in with two factors; only enrolment is open to this session' },
   NOT_FOUND: { status: 404, surface: 'both', meaning: 'The resource or route does not exist (in this organization)', details: CONTEXT },
   REQUEST_TIMEOUT: { status: 408, surface: 'both', meaning: 'The request body did not arrive within the body-read timeout; the connection is closed' },
@@ -114,13 +127,19 @@ export const ERROR_CODES = {
     status: 422,
     surface: 'both',
     meaning: 'The move is not in the state table of the resource (order, job, vendor, layaway, store...)',
-    details: context('The refused move', { required: ['from'], properties: { from: { type: 'string' }, to: { type: 'string' }, allowed: { type: 'array', items: { type: 'string' }, description: 'Where `from` may go' } } }),
+    details: context('The refused move', {
+      required: ['from'],
+      properties: { from: { type: 'string' }, to: { type: 'string' }, allowed: { type: 'array', items: { type: 'string' }, description: 'Where `from` may go' } },
+    }),
   },
   IDEMPOTENCY_KEY_REUSED: {
     status: 422,
     surface: 'both',
     meaning: 'This idempotency key was already used with a different request body; use a new key for a new request',
-    details: context('The key, and the order it made (the caller\'s own)', { required: ['idempotencyKey', 'orderId'], properties: { idempotencyKey: { type: 'string' }, orderId: { type: 'string', format: 'uuid' } } }),
+    details: context("The key, and the order it made (the caller's own)", {
+      required: ['idempotencyKey', 'orderId'],
+      properties: { idempotencyKey: { type: 'string' }, orderId: { type: 'string', format: 'uuid' } },
+    }),
   },
   TOO_MANY_REQUESTS: {
     status: 429,
@@ -130,7 +149,12 @@ export const ERROR_CODES = {
   },
   CLIENT_CLOSED_REQUEST: { status: 499, surface: 'both', meaning: 'The client hung up before the answer (logged; nobody reads this answer)' },
   INTERNAL_ERROR: { status: 500, surface: 'both', meaning: 'Unexpected error: the message is masked and the error logged with the request id' },
-  SERVICE_UNAVAILABLE: { status: 503, surface: 'both', meaning: 'A dependency cannot be reached (database, search engine, media store), the organization cannot be resolved, or the process is draining; retry after `Retry-After`', details: CONTEXT },
+  SERVICE_UNAVAILABLE: {
+    status: 503,
+    surface: 'both',
+    meaning: 'A dependency cannot be reached (database, search engine, media store), the organization cannot be resolved, or the process is draining; retry after `Retry-After`',
+    details: CONTEXT,
+  },
 } as const satisfies Record<string, ErrorCodeEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -40,5 +40,4 @@ export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not
 export const conflict = (message: string, details?: ErrorContext) => new AppError('CONFLICT', message, details);
 export const forbidden = (message = 'Insufficient permissions') => new AppError('FORBIDDEN', message);
 export const unauthorized = (message = 'Authentication required') => new AppError('UNAUTHORIZED', message);
-export const validationFailed = (issues: FieldIssue[], message = 'Input validation failed') =>
-  new AppError('VALIDATION_FAILED', message, issues);
+export const validationFailed = (issues: FieldIssue[], message = 'Input validation failed') => new AppError('VALIDATION_FAILED', message, issues);

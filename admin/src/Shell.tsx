@@ -42,15 +42,15 @@ export function Shell() {
         </ScrollArea>
       </AppShell.Navbar>
       <AppShell.Main>
-          <Suspense fallback={<Loader aria-label="Loading screen" />}>
-            <Routes>
-              {screens.flatMap((s) => [
-                <Route key={s.path} path={s.path === '' ? '/' : `/${s.path}`} element={<s.component />} />,
-                ...(s.children ?? []).map((c) => <Route key={c.path} path={`/${c.path}`} element={<c.component />} />),
-              ])}
-              <Route path="*" element={<Text>No such screen, or your role may not open it.</Text>} />
-            </Routes>
-          </Suspense>
+        <Suspense fallback={<Loader aria-label="Loading screen" />}>
+          <Routes>
+            {screens.flatMap((s) => [
+              <Route key={s.path} path={s.path === '' ? '/' : `/${s.path}`} element={<s.component />} />,
+              ...(s.children ?? []).map((c) => <Route key={c.path} path={`/${c.path}`} element={<c.component />} />),
+            ])}
+            <Route path="*" element={<Text>No such screen, or your role may not open it.</Text>} />
+          </Routes>
+        </Suspense>
       </AppShell.Main>
     </AppShell>
   );

@@ -12,9 +12,7 @@ interface Props {
 
 export function SignIn({ onSignedIn, twoFactorEnrolment }: Props) {
   const [step, setStep] = useState<'password' | 'code'>('password');
-  const [message, setMessage] = useState<string | null>(
-    twoFactorEnrolment ? 'Your role must use two-factor sign-in: enrol an authenticator, then sign in again.' : null,
-  );
+  const [message, setMessage] = useState<string | null>(twoFactorEnrolment ? 'Your role must use two-factor sign-in: enrol an authenticator, then sign in again.' : null);
   const form = useForm<{ email: string; password: string; code: string }>({ defaultValues: { email: '', password: '', code: '' } });
   const submit = form.handleSubmit(async (values) => {
     setMessage(null);

@@ -124,9 +124,7 @@ const sqlServer = http.createServer(async (req, res) => {
 });
 
 const settingsBody = JSON.stringify({ data: { currency: 'USD', timezone: 'UTC', locale: 'en' } });
-const adapterServer = http.createServer(
-  createServerAdapter(() => new AdapterResponse(settingsBody, { headers: { 'content-type': 'application/json; charset=utf-8' } })),
-);
+const adapterServer = http.createServer(createServerAdapter(() => new AdapterResponse(settingsBody, { headers: { 'content-type': 'application/json; charset=utf-8' } })));
 
 const yoga = createYoga({ schema: createSchema({ typeDefs: 'type Query { ok: Boolean }' }), logging: false, graphiql: false });
 const yogaServer = http.createServer(yoga);

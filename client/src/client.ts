@@ -35,9 +35,7 @@ export interface SessionUser {
   [key: string]: unknown;
 }
 
-export type AuthResult =
-  | { data: { token: string | null; user: SessionUser }; error: undefined; response: Response }
-  | { data: undefined; error: ApiError; response: Response };
+export type AuthResult = { data: { token: string | null; user: SessionUser }; error: undefined; response: Response } | { data: undefined; error: ApiError; response: Response };
 
 export interface CommerceClient extends Client<paths> {
   /** Signs in with email and password; the bearer token is used by every later call. */
@@ -94,8 +92,17 @@ function envelope(status: number, body: unknown): ApiError {
 }
 
 const CODE_BY_STATUS: Record<number, ApiError['error']['code']> = {
-  400: 'BAD_REQUEST', 401: 'UNAUTHORIZED', 403: 'FORBIDDEN', 404: 'NOT_FOUND', 408: 'REQUEST_TIMEOUT', 409: 'CONFLICT', 413: 'PAYLOAD_TOO_LARGE',
-  415: 'UNSUPPORTED_MEDIA_TYPE', 422: 'VALIDATION_FAILED', 429: 'TOO_MANY_REQUESTS', 503: 'SERVICE_UNAVAILABLE',
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  408: 'REQUEST_TIMEOUT',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'VALIDATION_FAILED',
+  429: 'TOO_MANY_REQUESTS',
+  503: 'SERVICE_UNAVAILABLE',
 };
 
 export function createClient(options: ClientOptions): CommerceClient {

@@ -38,9 +38,7 @@ type JsonBodyPart<O> = O extends { requestBody: { content: { 'application/json':
     ? { body?: B }
     : { body?: never };
 
-type ParamsPart<O> = O extends { parameters: { path: infer PP } }
-  ? { params: { path: PP; query?: QueryOf<O> } }
-  : { params?: { query?: QueryOf<O> } };
+type ParamsPart<O> = O extends { parameters: { path: infer PP } } ? { params: { path: PP; query?: QueryOf<O> } } : { params?: { query?: QueryOf<O> } };
 type QueryOf<O> = O extends { parameters: { query?: infer Q } } ? ([Q] extends [never] ? never : Q) : never;
 
 type SuccessStatus = 200 | 201 | 202 | 204;

@@ -38,7 +38,13 @@ export interface ChannelOptions {
 
 const uuid = z.uuid();
 const page = {
-  limit: z.number().int().min(1).default(20).transform((n) => Math.min(n, 100)).describe('Page size, default 20; values above 100 are clamped to 100 (meta.limit shows the applied value)'),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .default(20)
+    .transform((n) => Math.min(n, 100))
+    .describe('Page size, default 20; values above 100 are clamped to 100 (meta.limit shows the applied value)'),
   offset: z.number().int().min(0).default(0),
 };
 
@@ -83,7 +89,9 @@ export function channel(options: ChannelOptions = {}): Plugin {
         .output(StoreRef)
         .audit({ entityType: 'channel_store' })
         .summary('Connect a store')
-        .description(`Registers a remote store reached by a connector (\`kind\`, default commerce-service). Its stock lands in \`warehouseId\` (default: the organization's default warehouse). Nothing is imported until a backfill is started.`)
+        .description(
+          `Registers a remote store reached by a connector (\`kind\`, default commerce-service). Its stock lands in \`warehouseId\` (default: the organization's default warehouse). Nothing is imported until a backfill is started.`,
+        )
         .permission('channel:manage')
         .input({
           name: z.string().min(1).max(100),
@@ -131,7 +139,9 @@ export function channel(options: ChannelOptions = {}): Plugin {
         .output(BackfillRunRef)
         .audit({ entityType: 'channel_store' })
         .summary('Import the store\u2019s whole catalog, one page per job run')
-        .description('Starts channel/backfill-catalog at page 1; each run imports one page and queues the next until the last. Progress is on the store (`backfill`). A backfill already running stops at its next page.')
+        .description(
+          'Starts channel/backfill-catalog at page 1; each run imports one page and queues the next until the last. Progress is on the store (`backfill`). A backfill already running stops at its next page.',
+        )
         .permission('channel:manage')
         .status(202)
         .handler(({ params, ctx: rc }) => startBackfill(rc, params.id!));
@@ -187,11 +197,15 @@ export function channel(options: ChannelOptions = {}): Plugin {
       options.pushNewOrders === false
         ? []
         : [
-            pluginHook('orders.afterCreate', async ({ order }, hc) => {
-              await queueNewOrder(hc.db as never, hc.organization.id, order, (tx: Tx, storeId) =>
-                hc.services.jobs.enqueue({ task: TASK.pushOrder, input: { storeId, orderId: order.id }, organizationId: hc.organization.id }, tx),
-              );
-            }, 'channel:queue-order'),
+            pluginHook(
+              'orders.afterCreate',
+              async ({ order }, hc) => {
+                await queueNewOrder(hc.db as never, hc.organization.id, order, (tx: Tx, storeId) =>
+                  hc.services.jobs.enqueue({ task: TASK.pushOrder, input: { storeId, orderId: order.id }, organizationId: hc.organization.id }, tx),
+                );
+              },
+              'channel:queue-order',
+            ),
           ],
     tasks,
   });

@@ -66,7 +66,10 @@ async function checkBaseUrl(raw: string, allowPrivate: boolean): Promise<string>
     await assertPublicTarget(url, allowPrivate);
     return url.origin + url.pathname.replace(/\/+$/, '');
   } catch (error) {
-    const message = (error as Error).message.replace(/webhooks may not target it \(webhooks\.allowPrivateTargets\)/, 'a store may not be reached there (channel allowPrivateTargets)');
+    const message = (error as Error).message.replace(
+      /webhooks may not target it \(webhooks\.allowPrivateTargets\)/,
+      'a store may not be reached there (channel allowPrivateTargets)',
+    );
     throw validationFailed([{ field: 'baseUrl', message }]);
   }
 }
@@ -218,7 +221,12 @@ export async function listExports(ctx: Pick<Ctx, 'organization' | 'db'>, id: str
  * orders.afterCreate: an order with lines imported from connected stores is queued for each of
  * those stores (its own transaction: the order has committed already).
  */
-export async function queueNewOrder(db: Db, organizationId: string, order: { id: string; lineItems: Array<{ entityId: string }> }, enqueueJob: (tx: Tx, storeId: string) => Promise<unknown>): Promise<number> {
+export async function queueNewOrder(
+  db: Db,
+  organizationId: string,
+  order: { id: string; lineItems: Array<{ entityId: string }> },
+  enqueueJob: (tx: Tx, storeId: string) => Promise<unknown>,
+): Promise<number> {
   const entityIds = [...new Set(order.lineItems.map((l) => l.entityId))];
   if (!entityIds.length) return 0;
   const links = await db.channelLink.findMany({

@@ -46,7 +46,12 @@ export interface SyncScope {
 }
 
 function catalogCtx(scope: SyncScope, tx: Tx): CatalogCtx {
-  return { db: tx as unknown as Db, organization: { id: scope.organizationId } as CatalogCtx['organization'], actor: syncActor(scope.organizationId, scope.store.id), requestId: scope.requestId };
+  return {
+    db: tx as unknown as Db,
+    organization: { id: scope.organizationId } as CatalogCtx['organization'],
+    actor: syncActor(scope.organizationId, scope.store.id),
+    requestId: scope.requestId,
+  };
 }
 
 /**
@@ -122,9 +127,18 @@ export async function applyRemoteEntity(scope: SyncScope, remote: RemoteEntity):
       const taken = await tx.catalogEntity.findFirst({ where: { organizationId: org, slug: remote.slug }, select: { id: true } });
       // Another entity has the slug locally (the platform's own, or another store's): keep both.
       const slug = taken ? `${remote.slug}-${store.id.slice(0, 8)}` : remote.slug;
-      const view = await createEntity(ctx, { type: remote.type, slug, status: remote.status, metadata: values.metadata as Record<string, unknown>, locale: 'en', sourceStoreId: store.id });
+      const view = await createEntity(ctx, {
+        type: remote.type,
+        slug,
+        status: remote.status,
+        metadata: values.metadata as Record<string, unknown>,
+        locale: 'en',
+        sourceStoreId: store.id,
+      });
       for (const [locale, attrs] of Object.entries(remote.attributes)) await setAttributes(ctx, view.id, locale, attrs);
-      await tx.channelLink.create({ data: { organizationId: org, storeId: store.id, remoteId: remote.remoteId, entityId: view.id, remoteValues: values as Prisma.InputJsonObject } });
+      await tx.channelLink.create({
+        data: { organizationId: org, storeId: store.id, remoteId: remote.remoteId, entityId: view.id, remoteValues: values as Prisma.InputJsonObject },
+      });
       entity = await tx.catalogEntity.findUniqueOrThrow({ where: { id: view.id } });
       created = true;
       changed = Object.keys(values);
@@ -146,7 +160,10 @@ async function applyFields(
   next: Record<string, unknown>,
 ): Promise<string[]> {
   // One after another: a transaction's client runs one statement at a time anyway.
-  const ownership = await tx.catalogFieldOwnership.findMany({ where: { organizationId: scope.organizationId, entityId: entity.id }, select: { fieldPath: true, owner: true, storeId: true, variantId: true } });
+  const ownership = await tx.catalogFieldOwnership.findMany({
+    where: { organizationId: scope.organizationId, entityId: entity.id },
+    select: { fieldPath: true, owner: true, storeId: true, variantId: true },
+  });
   const attributeRows = await tx.catalogAttributes.findMany({ where: { organizationId: scope.organizationId, entityId: entity.id } });
   // Local ownership keys are not the store's to compare or overwrite (OWNERSHIP_KEYS).
   const local: Record<string, unknown> = { status: entity.status, metadata: withoutOwnership(entity.metadata) };
@@ -169,7 +186,12 @@ async function applyFields(
   const locales = [...new Set(writes.filter((p) => p.startsWith('attributes.')).map((p) => p.split('.')[1]!))];
   for (const locale of locales) {
     const row = attributeRows.find((r) => r.locale === locale);
-    const merged: RemoteAttributes = { title: row?.title ?? null, description: row?.description ?? null, seoTitle: row?.seoTitle ?? null, seoDescription: row?.seoDescription ?? null };
+    const merged: RemoteAttributes = {
+      title: row?.title ?? null,
+      description: row?.description ?? null,
+      seoTitle: row?.seoTitle ?? null,
+      seoDescription: row?.seoDescription ?? null,
+    };
     for (const field of ATTRIBUTE_FIELDS) {
       const path = `attributes.${locale}.${field}`;
       if (writes.includes(path)) merged[field] = (next[path] as string | null) ?? null;
@@ -225,7 +247,10 @@ export async function archiveRemoved(scope: SyncScope, link: { id: string; entit
     const ctx = catalogCtx(scope, tx);
     const entity = await tx.catalogEntity.findFirst({ where: { id: link.entityId, organizationId: scope.organizationId }, select: { id: true, status: true } });
     if (entity && entity.status !== 'archived') {
-      const ownership = await tx.catalogFieldOwnership.findMany({ where: { organizationId: scope.organizationId, entityId: entity.id }, select: { fieldPath: true, owner: true, storeId: true, variantId: true } });
+      const ownership = await tx.catalogFieldOwnership.findMany({
+        where: { organizationId: scope.organizationId, entityId: entity.id },
+        select: { fieldPath: true, owner: true, storeId: true, variantId: true },
+      });
       if (ownerOf('status', ownership, scope.store.id) !== 'platform') await updateEntity(ctx, entity.id, { status: 'archived', locale: 'en' });
     }
     await tx.channelLink.update({ where: { id: link.id }, data: { status: 'removed', syncedAt: new Date() } });

@@ -23,10 +23,16 @@ export const TASK = {
 declare module '../../src/jobs/tasks.js' {
   interface TaskTypes {
     'channel/import-catalog': { input: { storeId: string; remoteIds: string[] }; output: { imported: number; created: number; removed: number } | { skipped: string } };
-    'channel/backfill-catalog': { input: { storeId: string; runId: string; page: number }; output: { page: number; entities: number; created: number; last: boolean } | { skipped: string } };
+    'channel/backfill-catalog': {
+      input: { storeId: string; runId: string; page: number };
+      output: { page: number; entities: number; created: number; last: boolean } | { skipped: string };
+    };
     'channel/sync-inventory': { input: { storeId: string }; output: { checked: number; changed: number } | { skipped: string } };
     'channel/push-order': { input: { storeId: string; orderId: string }; output: { remoteOrderId: string; remoteNumber: string | null; replayed: boolean } | { skipped: string } };
-    'channel/reconcile': { input: { storeId: string; remoteIds?: string[]; page?: number }; output: { checked: number; fixed: Array<{ remoteId: string; entityId: string | null; fields: string[]; stockDelta: number }> } | { skipped: string } };
+    'channel/reconcile': {
+      input: { storeId: string; remoteIds?: string[]; page?: number };
+      output: { checked: number; fixed: Array<{ remoteId: string; entityId: string | null; fields: string[]; stockDelta: number }> } | { skipped: string };
+    };
     'channel/reconcile-sweep': { input: { storeId: string }; output: { pages: number; jobs: number } | { skipped: string } };
     'channel/reap-exports': { input: { storeId: string; staleAfterMs?: number }; output: { requeued: number } | { skipped: string } };
   }
@@ -54,7 +60,14 @@ async function open(ctx: TaskContext, options: TaskOptions, storeId: string): Pr
   if (store.status !== 'active') return null;
   const factory = options.connectors[store.kind];
   if (!factory) throw new JobError(`no connector of kind ${store.kind} is configured (channel({ connectors }))`, { retry: false });
-  const connector = factory({ storeId: store.id, kind: store.kind, baseUrl: store.baseUrl, apiKey: decryptSecret(ctx.config, store.apiKeyCiphertext), allowPrivateTargets: options.allowPrivateTargets(ctx.config), timeoutMs: options.requestTimeoutMs });
+  const connector = factory({
+    storeId: store.id,
+    kind: store.kind,
+    baseUrl: store.baseUrl,
+    apiKey: decryptSecret(ctx.config, store.apiKeyCiphertext),
+    allowPrivateTargets: options.allowPrivateTargets(ctx.config),
+    timeoutMs: options.requestTimeoutMs,
+  });
   return { store, connector, scope: { db: ctx.db, organizationId: ctx.organizationId, store, requestId: `job:${ctx.job.id}` } };
 }
 
@@ -77,7 +90,10 @@ async function markRemoved(scope: SyncScope, remoteId: string): Promise<string |
 }
 
 async function enqueueFollowUp(db: Db, ctx: TaskContext, jobs: Array<{ task: string; input: Record<string, unknown> }>): Promise<number> {
-  const ids = await enqueueMany({ db, config: ctx.config }, jobs.map((j) => ({ task: j.task, input: j.input, organizationId: ctx.organizationId })));
+  const ids = await enqueueMany(
+    { db, config: ctx.config },
+    jobs.map((j) => ({ task: j.task, input: j.input, organizationId: ctx.organizationId })),
+  );
   return ids.length;
 }
 
@@ -162,7 +178,12 @@ export function channelTasks(options: TaskOptions): TaskDefinition[] {
           select: { id: true, remoteId: true, entityId: true },
         });
         if (!links.length) break;
-        const levels = await talking(() => opened.connector.stockLevels(links.map((l) => l.remoteId), ctx.signal));
+        const levels = await talking(() =>
+          opened.connector.stockLevels(
+            links.map((l) => l.remoteId),
+            ctx.signal,
+          ),
+        );
         changed += (await syncStock(opened.scope, links, levels)).changed;
         checked += links.length;
         after = links[links.length - 1]!.id;
@@ -186,7 +207,10 @@ export function channelTasks(options: TaskOptions): TaskDefinition[] {
       if (exp.status === 'exported' && exp.remoteOrderId) return { remoteOrderId: exp.remoteOrderId, remoteNumber: exp.remoteNumber, replayed: true };
       const order = await ctx.db.order.findFirst({ where: { id: input.orderId, organizationId: ctx.organizationId }, include: { lines: { orderBy: { position: 'asc' } } } });
       if (!order) throw new JobError(`order ${input.orderId} no longer exists`, { retry: false });
-      const links = await ctx.db.channelLink.findMany({ where: { storeId: store.id, entityId: { in: order.lines.map((l) => l.entityId) } }, select: { entityId: true, remoteId: true } });
+      const links = await ctx.db.channelLink.findMany({
+        where: { storeId: store.id, entityId: { in: order.lines.map((l) => l.entityId) } },
+        select: { entityId: true, remoteId: true },
+      });
       const remoteOf = new Map(links.map((l) => [l.entityId, l.remoteId]));
       const outbound: OutboundOrder = {
         orderId: order.id,
@@ -280,7 +304,8 @@ export function channelTasks(options: TaskOptions): TaskDefinition[] {
       } else {
         // ... else one per 100 linked entities, fetched by id.
         const links = await ctx.db.channelLink.findMany({ where: { storeId: store.id, status: 'active' }, orderBy: { remoteId: 'asc' }, select: { remoteId: true } });
-        for (let i = 0; i < links.length; i += BATCH) jobs.push({ task: TASK.reconcile, input: { storeId: store.id, remoteIds: links.slice(i, i + BATCH).map((l) => l.remoteId) } });
+        for (let i = 0; i < links.length; i += BATCH)
+          jobs.push({ task: TASK.reconcile, input: { storeId: store.id, remoteIds: links.slice(i, i + BATCH).map((l) => l.remoteId) } });
       }
       await ctx.db.$transaction(async (tx) => {
         if (jobs.length) await enqueueFollowUp(tx as unknown as Db, ctx, jobs);
@@ -308,7 +333,11 @@ export function channelTasks(options: TaskOptions): TaskDefinition[] {
       if (!stale.length) return { requeued: 0 };
       await ctx.db.$transaction(async (tx) => {
         await tx.channelOrderExport.updateMany({ where: { id: { in: stale.map((s) => s.id) } }, data: { status: 'pending' } });
-        await enqueueFollowUp(tx as unknown as Db, ctx, stale.map((s) => ({ task: TASK.pushOrder, input: { storeId: opened.store.id, orderId: s.orderId } })));
+        await enqueueFollowUp(
+          tx as unknown as Db,
+          ctx,
+          stale.map((s) => ({ task: TASK.pushOrder, input: { storeId: opened.store.id, orderId: s.orderId } })),
+        );
       });
       return { requeued: stale.length };
     },

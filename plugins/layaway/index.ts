@@ -51,17 +51,34 @@ export function layaway(options: LayawayOptions = {}): Plugin {
       const r = ctx.routes({ tag: 'layaways', prefix: '/layaways', params: { id: z.uuid() } });
       const { PlanRef } = layawayTypes();
       // The items of `lines` and `installments` as GraphQL input objects (they were JSONObject).
-      const LineInput = pluginInput('LayawayLineInput', 'A line to reserve: a catalog entity (and its variant when it has several) and a quantity', z.object({
-        entityId: z.uuid(), variantId: z.uuid().nullish(), quantity: z.number().int().min(1).max(10_000),
-      }).strict());
-      const InstallmentInput = pluginInput('LayawayInstallmentInput', 'A scheduled installment: when it is due and how much (integer minor units)', z.object({
-        dueAt: z.coerce.date(), amount: money.min(1),
-      }).strict());
+      const LineInput = pluginInput(
+        'LayawayLineInput',
+        'A line to reserve: a catalog entity (and its variant when it has several) and a quantity',
+        z
+          .object({
+            entityId: z.uuid(),
+            variantId: z.uuid().nullish(),
+            quantity: z.number().int().min(1).max(10_000),
+          })
+          .strict(),
+      );
+      const InstallmentInput = pluginInput(
+        'LayawayInstallmentInput',
+        'A scheduled installment: when it is due and how much (integer minor units)',
+        z
+          .object({
+            dueAt: z.coerce.date(),
+            amount: money.min(1),
+          })
+          .strict(),
+      );
       r.post('/')
         .name('layawayCreate')
         .output(PlanRef)
         .summary('Open a layaway plan and reserve its stock')
-        .description('Prices come from the price list in `currency`; the deposit is recorded as the first payment. Stock is reserved now (409/422 when it is not there); a deposit of the whole total completes the plan at once.')
+        .description(
+          'Prices come from the price list in `currency`; the deposit is recorded as the first payment. Stock is reserved now (409/422 when it is not there); a deposit of the whole total completes the plan at once.',
+        )
         .permission('layaway:operate')
         .input({
           customerEmail: z.email().max(320),
@@ -88,7 +105,12 @@ export function layaway(options: LayawayOptions = {}): Plugin {
         .paginated()
         .input({
           status: z.enum(STATUSES).optional(),
-          limit: z.number().int().min(1).default(20).transform((n) => Math.min(n, 100)),
+          limit: z
+            .number()
+            .int()
+            .min(1)
+            .default(20)
+            .transform((n) => Math.min(n, 100)),
           offset: z.number().int().min(0).default(0),
         })
         .handler(({ input, ctx }) => listPlans(ctx, input));
@@ -102,7 +124,9 @@ export function layaway(options: LayawayOptions = {}): Plugin {
         .name('layawayPaymentCreate')
         .output(PlanRef)
         .summary('Record an installment; at full payment the plan completes into an order')
-        .description('Idempotent per `idempotencyKey`: a replay records nothing and returns the plan. A payment over the balance is 422; a plan that is not active is 422 INVALID_TRANSITION.')
+        .description(
+          'Idempotent per `idempotencyKey`: a replay records nothing and returns the plan. A payment over the balance is 422; a plan that is not active is 422 INVALID_TRANSITION.',
+        )
         .permission('layaway:operate')
         .permission('orders:create')
         .input({ amount: money.min(1), method: z.string().min(1).max(50).default('cash'), reference: z.string().max(200).nullish(), idempotencyKey: z.string().min(1).max(200) })
@@ -127,7 +151,13 @@ export function layaway(options: LayawayOptions = {}): Plugin {
           count: { type: 'count', title: 'Plans' },
           totalValue: { type: 'sum', sql: 'total', title: 'Value of the goods on layaway', format: 'currency' },
           paidAmount: { type: 'sum', sql: 'paid_amount', title: 'Paid so far', format: 'currency' },
-          outstandingBalance: { type: 'sum', sql: '{T}.total - {T}.paid_amount', filter: `{T}.status = 'active'`, title: 'Balance still to pay on active plans', format: 'currency' },
+          outstandingBalance: {
+            type: 'sum',
+            sql: '{T}.total - {T}.paid_amount',
+            filter: `{T}.status = 'active'`,
+            title: 'Balance still to pay on active plans',
+            format: 'currency',
+          },
           retainedAmount: { type: 'sum', sql: 'retained_amount', title: 'Kept by the shop from forfeited plans', format: 'currency' },
         },
         dimensions: {
@@ -141,4 +171,3 @@ export function layaway(options: LayawayOptions = {}): Plugin {
     ],
   });
 }
-

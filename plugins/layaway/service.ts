@@ -66,13 +66,29 @@ export function planView(row: PlanBase & Partial<Pick<PlanRow, 'lines' | 'paymen
     ...(row.lines
       ? {
           lines: row.lines.map((l) => ({
-            id: l.id, entityId: l.entityId, variantId: l.variantId, sku: l.sku, title: l.title,
-            quantity: l.quantity, unitPrice: Number(l.unitPrice), totalPrice: Number(l.totalPrice), reservations: l.reservations,
+            id: l.id,
+            entityId: l.entityId,
+            variantId: l.variantId,
+            sku: l.sku,
+            title: l.title,
+            quantity: l.quantity,
+            unitPrice: Number(l.unitPrice),
+            totalPrice: Number(l.totalPrice),
+            reservations: l.reservations,
           })),
         }
       : {}),
     ...(row.payments
-      ? { payments: row.payments.map((p) => ({ id: p.id, amount: Number(p.amount), method: p.method, reference: p.reference, idempotencyKey: p.idempotencyKey, createdAt: p.createdAt.toISOString() })) }
+      ? {
+          payments: row.payments.map((p) => ({
+            id: p.id,
+            amount: Number(p.amount),
+            method: p.method,
+            reference: p.reference,
+            idempotencyKey: p.idempotencyKey,
+            createdAt: p.createdAt.toISOString(),
+          })),
+        }
       : {}),
   };
 }
@@ -97,7 +113,11 @@ async function lockPlan(tx: Tx, organizationId: string, id: string): Promise<Pla
 export async function createPlan(ctx: Ctx, input: CreateInput): Promise<PlanView> {
   const org = ctx.organization.id;
   return withTransaction(ctx, async (tx) => {
-    const sellables = await loadSellables(tx, org, input.lines.map((l) => ({ entityId: l.entityId, variantId: l.variantId ?? null })));
+    const sellables = await loadSellables(
+      tx,
+      org,
+      input.lines.map((l) => ({ entityId: l.entityId, variantId: l.variantId ?? null })),
+    );
     const refused = sellables
       .map((s, i) => ({ field: `lines.${i}.entityId`, message: unsellableReason(s) }))
       .filter((r): r is { field: string; message: string } => Boolean(r.message));
@@ -114,18 +134,26 @@ export async function createPlan(ctx: Ctx, input: CreateInput): Promise<PlanView
     const scheduled = input.installments.reduce((a, b) => a + b.amount, 0);
     const issues = [];
     if (input.deposit > total) issues.push({ field: 'deposit', message: `the deposit exceeds the total ${total}` });
-    if (input.installments.length && input.deposit + scheduled !== total) issues.push({ field: 'installments', message: `deposit + installments must equal the total ${total}, got ${input.deposit + scheduled}` });
+    if (input.installments.length && input.deposit + scheduled !== total)
+      issues.push({ field: 'installments', message: `deposit + installments must equal the total ${total}, got ${input.deposit + scheduled}` });
     if (input.installments.some((i) => i.dueAt > input.expiresAt)) issues.push({ field: 'installments', message: 'an installment is due after the plan expires' });
     if (issues.length) throw validationFailed(issues);
 
     const id = randomUUID();
     // Stock is held from now on, in a fixed lock order (entity, variant) so that two plans
     // never deadlock; reserve refuses when the stock is not there (no oversell).
-    const order = input.lines.map((_, i) => i).sort((a, b) => input.lines[a]!.entityId.localeCompare(input.lines[b]!.entityId) || (input.lines[a]!.variantId ?? '').localeCompare(input.lines[b]!.variantId ?? ''));
+    const order = input.lines
+      .map((_, i) => i)
+      .sort((a, b) => input.lines[a]!.entityId.localeCompare(input.lines[b]!.entityId) || (input.lines[a]!.variantId ?? '').localeCompare(input.lines[b]!.variantId ?? ''));
     const reservations: Array<Array<{ warehouseId: string; quantity: number }>> = input.lines.map(() => []);
     for (const i of order) {
       const line = input.lines[i]!;
-      const r = await ctx.services.inventory.reserve(serviceCtx(ctx, tx), { entityId: line.entityId, variantId: line.variantId ?? null, quantity: line.quantity, reference: `layaway:${id}` });
+      const r = await ctx.services.inventory.reserve(serviceCtx(ctx, tx), {
+        entityId: line.entityId,
+        variantId: line.variantId ?? null,
+        quantity: line.quantity,
+        reference: `layaway:${id}`,
+      });
       reservations[i] = [{ warehouseId: r.warehouseId, quantity: r.quantity }];
     }
     await tx.layawayPlan.create({
@@ -142,14 +170,20 @@ export async function createPlan(ctx: Ctx, input: CreateInput): Promise<PlanView
         expiresAt: input.expiresAt,
         lines: {
           create: input.lines.map((l, i) => ({
-            organizationId: org, position: i, entityId: l.entityId, variantId: l.variantId ?? null,
-            entityType: sellables[i]!.entityType, sku: sellables[i]!.sku, title: sellables[i]!.title,
-            quantity: l.quantity, unitPrice: prices[i]!.unitAmount, totalPrice: BigInt(lineTotals[i]!), reservations: reservations[i]!,
+            organizationId: org,
+            position: i,
+            entityId: l.entityId,
+            variantId: l.variantId ?? null,
+            entityType: sellables[i]!.entityType,
+            sku: sellables[i]!.sku,
+            title: sellables[i]!.title,
+            quantity: l.quantity,
+            unitPrice: prices[i]!.unitAmount,
+            totalPrice: BigInt(lineTotals[i]!),
+            reservations: reservations[i]!,
           })),
         },
-        ...(input.deposit > 0
-          ? { payments: { create: [{ organizationId: org, amount: BigInt(input.deposit), method: input.depositMethod, idempotencyKey: 'deposit' }] } }
-          : {}),
+        ...(input.deposit > 0 ? { payments: { create: [{ organizationId: org, amount: BigInt(input.deposit), method: input.depositMethod, idempotencyKey: 'deposit' }] } } : {}),
       },
     });
     if (input.deposit === total) await completePlan(ctx, tx, id);
@@ -189,13 +223,23 @@ export async function recordPayment(ctx: Ctx, id: string, input: PaymentInput): 
     const plan = await lockPlan(tx, ctx.organization.id, id);
     const existing = await tx.layawayPayment.findUnique({ where: { planId_idempotencyKey: { planId: id, idempotencyKey: input.idempotencyKey } } });
     if (existing) {
-      if (Number(existing.amount) !== input.amount) throw new AppError('CONFLICT', 'this idempotency key was used for another amount', { idempotencyKey: input.idempotencyKey, amount: Number(existing.amount) });
+      if (Number(existing.amount) !== input.amount)
+        throw new AppError('CONFLICT', 'this idempotency key was used for another amount', { idempotencyKey: input.idempotencyKey, amount: Number(existing.amount) });
       return { plan: planView(await tx.layawayPlan.findUniqueOrThrow({ where: { id }, include: PLAN_INCLUDE })), replayed: true };
     }
     if (plan.status !== 'active') throw new AppError('INVALID_TRANSITION', `a ${plan.status} layaway takes no payments`, { from: plan.status });
     const balance = Number(plan.total - plan.paidAmount);
     if (input.amount > balance) throw validationFailed([{ field: 'amount', message: `exceeds the balance of ${balance}` }], 'Payment exceeds the balance');
-    await tx.layawayPayment.create({ data: { organizationId: ctx.organization.id, planId: id, amount: BigInt(input.amount), method: input.method, reference: input.reference ?? null, idempotencyKey: input.idempotencyKey } });
+    await tx.layawayPayment.create({
+      data: {
+        organizationId: ctx.organization.id,
+        planId: id,
+        amount: BigInt(input.amount),
+        method: input.method,
+        reference: input.reference ?? null,
+        idempotencyKey: input.idempotencyKey,
+      },
+    });
     await tx.layawayPlan.update({ where: { id }, data: { paidAmount: { increment: BigInt(input.amount) } } });
     if (input.amount === balance) await completePlan(ctx, tx, id);
     return { plan: planView(await tx.layawayPlan.findUniqueOrThrow({ where: { id }, include: PLAN_INCLUDE })), replayed: false };
@@ -211,17 +255,35 @@ async function completePlan(ctx: Ctx, tx: Tx, id: string): Promise<void> {
   const settings = await orgSettings(tx, ctx.organization.id);
   const created = await tx.order.create({
     data: {
-      id: orderId, organizationId: ctx.organization.id, number: `pending:${orderId}`, customerEmail: plan.customerEmail,
-      status: 'confirmed', paymentStatus: 'paid', currency: plan.currency,
-      subtotal: plan.total, grandTotal: plan.total, capturedAmount: plan.total,
+      id: orderId,
+      organizationId: ctx.organization.id,
+      number: `pending:${orderId}`,
+      customerEmail: plan.customerEmail,
+      status: 'confirmed',
+      paymentStatus: 'paid',
+      currency: plan.currency,
+      subtotal: plan.total,
+      grandTotal: plan.total,
+      capturedAmount: plan.total,
       pricing: { layaway: { planId: plan.id } } as Prisma.InputJsonObject,
-      paymentProvider: 'layaway', placedAt: now,
+      paymentProvider: 'layaway',
+      placedAt: now,
     },
   });
   const lines = await tx.orderLine.createManyAndReturn({
     data: plan.lines.map((l) => ({
-      organizationId: ctx.organization.id, orderId, position: l.position, entityId: l.entityId, variantId: l.variantId, entityType: l.entityType,
-      sku: l.sku, title: l.title, quantity: l.quantity, unitPrice: l.unitPrice, totalPrice: l.totalPrice, reservations: l.reservations as Prisma.InputJsonValue,
+      organizationId: ctx.organization.id,
+      orderId,
+      position: l.position,
+      entityId: l.entityId,
+      variantId: l.variantId,
+      entityType: l.entityType,
+      sku: l.sku,
+      title: l.title,
+      quantity: l.quantity,
+      unitPrice: l.unitPrice,
+      totalPrice: l.totalPrice,
+      reservations: l.reservations as Prisma.InputJsonValue,
     })),
   });
   const actor = actorRecord(ctx);
@@ -253,7 +315,13 @@ export async function forfeitPlan(ctx: Ctx, id: string, reason: string): Promise
     const lines = await tx.layawayLine.findMany({ where: { planId: id }, orderBy: { position: 'asc' } });
     for (const line of lines) {
       for (const r of line.reservations as Array<{ warehouseId: string; quantity: number }>) {
-        await ctx.services.inventory.release(serviceCtx(ctx, tx), { entityId: line.entityId, variantId: line.variantId, warehouseId: r.warehouseId, quantity: r.quantity, reference: `layaway:${id}` });
+        await ctx.services.inventory.release(serviceCtx(ctx, tx), {
+          entityId: line.entityId,
+          variantId: line.variantId,
+          warehouseId: r.warehouseId,
+          quantity: r.quantity,
+          reference: `layaway:${id}`,
+        });
       }
     }
     const split = forfeitSplit(plan.forfeitPolicy, Number(plan.paidAmount), Number(plan.depositAmount));

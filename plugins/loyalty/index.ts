@@ -52,11 +52,15 @@ export function loyalty(options: LoyaltyOptions = {}): Plugin {
     routes(ctx) {
       const r = ctx.routes({ tag: 'loyalty', prefix: '/loyalty' });
       // The answer's type, declared here so that only an enabled plugin adds it to the schema.
-      const StampCard = pluginObject<{ email: string; stamps: number; rewards: number }>('LoyaltyStampCard', 'A customer’s stamp card: one stamp per order, a reward per 10 stamps.', {
-        email: 'String',
-        stamps: { type: 'Int', description: 'Stamps collected (unexpired)' },
-        rewards: { type: 'Int', description: 'Rewards earned: stamps / 10, rounded down' },
-      });
+      const StampCard = pluginObject<{ email: string; stamps: number; rewards: number }>(
+        'LoyaltyStampCard',
+        'A customer’s stamp card: one stamp per order, a reward per 10 stamps.',
+        {
+          email: 'String',
+          stamps: { type: 'Int', description: 'Stamps collected (unexpired)' },
+          rewards: { type: 'Int', description: 'Rewards earned: stamps / 10, rounded down' },
+        },
+      );
       r.get('/stamps')
         .output(StampCard)
         .summary('Stamp count of a customer')

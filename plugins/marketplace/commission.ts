@@ -14,8 +14,16 @@ type RuleRow = Prisma.MarketplaceCommissionRuleGetPayload<object>;
 
 export function ruleView(r: RuleRow) {
   return {
-    id: r.id, name: r.name, vendorId: r.vendorId, categoryId: r.categoryId, rateBps: r.rateBps, fixedAmount: num(r.fixedAmount),
-    validFrom: iso(r.validFrom), validUntil: iso(r.validUntil), createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString(),
+    id: r.id,
+    name: r.name,
+    vendorId: r.vendorId,
+    categoryId: r.categoryId,
+    rateBps: r.rateBps,
+    fixedAmount: num(r.fixedAmount),
+    validFrom: iso(r.validFrom),
+    validUntil: iso(r.validUntil),
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
   };
 }
 export type RuleSnapshot = ReturnType<typeof ruleView> | null;
@@ -30,10 +38,17 @@ export interface RuleInput {
   validUntil?: Date | null;
 }
 
-async function checkRefs(tx: Tx, organizationId: string, input: Partial<RuleInput>, merged: { rateBps: number; fixedAmount: number; validFrom: Date | null; validUntil: Date | null }) {
+async function checkRefs(
+  tx: Tx,
+  organizationId: string,
+  input: Partial<RuleInput>,
+  merged: { rateBps: number; fixedAmount: number; validFrom: Date | null; validUntil: Date | null },
+) {
   const issues: Array<{ field: string; message: string }> = [];
-  if (input.vendorId && !(await tx.marketplaceVendor.findFirst({ where: { id: input.vendorId, organizationId }, select: { id: true } }))) issues.push({ field: 'vendorId', message: 'is not a vendor of this organization' });
-  if (input.categoryId && !(await tx.catalogCategory.findFirst({ where: { id: input.categoryId, organizationId }, select: { id: true } }))) issues.push({ field: 'categoryId', message: 'is not a category of this organization' });
+  if (input.vendorId && !(await tx.marketplaceVendor.findFirst({ where: { id: input.vendorId, organizationId }, select: { id: true } })))
+    issues.push({ field: 'vendorId', message: 'is not a vendor of this organization' });
+  if (input.categoryId && !(await tx.catalogCategory.findFirst({ where: { id: input.categoryId, organizationId }, select: { id: true } })))
+    issues.push({ field: 'categoryId', message: 'is not a category of this organization' });
   if (merged.rateBps === 0 && merged.fixedAmount === 0) issues.push({ field: 'rateBps', message: 'a rule needs a rate, a fixed amount or both' });
   if (merged.validFrom && merged.validUntil && merged.validFrom >= merged.validUntil) issues.push({ field: 'validUntil', message: 'must be after validFrom' });
   if (issues.length) throw validationFailed(issues);
@@ -44,7 +59,16 @@ export async function createRule(ctx: Ctx, input: RuleInput) {
     const merged = { rateBps: input.rateBps ?? 0, fixedAmount: input.fixedAmount ?? 0, validFrom: input.validFrom ?? null, validUntil: input.validUntil ?? null };
     await checkRefs(tx, ctx.organization.id, input, merged);
     const row = await tx.marketplaceCommissionRule.create({
-      data: { organizationId: ctx.organization.id, name: input.name, vendorId: input.vendorId ?? null, categoryId: input.categoryId ?? null, rateBps: merged.rateBps, fixedAmount: BigInt(merged.fixedAmount), validFrom: merged.validFrom, validUntil: merged.validUntil },
+      data: {
+        organizationId: ctx.organization.id,
+        name: input.name,
+        vendorId: input.vendorId ?? null,
+        categoryId: input.categoryId ?? null,
+        rateBps: merged.rateBps,
+        fixedAmount: BigInt(merged.fixedAmount),
+        validFrom: merged.validFrom,
+        validUntil: merged.validUntil,
+      },
     });
     return ruleView(row);
   });
@@ -76,7 +100,10 @@ export async function updateRule(ctx: Ctx, id: string, patch: Partial<RuleInput>
         ...(patch.name !== undefined ? { name: patch.name } : {}),
         ...(patch.vendorId !== undefined ? { vendorId: patch.vendorId } : {}),
         ...(patch.categoryId !== undefined ? { categoryId: patch.categoryId } : {}),
-        rateBps: merged.rateBps, fixedAmount: BigInt(merged.fixedAmount), validFrom: merged.validFrom, validUntil: merged.validUntil,
+        rateBps: merged.rateBps,
+        fixedAmount: BigInt(merged.fixedAmount),
+        validFrom: merged.validFrom,
+        validUntil: merged.validUntil,
       },
     });
     return ruleView(row);
@@ -133,11 +160,24 @@ export function rulesJsonSql(org: string, at: Date): Prisma.Sql {
     where r.organization_id = ${org}::uuid and (r.valid_from is null or r.valid_from <= ${at}) and (r.valid_until is null or r.valid_until > ${at}))`;
 }
 
-type RuleJson = Omit<RuleRow, 'fixedAmount' | 'validFrom' | 'validUntil' | 'createdAt' | 'updatedAt'> & { fixedAmount: string; validFrom: string | null; validUntil: string | null; createdAt: string; updatedAt: string };
+type RuleJson = Omit<RuleRow, 'fixedAmount' | 'validFrom' | 'validUntil' | 'createdAt' | 'updatedAt'> & {
+  fixedAmount: string;
+  validFrom: string | null;
+  validUntil: string | null;
+  createdAt: string;
+  updatedAt: string;
+};
 
 /** A rule row from rulesJsonSql's JSON (bigint as text, timestamps as ISO strings). */
 export function ruleFromJson(r: RuleJson): RuleRow {
   const date = (v: string | null) => (v === null ? null : new Date(v));
-  return { ...r, fixedAmount: BigInt(r.fixedAmount), validFrom: date(r.validFrom), validUntil: date(r.validUntil), createdAt: new Date(r.createdAt), updatedAt: new Date(r.updatedAt) };
+  return {
+    ...r,
+    fixedAmount: BigInt(r.fixedAmount),
+    validFrom: date(r.validFrom),
+    validUntil: date(r.validUntil),
+    createdAt: new Date(r.createdAt),
+    updatedAt: new Date(r.updatedAt),
+  };
 }
 export type { RuleJson };

@@ -25,8 +25,18 @@ type DisputeRow = Prisma.MarketplaceDisputeGetPayload<object>;
 
 export function disputeView(d: DisputeRow) {
   return {
-    id: d.id, subOrderId: d.subOrderId, vendorId: d.vendorId, customerId: d.customerId, status: d.status as DisputeStatus, reason: d.reason, response: d.response,
-    resolution: d.resolution, refundAmount: d.refundAmount === null ? null : num(d.refundAmount), resolvedAt: iso(d.resolvedAt), createdAt: d.createdAt.toISOString(), updatedAt: d.updatedAt.toISOString(),
+    id: d.id,
+    subOrderId: d.subOrderId,
+    vendorId: d.vendorId,
+    customerId: d.customerId,
+    status: d.status as DisputeStatus,
+    reason: d.reason,
+    response: d.response,
+    resolution: d.resolution,
+    refundAmount: d.refundAmount === null ? null : num(d.refundAmount),
+    resolvedAt: iso(d.resolvedAt),
+    createdAt: d.createdAt.toISOString(),
+    updatedAt: d.updatedAt.toISOString(),
   };
 }
 
@@ -39,7 +49,9 @@ export async function openDispute(ctx: Ctx, audience: Audience, input: { subOrde
     await tx.$executeRaw`select pg_advisory_xact_lock(hashtextextended(${`marketplace-dispute:${sub.id}`}, 0))`;
     const open = await tx.marketplaceDispute.count({ where: { organizationId: ctx.organization.id, subOrderId: sub.id, status: { not: 'resolved' } } });
     if (open) throw conflict('This sub-order already has an unresolved dispute', { fields: ['subOrderId'] });
-    const row = await tx.marketplaceDispute.create({ data: { organizationId: ctx.organization.id, subOrderId: sub.id, vendorId: sub.vendorId, customerId: sub.customerId, reason: input.reason } });
+    const row = await tx.marketplaceDispute.create({
+      data: { organizationId: ctx.organization.id, subOrderId: sub.id, vendorId: sub.vendorId, customerId: sub.customerId, reason: input.reason },
+    });
     await emit(tx, ctx, 'marketplace.dispute.create', { dispute: disputeView(row) });
     return disputeView(row);
   });
@@ -105,11 +117,18 @@ async function resolutionAmount(tx: Tx, ctx: Ctx, dispute: DisputeRow, sub: SubO
   if (input.resolution === 'split') {
     const most = Math.min(left, total - 1);
     if (most <= 0) throw validationFailed([{ field: 'refundAmount', message: `nothing is left to refund: ${already}` }]);
-    if (!input.refundAmount || input.refundAmount <= 0 || input.refundAmount > most) throw validationFailed([{ field: 'refundAmount', message: `a split refunds more than 0 and at most ${most} (${already})` }]);
+    if (!input.refundAmount || input.refundAmount <= 0 || input.refundAmount > most)
+      throw validationFailed([{ field: 'refundAmount', message: `a split refunds more than 0 and at most ${most} (${already})` }]);
     return input.refundAmount;
   }
   if (left <= 0) throw validationFailed([{ field: 'resolution', message: `nothing is left to refund (${already}); resolve with release_to_vendor` }]);
-  if (before.outside > 0) throw validationFailed([{ field: 'resolution', message: `a split of ${before.outside} was already paid: refunding the lines would pay it again; resolve with a split of at most ${Math.min(left, total - 1)}` }]);
+  if (before.outside > 0)
+    throw validationFailed([
+      {
+        field: 'resolution',
+        message: `a split of ${before.outside} was already paid: refunding the lines would pay it again; resolve with a split of at most ${Math.min(left, total - 1)}`,
+      },
+    ]);
   const order = await lockOrderForSystem(tx, ctx.organization.id, sub.orderId);
   const mine = new Set(sub.lines.map((l) => l.orderLineId));
   const lines = (order?.lines ?? []).filter((l) => mine.has(l.id) && l.quantity > l.refundedQuantity).map((l) => ({ lineItemId: l.id, quantity: l.quantity - l.refundedQuantity }));
@@ -126,7 +145,10 @@ export async function resolveDispute(ctx: Ctx, id: string, input: { resolution: 
     const sub = await lockSubOrder(tx, ctx, { kind: 'admin' }, dispute.subOrderId);
     const refundAmount = await resolutionAmount(tx, ctx, dispute, sub, input);
     await bookSubOrderDebit(tx, sub, { kind: 'dispute', share: vendorShare(refundAmount, num(sub.commissionTotal), num(sub.total)), reference: `dispute:${dispute.id}` });
-    const row = await tx.marketplaceDispute.update({ where: { id }, data: { status: 'resolved', resolution: input.resolution, refundAmount: BigInt(refundAmount), resolvedAt: new Date() } });
+    const row = await tx.marketplaceDispute.update({
+      where: { id },
+      data: { status: 'resolved', resolution: input.resolution, refundAmount: BigInt(refundAmount), resolvedAt: new Date() },
+    });
     await emit(tx, ctx, 'marketplace.dispute.update', { dispute: disputeView(row), from: dispute.status, to: 'resolved' });
     return disputeView(row);
   });

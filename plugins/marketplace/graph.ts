@@ -46,17 +46,35 @@ async function productsByVendor(ctx: GraphCtx, vendorIds: string[]): Promise<Map
     },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
   });
-  return groupBy(rows, (row) => String((row.metadata as { vendorId?: unknown }).vendorId), (row) => entityView(row));
+  return groupBy(
+    rows,
+    (row) => String((row.metadata as { vendorId?: unknown }).vendorId),
+    (row) => entityView(row),
+  );
 }
 
 /** The lines of sub-orders listed without them: one statement per page. */
 async function linesBySubOrder(ctx: GraphCtx, ids: string[]): Promise<Map<string, SubOrderLine[]>> {
   const rows = await ctx.db.marketplaceSubOrderLine.findMany({ where: { subOrderId: { in: ids } }, orderBy: [{ subOrderId: 'asc' }, { orderLineId: 'asc' }] });
   const num = (v: bigint | number) => Number(v);
-  return groupBy(rows, (l) => l.subOrderId, (l) => ({
-    id: l.id, orderLineId: l.orderLineId, entityId: l.entityId, variantId: l.variantId, sku: l.sku, title: l.title, quantity: l.quantity,
-    unitPrice: num(l.unitPrice), total: num(l.total), commissionAmount: num(l.commissionAmount), commissionRule: l.commissionRule,
-  }) as SubOrderLine);
+  return groupBy(
+    rows,
+    (l) => l.subOrderId,
+    (l) =>
+      ({
+        id: l.id,
+        orderLineId: l.orderLineId,
+        entityId: l.entityId,
+        variantId: l.variantId,
+        sku: l.sku,
+        title: l.title,
+        quantity: l.quantity,
+        unitPrice: num(l.unitPrice),
+        total: num(l.total),
+        commissionAmount: num(l.commissionAmount),
+        commissionRule: l.commissionRule,
+      }) as SubOrderLine,
+  );
 }
 
 function loadVendor(ctx: GraphCtx, id: string): Promise<Vendor | null> {
@@ -95,109 +113,258 @@ function declare() {
 
   // ── vendors ──
   const vendorFields = {
-    id: 'UUID', name: 'String', email: 'String', description: 'String?', status: VendorStatusEnum,
+    id: 'UUID',
+    name: 'String',
+    email: 'String',
+    description: 'String?',
+    status: VendorStatusEnum,
     statusReason: { type: 'String?', description: 'Why it was rejected or suspended' },
-    approvedAt: 'DateTime?', createdAt: 'DateTime', updatedAt: 'DateTime',
+    approvedAt: 'DateTime?',
+    createdAt: 'DateTime',
+    updatedAt: 'DateTime',
   } as const;
 
   const VendorRef = pluginObject<Vendor>('MarketplaceVendor', 'A vendor selling through the shop.', {
     ...vendorFields,
-    userId: { type: 'String?', description: 'The user (role vendor) acting for the vendor in the portal; null for callers who are not marketplace staff', resolve: (v, _a, ctx: GraphCtx) => (isStaff(ctx) ? v.userId : null) },
-    stripeAccountId: { type: 'String?', description: 'Stripe Connect account payouts go to; null for callers who are not marketplace staff', resolve: (v, _a, ctx: GraphCtx) => (isStaff(ctx) ? v.stripeAccountId : null) },
+    userId: {
+      type: 'String?',
+      description: 'The user (role vendor) acting for the vendor in the portal; null for callers who are not marketplace staff',
+      resolve: (v, _a, ctx: GraphCtx) => (isStaff(ctx) ? v.userId : null),
+    },
+    stripeAccountId: {
+      type: 'String?',
+      description: 'Stripe Connect account payouts go to; null for callers who are not marketplace staff',
+      resolve: (v, _a, ctx: GraphCtx) => (isStaff(ctx) ? v.stripeAccountId : null),
+    },
     products: {
-      type: CatalogEntityRef, list: true,
+      type: CatalogEntityRef,
+      list: true,
       description: 'The vendor’s catalog entities (metadata.vendorId), newest first, as the caller may see them (active only without catalog:read:unpublished)',
-      resolve: (v: Vendor, _a: unknown, ctx: GraphCtx) => batchLoader<CatalogEntityView[]>(ctx, 'marketplace.vendorProducts', (ids) => productsByVendor(ctx, ids), () => []).load(v.id),
+      resolve: (v: Vendor, _a: unknown, ctx: GraphCtx) =>
+        batchLoader<CatalogEntityView[]>(
+          ctx,
+          'marketplace.vendorProducts',
+          (ids) => productsByVendor(ctx, ids),
+          () => [],
+        ).load(v.id),
     },
   } as Record<string, FieldSpec<Vendor>>);
   graphOnly('MarketplaceVendor', 'products');
 
-  const VendorProfileRef = pluginObject<ReturnType<typeof publicVendorView>>('MarketplaceVendorProfile', 'A vendor as it sees itself in the portal (no Stripe account, no linked user).', vendorFields);
+  const VendorProfileRef = pluginObject<ReturnType<typeof publicVendorView>>(
+    'MarketplaceVendorProfile',
+    'A vendor as it sees itself in the portal (no Stripe account, no linked user).',
+    vendorFields,
+  );
 
   const DocumentRef = pluginObject<ReturnType<typeof documentView>>('MarketplaceVendorDocument', 'An onboarding document: a media asset reviewed by the marketplace.', {
-    id: 'UUID', vendorId: 'UUID', kind: DocumentKindEnum, mediaId: 'UUID', status: DocumentStatusEnum,
-    reason: { type: 'String?', description: 'Why it was rejected' }, reviewedAt: 'DateTime?', createdAt: 'DateTime',
+    id: 'UUID',
+    vendorId: 'UUID',
+    kind: DocumentKindEnum,
+    mediaId: 'UUID',
+    status: DocumentStatusEnum,
+    reason: { type: 'String?', description: 'Why it was rejected' },
+    reviewedAt: 'DateTime?',
+    createdAt: 'DateTime',
   });
 
-  const BalanceRef = pluginObject<BalanceView>('MarketplaceVendorBalance', 'A vendor’s balance in one currency, from the ledger: balance = totalCredits − totalDebits = available + pending.', {
-    currency: 'String', totalCredits: money('Credits booked'), totalDebits: money('Debits booked (payouts, refunds, disputes)'),
-    balance: money('Credits less debits'), available: money('Payable now (credits past the holding period, less debits)'), pending: money('Credits still in the holding period'),
-  });
+  const BalanceRef = pluginObject<BalanceView>(
+    'MarketplaceVendorBalance',
+    'A vendor’s balance in one currency, from the ledger: balance = totalCredits − totalDebits = available + pending.',
+    {
+      currency: 'String',
+      totalCredits: money('Credits booked'),
+      totalDebits: money('Debits booked (payouts, refunds, disputes)'),
+      balance: money('Credits less debits'),
+      available: money('Payable now (credits past the holding period, less debits)'),
+      pending: money('Credits still in the holding period'),
+    },
+  );
 
-  const PerformanceRef = pluginObject<Awaited<ReturnType<typeof vendorPerformance>>>('MarketplaceVendorPerformance', 'A vendor’s figures over a window of days. Rates are fractions (0–1), null when there is nothing to divide by.', {
-    vendorId: 'UUID', windowDays: 'Int', since: 'DateTime', orderCount: 'Int',
-    onTimeShipRate: { type: 'Float?', description: 'Shipped within shipWithinHours of the order, of shipped sub-orders' },
-    cancellationRate: 'Float?', disputeRate: 'Float?', averageRating: { type: 'Float?', description: 'Published reviews in the window, 1–5' },
-    reviewCount: 'Int', shipWithinHours: 'Int',
-  });
+  const PerformanceRef = pluginObject<Awaited<ReturnType<typeof vendorPerformance>>>(
+    'MarketplaceVendorPerformance',
+    'A vendor’s figures over a window of days. Rates are fractions (0–1), null when there is nothing to divide by.',
+    {
+      vendorId: 'UUID',
+      windowDays: 'Int',
+      since: 'DateTime',
+      orderCount: 'Int',
+      onTimeShipRate: { type: 'Float?', description: 'Shipped within shipWithinHours of the order, of shipped sub-orders' },
+      cancellationRate: 'Float?',
+      disputeRate: 'Float?',
+      averageRating: { type: 'Float?', description: 'Published reviews in the window, 1–5' },
+      reviewCount: 'Int',
+      shipWithinHours: 'Int',
+    },
+  );
 
   // ── commission rules ──
-  const CommissionRuleRef = pluginObject<ReturnType<typeof ruleView>>('MarketplaceCommissionRule', 'A commission rule: rateBps of each line total plus fixedAmount per line, for a vendor and/or category (null: any).', {
-    id: 'UUID', name: 'String', vendorId: 'UUID?', categoryId: 'UUID?', rateBps: { type: 'Int', description: 'Basis points (1/100 %) of the line total' },
-    fixedAmount: money('Per line, minor units'), validFrom: 'DateTime?', validUntil: 'DateTime?', createdAt: 'DateTime', updatedAt: 'DateTime',
-  });
+  const CommissionRuleRef = pluginObject<ReturnType<typeof ruleView>>(
+    'MarketplaceCommissionRule',
+    'A commission rule: rateBps of each line total plus fixedAmount per line, for a vendor and/or category (null: any).',
+    {
+      id: 'UUID',
+      name: 'String',
+      vendorId: 'UUID?',
+      categoryId: 'UUID?',
+      rateBps: { type: 'Int', description: 'Basis points (1/100 %) of the line total' },
+      fixedAmount: money('Per line, minor units'),
+      validFrom: 'DateTime?',
+      validUntil: 'DateTime?',
+      createdAt: 'DateTime',
+      updatedAt: 'DateTime',
+    },
+  );
 
   // ── sub-orders ──
   const SubOrderLineRef = pluginObject<SubOrderLine>('MarketplaceSubOrderLine', 'A line of a sub-order with the commission taken on it.', {
-    id: 'UUID', orderLineId: 'UUID', entityId: 'UUID', variantId: 'UUID?', sku: 'String', title: 'String', quantity: 'Int',
-    unitPrice: money('Unit price'), total: money('Line total after its discount share, tax included'), commissionAmount: money('Commission on this line'),
+    id: 'UUID',
+    orderLineId: 'UUID',
+    entityId: 'UUID',
+    variantId: 'UUID?',
+    sku: 'String',
+    title: 'String',
+    quantity: 'Int',
+    unitPrice: money('Unit price'),
+    total: money('Line total after its discount share, tax included'),
+    commissionAmount: money('Commission on this line'),
     commissionRule: { type: CommissionRuleRef, nullable: true, description: 'The rule applied, as it was when the order was placed (null: none matched)' },
   });
 
-
-
-
-  const SubOrderRef = pluginObject<SubOrderView>('MarketplaceSubOrder', 'One vendor’s part of an order: its lines, totals and commission, worked by the vendor.', () => ({
-    id: 'UUID', orderId: 'UUID', vendorId: 'UUID', customerId: 'UUID?', status: SubOrderStatusEnum, currency: 'String',
-    subtotal: money('Lines before discounts'), discountTotal: money('Discounts on its lines'), taxTotal: money('Tax on its lines'), total: money('What the customer paid for this part'),
-    commissionTotal: money('The marketplace’s commission'), netAmount: money('The vendor’s share: total − commissionTotal'),
-    trackingNumber: 'String?', carrier: 'String?', cancelReason: 'String?',
-    confirmedAt: 'DateTime?', shippedAt: 'DateTime?', deliveredAt: 'DateTime?', cancelledAt: 'DateTime?', createdAt: 'DateTime', updatedAt: 'DateTime',
-    lines: {
-      type: SubOrderLineRef, list: true, description: 'Its lines, with the commission snapshot',
-      resolve: (s: SubOrderView, _a: unknown, ctx: GraphCtx) => s.lines ?? batchLoader<SubOrderLine[]>(ctx, 'marketplace.subOrderLines', (ids) => linesBySubOrder(ctx, ids), () => []).load(s.id),
-    },
-    order: {
-      type: OrderRef, nullable: true, description: 'The order this is part of (null unless the caller may read that order: orders:read, or orders:read:own for its customer)',
-      resolve: (s: SubOrderView, _a: unknown, ctx: GraphCtx) =>
-        loadOrder(ctx, s.orderId, s.customerId),
-    },
-    vendor: { type: VendorRef, nullable: true, description: 'The vendor (null for callers who are neither marketplace readers nor that vendor)', resolve: (s: SubOrderView, _a: unknown, ctx: GraphCtx) => loadVendor(ctx, s.vendorId) },
-  }) as Record<string, FieldSpec<SubOrderView>>);
+  const SubOrderRef = pluginObject<SubOrderView>(
+    'MarketplaceSubOrder',
+    'One vendor’s part of an order: its lines, totals and commission, worked by the vendor.',
+    () =>
+      ({
+        id: 'UUID',
+        orderId: 'UUID',
+        vendorId: 'UUID',
+        customerId: 'UUID?',
+        status: SubOrderStatusEnum,
+        currency: 'String',
+        subtotal: money('Lines before discounts'),
+        discountTotal: money('Discounts on its lines'),
+        taxTotal: money('Tax on its lines'),
+        total: money('What the customer paid for this part'),
+        commissionTotal: money('The marketplace’s commission'),
+        netAmount: money('The vendor’s share: total − commissionTotal'),
+        trackingNumber: 'String?',
+        carrier: 'String?',
+        cancelReason: 'String?',
+        confirmedAt: 'DateTime?',
+        shippedAt: 'DateTime?',
+        deliveredAt: 'DateTime?',
+        cancelledAt: 'DateTime?',
+        createdAt: 'DateTime',
+        updatedAt: 'DateTime',
+        lines: {
+          type: SubOrderLineRef,
+          list: true,
+          description: 'Its lines, with the commission snapshot',
+          resolve: (s: SubOrderView, _a: unknown, ctx: GraphCtx) =>
+            s.lines ??
+            batchLoader<SubOrderLine[]>(
+              ctx,
+              'marketplace.subOrderLines',
+              (ids) => linesBySubOrder(ctx, ids),
+              () => [],
+            ).load(s.id),
+        },
+        order: {
+          type: OrderRef,
+          nullable: true,
+          description: 'The order this is part of (null unless the caller may read that order: orders:read, or orders:read:own for its customer)',
+          resolve: (s: SubOrderView, _a: unknown, ctx: GraphCtx) => loadOrder(ctx, s.orderId, s.customerId),
+        },
+        vendor: {
+          type: VendorRef,
+          nullable: true,
+          description: 'The vendor (null for callers who are neither marketplace readers nor that vendor)',
+          resolve: (s: SubOrderView, _a: unknown, ctx: GraphCtx) => loadVendor(ctx, s.vendorId),
+        },
+      }) as Record<string, FieldSpec<SubOrderView>>,
+  );
   graphOnly('MarketplaceSubOrder', 'order', 'vendor');
 
   // ── payouts ──
   type Payout = ReturnType<typeof payoutView>;
   const PayoutRef = pluginObject<Payout>('MarketplacePayout', 'A payout of a vendor’s available balance in one currency.', {
-    id: 'UUID', vendorId: 'UUID', amount: money('Paid out'), currency: 'String', status: PayoutStatusEnum,
+    id: 'UUID',
+    vendorId: 'UUID',
+    amount: money('Paid out'),
+    currency: 'String',
+    status: PayoutStatusEnum,
     adapter: { type: 'String', description: 'Payout adapter: offline, stripe or a custom one' },
     idempotencyKey: { type: 'String', description: 'Sent to the provider: a retry never pays twice' },
-    externalId: { type: 'String?', description: 'The provider’s transfer id' }, failureReason: 'String?', attempts: 'Int', paidAt: 'DateTime?', createdAt: 'DateTime',
-    vendor: { type: VendorRef, nullable: true, description: 'The vendor paid (null for callers who are neither marketplace readers nor that vendor)', resolve: (p: Payout, _a: unknown, ctx: GraphCtx) => loadVendor(ctx, p.vendorId) },
+    externalId: { type: 'String?', description: 'The provider’s transfer id' },
+    failureReason: 'String?',
+    attempts: 'Int',
+    paidAt: 'DateTime?',
+    createdAt: 'DateTime',
+    vendor: {
+      type: VendorRef,
+      nullable: true,
+      description: 'The vendor paid (null for callers who are neither marketplace readers nor that vendor)',
+      resolve: (p: Payout, _a: unknown, ctx: GraphCtx) => loadVendor(ctx, p.vendorId),
+    },
   } as Record<string, FieldSpec<Payout>>);
   graphOnly('MarketplacePayout', 'vendor');
 
   const PayoutRunRef = pluginObject<{ jobId: string; status: string }>('MarketplacePayoutRun', 'A payout run, queued as the marketplace/payouts job.', {
-    jobId: 'UUID', status: JobStatusEnum,
+    jobId: 'UUID',
+    status: JobStatusEnum,
   });
 
   // ── disputes, returns, reviews ──
-  const DisputeRef = pluginObject<ReturnType<typeof disputeView>>('MarketplaceDispute', 'A dispute on a sub-order, between its customer and its vendor, resolved by the marketplace.', {
-    id: 'UUID', subOrderId: 'UUID', vendorId: 'UUID', customerId: 'UUID?', status: DisputeStatusEnum, reason: 'String', response: { type: 'String?', description: 'The vendor’s response' },
-    resolution: { type: DisputeResolutionEnum, nullable: true }, refundAmount: { type: 'MinorUnits?', description: 'Refunded to the customer on resolution' },
-    resolvedAt: 'DateTime?', createdAt: 'DateTime', updatedAt: 'DateTime',
+  const DisputeRef = pluginObject<ReturnType<typeof disputeView>>(
+    'MarketplaceDispute',
+    'A dispute on a sub-order, between its customer and its vendor, resolved by the marketplace.',
+    {
+      id: 'UUID',
+      subOrderId: 'UUID',
+      vendorId: 'UUID',
+      customerId: 'UUID?',
+      status: DisputeStatusEnum,
+      reason: 'String',
+      response: { type: 'String?', description: 'The vendor’s response' },
+      resolution: { type: DisputeResolutionEnum, nullable: true },
+      refundAmount: { type: 'MinorUnits?', description: 'Refunded to the customer on resolution' },
+      resolvedAt: 'DateTime?',
+      createdAt: 'DateTime',
+      updatedAt: 'DateTime',
+    },
+  );
+
+  const ReturnLineRef = pluginObject<{ subOrderLineId: string; quantity: number }>('MarketplaceReturnLine', 'Units of a sub-order line returned.', {
+    subOrderLineId: 'UUID',
+    quantity: 'Int',
   });
 
-  const ReturnLineRef = pluginObject<{ subOrderLineId: string; quantity: number }>('MarketplaceReturnLine', 'Units of a sub-order line returned.', { subOrderLineId: 'UUID', quantity: 'Int' });
-
   const ReturnRef = pluginObject<ReturnType<typeof returnView>>('MarketplaceReturn', 'A return of a delivered sub-order’s lines.', {
-    id: 'UUID', subOrderId: 'UUID', vendorId: 'UUID', customerId: 'UUID?', status: ReturnStatusEnum, reason: 'String',
-    lines: { type: ReturnLineRef, list: true }, refundAmount: money('Refunded when received'), trackingNumber: 'String?', carrier: 'String?',
-    receivedAt: 'DateTime?', createdAt: 'DateTime', updatedAt: 'DateTime',
+    id: 'UUID',
+    subOrderId: 'UUID',
+    vendorId: 'UUID',
+    customerId: 'UUID?',
+    status: ReturnStatusEnum,
+    reason: 'String',
+    lines: { type: ReturnLineRef, list: true },
+    refundAmount: money('Refunded when received'),
+    trackingNumber: 'String?',
+    carrier: 'String?',
+    receivedAt: 'DateTime?',
+    createdAt: 'DateTime',
+    updatedAt: 'DateTime',
   });
 
   const ReviewRef = pluginObject<ReturnType<typeof reviewView>>('MarketplaceReview', 'A customer’s review of a vendor, one per delivered sub-order.', {
-    id: 'UUID', vendorId: 'UUID', subOrderId: 'UUID', rating: { type: 'Int', description: '1 to 5' }, text: 'String?', status: ReviewStatusEnum, createdAt: 'DateTime', updatedAt: 'DateTime',
+    id: 'UUID',
+    vendorId: 'UUID',
+    subOrderId: 'UUID',
+    rating: { type: 'Int', description: '1 to 5' },
+    text: 'String?',
+    status: ReviewStatusEnum,
+    createdAt: 'DateTime',
+    updatedAt: 'DateTime',
   });
   return { VendorRef, VendorProfileRef, DocumentRef, BalanceRef, PerformanceRef, CommissionRuleRef, SubOrderRef, PayoutRef, PayoutRunRef, DisputeRef, ReturnRef, ReviewRef };
 }

@@ -20,7 +20,20 @@ export const LEDGER_KINDS = ['sale', 'payout', 'refund', 'dispute'] as const;
 export const PAYOUT_STATUSES = ['pending', 'paid', 'failed'] as const;
 export const DAY_MS = 86_400_000;
 
-export async function book(tx: Tx, entry: { organizationId: string; vendorId: string; kind: (typeof LEDGER_KINDS)[number]; amount: number; currency: string; reference: string; subOrderId?: string | null; payoutId?: string | null; availableAt?: Date }): Promise<void> {
+export async function book(
+  tx: Tx,
+  entry: {
+    organizationId: string;
+    vendorId: string;
+    kind: (typeof LEDGER_KINDS)[number];
+    amount: number;
+    currency: string;
+    reference: string;
+    subOrderId?: string | null;
+    payoutId?: string | null;
+    availableAt?: Date;
+  },
+): Promise<void> {
   if (entry.amount === 0) return;
   await tx.marketplaceLedgerEntry.createMany({
     data: [{ ...entry, amount: BigInt(entry.amount), subOrderId: entry.subOrderId ?? null, payoutId: entry.payoutId ?? null, availableAt: entry.availableAt ?? new Date() }],
@@ -40,10 +53,21 @@ export async function bookSubOrderDebit(
   sub: { id: string; organizationId: string; vendorId: string; currency: string; netAmount: bigint },
   entry: { kind: 'refund' | 'dispute'; share: number; reference: string },
 ): Promise<number> {
-  const earlier = await tx.marketplaceLedgerEntry.aggregate({ where: { organizationId: sub.organizationId, subOrderId: sub.id, kind: { in: ['refund', 'dispute'] } }, _sum: { amount: true } });
+  const earlier = await tx.marketplaceLedgerEntry.aggregate({
+    where: { organizationId: sub.organizationId, subOrderId: sub.id, kind: { in: ['refund', 'dispute'] } },
+    _sum: { amount: true },
+  });
   const room = num(sub.netAmount) + num(earlier._sum.amount ?? 0n);
   const amount = Math.max(0, Math.min(entry.share, room));
-  await book(tx, { organizationId: sub.organizationId, vendorId: sub.vendorId, kind: entry.kind, amount: -amount, currency: sub.currency, reference: entry.reference, subOrderId: sub.id });
+  await book(tx, {
+    organizationId: sub.organizationId,
+    vendorId: sub.vendorId,
+    kind: entry.kind,
+    amount: -amount,
+    currency: sub.currency,
+    reference: entry.reference,
+    subOrderId: sub.id,
+  });
   return amount;
 }
 
@@ -75,15 +99,35 @@ export async function vendorBalances(db: Db | Tx, organizationId: string, vendor
 
 export async function ledgerOf(db: Db | Tx, organizationId: string, vendorId: string) {
   const rows = await db.marketplaceLedgerEntry.findMany({ where: { organizationId, vendorId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
-  return rows.map((r) => ({ id: r.id, kind: r.kind, amount: num(r.amount), currency: r.currency, reference: r.reference, subOrderId: r.subOrderId, payoutId: r.payoutId, availableAt: r.availableAt.toISOString(), createdAt: r.createdAt.toISOString() }));
+  return rows.map((r) => ({
+    id: r.id,
+    kind: r.kind,
+    amount: num(r.amount),
+    currency: r.currency,
+    reference: r.reference,
+    subOrderId: r.subOrderId,
+    payoutId: r.payoutId,
+    availableAt: r.availableAt.toISOString(),
+    createdAt: r.createdAt.toISOString(),
+  }));
 }
 
 type PayoutRow = Prisma.MarketplacePayoutGetPayload<object>;
 
 export function payoutView(p: PayoutRow) {
   return {
-    id: p.id, vendorId: p.vendorId, amount: num(p.amount), currency: p.currency, status: p.status, adapter: p.adapter, idempotencyKey: p.idempotencyKey,
-    externalId: p.externalId, failureReason: p.failureReason, attempts: p.attempts, paidAt: iso(p.paidAt), createdAt: p.createdAt.toISOString(),
+    id: p.id,
+    vendorId: p.vendorId,
+    amount: num(p.amount),
+    currency: p.currency,
+    status: p.status,
+    adapter: p.adapter,
+    idempotencyKey: p.idempotencyKey,
+    externalId: p.externalId,
+    failureReason: p.failureReason,
+    attempts: p.attempts,
+    paidAt: iso(p.paidAt),
+    createdAt: p.createdAt.toISOString(),
   };
 }
 
@@ -162,11 +206,20 @@ async function deliverPayout(db: Db, ctx: SystemCtx, adapter: PayoutAdapter, pay
   const organizationId = ctx.organization.id;
   const payoutId = payout.id;
   const vendor = await db.marketplaceVendor.findFirst({ where: { id: payout.vendorId, organizationId }, select: { stripeAccountId: true } });
-  const result = await adapter.pay({ payoutId, vendorId: payout.vendorId, amount: num(payout.amount), currency: payout.currency, idempotencyKey: payout.idempotencyKey, destination: vendor?.stripeAccountId ?? null });
+  const result = await adapter.pay({
+    payoutId,
+    vendorId: payout.vendorId,
+    amount: num(payout.amount),
+    currency: payout.currency,
+    idempotencyKey: payout.idempotencyKey,
+    destination: vendor?.stripeAccountId ?? null,
+  });
   return withTransaction({ db }, async (tx) => {
     const row = await tx.marketplacePayout.update({
       where: { id: payoutId },
-      data: result.ok ? { status: 'paid', externalId: result.externalId, paidAt: new Date(), failureReason: null } : { status: 'failed', failureReason: result.message.slice(0, 500) },
+      data: result.ok
+        ? { status: 'paid', externalId: result.externalId, paidAt: new Date(), failureReason: null }
+        : { status: 'failed', failureReason: result.message.slice(0, 500) },
     });
     await emit(tx, ctx, 'marketplace.payout.update', { payout: payoutView(row) });
     return row;
@@ -181,9 +234,12 @@ async function deliverPayout(db: Db, ctx: SystemCtx, adapter: PayoutAdapter, pay
 export async function retryPayout(ctx: Ctx, adapter: PayoutAdapter, payoutId: string) {
   const organizationId = ctx.organization.id;
   const claimed = await withTransaction(ctx, async (tx) => {
-    const rows = await tx.$queryRaw<Array<{ status: string }>>`select status from plugin_marketplace_payouts where id = ${payoutId}::uuid and organization_id = ${organizationId}::uuid for update`;
+    const rows = await tx.$queryRaw<
+      Array<{ status: string }>
+    >`select status from plugin_marketplace_payouts where id = ${payoutId}::uuid and organization_id = ${organizationId}::uuid for update`;
     if (!rows.length) throw notFound('Payout');
-    if (rows[0]!.status !== 'failed') throw new AppError('INVALID_TRANSITION', `a ${rows[0]!.status} payout cannot be retried (only failed ones)`, { from: rows[0]!.status, to: 'pending', allowed: [] });
+    if (rows[0]!.status !== 'failed')
+      throw new AppError('INVALID_TRANSITION', `a ${rows[0]!.status} payout cannot be retried (only failed ones)`, { from: rows[0]!.status, to: 'pending', allowed: [] });
     return tx.marketplacePayout.update({ where: { id: payoutId }, data: { status: 'pending', attempts: { increment: 1 } } });
   });
   return payoutView(await deliverPayout(ctx.db as Db, ctx, adapter, claimed));

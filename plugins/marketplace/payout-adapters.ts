@@ -48,7 +48,12 @@ export function stripePayoutAdapter(secretKey: string, options: StripePayoutOpti
       client ??= new (StripeSdk())(secretKey, { timeout: options.timeoutMs ?? 20_000, maxNetworkRetries: 2, ...(options.api ?? {}) });
       try {
         const transfer = await client.transfers.create(
-          { amount: request.amount, currency: request.currency.toLowerCase(), destination: request.destination, metadata: { payoutId: request.payoutId, vendorId: request.vendorId } },
+          {
+            amount: request.amount,
+            currency: request.currency.toLowerCase(),
+            destination: request.destination,
+            metadata: { payoutId: request.payoutId, vendorId: request.vendorId },
+          },
           { idempotencyKey: request.idempotencyKey },
         );
         return { ok: true, externalId: transfer.id };

@@ -22,8 +22,15 @@ export async function vendorPerformance(ctx: Ctx, vendorId: string, input: { day
   const orders = num(row!.orders);
   const rate = (n: bigint, d: number) => (d ? Math.round((num(n) / d) * 10_000) / 10_000 : null);
   return {
-    vendorId, windowDays: input.days, since: since.toISOString(), orderCount: orders,
-    onTimeShipRate: rate(row!.on_time, num(row!.shipped)), cancellationRate: rate(row!.cancelled, orders), disputeRate: rate(row!.disputed, orders),
-    averageRating: row!.rating === null ? null : Math.round(row!.rating * 100) / 100, reviewCount: num(row!.reviews), shipWithinHours,
+    vendorId,
+    windowDays: input.days,
+    since: since.toISOString(),
+    orderCount: orders,
+    onTimeShipRate: rate(row!.on_time, num(row!.shipped)),
+    cancellationRate: rate(row!.cancelled, orders),
+    disputeRate: rate(row!.disputed, orders),
+    averageRating: row!.rating === null ? null : Math.round(row!.rating * 100) / 100,
+    reviewCount: num(row!.reviews),
+    shipWithinHours,
   };
 }

@@ -23,22 +23,35 @@ type ReturnRow = Prisma.MarketplaceReturnGetPayload<object>;
 
 export function returnView(r: ReturnRow) {
   return {
-    id: r.id, subOrderId: r.subOrderId, vendorId: r.vendorId, customerId: r.customerId, status: r.status as ReturnStatus, reason: r.reason,
-    lines: r.lines as Array<{ subOrderLineId: string; quantity: number }>, refundAmount: num(r.refundAmount), trackingNumber: r.trackingNumber, carrier: r.carrier,
-    receivedAt: iso(r.receivedAt), createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString(),
+    id: r.id,
+    subOrderId: r.subOrderId,
+    vendorId: r.vendorId,
+    customerId: r.customerId,
+    status: r.status as ReturnStatus,
+    reason: r.reason,
+    lines: r.lines as Array<{ subOrderLineId: string; quantity: number }>,
+    refundAmount: num(r.refundAmount),
+    trackingNumber: r.trackingNumber,
+    carrier: r.carrier,
+    receivedAt: iso(r.receivedAt),
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
   };
 }
 
 export async function requestReturn(ctx: Ctx, audience: Audience, input: { subOrderId: string; reason: string; lines: Array<{ subOrderLineId: string; quantity: number }> }) {
   if (audience.kind === 'vendor') throw forbidden('A return is requested by the customer or an admin');
   return withTransaction(ctx, async (tx) => {
-    const rows = await tx.$queryRaw<Array<{ id: string }>>`select id from plugin_marketplace_sub_orders where id = ${input.subOrderId}::uuid and organization_id = ${ctx.organization.id}::uuid for update`;
+    const rows = await tx.$queryRaw<
+      Array<{ id: string }>
+    >`select id from plugin_marketplace_sub_orders where id = ${input.subOrderId}::uuid and organization_id = ${ctx.organization.id}::uuid for update`;
     const sub = rows.length ? await tx.marketplaceSubOrder.findFirst({ where: { id: input.subOrderId, ...scopeWhere(ctx, audience) }, include: { lines: true } }) : null;
     if (!sub) throw validationFailed([{ field: 'subOrderId', message: 'is not a sub-order you can return' }]);
     if (sub.status !== 'delivered') throw validationFailed([{ field: 'subOrderId', message: `only a delivered sub-order can be returned (this one is ${sub.status})` }]);
     const earlier = await tx.marketplaceReturn.findMany({ where: { organizationId: ctx.organization.id, subOrderId: sub.id }, select: { lines: true } });
     const returned = new Map<string, number>();
-    for (const r of earlier) for (const l of r.lines as Array<{ subOrderLineId: string; quantity: number }>) returned.set(l.subOrderLineId, (returned.get(l.subOrderLineId) ?? 0) + l.quantity);
+    for (const r of earlier)
+      for (const l of r.lines as Array<{ subOrderLineId: string; quantity: number }>) returned.set(l.subOrderLineId, (returned.get(l.subOrderLineId) ?? 0) + l.quantity);
     const byId = new Map(sub.lines.map((l) => [l.id, l]));
     const issues: Array<{ field: string; message: string }> = [];
     let refundAmount = 0;
@@ -52,7 +65,15 @@ export async function requestReturn(ctx: Ctx, audience: Audience, input: { subOr
     });
     if (issues.length) throw validationFailed(issues);
     const row = await tx.marketplaceReturn.create({
-      data: { organizationId: ctx.organization.id, subOrderId: sub.id, vendorId: sub.vendorId, customerId: sub.customerId, reason: input.reason, lines: input.lines, refundAmount: BigInt(refundAmount) },
+      data: {
+        organizationId: ctx.organization.id,
+        subOrderId: sub.id,
+        vendorId: sub.vendorId,
+        customerId: sub.customerId,
+        reason: input.reason,
+        lines: input.lines,
+        refundAmount: BigInt(refundAmount),
+      },
     });
     await emit(tx, ctx, 'marketplace.return.create', { return: returnView(row) });
     return returnView(row);
@@ -93,12 +114,19 @@ export async function receiveReturn(ctx: Ctx, audience: Audience, id: string) {
     const lines = (r.lines as Array<{ subOrderLineId: string; quantity: number }>).map((l) => ({ line: byId.get(l.subOrderLineId)!, quantity: l.quantity }));
     const octx = orderCtx(inTransaction(ctx, tx));
     for (const { line, quantity } of lines) {
-      await ctx.services.inventory.adjust(serviceCtx(octx, tx), { entityId: line.entityId, variantId: line.variantId, type: 'return', quantity, reference: `marketplace-return:${r.id}` });
+      await ctx.services.inventory.adjust(serviceCtx(octx, tx), {
+        entityId: line.entityId,
+        variantId: line.variantId,
+        type: 'return',
+        quantity,
+        reference: `marketplace-return:${r.id}`,
+      });
     }
     let refunded = num(r.refundAmount);
     const order = await lockOrderForSystem(tx, ctx.organization.id, sub.orderId);
     if (order && num(order.capturedAmount) > 0) {
-      refunded = (await createRefund(octx, order.id, { lines: lines.map((l) => ({ lineItemId: l.line.orderLineId, quantity: l.quantity })), reason: `marketplace return ${r.id}` })).amount;
+      refunded = (await createRefund(octx, order.id, { lines: lines.map((l) => ({ lineItemId: l.line.orderLineId, quantity: l.quantity })), reason: `marketplace return ${r.id}` }))
+        .amount;
     }
     await bookSubOrderDebit(tx, sub, { kind: 'refund', share: vendorShare(refunded, num(sub.commissionTotal), num(sub.total)), reference: `return:${r.id}` });
     const row = await tx.marketplaceReturn.update({ where: { id }, data: { status: 'received', receivedAt: new Date(), refundAmount: BigInt(refunded) } });

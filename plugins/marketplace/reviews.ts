@@ -13,7 +13,16 @@ export const REVIEW_MOVES: Moves<ReviewStatus> = { pending: ['published', 'hidde
 type ReviewRow = Prisma.MarketplaceReviewGetPayload<object>;
 
 export function reviewView(r: ReviewRow) {
-  return { id: r.id, vendorId: r.vendorId, subOrderId: r.subOrderId, rating: r.rating, text: r.text, status: r.status as ReviewStatus, createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString() };
+  return {
+    id: r.id,
+    vendorId: r.vendorId,
+    subOrderId: r.subOrderId,
+    rating: r.rating,
+    text: r.text,
+    status: r.status as ReviewStatus,
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
+  };
 }
 
 export async function createReview(ctx: Ctx, vendorId: string, input: { subOrderId: string; rating: number; text?: string | null }) {
@@ -27,7 +36,9 @@ export async function createReview(ctx: Ctx, vendorId: string, input: { subOrder
     if (sub.status !== 'delivered') throw validationFailed([{ field: 'subOrderId', message: `only a delivered sub-order can be reviewed (this one is ${sub.status})` }]);
     const existing = await tx.marketplaceReview.findFirst({ where: { organizationId: ctx.organization.id, subOrderId: sub.id }, select: { id: true } });
     if (existing) throw conflict('This sub-order is already reviewed', { fields: ['subOrderId'] });
-    const row = await tx.marketplaceReview.create({ data: { organizationId: ctx.organization.id, vendorId, subOrderId: sub.id, customerId, rating: input.rating, text: input.text ?? null } });
+    const row = await tx.marketplaceReview.create({
+      data: { organizationId: ctx.organization.id, vendorId, subOrderId: sub.id, customerId, rating: input.rating, text: input.text ?? null },
+    });
     await emit(tx, ctx, 'marketplace.review.create', { review: reviewView(row) });
     return reviewView(row);
   });

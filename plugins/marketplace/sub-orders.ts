@@ -45,16 +45,41 @@ type SubOrderBase = Prisma.MarketplaceSubOrderGetPayload<object>;
 
 export function subOrderView(s: SubOrderBase & { lines?: SubOrderRow['lines'] }) {
   return {
-    id: s.id, orderId: s.orderId, vendorId: s.vendorId, customerId: s.customerId, status: s.status as SubOrderStatus, currency: s.currency,
-    subtotal: num(s.subtotal), discountTotal: num(s.discountTotal), taxTotal: num(s.taxTotal), total: num(s.total),
-    commissionTotal: num(s.commissionTotal), netAmount: num(s.netAmount), trackingNumber: s.trackingNumber, carrier: s.carrier, cancelReason: s.cancelReason,
-    confirmedAt: iso(s.confirmedAt), shippedAt: iso(s.shippedAt), deliveredAt: iso(s.deliveredAt), cancelledAt: iso(s.cancelledAt),
-    createdAt: s.createdAt.toISOString(), updatedAt: s.updatedAt.toISOString(),
+    id: s.id,
+    orderId: s.orderId,
+    vendorId: s.vendorId,
+    customerId: s.customerId,
+    status: s.status as SubOrderStatus,
+    currency: s.currency,
+    subtotal: num(s.subtotal),
+    discountTotal: num(s.discountTotal),
+    taxTotal: num(s.taxTotal),
+    total: num(s.total),
+    commissionTotal: num(s.commissionTotal),
+    netAmount: num(s.netAmount),
+    trackingNumber: s.trackingNumber,
+    carrier: s.carrier,
+    cancelReason: s.cancelReason,
+    confirmedAt: iso(s.confirmedAt),
+    shippedAt: iso(s.shippedAt),
+    deliveredAt: iso(s.deliveredAt),
+    cancelledAt: iso(s.cancelledAt),
+    createdAt: s.createdAt.toISOString(),
+    updatedAt: s.updatedAt.toISOString(),
     ...(s.lines
       ? {
           lines: s.lines.map((l) => ({
-            id: l.id, orderLineId: l.orderLineId, entityId: l.entityId, variantId: l.variantId, sku: l.sku, title: l.title, quantity: l.quantity,
-            unitPrice: num(l.unitPrice), total: num(l.total), commissionAmount: num(l.commissionAmount), commissionRule: l.commissionRule,
+            id: l.id,
+            orderLineId: l.orderLineId,
+            entityId: l.entityId,
+            variantId: l.variantId,
+            sku: l.sku,
+            title: l.title,
+            quantity: l.quantity,
+            unitPrice: num(l.unitPrice),
+            total: num(l.total),
+            commissionAmount: num(l.commissionAmount),
+            commissionRule: l.commissionRule,
           })),
         }
       : {}),
@@ -101,7 +126,12 @@ export async function createSubOrders(payload: CheckoutBeforeCommitPayload, hook
   }
   if (!byVendor.size) return;
   const closed = [...byVendor.keys()].filter((id) => statusOfVendor.get(id) !== 'approved');
-  if (closed.length) throw new AppError('VALIDATION_FAILED', `${closed.length} item(s) belong to a vendor that is not approved to sell`, closed.map((vendorId) => ({ field: 'lines', message: `vendor ${vendorId} is not approved to sell`, reason: 'VENDOR_NOT_APPROVED' })));
+  if (closed.length)
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `${closed.length} item(s) belong to a vendor that is not approved to sell`,
+      closed.map((vendorId) => ({ field: 'lines', message: `vendor ${vendorId} is not approved to sell`, reason: 'VENDOR_NOT_APPROVED' })),
+    );
   const commission = resolverFrom(
     (owners[0]?.rules ?? []).map(ruleFromJson),
     owners.flatMap((o) => o.categories.map((categoryId) => ({ entityId: o.entity_id, categoryId }))),
@@ -121,15 +151,42 @@ export async function createSubOrders(payload: CheckoutBeforeCommitPayload, hook
     const id = randomUUID();
     const now = new Date();
     subOrders.push({
-      id, organizationId, orderId: payload.orderId, vendorId, customerId: payload.customerId, status: 'pending', currency: payload.currency,
-      subtotal: BigInt(subtotal), discountTotal: BigInt(discountTotal), taxTotal: BigInt(taxTotal), total: BigInt(total),
-      commissionTotal: BigInt(commissionTotal), netAmount: BigInt(total - commissionTotal),
-      trackingNumber: null, carrier: null, cancelReason: null, confirmedAt: null, shippedAt: null, deliveredAt: null, cancelledAt: null,
-      createdAt: now, updatedAt: now,
+      id,
+      organizationId,
+      orderId: payload.orderId,
+      vendorId,
+      customerId: payload.customerId,
+      status: 'pending',
+      currency: payload.currency,
+      subtotal: BigInt(subtotal),
+      discountTotal: BigInt(discountTotal),
+      taxTotal: BigInt(taxTotal),
+      total: BigInt(total),
+      commissionTotal: BigInt(commissionTotal),
+      netAmount: BigInt(total - commissionTotal),
+      trackingNumber: null,
+      carrier: null,
+      cancelReason: null,
+      confirmedAt: null,
+      shippedAt: null,
+      deliveredAt: null,
+      cancelledAt: null,
+      createdAt: now,
+      updatedAt: now,
       lines: priced
         .map((p) => ({
-          id: randomUUID(), organizationId, subOrderId: id, orderLineId: p.line.id, entityId: p.line.entityId, variantId: p.line.variantId, sku: p.line.sku, title: p.line.title,
-          quantity: p.line.quantity, unitPrice: BigInt(p.line.unitPrice), total: BigInt(p.total), commissionAmount: BigInt(p.commission.amount),
+          id: randomUUID(),
+          organizationId,
+          subOrderId: id,
+          orderLineId: p.line.id,
+          entityId: p.line.entityId,
+          variantId: p.line.variantId,
+          sku: p.line.sku,
+          title: p.line.title,
+          quantity: p.line.quantity,
+          unitPrice: BigInt(p.line.unitPrice),
+          total: BigInt(p.total),
+          commissionAmount: BigInt(p.commission.amount),
           commissionRule: (p.commission.rule ?? null) as Prisma.JsonValue,
         }))
         .sort((a, b) => (a.orderLineId < b.orderLineId ? -1 : a.orderLineId > b.orderLineId ? 1 : 0)), // INCLUDE's order
@@ -141,14 +198,36 @@ export async function createSubOrders(payload: CheckoutBeforeCommitPayload, hook
 /** Every sub-order, its lines and its marketplace.subOrder.create event, in one statement. */
 async function insertSubOrders(tx: Tx, subOrders: SubOrderRow[], origin: EventOrigin): Promise<void> {
   const orders = subOrders.map((s) => ({
-    id: s.id, order_id: s.orderId, vendor_id: s.vendorId, customer_id: s.customerId, status: s.status, currency: s.currency,
-    subtotal: Number(s.subtotal), discount_total: Number(s.discountTotal), tax_total: Number(s.taxTotal), total: Number(s.total),
-    commission_total: Number(s.commissionTotal), net_amount: Number(s.netAmount), created_at: s.createdAt.toISOString(),
+    id: s.id,
+    order_id: s.orderId,
+    vendor_id: s.vendorId,
+    customer_id: s.customerId,
+    status: s.status,
+    currency: s.currency,
+    subtotal: Number(s.subtotal),
+    discount_total: Number(s.discountTotal),
+    tax_total: Number(s.taxTotal),
+    total: Number(s.total),
+    commission_total: Number(s.commissionTotal),
+    net_amount: Number(s.netAmount),
+    created_at: s.createdAt.toISOString(),
   }));
-  const lines = subOrders.flatMap((s) => s.lines.map((l) => ({
-    id: l.id, sub_order_id: l.subOrderId, order_line_id: l.orderLineId, entity_id: l.entityId, variant_id: l.variantId, sku: l.sku, title: l.title,
-    quantity: l.quantity, unit_price: Number(l.unitPrice), total: Number(l.total), commission_amount: Number(l.commissionAmount), commission_rule: l.commissionRule,
-  })));
+  const lines = subOrders.flatMap((s) =>
+    s.lines.map((l) => ({
+      id: l.id,
+      sub_order_id: l.subOrderId,
+      order_line_id: l.orderLineId,
+      entity_id: l.entityId,
+      variant_id: l.variantId,
+      sku: l.sku,
+      title: l.title,
+      quantity: l.quantity,
+      unit_price: Number(l.unitPrice),
+      total: Number(l.total),
+      commission_amount: Number(l.commissionAmount),
+      commission_rule: l.commissionRule,
+    })),
+  );
   const events = subOrders.map((s) => ({ payload: { subOrder: subOrderView(s) }, created_at: s.createdAt.toISOString() }));
   const org = subOrders[0]!.organizationId;
   await tx.$executeRaw`
@@ -250,9 +329,14 @@ export async function moveSubOrder(ctx: Ctx, audience: Audience, id: string, inp
     const data: Prisma.MarketplaceSubOrderUpdateInput = { status: input.to };
     if (input.to === 'confirmed') {
       if (!['confirmed', 'processing', 'partially_fulfilled'].includes(order.status)) {
-        throw new AppError('INVALID_TRANSITION', `the order is ${order.status}: a sub-order is confirmed once its order is paid`, { from: sub.status, to: 'confirmed', orderStatus: order.status });
+        throw new AppError('INVALID_TRANSITION', `the order is ${order.status}: a sub-order is confirmed once its order is paid`, {
+          from: sub.status,
+          to: 'confirmed',
+          orderStatus: order.status,
+        });
       }
-      if (order.status === 'confirmed') await moveOrder(tx, octx, order, { trigger: 'patch', to: 'processing', actor: actorRecord(ctx), reason: `sub-order ${sub.id} confirmed by its vendor` });
+      if (order.status === 'confirmed')
+        await moveOrder(tx, octx, order, { trigger: 'patch', to: 'processing', actor: actorRecord(ctx), reason: `sub-order ${sub.id} confirmed by its vendor` });
       data.confirmedAt = now;
     } else if (input.to === 'shipped') {
       await ship(tx, octx, sub, input);
@@ -260,8 +344,14 @@ export async function moveSubOrder(ctx: Ctx, audience: Audience, id: string, inp
     } else if (input.to === 'delivered') {
       data.deliveredAt = now;
       await book(tx, {
-        organizationId: ctx.organization.id, vendorId: sub.vendorId, kind: 'sale', amount: num(sub.netAmount), currency: sub.currency,
-        reference: `sale:${sub.id}`, subOrderId: sub.id, availableAt: new Date(now.getTime() + deps.holdingDays * DAY_MS),
+        organizationId: ctx.organization.id,
+        vendorId: sub.vendorId,
+        kind: 'sale',
+        amount: num(sub.netAmount),
+        currency: sub.currency,
+        reference: `sale:${sub.id}`,
+        subOrderId: sub.id,
+        availableAt: new Date(now.getTime() + deps.holdingDays * DAY_MS),
       });
     } else if (input.to === 'cancelled') {
       await cancel(tx, octx, sub, order, input.reason ?? null);
@@ -315,7 +405,11 @@ async function cancel(tx: Tx, ctx: Ctx, sub: SubOrderRow, order: OrderRow, reaso
   }
   const moves = order.lines
     .filter((l) => mine.has(l.id))
-    .flatMap((l) => ((l.reservations ?? []) as Array<{ warehouseId: string; quantity: number }>).filter((r) => r.quantity > 0).map((r) => ({ entityId: l.entityId, variantId: l.variantId, warehouseId: r.warehouseId, quantity: r.quantity, reference: `order:${order.id}` })));
+    .flatMap((l) =>
+      ((l.reservations ?? []) as Array<{ warehouseId: string; quantity: number }>)
+        .filter((r) => r.quantity > 0)
+        .map((r) => ({ entityId: l.entityId, variantId: l.variantId, warehouseId: r.warehouseId, quantity: r.quantity, reference: `order:${order.id}` })),
+    );
   if (moves.length) await portsOf(ctx.services).inventory.release(serviceCtx(ctx, tx), moves);
   await tx.orderLine.updateMany({ where: { organizationId: ctx.organization.id, id: { in: [...mine] } }, data: { reservations: [] } });
   if (order.status === 'partially_fulfilled') await followFulfilment(tx, ctx, order.id, mine);

@@ -21,8 +21,17 @@ type DocumentRow = Prisma.MarketplaceVendorDocumentGetPayload<object>;
 
 export function vendorView(v: VendorRow) {
   return {
-    id: v.id, name: v.name, email: v.email, description: v.description, status: v.status as VendorStatus, statusReason: v.statusReason,
-    userId: v.userId, stripeAccountId: v.stripeAccountId, approvedAt: iso(v.approvedAt), createdAt: v.createdAt.toISOString(), updatedAt: v.updatedAt.toISOString(),
+    id: v.id,
+    name: v.name,
+    email: v.email,
+    description: v.description,
+    status: v.status as VendorStatus,
+    statusReason: v.statusReason,
+    userId: v.userId,
+    stripeAccountId: v.stripeAccountId,
+    approvedAt: iso(v.approvedAt),
+    createdAt: v.createdAt.toISOString(),
+    updatedAt: v.updatedAt.toISOString(),
   };
 }
 /** What a vendor sees of itself in the portal (no Stripe account id, no internal link). */
@@ -32,7 +41,16 @@ export function publicVendorView(v: VendorRow) {
 }
 
 export function documentView(d: DocumentRow) {
-  return { id: d.id, vendorId: d.vendorId, kind: d.kind, mediaId: d.mediaId, status: d.status, reason: d.reason, reviewedAt: iso(d.reviewedAt), createdAt: d.createdAt.toISOString() };
+  return {
+    id: d.id,
+    vendorId: d.vendorId,
+    kind: d.kind,
+    mediaId: d.mediaId,
+    status: d.status,
+    reason: d.reason,
+    reviewedAt: iso(d.reviewedAt),
+    createdAt: d.createdAt.toISOString(),
+  };
 }
 
 export async function findVendor(db: Ctx['db'] | Tx, organizationId: string, id: string): Promise<VendorRow> {
@@ -68,7 +86,14 @@ export async function createVendor(ctx: Ctx, input: VendorInput) {
   return withTransaction(ctx, async (tx) => {
     if (input.userId) await checkUser(tx, ctx.organization.id, input.userId, null);
     const row = await tx.marketplaceVendor.create({
-      data: { organizationId: ctx.organization.id, name: input.name, email: input.email.toLowerCase(), description: input.description ?? null, userId: input.userId ?? null, stripeAccountId: input.stripeAccountId ?? null },
+      data: {
+        organizationId: ctx.organization.id,
+        name: input.name,
+        email: input.email.toLowerCase(),
+        description: input.description ?? null,
+        userId: input.userId ?? null,
+        stripeAccountId: input.stripeAccountId ?? null,
+      },
     });
     await emit(tx, ctx, 'marketplace.vendor.create', { vendor: vendorView(row) });
     return vendorView(row);
@@ -126,13 +151,21 @@ export async function moveVendor(ctx: Ctx, id: string, to: VendorStatus, reason:
   return withTransaction(ctx, async (tx) => {
     const vendor = await lockVendor(tx, ctx.organization.id, id);
     if (from && vendor.status !== from) {
-      throw new AppError('INVALID_TRANSITION', `a ${vendor.status} vendor cannot become ${to} this way (only a ${from} one)`, { from: vendor.status, to, allowed: VENDOR_MOVES[vendor.status as VendorStatus] ?? [] });
+      throw new AppError('INVALID_TRANSITION', `a ${vendor.status} vendor cannot become ${to} this way (only a ${from} one)`, {
+        from: vendor.status,
+        to,
+        allowed: VENDOR_MOVES[vendor.status as VendorStatus] ?? [],
+      });
     }
     assertMove('vendor', VENDOR_MOVES, vendor.status, to);
     if (to === 'approved') {
       const missing = await missingDocuments(tx, ctx.organization.id, id, requiredDocuments);
       if (missing.length) {
-        throw new AppError('VALIDATION_FAILED', `the vendor cannot be approved before its required documents are: ${missing.join(', ')}`, missing.map((kind) => ({ field: 'documents', message: `${kind} has no approved document` })));
+        throw new AppError(
+          'VALIDATION_FAILED',
+          `the vendor cannot be approved before its required documents are: ${missing.join(', ')}`,
+          missing.map((kind) => ({ field: 'documents', message: `${kind} has no approved document` })),
+        );
       }
     }
     const row = await tx.marketplaceVendor.update({

@@ -48,8 +48,7 @@ type Ctx = RequestContext;
 
 const REFUSED = 'The operator and PIN do not match an operator of this store';
 const refused = () => new AppError('UNAUTHORIZED', REFUSED);
-const locked = (maxFailures: number) =>
-  new AppError('FORBIDDEN', `This operator is locked after ${maxFailures} wrong PINs: a manager must set a new PIN (PUT /api/pos/auth/pin)`);
+const locked = (maxFailures: number) => new AppError('FORBIDDEN', `This operator is locked after ${maxFailures} wrong PINs: a manager must set a new PIN (PUT /api/pos/auth/pin)`);
 
 // ── rate limit per operator id (rate-limiter-flexible: memory, or Redis when REDIS_URL is set) ──
 
@@ -112,7 +111,10 @@ export async function setPin(ctx: Ctx, input: { operatorId: string; pin: string 
       update: { pinHash, pinVersion: version },
     });
     const shifts = await tx.posShift.findMany({ where: { organizationId: org, operatorId: user.id, revokedAt: null }, select: { id: true, apiKeyId: true } });
-    await ctx.services.identity.revokeApiKeys(tx, shifts.map((s) => s.apiKeyId));
+    await ctx.services.identity.revokeApiKeys(
+      tx,
+      shifts.map((s) => s.apiKeyId),
+    );
     if (shifts.length) await tx.posShift.updateMany({ where: { id: { in: shifts.map((s) => s.id) } }, data: { revokedAt: new Date() } });
     await tx.posPinAttempt.deleteMany({ where: { organizationId: org, operatorId: user.id } });
     // The route builder writes the audit entry (pos.pinSet / pos.pinRotate) in this transaction.
@@ -250,13 +252,27 @@ export async function createOverride(
   return withTransaction(ctx, async (tx) => {
     const row = await tx.posOverride.create({
       data: {
-        organizationId: org, action: input.action, tokenHash: hashToken(token), managerId: user.id,
-        requestedBy: ctx.actor!.userId, requestedKeyId: ctx.actor!.apiKeyId ?? null,
-        registerId: input.registerId ?? null, reason: input.reason ?? null, expiresAt,
+        organizationId: org,
+        action: input.action,
+        tokenHash: hashToken(token),
+        managerId: user.id,
+        requestedBy: ctx.actor!.userId,
+        requestedKeyId: ctx.actor!.apiKeyId ?? null,
+        registerId: input.registerId ?? null,
+        reason: input.reason ?? null,
+        expiresAt,
         ...(approval ? { approval: approval as unknown as Prisma.InputJsonObject } : {}),
       },
     });
-    const view = { overrideId: row.id, action: row.action, managerId: user.id, requestedBy: row.requestedBy, registerId: row.registerId, expiresAt: expiresAt.toISOString(), ...(approval ? { approval } : {}) };
+    const view = {
+      overrideId: row.id,
+      action: row.action,
+      managerId: user.id,
+      requestedBy: row.requestedBy,
+      registerId: row.registerId,
+      expiresAt: expiresAt.toISOString(),
+      ...(approval ? { approval } : {}),
+    };
     // Both actors: the cashier is the entry's actor, the manager who typed the PIN is in it.
     await recordAudit(tx, ctx, { event: 'pos.overrideGrant', entityType: 'pos_override', entityId: row.id, after: { ...view, reason: row.reason } });
     return { ...view, token };
@@ -277,11 +293,17 @@ export async function consumeOverride(tx: Tx, ctx: Ctx, token: string, action: O
   });
   const row = await tx.posOverride.findFirst({ where: { organizationId: org, tokenHash } });
   if (claimed.count === 1 && row) {
-    await recordAudit(tx, ctx, { event: 'pos.overrideUse', entityType: 'pos_override', entityId: row.id, after: { overrideId: row.id, action, managerId: row.managerId, usedFor } });
+    await recordAudit(tx, ctx, {
+      event: 'pos.overrideUse',
+      entityType: 'pos_override',
+      entityId: row.id,
+      after: { overrideId: row.id, action, managerId: row.managerId, usedFor },
+    });
     return row;
   }
   if (!row) throw validationFailed([{ field, message: 'is not an override token of this store' }], 'Unknown override token');
   if (row.action !== action) throw validationFailed([{ field, message: `authorizes ${row.action}, not ${action}` }], 'Override token for another action');
-  if (row.consumedAt) throw new AppError('CONFLICT', 'This override token was already used', { fields: [field], consumedAt: row.consumedAt.toISOString(), consumedBy: row.consumedBy });
+  if (row.consumedAt)
+    throw new AppError('CONFLICT', 'This override token was already used', { fields: [field], consumedAt: row.consumedAt.toISOString(), consumedBy: row.consumedBy });
   throw validationFailed([{ field, message: `expired at ${row.expiresAt.toISOString()}` }], 'Override token expired');
 }

@@ -84,7 +84,8 @@ export async function createExchange(ctx: Ctx, options: ExchangeOptions, input: 
 
   // 2. The original order and what may come back.
   const order = await lockOrder(tx, ctx, input.orderId);
-  if (!PAID.has(order.paymentStatus)) throw conflict(`Only a paid order can be exchanged (payment status: ${order.paymentStatus})`, { reason: 'order_not_paid', paymentStatus: order.paymentStatus });
+  if (!PAID.has(order.paymentStatus))
+    throw conflict(`Only a paid order can be exchanged (payment status: ${order.paymentStatus})`, { reason: 'order_not_paid', paymentStatus: order.paymentStatus });
   const byId = new Map(order.lines.map((l) => [l.id, l]));
   const issues: FieldIssue[] = [];
   const returned = new Map<string, number>();
@@ -102,7 +103,11 @@ export async function createExchange(ctx: Ctx, options: ExchangeOptions, input: 
   }
 
   // 3. The replacement, priced in the order's currency.
-  const sellables = await loadSellables(tx, org, input.newLines.map((l) => ({ entityId: l.entityId, variantId: l.variantId ?? null })));
+  const sellables = await loadSellables(
+    tx,
+    org,
+    input.newLines.map((l) => ({ entityId: l.entityId, variantId: l.variantId ?? null })),
+  );
   sellables.forEach((s, i) => {
     const reason = unsellableReason(s);
     if (reason) issues.push({ field: `newLines.${i}.entityId`, message: reason });
@@ -122,7 +127,8 @@ export async function createExchange(ctx: Ctx, options: ExchangeOptions, input: 
     return unit ?? 0;
   });
   if (overridden.length && !input.priceOverrideToken) {
-    for (const i of overridden) issues.push({ field: `newLines.${i}.unitPrice`, message: 'differs from the price list: needs a manager override (priceOverrideToken for price_override)' });
+    for (const i of overridden)
+      issues.push({ field: `newLines.${i}.unitPrice`, message: 'differs from the price list: needs a manager override (priceOverrideToken for price_override)' });
   }
   if (issues.length) throw validationFailed(issues, 'The exchange cannot be made as asked');
 
@@ -133,7 +139,10 @@ export async function createExchange(ctx: Ctx, options: ExchangeOptions, input: 
     return { row, quantity, amount: unitsShare(net, row.quantity, row.refundedQuantity + quantity) - unitsShare(net, row.quantity, row.refundedQuantity) };
   });
   const refundable = toNumber(order.capturedAmount) - toNumber(order.refundedAmount);
-  const credit = Math.min(refundable, credits.reduce((sum, c) => sum + c.amount, 0));
+  const credit = Math.min(
+    refundable,
+    credits.reduce((sum, c) => sum + c.amount, 0),
+  );
   const lineTotals = input.newLines.map((l, i) => unitPrices[i]! * l.quantity);
   const replacementTotal = lineTotals.reduce((a, b) => a + b, 0);
   const difference = replacementTotal - credit;
@@ -146,7 +155,12 @@ export async function createExchange(ctx: Ctx, options: ExchangeOptions, input: 
   if (difference < 0 && -difference > options.cashierRefundCap) {
     if (!input.refundOverrideToken) {
       throw validationFailed(
-        [{ field: 'refundOverrideToken', message: `a refund of ${-difference} is over the cashier's cap of ${options.cashierRefundCap}: needs a manager override (refund_over_cap)` }],
+        [
+          {
+            field: 'refundOverrideToken',
+            message: `a refund of ${-difference} is over the cashier's cap of ${options.cashierRefundCap}: needs a manager override (refund_over_cap)`,
+          },
+        ],
         'Refund over the cashier cap',
       );
     }
@@ -162,13 +176,28 @@ export async function createExchange(ctx: Ctx, options: ExchangeOptions, input: 
   const sctx = serviceCtx(ctx, tx);
   for (const c of [...credits].sort((a, b) => a.row.entityId.localeCompare(b.row.entityId))) {
     const warehouseId = (c.row.reservations as Array<{ warehouseId?: string }> | null)?.[0]?.warehouseId ?? null;
-    await inventory.adjust(sctx, { entityId: c.row.entityId, variantId: c.row.variantId, warehouseId, type: 'return', quantity: c.quantity, reference, note: 'returned in a point-of-sale exchange' });
+    await inventory.adjust(sctx, {
+      entityId: c.row.entityId,
+      variantId: c.row.variantId,
+      warehouseId,
+      type: 'return',
+      quantity: c.quantity,
+      reference,
+      note: 'returned in a point-of-sale exchange',
+    });
   }
   const sold: Array<Array<{ warehouseId: string; quantity: number }>> = input.newLines.map(() => []);
   const outOrder = input.newLines.map((_, i) => i).sort((a, b) => input.newLines[a]!.entityId.localeCompare(input.newLines[b]!.entityId));
   for (const i of outOrder) {
     const l = input.newLines[i]!;
-    const out = await inventory.adjust(sctx, { entityId: l.entityId, variantId: l.variantId ?? null, type: 'sale', quantity: -l.quantity, reference, note: 'handed over in a point-of-sale exchange' });
+    const out = await inventory.adjust(sctx, {
+      entityId: l.entityId,
+      variantId: l.variantId ?? null,
+      type: 'sale',
+      quantity: -l.quantity,
+      reference,
+      note: 'handed over in a point-of-sale exchange',
+    });
     sold[i] = [{ warehouseId: out.level.warehouseId, quantity: l.quantity }];
   }
 
@@ -178,11 +207,18 @@ export async function createExchange(ctx: Ctx, options: ExchangeOptions, input: 
   const actor = actorRecord(ctx);
   const refund = await tx.orderRefund.create({
     data: {
-      organizationId: org, orderId: order.id, amount: BigInt(credit), currency: order.currency,
+      organizationId: org,
+      orderId: order.id,
+      amount: BigInt(credit),
+      currency: order.currency,
       reason: `exchange ${exchangeId}${input.reason ? `: ${input.reason}` : ''}`,
-      operatorId: actor.id ?? 'system', operatorKind: actor.kind, operatorDay: calendarDay(now, settings.timezone),
+      operatorId: actor.id ?? 'system',
+      operatorKind: actor.kind,
+      operatorDay: calendarDay(now, settings.timezone),
       // Settled at once: the credit pays for the replacement; nothing to undo or pay out later.
-      status: 'succeeded', undoDeadline: now, settledAt: now,
+      status: 'succeeded',
+      undoDeadline: now,
+      settledAt: now,
       lines: { create: credits.map((c) => ({ lineId: c.row.id, quantity: c.quantity, amount: BigInt(c.amount) })) },
     },
   });
@@ -196,21 +232,41 @@ export async function createExchange(ctx: Ctx, options: ExchangeOptions, input: 
   const replacementId = randomUUID();
   const created = await tx.order.create({
     data: {
-      id: replacementId, organizationId: org, number: `pending:${replacementId}`,
-      customerId: order.customerId, customerEmail: order.customerEmail, customerGroupIds: order.customerGroupIds,
-      status: 'confirmed', paymentStatus: 'paid', currency: order.currency,
-      subtotal: BigInt(replacementTotal), grandTotal: BigInt(replacementTotal), capturedAmount: BigInt(replacementTotal),
+      id: replacementId,
+      organizationId: org,
+      number: `pending:${replacementId}`,
+      customerId: order.customerId,
+      customerEmail: order.customerEmail,
+      customerGroupIds: order.customerGroupIds,
+      status: 'confirmed',
+      paymentStatus: 'paid',
+      currency: order.currency,
+      subtotal: BigInt(replacementTotal),
+      grandTotal: BigInt(replacementTotal),
+      capturedAmount: BigInt(replacementTotal),
       pricing: { exchange: { exchangeId, originalOrderId: order.id, credit, difference } } as Prisma.InputJsonObject,
-      paymentProvider: 'pos-exchange', paymentMethodId: difference > 0 ? input.paymentMethodId! : null, placedAt: now,
+      paymentProvider: 'pos-exchange',
+      paymentMethodId: difference > 0 ? input.paymentMethodId! : null,
+      placedAt: now,
     },
   });
   const lines = await tx.orderLine.createManyAndReturn({
     data: input.newLines.map((l, i) => ({
-      organizationId: org, orderId: replacementId, position: i, entityId: l.entityId, variantId: l.variantId ?? null,
-      entityType: sellables[i]!.entityType, sku: sellables[i]!.sku, title: sellables[i]!.title, quantity: l.quantity,
-      unitPrice: BigInt(unitPrices[i]!), totalPrice: BigInt(lineTotals[i]!), reservations: sold[i]!,
+      organizationId: org,
+      orderId: replacementId,
+      position: i,
+      entityId: l.entityId,
+      variantId: l.variantId ?? null,
+      entityType: sellables[i]!.entityType,
+      sku: sellables[i]!.sku,
+      title: sellables[i]!.title,
+      quantity: l.quantity,
+      unitPrice: BigInt(unitPrices[i]!),
+      totalPrice: BigInt(lineTotals[i]!),
+      reservations: sold[i]!,
       // Handed over at the counter.
-      fulfilledQuantity: l.quantity, fulfillmentStatus: 'fulfilled' as const,
+      fulfilledQuantity: l.quantity,
+      fulfillmentStatus: 'fulfilled' as const,
     })),
   });
   await recordStatusChange(tx, ctx, replacementId, null, 'pending', { trigger: 'pos-exchange', actor });
@@ -226,30 +282,54 @@ export async function createExchange(ctx: Ctx, options: ExchangeOptions, input: 
     // Paid at the counter: charged and captured at once (a card that needs 3-D Secure cannot be
     // completed here and counts as declined).
     const payment = await provider.authorize({
-      paymentId: randomUUID(), orderId: replacementId, organizationId: org, amount: difference, currency: order.currency,
-      method: { id: input.paymentMethodId! }, idempotencyKey: `${providerKey}:charge`, capture: true,
-      returnUrl: ctx.config.baseUrl ?? `${new URL(ctx.request.url).origin}/`, customerEmail: order.customerEmail,
+      paymentId: randomUUID(),
+      orderId: replacementId,
+      organizationId: org,
+      amount: difference,
+      currency: order.currency,
+      method: { id: input.paymentMethodId! },
+      idempotencyKey: `${providerKey}:charge`,
+      capture: true,
+      returnUrl: ctx.config.baseUrl ?? `${new URL(ctx.request.url).origin}/`,
+      customerEmail: order.customerEmail,
     });
     if (payment.status !== 'captured' && payment.status !== 'pending') {
       const failure = payment.failure ?? { code: 'authentication_required', message: 'The card needs authentication, which cannot be done at the counter.' };
       throw new AppError('CHECKOUT_FAILED', `The exchange was not made: ${failure.message}`, {
-        reason: 'payment_declined', paymentCode: failure.code, ...(failure.declineCode ? { declineCode: failure.declineCode } : {}),
+        reason: 'payment_declined',
+        paymentCode: failure.code,
+        ...(failure.declineCode ? { declineCode: failure.declineCode } : {}),
       });
     }
     settlement = 'charge';
     providerReference = payment.providerReference;
     await tx.order.update({ where: { id: replacementId }, data: { paymentIntentId: payment.providerReference } });
   } else if (difference < 0) {
-    const original = await tx.payment.findFirst({ where: { orderId: order.id, providerReference: order.paymentIntentId! }, select: { id: true, refundedAmount: true, capturedAmount: true } });
-    const paid = await provider.refund({
-      paymentId: original?.id ?? order.id, refundId: refund.id, providerReference: order.paymentIntentId!, amount: -difference, currency: order.currency,
-      idempotencyKey: `${providerKey}:refund`, metadata: { orderId: order.id, exchangeId },
+    const original = await tx.payment.findFirst({
+      where: { orderId: order.id, providerReference: order.paymentIntentId! },
+      select: { id: true, refundedAmount: true, capturedAmount: true },
     });
-    if (!paid.ok) throw new AppError('CHECKOUT_FAILED', `The exchange was not made: the refund of the difference failed (${paid.message})`, { reason: 'refund_failed', paymentCode: paid.code });
+    const paid = await provider.refund({
+      paymentId: original?.id ?? order.id,
+      refundId: refund.id,
+      providerReference: order.paymentIntentId!,
+      amount: -difference,
+      currency: order.currency,
+      idempotencyKey: `${providerKey}:refund`,
+      metadata: { orderId: order.id, exchangeId },
+    });
+    if (!paid.ok)
+      throw new AppError('CHECKOUT_FAILED', `The exchange was not made: the refund of the difference failed (${paid.message})`, {
+        reason: 'refund_failed',
+        paymentCode: paid.code,
+      });
     // The card got money back: its payment record says so.
     const refunded = Number(original?.refundedAmount ?? 0) - difference;
     if (original && refunded <= Number(original.capturedAmount)) {
-      await tx.payment.update({ where: { id: original.id }, data: { refundedAmount: BigInt(refunded), status: refunded >= Number(original.capturedAmount) ? 'refunded' : 'partially_refunded' } });
+      await tx.payment.update({
+        where: { id: original.id },
+        data: { refundedAmount: BigInt(refunded), status: refunded >= Number(original.capturedAmount) ? 'refunded' : 'partially_refunded' },
+      });
     }
     settlement = 'refund';
     providerReference = paid.providerReference;
@@ -257,12 +337,29 @@ export async function createExchange(ctx: Ctx, options: ExchangeOptions, input: 
 
   const row = await tx.posExchange.create({
     data: {
-      id: exchangeId, organizationId: org, originalOrderId: order.id, replacementOrderId: replacementId, refundId: refund.id,
-      currency: order.currency, credit: BigInt(credit), replacementTotal: BigInt(replacementTotal), difference: BigInt(difference),
-      settlement, providerReference, idempotencyKey: input.idempotencyKey, registerId: input.registerId ?? null, overrideIds, createdBy: actor.id,
+      id: exchangeId,
+      organizationId: org,
+      originalOrderId: order.id,
+      replacementOrderId: replacementId,
+      refundId: refund.id,
+      currency: order.currency,
+      credit: BigInt(credit),
+      replacementTotal: BigInt(replacementTotal),
+      difference: BigInt(difference),
+      settlement,
+      providerReference,
+      idempotencyKey: input.idempotencyKey,
+      registerId: input.registerId ?? null,
+      overrideIds,
+      createdBy: actor.id,
     },
   });
-  const view = orderView({ ...created, number, paymentIntentId: providerReference && difference > 0 ? providerReference : null, lines: lines.sort((a, b) => a.position - b.position) });
+  const view = orderView({
+    ...created,
+    number,
+    paymentIntentId: providerReference && difference > 0 ? providerReference : null,
+    lines: lines.sort((a, b) => a.position - b.position),
+  });
   await recordEvent(tx, originOf(ctx), 'orders.create', { order: orderPayload(view) });
   return { ...exchangeView(row), replayed: false };
 }

@@ -69,14 +69,23 @@ export function pos(options: PosOptions = {}): Plugin {
       const { PinSetRef, ShiftRef, OverrideRef, ReturnRef, ExchangeRef } = posTypes();
       // List items as GraphQL input objects (they were JSONObject), declared with the routes:
       // only an enabled plugin adds types.
-      const returnLines = z.array(pluginInput('PosReturnLineInput', 'Goods taken back without a receipt: a catalog entity (and variant) and a quantity', returnLine)).min(1).max(50);
+      const returnLines = z
+        .array(pluginInput('PosReturnLineInput', 'Goods taken back without a receipt: a catalog entity (and variant) and a quantity', returnLine))
+        .min(1)
+        .max(50);
       const ExchangeReturnLineInput = pluginInput('PosExchangeReturnLineInput', 'A quantity of one line of the original order, taken back', exchangeReturnLine);
-      const ExchangeNewLineInput = pluginInput('PosExchangeNewLineInput', 'A replacement line: a catalog entity (and variant), a quantity and optionally a unit price (integer minor units) off the price list', exchangeNewLine);
+      const ExchangeNewLineInput = pluginInput(
+        'PosExchangeNewLineInput',
+        'A replacement line: a catalog entity (and variant), a quantity and optionally a unit price (integer minor units) off the price list',
+        exchangeNewLine,
+      );
       r.put('/auth/pin')
         .name('posPinSet')
         .output(PinSetRef)
         .summary("Set or rotate an operator's PIN")
-        .description("The operator is a staff user of the organization. Rotating revokes every shift key minted with the old PIN and clears the operator's lockout. The PIN is stored as a salted scrypt hash and never returned.")
+        .description(
+          "The operator is a staff user of the organization. Rotating revokes every shift key minted with the old PIN and clears the operator's lockout. The PIN is stored as a salted scrypt hash and never returned.",
+        )
         .permission('pos:admin')
         .input({ operatorId: id, pin })
         .audit({
@@ -105,13 +114,19 @@ export function pos(options: PosOptions = {}): Plugin {
         .summary("A manager's PIN authorizes one named action: a single-use override token")
         .description(
           `Actions: ${OVERRIDE_ACTIONS.join(', ')}. The manager must hold pos:manage through their role. The token is valid for ${auth.overrideTtlSeconds} s and one use ` +
-            '(POST /api/pos/exchanges takes priceOverrideToken and refundOverrideToken, POST /api/pos/returns a no_receipt_return token); the grant and the use are audited with both actors. Wrong PINs count toward the manager\'s lockout as at login. ' +
+            "(POST /api/pos/exchanges takes priceOverrideToken and refundOverrideToken, POST /api/pos/returns a no_receipt_return token); the grant and the use are audited with both actors. Wrong PINs count toward the manager's lockout as at login. " +
             'A no_receipt_return override approves a definite return: `currency`, `amount` (the most it may pay out) and `lines` are required for it (and only for it), and the return that uses the token must take exactly those lines and quantities, within the amount (403 otherwise, the token kept).',
         )
         .permission('pos:operate')
         .input({
-          managerId: id, pin, action: z.enum(OVERRIDE_ACTIONS), reason: z.string().max(500).nullish(), registerId: id.nullish(),
-          currency: currency.nullish(), amount: money().nullish(), lines: returnLines.nullish(),
+          managerId: id,
+          pin,
+          action: z.enum(OVERRIDE_ACTIONS),
+          reason: z.string().max(500).nullish(),
+          registerId: id.nullish(),
+          currency: currency.nullish(),
+          amount: money().nullish(),
+          lines: returnLines.nullish(),
         })
         .audit(false)
         .handler(({ input, ctx: rctx }) => createOverride(rctx, auth, input));
@@ -121,7 +136,7 @@ export function pos(options: PosOptions = {}): Plugin {
         .summary('Take goods back without a receipt, approved by a manager (no_receipt_return override)')
         .description(
           'The goods go back into stock and their price-list value in `currency` is paid out (`refundMethod` cash or store_credit), in one transaction with the consumption of `overrideToken` ' +
-            '(a manager\'s no_receipt_return token: unknown, expired or for another action 422, used 409; lines or an amount it does not approve 403). The same idempotencyKey again answers the return already taken (replayed: true).',
+            "(a manager's no_receipt_return token: unknown, expired or for another action 422, used 409; lines or an amount it does not approve 403). The same idempotencyKey again answers the return already taken (replayed: true).",
         )
         .permission('pos:operate')
         .input({

@@ -28,9 +28,18 @@ type ReturnRow = Prisma.PosReturnGetPayload<object>;
 
 function returnView(row: ReturnRow, replayed: boolean) {
   return {
-    id: row.id, currency: row.currency, lines: row.lines, amount: toNumber(row.amount), refundMethod: row.refundMethod,
-    overrideId: row.overrideId, idempotencyKey: row.idempotencyKey, registerId: row.registerId, reason: row.reason,
-    createdBy: row.createdBy, createdAt: row.createdAt.toISOString(), replayed,
+    id: row.id,
+    currency: row.currency,
+    lines: row.lines,
+    amount: toNumber(row.amount),
+    refundMethod: row.refundMethod,
+    overrideId: row.overrideId,
+    idempotencyKey: row.idempotencyKey,
+    registerId: row.registerId,
+    reason: row.reason,
+    createdBy: row.createdBy,
+    createdAt: row.createdAt.toISOString(),
+    replayed,
   };
 }
 
@@ -55,7 +64,11 @@ function checkApproval(approval: ReturnApproval | null, input: NoReceiptReturnIn
     throw new AppError('FORBIDDEN', 'The override approves other lines or quantities than this return', { fields: ['lines'], approved: approval.lines });
   }
   if (approval.currency !== input.currency || amount > approval.amount) {
-    throw new AppError('FORBIDDEN', `This return pays out ${amount} ${input.currency}; the override approves at most ${approval.amount} ${approval.currency}`, { fields: ['overrideToken'], amount, approved: approval.amount });
+    throw new AppError('FORBIDDEN', `This return pays out ${amount} ${input.currency}; the override approves at most ${approval.amount} ${approval.currency}`, {
+      fields: ['overrideToken'],
+      amount,
+      approved: approval.amount,
+    });
   }
 }
 
@@ -66,7 +79,11 @@ export async function createNoReceiptReturn(ctx: RequestContext & { db: Tx }, in
   const earlier = await tx.posReturn.findUnique({ where: { organizationId_idempotencyKey: { organizationId: org, idempotencyKey: input.idempotencyKey } } });
   if (earlier) return returnView(earlier, true);
 
-  const sellables = await loadSellables(tx, org, input.lines.map((l) => ({ entityId: l.entityId, variantId: l.variantId ?? null })));
+  const sellables = await loadSellables(
+    tx,
+    org,
+    input.lines.map((l) => ({ entityId: l.entityId, variantId: l.variantId ?? null })),
+  );
   const prices = await ctx.services.pricing.resolvePrices(
     serviceCtx(ctx, tx),
     { currency: input.currency },
@@ -83,20 +100,45 @@ export async function createNoReceiptReturn(ctx: RequestContext & { db: Tx }, in
   const id = randomUUID();
   const approval = await consumeOverride(tx, ctx, input.overrideToken, 'no_receipt_return', `return:${id}`);
   // A refusal here rolls the consumption back with everything else: the token stays usable.
-  checkApproval(approval.approval as ReturnApproval | null, input, input.lines.reduce((sum, l, i) => sum + toNumber(prices[i]!.unitAmount) * l.quantity, 0));
+  checkApproval(
+    approval.approval as ReturnApproval | null,
+    input,
+    input.lines.reduce((sum, l, i) => sum + toNumber(prices[i]!.unitAmount) * l.quantity, 0),
+  );
   const lines = [];
   for (const [i, l] of input.lines.entries()) {
     const back = await ctx.services.inventory.adjust(serviceCtx(ctx, tx), {
-      entityId: l.entityId, variantId: l.variantId ?? null, type: 'return', quantity: l.quantity, reference: `pos-return:${id}`, note: 'returned without a receipt',
+      entityId: l.entityId,
+      variantId: l.variantId ?? null,
+      type: 'return',
+      quantity: l.quantity,
+      reference: `pos-return:${id}`,
+      note: 'returned without a receipt',
     });
     const unitPrice = toNumber(prices[i]!.unitAmount);
-    lines.push({ entityId: l.entityId, variantId: l.variantId ?? null, sku: sellables[i]!.sku, title: sellables[i]!.title, quantity: l.quantity, unitPrice, warehouseId: back.level.warehouseId });
+    lines.push({
+      entityId: l.entityId,
+      variantId: l.variantId ?? null,
+      sku: sellables[i]!.sku,
+      title: sellables[i]!.title,
+      quantity: l.quantity,
+      unitPrice,
+      warehouseId: back.level.warehouseId,
+    });
   }
   const amount = lines.reduce((sum, l) => sum + l.unitPrice * l.quantity, 0);
   const row = await tx.posReturn.create({
     data: {
-      id, organizationId: org, currency: input.currency, lines, amount: BigInt(amount), refundMethod: input.refundMethod,
-      overrideId: approval.id, idempotencyKey: input.idempotencyKey, registerId: input.registerId ?? null, reason: input.reason ?? null,
+      id,
+      organizationId: org,
+      currency: input.currency,
+      lines,
+      amount: BigInt(amount),
+      refundMethod: input.refundMethod,
+      overrideId: approval.id,
+      idempotencyKey: input.idempotencyKey,
+      registerId: input.registerId ?? null,
+      reason: input.reason ?? null,
       createdBy: actorRecord(ctx).id,
     },
   });

@@ -150,15 +150,18 @@ export function createActorResolver(auth: Auth, config: Config, db: Db): ActorRe
     }
     if (!session?.user?.organizationId) return null;
     const role = session.user.role ?? 'customer';
-    return extended({
-      kind: 'user',
-      userId: session.user.id,
-      organizationId: session.user.organizationId,
-      role,
-      permissions: rolePermissions(config.auth.roles, role),
-      customerId: role === 'customer' ? session.user.id : undefined,
-      ...(twoFactor.enabled && twoFactor.requiredForRoles.includes(role) && !session.user.twoFactorEnabled ? { twoFactorEnrolmentRequired: true } : {}),
-    }, 'session');
+    return extended(
+      {
+        kind: 'user',
+        userId: session.user.id,
+        organizationId: session.user.organizationId,
+        role,
+        permissions: rolePermissions(config.auth.roles, role),
+        customerId: role === 'customer' ? session.user.id : undefined,
+        ...(twoFactor.enabled && twoFactor.requiredForRoles.includes(role) && !session.user.twoFactorEnabled ? { twoFactorEnrolmentRequired: true } : {}),
+      },
+      'session',
+    );
   }
 
   /** Plugins' actor extensions (auth/actor-extensions.ts); a failure there is a resolution fault. */

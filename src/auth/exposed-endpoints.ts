@@ -84,7 +84,7 @@ export const HIDDEN_AUTH_ENDPOINTS: ReadonlyArray<{ method: 'GET' | 'POST'; path
 function matches(pattern: string, path: string): boolean {
   const a = pattern.split('/');
   const b = path.split('/');
-  return a.length === b.length && a.every((segment, i) => segment.startsWith(':') ? b[i] !== '' : segment === b[i]);
+  return a.length === b.length && a.every((segment, i) => (segment.startsWith(':') ? b[i] !== '' : segment === b[i]));
 }
 
 /** Whether `METHOD /api/auth<subpath>` is served. HEAD counts as GET. */

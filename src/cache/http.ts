@@ -41,7 +41,12 @@ function paramsFromQueryString(url: URL): GraphqlParams | null {
       return null;
     }
   };
-  return { query: url.searchParams.get('query') ?? undefined, operationName: url.searchParams.get('operationName') ?? undefined, variables: json('variables'), extensions: json('extensions') as GraphqlParams['extensions'] };
+  return {
+    query: url.searchParams.get('query') ?? undefined,
+    operationName: url.searchParams.get('operationName') ?? undefined,
+    variables: json('variables'),
+    extensions: json('extensions') as GraphqlParams['extensions'],
+  };
 }
 
 async function graphqlParams(request: Request, url: URL): Promise<GraphqlParams | null> {

@@ -93,7 +93,14 @@ function canonical(value: unknown): string {
 
 function groupsOf(value: unknown): string[] {
   const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
-  return [...new Set(list.map(String).map((g) => g.trim()).filter(Boolean))].sort();
+  return [
+    ...new Set(
+      list
+        .map(String)
+        .map((g) => g.trim())
+        .filter(Boolean),
+    ),
+  ].sort();
 }
 
 function digest(parts: unknown): string {

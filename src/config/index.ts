@@ -67,7 +67,13 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConfigInput
   if (Object.keys(adyen).length) out.payments = { ...out.payments, adyen: { ...out.payments?.adyen, ...adyen } };
   if (env.REDIS_URL) out.redisUrl = env.REDIS_URL;
   if (env.DATABASE_DIRECT_URL) out.databaseDirectUrl = env.DATABASE_DIRECT_URL;
-  if (env.DATABASE_REPLICA_URLS) out.database = { ...out.database, replicaUrls: env.DATABASE_REPLICA_URLS.split(',').map((s) => s.trim()).filter(Boolean) };
+  if (env.DATABASE_REPLICA_URLS)
+    out.database = {
+      ...out.database,
+      replicaUrls: env.DATABASE_REPLICA_URLS.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    };
   if (env.DATABASE_READ_YOUR_WRITES_MS) out.database = { ...out.database, readYourWritesMs: Number(env.DATABASE_READ_YOUR_WRITES_MS) };
   if (env.RESPONSE_CACHE) out.cache = { ...out.cache, enabled: !['false', '0', 'off'].includes(env.RESPONSE_CACHE.toLowerCase()) };
   if (env.METRICS_TOKEN) out.metrics = { ...out.metrics, token: env.METRICS_TOKEN };
@@ -76,8 +82,19 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConfigInput
   if (env.LOG_LEVEL) out.logLevel = env.LOG_LEVEL as Config['logLevel'];
   const secret = env.BETTER_AUTH_SECRET ?? env.AUTH_SECRET;
   if (secret) out.auth = { ...out.auth, secret };
-  if (env.CORS_ORIGINS) out.cors = { origins: env.CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean) };
-  if (env.TRUSTED_ORIGINS) out.auth = { ...out.auth, trustedOrigins: env.TRUSTED_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean) };
+  if (env.CORS_ORIGINS)
+    out.cors = {
+      origins: env.CORS_ORIGINS.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    };
+  if (env.TRUSTED_ORIGINS)
+    out.auth = {
+      ...out.auth,
+      trustedOrigins: env.TRUSTED_ORIGINS.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    };
   return out;
 }
 

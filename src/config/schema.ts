@@ -4,9 +4,7 @@
 import { z } from 'zod';
 
 /** A permission string: `module:action` or `module:action:scope`, or the `*:*` wildcard. */
-export const permissionString = z
-  .string()
-  .regex(/^(\*:\*|[a-z][a-z0-9_-]*:(\*|[a-z][a-z0-9_-]*)(:[a-z][a-z0-9_-]*)?)$/, 'must look like module:action[:scope]');
+export const permissionString = z.string().regex(/^(\*:\*|[a-z][a-z0-9_-]*:(\*|[a-z][a-z0-9_-]*)(:[a-z][a-z0-9_-]*)?)$/, 'must look like module:action[:scope]');
 
 const apiKeyScope = z.object({
   prefix: z.string().min(1).max(32),
@@ -14,9 +12,7 @@ const apiKeyScope = z.object({
   /** module → actions, e.g. { catalog: ['read'], '*': ['*'] } */
   permissions: z.record(z.string(), z.array(z.string())),
   /** Bounds in days (fractions allowed), as better-auth's API-key plugin takes them. */
-  keyExpiration: z
-    .object({ minExpiresIn: z.number().positive().optional(), maxExpiresIn: z.number().positive().optional() })
-    .optional(),
+  keyExpiration: z.object({ minExpiresIn: z.number().positive().optional(), maxExpiresIn: z.number().positive().optional() }).optional(),
 });
 export type ApiKeyScope = z.infer<typeof apiKeyScope>;
 
@@ -24,24 +20,41 @@ export const DEFAULT_ROLES: Record<string, string[]> = {
   owner: ['*:*'],
   admin: ['*:*'],
   staff: [
-    'catalog:create', 'catalog:update', 'catalog:read', 'catalog:read:unpublished',
-    'inventory:adjust', 'inventory:read',
-    'orders:create', 'orders:create:on-behalf', 'orders:read', 'orders:update',
+    'catalog:create',
+    'catalog:update',
+    'catalog:read',
+    'catalog:read:unpublished',
+    'inventory:adjust',
+    'inventory:read',
+    'orders:create',
+    'orders:create:on-behalf',
+    'orders:read',
+    'orders:update',
     'payments:manage',
     'customers:read',
-    'cart:create', 'cart:update',
+    'cart:create',
+    'cart:update',
     'shipping:read',
-    'giftcards:read', 'giftcards:manage',
-    'storecredit:read', 'storecredit:manage',
-    'returns:read', 'returns:create', 'returns:update',
+    'giftcards:read',
+    'giftcards:manage',
+    'storecredit:read',
+    'storecredit:manage',
+    'returns:read',
+    'returns:create',
+    'returns:update',
     'drafts:manage',
   ],
   customer: [
     'catalog:read',
-    'cart:create', 'cart:read', 'cart:update',
-    'orders:create', 'orders:read:own',
-    'customers:read:self', 'customers:update:self',
-    'returns:read:own', 'returns:create:own',
+    'cart:create',
+    'cart:read',
+    'cart:update',
+    'orders:create',
+    'orders:read:own',
+    'customers:read:self',
+    'customers:update:self',
+    'returns:read:own',
+    'returns:create:own',
   ],
 };
 
@@ -56,9 +69,14 @@ export const DEFAULT_API_KEY_SCOPES: Record<string, ApiKeyScope> = {
     prefix: 'cs_store_',
     description:
       'What a storefront needs: read the catalog, prices and availability, build carts and check out; ' +
-      'with a signed-in shopper beside it, also that shopper\'s own orders and profile (the :own/:self grants need the session).',
+      "with a signed-in shopper beside it, also that shopper's own orders and profile (the :own/:self grants need the session).",
     permissions: {
-      catalog: ['read'], cart: ['create', 'read', 'update'], orders: ['create', 'read:own'], promotions: ['read'], pricing: ['read'], inventory: ['read'],
+      catalog: ['read'],
+      cart: ['create', 'read', 'update'],
+      orders: ['create', 'read:own'],
+      promotions: ['read'],
+      pricing: ['read'],
+      inventory: ['read'],
       customers: ['read:self', 'update:self'],
       returns: ['read:own', 'create:own'],
     },
@@ -129,7 +147,11 @@ export const configSchema = z
       })
       .prefault({}),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    bodyLimitBytes: z.number().int().positive().default(1024 * 1024),
+    bodyLimitBytes: z
+      .number()
+      .int()
+      .positive()
+      .default(1024 * 1024),
     /**
      * On SIGTERM the API answers readiness 503 and keeps accepting for this long, so a load
      * balancer stops sending before the listener closes (SHUTDOWN_DRAIN_MS; README: Shutdown).
@@ -159,7 +181,11 @@ export const configSchema = z
         secret: z.string().min(32).optional(),
         cookiePrefix: z.string().default('commerce'),
         /** Session lifetime in seconds. */
-        sessionDuration: z.number().int().positive().default(60 * 60 * 24 * 7),
+        sessionDuration: z
+          .number()
+          .int()
+          .positive()
+          .default(60 * 60 * 24 * 7),
         requireEmailVerification: z.boolean().default(false),
         trustedOrigins: z.array(z.string()).default([]),
         /**
@@ -183,16 +209,18 @@ export const configSchema = z
           })
           .prefault({}),
         /** Lifetime of password-reset and email-verification links, in seconds. */
-        emailLinkTtlSeconds: z.number().int().positive().default(60 * 60),
+        emailLinkTtlSeconds: z
+          .number()
+          .int()
+          .positive()
+          .default(60 * 60),
         roles: z.record(z.string(), z.array(permissionString)).default(DEFAULT_ROLES),
         /** Removed settings: present at all means boot fails (see assertNoDevKey). */
         enableDevKey: z.unknown().optional(),
         devKey: z.unknown().optional(),
       })
       .prefault({}),
-    apiKeys: z
-      .object({ enabled: z.boolean().default(true) })
-      .prefault({}),
+    apiKeys: z.object({ enabled: z.boolean().default(true) }).prefault({}),
     /**
      * Browser origins answered with CORS headers (CORS_ORIGINS, comma-separated), e.g. a storefront
      * at http://localhost:5173. auth.trustedOrigins are merged in (a cookie-trusted page must pass
@@ -283,7 +311,11 @@ export const configSchema = z
     retention: z
       .object({
         maxAgeDays: z.number().int().positive().default(30),
-        intervalMs: z.number().int().positive().default(60 * 60 * 1000),
+        intervalMs: z
+          .number()
+          .int()
+          .positive()
+          .default(60 * 60 * 1000),
       })
       .prefault({}),
     jobs: z
@@ -361,11 +393,13 @@ export const configSchema = z
         carrier: z
           .object({
             timeoutMs: z.number().int().positive().default(3_000),
-            cacheTtlMs: z.number().int().nonnegative().default(10 * 60_000),
+            cacheTtlMs: z
+              .number()
+              .int()
+              .nonnegative()
+              .default(10 * 60_000),
             cacheSize: z.number().int().positive().default(5_000),
-            shippo: z
-              .object({ apiUrl: z.string().url().default('https://api.goshippo.com'), apiToken: z.string().min(1).optional() })
-              .prefault({}),
+            shippo: z.object({ apiUrl: z.string().url().default('https://api.goshippo.com'), apiToken: z.string().min(1).optional() }).prefault({}),
           })
           .prefault({}),
       })
@@ -425,11 +459,20 @@ export const configSchema = z
     media: z
       .object({
         /** Largest accepted file in bytes (MEDIA_MAX_UPLOAD_BYTES); larger is 413, cut off while streaming. */
-        maxUploadBytes: z.number().int().positive().default(10 * 1024 * 1024),
+        maxUploadBytes: z
+          .number()
+          .int()
+          .positive()
+          .default(10 * 1024 * 1024),
         /** MIME types accepted, as detected from the bytes. SVG is off by default: it can carry script. */
         allowedTypes: z.array(z.string().min(3)).default(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif', 'application/pdf']),
         /** Lifetime of signed URLs (GET /media/:id?signed=true and the 302 target). */
-        signedUrlTtlSeconds: z.number().int().min(1).max(7 * 24 * 3600).default(3600),
+        signedUrlTtlSeconds: z
+          .number()
+          .int()
+          .min(1)
+          .max(7 * 24 * 3600)
+          .default(3600),
         /**
          * Where the bytes live (MEDIA_STORAGE). `local`: files under DATA_DIR/media, served by the
          * API through HMAC-signed URLs. `s3`: an S3-compatible bucket (AWS S3, MinIO, R2, ...);
@@ -446,11 +489,13 @@ export const configSchema = z
             /** Path-style URLs (`endpoint/bucket/key`), which most S3-compatible servers need. */
             forcePathStyle: z.boolean().default(false),
             /** Static credentials; unset = the AWS SDK's default chain (AWS_ACCESS_KEY_ID, profiles, instance roles). */
-            credentials: z
-              .object({ accessKeyId: z.string().min(1), secretAccessKey: z.string().min(1), sessionToken: z.string().min(1).optional() })
-              .optional(),
+            credentials: z.object({ accessKeyId: z.string().min(1), secretAccessKey: z.string().min(1), sessionToken: z.string().min(1).optional() }).optional(),
             /** Prefix of every object key, e.g. `media/` when the bucket is shared. */
-            keyPrefix: z.string().max(200).regex(/^[A-Za-z0-9!_.*'()/-]*$/, 'safe S3 key characters only').default(''),
+            keyPrefix: z
+              .string()
+              .max(200)
+              .regex(/^[A-Za-z0-9!_.*'()/-]*$/, 'safe S3 key characters only')
+              .default(''),
           })
           .prefault({}),
       })
@@ -472,7 +517,10 @@ export const configSchema = z
             host: z.url().optional(),
             apiKey: z.string().min(1).optional(),
             /** One index for every organization: each document carries organizationId and every search filters by it. */
-            indexUid: z.string().regex(/^[A-Za-z0-9_-]{1,400}$/).default('catalog'),
+            indexUid: z
+              .string()
+              .regex(/^[A-Za-z0-9_-]{1,400}$/)
+              .default('catalog'),
             /** How long one call to the server may take. */
             timeoutMs: z.number().int().positive().default(5_000),
           })
@@ -480,14 +528,20 @@ export const configSchema = z
       })
       .prefault({})
       .superRefine((search, ctx) => {
-        if (search.engine === 'meilisearch' && !search.meilisearch.host) ctx.addIssue({ code: 'custom', path: ['meilisearch', 'host'], message: "search.engine 'meilisearch' needs a host (MEILISEARCH_HOST)" });
+        if (search.engine === 'meilisearch' && !search.meilisearch.host)
+          ctx.addIssue({ code: 'custom', path: ['meilisearch', 'host'], message: "search.engine 'meilisearch' needs a host (MEILISEARCH_HOST)" });
       }),
   })
   .superRefine((config, ctx) => {
     const seen = new Map<string, string>();
     for (const [name, scope] of Object.entries(config.apiKeyScopes)) {
       const other = seen.get(scope.prefix);
-      if (other) ctx.addIssue({ code: 'custom', path: ['apiKeyScopes', name, 'prefix'], message: `prefix ${scope.prefix} is already used by scope ${other}: a key's prefix names its scope` });
+      if (other)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['apiKeyScopes', name, 'prefix'],
+          message: `prefix ${scope.prefix} is already used by scope ${other}: a key's prefix names its scope`,
+        });
       seen.set(scope.prefix, name);
     }
     if (config.auth.enableDevKey !== undefined || config.auth.devKey !== undefined) {

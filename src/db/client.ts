@@ -126,7 +126,9 @@ export function sqlPool(db: unknown): { query(config: pg.QueryConfig): Promise<{
       // @opentelemetry/instrumentation-pg cannot hook pg loaded as an ES module: they get their
       // span here, only inside a traced operation (a polling claim with no parent stays unspanned).
       if (!tracingActive() || !trace.getActiveSpan()) return pool.query(config);
-      return inSpan(config.name ? `pg.query ${config.name}` : 'pg.query', { kind: SpanKind.CLIENT, attributes: { 'db.system': 'postgresql', 'db.statement': config.text } }, () => pool.query(config));
+      return inSpan(config.name ? `pg.query ${config.name}` : 'pg.query', { kind: SpanKind.CLIENT, attributes: { 'db.system': 'postgresql', 'db.statement': config.text } }, () =>
+        pool.query(config),
+      );
     },
   };
 }

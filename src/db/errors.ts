@@ -51,7 +51,8 @@ const UNAVAILABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE',
 // connect now"), 53300 too many connections.
 const UNAVAILABLE_SQLSTATE = /^(08\d{3}|08P01|57P0[123]|53300)$/;
 // node-postgres and pg-pool raise these as plain Errors without a code.
-const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Can't reach database server|the database system is (starting up|shutting down|in recovery mode)/i;
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Can't reach database server|the database system is (starting up|shutting down|in recovery mode)/i;
 // Prisma's P2028 for an interactive transaction that could not get a connection within maxWait,
 // or outlived its timeout (rolled back): the server is saturated, the request may be retried.
 // Other P2028s (a transaction used after it ended) are bugs and stay 500.
@@ -67,7 +68,13 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   let current: unknown = error;
   while (current && typeof current === 'object' && !seen.has(current)) {
     seen.add(current);
-    const e = current as { code?: unknown; message?: unknown; meta?: { driverAdapterError?: { cause?: { kind?: string; code?: string; originalCode?: string } } }; cause?: unknown; originalError?: unknown };
+    const e = current as {
+      code?: unknown;
+      message?: unknown;
+      meta?: { driverAdapterError?: { cause?: { kind?: string; code?: string; originalCode?: string } } };
+      cause?: unknown;
+      originalError?: unknown;
+    };
     const code = typeof e.code === 'string' ? e.code : '';
     if (UNAVAILABLE_PRISMA_CODES.has(code) || UNAVAILABLE_SOCKET_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code)) return true;
     if (code === 'P2028' && typeof e.message === 'string' && TRANSACTION_TIMEOUT.test(e.message)) return true;

@@ -116,10 +116,7 @@ function checksumMatches(sql: string, recorded: string): boolean {
  * client passed in is left open. Throws before applying anything when an applied migration was edited
  * or when Prisma recorded a failed migration that has not been resolved.
  */
-export async function applyMigrations(
-  target: string | pg.ClientBase,
-  migrationsDir: string = DEFAULT_MIGRATIONS_DIR,
-): Promise<ApplyMigrationsResult> {
+export async function applyMigrations(target: string | pg.ClientBase, migrationsDir: string = DEFAULT_MIGRATIONS_DIR): Promise<ApplyMigrationsResult> {
   // Read the files first: a broken migrations directory should fail before we touch the database.
   const migrations = await listMigrations(migrationsDir);
   return withClient(target, (client) =>
@@ -174,9 +171,7 @@ async function withAdvisoryLock<T>(client: pg.ClientBase, fn: () => Promise<T>):
 }
 
 async function readMigrationRows(client: pg.ClientBase): Promise<MigrationRow[]> {
-  const { rows } = await client.query<MigrationRow>(
-    'SELECT migration_name, checksum, finished_at, rolled_back_at FROM _prisma_migrations ORDER BY started_at',
-  );
+  const { rows } = await client.query<MigrationRow>('SELECT migration_name, checksum, finished_at, rolled_back_at FROM _prisma_migrations ORDER BY started_at');
   return rows;
 }
 

@@ -85,21 +85,13 @@ export async function schemaDriftSql(options: MigrationSqlOptions): Promise<stri
  * Runs `fn` with a schema engine for `schemaText`, connected to `databaseUrl` through adapter-pg.
  * Frees the engine, closes every pool and drops every shadow database it created, whatever happens.
  */
-export async function withSchemaEngine<T>(
-  databaseUrl: string,
-  schemaText: string,
-  fn: (engine: SchemaEngine) => Promise<T>,
-): Promise<T> {
+export async function withSchemaEngine<T>(databaseUrl: string, schemaText: string, fn: (engine: SchemaEngine) => Promise<T>): Promise<T> {
   ensurePanicRegistry();
   await loadSchemaEngineWasm();
   const adapters = new EngineAdapterFactory(databaseUrl);
   try {
     const engine = await engineCall(() =>
-      engineGlue.SchemaEngine.new(
-        { datamodels: [['schema.prisma', schemaText]] },
-        logEngineMessage,
-        bindMigrationAwareSqlAdapterFactory(adapters),
-      ),
+      engineGlue.SchemaEngine.new({ datamodels: [['schema.prisma', schemaText]] }, logEngineMessage, bindMigrationAwareSqlAdapterFactory(adapters)),
     );
     try {
       return await engineCall(() => fn(engine));
@@ -147,9 +139,10 @@ async function readOptional(file: string): Promise<string | null> {
 // The instantiation is cached per glue-module instance on globalThis rather than in a module variable:
 // test runners can re-evaluate this file while Node keeps one shared copy of the glue module, and
 // giving that copy a second wasm instance would corrupt its cached views of wasm memory.
-const wasmLoads: WeakMap<object, Promise<void>> = ((globalThis as Record<symbol, unknown>)[
-  Symbol.for('commerce.schemaEngineWasm')
-] ??= new WeakMap()) as WeakMap<object, Promise<void>>;
+const wasmLoads: WeakMap<object, Promise<void>> = ((globalThis as Record<symbol, unknown>)[Symbol.for('commerce.schemaEngineWasm')] ??= new WeakMap()) as WeakMap<
+  object,
+  Promise<void>
+>;
 
 /**
  * The glue reports a Rust panic through `global.PRISMA_WASM_PANIC_REGISTRY.set_message` just before the

@@ -22,7 +22,8 @@ import { STATUS_BY_CODE } from '../error-codes.js';
 export const UNEXPECTED_ERROR_MESSAGE = 'Unexpected error.';
 
 /** graphql-js's messages for an input value its type refuses (scalars, enums, input objects). */
-const INPUT_COERCION = /cannot represent|Expected value of type|does not exist in "[^"]+" enum|Expected type|Expected non-nullable type|is not defined by type|of required type .* was not provided|Expected Iterable/;
+const INPUT_COERCION =
+  /cannot represent|Expected value of type|does not exist in "[^"]+" enum|Expected type|Expected non-nullable type|is not defined by type|of required type .* was not provided|Expected Iterable/;
 
 /** Errors we raised on purpose (AppError, scalar rejections) carry a code and a REST status. */
 function isClientSafe(error: unknown): boolean {
@@ -49,7 +50,13 @@ function withCatalogueCode(error: GraphQLError): GraphQLError {
       : code === undefined || code === 'GRAPHQL_VALIDATION_FAILED'
         ? 'GRAPHQL_VALIDATION_FAILED'
         : 'BAD_REQUEST';
-  return new GraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, extensions: { ...error.extensions, code: next } });
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    extensions: { ...error.extensions, code: next },
+  });
 }
 
 export interface ErrorScope {

@@ -5,7 +5,8 @@
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 
-const VARIABLE_ERROR = /^Variable "\$([A-Za-z_][A-Za-z0-9_]*)" (?:got invalid value .*?(?: at "([^"]+)")?; |of required type "[^"]+" was not provided|of non-null type "[^"]+" must not be null)(.*)$/s;
+const VARIABLE_ERROR =
+  /^Variable "\$([A-Za-z_][A-Za-z0-9_]*)" (?:got invalid value .*?(?: at "([^"]+)")?; |of required type "[^"]+" was not provided|of non-null type "[^"]+" must not be null)(.*)$/s;
 
 /** The `[{ field, message }]` details of a variable coercion error, or null for any other error. */
 export function variableErrorDetails(message: string): Array<{ field: string; message: string }> | null {

@@ -21,10 +21,17 @@ function operationOf(document: DocumentNode, operationName?: string | null): Ope
 /** QUERY_TOO_COSTLY (400) with the computed cost and the maximum, or null when the operation fits. */
 export function costRefusal(cost: OperationCost, maxCost: number): AppError | null {
   if (cost.loop) {
-    return new AppError('QUERY_TOO_COSTLY', `The list ${cost.loop} is entered more than ${MAX_LIST_ENTRIES_PER_PATH} times along one path; select it once and page it`, { cost: cost.cost, maxCost, loop: cost.loop });
+    return new AppError('QUERY_TOO_COSTLY', `The list ${cost.loop} is entered more than ${MAX_LIST_ENTRIES_PER_PATH} times along one path; select it once and page it`, {
+      cost: cost.cost,
+      maxCost,
+      loop: cost.loop,
+    });
   }
   if (cost.cost > maxCost) {
-    return new AppError('QUERY_TOO_COSTLY', `Query cost ${cost.cost} exceeds the maximum ${maxCost}: lower the limit/first of nested lists or select fewer relations`, { cost: cost.cost, maxCost });
+    return new AppError('QUERY_TOO_COSTLY', `Query cost ${cost.cost} exceeds the maximum ${maxCost}: lower the limit/first of nested lists or select fewer relations`, {
+      cost: cost.cost,
+      maxCost,
+    });
   }
   return null;
 }

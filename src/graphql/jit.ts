@@ -86,8 +86,7 @@ export function useCompiledExecution(): Plugin {
     onExecute({ args, setExecuteFn }) {
       const query = compiled(args);
       if (query) {
-        setExecuteFn(((executeArgs: ExecutionArgs) =>
-          query.query(executeArgs.rootValue, executeArgs.contextValue, executeArgs.variableValues ?? {})) as never as (
+        setExecuteFn(((executeArgs: ExecutionArgs) => query.query(executeArgs.rootValue, executeArgs.contextValue, executeArgs.variableValues ?? {})) as never as (
           args: ExecutionArgs,
         ) => Promise<ExecutionResult>);
       }

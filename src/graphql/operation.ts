@@ -187,10 +187,7 @@ function authScopesFor(access: Access): Record<string, unknown> | undefined {
  * before sofa parses path, query and body values, so a bad body from a caller without the
  * permission is 401/403, not 422 (GraphQL gets the same answers from scope-auth).
  */
-export function accessRefusal(
-  access: Access,
-  actor: { permissions: readonly string[]; kind?: 'user' | 'apiKey'; customerId?: string } | null,
-): AppError | null {
+export function accessRefusal(access: Access, actor: { permissions: readonly string[]; kind?: 'user' | 'apiKey'; customerId?: string } | null): AppError | null {
   if (access === 'public' || access === 'signedUrl') return null;
   if (!actor) return new AppError('UNAUTHORIZED', 'Authentication required: send a session cookie, a bearer token or an x-api-key header');
   if (access === 'authenticated') return null;
@@ -213,7 +210,8 @@ export function accessRefusal(
 export function accessNote(access: Access): string {
   if (access === 'public') return 'Public.';
   if (access === 'signedUrl') return 'Public, through a signed URL only.';
-  if (typeof access === 'object' && access.customerSession) return `${accessNote({ ...access, customerSession: undefined } as Access)} A signed-in customer's session only (not an API key).`;
+  if (typeof access === 'object' && access.customerSession)
+    return `${accessNote({ ...access, customerSession: undefined } as Access)} A signed-in customer's session only (not an API key).`;
   if (access === 'authenticated') return 'Requires any valid credential.';
   if ('anyPermission' in access) return `Requires one of the permissions ${access.anyPermission.join(', ')}.`;
   const list = typeof access.permission === 'string' ? [access.permission] : access.permission;
@@ -225,11 +223,7 @@ export function zodIssues(error: z.ZodError): FieldIssue[] {
 }
 
 /** Parses raw arguments with the operation's zod schema; 422 with every failing field. */
-export function parseInput<S extends z.ZodObject<Record<string, AnyZod>>>(
-  schema: S,
-  args: Record<string, unknown>,
-  refine?: (input: z.infer<S>) => FieldIssue[],
-): z.infer<S> {
+export function parseInput<S extends z.ZodObject<Record<string, AnyZod>>>(schema: S, args: Record<string, unknown>, refine?: (input: z.infer<S>) => FieldIssue[]): z.infer<S> {
   const result = schema.safeParse(normalizeArgs(schema.shape, args));
   if (!result.success) throw validationFailed(zodIssues(result.error));
   const issues = refine?.(result.data) ?? [];
@@ -259,7 +253,10 @@ export function defaultAuditEvent(name: string, module: string): string {
 }
 
 function snakeCase(name: string): string {
-  return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2').toLowerCase();
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
+    .toLowerCase();
 }
 
 /** The GraphQL type name of an operation's output when it is an object type. */
@@ -294,10 +291,7 @@ function auditPlan<Shape extends Record<string, AnyZod>, Result>(spec: Operation
       const inputId = (input as Record<string, unknown>)[pathParam ?? 'id'];
       // The returned object when it is one (its type and id), else the module and the id the
       // caller named; a declared entityType pairs with the returned id when there is one.
-      const entity =
-        resultId && typeName
-          ? { type: snakeCase(typeName), id: resultId }
-          : { type: module, id: typeof inputId === 'string' ? inputId : null };
+      const entity = resultId && typeName ? { type: snakeCase(typeName), id: resultId } : { type: module, id: typeof inputId === 'string' ? inputId : null };
       const entityType = declared.entityType ?? entity.type;
       const entityId = declared.entityId ? (declared.entityId(input, result) ?? null) : declared.entityType ? (resultId ?? entity.id) : entity.id;
       const isObject = result !== null && typeof result === 'object' && !Array.isArray(result);
@@ -368,7 +362,9 @@ export function defineOperation<Shape extends Record<string, AnyZod>, Result>(sp
       throw new Error(`operation ${spec.name}: REST-only query key ${key} must be an optional input`);
     }
   }
-  const argTypes = Object.entries(spec.input).filter(([key]) => !queryOnly.has(key)).map(([key, value]) => [key, graphqlArgType(value, argumentHint(spec.name, key))] as const);
+  const argTypes = Object.entries(spec.input)
+    .filter(([key]) => !queryOnly.has(key))
+    .map(([key, value]) => [key, graphqlArgType(value, argumentHint(spec.name, key))] as const);
   register(spec.name, (t) =>
     t.field({
       type: spec.output,

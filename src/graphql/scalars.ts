@@ -65,8 +65,7 @@ function toMinorUnits(value: unknown): number {
 export const MinorUnitsScalar = new GraphQLScalarType<number, number>({
   name: 'MinorUnits',
   description:
-    'An amount of money in integer minor units of its currency (cents for USD, yen for JPY). ' +
-    'A safe integer (|n| ≤ 2^53 − 1), stored as PostgreSQL bigint; never a float.',
+    'An amount of money in integer minor units of its currency (cents for USD, yen for JPY). ' + 'A safe integer (|n| ≤ 2^53 − 1), stored as PostgreSQL bigint; never a float.',
   serialize: toMinorUnits,
   parseValue: toMinorUnits,
   parseLiteral: (ast) => (ast.kind === Kind.INT ? toMinorUnits(ast.value) : fail('MinorUnits must be an integer')),

@@ -73,7 +73,14 @@ query Welcome {
 }
 `;
 
-export function createGraphqlServer(options: { schema: GraphQLSchema; limits: GraphqlLimits; version: string; exposure: GraphqlExposure; logger?: Logger; metrics?: Metrics | null }) {
+export function createGraphqlServer(options: {
+  schema: GraphQLSchema;
+  limits: GraphqlLimits;
+  version: string;
+  exposure: GraphqlExposure;
+  logger?: Logger;
+  metrics?: Metrics | null;
+}) {
   giveRootTypesDefinitions(options.schema);
   const observer = useGraphqlObserver(options.metrics ?? null);
   const facade = restFacade({ basePath: REST_BASE_PATH, title: 'Commerce API', version: options.version });

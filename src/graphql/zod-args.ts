@@ -208,12 +208,16 @@ export function structuredArgumentIssues(shape: Record<string, AnyZod>, body: Re
     // GraphQL's coercion would refuse it without naming the field, so the field's own zod schema
     // names it first (the resolver validates the same schema: nothing is refused here that it
     // would accept).
-    const parsed = (schema as unknown as { safeParse(v: unknown): { success: boolean; error?: { issues: Array<{ path: PropertyKey[]; message: string; code: string; format?: string }> } } }).safeParse(value);
+    const parsed = (
+      schema as unknown as { safeParse(v: unknown): { success: boolean; error?: { issues: Array<{ path: PropertyKey[]; message: string; code: string; format?: string }> } } }
+    ).safeParse(value);
     if (parsed.success) continue;
     // Only what GraphQL's own coercion refuses before execution (a wrong type, a non-UUID, a
     // value outside an enum): rule errors (a minimum, a length) stay after the permission check,
     // so an anonymous caller with a bad body still gets 401 first.
-    const coercion = (parsed.error?.issues ?? []).filter((issue) => COERCION_CODES.has(issue.code) && (issue.code !== 'invalid_format' || issue.format === 'uuid' || issue.format === 'guid'));
+    const coercion = (parsed.error?.issues ?? []).filter(
+      (issue) => COERCION_CODES.has(issue.code) && (issue.code !== 'invalid_format' || issue.format === 'uuid' || issue.format === 'guid'),
+    );
     for (const issue of coercion) issues.push({ field: [key, ...issue.path.map(String)].join('.'), message: issue.message });
   }
   return issues;

@@ -112,7 +112,8 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
   /** Who the answer is the same for (conditional.ts `shareable`), as the cache keys it; null: not cacheable. */
   function cacheCaller(request: Request, actor: Actor | null, organization: OrganizationRef): CacheCaller | null {
     if (actor === null) return request.headers.has('cookie') || request.headers.has('authorization') ? null : { organizationId: organization.id, kind: 'anonymous' };
-    if (actor.kind === 'apiKey' && actor.scope === 'storefront' && !hasPermission(actor.permissions, MEDIA_WRITE)) return { organizationId: organization.id, kind: 'key:storefront' };
+    if (actor.kind === 'apiKey' && actor.scope === 'storefront' && !hasPermission(actor.permissions, MEDIA_WRITE))
+      return { organizationId: organization.id, kind: 'key:storefront' };
     return null;
   }
 
@@ -182,7 +183,10 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
     const close = { connection: 'close' };
     if (!admission.rate.allowed) return { admission, refusal: errorResponse(429, 'TOO_MANY_REQUESTS', TOO_MANY_MESSAGE, undefined, close) };
     if (!admission.actor) {
-      return { admission, refusal: errorResponse(401, 'UNAUTHORIZED', 'Uploads need a credential: send a session cookie, a bearer token or an x-api-key header', undefined, close) };
+      return {
+        admission,
+        refusal: errorResponse(401, 'UNAUTHORIZED', 'Uploads need a credential: send a session cookie, a bearer token or an x-api-key header', undefined, close),
+      };
     }
     return { admission };
   }
@@ -397,15 +401,13 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
             path: url.pathname,
             ifNoneMatch: incoming.headers.get('if-none-match'),
             // A key that manages media sees sold files (media/service.ts): its answers stay private.
-            shareable: actor === null ? !incoming.headers.has('cookie') : actor?.kind === 'apiKey' && actor.scope === 'storefront' && !hasPermission(actor.permissions, MEDIA_WRITE),
+            shareable:
+              actor === null ? !incoming.headers.has('cookie') : actor?.kind === 'apiKey' && actor.scope === 'storefront' && !hasPermission(actor.permissions, MEDIA_WRITE),
           },
           response,
           headers,
         );
-        requestLogger.info(
-          { method: incoming.method, path: url.pathname, status, ms: Math.round((performance.now() - started) * 10) / 10 },
-          'request',
-        );
+        requestLogger.info({ method: incoming.method, path: url.pathname, status, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
         // whatwg-node's Response (Yoga's fetch API), not Node's global one: the server adapter
         // writes its buffer in one call, where Node's would wrap the bytes in a ReadableStream the
         // adapter then pumps chunk by chunk (~4% of a small request's CPU in the profile).

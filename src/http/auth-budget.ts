@@ -15,12 +15,7 @@
 import { AppError } from '../errors.js';
 import type { RateDecision, Budget } from './rate-limit.js';
 
-const EMAIL_BUDGET_PATHS = new Set([
-  '/api/auth/sign-in/email',
-  '/api/auth/sign-up/email',
-  '/api/auth/request-password-reset',
-  '/api/auth/send-verification-email',
-]);
+const EMAIL_BUDGET_PATHS = new Set(['/api/auth/sign-in/email', '/api/auth/sign-up/email', '/api/auth/request-password-reset', '/api/auth/send-verification-email']);
 
 /** Endpoints that verify the signed-in user's current password. */
 const PASSWORD_PATHS = new Set([

@@ -25,7 +25,10 @@ export async function withoutSessionTokens(path: string, response: Response): Pr
  */
 export async function revokeSessionById(path: string, request: Request, deps: { db: Db; callerUserId(request: Request): Promise<string | null> }): Promise<Request> {
   if (path !== REVOKE || request.method !== 'POST') return request;
-  const body = (await request.clone().json().catch(() => null)) as { id?: unknown; token?: unknown } | null;
+  const body = (await request
+    .clone()
+    .json()
+    .catch(() => null)) as { id?: unknown; token?: unknown } | null;
   if (!body || typeof body.id !== 'string' || body.token !== undefined) return request;
   const userId = await deps.callerUserId(request);
   if (!userId) return request; // better-auth answers 401

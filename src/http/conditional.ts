@@ -33,7 +33,14 @@ function matches(ifNoneMatch: string, etag: string): boolean {
 }
 
 function isPublicCatalogRead(path: string): boolean {
-  return path === '/api/catalog/entities' || path.startsWith('/api/catalog/entities/') || path === '/api/catalog/categories' || path.startsWith('/api/catalog/categories/') || path === '/api/catalog/brands' || path.startsWith('/api/catalog/brands/');
+  return (
+    path === '/api/catalog/entities' ||
+    path.startsWith('/api/catalog/entities/') ||
+    path === '/api/catalog/categories' ||
+    path.startsWith('/api/catalog/categories/') ||
+    path === '/api/catalog/brands' ||
+    path.startsWith('/api/catalog/brands/')
+  );
 }
 
 /**
@@ -58,10 +65,7 @@ export async function conditional(input: ConditionalInput, response: Response, h
   const etag = etagFor(body);
   headers.set('etag', etag);
   if (!headers.has('cache-control')) {
-    headers.set(
-      'cache-control',
-      input.shareable && isPublicCatalogRead(input.path) ? `public, max-age=${PUBLIC_CATALOG_MAX_AGE}` : 'private, no-cache',
-    );
+    headers.set('cache-control', input.shareable && isPublicCatalogRead(input.path) ? `public, max-age=${PUBLIC_CATALOG_MAX_AGE}` : 'private, no-cache');
     // A shared cache keys the answer by the credential: another key (an admin key also sees
     // unpublished entities) or a session never gets this one.
     if (input.shareable && isPublicCatalogRead(input.path)) headers.append('vary', 'authorization, x-api-key, cookie');

@@ -30,7 +30,8 @@ export function jsonDeeperThan(text: string, max: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {
@@ -57,7 +58,8 @@ export function findNul(root: unknown): string | null {
       for (const [key] of entries) if (key.includes('\u0000')) return join(path, key.replaceAll('\u0000', '\\u0000'));
       // A GraphQL document carries its own string escapes: "\u0000" inside `query` is a NUL too.
       // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
-            for (let i = entries.length - 1; i >= 0; i--) stack.push({ value: entries[i]![1], path: join(path, entries[i]![0]), graphqlQuery: path === '' && entries[i]![0] === 'query' });
+      for (let i = entries.length - 1; i >= 0; i--)
+        stack.push({ value: entries[i]![1], path: join(path, entries[i]![0]), graphqlQuery: path === '' && entries[i]![0] === 'query' });
     }
   }
   return null;

@@ -100,7 +100,11 @@ export function typeSettings(paths: Record<string, Json>, schemas: Record<string
   const allOk = (all?.responses as Record<string, Json> | undefined)?.['200'];
   if (allOk) {
     (allOk.content as Record<string, Json>)['application/json'] = {
-      schema: { type: 'object', required: ['data'], properties: { data: { type: 'object', properties: groups, additionalProperties: free, description: 'Every group set so far, keyed by name' } } },
+      schema: {
+        type: 'object',
+        required: ['data'],
+        properties: { data: { type: 'object', properties: groups, additionalProperties: free, description: 'Every group set so far, keyed by name' } },
+      },
     };
   }
 }
@@ -112,7 +116,7 @@ export function typeSettings(paths: Record<string, Json>, schemas: Record<string
  */
 export function typeAnalyticsFilter(paths: Record<string, Json>, schemas: Record<string, Json>): void {
   const body = ((paths['/api/analytics/query'] as Json | undefined)?.post as Json | undefined)?.requestBody as Json | undefined;
-  const schema = ((body?.content as Record<string, Json> | undefined)?.['application/json']?.schema as Json | undefined);
+  const schema = (body?.content as Record<string, Json> | undefined)?.['application/json']?.schema as Json | undefined;
   const filters = (schema?.properties as Record<string, Json> | undefined)?.filters;
   const filter = filters?.items as Json | undefined;
   if (!filters || !filter) return;

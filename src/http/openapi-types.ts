@@ -174,7 +174,14 @@ export function buildResponseSchemas(schema: GraphQLSchema, rootFields: Array<{ 
     const parent = root.kind === 'query' ? schema.getQueryType() : schema.getMutationType();
     const field = parent?.getFields()[root.name];
     if (!field) continue;
-    const operation = buildOperationNodeForField({ schema, kind: root.kind as OperationTypeNode, field: root.name, models, ignore: [], circularReferenceDepth: SOFA_CIRCULAR_DEPTH });
+    const operation = buildOperationNodeForField({
+      schema,
+      kind: root.kind as OperationTypeNode,
+      field: root.name,
+      models,
+      ignore: [],
+      circularReferenceDepth: SOFA_CIRCULAR_DEPTH,
+    });
     const top = operation.selectionSet.selections[0];
     const selection = top?.kind === Kind.FIELD ? top.selectionSet : undefined;
     roots.set(`${root.kind}.${root.name}`, typed(field.type, selection));

@@ -179,7 +179,10 @@ function operationObject(op: RegisteredOperation, response: Json | undefined): J
     responses: {
       [status]: { description: op.summary, headers: RATE_HEADERS, content: { 'application/json': { schema } } },
       ...Object.fromEntries(
-        (rest.otherStatuses ?? []).map((other) => [String(other), { description: `${op.summary} (see the description for when)`, headers: RATE_HEADERS, content: { 'application/json': { schema } } }]),
+        (rest.otherStatuses ?? []).map((other) => [
+          String(other),
+          { description: `${op.summary} (see the description for when)`, headers: RATE_HEADERS, content: { 'application/json': { schema } } },
+        ]),
       ),
       ...errorResponses(op, hasBody),
     },
@@ -190,7 +193,11 @@ function operationObject(op: RegisteredOperation, response: Json | undefined): J
 function rawRoutes(): Json {
   const json = (schema: Json) => ({ content: { 'application/json': { schema } } });
   const error = (description: string) => ({ description, ...json({ $ref: '#/components/schemas/ErrorResponse' }) });
-  const credentials = { type: 'object', required: ['email', 'password'], properties: { email: { type: 'string', format: 'email' }, password: { type: 'string', minLength: 8, maxLength: 128 } } };
+  const credentials = {
+    type: 'object',
+    required: ['email', 'password'],
+    properties: { email: { type: 'string', format: 'email' }, password: { type: 'string', minLength: 8, maxLength: 128 } },
+  };
   // better-auth's own answers (sign-up, sign-in, get-session), as it sends them.
   const authResult = { $ref: '#/components/schemas/AuthResult' };
   // The meta routes spend the anonymous budget of the caller's address (http/app.ts).
@@ -198,62 +205,169 @@ function rawRoutes(): Json {
   return {
     '/api/health': {
       get: {
-        operationId: 'health', summary: 'Liveness: the process serves requests (does not touch the database)', tags: ['meta'], security: [],
-        responses: { 200: { description: 'Alive', ...json({ type: 'object', required: ['status', 'version'], properties: { status: { type: 'string', enum: ['ok'] }, version: { type: 'string' } } }) }, ...limited },
+        operationId: 'health',
+        summary: 'Liveness: the process serves requests (does not touch the database)',
+        tags: ['meta'],
+        security: [],
+        responses: {
+          200: {
+            description: 'Alive',
+            ...json({ type: 'object', required: ['status', 'version'], properties: { status: { type: 'string', enum: ['ok'] }, version: { type: 'string' } } }),
+          },
+          ...limited,
+        },
       },
     },
     '/api/health/ready': {
       get: {
-        operationId: 'healthReady', summary: 'Readiness: the database answers, every migration of this version is applied, and the process is not shutting down', tags: ['meta'], security: [],
+        operationId: 'healthReady',
+        summary: 'Readiness: the database answers, every migration of this version is applied, and the process is not shutting down',
+        tags: ['meta'],
+        security: [],
         responses: {
-          200: { description: 'Ready', ...json({ type: 'object', required: ['status', 'version', 'database'], properties: { status: { type: 'string', enum: ['ok'] }, version: { type: 'string' }, database: { type: 'string', enum: ['ok'] }, migrations: { type: 'object', properties: { pending: { type: 'array', items: { type: 'string' } } } } } }) },
+          200: {
+            description: 'Ready',
+            ...json({
+              type: 'object',
+              required: ['status', 'version', 'database'],
+              properties: {
+                status: { type: 'string', enum: ['ok'] },
+                version: { type: 'string' },
+                database: { type: 'string', enum: ['ok'] },
+                migrations: { type: 'object', properties: { pending: { type: 'array', items: { type: 'string' } } } },
+              },
+            }),
+          },
           ...limited,
           503: {
-            description: 'Not ready (Retry-After): database unreachable, migrations pending, or shutting down (`draining`). The error envelope (`SERVICE_UNAVAILABLE`) with the checks beside it',
+            description:
+              'Not ready (Retry-After): database unreachable, migrations pending, or shutting down (`draining`). The error envelope (`SERVICE_UNAVAILABLE`) with the checks beside it',
             ...json({
               allOf: [
                 { $ref: '#/components/schemas/ErrorResponse' },
-                { type: 'object', required: ['status', 'version'], properties: { status: { type: 'string', enum: ['error'] }, version: { type: 'string' }, database: { type: 'string', enum: ['ok', 'unreachable'] }, migrations: { type: 'object', properties: { pending: { type: 'array', items: { type: 'string' } } } }, draining: { type: 'boolean', enum: [true] } } },
+                {
+                  type: 'object',
+                  required: ['status', 'version'],
+                  properties: {
+                    status: { type: 'string', enum: ['error'] },
+                    version: { type: 'string' },
+                    database: { type: 'string', enum: ['ok', 'unreachable'] },
+                    migrations: { type: 'object', properties: { pending: { type: 'array', items: { type: 'string' } } } },
+                    draining: { type: 'boolean', enum: [true] },
+                  },
+                },
               ],
             }),
           },
         },
       },
     },
-    '/api/doc': { get: { operationId: 'openApiDocument', summary: 'This OpenAPI 3.0 document', tags: ['meta'], security: [], responses: { 200: { description: 'OpenAPI document', ...json({ type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { type: 'string' }, info: { type: 'object', additionalProperties: true }, paths: { type: 'object', additionalProperties: true } }, additionalProperties: true }) }, ...limited } } },
-    '/api/reference': { get: { operationId: 'apiReference', summary: 'Interactive API explorer (HTML)', tags: ['meta'], security: [], responses: { 200: { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } }, ...limited } } },
+    '/api/doc': {
+      get: {
+        operationId: 'openApiDocument',
+        summary: 'This OpenAPI 3.0 document',
+        tags: ['meta'],
+        security: [],
+        responses: {
+          200: {
+            description: 'OpenAPI document',
+            ...json({
+              type: 'object',
+              required: ['openapi', 'info', 'paths'],
+              properties: { openapi: { type: 'string' }, info: { type: 'object', additionalProperties: true }, paths: { type: 'object', additionalProperties: true } },
+              additionalProperties: true,
+            }),
+          },
+          ...limited,
+        },
+      },
+    },
+    '/api/reference': {
+      get: {
+        operationId: 'apiReference',
+        summary: 'Interactive API explorer (HTML)',
+        tags: ['meta'],
+        security: [],
+        responses: { 200: { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } }, ...limited },
+      },
+    },
     '/api/auth/sign-up/email': {
       post: {
-        operationId: 'authSignUpEmail', summary: 'Create a customer account of the resolved organization', tags: ['auth'], security: [],
-        requestBody: { required: true, ...json({ ...credentials, required: ['email', 'password', 'name'], properties: { ...credentials.properties, name: { type: 'string', minLength: 1 } } }) },
-        responses: { 200: { description: 'Signed up; `token` is the bearer token (null when email verification is required)', ...json(authResult) }, 400: error('Malformed JSON, or a form naming a field twice'), 413: error('Body above 1 MB (PAYLOAD_TOO_LARGE)'), 415: error('No JSON or form Content-Type (UNSUPPORTED_MEDIA_TYPE)'), 409: error('Email already used (details.reason USER_ALREADY_EXISTS...)'), 422: error('Invalid input'), 429: error('Too many attempts for this email or from this address'), 503: error('No organization serves this request under strict resolution, or the database is unreachable (SERVICE_UNAVAILABLE)') },
+        operationId: 'authSignUpEmail',
+        summary: 'Create a customer account of the resolved organization',
+        tags: ['auth'],
+        security: [],
+        requestBody: {
+          required: true,
+          ...json({ ...credentials, required: ['email', 'password', 'name'], properties: { ...credentials.properties, name: { type: 'string', minLength: 1 } } }),
+        },
+        responses: {
+          200: { description: 'Signed up; `token` is the bearer token (null when email verification is required)', ...json(authResult) },
+          400: error('Malformed JSON, or a form naming a field twice'),
+          413: error('Body above 1 MB (PAYLOAD_TOO_LARGE)'),
+          415: error('No JSON or form Content-Type (UNSUPPORTED_MEDIA_TYPE)'),
+          409: error('Email already used (details.reason USER_ALREADY_EXISTS...)'),
+          422: error('Invalid input'),
+          429: error('Too many attempts for this email or from this address'),
+          503: error('No organization serves this request under strict resolution, or the database is unreachable (SERVICE_UNAVAILABLE)'),
+        },
       },
     },
     '/api/auth/sign-in/email': {
       post: {
-        operationId: 'authSignInEmail', summary: 'Sign in; sets the session cookie and returns `token` for `Authorization: Bearer`', tags: ['auth'], security: [],
+        operationId: 'authSignInEmail',
+        summary: 'Sign in; sets the session cookie and returns `token` for `Authorization: Bearer`',
+        tags: ['auth'],
+        security: [],
         requestBody: { required: true, ...json(credentials) },
         responses: {
           200: {
             description: 'Signed in; or, for an account with two-factor authentication, `twoFactorRedirect` (no session yet: verify the second factor first)',
             ...json({ oneOf: [authResult, { $ref: '#/components/schemas/AuthTwoFactorRedirect' }] }),
-          }, 400: error('Malformed JSON, or a form naming a field twice'), 413: error('Body above 1 MB (PAYLOAD_TOO_LARGE)'), 415: error('No JSON or form Content-Type (UNSUPPORTED_MEDIA_TYPE)'), 401: error('Wrong email or password'), 403: error('Email not verified, or a cookie request from an untrusted origin'), 422: error('Invalid input'), 429: error('Too many attempts for this email or from this address'), 503: error('No organization serves this request under strict resolution, or the database is unreachable (SERVICE_UNAVAILABLE)') },
+          },
+          400: error('Malformed JSON, or a form naming a field twice'),
+          413: error('Body above 1 MB (PAYLOAD_TOO_LARGE)'),
+          415: error('No JSON or form Content-Type (UNSUPPORTED_MEDIA_TYPE)'),
+          401: error('Wrong email or password'),
+          403: error('Email not verified, or a cookie request from an untrusted origin'),
+          422: error('Invalid input'),
+          429: error('Too many attempts for this email or from this address'),
+          503: error('No organization serves this request under strict resolution, or the database is unreachable (SERVICE_UNAVAILABLE)'),
+        },
       },
     },
     '/api/auth/sign-out': {
       post: {
-        operationId: 'authSignOut', summary: 'End the current session (bearer or cookie)', tags: ['auth'],
+        operationId: 'authSignOut',
+        summary: 'End the current session (bearer or cookie)',
+        tags: ['auth'],
         // The session to end is the caller's: its bearer token or session cookie.
         security: [{ bearerAuth: [] }, { sessionCookie: [] }],
-        responses: { 200: { description: 'Signed out', ...json({ type: 'object', required: ['success'], properties: { success: { type: 'boolean' } } }) }, 403: error('A cookie request from an untrusted origin'), 415: error('A body without a JSON Content-Type (UNSUPPORTED_MEDIA_TYPE)') },
+        responses: {
+          200: { description: 'Signed out', ...json({ type: 'object', required: ['success'], properties: { success: { type: 'boolean' } } }) },
+          403: error('A cookie request from an untrusted origin'),
+          415: error('A body without a JSON Content-Type (UNSUPPORTED_MEDIA_TYPE)'),
+        },
       },
     },
     '/api/auth/get-session': {
       get: {
-        operationId: 'authGetSession', summary: 'The current session and user, or null', tags: ['auth'],
+        operationId: 'authGetSession',
+        summary: 'The current session and user, or null',
+        tags: ['auth'],
         // Credentials are optional: without them (or with an expired session) the answer is null.
         security: [{ bearerAuth: [] }, { sessionCookie: [] }, {}],
-        responses: { 200: { description: 'Session or null', ...json({ type: 'object', nullable: true, required: ['session', 'user'], properties: { session: { $ref: '#/components/schemas/AuthSession' }, user: { $ref: '#/components/schemas/AuthUser' } } }) } },
+        responses: {
+          200: {
+            description: 'Session or null',
+            ...json({
+              type: 'object',
+              nullable: true,
+              required: ['session', 'user'],
+              properties: { session: { $ref: '#/components/schemas/AuthSession' }, user: { $ref: '#/components/schemas/AuthUser' } },
+            }),
+          },
+        },
       },
     },
   };
@@ -267,15 +381,29 @@ function authSchemas(): Record<string, Json> {
       type: 'object',
       required: ['id', 'email', 'name', 'emailVerified', 'createdAt', 'updatedAt'],
       properties: {
-        id: { type: 'string', format: 'uuid' }, email: { type: 'string', format: 'email' }, name: { type: 'string' }, emailVerified: { type: 'boolean' },
-        image: { type: 'string', nullable: true }, role: { type: 'string', description: 'owner, admin, staff or customer' }, organizationId: { type: 'string', format: 'uuid' },
-        createdAt: dateTime, updatedAt: dateTime,
+        id: { type: 'string', format: 'uuid' },
+        email: { type: 'string', format: 'email' },
+        name: { type: 'string' },
+        emailVerified: { type: 'boolean' },
+        image: { type: 'string', nullable: true },
+        role: { type: 'string', description: 'owner, admin, staff or customer' },
+        organizationId: { type: 'string', format: 'uuid' },
+        createdAt: dateTime,
+        updatedAt: dateTime,
       },
     },
     AuthSession: {
       type: 'object',
       required: ['id', 'userId', 'expiresAt'],
-      properties: { id: { type: 'string' }, userId: { type: 'string', format: 'uuid' }, expiresAt: dateTime, createdAt: dateTime, updatedAt: dateTime, ipAddress: { type: 'string', nullable: true }, userAgent: { type: 'string', nullable: true } },
+      properties: {
+        id: { type: 'string' },
+        userId: { type: 'string', format: 'uuid' },
+        expiresAt: dateTime,
+        createdAt: dateTime,
+        updatedAt: dateTime,
+        ipAddress: { type: 'string', nullable: true },
+        userAgent: { type: 'string', nullable: true },
+      },
     },
     AuthTwoFactorRedirect: {
       type: 'object',
@@ -306,7 +434,10 @@ function restRoot(schema: Json | undefined, resultNullable: boolean): Json | und
  */
 export function buildOpenApiDocument(schema: GraphQLSchema, info: { title: string; version: string; cookieName: string }): Json {
   const routed = [...operations.values()].filter((op) => op.rest);
-  const derived = buildResponseSchemas(schema, routed.map((op) => ({ kind: op.kind, name: op.name })));
+  const derived = buildResponseSchemas(
+    schema,
+    routed.map((op) => ({ kind: op.kind, name: op.name })),
+  );
   // Raw routes of the modules gain the common refusals they do not declare themselves.
   const moduleRawRoutes = rawRouteDocs();
   withRawErrorResponses(moduleRawRoutes);
@@ -334,7 +465,12 @@ export function buildOpenApiDocument(schema: GraphQLSchema, info: { title: strin
   typeSettings(paths, schemas);
   typeAnalyticsFilter(paths, schemas);
   // Inline copies of GraphQL enums in request schemas become references to the named enum.
-  const allEnums = new Map(Object.values(schema.getTypeMap()).filter(isEnumType).filter((t) => !t.name.startsWith('__')).map((t) => [t.name, t.getValues().map((v) => v.name)]));
+  const allEnums = new Map(
+    Object.values(schema.getTypeMap())
+      .filter(isEnumType)
+      .filter((t) => !t.name.startsWith('__'))
+      .map((t) => [t.name, t.getValues().map((v) => v.name)]),
+  );
   const referenced = new Set<string>();
   paths = refEnums(paths, allEnums, referenced) as Record<string, Json>;
   // (not the enum components themselves, which would become references to themselves)
@@ -362,7 +498,11 @@ export function buildOpenApiDocument(schema: GraphQLSchema, info: { title: strin
     paths,
     components: {
       // Only what some path reaches: an unused component is noise for readers and generators.
-      schemas: Object.fromEntries(Object.entries(schemas).filter(([name]) => reachable.has(name)).sort(([a], [b]) => a.localeCompare(b))),
+      schemas: Object.fromEntries(
+        Object.entries(schemas)
+          .filter(([name]) => reachable.has(name))
+          .sort(([a], [b]) => a.localeCompare(b)),
+      ),
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'The `token` returned by POST /api/auth/sign-in/email' },

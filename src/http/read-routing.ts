@@ -7,8 +7,17 @@ const REPLICA_REST = /^\/api\/(catalog|search|analytics)(\/|$)/;
 /** POST routes that only read (analytics' query takes its filters as a body). */
 const REPLICA_REST_POST = new Set(['/api/analytics/query']);
 const REPLICA_GRAPHQL_FIELDS = new Set([
-  'catalogEntities', 'catalogEntity', 'catalogCategories', 'catalogBrands', 'search', 'searchSuggestions',
-  'analyticsQuery', 'analyticsMeta', 'analyticsReports', 'analyticsReport', '__typename',
+  'catalogEntities',
+  'catalogEntity',
+  'catalogCategories',
+  'catalogBrands',
+  'search',
+  'searchSuggestions',
+  'analyticsQuery',
+  'analyticsMeta',
+  'analyticsReports',
+  'analyticsReport',
+  '__typename',
 ]);
 
 export type RequestKind = 'replica-read' | 'read' | 'write';
@@ -19,7 +28,10 @@ function graphqlKind(query: unknown): RequestKind {
     const operations = parse(query, { noLocation: true }).definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
     if (operations.some((o) => o.operation === 'mutation')) return 'write';
     const operation = operations[0];
-    const replica = operations.length === 1 && operation?.operation === 'query' && operation.selectionSet.selections.every((s) => s.kind === Kind.FIELD && REPLICA_GRAPHQL_FIELDS.has(s.name.value));
+    const replica =
+      operations.length === 1 &&
+      operation?.operation === 'query' &&
+      operation.selectionSet.selections.every((s) => s.kind === Kind.FIELD && REPLICA_GRAPHQL_FIELDS.has(s.name.value));
     return replica ? 'replica-read' : 'read';
   } catch {
     return 'read'; // Yoga answers the syntax error

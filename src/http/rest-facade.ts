@@ -23,7 +23,6 @@ import { compileRoute, pathParamIssues, type CompiledRoute } from './path-params
 type Sofa = ReturnType<typeof createSofaHandler>;
 type Enveloped = ReturnType<Parameters<NonNullable<Plugin['onYogaInit']>>[0]['yoga']['getEnveloped']>;
 
-
 export interface RestFacadeOptions {
   basePath: string;
   title: string;
@@ -54,7 +53,13 @@ export function restFacade(options: RestFacadeOptions): Plugin & { sofa: () => S
       `${op.kind === 'query' ? 'Query' : 'Mutation'}.${op.name}`,
       // sofa fills arguments by path parameter name: it gets the input keys (rest.pathArgs).
       // biome-ignore lint/style/noNonNullAssertion: `registered` keeps only operations with a REST route
-      { method: op.rest!.method, path: op.rest!.path.replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) => `:${restPathArg(op.rest!, name)}`), responseStatus: op.rest!.status ?? 200, tags: [op.tag], description: op.summary },
+      {
+        method: op.rest!.method,
+        path: op.rest!.path.replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) => `:${restPathArg(op.rest!, name)}`),
+        responseStatus: op.rest!.status ?? 200,
+        tags: [op.tag],
+        description: op.summary,
+      },
     ]),
   );
   const compiled: CompiledRoute[] = registered.map((op) => compileRoute(options.basePath, op));
@@ -123,7 +128,9 @@ export function restFacade(options: RestFacadeOptions): Plugin & { sofa: () => S
       if (issues.length) return errorResponse(422, 'VALIDATION_FAILED', 'Input validation failed', issues);
     }
     if (rest && parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
-      rest.nullArgs = Object.entries(parsed).filter(([, value]) => value === null).map(([key]) => key);
+      rest.nullArgs = Object.entries(parsed)
+        .filter(([, value]) => value === null)
+        .map(([key]) => key);
     }
     return new Request(request.url, { method: request.method, headers: request.headers, body: text || undefined });
   }

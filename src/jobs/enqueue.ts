@@ -52,8 +52,10 @@ function validate(options: EnqueueOptions): FieldIssue[] {
   if (options.queue !== undefined && (typeof options.queue !== 'string' || !options.queue.trim() || options.queue.length > MAX_NAME_LENGTH)) {
     issues.push({ field: 'queue', message: 'must be a non-empty queue name' });
   }
-  if (options.delayMs !== undefined && !(Number.isFinite(options.delayMs) && options.delayMs >= 0)) issues.push({ field: 'delayMs', message: 'must be a non-negative number of milliseconds' });
-  if (options.maxAttempts !== undefined && !(Number.isInteger(options.maxAttempts) && options.maxAttempts >= 1)) issues.push({ field: 'maxAttempts', message: 'must be a whole number, at least 1' });
+  if (options.delayMs !== undefined && !(Number.isFinite(options.delayMs) && options.delayMs >= 0))
+    issues.push({ field: 'delayMs', message: 'must be a non-negative number of milliseconds' });
+  if (options.maxAttempts !== undefined && !(Number.isInteger(options.maxAttempts) && options.maxAttempts >= 1))
+    issues.push({ field: 'maxAttempts', message: 'must be a whole number, at least 1' });
   const input = options.input as unknown;
   if (input !== undefined && (typeof input !== 'object' || input === null || Array.isArray(input))) issues.push({ field: 'input', message: 'must be a JSON object' });
   return issues;
@@ -103,7 +105,11 @@ export async function enqueueMany(deps: EnqueueDeps, jobs: Array<EnqueueOptions 
   const data = jobs.map((options, index) => {
     const issues = validate(options);
     if (options.delayMs || options.supersedes) issues.push({ field: 'delayMs', message: 'enqueueMany takes immediate jobs without supersedes; use enqueueJob' });
-    if (issues.length) throw validationFailed(issues.map((i) => ({ ...i, field: `${index}.${i.field}` })), 'invalid job');
+    if (issues.length)
+      throw validationFailed(
+        issues.map((i) => ({ ...i, field: `${index}.${i.field}` })),
+        'invalid job',
+      );
     const task = registry.get(options.task);
     const input = (options.input ?? {}) as Record<string, unknown>;
     const key = options.concurrencyKey !== undefined ? options.concurrencyKey : (task?.concurrency?.key(input as never) ?? null);

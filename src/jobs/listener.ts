@@ -16,7 +16,13 @@ export interface Listener {
 const RECONNECT_MIN_MS = 250;
 const RECONNECT_MAX_MS = 10_000;
 
-export function listen(databaseUrl: string, channels: string[], onNotify: (channel: string, payload: string) => void, logger: Logger, applicationName = 'commerce-jobs-listener'): Listener {
+export function listen(
+  databaseUrl: string,
+  channels: string[],
+  onNotify: (channel: string, payload: string) => void,
+  logger: Logger,
+  applicationName = 'commerce-jobs-listener',
+): Listener {
   let client: pg.Client | null = null;
   let closed = false;
   let delay = RECONNECT_MIN_MS;

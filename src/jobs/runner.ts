@@ -93,7 +93,7 @@ export function defaultWorkerId(): string {
 
 function messageOf(error: unknown): string {
   if (error instanceof Error) return error.message || error.name;
-  return typeof error === 'string' ? error : JSON.stringify(error) ?? String(error);
+  return typeof error === 'string' ? error : (JSON.stringify(error) ?? String(error));
 }
 
 export class JobRunner {
@@ -333,7 +333,10 @@ export class JobRunner {
       abort(running, new Error('the worker is shutting down; the job was released'));
     }
     this.stopHeartbeat();
-    return releaseJobs(this.deps.db, claims.map((r) => r.claim));
+    return releaseJobs(
+      this.deps.db,
+      claims.map((r) => r.claim),
+    );
   }
 
   /**

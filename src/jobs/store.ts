@@ -28,9 +28,7 @@ export type JobStatus = (typeof JOB_STATUSES)[number];
 /** Longest error text kept on a job. */
 const MAX_ERROR_LENGTH = 8000;
 
-export type ProcessingOrder =
-  | { field: 'createdAt' | 'updatedAt' | 'attempts' | 'taskSlug'; direction: 'asc' | 'desc' }
-  | ((a: JobOrderView, b: JobOrderView) => number);
+export type ProcessingOrder = { field: 'createdAt' | 'updatedAt' | 'attempts' | 'taskSlug'; direction: 'asc' | 'desc' } | ((a: JobOrderView, b: JobOrderView) => number);
 
 const ORDER_COLUMNS = { createdAt: 'created_at', updatedAt: 'updated_at', attempts: 'attempts', taskSlug: 'task_slug' } as const;
 
@@ -221,7 +219,10 @@ export async function claimJobs(db: Sql, options: ClaimOptions): Promise<ClaimRe
     orderBy = Prisma.sql`${column}, j.created_at asc, j.id asc`;
   }
 
-  const rows = await hotRows<ClaimedRow & { batch_size: number }>(db, 'jobs_claim', Prisma.sql`
+  const rows = await hotRows<ClaimedRow & { batch_size: number }>(
+    db,
+    'jobs_claim',
+    Prisma.sql`
     with ready as (
       select j.ctid as row_id, j.id, j.organization_id, j.concurrency_key, j.exclusive, j.created_at
       from jobs j
@@ -257,7 +258,8 @@ export async function claimJobs(db: Sql, options: ClaimOptions): Promise<ClaimRe
       where j.ctid = b.row_id and (b.concurrency_key is null or not b.exclusive or b.id in (select job_id from keyed))
       returning j.id, j.organization_id, j.task_slug, j.input, j.attempts, j.max_attempts, j.concurrency_key, j.lock_token, j.created_at
     )
-    select c.*, n.batch_size from (select count(*)::int as batch_size from batch) n left join claimed c on true`);
+    select c.*, n.batch_size from (select count(*)::int as batch_size from batch) n left join claimed c on true`,
+  );
 
   const batchSize = rows[0]?.batch_size ?? 0;
   const jobs = rows.filter((row) => row.id !== null).map((row) => claimedJob(row, options.queue));
@@ -299,8 +301,7 @@ function claimedJob(row: ClaimedRow, queue: string): ClaimedJob {
 
 function sortByField(jobs: ClaimedJob[], order: { field: string; direction: 'asc' | 'desc' }, tieBreak: (a: ClaimedJob, b: ClaimedJob) => number): void {
   // updated_at was just set by the claim, so it orders like created_at here.
-  const key = (job: ClaimedJob): number | string =>
-    order.field === 'taskSlug' ? job.taskSlug : order.field === 'attempts' ? job.attempts : job.createdAt.getTime();
+  const key = (job: ClaimedJob): number | string => (order.field === 'taskSlug' ? job.taskSlug : order.field === 'attempts' ? job.attempts : job.createdAt.getTime());
   const sign = order.direction === 'desc' ? -1 : 1;
   jobs.sort((a, b) => {
     const x = key(a);
@@ -337,7 +338,10 @@ export async function completeJobs(db: Sql, completions: Array<{ claim: Claim; o
   const ids = completions.map((c) => c.claim.id);
   const tokens = completions.map((c) => c.claim.lockToken);
   const outputs = completions.map((c) => (c.output === undefined ? null : JSON.stringify(c.output)));
-  const rows = await hotRows<{ id: string }>(db, 'jobs_complete', Prisma.sql`
+  const rows = await hotRows<{ id: string }>(
+    db,
+    'jobs_complete',
+    Prisma.sql`
     with input as (
       select * from unnest(${ids}::uuid[], ${tokens}::uuid[], ${outputs}::jsonb[]) as t(id, token, output)
     ),
@@ -349,7 +353,8 @@ export async function completeJobs(db: Sql, completions: Array<{ claim: Claim; o
       returning jobs.id
     ),
     freed as (delete from job_key_locks l using input where l.job_id = input.id and l.lock_token = input.token)
-    select id from done`);
+    select id from done`,
+  );
   return new Set(rows.map((r) => r.id));
 }
 

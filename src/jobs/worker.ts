@@ -119,11 +119,16 @@ export function startJobWorker(deps: WorkerDeps, options: WorkerOptions): JobWor
   }
 
   const listener: Listener | null = deps.databaseUrl
-    ? listen(deps.databaseUrl, dispatch ? [JOBS_CHANNEL, EVENTS_CHANNEL] : [JOBS_CHANNEL], (channel, payload) => {
-        if (channel === JOBS_CHANNEL && payload && !options.queues.includes(payload)) return;
-        if (channel !== JOBS_CHANNEL) eventsDirty = true;
-        wake();
-      }, logger)
+    ? listen(
+        deps.databaseUrl,
+        dispatch ? [JOBS_CHANNEL, EVENTS_CHANNEL] : [JOBS_CHANNEL],
+        (channel, payload) => {
+          if (channel === JOBS_CHANNEL && payload && !options.queues.includes(payload)) return;
+          if (channel !== JOBS_CHANNEL) eventsDirty = true;
+          wake();
+        },
+        logger,
+      )
     : null;
 
   function launch(job: ClaimedJob): void {
@@ -225,7 +230,9 @@ export function startJobWorker(deps: WorkerDeps, options: WorkerOptions): JobWor
       if (releasedHeld) logger.info({ released: releasedHeld }, 'released buffered jobs back to pending on shutdown');
       if (running.size) {
         let timer: NodeJS.Timeout | undefined;
-        const grace = new Promise<void>((resolve) => { timer = setTimeout(resolve, options.shutdownGraceMs); });
+        const grace = new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, options.shutdownGraceMs);
+        });
         await Promise.race([Promise.allSettled([...running]), grace]);
         clearTimeout(timer);
       }

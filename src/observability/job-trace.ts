@@ -22,7 +22,12 @@ export function splitTraceparent(input: unknown): { input: unknown; traceparent:
 }
 
 /** Runs a job's handler in its span and records its duration and outcome (succeeded / failed). */
-export async function observeJob<T>(metrics: Metrics | undefined, job: { id: string; taskSlug: string; attempts: number }, traceparent: string | null, run: () => Promise<T>): Promise<T> {
+export async function observeJob<T>(
+  metrics: Metrics | undefined,
+  job: { id: string; taskSlug: string; attempts: number },
+  traceparent: string | null,
+  run: () => Promise<T>,
+): Promise<T> {
   const started = performance.now();
   let outcome = 'failed';
   try {

@@ -41,7 +41,11 @@ function unauthorized(): { status: number; headers: Record<string, string>; body
 }
 
 /** The answer to GET /metrics given the Authorization header; `token` unset means open. */
-export async function metricsAnswer(metrics: Metrics, authorization: string | null | undefined, token?: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+export async function metricsAnswer(
+  metrics: Metrics,
+  authorization: string | null | undefined,
+  token?: string,
+): Promise<{ status: number; headers: Record<string, string>; body: string }> {
   if (token) {
     const match = /^Bearer\s+(.+)$/i.exec(authorization ?? '');
     // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line

@@ -33,11 +33,9 @@ export function requestObserver(options: { metrics: Metrics | null }) {
     let response: Response;
     if (tracing) {
       const parent = propagation.extract(context.active(), request.headers, headerGetter);
-      const span = trace.getTracer(TRACER_NAME).startSpan(
-        `${request.method} ${route}`,
-        { kind: SpanKind.SERVER, attributes: { 'http.request.method': request.method, 'http.route': route, 'url.path': path } },
-        parent,
-      );
+      const span = trace
+        .getTracer(TRACER_NAME)
+        .startSpan(`${request.method} ${route}`, { kind: SpanKind.SERVER, attributes: { 'http.request.method': request.method, 'http.route': route, 'url.path': path } }, parent);
       try {
         response = await context.with(trace.setSpan(parent, span), run);
         span.setAttribute('http.response.status_code', response.status);

@@ -39,7 +39,11 @@ export function injectTraceHeaders(headers: Record<string, string>): Record<stri
  * Runs `fn` in a span (child of `parent`, or of the current span), ending it when `fn` settles;
  * with tracing off, just runs `fn`.
  */
-export async function inSpan<T>(name: string, options: { kind?: SpanKind; attributes?: Record<string, string | number | boolean>; parent?: Context }, fn: (span: Span | null) => Promise<T>): Promise<T> {
+export async function inSpan<T>(
+  name: string,
+  options: { kind?: SpanKind; attributes?: Record<string, string | number | boolean>; parent?: Context },
+  fn: (span: Span | null) => Promise<T>,
+): Promise<T> {
   if (!active) return fn(null);
   const parent = options.parent ?? context.active();
   const span = trace.getTracer(TRACER_NAME).startSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, attributes: options.attributes }, parent);
@@ -64,14 +68,18 @@ export function tracedFetch(send: typeof fetch, label: string): typeof fetch {
     if (!active) return send(input, init);
     const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
     const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
-    return inSpan(`${label} ${method} ${url.host}`, { kind: SpanKind.CLIENT, attributes: { 'http.request.method': method, 'server.address': url.hostname, 'url.path': url.pathname } }, async (span) => {
-      const headers = new Headers(init?.headers);
-      propagation.inject(context.active(), headers, { set: (carrier, key, value) => carrier.set(key, value) });
-      const response = await send(input, { ...init, headers });
-      span?.setAttribute('http.response.status_code', response.status);
-      if (response.status >= 500) span?.setStatus({ code: SpanStatusCode.ERROR });
-      return response;
-    });
+    return inSpan(
+      `${label} ${method} ${url.host}`,
+      { kind: SpanKind.CLIENT, attributes: { 'http.request.method': method, 'server.address': url.hostname, 'url.path': url.pathname } },
+      async (span) => {
+        const headers = new Headers(init?.headers);
+        propagation.inject(context.active(), headers, { set: (carrier, key, value) => carrier.set(key, value) });
+        const response = await send(input, { ...init, headers });
+        span?.setAttribute('http.response.status_code', response.status);
+        if (response.status >= 500) span?.setStatus({ code: SpanStatusCode.ERROR });
+        return response;
+      },
+    );
   };
 }
 

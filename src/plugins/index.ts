@@ -102,4 +102,3 @@ export function manifestOf(plugin: unknown): PluginManifest | null {
   const manifest = (plugin as { manifest?: PluginManifest } | null)?.manifest;
   return manifest && typeof manifest.id === 'string' ? manifest : null;
 }
-

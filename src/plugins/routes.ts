@@ -139,7 +139,10 @@ export function checkPathParams(method: Method, path: string, shape: Record<stri
     const schema = shape[name!];
     if (!schema) throw new Error(`${route}: path parameter :${name} has no declared type (declare it, e.g. params: { ${name}: z.uuid() })`);
     const accepted = MALFORMED.find((value) => z.safeParse(schema, value).success);
-    if (accepted !== undefined) throw new Error(`${route}: path parameter :${name} accepts ${JSON.stringify(accepted.slice(0, 40))}: declare a type that refuses malformed values (z.uuid(), an enum, a bounded pattern)`);
+    if (accepted !== undefined)
+      throw new Error(
+        `${route}: path parameter :${name} accepts ${JSON.stringify(accepted.slice(0, 40))}: declare a type that refuses malformed values (z.uuid(), an enum, a bounded pattern)`,
+      );
   }
 }
 
@@ -185,11 +188,11 @@ export function createRouteGroup(options: RouteGroupOptions, define: typeof defi
         const access: Access = state.anyPermission
           ? { anyPermission: state.anyPermission }
           : state.permissions.length
-          // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
-          ? { permission: state.permissions.length === 1 ? state.permissions[0]! : state.permissions }
-          : state.auth
-            ? 'authenticated'
-            : 'public';
+            ? // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
+              { permission: state.permissions.length === 1 ? state.permissions[0]! : state.permissions }
+            : state.auth
+              ? 'authenticated'
+              : 'public';
         // Path parameters are input keys the facade fills from the path (see RestRoute.path).
         const typed = Object.fromEntries(pathParams.flatMap((p) => (options.params?.[p] ? [[p, options.params[p]]] : [])));
         const shape: Record<string, AnyZod> = { ...typed, ...state.input };

@@ -33,7 +33,8 @@ const COLUMN = /^[a-z_][a-z0-9_]*$/;
 /** A plugin's model in the registry's shape: bare column names become `{T}.column`, titles default to names. */
 export function analyticsModelOf(model: PluginAnalyticsModel): AnalyticsModel {
   if (!COLUMN.test(model.table)) throw new PluginError(`analytics model ${model.name}: table ${JSON.stringify(model.table)} is not a table name`);
-  if (model.organizationColumn !== undefined && !COLUMN.test(model.organizationColumn)) throw new PluginError(`analytics model ${model.name}: organizationColumn ${JSON.stringify(model.organizationColumn)} is not a column name`);
+  if (model.organizationColumn !== undefined && !COLUMN.test(model.organizationColumn))
+    throw new PluginError(`analytics model ${model.name}: organizationColumn ${JSON.stringify(model.organizationColumn)} is not a column name`);
   const sql = (snippet: string) => (COLUMN.test(snippet) ? `{T}.${snippet}` : snippet);
   const titled = <D extends { title?: string; sql?: string }>(defs: Record<string, D>) =>
     Object.fromEntries(Object.entries(defs).map(([name, d]) => [name, { ...d, title: d.title ?? name, ...(d.sql !== undefined ? { sql: sql(d.sql) } : {}) }]));
@@ -56,7 +57,10 @@ function activate(manifest: PluginManifest, config: Config, logger: Logger): voi
     if (tasks.get(task.slug)) throw new PluginError(`plugin ${manifest.id}: task ${task.slug} is already defined (by the core or another plugin)`);
   }
   if (manifest.routes) {
-    if (isSchemaBuilt()) throw new PluginError(`plugin ${manifest.id}: the GraphQL schema of this process was built before the plugin was enabled; enable plugins in the config the process boots with`);
+    if (isSchemaBuilt())
+      throw new PluginError(
+        `plugin ${manifest.id}: the GraphQL schema of this process was built before the plugin was enabled; enable plugins in the config the process boots with`,
+      );
     const before = new Set(operations.keys());
     try {
       manifest.routes({

@@ -20,9 +20,24 @@ import { withGraphqlInput } from '../graphql/zod-args.js';
 
 /** Scalars by name; `?` makes the field nullable, `[…]` a list of non-null items. */
 export type ScalarCode =
-  | 'UUID' | 'String' | 'Int' | 'Float' | 'Boolean' | 'DateTime' | 'MinorUnits' | 'JSONObject'
-  | 'UUID?' | 'String?' | 'Int?' | 'Float?' | 'Boolean?' | 'DateTime?' | 'MinorUnits?' | 'JSONObject?'
-  | '[String]' | '[UUID]';
+  | 'UUID'
+  | 'String'
+  | 'Int'
+  | 'Float'
+  | 'Boolean'
+  | 'DateTime'
+  | 'MinorUnits'
+  | 'JSONObject'
+  | 'UUID?'
+  | 'String?'
+  | 'Int?'
+  | 'Float?'
+  | 'Boolean?'
+  | 'DateTime?'
+  | 'MinorUnits?'
+  | 'JSONObject?'
+  | '[String]'
+  | '[UUID]';
 
 export interface FieldOptions<T> {
   /** A scalar name, an enum or object ref (from defineEnum, pluginObject or a core type). */

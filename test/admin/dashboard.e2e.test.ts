@@ -65,14 +65,20 @@ describe.runIf(runnable)('dashboard end to end (Chromium)', () => {
     let entityId = '';
     await step(page, consoleLines, '02-create-product', async () => {
       await page.getByRole('link', { name: 'Catalog' }).click();
-      await page.getByRole('button', { name: 'New product' }).or(page.getByRole('link', { name: 'New product' })).click();
+      await page
+        .getByRole('button', { name: 'New product' })
+        .or(page.getByRole('link', { name: 'New product' }))
+        .click();
       await page.getByLabel('Slug').fill(slug);
       await page.getByLabel('Title (en)').fill(title);
       await audit('product-new');
       await page.getByRole('button', { name: 'Create' }).click();
       await page.getByRole('heading', { name: title }).waitFor();
       entityId = page.url().split('/').pop()!;
-      for (const [name, values] of [['Size', 'S, M'], ['Color', 'Red, Blue']]) {
+      for (const [name, values] of [
+        ['Size', 'S, M'],
+        ['Color', 'Red, Blue'],
+      ]) {
         await page.getByLabel('Option name').fill(name!);
         await page.getByLabel('Values (comma separated)').fill(values!);
         await page.getByRole('button', { name: 'Add option type' }).click();
@@ -81,14 +87,23 @@ describe.runIf(runnable)('dashboard end to end (Chromium)', () => {
       await page.getByRole('button', { name: 'Generate variants' }).click();
       await expect.poll(() => page.getByRole('table', { name: 'Variants' }).locator('tbody tr').count(), { timeout: 15_000 }).toBe(4);
       // Prices per currency: USD 25.00 and EUR 23.00 for the product.
-      for (const [currency, amount] of [['USD', '25.00'], ['EUR', '23.00']]) {
-        await page.getByRole('textbox', { name: 'Currency' }).or(page.getByRole('combobox', { name: 'Currency' })).first().click();
+      for (const [currency, amount] of [
+        ['USD', '25.00'],
+        ['EUR', '23.00'],
+      ]) {
+        await page
+          .getByRole('textbox', { name: 'Currency' })
+          .or(page.getByRole('combobox', { name: 'Currency' }))
+          .first()
+          .click();
         await page.getByRole('option', { name: currency!, exact: true }).click();
         await page.getByLabel('Amount').fill(amount!);
         await page.getByRole('button', { name: 'Add price' }).click();
         await page.getByText(currency === 'USD' ? '$25.00 (everyone)' : '€23.00 (everyone)').waitFor();
       }
-      const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 200, g: 40, b: 90 } } }).png().toBuffer();
+      const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 200, g: 40, b: 90 } } })
+        .png()
+        .toBuffer();
       await page.locator('input[type=file]').setInputFiles({ name: 'tee.png', mimeType: 'image/png', buffer: png });
       await page.getByRole('img', { name: 'tee.png' }).waitFor({ timeout: 20_000 });
       await page.getByRole('button', { name: 'Publish' }).click();
@@ -113,7 +128,10 @@ describe.runIf(runnable)('dashboard end to end (Chromium)', () => {
     const variants = (await t.request(`/api/catalog/entities/${entityId}?include=variants`, { apiKey: store.admin })).body.data.variants as Array<{ id: string }>;
     expect(variants).toHaveLength(4);
     for (const v of variants.slice(0, 2)) await restock(store, entityId, 5, v.id);
-    const cart = await guestCart(store, variants.slice(0, 2).map((v) => ({ entityId, variantId: v.id, quantity: 1 })));
+    const cart = await guestCart(
+      store,
+      variants.slice(0, 2).map((v) => ({ entityId, variantId: v.id, quantity: 1 })),
+    );
     const placed = await checkout(store, cart);
     expect(placed.status, placed.text).toBe(201);
     const order = await pay(store, placed.body.data);
@@ -133,7 +151,10 @@ describe.runIf(runnable)('dashboard end to end (Chromium)', () => {
       await firstLine.getByRole('textbox').fill('1');
       await page.getByLabel('Reason').fill('Damaged in transit');
       await page.getByRole('button', { name: 'Refund selected' }).click();
-      await page.getByText(/Damaged in transit/).last().waitFor();
+      await page
+        .getByText(/Damaged in transit/)
+        .last()
+        .waitFor();
     });
     const after = (await t.request(`/api/orders/${order.id}`, { apiKey: store.admin })).body.data;
     const fulfilments = (await t.request(`/api/orders/${order.id}/fulfillments`, { apiKey: store.admin })).body.data;
@@ -150,7 +171,10 @@ describe.runIf(runnable)('dashboard end to end (Chromium)', () => {
       await table.waitFor();
       const refunded = (after.refundedAmount / 100).toFixed(2);
       await table.getByText(`$${refunded}`).first().waitFor();
-      await table.getByText(`$${(after.grandTotal / 100).toFixed(2)}`).first().waitFor();
+      await table
+        .getByText(`$${(after.grandTotal / 100).toFixed(2)}`)
+        .first()
+        .waitFor();
       await audit('reports');
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
       expect(download.suggestedFilename()).toMatch(/^daily-journal-.*\.csv$/);
@@ -162,7 +186,16 @@ describe.runIf(runnable)('dashboard end to end (Chromium)', () => {
     });
 
     // The other screens open and pass axe too.
-    for (const [label, heading] of [['Customers', 'Customers'], ['Inventory', 'Inventory'], ['Promotions', 'Promotions'], ['Tax classes', 'Tax classes'], ['Webhooks', 'Webhooks'], ['Audit log', 'Audit log'], ['Failed jobs', 'Failed jobs'], ['Settings', 'Settings']] as Array<[string, string]>) {
+    for (const [label, heading] of [
+      ['Customers', 'Customers'],
+      ['Inventory', 'Inventory'],
+      ['Promotions', 'Promotions'],
+      ['Tax classes', 'Tax classes'],
+      ['Webhooks', 'Webhooks'],
+      ['Audit log', 'Audit log'],
+      ['Failed jobs', 'Failed jobs'],
+      ['Settings', 'Settings'],
+    ] as Array<[string, string]>) {
       await step(page, consoleLines, `06-${label}`, async () => {
         await page.getByRole('link', { name: label, exact: true }).click();
         await page.getByRole('heading', { name: heading, level: 1 }).waitFor();

@@ -21,7 +21,15 @@ afterAll(async () => {
 });
 
 function csp(headers: Headers): Record<string, string> {
-  return Object.fromEntries((headers.get('content-security-policy') ?? '').split(';').map((d) => d.trim().split(/\s+(.*)/s).slice(0, 2) as [string, string]));
+  return Object.fromEntries(
+    (headers.get('content-security-policy') ?? '').split(';').map(
+      (d) =>
+        d
+          .trim()
+          .split(/\s+(.*)/s)
+          .slice(0, 2) as [string, string],
+    ),
+  );
 }
 
 describe('/admin serving', () => {
@@ -50,7 +58,10 @@ describe('/admin serving', () => {
     const style = /href="(\/admin\/assets\/index-[A-Za-z0-9_-]+\.css)"/.exec(html)?.[1];
     expect(script).toBeTruthy();
     expect(style).toBeTruthy();
-    for (const [asset, type] of [[script!, /^text\/javascript/], [style!, /^text\/css/]] as const) {
+    for (const [asset, type] of [
+      [script!, /^text\/javascript/],
+      [style!, /^text\/css/],
+    ] as const) {
       const res = await fetch(t.url + asset);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(type);
@@ -76,7 +87,7 @@ describe('/admin serving', () => {
     expect((await res.json()).error.code).toBe('NOT_FOUND');
   });
 
-  it('viewer answers the caller\'s role and permissions (what the shell draws its navigation from)', async () => {
+  it("viewer answers the caller's role and permissions (what the shell draws its navigation from)", async () => {
     const staff = await t.signIn('staff');
     const res = await t.graphql('{ viewer { kind role permissions plugins } }', {}, { bearer: staff.token });
     expect(res.body.errors).toBeUndefined();

@@ -12,7 +12,8 @@ beforeAll(async () => {
   t = await startTestApp();
   admin = await t.apiKey('admin');
   const orgId = (await t.app.services.organizations.defaultOrganization()).id;
-  for (let i = 0; i < 6; i++) await seedOrder(t, orgId, { placedAt: new Date(Date.UTC(2026, i, 3 + i, 12)), grandTotal: 1000 * (i + 1), lines: [{ sku: `S${i % 2}`, quantity: i + 1, unitPrice: 1000 }] });
+  for (let i = 0; i < 6; i++)
+    await seedOrder(t, orgId, { placedAt: new Date(Date.UTC(2026, i, 3 + i, 12)), grandTotal: 1000 * (i + 1), lines: [{ sku: `S${i % 2}`, quantity: i + 1, unitPrice: 1000 }] });
 });
 afterAll(async () => t?.close());
 
@@ -28,22 +29,37 @@ const range = fc.oneof(
 );
 
 const stringFilter = (dims: string[]) =>
-  fc.record({ member: fc.constantFrom(...dims.filter((d) => !d.endsWith('quantity'))), operator: fc.constantFrom('equals', 'notEquals', 'contains', 'in', 'notIn'), values: fc.array(fc.string({ maxLength: 12 }), { minLength: 1, maxLength: 3 }) });
+  fc.record({
+    member: fc.constantFrom(...dims.filter((d) => !d.endsWith('quantity'))),
+    operator: fc.constantFrom('equals', 'notEquals', 'contains', 'in', 'notIn'),
+    values: fc.array(fc.string({ maxLength: 12 }), { minLength: 1, maxLength: 3 }),
+  });
 const timeFilter = fc.oneof(
   fc.record({ member: fc.constant('Orders.placedAt'), operator: fc.constantFrom('beforeDate', 'afterDate'), values: date.map((d) => [d]) }),
   fc.record({ member: fc.constant('Orders.placedAt'), operator: fc.constant('inDateRange'), values: fc.tuple(date, date).map(([a, b]) => (a <= b ? [a, b] : [b, a])) }),
 );
-const numberFilter = fc.record({ member: fc.constantFrom(...ORDER_MEASURES), operator: fc.constantFrom('gt', 'gte', 'lt', 'lte'), values: fc.integer({ min: -5000, max: 50000 }).map((n) => [String(n)]) });
+const numberFilter = fc.record({
+  member: fc.constantFrom(...ORDER_MEASURES),
+  operator: fc.constantFrom('gt', 'gte', 'lt', 'lte'),
+  values: fc.integer({ min: -5000, max: 50000 }).map((n) => [String(n)]),
+});
 
 function validQuery(measures: string[], dims: string[]) {
   const leaf = fc.oneof(stringFilter(dims), timeFilter);
-  const filter = fc.oneof(leaf, fc.array(leaf, { minLength: 1, maxLength: 3 }).map((and) => ({ and })), fc.array(leaf, { minLength: 1, maxLength: 3 }).map((or) => ({ or })));
+  const filter = fc.oneof(
+    leaf,
+    fc.array(leaf, { minLength: 1, maxLength: 3 }).map((and) => ({ and })),
+    fc.array(leaf, { minLength: 1, maxLength: 3 }).map((or) => ({ or })),
+  );
   return fc
     .record(
       {
         measures: fc.uniqueArray(fc.constantFrom(...measures), { minLength: 1, maxLength: 3 }),
         dimensions: fc.uniqueArray(fc.constantFrom(...dims), { maxLength: 2 }),
-        timeDimensions: fc.array(fc.record({ dimension: fc.constant('Orders.placedAt'), granularity: fc.constantFrom('day', 'week', 'month', 'year'), dateRange: range }, { requiredKeys: ['dimension'] }), { maxLength: 1 }),
+        timeDimensions: fc.array(
+          fc.record({ dimension: fc.constant('Orders.placedAt'), granularity: fc.constantFrom('day', 'week', 'month', 'year'), dateRange: range }, { requiredKeys: ['dimension'] }),
+          { maxLength: 1 },
+        ),
         filters: fc.array(filter, { maxLength: 2 }),
         limit: fc.integer({ min: 1, max: 50_000 }),
       },
@@ -57,7 +73,11 @@ function validQuery(measures: string[], dims: string[]) {
     );
 }
 
-const valid = fc.oneof(validQuery(ORDER_MEASURES, ORDER_DIMS), validQuery(LINE_MEASURES, LINE_DIMS), fc.record({ measures: fc.constant(['Orders.revenue']), filters: fc.array(numberFilter, { minLength: 1, maxLength: 2 }) }));
+const valid = fc.oneof(
+  validQuery(ORDER_MEASURES, ORDER_DIMS),
+  validQuery(LINE_MEASURES, LINE_DIMS),
+  fc.record({ measures: fc.constant(['Orders.revenue']), filters: fc.array(numberFilter, { minLength: 1, maxLength: 2 }) }),
+);
 
 // Invalid: a valid query with one thing broken.
 const junk = fc.string({ minLength: 1, maxLength: 30 });
@@ -65,9 +85,16 @@ const invalid = fc.oneof(
   junk.map((m) => ({ measures: [`Nope${m}.x`] })),
   junk.map((m) => ({ measures: [`Orders.${m}x`] })),
   fc.constantFrom(...ORDER_DIMS).map((d) => ({ measures: [d] })),
-  fc.record({ member: fc.constantFrom('Orders.status', 'Orders.currency'), operator: fc.constantFrom('gt', 'lt', 'beforeDate', 'inDateRange'), values: fc.constant(['1']) }).map((f) => ({ measures: ['Orders.count'], filters: [f] })),
-  fc.record({ member: fc.constant('Orders.placedAt'), operator: fc.constantFrom('beforeDate', 'afterDate'), values: junk.map((v) => [`${v}x`]) }).map((f) => ({ measures: ['Orders.count'], filters: [f] })),
-  fc.tuple(date, date).filter(([a, b]) => a !== b).map(([a, b]) => ({ measures: ['Orders.count'], timeDimensions: [{ dimension: 'Orders.placedAt', dateRange: a < b ? [b, a] : [a, b] }] })),
+  fc
+    .record({ member: fc.constantFrom('Orders.status', 'Orders.currency'), operator: fc.constantFrom('gt', 'lt', 'beforeDate', 'inDateRange'), values: fc.constant(['1']) })
+    .map((f) => ({ measures: ['Orders.count'], filters: [f] })),
+  fc
+    .record({ member: fc.constant('Orders.placedAt'), operator: fc.constantFrom('beforeDate', 'afterDate'), values: junk.map((v) => [`${v}x`]) })
+    .map((f) => ({ measures: ['Orders.count'], filters: [f] })),
+  fc
+    .tuple(date, date)
+    .filter(([a, b]) => a !== b)
+    .map(([a, b]) => ({ measures: ['Orders.count'], timeDimensions: [{ dimension: 'Orders.placedAt', dateRange: a < b ? [b, a] : [a, b] }] })),
   junk.map((g) => ({ measures: ['Orders.count'], timeDimensions: [{ dimension: 'Orders.placedAt', granularity: `${g}!` }] })),
   fc.constantFrom(...ORDER_DIMS).map((d) => ({ measures: ['Orders.count'], order: { [d]: 'asc' } })),
   fc.integer({ min: -100, max: 0 }).map((limit) => ({ measures: ['Orders.count'], limit })),

@@ -46,7 +46,14 @@ describe('POST /analytics/query', () => {
     const res = await query({
       measures: ['Orders.count'],
       dimensions: ['Orders.status'],
-      filters: [{ or: [{ member: 'Orders.status', operator: 'equals', values: ['confirmed'] }, { member: 'Orders.status', operator: 'contains', values: ['cancel'] }] }],
+      filters: [
+        {
+          or: [
+            { member: 'Orders.status', operator: 'equals', values: ['confirmed'] },
+            { member: 'Orders.status', operator: 'contains', values: ['cancel'] },
+          ],
+        },
+      ],
       order: { 'Orders.status': 'asc' },
       limit: 1_000_000,
     });
@@ -61,7 +68,12 @@ describe('POST /analytics/query', () => {
   });
 
   it('mixes OrderLineItems with Orders along the declared join', async () => {
-    const res = await query({ measures: ['OrderLineItems.itemsSold'], dimensions: ['OrderLineItems.sku'], filters: [{ member: 'Orders.status', operator: 'notEquals', values: ['cancelled'] }], order: { 'OrderLineItems.sku': 'asc' } });
+    const res = await query({
+      measures: ['OrderLineItems.itemsSold'],
+      dimensions: ['OrderLineItems.sku'],
+      filters: [{ member: 'Orders.status', operator: 'notEquals', values: ['cancelled'] }],
+      order: { 'OrderLineItems.sku': 'asc' },
+    });
     expect(res.status, res.text).toBe(200);
     expect(res.body.data).toEqual([
       { 'OrderLineItems.sku': 'A', 'OrderLineItems.itemsSold': 2 },
@@ -75,7 +87,11 @@ describe('POST /analytics/query', () => {
   it('is one SQL statement', async () => {
     await query({ measures: ['Orders.count'] });
     const before = t.statements();
-    const res = await query({ measures: ['OrderLineItems.lineItemRevenue', 'OrderLineItems.count'], dimensions: ['Orders.status'], timeDimensions: [{ dimension: 'Orders.placedAt', granularity: 'month', dateRange: 'this year' }] });
+    const res = await query({
+      measures: ['OrderLineItems.lineItemRevenue', 'OrderLineItems.count'],
+      dimensions: ['Orders.status'],
+      timeDimensions: [{ dimension: 'Orders.placedAt', granularity: 'month', dateRange: 'this year' }],
+    });
     expect(res.status, res.text).toBe(200);
     // API-key requests are verified from a cache after the first one: the query is the only statement.
     expect(t.statements() - before).toBe(1);
@@ -168,12 +184,19 @@ describe('GET /analytics/meta and GraphQL analyticsQuery', () => {
       `query Q($td: [AnalyticsTimeDimensionInput!], $f: [AnalyticsFilterInput!]) {
         analyticsQuery(measures: ["Orders.count"], timeDimensions: $td, filters: $f) { data meta { annotation } }
       }`,
-      { td: [{ dimension: 'Orders.placedAt', granularity: 'month', dateRange: ['2026-03-01', '2026-03-31'] }], f: [{ and: [{ member: 'Orders.status', operator: 'in', values: ['confirmed', 'cancelled'] }] }] },
+      {
+        td: [{ dimension: 'Orders.placedAt', granularity: 'month', dateRange: ['2026-03-01', '2026-03-31'] }],
+        f: [{ and: [{ member: 'Orders.status', operator: 'in', values: ['confirmed', 'cancelled'] }] }],
+      },
       { apiKey: admin },
     );
     expect(res.body.errors, JSON.stringify(res.body.errors)).toBeUndefined();
     expect(res.body.data.analyticsQuery.data).toEqual([{ 'Orders.placedAt.month': '2026-03-01', 'Orders.count': 4 }]); // three seeded + the customer's
-    const preset = await t.graphql(`{ analyticsQuery(measures: ["Orders.count"], timeDimensions: [{ dimension: "Orders.placedAt", dateRange: "last 7 days" }]) { data } }`, {}, { apiKey: admin });
+    const preset = await t.graphql(
+      `{ analyticsQuery(measures: ["Orders.count"], timeDimensions: [{ dimension: "Orders.placedAt", dateRange: "last 7 days" }]) { data } }`,
+      {},
+      { apiKey: admin },
+    );
     expect(preset.body.errors, JSON.stringify(preset.body.errors)).toBeUndefined();
   });
 });

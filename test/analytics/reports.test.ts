@@ -34,7 +34,13 @@ describe('daily-journal', () => {
       { paymentStatus: 'awaiting_payment', orders: 1, revenue: 3000, tax: 240, refunds: 0, net: 3000 },
       { paymentStatus: 'paid', orders: 3, revenue: 7000, tax: 560, refunds: 0, net: 7000 },
     ]);
-    expect(res.body.meta).toMatchObject({ report: 'daily-journal', parameters: { date: '2026-11-01' }, timezone: 'America/New_York', currency: 'USD', totals: { orders: 4, revenue: 10000 } });
+    expect(res.body.meta).toMatchObject({
+      report: 'daily-journal',
+      parameters: { date: '2026-11-01' },
+      timezone: 'America/New_York',
+      currency: 'USD',
+      totals: { orders: 4, revenue: 10000 },
+    });
   });
 
   it('renders as CSV with Accept: text/csv', async () => {

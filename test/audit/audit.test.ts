@@ -71,7 +71,7 @@ describe('what is audited', () => {
     expect(defaultAuditEvent('refundCreate', 'orders')).toBe('orders.refundCreate');
   });
 
-  it('writes nothing for a write that fails: the entry shares the write\'s transaction', async () => {
+  it("writes nothing for a write that fails: the entry shares the write's transaction", async () => {
     const entity = await createEntity(t, admin);
     const before = (await audit('?entityType=catalog_entity&limit=100')).meta.pagination.total;
     const dup = await t.request('/api/catalog/entities', { apiKey: admin, body: { type: 'product', slug: entity.slug } });
@@ -83,7 +83,11 @@ describe('what is audited', () => {
   });
 
   it('never stores secrets: fields named like passwords, tokens or keys are redacted', async () => {
-    const res = await t.request('/api/settings/integrations', { method: 'PATCH', apiKey: admin, body: { endpoint: 'https://example.com', password: 'hunter2', apiKey: 'sk_live_123', nested: { clientSecret: 's3cret' } } });
+    const res = await t.request('/api/settings/integrations', {
+      method: 'PATCH',
+      apiKey: admin,
+      body: { endpoint: 'https://example.com', password: 'hunter2', apiKey: 'sk_live_123', nested: { clientSecret: 's3cret' } },
+    });
     expect(res.status).toBe(200);
     const [entry] = await auditOf(t, admin, 'settings', 'integrations');
     expect(entry.after).toEqual({ endpoint: 'https://example.com', password: '[redacted]', apiKey: '[redacted]', nested: { clientSecret: '[redacted]' } });
@@ -147,7 +151,7 @@ describe('GET /audit', () => {
     }
   });
 
-  it('GET /audit/:entityType/:entityId gives one entity\'s history', async () => {
+  it("GET /audit/:entityType/:entityId gives one entity's history", async () => {
     const entity = await createEntity(t, admin);
     await t.request(`/api/catalog/entities/${entity.id}`, { method: 'PATCH', apiKey: admin, body: { metadata: { a: 1 } } });
     await t.request(`/api/catalog/entities/${entity.id}/archive`, { method: 'POST', apiKey: admin });

@@ -216,7 +216,11 @@ describe('images and GraphQL', () => {
     form.append('map', JSON.stringify({ 0: ['variables.file'] }));
     form.append('0', new Blob([`slug\n${slug}\n`], { type: 'text/csv' }), 'c.csv');
     const encoded = new Request('http://localhost/', { method: 'POST', body: form });
-    const res = await fetch(`${t.url}/graphql`, { method: 'POST', headers: { 'x-api-key': store.admin, 'content-type': encoded.headers.get('content-type')!, 'graphql-require-preflight': '1' }, body: Buffer.from(await encoded.arrayBuffer()) });
+    const res = await fetch(`${t.url}/graphql`, {
+      method: 'POST',
+      headers: { 'x-api-key': store.admin, 'content-type': encoded.headers.get('content-type')!, 'graphql-require-preflight': '1' },
+      body: Buffer.from(await encoded.arrayBuffer()),
+    });
     const body = await res.json();
     expect(body.errors, JSON.stringify(body)).toBeUndefined();
     expect(body.data.catalogImport.taskSlug).toBe('catalog/import');
@@ -253,13 +257,18 @@ describe('exports', () => {
   it('orders and customers export to CSV; the download checks its signature', async () => {
     const entityId = await product(store, { price: 700, stock: 9 });
     await placeOrder(store, [{ entityId, quantity: 2 }]);
-    for (const [path, head] of [['/api/orders/export', 'order_number,order_id'], ['/api/customers/export', 'customer_id,email']] as const) {
+    for (const [path, head] of [
+      ['/api/orders/export', 'order_number,order_id'],
+      ['/api/customers/export', 'customer_id,email'],
+    ] as const) {
       const res = await t.request(path, { method: 'POST', apiKey: store.admin });
       expect(res.status, res.text).toBe(202);
       const job = await finish(res.body.data.id);
       expect(job.status, JSON.stringify(job)).toBe('succeeded');
       expect((await download(job.output.file.url)).startsWith(head)).toBe(true);
-      const tampered = await fetch(job.output.file.url.replace('http://localhost:3000', t.url).replace(/signature=(.)/, (_: string, c: string) => `signature=${c === 'A' ? 'B' : 'A'}`));
+      const tampered = await fetch(
+        job.output.file.url.replace('http://localhost:3000', t.url).replace(/signature=(.)/, (_: string, c: string) => `signature=${c === 'A' ? 'B' : 'A'}`),
+      );
       expect(tampered.status).toBe(403);
     }
     const orders = await finish((await t.request('/api/orders/export', { method: 'POST', apiKey: store.admin })).body.data.id);
@@ -296,6 +305,9 @@ describe('Shopify product CSV', () => {
     const entity = await t.request(`/api/catalog/entities/${handle}?include=variants`, { apiKey: store.admin });
     expect(entity.status, entity.text).toBe(200);
     const variants = await t.app.db.catalogVariant.findMany({ where: { entityId: entity.body.data.id }, include: { prices: true } });
-    expect(variants.map((v) => [v.sku, Number(v.prices[0]!.amount)]).sort()).toEqual([[`${handle}-l`, 5200], [`${handle}-s`, 4990]]);
+    expect(variants.map((v) => [v.sku, Number(v.prices[0]!.amount)]).sort()).toEqual([
+      [`${handle}-l`, 5200],
+      [`${handle}-s`, 4990],
+    ]);
   });
 });

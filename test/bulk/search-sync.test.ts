@@ -24,7 +24,12 @@ it('imported products reach the search index through the batch event', async () 
   const form = new FormData();
   form.append('file', new Blob(['slug,status,title:en\nimported-lamp,active,Imported Lamp\nimported-desk,active,Imported Desk\n'], { type: 'text/csv' }), 'c.csv');
   const encoded = new Request('http://localhost/', { method: 'POST', body: form });
-  const res = await t.request('/api/catalog/import', { method: 'POST', apiKey: admin, rawBody: Buffer.from(await encoded.arrayBuffer()), headers: { 'content-type': encoded.headers.get('content-type')! } });
+  const res = await t.request('/api/catalog/import', {
+    method: 'POST',
+    apiKey: admin,
+    rawBody: Buffer.from(await encoded.arrayBuffer()),
+    headers: { 'content-type': encoded.headers.get('content-type')! },
+  });
   expect(res.status, res.text).toBe(202);
   for (let i = 0; i < 3; i++) expect((await t.request('/api/jobs/run?limit=20', { apiKey: admin })).status).toBe(200);
   const events = await t.app.db.domainEvent.findMany({ where: { requestId: `job:${res.body.data.id}` } });
@@ -32,6 +37,9 @@ it('imported products reach the search index through the batch event', async () 
   const syncs = await t.app.db.job.findMany({ where: { taskSlug: 'search/sync' } });
   expect(syncs).toHaveLength(1);
   expect(syncs[0]!.status).toBe('succeeded');
-  const titles = stub.documents().map((d: any) => d.title).sort();
+  const titles = stub
+    .documents()
+    .map((d: any) => d.title)
+    .sort();
   expect(titles).toEqual(['Imported Desk', 'Imported Lamp']);
 });

@@ -78,7 +78,10 @@ describe('guest carts', () => {
     expect(res.body.error.details[0]).toMatchObject({ field: 'entityId' });
     expect(res.body.error.message).toMatch(/draft/);
 
-    const missing = await t.request(`/api/carts/${cart.id}/items`, { headers: cart.headers, body: { entityId: '00000000-0000-4000-8000-000000000000', quantity: 1, unitPriceSnapshot: 100 } });
+    const missing = await t.request(`/api/carts/${cart.id}/items`, {
+      headers: cart.headers,
+      body: { entityId: '00000000-0000-4000-8000-000000000000', quantity: 1, unitPriceSnapshot: 100 },
+    });
     expect(missing.status).toBe(422);
 
     const withVariants = await product(store, { price: 500, stock: 0 });

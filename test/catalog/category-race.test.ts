@@ -30,7 +30,14 @@ function heldPatch(path: string, body: unknown): Promise<Pending> {
     let settle!: (status: number) => void;
     const answer = new Promise<number>((resolve) => (settle = resolve));
     const req = http.request(
-      { host: url.hostname, port: url.port, path: url.pathname, method: 'PATCH', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), 'x-api-key': admin } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'PATCH',
+        agent: false,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), 'x-api-key': admin },
+      },
       (res) => {
         res.resume();
         res.on('end', () => settle(res.statusCode ?? 0));

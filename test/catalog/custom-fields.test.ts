@@ -43,7 +43,11 @@ describe('field definitions', () => {
     const own = `own${Date.now().toString(36)}`;
     const created = await defineField(t, admin, { entityType: own, name: 'color', type: 'enum', enumValues: ['red'], label: 'Colour' });
     expect(created).toMatchObject({ entityType: own, name: 'color', type: 'enum', enumValues: ['red'], required: false, filterable: false, archivedAt: null });
-    const updated = await t.request(`/api/admin/entity-field-definitions/${created.id}`, { method: 'PATCH', apiKey: admin, body: { enumValues: ['red', 'blue'], filterable: true } });
+    const updated = await t.request(`/api/admin/entity-field-definitions/${created.id}`, {
+      method: 'PATCH',
+      apiKey: admin,
+      body: { enumValues: ['red', 'blue'], filterable: true },
+    });
     expect(updated.status).toBe(200);
     expect(updated.body.data).toMatchObject({ enumValues: ['red', 'blue'], filterable: true, label: 'Colour' });
     const archived = await t.request(`/api/admin/entity-field-definitions/${created.id}/archive`, { method: 'POST', apiKey: admin });
@@ -90,7 +94,15 @@ describe('values on create and PATCH', () => {
     });
     expect(res.status).toBe(422);
     const fields = res.body.error.details.map((d: any) => d.field).sort();
-    expect(fields).toEqual(['customFields.colour', 'customFields.fit', 'customFields.launch', 'customFields.material', 'customFields.organic', 'customFields.sku-family', 'customFields.weight']);
+    expect(fields).toEqual([
+      'customFields.colour',
+      'customFields.fit',
+      'customFields.launch',
+      'customFields.material',
+      'customFields.organic',
+      'customFields.sku-family',
+      'customFields.weight',
+    ]);
     expect(await t.app.db.catalogEntity.count({ where: { slug } })).toBe(0);
   });
 
@@ -101,7 +113,10 @@ describe('values on create and PATCH', () => {
     expect(rows(res.body.data)).toEqual({ material: 'merino', 'sku-family': 'KNIT' });
     expect((await eventsOf(t, entity.id)).at(-1)?.payload.changes).toEqual(['customFields.material', 'customFields.weight']);
     const history = await t.app.db.catalogCustomField.findMany({ where: { entityId: entity.id, fieldName: 'material' }, orderBy: { createdAt: 'asc' } });
-    expect(history.map((h) => [h.value, h.status])).toEqual([['wool', 'superseded'], ['merino', 'approved']]);
+    expect(history.map((h) => [h.value, h.status])).toEqual([
+      ['wool', 'superseded'],
+      ['merino', 'approved'],
+    ]);
     const bad = await t.request(`/api/catalog/entities/${entity.id}`, { method: 'PATCH', apiKey: admin, body: { customFields: { weight: 'x', 'sku-family': null } } });
     expect(bad.status).toBe(422);
     expect(bad.body.error.details.map((d: any) => d.field).sort()).toEqual(['customFields.sku-family', 'customFields.weight']);
@@ -191,7 +206,9 @@ describe('proposals', () => {
   it('approving concurrently leaves exactly one live value', async () => {
     const entity = await createEntity(t, admin, { type, customFields: { 'sku-family': 'C' } });
     for (let i = 0; i < 4; i += 1) await propose(entity.id, 'weight', { value: i });
-    const results = await Promise.all(Array.from({ length: 4 }, () => t.request(`/api/catalog/entities/${entity.id}/custom-fields/weight/approve`, { method: 'POST', apiKey: admin })));
+    const results = await Promise.all(
+      Array.from({ length: 4 }, () => t.request(`/api/catalog/entities/${entity.id}/custom-fields/weight/approve`, { method: 'POST', apiKey: admin })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([200, 404, 404, 404]);
     const live = await t.app.db.catalogCustomField.findMany({ where: { entityId: entity.id, fieldName: 'weight', status: 'approved' } });
     expect(live.map((l) => l.value)).toEqual([3]);

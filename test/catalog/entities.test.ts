@@ -59,14 +59,14 @@ describe('create', () => {
     expect(JSON.stringify(res.body.error.details)).toContain(field);
   });
 
-  it.each([
-    [{ type: 'product', slug: 'x-3', metadata: 'nope' }],
-    [{ type: 'product', slug: 'x-4', taxClassId: 'not-a-uuid' }],
-  ])('refuses a value its GraphQL scalar rejects (%j) with 422', async (body) => {
-    const res = await t.request('/api/catalog/entities', { apiKey: admin, body });
-    expect(res.status).toBe(422);
-    expect(res.body.error.code).toBe('VALIDATION_FAILED');
-  });
+  it.each([[{ type: 'product', slug: 'x-3', metadata: 'nope' }], [{ type: 'product', slug: 'x-4', taxClassId: 'not-a-uuid' }]])(
+    'refuses a value its GraphQL scalar rejects (%j) with 422',
+    async (body) => {
+      const res = await t.request('/api/catalog/entities', { apiKey: admin, body });
+      expect(res.status).toBe(422);
+      expect(res.body.error.code).toBe('VALIDATION_FAILED');
+    },
+  );
 
   it('needs catalog:create: 401 anonymous, 403 for a customer, 401 before 422', async () => {
     expect((await t.request('/api/catalog/entities', { body: { type: 'product', slug: uniqueSlug() } })).status).toBe(401);
@@ -246,7 +246,13 @@ describe('status moves', () => {
     const again = await t.request(`/api/catalog/entities/${entity.id}/publish`, { method: 'POST', apiKey: admin });
     expect(again.body.data).toMatchObject({ status: 'active', publishedAt });
     const types = (await eventsOf(t, entity.id)).map((e) => `${e.type}:${(e.payload.changes ?? []).join(',')}:${e.payload.entity.status}`);
-    expect(types).toEqual(['catalog.create::draft', 'catalog.update:status:active', 'catalog.update:status:archived', 'catalog.update:status:discontinued', 'catalog.update:status:active']);
+    expect(types).toEqual([
+      'catalog.create::draft',
+      'catalog.update:status:active',
+      'catalog.update:status:archived',
+      'catalog.update:status:discontinued',
+      'catalog.update:status:active',
+    ]);
   });
 
   it('404 for an unknown entity, 403 for the storefront key', async () => {
@@ -279,7 +285,7 @@ describe('delete', () => {
 });
 
 describe('tenancy', () => {
-  it('never shows or touches another organization\'s entities', async () => {
+  it("never shows or touches another organization's entities", async () => {
     const other = await t.app.services.organizations.create({ slug: uniqueSlug('org'), name: 'Other store' });
     const otherKey = await t.apiKey('admin', { organizationId: other.id });
     const mine = await createEntity(t, admin, { status: 'active' });

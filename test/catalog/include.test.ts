@@ -18,22 +18,26 @@ beforeAll(async () => {
   const category = await createCategory(t, admin);
   const brand = await createBrand(t, admin);
   // 110 active entities, each with something to embed under every include.
-  await inBatches(Array.from({ length: 110 }, (_, i) => i), 10, async (i) => {
-    const created = await t.request('/api/catalog/entities', {
-      apiKey: admin,
-      body: { type, slug: uniqueSlug(`e${i}`), status: 'active', customFields: { material: `cotton ${i}` } },
-    });
-    const id = created.body.data.id;
-    const steps = await Promise.all([
-      t.request(`/api/catalog/entities/${id}/attributes/en`, { method: 'PUT', apiKey: admin, body: { title: `Item ${i}` } }),
-      t.request(`/api/catalog/entities/${id}/variants/bulk`, { apiKey: admin, body: { axes: { size: ['S', 'M'], color: ['red', 'blue'] } } }),
-    ]);
-    const more = await Promise.all([
-      t.request(`/api/catalog/entities/${id}/categories/${category.id}`, { method: 'POST', apiKey: admin }),
-      t.request(`/api/catalog/entities/${id}/brands/${brand.id}`, { method: 'POST', apiKey: admin }),
-    ]);
-    for (const res of [created, ...steps, ...more]) expect(res.status, res.text).toBeLessThan(300);
-  });
+  await inBatches(
+    Array.from({ length: 110 }, (_, i) => i),
+    10,
+    async (i) => {
+      const created = await t.request('/api/catalog/entities', {
+        apiKey: admin,
+        body: { type, slug: uniqueSlug(`e${i}`), status: 'active', customFields: { material: `cotton ${i}` } },
+      });
+      const id = created.body.data.id;
+      const steps = await Promise.all([
+        t.request(`/api/catalog/entities/${id}/attributes/en`, { method: 'PUT', apiKey: admin, body: { title: `Item ${i}` } }),
+        t.request(`/api/catalog/entities/${id}/variants/bulk`, { apiKey: admin, body: { axes: { size: ['S', 'M'], color: ['red', 'blue'] } } }),
+      ]);
+      const more = await Promise.all([
+        t.request(`/api/catalog/entities/${id}/categories/${category.id}`, { method: 'POST', apiKey: admin }),
+        t.request(`/api/catalog/entities/${id}/brands/${brand.id}`, { method: 'POST', apiKey: admin }),
+      ]);
+      for (const res of [created, ...steps, ...more]) expect(res.status, res.text).toBeLessThan(300);
+    },
+  );
 }, 180_000);
 afterAll(() => t?.close());
 
@@ -56,12 +60,19 @@ describe('include', () => {
   });
 
   it('embeds every relation with all includes', async () => {
-    const res = await t.request(`/api/catalog/entities/${(await t.request(`/api/catalog/entities?type=${type}&limit=1`, { apiKey: admin })).body.data[0].id}?include=${ALL}`, { apiKey: storefront });
+    const res = await t.request(`/api/catalog/entities/${(await t.request(`/api/catalog/entities?type=${type}&limit=1`, { apiKey: admin })).body.data[0].id}?include=${ALL}`, {
+      apiKey: storefront,
+    });
     const entity = res.body.data;
-    expect(entity.optionTypes.map((o: any) => [o.name, o.values.map((v: any) => v.value)])).toEqual([['size', ['S', 'M']], ['color', ['red', 'blue']]]);
+    expect(entity.optionTypes.map((o: any) => [o.name, o.values.map((v: any) => v.value)])).toEqual([
+      ['size', ['S', 'M']],
+      ['color', ['red', 'blue']],
+    ]);
     expect(entity.categories).toHaveLength(1);
     expect(entity.brands).toHaveLength(1);
-    expect(entity.customFields).toEqual([expect.objectContaining({ fieldName: 'material', locale: 'en', status: 'approved', source: 'platform', value: expect.stringMatching(/^cotton/) })]);
+    expect(entity.customFields).toEqual([
+      expect.objectContaining({ fieldName: 'material', locale: 'en', status: 'approved', source: 'platform', value: expect.stringMatching(/^cotton/) }),
+    ]);
   });
 
   it('tolerates spaces and repeats, and refuses unknown or unavailable names with 422 listing the valid ones', async () => {
@@ -87,7 +98,9 @@ describe('include', () => {
     expect(hundred.body.data).toHaveLength(100);
     for (const entity of hundred.body.data) for (const name of EMBEDS) expect(entity[name].length, `${entity.slug} ${name}`).toBeGreaterThan(0);
     const bare = await statementsFor(`/api/catalog/entities?type=${type}&limit=100`);
-    console.log(`catalog list statements: 10 entities + all includes = ${ten.count}, 100 entities + all includes = ${hundred.count}, 100 entities without includes = ${bare.count}`);
+    console.log(
+      `catalog list statements: 10 entities + all includes = ${ten.count}, 100 entities + all includes = ${hundred.count}, 100 entities without includes = ${bare.count}`,
+    );
     expect(hundred.count).toBe(ten.count);
   });
 

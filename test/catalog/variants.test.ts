@@ -70,7 +70,7 @@ describe('one variant', () => {
     expect((await eventsOf(t, entity.id)).at(-1)).toMatchObject({ type: 'catalog.update', payload: { changes: ['variants'] } });
   });
 
-  it('409 for an existing combination or SKU; 422 for values that are not the entity\'s', async () => {
+  it("409 for an existing combination or SKU; 422 for values that are not the entity's", async () => {
     const entity = await createEntity(t, admin);
     const other = await createEntity(t, admin);
     const size = (await post(`/api/catalog/entities/${entity.id}/options`, { name: 'size', values: ['S', 'M'] })).body.data;

@@ -33,7 +33,10 @@ describe('checkout', () => {
     const a = await product(store, { price: 1000, stock: 10, taxClassId: standard, title: 'Alpha' });
     const b = await product(store, { price: 550, stock: 10, title: 'Beta' });
     const code = await promotion({ type: 'percentage_off_order', value: 10 });
-    const cart = await guestCart(store, [{ entityId: a, quantity: 2 }, { entityId: b, quantity: 1 }]);
+    const cart = await guestCart(store, [
+      { entityId: a, quantity: 2 },
+      { entityId: b, quantity: 1 },
+    ]);
 
     const res = await checkout(store, cart, { body: { promotionCodes: [code] } });
     expect(res.status, res.text).toBe(201);
@@ -54,7 +57,19 @@ describe('checkout', () => {
       shippingAddress: ADDRESS,
     });
     expect(order.lineItems).toHaveLength(2);
-    expect(order.lineItems[0]).toMatchObject({ entityId: a, entityType: 'product', title: 'Alpha', quantity: 2, refundedQuantity: 0, unitPrice: 1000, totalPrice: 2000, discountTotal: 200, taxRateBps: 2000, taxTotal: 360, fulfillmentStatus: 'unfulfilled' });
+    expect(order.lineItems[0]).toMatchObject({
+      entityId: a,
+      entityType: 'product',
+      title: 'Alpha',
+      quantity: 2,
+      refundedQuantity: 0,
+      unitPrice: 1000,
+      totalPrice: 2000,
+      discountTotal: 200,
+      taxRateBps: 2000,
+      taxTotal: 360,
+      fulfillmentStatus: 'unfulfilled',
+    });
     expect(order.lineItems[1]).toMatchObject({ entityId: b, title: 'Beta', quantity: 1, unitPrice: 550, totalPrice: 550, discountTotal: 55, taxRateBps: 0, taxTotal: 0 });
     expect(order.lineItems[0].lineItemId).toMatch(/^[0-9a-f-]{36}$/);
     expect(order.lineItems[0].sku).toBeTruthy();
@@ -153,19 +168,31 @@ describe('checkout', () => {
     const noAddress = await t.request('/api/checkout', { apiKey: store.storefront, headers: cart.headers, body: { ...checkoutBody(cart), shippingAddress: undefined } });
     expect(noAddress.status).toBe(422);
     expect(noAddress.body.error.code).toBe('VALIDATION_FAILED');
-    const badCountry = await t.request('/api/checkout', { apiKey: store.storefront, headers: cart.headers, body: checkoutBody(cart, { shippingAddress: { ...ADDRESS, country: 'USA' } }) });
+    const badCountry = await t.request('/api/checkout', {
+      apiKey: store.storefront,
+      headers: cart.headers,
+      body: checkoutBody(cart, { shippingAddress: { ...ADDRESS, country: 'USA' } }),
+    });
     expect(badCountry.status).toBe(422);
     expect(JSON.stringify(badCountry.body.error.details)).toContain('shippingAddress.country');
   });
 
   it('lets checkout.beforeCreate hooks veto, and reports orders.afterCreate failures in meta.hookErrors', async () => {
     const p = await product(store, { price: 100, stock: 5 });
-    const offVeto = hooks.on('checkout.beforeCreate', (payload) => {
-      if (payload.totals.grandTotal > 0 && payload.lines.some((l) => l.entityId === p && l.quantity > 3)) throw new Error('at most 3 per order');
-    }, { name: 'quantityLimit' });
-    const offAfter = hooks.on('orders.afterCreate', () => {
-      throw Object.assign(new Error('CRM is down'), { code: 'CRM_DOWN' });
-    }, { name: 'crmSync' });
+    const offVeto = hooks.on(
+      'checkout.beforeCreate',
+      (payload) => {
+        if (payload.totals.grandTotal > 0 && payload.lines.some((l) => l.entityId === p && l.quantity > 3)) throw new Error('at most 3 per order');
+      },
+      { name: 'quantityLimit' },
+    );
+    const offAfter = hooks.on(
+      'orders.afterCreate',
+      () => {
+        throw Object.assign(new Error('CRM is down'), { code: 'CRM_DOWN' });
+      },
+      { name: 'crmSync' },
+    );
     try {
       const vetoed = await checkout(store, await guestCart(store, [{ entityId: p, quantity: 4 }]));
       expect(vetoed.status).toBe(422);
@@ -194,7 +221,7 @@ describe('who checks out', () => {
     expect(res.body.data.customerId).toBeNull();
   });
 
-  it("a customer checks out their own cart; the order carries their id and account email", async () => {
+  it('a customer checks out their own cart; the order carries their id and account email', async () => {
     const p = await product(store, { price: 300, stock: 5 });
     const alice = await t.signIn('customer');
     const cart = await t.request('/api/carts', { bearer: alice.token, body: { currency: 'USD' } });
@@ -245,7 +272,9 @@ describe('idempotency', () => {
     expect(again.body.meta.replayed).toBe(true);
     expect(await t.app.db.order.count({ where: { cartId: cart.id } })).toBe(1);
     expect(await available(store, p)).toMatchObject({ reserved: 1 });
-    const charges = (t.app.services.payments.provider as unknown as { log: Array<{ kind: string; input: { orderId?: string } }> }).log.filter((c) => c.kind === 'authorize' && c.input.orderId === first.body.data.id);
+    const charges = (t.app.services.payments.provider as unknown as { log: Array<{ kind: string; input: { orderId?: string } }> }).log.filter(
+      (c) => c.kind === 'authorize' && c.input.orderId === first.body.data.id,
+    );
     expect(charges).toHaveLength(1);
   });
 
@@ -266,7 +295,10 @@ describe('idempotency', () => {
     const cart = await guestCart(store, [{ entityId: p }]);
     const key = `idem-${unique()}`;
     const results = await Promise.all(Array.from({ length: 6 }, () => checkout(store, cart, { body: { idempotencyKey: key } })));
-    expect(results.every((r) => r.status === 201 || r.status === 200), results.map((r) => r.text).join('\n')).toBe(true);
+    expect(
+      results.every((r) => r.status === 201 || r.status === 200),
+      results.map((r) => r.text).join('\n'),
+    ).toBe(true);
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     expect(new Set(results.map((r) => r.body.data.id)).size).toBe(1);
     expect(await t.app.db.order.count({ where: { cartId: cart.id } })).toBe(1);
@@ -288,7 +320,13 @@ describe('concurrency', () => {
     const carts = await Promise.all(Array.from({ length: 30 }, () => guestCart(store, [{ entityId: p }])));
     const results = await Promise.all(carts.map((cart) => checkout(store, cart)));
     const statuses = results.map((r) => r.status);
-    expect(statuses.filter((s) => s >= 500), results.filter((r) => r.status >= 500).map((r) => r.text).join('\n')).toEqual([]);
+    expect(
+      statuses.filter((s) => s >= 500),
+      results
+        .filter((r) => r.status >= 500)
+        .map((r) => r.text)
+        .join('\n'),
+    ).toEqual([]);
     expect(statuses.filter((s) => s === 201)).toHaveLength(5);
     expect(statuses.filter((s) => s === 422)).toHaveLength(25);
     for (const r of results.filter((r) => r.status === 422)) expect(r.body.error.code).toBe('CHECKOUT_FAILED');
@@ -296,7 +334,10 @@ describe('concurrency', () => {
     expect(await t.app.db.order.count({ where: { lines: { some: { entityId: p } } } })).toBe(5);
 
     // Order numbers are sequential with no gaps, whatever failed in between.
-    const numbers = results.filter((r) => r.status === 201).map((r) => Number(r.body.data.number.slice(-6))).sort((a, b) => a - b);
+    const numbers = results
+      .filter((r) => r.status === 201)
+      .map((r) => Number(r.body.data.number.slice(-6)))
+      .sort((a, b) => a - b);
     for (let i = 1; i < numbers.length; i += 1) expect(numbers[i]).toBe(numbers[i - 1]! + 1);
   });
 

@@ -28,7 +28,10 @@ async function costOf(send: () => Promise<{ status: number; text: string }>, exp
 
 async function checkoutCost(lines: number): Promise<{ roundTrips: number; statements: number }> {
   const products = await Promise.all(Array.from({ length: lines }, () => product(store, { price: 1_000, stock: 10 })));
-  const cart = await guestCart(store, products.map((entityId) => ({ entityId })));
+  const cart = await guestCart(
+    store,
+    products.map((entityId) => ({ entityId })),
+  );
   return costOf(() => checkout(store, cart), 201);
 }
 
@@ -38,7 +41,9 @@ describe('checkout SQL cost', () => {
     const one = await checkoutCost(1);
     const three = await checkoutCost(3);
     const five = await checkoutCost(5);
-    console.info(`checkout: 1 line ${one.roundTrips} round trips / ${one.statements} statements, 3 lines ${three.roundTrips} / ${three.statements}, 5 lines ${five.roundTrips} / ${five.statements}`);
+    console.info(
+      `checkout: 1 line ${one.roundTrips} round trips / ${one.statements} statements, 3 lines ${three.roundTrips} / ${three.statements}, 5 lines ${five.roundTrips} / ${five.statements}`,
+    );
     expect(one.roundTrips).toBeLessThanOrEqual(CHECKOUT_ROUND_TRIPS);
     expect(five.roundTrips).toBeLessThanOrEqual(CHECKOUT_ROUND_TRIPS);
     expect(five.roundTrips).toBe(one.roundTrips);

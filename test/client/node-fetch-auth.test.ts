@@ -54,15 +54,27 @@ describe("Node's fetch without Origin or cookies", () => {
   });
 
   it("refuses a browser's cross-site sign-in (login CSRF) but accepts the trusted origin's", async () => {
-    const hostile = await fetch(`${t.url}/api/auth/sign-in/email`, { method: 'POST', headers: { ...json, origin: 'https://evil.example' }, body: JSON.stringify({ email, password }) });
+    const hostile = await fetch(`${t.url}/api/auth/sign-in/email`, {
+      method: 'POST',
+      headers: { ...json, origin: 'https://evil.example' },
+      body: JSON.stringify({ email, password }),
+    });
     expect(hostile.status).toBe(403);
     expect((await hostile.json()).error.details.reason).toBe('INVALID_ORIGIN');
-    const trusted = await fetch(`${t.url}/api/auth/sign-in/email`, { method: 'POST', headers: { ...json, origin: new URL(TEST_BASE_URL).origin }, body: JSON.stringify({ email, password }) });
+    const trusted = await fetch(`${t.url}/api/auth/sign-in/email`, {
+      method: 'POST',
+      headers: { ...json, origin: new URL(TEST_BASE_URL).origin },
+      body: JSON.stringify({ email, password }),
+    });
     expect(trusted.status).toBe(200);
   });
 
   it('accepts a cookie write from the trusted origin', async () => {
-    const res = await fetch(`${t.url}/api/carts`, { method: 'POST', headers: { ...json, cookie, origin: new URL(TEST_BASE_URL).origin }, body: JSON.stringify({ currency: 'USD' }) });
+    const res = await fetch(`${t.url}/api/carts`, {
+      method: 'POST',
+      headers: { ...json, cookie, origin: new URL(TEST_BASE_URL).origin },
+      body: JSON.stringify({ currency: 'USD' }),
+    });
     expect(res.status, await res.clone().text()).toBe(201);
   });
 });

@@ -12,7 +12,16 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { listen, type Listening } from '../../src/http/listen.js';
-import { asyncStorageAdapter, createOfflineQueue, jsonFileStorage, localStorageAdapter, memoryStorage, type OfflineQueue, type QueueAnswer, type QueuedOperation } from '../../client/src/index.js';
+import {
+  asyncStorageAdapter,
+  createOfflineQueue,
+  jsonFileStorage,
+  localStorageAdapter,
+  memoryStorage,
+  type OfflineQueue,
+  type QueueAnswer,
+  type QueuedOperation,
+} from '../../client/src/index.js';
 import { ADDRESS, ORDER_TEST_CONFIG, available, guestCart, openStore, product, type Store } from '../orders/helpers.js';
 
 let t: TestApp;
@@ -66,10 +75,11 @@ async function proxyTo(target: string): Promise<Proxy> {
     dropNext: (part) => (drop = part),
     answer: (status, n) => (injected = { status, left: n }),
     requests,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 

@@ -86,7 +86,10 @@ describe.runIf(process.env.COMMERCE_SLOW_TESTS)('@commerce-service/client as an 
     // run below still reports what works when the contract lags behind the script.
     fs.writeFileSync(
       path.join(project, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2022', 'DOM'], types: [], strict: true, noEmitOnError: false }, files: ['storefront.ts'] }),
+      JSON.stringify({
+        compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2022', 'DOM'], types: [], strict: true, noEmitOnError: false },
+        files: ['storefront.ts'],
+      }),
     );
     compiled = await run(process.execPath, [TSC, '--strict', '-p', 'tsconfig.json'], { cwd: project })
       .then(({ stdout }) => ({ ok: true, output: stdout }))
@@ -116,7 +119,10 @@ describe.runIf(process.env.COMMERCE_SLOW_TESTS)('@commerce-service/client as an 
     // Browsers and React Native: no Node built-in anywhere in the shipped code.
     for (const file of shipped.filter((f) => f.endsWith('.js'))) {
       // Code only: the doc comments may show how a Node app passes its own fs module.
-      const code = fs.readFileSync(path.join(installed, file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+      const code = fs
+        .readFileSync(path.join(installed, file), 'utf8')
+        .replace(/\/\*[\s\S]*?\*\//g, '')
+        .replace(/^\s*\/\/.*$/gm, '');
       expect(code, file).not.toMatch(/(from\s*|import\s*\(\s*)['"]node:|require\(/);
     }
     // Only the SDK and openapi-fetch (with its helpers): nothing of the server came along.
@@ -131,7 +137,8 @@ describe.runIf(process.env.COMMERCE_SLOW_TESTS)('@commerce-service/client as an 
   });
 
   it('loads in plain Node (both entry points), no loader needed', async () => {
-    const script = "const sdk = await import('@commerce-service/client'); const codegen = await import('@commerce-service/client/codegen'); console.log(typeof sdk.createClient, typeof sdk.createOfflineQueue, codegen.scalars.MinorUnits);";
+    const script =
+      "const sdk = await import('@commerce-service/client'); const codegen = await import('@commerce-service/client/codegen'); console.log(typeof sdk.createClient, typeof sdk.createOfflineQueue, codegen.scalars.MinorUnits);";
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: project });
     expect(stdout.trim()).toBe('function function number');
   });

@@ -52,7 +52,7 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 describe('/me/orders/:orderId/downloads', () => {
-  it('lists signed URLs of a paid order\'s digital lines that serve the bytes, over REST and GraphQL', async () => {
+  it("lists signed URLs of a paid order's digital lines that serve the bytes, over REST and GraphQL", async () => {
     const alice = await t.signIn('customer');
     const order = await customerOrder(alice.token, [{ entityId: ebook }, { entityId: poster }]);
     await pay(store, order);
@@ -71,7 +71,11 @@ describe('/me/orders/:orderId/downloads', () => {
       expect(Buffer.from(await file.arrayBuffer()).equals(bookBytes)).toBe(true);
     }
 
-    const gql = await t.graphql('query($id: String!) { meOrderDownloads(orderId: $id) { orderNumber paymentStatus downloads { entityId mimeType url expiresAt } } }', { id: order.id }, { bearer: alice.token });
+    const gql = await t.graphql(
+      'query($id: String!) { meOrderDownloads(orderId: $id) { orderNumber paymentStatus downloads { entityId mimeType url expiresAt } } }',
+      { id: order.id },
+      { bearer: alice.token },
+    );
     expect(gql.body.errors).toBeUndefined();
     expect(gql.body.data.meOrderDownloads.paymentStatus).toBe('paid');
     expect(gql.body.data.meOrderDownloads.downloads.map((d: any) => d.entityId)).toEqual([ebook]);
@@ -86,7 +90,10 @@ describe('/me/orders/:orderId/downloads', () => {
     }
     const cost = async (entityIds: string[]) => {
       const shopper = await t.signIn('customer');
-      const order = await customerOrder(shopper.token, entityIds.map((entityId) => ({ entityId })));
+      const order = await customerOrder(
+        shopper.token,
+        entityIds.map((entityId) => ({ entityId })),
+      );
       await pay(store, order);
       const start = t.statements();
       const res = await t.request(`/api/me/orders/${order.id}/downloads`, { bearer: shopper.token });
@@ -117,7 +124,7 @@ describe('/me/orders/:orderId/downloads', () => {
     expect(partial.body.error.details).toEqual({ paymentStatus: 'partially_paid' });
   });
 
-  it('is 404 for another customer\'s order, 401 anonymous and 403 with an API key', async () => {
+  it("is 404 for another customer's order, 401 anonymous and 403 with an API key", async () => {
     const carol = await t.signIn('customer');
     const dave = await t.signIn('customer');
     const order = await customerOrder(carol.token, [{ entityId: ebook }]);

@@ -122,7 +122,7 @@ describe('/me/profile', () => {
 });
 
 describe('/me/addresses', () => {
-  it('adds, lists, moves defaults and deletes; another customer\'s address is 404', async () => {
+  it("adds, lists, moves defaults and deletes; another customer's address is 404", async () => {
     const erin = await t.signIn('customer');
     const frank = await t.signIn('customer');
     const first = await t.request('/api/me/addresses', { bearer: erin.token, body: address });
@@ -153,7 +153,7 @@ describe('/me/addresses', () => {
 });
 
 describe('/me/orders', () => {
-  it('lists only my orders with status, page and limit; another customer\'s order is 404', async () => {
+  it("lists only my orders with status, page and limit; another customer's order is 404", async () => {
     const gina = await t.signIn('customer');
     const hank = await t.signIn('customer');
     const a = await customerOrder(gina.token);
@@ -200,7 +200,7 @@ describe('/me/orders', () => {
     ]);
   });
 
-  it('reorder fills a new cart at today\'s prices and reports unsellable lines in meta.skipped', async () => {
+  it("reorder fills a new cart at today's prices and reports unsellable lines in meta.skipped", async () => {
     const jane = await t.signIn('customer');
     const kept = await product(store, { price: 1000 });
     const gone = await product(store, { price: 700 });
@@ -269,7 +269,10 @@ describe('staff edits of a customer (PATCH /customers/:id)', () => {
     expect((await t.request(`/api/customers/${bob.userId}`, { apiKey: store.admin })).body.data.customerGroupIds).toEqual(['b2b-eu', 'wholesale']);
 
     // Over GraphQL, the same field.
-    const gql = await t.request('/graphql', { apiKey: store.admin, body: { query: 'mutation($id: UUID!) { customerUpdate(id: $id, customerGroupIds: []) { id customerGroupIds } }', variables: { id: bob.userId } } });
+    const gql = await t.request('/graphql', {
+      apiKey: store.admin,
+      body: { query: 'mutation($id: UUID!) { customerUpdate(id: $id, customerGroupIds: []) { id customerGroupIds } }', variables: { id: bob.userId } },
+    });
     expect(gql.body.errors, gql.text).toBeUndefined();
     expect(gql.body.data.customerUpdate).toEqual({ id: bob.userId, customerGroupIds: [] });
   });

@@ -26,7 +26,16 @@ describe('draft orders', () => {
   it('builds a draft with a custom price and a manual discount; completing it reserves stock and writes the order', async () => {
     const a = await product(store, { price: 1000, stock: 10 });
     const b = await product(store, { price: 300, stock: 10 });
-    const res = await create({ email: 'guest@example.com', lines: [{ entityId: a, quantity: 2, unitPrice: 800, priceReason: 'loyal customer' }, { entityId: b, quantity: 1 }], discount: { amount: 100, reason: 'goodwill' }, shippingAddress: ADDRESS, note: 'phone order' });
+    const res = await create({
+      email: 'guest@example.com',
+      lines: [
+        { entityId: a, quantity: 2, unitPrice: 800, priceReason: 'loyal customer' },
+        { entityId: b, quantity: 1 },
+      ],
+      discount: { amount: 100, reason: 'goodwill' },
+      shippingAddress: ADDRESS,
+      note: 'phone order',
+    });
     expect(res.status, res.text).toBe(201);
     const draft = res.body.data;
     expect(draft).toMatchObject({ status: 'open', email: 'guest@example.com', orderId: null, discount: { amount: 100, reason: 'goodwill' } });
@@ -38,7 +47,14 @@ describe('draft orders', () => {
     const done = await complete(draft.id);
     expect(done.status, done.text).toBe(201);
     const order = done.body.data;
-    expect(order).toMatchObject({ status: 'pending', paymentStatus: 'awaiting_payment', subtotal: 1600 + 300, discountTotal: 100, customerEmail: 'guest@example.com', paymentIntentId: null });
+    expect(order).toMatchObject({
+      status: 'pending',
+      paymentStatus: 'awaiting_payment',
+      subtotal: 1600 + 300,
+      discountTotal: 100,
+      customerEmail: 'guest@example.com',
+      paymentIntentId: null,
+    });
     expect(order.orderNumber).toMatch(/^ORD-\d{4}-\d{6}$/);
     expect(order.lineItems.map((l: any) => l.unitPrice)).toEqual([800, 300]);
     expect((await available(store, a)).reserved).toBe(2);
@@ -58,7 +74,9 @@ describe('draft orders', () => {
     expect(done.body.data.paymentIntentId).toBeTruthy();
     // Authorized through the configured provider as at checkout: a pending payment record.
     const started = (await t.request(`/api/orders/${done.body.data.id}?include=payments`, { apiKey: store.admin })).body.data;
-    expect(started.payments).toMatchObject([{ status: 'pending', provider: 'offline', captureMode: 'automatic', amount: done.body.data.grandTotal, providerReference: done.body.data.paymentIntentId }]);
+    expect(started.payments).toMatchObject([
+      { status: 'pending', provider: 'offline', captureMode: 'automatic', amount: done.body.data.grandTotal, providerReference: done.body.data.paymentIntentId },
+    ]);
     const paid = await pay(store, done.body.data);
     expect(paid).toMatchObject({ status: 'confirmed', paymentStatus: 'paid', capturedAmount: done.body.data.grandTotal });
     const settled = (await t.request(`/api/orders/${done.body.data.id}?include=payments`, { apiKey: store.admin })).body.data;
@@ -72,11 +90,19 @@ describe('draft orders', () => {
   it('PATCH and DELETE while open; every move of a completed draft is 409', async () => {
     const p = await product(store, { price: 500, stock: 10 });
     const draft = (await create({ email: 'x@example.com', lines: [{ entityId: p, quantity: 1 }] })).body.data;
-    const patched = await t.request(`/api/draft-orders/${draft.id}`, { method: 'PATCH', apiKey: store.admin, body: { lines: [{ entityId: p, quantity: 3 }], shippingAddress: ADDRESS } });
+    const patched = await t.request(`/api/draft-orders/${draft.id}`, {
+      method: 'PATCH',
+      apiKey: store.admin,
+      body: { lines: [{ entityId: p, quantity: 3 }], shippingAddress: ADDRESS },
+    });
     expect(patched.status, patched.text).toBe(200);
     expect(patched.body.data.lines[0].quantity).toBe(3);
     expect((await complete(draft.id)).status).toBe(201);
-    for (const [method, path, body] of [['PATCH', `/api/draft-orders/${draft.id}`, { note: 'x' }], ['DELETE', `/api/draft-orders/${draft.id}`, undefined], ['POST', `/api/draft-orders/${draft.id}/complete`, { paymentPending: true }]] as const) {
+    for (const [method, path, body] of [
+      ['PATCH', `/api/draft-orders/${draft.id}`, { note: 'x' }],
+      ['DELETE', `/api/draft-orders/${draft.id}`, undefined],
+      ['POST', `/api/draft-orders/${draft.id}/complete`, { paymentPending: true }],
+    ] as const) {
       const res = await t.request(path, { method, apiKey: store.admin, body });
       expect(res.status, `${method} ${res.text}`).toBe(409);
       expect(res.body.error.details).toMatchObject({ reason: 'INVALID_TRANSITION', from: 'completed' });
@@ -122,7 +148,10 @@ describe('draft orders', () => {
   it('two completions of one draft racing: exactly one order', async () => {
     const p = await product(store, { price: 500, stock: 10 });
     const draft = (await create({ email: 'x@example.com', lines: [{ entityId: p, quantity: 1 }], shippingAddress: ADDRESS })).body.data;
-    const answers = await race(t.url, [1, 2].map(() => ({ path: `/api/draft-orders/${draft.id}/complete`, apiKey: store.admin, body: { paymentPending: true } })));
+    const answers = await race(
+      t.url,
+      [1, 2].map(() => ({ path: `/api/draft-orders/${draft.id}/complete`, apiKey: store.admin, body: { paymentPending: true } })),
+    );
     expect(answers.map((a) => a.status).sort(), answers.map((a) => a.text).join('\n')).toEqual([201, 409]);
     expect((await available(store, p)).reserved).toBe(1);
   });
@@ -143,7 +172,11 @@ describe('draft orders', () => {
     const id = gql.body.data.draftOrderCreate.id;
     const completed = await t.graphql('mutation($id: UUID!) { draftOrderComplete(id: $id, paymentPending: true) { grandTotal status } }', { id }, { apiKey: store.admin });
     expect(completed.body.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED'); // no shipping address yet
-    const updated = await t.graphql('mutation($id: UUID!, $a: AddressInput) { draftOrderUpdate(id: $id, shippingAddress: $a) { id } }', { id, a: ADDRESS }, { apiKey: store.admin });
+    const updated = await t.graphql(
+      'mutation($id: UUID!, $a: AddressInput) { draftOrderUpdate(id: $id, shippingAddress: $a) { id } }',
+      { id, a: ADDRESS },
+      { apiKey: store.admin },
+    );
     expect(updated.body.errors, updated.text).toBeUndefined();
     const ok = await t.graphql('mutation($id: UUID!) { draftOrderComplete(id: $id, paymentPending: true) { subtotal status } }', { id }, { apiKey: store.admin });
     expect(ok.body.errors, ok.text).toBeUndefined();

@@ -64,7 +64,12 @@ describe('paying with gift cards', () => {
     expect((await balanceOf(a.id)).balance).toBe(0);
     expect((await balanceOf(b.id)).balance).toBe(0);
     const payments = await paymentsOf(order.id);
-    expect(payments.filter((p) => p.provider === 'gift_card').map((p) => Number(p.amount)).sort()).toEqual([200, 300]);
+    expect(
+      payments
+        .filter((p) => p.provider === 'gift_card')
+        .map((p) => Number(p.amount))
+        .sort(),
+    ).toEqual([200, 300]);
 
     const event = {
       id: `evt_${order.id.replace(/-/g, '')}`,
@@ -100,7 +105,12 @@ describe('paying with gift cards', () => {
     const euro = await card(10_000, { currency: 'EUR' });
     const good = await card(10_000);
     const before = await available(store, entityId);
-    for (const [code, reason] of [[disabled.code, 'GIFT_CARD_DISABLED'], [expired.code, 'GIFT_CARD_EXPIRED'], [euro.code, 'GIFT_CARD_CURRENCY_MISMATCH'], ['ZZZZ-ZZZZ-ZZZZ-ZZZZ', 'GIFT_CARD_NOT_FOUND']]) {
+    for (const [code, reason] of [
+      [disabled.code, 'GIFT_CARD_DISABLED'],
+      [expired.code, 'GIFT_CARD_EXPIRED'],
+      [euro.code, 'GIFT_CARD_CURRENCY_MISMATCH'],
+      ['ZZZZ-ZZZZ-ZZZZ-ZZZZ', 'GIFT_CARD_NOT_FOUND'],
+    ]) {
       const res = await checkoutWith({ giftCardCodes: [good.code, code] });
       expect(res.status, reason).toBe(422);
       expect(res.body.error.code).toBe('CHECKOUT_FAILED');
@@ -144,7 +154,12 @@ describe('refunds go back to the card and the credit', () => {
       const gc = await card(500);
       const order = (await checkoutWith({ giftCardCodes: [gc.code] }, 1)).body.data;
       const rest = order.grandTotal - 500;
-      await sendWebhook(t, { id: `evt_${order.id.replace(/-/g, '')}`, object: 'event', type: 'payment_intent.succeeded', data: { object: { id: order.paymentIntentId, object: 'payment_intent', amount: rest, amount_received: rest, metadata: { orderId: order.id } } } });
+      await sendWebhook(t, {
+        id: `evt_${order.id.replace(/-/g, '')}`,
+        object: 'event',
+        type: 'payment_intent.succeeded',
+        data: { object: { id: order.paymentIntentId, object: 'payment_intent', amount: rest, amount_received: rest, metadata: { orderId: order.id } } },
+      });
       const refund = await t.request(`/api/orders/${order.id}/refunds`, { apiKey: store.admin, body: { lines: [{ lineItemId: order.lineItems[0].lineItemId, quantity: 1 }] } });
       expect(refund.status, refund.text).toBe(201);
       expect(refund.body.data.status).toBe('succeeded');
@@ -180,12 +195,20 @@ describe('store credit at checkout', () => {
     const mine = (await t.request('/api/me/store-credit', { bearer: alice.token })).body.data;
     expect(mine.balances).toEqual([{ currency: 'USD', balance: 0 }]);
     expect(mine.entries[0]).toMatchObject({ amount: -400, sourceType: 'checkout', sourceId: order.id });
-    expect((await paymentsOf(order.id)).map((p) => [p.provider, Number(p.amount)])).toEqual([['offline', order.grandTotal - 400], ['store_credit', 400]]);
+    expect((await paymentsOf(order.id)).map((p) => [p.provider, Number(p.amount)])).toEqual([
+      ['offline', order.grandTotal - 400],
+      ['store_credit', 400],
+    ]);
 
     await setSettings(store, 'policies', { refundUndoWindowMinutes: 0 });
     try {
       const rest = order.grandTotal - 400;
-      await sendWebhook(t, { id: `evt_${order.id.replace(/-/g, '')}`, object: 'event', type: 'payment_intent.succeeded', data: { object: { id: order.paymentIntentId, object: 'payment_intent', amount: rest, amount_received: rest, metadata: { orderId: order.id } } } });
+      await sendWebhook(t, {
+        id: `evt_${order.id.replace(/-/g, '')}`,
+        object: 'event',
+        type: 'payment_intent.succeeded',
+        data: { object: { id: order.paymentIntentId, object: 'payment_intent', amount: rest, amount_received: rest, metadata: { orderId: order.id } } },
+      });
       const refund = await t.request(`/api/orders/${order.id}/refunds`, { apiKey: store.admin, body: { lines: [{ lineItemId: order.lineItems[0].lineItemId, quantity: 1 }] } });
       expect(refund.body.data.status, refund.text).toBe('succeeded');
       const back = (await t.request('/api/me/store-credit', { bearer: alice.token })).body.data;
@@ -213,7 +236,10 @@ describe('concurrency', () => {
     const probe = (await checkoutWith({ giftCardCodes: [(await card(100_000)).code] })).body.data;
     const gc = await card(probe.grandTotal);
     const carts = [await guestCart(store, [{ entityId }]), await guestCart(store, [{ entityId }])];
-    const results = await race(t.url, carts.map((cart) => ({ path: '/api/checkout', apiKey: store.storefront, headers: cart.headers, body: checkoutBody(cart, { giftCardCodes: [gc.code] }) })));
+    const results = await race(
+      t.url,
+      carts.map((cart) => ({ path: '/api/checkout', apiKey: store.storefront, headers: cart.headers, body: checkoutBody(cart, { giftCardCodes: [gc.code] }) })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([201, 422]);
     const loser = results.find((r) => r.status === 422)!;
     expect(loser.body.error.details).toMatchObject({ step: 'tenders', code: 'CONFLICT' });
@@ -231,7 +257,10 @@ describe('concurrency', () => {
       carts.push(cart.body.data.id as string);
     }
     await t.request(`/api/customers/${carol.userId}/store-credit`, { apiKey: store.admin, body: { type: 'credit', amount: 700, currency: 'USD', reason: 'goodwill' } });
-    const results = await race(t.url, carts.map((id) => ({ path: '/api/checkout', bearer: carol.token, body: checkoutBody({ id }, { storeCreditAmount: 700 }) })));
+    const results = await race(
+      t.url,
+      carts.map((id) => ({ path: '/api/checkout', bearer: carol.token, body: checkoutBody({ id }, { storeCreditAmount: 700 }) })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([201, 422]);
     const mine = (await t.request('/api/me/store-credit', { bearer: carol.token })).body.data;
     expect(mine.balances).toEqual([{ currency: 'USD', balance: 0 }]);

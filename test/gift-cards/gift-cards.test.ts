@@ -25,7 +25,14 @@ describe('issue, get, list, disable', () => {
   it('issues a card with a 16-character code shown once, stored hashed, with an issue entry', async () => {
     const card = await issue({ recipientEmail: 'ann@example.com', recipientName: 'Ann', note: 'birthday', expiresAt: '2999-01-01T00:00:00Z' });
     expect(card.code).toMatch(/^[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}$/);
-    expect(card).toMatchObject({ balance: 5000, initialBalance: 5000, currency: 'USD', state: 'active', last4: card.code.slice(-4), maskedCode: `****-****-****-${card.code.slice(-4)}` });
+    expect(card).toMatchObject({
+      balance: 5000,
+      initialBalance: 5000,
+      currency: 'USD',
+      state: 'active',
+      last4: card.code.slice(-4),
+      maskedCode: `****-****-****-${card.code.slice(-4)}`,
+    });
     const row = await t.app.db.giftCard.findUniqueOrThrow({ where: { id: card.id } });
     expect(JSON.stringify(row, (_k, v) => (typeof v === 'bigint' ? Number(v) : v))).not.toContain(card.code.replace(/-/g, ''));
 
@@ -41,7 +48,14 @@ describe('issue, get, list, disable', () => {
   });
 
   it('refuses bad input with 422', async () => {
-    for (const body of [{ initialBalance: 0 }, { initialBalance: -5 }, { initialBalance: 10.5 }, { currency: 'usd1' }, { expiresAt: '2000-01-01T00:00:00Z' }, { recipientEmail: 'nope' }]) {
+    for (const body of [
+      { initialBalance: 0 },
+      { initialBalance: -5 },
+      { initialBalance: 10.5 },
+      { currency: 'usd1' },
+      { expiresAt: '2000-01-01T00:00:00Z' },
+      { recipientEmail: 'nope' },
+    ]) {
       const res = await t.request('/api/gift-cards', { apiKey: admin, body: { initialBalance: 100, currency: 'USD', ...body } });
       expect(res.status, JSON.stringify(body)).toBe(422);
       expect(res.body.error.code).toBe('VALIDATION_FAILED');
@@ -87,7 +101,11 @@ describe('issue, get, list, disable', () => {
     expect(tooMuch.status).toBe(409);
     expect(tooMuch.body.error.details.reason).toBe('GIFT_CARD_INSUFFICIENT_BALANCE');
     const up = await t.request(`/api/gift-cards/${card.id}/adjust`, { apiKey: admin, body: { amount: 50, note: 'goodwill' } });
-    expect(up.body.data.entries.map((e: any) => [e.kind, e.amount, e.balanceAfter])).toEqual([['issue', 1000, 1000], ['adjust', -400, 600], ['adjust', 50, 650]]);
+    expect(up.body.data.entries.map((e: any) => [e.kind, e.amount, e.balanceAfter])).toEqual([
+      ['issue', 1000, 1000],
+      ['adjust', -400, 600],
+      ['adjust', 50, 650],
+    ]);
   });
 
   it('answers over GraphQL too', async () => {
@@ -101,7 +119,11 @@ describe('issue, get, list, disable', () => {
     const disabled = await t.graphql('mutation($id: UUID!) { giftCardDisable(id: $id) { state } }', { id: card.id }, { apiKey: admin });
     expect(disabled.body.data.giftCardDisable.state).toBe('disabled');
     const customer = await t.signIn('customer');
-    const balance = await t.graphql('query($code: String!) { giftCardBalance(code: $code) { balance state usable } }', { code: card.code.toLowerCase() }, { bearer: customer.token });
+    const balance = await t.graphql(
+      'query($code: String!) { giftCardBalance(code: $code) { balance state usable } }',
+      { code: card.code.toLowerCase() },
+      { bearer: customer.token },
+    );
     expect(balance.body.data.giftCardBalance).toEqual({ balance: 700, state: 'disabled', usable: false });
   });
 });
@@ -133,14 +155,22 @@ describe('lookup', () => {
     const customer = await t.signIn('customer');
     const res = await t.request('/api/gift-cards/lookup', { bearer: customer.token, body: { code: card.code.replace(/-/g, ' ').toLowerCase() } });
     expect(res.status, res.text).toBe(200);
-    expect(res.body.data).toEqual({ maskedCode: card.maskedCode, last4: card.last4, currency: 'USD', balance: 2500, state: 'active', expiresAt: '2999-01-01T00:00:00.000Z', usable: true });
+    expect(res.body.data).toEqual({
+      maskedCode: card.maskedCode,
+      last4: card.last4,
+      currency: 'USD',
+      balance: 2500,
+      state: 'active',
+      expiresAt: '2999-01-01T00:00:00.000Z',
+      usable: true,
+    });
     const unknown = await t.request('/api/gift-cards/lookup', { bearer: customer.token, body: { code: 'AAAA-BBBB-CCCC-DDDD' } });
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.code).toBe('NOT_FOUND');
     expect((await t.request('/api/gift-cards/lookup', { body: { code: card.code } })).status).toBe(401);
   });
 
-  it('spends the caller\'s guess budget: the fourth of three is 429, and one code per GraphQL request', async () => {
+  it("spends the caller's guess budget: the fourth of three is 429, and one code per GraphQL request", async () => {
     const limited = await startTestApp({ rateLimit: { guess: { points: 3, durationSeconds: 60 } } });
     try {
       const customer = await limited.signIn('customer');
@@ -148,7 +178,11 @@ describe('lookup', () => {
       for (let i = 0; i < 4; i++) statuses.push((await limited.request('/api/gift-cards/lookup', { bearer: customer.token, body: { code: `GUESS-${i}AAA-BBBB-CCCC` } })).status);
       expect(statuses).toEqual([404, 404, 404, 429]);
       const other = await limited.signIn('customer');
-      const aliased = await limited.graphql('{ a: giftCardBalance(code: "AAAA-AAAA-AAAA-AAAA") { balance } b: giftCardBalance(code: "BBBB-BBBB-BBBB-BBBB") { balance } }', {}, { bearer: other.token });
+      const aliased = await limited.graphql(
+        '{ a: giftCardBalance(code: "AAAA-AAAA-AAAA-AAAA") { balance } b: giftCardBalance(code: "BBBB-BBBB-BBBB-BBBB") { balance } }',
+        {},
+        { bearer: other.token },
+      );
       expect((aliased.body.errors ?? []).map((e: any) => e.extensions.code)).toContain('TOO_MANY_REQUESTS');
     } finally {
       await limited.close();
@@ -159,7 +193,10 @@ describe('lookup', () => {
 describe('concurrency', () => {
   it('two debits racing for the last balance on separate connections: one wins', async () => {
     const card = await issue({ initialBalance: 1000 });
-    const results = await race(t.url, [0, 1].map(() => ({ path: `/api/gift-cards/${card.id}/adjust`, apiKey: admin, body: { amount: -800, note: 'race' } })));
+    const results = await race(
+      t.url,
+      [0, 1].map(() => ({ path: `/api/gift-cards/${card.id}/adjust`, apiKey: admin, body: { amount: -800, note: 'race' } })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
     const after = await t.request(`/api/gift-cards/${card.id}`, { apiKey: admin });
     expect(after.body.data.balance).toBe(200);

@@ -61,7 +61,9 @@ describe('staff moves and the customer view', () => {
     const bobs = await t.request('/api/me/store-credit', { bearer: bob.token });
     expect(bobs.body.data).toEqual({ customerId: bob.userId, balances: [], entries: [] });
     expect((await t.request(`/api/customers/${alice.userId}/store-credit`, { bearer: bob.token })).status).toBe(403);
-    expect((await t.request(`/api/customers/${alice.userId}/store-credit`, { bearer: bob.token, body: { type: 'credit', amount: 1, currency: 'USD', reason: 'x' } })).status).toBe(403);
+    expect((await t.request(`/api/customers/${alice.userId}/store-credit`, { bearer: bob.token, body: { type: 'credit', amount: 1, currency: 'USD', reason: 'x' } })).status).toBe(
+      403,
+    );
     expect((await t.request('/api/me/store-credit', { apiKey: admin })).status).toBe(403);
     const other = await otherOrganization(t);
     expect((await t.request(`/api/customers/${alice.userId}/store-credit`, { apiKey: other.admin })).status).toBe(404);
@@ -86,7 +88,10 @@ describe('concurrency', () => {
   it('two debits racing for the last credit on separate connections: one wins', async () => {
     const customer = await t.signIn('customer');
     await move(customer.userId, { amount: 1000 });
-    const results = await race(t.url, [0, 1].map(() => ({ path: `/api/customers/${customer.userId}/store-credit`, apiKey: admin, body: { type: 'debit', amount: 700, currency: 'USD', reason: 'race' } })));
+    const results = await race(
+      t.url,
+      [0, 1].map(() => ({ path: `/api/customers/${customer.userId}/store-credit`, apiKey: admin, body: { type: 'debit', amount: 700, currency: 'USD', reason: 'race' } })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
     const after = await t.request(`/api/customers/${customer.userId}/store-credit`, { apiKey: admin });
     expect(after.body.data.balances).toEqual([{ currency: 'USD', balance: 300 }]);
@@ -94,7 +99,10 @@ describe('concurrency', () => {
 
   it('two first credits racing create one account holding both', async () => {
     const customer = await t.signIn('customer');
-    const results = await race(t.url, [0, 1].map(() => ({ path: `/api/customers/${customer.userId}/store-credit`, apiKey: admin, body: { type: 'credit', amount: 250, currency: 'USD', reason: 'race' } })));
+    const results = await race(
+      t.url,
+      [0, 1].map(() => ({ path: `/api/customers/${customer.userId}/store-credit`, apiKey: admin, body: { type: 'credit', amount: 250, currency: 'USD', reason: 'race' } })),
+    );
     expect(results.map((r) => r.status)).toEqual([200, 200]);
     const after = await t.request(`/api/customers/${customer.userId}/store-credit`, { apiKey: admin });
     expect(after.body.data.balances).toEqual([{ currency: 'USD', balance: 500 }]);

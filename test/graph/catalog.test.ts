@@ -24,25 +24,29 @@ beforeAll(async () => {
   const brand = await createBrand(t, admin);
   // 105 active entities, each with two variants, attributes, a category, a brand, a custom field,
   // an entity price and a price of its first variant.
-  await inBatches(Array.from({ length: 105 }, (_, i) => i), 4, async (i) => {
-    const created = await t.request('/api/catalog/entities', {
-      apiKey: admin,
-      body: { type, slug: uniqueSlug(`g${i}`), status: 'active', customFields: { material: `wool ${i}` } },
-    });
-    expect(created.status, created.text).toBe(201);
-    const id = created.body.data.id;
-    const [attrs, variants, inCategory, inBrand, price] = await Promise.all([
-      t.request(`/api/catalog/entities/${id}/attributes/en`, { method: 'PUT', apiKey: admin, body: { title: `Sweater ${i}` } }),
-      t.request(`/api/catalog/entities/${id}/variants/bulk`, { apiKey: admin, body: { axes: { size: ['S', 'M'] } } }),
-      t.request(`/api/catalog/entities/${id}/categories/${category.id}`, { method: 'POST', apiKey: admin }),
-      t.request(`/api/catalog/entities/${id}/brands/${brand.id}`, { method: 'POST', apiKey: admin }),
-      t.request('/api/pricing/prices', { apiKey: admin, body: { entityId: id, currency: 'USD', amount: 5000 } }),
-    ]);
-    for (const res of [attrs, variants, inCategory, inBrand, price]) expect(res.status, res.text).toBeLessThan(300);
-    const small = variants.body.data.created.find((v: any) => v.options.size === 'S');
-    const variantPrice = await t.request('/api/pricing/prices', { apiKey: admin, body: { entityId: id, variantId: small.id, currency: 'USD', amount: 4500 } });
-    expect(variantPrice.status, variantPrice.text).toBe(201);
-  });
+  await inBatches(
+    Array.from({ length: 105 }, (_, i) => i),
+    4,
+    async (i) => {
+      const created = await t.request('/api/catalog/entities', {
+        apiKey: admin,
+        body: { type, slug: uniqueSlug(`g${i}`), status: 'active', customFields: { material: `wool ${i}` } },
+      });
+      expect(created.status, created.text).toBe(201);
+      const id = created.body.data.id;
+      const [attrs, variants, inCategory, inBrand, price] = await Promise.all([
+        t.request(`/api/catalog/entities/${id}/attributes/en`, { method: 'PUT', apiKey: admin, body: { title: `Sweater ${i}` } }),
+        t.request(`/api/catalog/entities/${id}/variants/bulk`, { apiKey: admin, body: { axes: { size: ['S', 'M'] } } }),
+        t.request(`/api/catalog/entities/${id}/categories/${category.id}`, { method: 'POST', apiKey: admin }),
+        t.request(`/api/catalog/entities/${id}/brands/${brand.id}`, { method: 'POST', apiKey: admin }),
+        t.request('/api/pricing/prices', { apiKey: admin, body: { entityId: id, currency: 'USD', amount: 5000 } }),
+      ]);
+      for (const res of [attrs, variants, inCategory, inBrand, price]) expect(res.status, res.text).toBeLessThan(300);
+      const small = variants.body.data.created.find((v: any) => v.options.size === 'S');
+      const variantPrice = await t.request('/api/pricing/prices', { apiKey: admin, body: { entityId: id, variantId: small.id, currency: 'USD', amount: 4500 } });
+      expect(variantPrice.status, variantPrice.text).toBe(201);
+    },
+  );
 }, 240_000);
 afterAll(() => t?.close());
 
@@ -119,7 +123,7 @@ describe('catalog relations resolve when selected', () => {
     expect(hundred.count).toBe(ten.count);
   });
 
-  it('answers title and description in a locale (default the store\'s), batched: the same statements for 10 and 100 entities', async () => {
+  it("answers title and description in a locale (default the store's), batched: the same statements for 10 and 100 entities", async () => {
     const first = await t.request(`/api/catalog/entities?type=${type}&limit=1&sort=slug:asc`, { apiKey: admin });
     const firstId = first.body.data[0].id;
     const described = await t.request(`/api/catalog/entities/${firstId}/attributes/de`, { method: 'PUT', apiKey: admin, body: { title: 'Pullover', description: 'Warm' } });
@@ -163,7 +167,7 @@ describe('catalog relations resolve when selected', () => {
     expect(withVariants.count).toBe(bare.count + 1);
   });
 
-  it('the issue\'s first query answers variants, pricing and attributes', async () => {
+  it("the issue's first query answers variants, pricing and attributes", async () => {
     const res = await t.graphql(`{ catalogEntities(limit: 2) { data { slug variants { sku } pricing { amount } attributes { title } } } }`, {}, { apiKey: storefront });
     expect(res.body.errors).toBeUndefined();
     for (const entity of res.body.data!.catalogEntities.data) {
@@ -175,7 +179,11 @@ describe('catalog relations resolve when selected', () => {
 
   it('keeps permission rules on nested fields: stock needs inventory:read (a signed-in customer has none)', async () => {
     const customer = await t.signIn('customer');
-    const res = await t.graphql(`query($type: String) { catalogEntities(type: $type, limit: 2) { data { slug variants { sku stock { onHand } } } } }`, { type }, { bearer: customer.token });
+    const res = await t.graphql(
+      `query($type: String) { catalogEntities(type: $type, limit: 2) { data { slug variants { sku stock { onHand } } } } }`,
+      { type },
+      { bearer: customer.token },
+    );
     const entities = res.body.data!.catalogEntities.data;
     expect(entities[0].slug).toBeTruthy();
     for (const entity of entities) for (const variant of entity.variants) expect(variant.stock).toBeNull();
@@ -183,7 +191,11 @@ describe('catalog relations resolve when selected', () => {
   });
 
   it('refuses a bad currency on a nested price with the field in extensions.details', async () => {
-    const res = await t.graphql(`query($type: String) { catalogEntities(type: $type, limit: 1) { data { price(currency: "usd") { unitAmount } } } }`, { type }, { apiKey: storefront });
+    const res = await t.graphql(
+      `query($type: String) { catalogEntities(type: $type, limit: 1) { data { price(currency: "usd") { unitAmount } } } }`,
+      { type },
+      { apiKey: storefront },
+    );
     expect(res.body.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
     expect(res.body.errors?.[0]?.extensions?.details).toEqual([expect.objectContaining({ field: 'currency' })]);
   });
@@ -267,9 +279,16 @@ describe('include lives on REST only', () => {
   it('documents include as a query parameter of the three REST operations', async () => {
     const doc = await t.request('/api/doc');
     expect(doc.status).toBe(200);
-    for (const [route, method] of [['/api/catalog/entities', 'get'], ['/api/catalog/entities/{id}', 'get'], ['/api/search', 'get']] as const) {
+    for (const [route, method] of [
+      ['/api/catalog/entities', 'get'],
+      ['/api/catalog/entities/{id}', 'get'],
+      ['/api/search', 'get'],
+    ] as const) {
       const parameters = doc.body.paths[route][method].parameters as Array<{ name: string; in: string }>;
-      expect(parameters.filter((p) => p.name === 'include'), route).toEqual([expect.objectContaining({ in: 'query', required: false })]);
+      expect(
+        parameters.filter((p) => p.name === 'include'),
+        route,
+      ).toEqual([expect.objectContaining({ in: 'query', required: false })]);
     }
   });
 });

@@ -14,10 +14,22 @@ import { ORDER_TEST_CONFIG, openStore, type Store } from '../orders/helpers.js';
 
 const run = promisify(execFile);
 
-interface Transport { url: string; headers: Record<string, string> }
+interface Transport {
+  url: string;
+  headers: Record<string, string>;
+}
 interface FixtureOperations {
-  productPage(transport: Transport, slug: string, currency: string): Promise<{ title: string; fromPrice: number | null; variants: Array<{ label: string; unitAmount: number | null }> }>;
-  cartToCheckout(transport: Transport, entityId: string, variantId: string, quantity: number): Promise<{ orderNumber: string; status: string; grandTotal: number; cartTotal: number }>;
+  productPage(
+    transport: Transport,
+    slug: string,
+    currency: string,
+  ): Promise<{ title: string; fromPrice: number | null; variants: Array<{ label: string; unitAmount: number | null }> }>;
+  cartToCheckout(
+    transport: Transport,
+    entityId: string,
+    variantId: string,
+    quantity: number,
+  ): Promise<{ orderNumber: string; status: string; grandTotal: number; cartTotal: number }>;
   adminOrderList(transport: Transport, limit: number): Promise<{ total: number; rows: unknown[] }>;
 }
 const root = join(import.meta.dirname, '..', '..');
@@ -32,7 +44,10 @@ let variantId: string;
 beforeAll(async () => {
   await rm(join(fixture, 'gql'), { recursive: true, force: true });
   // The preset the SDK ships (@commerce-service/client/codegen), as a storefront's codegen.ts uses it.
-  await generate({ ...codegenConfig({ schema: join(root, 'schema.graphql'), documents: [join(fixture, 'operations.ts')], output: `${join(fixture, 'gql')}/` }), silent: true }, true);
+  await generate(
+    { ...codegenConfig({ schema: join(root, 'schema.graphql'), documents: [join(fixture, 'operations.ts')], output: `${join(fixture, 'gql')}/` }), silent: true },
+    true,
+  );
   t = await startTestApp(ORDER_TEST_CONFIG);
   store = await openStore(t);
   slug = `codegen-mug-${Date.now().toString(36)}`;
@@ -82,7 +97,10 @@ describe('GraphQL Code Generator client', () => {
     const storefront = { url: t.url, headers: { 'x-api-key': store.storefront } };
     const card = await ops.productPage(storefront, slug, 'USD');
     expect(card.title).toBe('Codegen Mug');
-    expect(card.variants.map((v) => [v.label, v.unitAmount])).toEqual([['size: S', 1500], ['size: L', 1800]]);
+    expect(card.variants.map((v) => [v.label, v.unitAmount])).toEqual([
+      ['size: S', 1500],
+      ['size: L', 1800],
+    ]);
     expect(card.fromPrice).toBe(1500);
 
     const placed = await ops.cartToCheckout({ url: t.url, headers: {} }, entityId, variantId, 2);

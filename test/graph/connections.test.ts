@@ -16,7 +16,11 @@ beforeAll(async () => {
   admin = await t.apiKey('admin');
   // 60 entities: a mix of statuses, so publishedAt is null for some (nullable sort key) and the
   // status sort (an enum) has ties across pages.
-  await inBatches(Array.from({ length: 60 }, (_, i) => i), 6, (i) => createEntity(t, admin, { status: STATUSES[i % 4] }));
+  await inBatches(
+    Array.from({ length: 60 }, (_, i) => i),
+    6,
+    (i) => createEntity(t, admin, { status: STATUSES[i % 4] }),
+  );
 }, 300_000);
 afterAll(() => t?.close());
 
@@ -69,13 +73,20 @@ describe('cursor pagination', () => {
     const seen = await scroll(undefined, 7, insert);
     expect(inserted).toBeGreaterThan(0);
     expect(new Set(seen).size).toBe(seen.length);
-    for (const id of before) expect(seen.filter((s) => s === id), id).toHaveLength(1);
+    for (const id of before)
+      expect(
+        seen.filter((s) => s === id),
+        id,
+      ).toHaveLength(1);
   });
 
   it('offset pages under the same inserts repeat rows (why cursors exist)', async () => {
     const seen: string[] = [];
     for (let page = 1; page <= 4; page += 1) {
-      const [res] = await Promise.all([t.request(`/api/catalog/entities?page=${page}&limit=7`, { apiKey: admin }), inBatches([0, 1, 2], 3, () => createEntity(t, admin, { status: 'active' }))]);
+      const [res] = await Promise.all([
+        t.request(`/api/catalog/entities?page=${page}&limit=7`, { apiKey: admin }),
+        inBatches([0, 1, 2], 3, () => createEntity(t, admin, { status: 'active' })),
+      ]);
       seen.push(...res.body.data.map((d: any) => d.id));
     }
     expect(new Set(seen).size).toBeLessThan(seen.length);
@@ -119,7 +130,11 @@ describe('cursor pagination', () => {
       return Math.min(...counts);
     };
     const { total } = (await t.request('/api/catalog/entities?limit=1', { apiKey: admin })).body.meta.pagination;
-    await inBatches(Array.from({ length: Math.max(0, 101 - total) }, (_, i) => i), 6, () => createEntity(t, admin, {}));
+    await inBatches(
+      Array.from({ length: Math.max(0, 101 - total) }, (_, i) => i),
+      6,
+      () => createEntity(t, admin, {}),
+    );
     await measure(1);
     const ten = await measure(10);
     const hundred = await measure(100);
@@ -148,7 +163,9 @@ describe('cursor pagination', () => {
     const page = await t.request('/api/catalog/entities?first=2', { apiKey: admin });
     const cursor: string = page.body.meta.pagination.endCursor;
     const decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString());
-    const altered = Buffer.from(JSON.stringify([decoded[0].map((v: unknown) => (typeof v === 'string' && v.includes('T') ? '2000-01-01T00:00:00.000Z' : v)), decoded[1]])).toString('base64url');
+    const altered = Buffer.from(JSON.stringify([decoded[0].map((v: unknown) => (typeof v === 'string' && v.includes('T') ? '2000-01-01T00:00:00.000Z' : v)), decoded[1]])).toString(
+      'base64url',
+    );
     const brands = await t.request('/api/catalog/brands?first=1', { apiKey: admin });
     await t.request('/api/catalog/brands', { apiKey: admin, body: { name: 'B', slug: `b-${Date.now()}` } });
     const brandCursor = (await t.request('/api/catalog/brands?first=1', { apiKey: admin })).body.meta.pagination.endCursor ?? brands.body.meta.pagination.endCursor;
@@ -168,7 +185,10 @@ describe('cursor pagination', () => {
       const res = await t.request(`/api/catalog/entities?first=2&after=${encodeURIComponent(value)}${extra}`, { apiKey: admin });
       expect(res.status, `${what}: ${res.text}`).toBe(422);
       expect(res.body.error.code).toBe('VALIDATION_FAILED');
-      expect(res.body.error.details.map((d: any) => d.field), what).toContain('after');
+      expect(
+        res.body.error.details.map((d: any) => d.field),
+        what,
+      ).toContain('after');
     }
     const gql = await t.graphql(`{ catalogEntities(first: 2, after: "${altered}") { totalCount } }`, {}, { apiKey: admin });
     expect(gql.body.errors![0].extensions.code).toBe('VALIDATION_FAILED');
@@ -195,7 +215,11 @@ describe('cursor pagination', () => {
   it('every list query without required arguments answers edges, pageInfo and totalCount', async () => {
     const schema = await t.graphql(`{ __schema { queryType { fields { name args { name type { kind } } type { kind name ofType { name } } } } } }`, {}, { apiKey: admin });
     const lists = schema.body.data.__schema.queryType.fields.filter(
-      (f: any) => (f.type.ofType?.name ?? f.type.name ?? '').endsWith('Page') && f.args.some((a: any) => a.name === 'after') && !f.name.startsWith('me') && !f.args.some((a: any) => a.type.kind === 'NON_NULL'),
+      (f: any) =>
+        (f.type.ofType?.name ?? f.type.name ?? '').endsWith('Page') &&
+        f.args.some((a: any) => a.name === 'after') &&
+        !f.name.startsWith('me') &&
+        !f.args.some((a: any) => a.type.kind === 'NON_NULL'),
     );
     // /me lists answer a customer's session only (they share the orders list and its cursors).
     expect(lists.length).toBeGreaterThanOrEqual(15);

@@ -33,7 +33,9 @@ describe('GraphQL answer validator', () => {
   });
 
   it('finds wrong scalar types, bad enum values, extra and missing keys', () => {
-    const found = problems(`{ item { ${SELECT} } }`, { item: { ...good, id: 'nope', status: 'gone', amount: 1.5, count: 2 ** 31, at: 'yesterday', meta: [1], tags: 'x', extra: 1 } });
+    const found = problems(`{ item { ${SELECT} } }`, {
+      item: { ...good, id: 'nope', status: 'gone', amount: 1.5, count: 2 ** 31, at: 'yesterday', meta: [1], tags: 'x', extra: 1 },
+    });
     expect(found).toEqual(
       expect.arrayContaining([
         expect.stringContaining('item.id: UUID'),

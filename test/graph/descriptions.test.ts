@@ -3,15 +3,7 @@
 // glossary in src/graphql/descriptions.ts), no description merely restates its name, and every
 // id is spelled `id`, `...Id` or `...Ids`. A new undescribed element fails here, listed by name.
 import { describe, expect, it } from 'vitest';
-import {
-  buildSchema as buildFromSdl,
-  getNamedType,
-  isEnumType,
-  isInputObjectType,
-  isInterfaceType,
-  isObjectType,
-  type GraphQLSchema,
-} from 'graphql';
+import { buildSchema as buildFromSdl, getNamedType, isEnumType, isInputObjectType, isInterfaceType, isObjectType, type GraphQLSchema } from 'graphql';
 import { buildSchema } from '../../src/schema.js';
 
 interface Element {
@@ -31,7 +23,12 @@ function elements(schema: GraphQLSchema): Element[] {
       for (const field of Object.values(type.getFields())) {
         out.push({ path: `${type.name}.${field.name}`, name: field.name, description: field.description, type: (getNamedType(field.type) as unknown as { name: string }).name });
         for (const arg of 'args' in field ? field.args : []) {
-          out.push({ path: `${type.name}.${field.name}(${arg.name})`, name: arg.name, description: arg.description, type: (getNamedType(arg.type) as unknown as { name: string }).name });
+          out.push({
+            path: `${type.name}.${field.name}(${arg.name})`,
+            name: arg.name,
+            description: arg.description,
+            type: (getNamedType(arg.type) as unknown as { name: string }).name,
+          });
         }
       }
     }
@@ -47,7 +44,10 @@ function undescribed(schema: GraphQLSchema): string[] {
 }
 
 function words(name: string): string {
-  return name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/_/g, ' ').toLowerCase();
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/_/g, ' ')
+    .toLowerCase();
 }
 
 describe('schema descriptions', () => {

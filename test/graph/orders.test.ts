@@ -14,13 +14,23 @@ let decorated: any;
 beforeAll(async () => {
   t = await startTestApp(ORDER_TEST_CONFIG);
   store = await openStore(t);
-  products.push(...(await inBatches(Array.from({ length: 100 }, (_, i) => i), 10, (i) => product(store, { price: 1000 + i, stock: 50, title: `Mug ${i}` }))));
+  products.push(
+    ...(await inBatches(
+      Array.from({ length: 100 }, (_, i) => i),
+      10,
+      (i) => product(store, { price: 1000 + i, stock: 50, title: `Mug ${i}` }),
+    )),
+  );
   // 104 orders, each with a note; the newest also paid, fulfilled and partly refunded.
-  await inBatches(Array.from({ length: 103 }, (_, i) => i), 8, async (i) => {
-    const order = await placeOrder(store, [{ entityId: products[i % products.length]! }]);
-    const note = await t.request(`/api/orders/${order.id}/notes`, { apiKey: store.admin, body: { body: `note ${i}` } });
-    expect(note.status, note.text).toBe(201);
-  });
+  await inBatches(
+    Array.from({ length: 103 }, (_, i) => i),
+    8,
+    async (i) => {
+      const order = await placeOrder(store, [{ entityId: products[i % products.length]! }]);
+      const note = await t.request(`/api/orders/${order.id}/notes`, { apiKey: store.admin, body: { body: `note ${i}` } });
+      expect(note.status, note.text).toBe(201);
+    },
+  );
   decorated = await processingOrder(store, [{ entityId: products[0]!, quantity: 3 }]);
   const line = decorated.lineItems[0];
   const steps = [
@@ -104,7 +114,7 @@ describe('order relations', () => {
     expect(hundred.count).toBe(ten.count);
   });
 
-  it('keeps each nested field\'s permission: notes, timeline and refunds need orders:read', async () => {
+  it("keeps each nested field's permission: notes, timeline and refunds need orders:read", async () => {
     const customer = await t.signIn('customer');
     const own = await t.graphql(`{ orders(limit: 5) { data { id notes { body } } } }`, {}, { bearer: customer.token });
     expect(own.body.data!.orders.data).toEqual([]); // guests' orders are nobody's to read
@@ -125,8 +135,14 @@ describe('cart relations', () => {
   const CART = `query($id: UUID!) { cart(id: $id) { id items { quantity unitPriceSnapshot entity { slug } variant { sku } currentPrice { unitAmount totalAmount } } } }`;
 
   it('resolves items → entity, variant and current price at the same statement count for 10 and 100 items', async () => {
-    const small = await guestCart(store, products.slice(0, 10).map((entityId) => ({ entityId, quantity: 2 })));
-    const large = await guestCart(store, products.slice(0, 100).map((entityId) => ({ entityId, quantity: 2 })));
+    const small = await guestCart(
+      store,
+      products.slice(0, 10).map((entityId) => ({ entityId, quantity: 2 })),
+    );
+    const large = await guestCart(
+      store,
+      products.slice(0, 100).map((entityId) => ({ entityId, quantity: 2 })),
+    );
     await counted(CART, { id: small.id }, { apiKey: store.storefront, headers: small.headers });
     const ten = await measured(CART, { id: small.id }, { apiKey: store.storefront, headers: small.headers });
     const hundred = await measured(CART, { id: large.id }, { apiKey: store.storefront, headers: large.headers });

@@ -41,19 +41,23 @@ beforeAll(async () => {
   productId = await product(store, { price: 1200, stock: 1000 });
   // 101 customers, each with one saved address and one order (the first with a second order).
   // Sign-ups one at a time (each is a password hash and a transaction); the rest in parallel.
-  const accounts: Array<Awaited<ReturnType<TestApp["signIn"]>>> = [];
+  const accounts: Array<Awaited<ReturnType<TestApp['signIn']>>> = [];
   for (let i = 0; i < 101; i += 1) accounts.push(await t.signIn('customer'));
-  await inBatches(Array.from({ length: 101 }, (_, i) => i), 4, async (i) => {
-    const shopper = accounts[i]!;
-    const address = await t.request('/api/me/addresses', {
-      bearer: shopper.token,
-      body: { firstName: 'Ada', lastName: `No${i}`, line1: `${i} Main St`, city: `City ${i}`, postalCode: '62701', country: 'US', isDefaultShipping: true },
-    });
-    expect(address.status, address.text).toBe(201);
-    const orders = [await customerOrder(shopper.token)];
-    if (i === 0) orders.push(await customerOrder(shopper.token));
-    shoppers[i] = { ...shopper, orderIds: orders.map((o) => o.id) };
-  });
+  await inBatches(
+    Array.from({ length: 101 }, (_, i) => i),
+    4,
+    async (i) => {
+      const shopper = accounts[i]!;
+      const address = await t.request('/api/me/addresses', {
+        bearer: shopper.token,
+        body: { firstName: 'Ada', lastName: `No${i}`, line1: `${i} Main St`, city: `City ${i}`, postalCode: '62701', country: 'US', isDefaultShipping: true },
+      });
+      expect(address.status, address.text).toBe(201);
+      const orders = [await customerOrder(shopper.token)];
+      if (i === 0) orders.push(await customerOrder(shopper.token));
+      shoppers[i] = { ...shopper, orderIds: orders.map((o) => o.id) };
+    },
+  );
   // Three orders get their invoice issued (the first invoice document issues the number).
   for (const shopper of shoppers.slice(0, 3)) {
     const res = await t.request(`/api/orders/${shopper.orderIds[0]}/invoice.html`, { apiKey: store.admin });
@@ -130,7 +134,9 @@ describe('order → invoices', () => {
         expect(order.invoiceNumber).toBeNull();
         continue;
       }
-      expect(order.invoices).toEqual([{ invoiceNumber: order.invoiceNumber, issuedAt: expect.any(String), pdfUrl: `/api/orders/${order.id}/invoice.pdf`, htmlUrl: `/api/orders/${order.id}/invoice.html` }]);
+      expect(order.invoices).toEqual([
+        { invoiceNumber: order.invoiceNumber, issuedAt: expect.any(String), pdfUrl: `/api/orders/${order.id}/invoice.pdf`, htmlUrl: `/api/orders/${order.id}/invoice.html` },
+      ]);
       expect(order.invoiceNumber).toMatch(/^INV-\d{4}-\d{6}$/);
     }
     // Reading the field issued nothing.
@@ -166,7 +172,11 @@ describe('customer → orders and addresses', () => {
 
   it("a customer's own profile leads to their own orders and addresses only", async () => {
     const bob = shoppers[1]!;
-    const res = await t.graphql(`{ meProfile { id orders { id customerId } addresses { city } } meOrders(limit: 100) { data { id customer { id orders { id } } } } }`, {}, { bearer: bob.token });
+    const res = await t.graphql(
+      `{ meProfile { id orders { id customerId } addresses { city } } meOrders(limit: 100) { data { id customer { id orders { id } } } } }`,
+      {},
+      { bearer: bob.token },
+    );
     expect(res.body.errors, JSON.stringify(res.body.errors)).toBeUndefined();
     expect(res.body.data.meProfile.orders.map((o: any) => o.id)).toEqual(bob.orderIds);
     expect(res.body.data.meProfile.addresses).toEqual([{ city: 'City 1' }]);
@@ -187,7 +197,11 @@ describe('webhook delivery ↔ job', () => {
     // Deliveries to a closed port fail at once (one attempt allowed): 101 failed deliver jobs.
     const endpoint = await t.request('/api/webhooks', { apiKey: store.admin, body: { url: 'http://127.0.0.1:9/hook', events: ['catalog.create'] } });
     expect(endpoint.status, endpoint.text).toBe(201);
-    await inBatches(Array.from({ length: 101 }, (_, i) => i), 6, (i) => product(store, { price: 100 + i, stock: 1 }));
+    await inBatches(
+      Array.from({ length: 101 }, (_, i) => i),
+      6,
+      (i) => product(store, { price: 100 + i, stock: 1 }),
+    );
     for (let i = 0; i < 60; i += 1) {
       const run = await t.request('/api/jobs/run', { apiKey: store.admin });
       expect(run.status, run.text).toBe(200);
@@ -197,7 +211,9 @@ describe('webhook delivery ↔ job', () => {
   }, 600_000);
 
   it('delivery → job → delivery: same statements for 10 and 100 deliveries', async () => {
-    const { hundred } = await sameAtTenAndHundred(`query($limit: Int) { webhookDeliveries(limit: $limit) { data { id status job { id taskSlug status webhookDelivery { id } } } } }`);
+    const { hundred } = await sameAtTenAndHundred(
+      `query($limit: Int) { webhookDeliveries(limit: $limit) { data { id status job { id taskSlug status webhookDelivery { id } } } } }`,
+    );
     const deliveries = hundred.res.body.data.webhookDeliveries.data;
     expect(deliveries).toHaveLength(100);
     for (const delivery of deliveries) {

@@ -40,7 +40,7 @@ const REMAINING_JSON_OBJECTS: Record<string, string> = {
   'ReportResult.data': 'rows whose columns differ per report; ReportResult.columns types each column',
   'ReportMeta.parameters': 'the parameters of the report that ran (date, or from/to), which differ per report',
   'ErrorCodeInfo.detailsSchema': 'a JSON Schema document (the same one /api/doc publishes for the code), arbitrary JSON by nature',
-  'ReportMeta.totals': 'per-report totals keyed by the report\'s own columns',
+  'ReportMeta.totals': "per-report totals keyed by the report's own columns",
   'SearchMeta.facets': 'keyed by the facet names the caller asked for (attribute names are user-defined); GraphQL also has the typed SearchResult.facets list',
 };
 

@@ -15,8 +15,25 @@ describe('adjust', () => {
   it('restocks a variant into a warehouse, keeps a movement, and emits inventory.afterAdjust', async () => {
     const { entity, variants } = await createEntityWithVariants(t, admin);
     const warehouse = await createWarehouse(t, admin);
-    const first = await adjust(t, admin, { entityId: entity.id, variantId: variants[0].id, warehouseId: warehouse.id, type: 'restock', quantity: 10, unitCost: 400, reference: 'PO-1' });
-    expect(first.level).toMatchObject({ entityId: entity.id, variantId: variants[0].id, warehouseId: warehouse.id, onHand: 10, reserved: 0, available: 10, unitCost: 400, inventoryValue: 4000 });
+    const first = await adjust(t, admin, {
+      entityId: entity.id,
+      variantId: variants[0].id,
+      warehouseId: warehouse.id,
+      type: 'restock',
+      quantity: 10,
+      unitCost: 400,
+      reference: 'PO-1',
+    });
+    expect(first.level).toMatchObject({
+      entityId: entity.id,
+      variantId: variants[0].id,
+      warehouseId: warehouse.id,
+      onHand: 10,
+      reserved: 0,
+      available: 10,
+      unitCost: 400,
+      inventoryValue: 4000,
+    });
     expect(first.level.lastRestockedAt).toEqual(expect.any(String));
     expect(first.movement).toMatchObject({ type: 'restock', quantity: 10, onHandAfter: 10, unitCost: 400, reference: 'PO-1' });
 
@@ -29,11 +46,19 @@ describe('adjust', () => {
 
     const movements = await t.request(`/api/inventory/movements?entityId=${entity.id}`, { apiKey: admin });
     expect(movements.status).toBe(200);
-    expect(movements.body.data.map((m: any) => [m.type, m.quantity, m.onHandAfter])).toEqual([['sale', -4, 11], ['restock', 5, 15], ['restock', 10, 10]]);
+    expect(movements.body.data.map((m: any) => [m.type, m.quantity, m.onHandAfter])).toEqual([
+      ['sale', -4, 11],
+      ['restock', 5, 15],
+      ['restock', 10, 10],
+    ]);
     expect(movements.body.meta.pagination.total).toBe(3);
 
     const events = await eventsWhere(t, 'inventory.afterAdjust', (p) => p.level.entityId === entity.id);
-    expect(events.map((e) => [e.movement.type, e.level.onHand])).toEqual([['restock', 10], ['restock', 15], ['sale', 11]]);
+    expect(events.map((e) => [e.movement.type, e.level.onHand])).toEqual([
+      ['restock', 10],
+      ['restock', 15],
+      ['sale', 11],
+    ]);
 
     const [latest] = await auditOf(t, admin, 'inventory', entity.id);
     expect(latest).toMatchObject({ event: 'inventory.adjust', actorType: 'apiKey', after: { level: { onHand: 11 }, movement: { type: 'sale', quantity: -4 } } });
@@ -112,13 +137,15 @@ describe('adjust', () => {
     }
   });
 
-  it('cannot touch another organization\'s entities or warehouses (404)', async () => {
+  it("cannot touch another organization's entities or warehouses (404)", async () => {
     const other = await otherOrganization(t);
     const entity = await createEntity(t, admin);
     const warehouse = await createWarehouse(t, admin);
     expect((await t.request('/api/inventory/adjust', { apiKey: other.admin, body: { entityId: entity.id, type: 'restock', quantity: 5 } })).status).toBe(404);
     const theirs = await createEntity(t, other.admin);
-    expect((await t.request('/api/inventory/adjust', { apiKey: other.admin, body: { entityId: theirs.id, warehouseId: warehouse.id, type: 'restock', quantity: 5 } })).status).toBe(404);
+    expect((await t.request('/api/inventory/adjust', { apiKey: other.admin, body: { entityId: theirs.id, warehouseId: warehouse.id, type: 'restock', quantity: 5 } })).status).toBe(
+      404,
+    );
     const levels = await t.request(`/api/inventory/levels?entityId=${entity.id}`, { apiKey: other.admin });
     expect(levels.body.data).toEqual([]);
     const movements = await t.request(`/api/inventory/movements?entityId=${entity.id}`, { apiKey: other.admin });

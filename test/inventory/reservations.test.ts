@@ -43,7 +43,7 @@ describe('reserve and release', () => {
     expect(part.body.data).toMatchObject({ quantity: 2, reservations: [{ id: first.body.data.id, released: 2, outstanding: 1 }], levels: [{ reserved: 3, available: 2 }] });
     const byId = await t.request('/api/inventory/release', { apiKey: admin, body: { entityId: entity.id, variantId, quantity: 1, reservationId: first.body.data.id } });
     expect(byId.status).toBe(200);
-    expect((await level(entity.id))).toMatchObject({ reserved: 2, available: 3 });
+    expect(await level(entity.id)).toMatchObject({ reserved: 2, available: 3 });
 
     const [entry] = await auditOf(t, admin, 'inventory', entity.id);
     expect(entry).toMatchObject({ event: 'inventory.release', after: { quantity: 1 } });
@@ -72,25 +72,34 @@ describe('reserve and release', () => {
       Array.from({ length: 20 }, (_, i) => t.request('/api/inventory/reserve', { apiKey: admin, body: { entityId: entity.id, variantId, quantity: 1, reference: `cart-${i}` } })),
     );
     const statuses = results.map((r) => r.status);
-    expect(statuses.filter((s) => s === 201), statuses.join(',')).toHaveLength(5);
-    expect(statuses.filter((s) => s === 409), statuses.join(',')).toHaveLength(15);
+    expect(
+      statuses.filter((s) => s === 201),
+      statuses.join(','),
+    ).toHaveLength(5);
+    expect(
+      statuses.filter((s) => s === 409),
+      statuses.join(','),
+    ).toHaveLength(15);
     expect(await level(entity.id)).toMatchObject({ onHand: 5, reserved: 5, available: 0 });
     const reservations = await t.app.db.inventoryReservation.findMany({ where: { entityId: entity.id } });
     expect(reservations).toHaveLength(5);
   });
 
-  it('never oversells through the service inside callers\' transactions either (the checkout path)', async () => {
+  it("never oversells through the service inside callers' transactions either (the checkout path)", async () => {
     const entity = await createEntity(t, admin);
     await adjust(t, admin, { entityId: entity.id, quantity: 5 });
     const ctx = await ctxFor(t);
     const outcomes = await Promise.allSettled(
       Array.from({ length: 20 }, () =>
-        t.app.db.$transaction(async (tx) => {
-          const reservation = await t.app.services.inventory.reserve({ ...ctx, db: tx }, { entityId: entity.id, quantity: 1 });
-          // The caller goes on writing in the same transaction before committing.
-          await tx.$executeRaw`select pg_sleep(0.01)`;
-          return reservation;
-        }, { maxWait: 20_000, timeout: 30_000 }),
+        t.app.db.$transaction(
+          async (tx) => {
+            const reservation = await t.app.services.inventory.reserve({ ...ctx, db: tx }, { entityId: entity.id, quantity: 1 });
+            // The caller goes on writing in the same transaction before committing.
+            await tx.$executeRaw`select pg_sleep(0.01)`;
+            return reservation;
+          },
+          { maxWait: 20_000, timeout: 30_000 },
+        ),
       ),
     );
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(5);
@@ -98,13 +107,16 @@ describe('reserve and release', () => {
     expect(await level(entity.id)).toMatchObject({ reserved: 5, available: 0 });
   });
 
-  it('rolls a reservation back with the caller\'s transaction', async () => {
+  it("rolls a reservation back with the caller's transaction", async () => {
     const entity = await createEntity(t, admin);
     await adjust(t, admin, { entityId: entity.id, quantity: 2 });
     const ctx = await ctxFor(t);
     await expect(
       t.app.db.$transaction(async (tx) => {
-        await t.app.services.inventory.reserveMany({ ...ctx, db: tx }, [{ entityId: entity.id, quantity: 1 }, { entityId: entity.id, quantity: 1 }]);
+        await t.app.services.inventory.reserveMany({ ...ctx, db: tx }, [
+          { entityId: entity.id, quantity: 1 },
+          { entityId: entity.id, quantity: 1 },
+        ]);
         throw new Error('payment declined');
       }),
     ).rejects.toThrow('payment declined');
@@ -120,7 +132,13 @@ describe('reserve and release', () => {
 
   it('refuses bad input with 422 and unknown things with 404', async () => {
     const entity = await createEntity(t, admin);
-    for (const body of [{ entityId: entity.id, quantity: 0 }, { entityId: entity.id, quantity: 1.5 }, { entityId: entity.id }, { quantity: 1 }, { entityId: entity.id, quantity: 1, reference: '' }]) {
+    for (const body of [
+      { entityId: entity.id, quantity: 0 },
+      { entityId: entity.id, quantity: 1.5 },
+      { entityId: entity.id },
+      { quantity: 1 },
+      { entityId: entity.id, quantity: 1, reference: '' },
+    ]) {
       expect((await t.request('/api/inventory/reserve', { apiKey: admin, body })).status, JSON.stringify(body)).toBe(422);
       expect((await t.request('/api/inventory/release', { apiKey: admin, body })).status, JSON.stringify(body)).toBe(422);
     }

@@ -46,7 +46,10 @@ describe('commerce seed', () => {
     const demo = list.body.data.filter((e: any) => e.slug in DEMO_PRICES);
     expect(demo).toHaveLength(Object.keys(DEMO_PRICES).length);
     for (const entity of demo) {
-      expect(entity.pricing.find((p: any) => p.currency === 'EUR' && p.variantId === null), entity.slug).toMatchObject({ amount: DEMO_PRICES[entity.slug] });
+      expect(
+        entity.pricing.find((p: any) => p.currency === 'EUR' && p.variantId === null),
+        entity.slug,
+      ).toMatchObject({ amount: DEMO_PRICES[entity.slug] });
     }
     expect((await seed(t.app)).prices).toBe(0);
   });

@@ -21,9 +21,7 @@ describe('zero stock for new variants', () => {
     const warehouses = await t.request('/api/inventory/warehouses', { apiKey: other.admin });
     expect(warehouses.body.data).toEqual([expect.objectContaining({ code: 'default', isDefault: true })]);
     const levels = await t.request(`/api/inventory/levels?entityId=${entity.id}`, { apiKey: other.admin });
-    expect(levels.body.data).toEqual([
-      expect.objectContaining({ variantId, warehouseId: warehouses.body.data[0].id, onHand: 0, reserved: 0, available: 0 }),
-    ]);
+    expect(levels.body.data).toEqual([expect.objectContaining({ variantId, warehouseId: warehouses.body.data[0].id, onHand: 0, reserved: 0, available: 0 })]);
     // The same call again answers 200 and seeds nothing more.
     const again = await t.request(`/api/catalog/entities/${entity.id}/variants/quick`, { apiKey: other.admin, body: { options: { size: 'M', color: 'red' } } });
     expect(again.status).toBe(200);

@@ -29,13 +29,17 @@ beforeAll(async () => {
   customer = await t.signIn('customer');
   // 105 entities with three variants each: pages of 10 and of 100 hold 30 and 300 variants.
   const ids: string[] = [];
-  await inBatches(Array.from({ length: 105 }, (_, i) => i), 10, async (i) => {
-    const created = await t.request('/api/catalog/entities', { apiKey: store.admin, body: { type, slug: uniqueSlug(`a${i}`), status: 'active' } });
-    expect(created.status, created.text).toBe(201);
-    const bulk = await t.request(`/api/catalog/entities/${created.body.data.id}/variants/bulk`, { apiKey: store.admin, body: { axes: { size: ['S', 'M', 'L'] } } });
-    expect(bulk.status, bulk.text).toBeLessThan(300);
-    ids[i] = created.body.data.id;
-  });
+  await inBatches(
+    Array.from({ length: 105 }, (_, i) => i),
+    10,
+    async (i) => {
+      const created = await t.request('/api/catalog/entities', { apiKey: store.admin, body: { type, slug: uniqueSlug(`a${i}`), status: 'active' } });
+      expect(created.status, created.text).toBe(201);
+      const bulk = await t.request(`/api/catalog/entities/${created.body.data.id}/variants/bulk`, { apiKey: store.admin, body: { axes: { size: ['S', 'M', 'L'] } } });
+      expect(bulk.status, bulk.text).toBeLessThan(300);
+      ids[i] = created.body.data.id;
+    },
+  );
   const listed = await t.request(`/api/catalog/entities?type=${type}&limit=1&include=variants`, { apiKey: store.admin });
   const entity = listed.body.data[0];
   first = { id: entity.id, variants: Object.fromEntries(entity.variants.map((v: any) => [v.optionValues[0].value, v.id])) as typeof first.variants };
@@ -84,7 +88,11 @@ describe('variant availability', () => {
   it('an entity bought without a variant: CatalogEntity.availability (REST include=availability) from its entity-level stock', async () => {
     const plain = await product(store, { price: 900, stock: 12, type: `${type}plain` });
     await placeOrderOf(plain, 4);
-    const gql = await t.graphql(`query ($id: String!) { catalogEntity(idOrSlug: $id) { availability { inStock availableQuantity backorderable } } }`, { id: plain }, { bearer: customer.token });
+    const gql = await t.graphql(
+      `query ($id: String!) { catalogEntity(idOrSlug: $id) { availability { inStock availableQuantity backorderable } } }`,
+      { id: plain },
+      { bearer: customer.token },
+    );
     expect(gql.body.errors).toBeUndefined();
     expect(gql.body.data.catalogEntity.availability).toEqual({ inStock: true, availableQuantity: 8, backorderable: false });
     const rest = await t.request(`/api/catalog/entities/${plain}?include=availability`, { apiKey: store.storefront });

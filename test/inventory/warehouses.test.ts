@@ -34,7 +34,13 @@ describe('warehouses', () => {
     const dup = await t.request('/api/inventory/warehouses', { apiKey: admin, body: { name: 'Again', code: 'DUP' } });
     expect(dup.status).toBe(409);
     expect(dup.body.error.code).toBe('CONFLICT');
-    for (const body of [{ name: 'x' }, { name: '', code: 'OK' }, { name: 'x', code: 'has space' }, { name: 'x', code: 'A1', address: { country: 'Germany' } }, { name: 'x', code: 'A2', address: { planet: 'Mars' } }]) {
+    for (const body of [
+      { name: 'x' },
+      { name: '', code: 'OK' },
+      { name: 'x', code: 'has space' },
+      { name: 'x', code: 'A1', address: { country: 'Germany' } },
+      { name: 'x', code: 'A2', address: { planet: 'Mars' } },
+    ]) {
       const res = await t.request('/api/inventory/warehouses', { apiKey: admin, body });
       expect(res.status, JSON.stringify(body)).toBe(422);
       expect(res.body.error.code).toBe('VALIDATION_FAILED');

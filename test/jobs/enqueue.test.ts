@@ -55,7 +55,13 @@ describe('enqueue', () => {
   });
 
   it('rejects an organization that does not exist, and bad options, with the field named', async () => {
-    const rejection = (promise: Promise<unknown>) => promise.then(() => { throw new Error('expected a rejection'); }, (e: unknown) => e as AppError);
+    const rejection = (promise: Promise<unknown>) =>
+      promise.then(
+        () => {
+          throw new Error('expected a rejection');
+        },
+        (e: unknown) => e as AppError,
+      );
     const missing = await rejection(t.app.services.jobs.enqueue({ task: 'test-enqueue/noop', organizationId: '00000000-0000-4000-8000-000000000000' }));
     expect(missing.details).toEqual([{ field: 'organizationId', message: 'no such organization' }]);
     const bad = await rejection(t.app.services.jobs.enqueue({ task: 'test-enqueue/noop', organizationId: org, queue: '', maxAttempts: 0, delayMs: -5 }));

@@ -53,7 +53,11 @@ describe('event dispatch', () => {
     const all: string[] = [];
     unsubscribe.push(eventSubscribers.on('inventory.afterAdjust', (event) => void byName.push(event)));
     unsubscribe.push(eventSubscribers.on('*', (event) => void all.push(event.type)));
-    unsubscribe.push(eventSubscribers.on('catalog.create', () => { throw new Error('not subscribed to this'); }));
+    unsubscribe.push(
+      eventSubscribers.on('catalog.create', () => {
+        throw new Error('not subscribed to this');
+      }),
+    );
     await emit(1);
     const report = await dispatchEvents(deps);
     expect(report).toEqual({ dispatched: 1, failed: 0 });

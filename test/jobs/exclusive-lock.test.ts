@@ -31,7 +31,10 @@ describe('exclusive keys', () => {
          values (gen_random_uuid(), $1, 'elsewhere', 'test-lock/keyed', 'processing', 1, 'k1', gen_random_uuid(), now(), now()) returning id`,
         [org],
       );
-      await other.query(`insert into job_key_locks (organization_id, concurrency_key, job_id, lock_token) select organization_id, concurrency_key, id, lock_token from jobs where id = $1`, [rows[0]!.id]);
+      await other.query(
+        `insert into job_key_locks (organization_id, concurrency_key, job_id, lock_token) select organization_id, concurrency_key, id, lock_token from jobs where id = $1`,
+        [rows[0]!.id],
+      );
 
       // Our claim's snapshot shows k1 free and `waiting` as the oldest of its key; the insert
       // into job_key_locks waits for the other transaction, then finds the key taken.

@@ -63,7 +63,10 @@ describe('jobs.localQueueSize', () => {
   it('SIGTERM-style stop releases the buffered batch at once, attempts unchanged, and the running job after the grace period', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 5; i += 1) ids.push((await t.app.services.jobs.enqueue({ task: 'test-lq/blocked', organizationId: org, queue: 'lq-stop', maxAttempts: 1 })).id);
-    const worker = startJobWorker(deps(), workerOptionsFrom(t.app.config, { queues: ['lq-stop'], concurrency: 1, localQueueSize: 5, shutdownGraceMs: 200, pollIntervalMs: 60_000, dispatch: false }));
+    const worker = startJobWorker(
+      deps(),
+      workerOptionsFrom(t.app.config, { queues: ['lq-stop'], concurrency: 1, localQueueSize: 5, shutdownGraceMs: 200, pollIntervalMs: 60_000, dispatch: false }),
+    );
     await worker.ready;
     // One running, four buffered: all five are claimed by this worker.
     const claimed = await eventually(async () => {
@@ -85,7 +88,14 @@ describe('jobs.localQueueSize', () => {
     const { BASE_URL: _vite, ...inherited } = process.env;
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(PACKAGE_ROOT, 'src/worker.ts')], {
       cwd: PACKAGE_ROOT,
-      env: { ...inherited, DATABASE_URL: t.app.databaseUrl, COMMERCE_CONFIG: path.join(PACKAGE_ROOT, 'test/jobs/fixtures/worker.config.ts'), NODE_ENV: 'test', LOG_LEVEL: 'info', TEST_LOCAL_QUEUE_SIZE: '8' },
+      env: {
+        ...inherited,
+        DATABASE_URL: t.app.databaseUrl,
+        COMMERCE_CONFIG: path.join(PACKAGE_ROOT, 'test/jobs/fixtures/worker.config.ts'),
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'info',
+        TEST_LOCAL_QUEUE_SIZE: '8',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.add(child);
@@ -93,16 +103,26 @@ describe('jobs.localQueueSize', () => {
     child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-    await eventually(async () => {
-      if (child.exitCode !== null) throw new Error(`worker exited early:\n${output}`);
-      return (await listenerConnections()) > before;
-    }, 30_000, 50);
+    await eventually(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`worker exited early:\n${output}`);
+        return (await listenerConnections()) > before;
+      },
+      30_000,
+      50,
+    );
 
     // Four slow jobs fill the four slots; then three quick ones, enqueued in one statement, are
     // claimed in one batch and wait in the local queue.
-    const slowIds = await enqueueMany({ db: t.app.db, config: t.app.config }, Array.from({ length: 4 }, () => ({ task: 'test-worker/slow' as const, organizationId: org, queue: 'worker-test', input: { ms: 60_000 }, maxAttempts: 1 })));
+    const slowIds = await enqueueMany(
+      { db: t.app.db, config: t.app.config },
+      Array.from({ length: 4 }, () => ({ task: 'test-worker/slow' as const, organizationId: org, queue: 'worker-test', input: { ms: 60_000 }, maxAttempts: 1 })),
+    );
     await eventually(async () => (await t.app.db.job.count({ where: { id: { in: slowIds }, status: 'processing' } })) === 4);
-    const quickIds = await enqueueMany({ db: t.app.db, config: t.app.config }, Array.from({ length: 3 }, () => ({ task: 'test-worker/quick' as const, organizationId: org, queue: 'worker-test', maxAttempts: 2 })));
+    const quickIds = await enqueueMany(
+      { db: t.app.db, config: t.app.config },
+      Array.from({ length: 3 }, () => ({ task: 'test-worker/quick' as const, organizationId: org, queue: 'worker-test', maxAttempts: 2 })),
+    );
     const ids = [...slowIds, ...quickIds];
     await eventually(async () => (await t.app.db.job.count({ where: { id: { in: quickIds }, status: 'processing' } })) === 3);
     for (const id of quickIds) expect((await job(t, id)).lockedBy).toContain(`:${child.pid}:`);
@@ -134,13 +154,19 @@ describe('jobs.localQueueSize', () => {
     const workers = Array.from({ length: 4 }, (_, i) => {
       const { db } = createDb(t.app.databaseUrl, { max: 3 });
       const name = `w${i}`;
-      const worker = startJobWorker(deps(db), workerOptionsFrom(t.app.config, { queues: ['lq-spread'], concurrency: 4, localQueueSize: 20, pollIntervalMs: 60_000, dispatch: false }));
+      const worker = startJobWorker(
+        deps(db),
+        workerOptionsFrom(t.app.config, { queues: ['lq-spread'], concurrency: 4, localQueueSize: 20, pollIntervalMs: 60_000, dispatch: false }),
+      );
       return { db, name, worker };
     });
     await Promise.all(workers.map((w) => w.worker.ready));
     const byWorkerId = new Map(workers.map((w) => [w.worker.runner.workerId, w.name]));
     const total = 400;
-    const ids = await enqueueMany({ db: t.app.db, config: t.app.config }, Array.from({ length: total }, () => ({ task: 'test-lq/record' as const, organizationId: org, queue: 'lq-spread' })));
+    const ids = await enqueueMany(
+      { db: t.app.db, config: t.app.config },
+      Array.from({ length: total }, () => ({ task: 'test-lq/record' as const, organizationId: org, queue: 'lq-spread' })),
+    );
     try {
       await eventually(async () => (await t.app.db.job.count({ where: { id: { in: ids }, status: 'succeeded' } })) === total, 20_000);
     } finally {

@@ -58,8 +58,7 @@ describe('processing order', () => {
 
   it('claims by a deterministic comparator over the job (here: input priority, highest first)', async () => {
     const queue = await enqueueAll('order-comparator', three);
-    const byPriority = (a: { input: unknown }, b: { input: unknown }) =>
-      (b.input as { priority: number }).priority - (a.input as { priority: number }).priority;
+    const byPriority = (a: { input: unknown }, b: { input: unknown }) => (b.input as { priority: number }).priority - (a.input as { priority: number }).priority;
     expect(await claimedNames(queue, byPriority)).toEqual(['second', 'third']);
     expect(await claimedNames(queue, byPriority, 5)).toEqual(['first']);
   });

@@ -25,7 +25,9 @@ async function rows(organizationId: string, daysAgo: number) {
   const at = new Date(Date.now() - daysAgo * DAY);
   const dispatched = await t.app.db.domainEvent.create({ data: { organizationId, type: 'test.retention', payload: {}, createdAt: at, dispatchedAt: at } });
   const undispatched = await t.app.db.domainEvent.create({ data: { organizationId, type: 'test.retention', payload: {}, createdAt: at, dispatchedAt: null } });
-  const succeeded = await t.app.db.job.create({ data: { organizationId, queue: 'retention', taskSlug: 'test-retention/noop', status: 'succeeded', completedAt: at, createdAt: at } });
+  const succeeded = await t.app.db.job.create({
+    data: { organizationId, queue: 'retention', taskSlug: 'test-retention/noop', status: 'succeeded', completedAt: at, createdAt: at },
+  });
   const failed = await t.app.db.job.create({ data: { organizationId, queue: 'retention', taskSlug: 'test-retention/noop', status: 'failed', completedAt: at, createdAt: at } });
   const endpoint = await t.app.db.webhookEndpoint.create({ data: { organizationId, url: 'https://example.com/hook', events: ['*'], secret: 'whsec_retention' } });
   const delivery = await t.app.db.webhookDelivery.create({
@@ -70,8 +72,10 @@ describe('retention', () => {
     const theirs = await rows(other.id, 10);
     const prune = await t.app.services.jobs.enqueue({ task: 'retention/prune', organizationId: org, input: { maxAgeDays: 7 } });
     await runner(t).runBatch({ queue: 'default', limit: 5 });
-    expect(await job(t, prune.id)).toMatchObject({ status: 'succeeded', // Two of each: these rows and the 29-day-old ones the first test kept.
-    output: { events: 2, jobs: 2, webhookAttempts: 2 } });
+    expect(await job(t, prune.id)).toMatchObject({
+      status: 'succeeded', // Two of each: these rows and the 29-day-old ones the first test kept.
+      output: { events: 2, jobs: 2, webhookAttempts: 2 },
+    });
     expect(await exists(mine)).toMatchObject({ dispatched: false, succeeded: false, attempt: false, undispatched: true, failed: true });
     expect(await exists(theirs)).toMatchObject({ dispatched: true, succeeded: true, attempt: true });
   });

@@ -104,7 +104,9 @@ describe('GET /admin/jobs/failed', () => {
     expect(res.body.meta.pagination).toMatchObject({ page: 1, limit: 1 });
     const total = res.body.meta.pagination.total;
     expect(total).toBeGreaterThanOrEqual(2);
-    expect(res.body.data).toEqual([expect.objectContaining({ id: second, status: 'failed', error: 'upstream refused', taskSlug: 'test-routes/fail', attempts: 1, maxAttempts: 1 })]);
+    expect(res.body.data).toEqual([
+      expect.objectContaining({ id: second, status: 'failed', error: 'upstream refused', taskSlug: 'test-routes/fail', attempts: 1, maxAttempts: 1 }),
+    ]);
     const all = await t.request(`/api/admin/jobs/failed?limit=100`, { apiKey: adminKey });
     const ids = all.body.data.map((j: { id: string }) => j.id);
     expect(ids).toContain(first);

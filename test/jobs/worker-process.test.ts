@@ -49,7 +49,14 @@ async function startWorker(env: Record<string, string> = {}): Promise<Worker> {
   const { BASE_URL: _vite, ...inherited } = process.env;
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(PACKAGE_ROOT, 'src/worker.ts')], {
     cwd: PACKAGE_ROOT,
-    env: { ...inherited, DATABASE_URL: t.app.databaseUrl, COMMERCE_CONFIG: path.join(PACKAGE_ROOT, 'test/jobs/fixtures/worker.config.ts'), NODE_ENV: 'test', LOG_LEVEL: 'info', ...env },
+    env: {
+      ...inherited,
+      DATABASE_URL: t.app.databaseUrl,
+      COMMERCE_CONFIG: path.join(PACKAGE_ROOT, 'test/jobs/fixtures/worker.config.ts'),
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'info',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);
@@ -57,10 +64,14 @@ async function startWorker(env: Record<string, string> = {}): Promise<Worker> {
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  await eventually(async () => {
-    if (child.exitCode !== null) throw new Error(`worker exited early:\n${output}`);
-    return (await listenerConnections()) > before;
-  }, 30_000, 50);
+  await eventually(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`worker exited early:\n${output}`);
+      return (await listenerConnections()) > before;
+    },
+    30_000,
+    50,
+  );
   return { child, output: () => output, exited };
 }
 
@@ -102,7 +113,11 @@ describe('npm run worker', () => {
   it('jobs of a killed worker stay processing until the reaper returns them; then they run again', async () => {
     const worker = await startWorker();
     const retryable = await t.app.services.jobs.enqueue({
-      task: 'test-worker/crash-victim', organizationId: org, queue: 'worker-test', maxAttempts: 2, input: { key: 'store-crash' },
+      task: 'test-worker/crash-victim',
+      organizationId: org,
+      queue: 'worker-test',
+      maxAttempts: 2,
+      input: { key: 'store-crash' },
     });
     const lastChance = await t.app.services.jobs.enqueue({ task: 'test-worker/crash-victim', organizationId: org, queue: 'worker-test', maxAttempts: 1 });
     await eventually(async () => (await job(t, retryable.id)).status === 'processing' && (await job(t, lastChance.id)).status === 'processing');

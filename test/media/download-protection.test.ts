@@ -41,7 +41,11 @@ beforeAll(async () => {
   }
   const customer = await t.signIn('customer');
   const staff = await t.signIn('staff'); // catalog staff without media:write
-  readers = [['storefront key', { apiKey: store.storefront }], ['customer', { bearer: customer.token }], ['staff without media:write', { bearer: staff.token }]];
+  readers = [
+    ['storefront key', { apiKey: store.storefront }],
+    ['customer', { bearer: customer.token }],
+    ['staff without media:write', { bearer: staff.token }],
+  ];
 });
 afterAll(() => t?.close());
 
@@ -54,7 +58,10 @@ describe('download-role media stay out of catalog answers', () => {
         const res = await t.request(path, auth);
         expect(res.status, `${who} ${path}: ${res.text}`).toBe(200);
         const entity = Array.isArray(res.body.data) ? res.body.data.find((e: { id: string }) => e.id === ebook) : res.body.data;
-        expect(entity.media.map((m: { mediaAssetId: string }) => m.mediaAssetId), who).toEqual([cover]);
+        expect(
+          entity.media.map((m: { mediaAssetId: string }) => m.mediaAssetId),
+          who,
+        ).toEqual([cover]);
         for (const id of [book, variantBook]) expect(res.text, `${who} ${path}`).not.toContain(id);
       }
     }
@@ -64,7 +71,10 @@ describe('download-role media stay out of catalog answers', () => {
     for (const [who, auth] of readers) {
       const res = await t.graphql(ENTITY_MEDIA, { id: ebook }, auth);
       expect(res.body.errors, who).toBeUndefined();
-      expect(res.body.data.catalogEntity.media.map((m: { mediaAssetId: string }) => m.mediaAssetId), who).toEqual([cover]);
+      expect(
+        res.body.data.catalogEntity.media.map((m: { mediaAssetId: string }) => m.mediaAssetId),
+        who,
+      ).toEqual([cover]);
       expect(res.body.data.catalogEntity.variants.find((v: { id: string }) => v.id === variantId).media, who).toEqual([]);
       for (const id of [book, variantBook]) expect(JSON.stringify(res.body), who).not.toContain(id);
     }

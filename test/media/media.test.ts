@@ -77,7 +77,13 @@ describe('upload', () => {
 describe('GraphQL upload (multipart request spec)', () => {
   async function gqlUpload(app: TestApp, apiKey: string, bytes: Buffer, type = 'image/png') {
     const form = new FormData();
-    form.append('operations', JSON.stringify({ query: 'mutation ($file: File!, $alt: String) { mediaUpload(file: $file, alt: $alt) { id origin mimeType width height alt } }', variables: { file: null, alt: 'via graphql' } }));
+    form.append(
+      'operations',
+      JSON.stringify({
+        query: 'mutation ($file: File!, $alt: String) { mediaUpload(file: $file, alt: $alt) { id origin mimeType width height alt } }',
+        variables: { file: null, alt: 'via graphql' },
+      }),
+    );
     form.append('map', JSON.stringify({ 0: ['variables.file'] }));
     form.append('0', new Blob([new Uint8Array(bytes)], { type }), 'x.png');
     const res = await fetch(`${app.url}/graphql`, { method: 'POST', headers: { 'x-api-key': apiKey }, body: form });
@@ -196,7 +202,7 @@ describe('read and signed URLs', () => {
     expect(((await late.json()) as any).error.message).toContain('expired');
   });
 
-  it('is scoped to the organization: another organization\'s asset is 404', async () => {
+  it("is scoped to the organization: another organization's asset is 404", async () => {
     const other = await t.app.services.organizations.create({ slug: uniqueSlug('org'), name: 'Other store' });
     const otherKey = await t.apiKey('admin', { organizationId: other.id });
     expect((await t.request(`/api/media/${asset.id}?signed=true`, { apiKey: otherKey })).status).toBe(404);
@@ -238,7 +244,10 @@ describe('attachments, include=media and renditions', () => {
     const reordered = await t.request('/api/media/reorder', { apiKey: admin, body: { entityId: entity.id, attachmentIds: [second.body.data.id, first.body.data.id] } });
     expect(reordered.status, reordered.text).toBe(200);
     const levelEntity = reordered.body.data.filter((x: any) => x.variantId === null);
-    expect(levelEntity.map((x: any) => [x.mediaAssetId, x.sortOrder])).toEqual([[b.id, 0], [a.id, 1]]);
+    expect(levelEntity.map((x: any) => [x.mediaAssetId, x.sortOrder])).toEqual([
+      [b.id, 0],
+      [a.id, 1],
+    ]);
 
     // renditions come from a job
     const run = await t.request('/api/jobs/run?limit=50', { apiKey: admin });

@@ -57,7 +57,15 @@ beforeAll(async () => {
   directory = await fs.mkdtemp(path.join(os.tmpdir(), 's3rver-'));
   await startS3();
   const endpoint = `http://127.0.0.1:${port}`;
-  s3 = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials: CREDENTIALS, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED', maxAttempts: 1 });
+  s3 = new S3Client({
+    region: 'us-east-1',
+    endpoint,
+    forcePathStyle: true,
+    credentials: CREDENTIALS,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    maxAttempts: 1,
+  });
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'media-data-'));
   t = await startTestApp({
     dataDir,

@@ -33,7 +33,12 @@ async function withPayments(id: string) {
 /** The provider's signed "authorized, capturable" event for an order placed with manual capture. */
 function authorized(order: { id: string; paymentIntentId: string; grandTotal: number }) {
   const amount = order.grandTotal;
-  return { id: `evt_auth_${Math.random().toString(36).slice(2)}`, object: 'event', type: 'payment_intent.amount_capturable_updated', data: { object: { id: order.paymentIntentId, object: 'payment_intent', amount, amount_capturable: amount, metadata: { orderId: order.id } } } };
+  return {
+    id: `evt_auth_${Math.random().toString(36).slice(2)}`,
+    object: 'event',
+    type: 'payment_intent.amount_capturable_updated',
+    data: { object: { id: order.paymentIntentId, object: 'payment_intent', amount, amount_capturable: amount, metadata: { orderId: order.id } } },
+  };
 }
 /** A staff checkout in manual capture mode, authorized by the provider's event: confirmed, paymentStatus authorized. */
 async function authorizedOrder(price: number, quantity: number) {
@@ -51,17 +56,28 @@ describe('preview and confirm', () => {
     const a = await product(store, { price: 1000, stock: 20 });
     const b = await product(store, { price: 250, stock: 20 });
     const c = await product(store, { price: 400, stock: 20 });
-    const order = await placeOrder(store, [{ entityId: a, quantity: 2 }, { entityId: b, quantity: 1 }]);
+    const order = await placeOrder(store, [
+      { entityId: a, quantity: 2 },
+      { entityId: b, quantity: 1 },
+    ]);
     const [lineA, lineB] = order.lineItems;
     const before = { a: await available(store, a), b: await available(store, b), c: await available(store, c) };
 
-    const created = await edit(order.id, { quantities: [{ lineItemId: lineA.lineItemId, quantity: 3 }], removeLineIds: [lineB.lineItemId], addLines: [{ entityId: c, quantity: 2 }], reason: 'customer called' });
+    const created = await edit(order.id, {
+      quantities: [{ lineItemId: lineA.lineItemId, quantity: 3 }],
+      removeLineIds: [lineB.lineItemId],
+      addLines: [{ entityId: c, quantity: 2 }],
+      reason: 'customer called',
+    });
     expect(created.status, created.text).toBe(201);
     const preview = created.body.data;
     expect(preview).toMatchObject({ orderId: order.id, status: 'pending', paymentAction: null, reason: 'customer called' });
     expect(preview.before.grandTotal).toBe(order.grandTotal);
     expect(preview.after).toMatchObject({ subtotal: 3 * 1000 + 2 * 400 });
-    expect(preview.after.lineItems.map((l: any) => [l.lineItemId, l.quantity, l.unitPrice])).toEqual([[lineA.lineItemId, 3, 1000], [null, 2, 400]]);
+    expect(preview.after.lineItems.map((l: any) => [l.lineItemId, l.quantity, l.unitPrice])).toEqual([
+      [lineA.lineItemId, 3, 1000],
+      [null, 2, 400],
+    ]);
     expect(preview.difference).toBe(preview.after.grandTotal - order.grandTotal);
 
     // The preview wrote nothing on the order and reserved nothing.
@@ -74,7 +90,10 @@ describe('preview and confirm', () => {
     const after = await getOrder(order.id);
     expect(after.grandTotal).toBe(preview.after.grandTotal);
     expect(after.subtotal).toBe(3800);
-    expect(after.lineItems.map((l: any) => [l.entityId, l.quantity])).toEqual([[a, 3], [c, 2]]);
+    expect(after.lineItems.map((l: any) => [l.entityId, l.quantity])).toEqual([
+      [a, 3],
+      [c, 2],
+    ]);
     expect(confirmed.body.data.after.lineItems.map((l: any) => l.lineItemId)).toEqual(after.lineItems.map((l: any) => l.lineItemId));
     // An order awaiting payment gets an intent for its new total.
     expect(after.paymentIntentId).not.toBe(order.paymentIntentId);
@@ -142,7 +161,11 @@ describe('the payment difference', () => {
     expect(after).toMatchObject({ paymentStatus: 'authorized', grandTotal: order.grandTotal - 450, payments: [{ status: 'authorized', authorizedAmount: order.grandTotal }] });
     const captured = await t.request(`/api/orders/${order.id}/capture`, { apiKey: store.admin, body: {} });
     expect(captured.status, captured.text).toBe(200);
-    expect(captured.body.data).toMatchObject({ captured: after.grandTotal, order: { paymentStatus: 'paid', capturedAmount: after.grandTotal }, payments: [{ status: 'captured', capturedAmount: after.grandTotal, capturableAmount: 0 }] });
+    expect(captured.body.data).toMatchObject({
+      captured: after.grandTotal,
+      order: { paymentStatus: 'paid', capturedAmount: after.grandTotal },
+      payments: [{ status: 'captured', capturedAmount: after.grandTotal, capturableAmount: 0 }],
+    });
   });
 
   it('an authorized order whose total goes above the authorization is re-authorized for the new total, keeping its capture mode', async () => {
@@ -316,7 +339,11 @@ describe('GraphQL', () => {
     const list = await t.graphql(`query($id: String!) { orderEdits(id: $id) { id status } }`, { id: order.id }, { apiKey: store.admin });
     expect(list.body.data.orderEdits).toEqual([{ id: e.id, status: 'confirmed' }]);
     const customer = await t.signIn('customer');
-    const denied = await t.graphql(`mutation($id: String!) { orderEditCreate(id: $id, shippingAddress: ${'{ line1: "1 A St", city: "X", postalCode: "1", country: "US" }'}) { id } }`, { id: order.id }, { bearer: customer.token });
+    const denied = await t.graphql(
+      `mutation($id: String!) { orderEditCreate(id: $id, shippingAddress: ${'{ line1: "1 A St", city: "X", postalCode: "1", country: "US" }'}) { id } }`,
+      { id: order.id },
+      { bearer: customer.token },
+    );
     expect(denied.body.errors?.[0]?.extensions?.code).toMatch(/FORBIDDEN|UNAUTHORIZED/);
   });
 });
@@ -333,7 +360,10 @@ describe('locks under parallel requests on separate connections', () => {
         { path: `/api/orders/${order.id}/edits/${e.id}/confirm`, apiKey: store.admin },
         { path: `/api/orders/${order.id}/fulfillments`, apiKey: store.admin, body: {} },
       ]);
-      expect([confirm!.status, fulfil!.status].filter((s) => s >= 500), `${confirm!.text}\n${fulfil!.text}`).toEqual([]);
+      expect(
+        [confirm!.status, fulfil!.status].filter((s) => s >= 500),
+        `${confirm!.text}\n${fulfil!.text}`,
+      ).toEqual([]);
       const after = await getOrder(order.id);
       if (confirm!.status === 200) {
         // The edit went first: the fulfillment then shipped the edited quantity.
@@ -359,7 +389,10 @@ describe('locks under parallel requests on separate connections', () => {
       const a = (await edit(order.id, { quantities: [{ lineItemId: line, quantity: 2 }] })).body.data;
       const b = round % 2 ? a : (await edit(order.id, { quantities: [{ lineItemId: line, quantity: 3 }] })).body.data;
       const before = await available(store, p);
-      const answers = await race(t.url, [a, b].map((x) => ({ path: `/api/orders/${order.id}/edits/${x.id}/confirm`, apiKey: store.admin })));
+      const answers = await race(
+        t.url,
+        [a, b].map((x) => ({ path: `/api/orders/${order.id}/edits/${x.id}/confirm`, apiKey: store.admin })),
+      );
       expect(answers.map((x) => x.status).sort(), answers.map((x) => x.text).join('\n')).toEqual([200, 409]);
       const winner = answers.find((x) => x.status === 200)!.body.data;
       const after = await getOrder(order.id);
@@ -371,9 +404,12 @@ describe('locks under parallel requests on separate connections', () => {
 });
 
 describe('promotions and prices', () => {
-  it('re-applies the order\'s promotion to the new lines: a preview records no use, a confirm keeps one', async () => {
+  it("re-applies the order's promotion to the new lines: a preview records no use, a confirm keeps one", async () => {
     const code = `EDIT${Date.now().toString(36).toUpperCase()}`;
-    const promo = await t.request('/api/promotions', { apiKey: store.admin, body: { code, name: 'Ten off', type: 'percentage_off_order', value: 10, usageLimit: 1, validFrom: new Date(Date.now() - 60_000).toISOString() } });
+    const promo = await t.request('/api/promotions', {
+      apiKey: store.admin,
+      body: { code, name: 'Ten off', type: 'percentage_off_order', value: 10, usageLimit: 1, validFrom: new Date(Date.now() - 60_000).toISOString() },
+    });
     expect(promo.status, promo.text).toBe(201);
     const p = await product(store, { price: 1000, stock: 10 });
     const q = await product(store, { price: 500, stock: 10 });
@@ -392,7 +428,7 @@ describe('promotions and prices', () => {
     expect(after.pricing.promotions).toHaveLength(1);
   }, 120_000);
 
-  it('refuses a preview whose added line\'s price changed since with 409 EDIT_STALE', async () => {
+  it("refuses a preview whose added line's price changed since with 409 EDIT_STALE", async () => {
     const p = await product(store, { price: 1000, stock: 10 });
     const q = await product(store, { price: 500, stock: 10 });
     const order = await placeOrder(store, [{ entityId: p }]);

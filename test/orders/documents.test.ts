@@ -172,7 +172,24 @@ describe('documents in the API description', () => {
     expect(doc.paths['/api/orders/{id}/invoice.html'].get.responses['200'].content['text/html']).toBeTruthy();
     expect(doc.paths['/api/orders/{id}/receipt.html'].get).toBeTruthy();
     expect(doc.paths['/api/payments/webhook'].post).toBeTruthy();
-    for (const path of ['/api/carts', '/api/carts/{id}', '/api/carts/{id}/items', '/api/carts/{id}/items/{itemId}', '/api/checkout', '/api/orders', '/api/orders/{id}', '/api/orders/{id}/status', '/api/orders/{id}/fulfillments', '/api/orders/{id}/refunds', '/api/orders/{id}/refunds/{refundId}/undo', '/api/orders/refunds/cap', '/api/orders/{id}/notes', '/api/orders/{id}/notes/{noteId}', '/api/orders/{id}/timeline', '/api/orders/{id}/invoice/email']) {
+    for (const path of [
+      '/api/carts',
+      '/api/carts/{id}',
+      '/api/carts/{id}/items',
+      '/api/carts/{id}/items/{itemId}',
+      '/api/checkout',
+      '/api/orders',
+      '/api/orders/{id}',
+      '/api/orders/{id}/status',
+      '/api/orders/{id}/fulfillments',
+      '/api/orders/{id}/refunds',
+      '/api/orders/{id}/refunds/{refundId}/undo',
+      '/api/orders/refunds/cap',
+      '/api/orders/{id}/notes',
+      '/api/orders/{id}/notes/{noteId}',
+      '/api/orders/{id}/timeline',
+      '/api/orders/{id}/invoice/email',
+    ]) {
       expect(doc.paths[path], path).toBeTruthy();
     }
   });

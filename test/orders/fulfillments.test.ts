@@ -16,20 +16,34 @@ describe('fulfillments', () => {
   it('derives line and order status: partially_fulfilled, then fulfilled', async () => {
     const a = await product(store, { price: 100, stock: 10 });
     const b = await product(store, { price: 200, stock: 10 });
-    const order = await processingOrder(store, [{ entityId: a, quantity: 3 }, { entityId: b, quantity: 1 }]);
+    const order = await processingOrder(store, [
+      { entityId: a, quantity: 3 },
+      { entityId: b, quantity: 1 },
+    ]);
     const [lineA, lineB] = order.lineItems;
 
-    const first = await t.request(`/api/orders/${order.id}/fulfillments`, { apiKey: store.admin, body: { lines: [{ lineItemId: lineA.lineItemId, quantity: 2 }], carrier: 'UPS', trackingNumber: '1Z999', trackingUrl: 'https://ups.example/1Z999' } });
+    const first = await t.request(`/api/orders/${order.id}/fulfillments`, {
+      apiKey: store.admin,
+      body: { lines: [{ lineItemId: lineA.lineItemId, quantity: 2 }], carrier: 'UPS', trackingNumber: '1Z999', trackingUrl: 'https://ups.example/1Z999' },
+    });
     expect(first.status, first.text).toBe(201);
     expect(first.body.data).toMatchObject({ orderId: order.id, carrier: 'UPS', trackingNumber: '1Z999', lines: [{ lineItemId: lineA.lineItemId, quantity: 2 }] });
     let now = (await t.request(`/api/orders/${order.id}`, { apiKey: store.admin })).body.data;
     expect(now.status).toBe('partially_fulfilled');
-    expect(now.lineItems.map((l: any) => [l.fulfilledQuantity, l.fulfillmentStatus])).toEqual([[2, 'partially_fulfilled'], [0, 'unfulfilled']]);
+    expect(now.lineItems.map((l: any) => [l.fulfilledQuantity, l.fulfillmentStatus])).toEqual([
+      [2, 'partially_fulfilled'],
+      [0, 'unfulfilled'],
+    ]);
     expect(await available(store, a)).toMatchObject({ onHand: 8, reserved: 1 });
 
     const rest = await t.request(`/api/orders/${order.id}/fulfillments`, { apiKey: store.admin, body: {} });
     expect(rest.status).toBe(201);
-    expect(rest.body.data.lines).toEqual(expect.arrayContaining([{ lineItemId: lineA.lineItemId, quantity: 1 }, { lineItemId: lineB.lineItemId, quantity: 1 }]));
+    expect(rest.body.data.lines).toEqual(
+      expect.arrayContaining([
+        { lineItemId: lineA.lineItemId, quantity: 1 },
+        { lineItemId: lineB.lineItemId, quantity: 1 },
+      ]),
+    );
     now = (await t.request(`/api/orders/${order.id}`, { apiKey: store.admin })).body.data;
     expect(now.status).toBe('fulfilled');
     expect(now.lineItems.every((l: any) => l.fulfillmentStatus === 'fulfilled')).toBe(true);
@@ -43,7 +57,12 @@ describe('fulfillments', () => {
     expect(emitted).toHaveLength(2);
     expect(emitted[0]!.payload.fulfillment).toMatchObject({ trackingNumber: '1Z999', orderNumber: order.number });
     const moves = (await events(t, 'orders.statusChange')).filter((e) => e.payload.order.id === order.id).map((e) => [e.payload.to, e.payload.trigger]);
-    expect(moves).toEqual([['confirmed', 'payment'], ['processing', 'patch'], ['partially_fulfilled', 'fulfillment'], ['fulfilled', 'fulfillment']]);
+    expect(moves).toEqual([
+      ['confirmed', 'payment'],
+      ['processing', 'patch'],
+      ['partially_fulfilled', 'fulfillment'],
+      ['fulfilled', 'fulfillment'],
+    ]);
   });
 
   it('refuses more than is left to fulfill, a foreign line, and nothing left', async () => {
@@ -53,7 +72,10 @@ describe('fulfillments', () => {
     const over = await t.request(`/api/orders/${order.id}/fulfillments`, { apiKey: store.admin, body: { lines: [{ lineItemId: line, quantity: 3 }] } });
     expect(over.status).toBe(422);
     expect(over.body.error.details[0].field).toBe('lines.0.quantity');
-    const foreign = await t.request(`/api/orders/${order.id}/fulfillments`, { apiKey: store.admin, body: { lines: [{ lineItemId: '00000000-0000-4000-8000-000000000000', quantity: 1 }] } });
+    const foreign = await t.request(`/api/orders/${order.id}/fulfillments`, {
+      apiKey: store.admin,
+      body: { lines: [{ lineItemId: '00000000-0000-4000-8000-000000000000', quantity: 1 }] },
+    });
     expect(foreign.status).toBe(422);
     expect((await t.request(`/api/orders/${order.id}/fulfillments`, { apiKey: store.admin, body: { lines: [{ lineItemId: line, quantity: 0 }] } })).status).toBe(422);
     expect((await t.request(`/api/orders/${order.id}/fulfillments`, { apiKey: store.admin, body: {} })).status).toBe(201);

@@ -88,12 +88,21 @@ export interface GuestCart {
   headers: Record<string, string>;
 }
 
-export async function guestCart(store: Store, items: Array<{ entityId: string; quantity?: number; variantId?: string }> = [], apiKey: string | undefined = store.storefront, currency = 'USD'): Promise<GuestCart> {
+export async function guestCart(
+  store: Store,
+  items: Array<{ entityId: string; quantity?: number; variantId?: string }> = [],
+  apiKey: string | undefined = store.storefront,
+  currency = 'USD',
+): Promise<GuestCart> {
   const res = await store.t.request('/api/carts', { apiKey, body: { currency } });
   expect(res.status, res.text).toBe(201);
   const cart: GuestCart = { id: res.body.data.id, token: res.body.data.cartToken, headers: { 'x-cart-token': res.body.data.cartToken } };
   for (const item of items) {
-    const added = await store.t.request(`/api/carts/${cart.id}/items`, { apiKey, headers: cart.headers, body: { entityId: item.entityId, quantity: item.quantity ?? 1, unitPriceSnapshot: 1, ...(item.variantId ? { variantId: item.variantId } : {}) } });
+    const added = await store.t.request(`/api/carts/${cart.id}/items`, {
+      apiKey,
+      headers: cart.headers,
+      body: { entityId: item.entityId, quantity: item.quantity ?? 1, unitPriceSnapshot: 1, ...(item.variantId ? { variantId: item.variantId } : {}) },
+    });
     expect(added.status, added.text).toBe(201);
   }
   return cart;
@@ -144,7 +153,11 @@ export function paymentSucceeded(order: { id: string; paymentIntentId: string | 
 
 export async function sendWebhook(t: TestApp, event: Record<string, unknown>, signature?: string) {
   const signed = signedEvent(event);
-  return t.request('/api/payments/webhook', { method: 'POST', rawBody: signed.body, headers: { 'content-type': 'application/json', 'stripe-signature': signature ?? signed.signature } });
+  return t.request('/api/payments/webhook', {
+    method: 'POST',
+    rawBody: signed.body,
+    headers: { 'content-type': 'application/json', 'stripe-signature': signature ?? signed.signature },
+  });
 }
 
 /** Confirms an order the way the provider does: a signed payment_intent.succeeded event. */

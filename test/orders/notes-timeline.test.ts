@@ -71,7 +71,10 @@ describe('timeline', () => {
     const order = await pay(store, await placeOrder(store, [{ entityId: productId, quantity: 2 }]));
     const staff = await t.signIn('staff');
     await t.request(`/api/orders/${order.id}/notes`, { bearer: staff.token, body: { body: 'Customer called', pinned: true } });
-    const refund = await t.request(`/api/orders/${order.id}/refunds`, { apiKey: store.admin, body: { lines: [{ lineItemId: order.lineItems[0].lineItemId, quantity: 1 }], reason: 'scratched' } });
+    const refund = await t.request(`/api/orders/${order.id}/refunds`, {
+      apiKey: store.admin,
+      body: { lines: [{ lineItemId: order.lineItems[0].lineItemId, quantity: 1 }], reason: 'scratched' },
+    });
     expect(refund.status).toBe(201);
     await t.request(`/api/orders/${order.id}/refunds/${refund.body.data.id}/undo`, { method: 'POST', apiKey: store.admin });
     expect((await setStatus(store, order.id, 'processing', 'packing')).status).toBe(200);
@@ -94,7 +97,10 @@ describe('timeline', () => {
     }
     const times = entries.map((e: any) => new Date(e.at).getTime());
     expect([...times].sort((a, b) => b - a)).toEqual(times);
-    expect(entries[0]).toMatchObject({ summary: 'Status changed from confirmed to processing', data: { from: 'confirmed', to: 'processing', trigger: 'patch', reason: 'packing' } });
+    expect(entries[0]).toMatchObject({
+      summary: 'Status changed from confirmed to processing',
+      data: { from: 'confirmed', to: 'processing', trigger: 'patch', reason: 'packing' },
+    });
     expect(entries[3]).toMatchObject({ actor: { id: staff.userId, kind: 'user' }, data: { body: 'Customer called', pinned: true } });
     expect(entries[2].data).toMatchObject({ refundId: refund.body.data.id, amount: 100, reason: 'scratched' });
     expect(entries[4]).toMatchObject({ actor: { id: null, kind: 'system' }, data: { trigger: 'payment' } });

@@ -99,7 +99,9 @@ describe('orders', () => {
     expect((await t.request(`/api/orders/${order.id}/notes`, { apiKey: otherAdmin, body: { body: 'x' } })).status).toBe(404);
     expect((await t.request(`/api/orders/${order.id}/timeline`, { apiKey: otherAdmin })).status).toBe(404);
     expect((await t.request(`/api/orders/${order.id}/invoice.pdf`, { apiKey: otherAdmin })).status).toBe(404);
-    expect((await t.request(`/api/orders/${order.id}/refunds`, { apiKey: otherAdmin, body: { lines: [{ lineItemId: order.lineItems[0].lineItemId, quantity: 1 }] } })).status).toBe(404);
+    expect((await t.request(`/api/orders/${order.id}/refunds`, { apiKey: otherAdmin, body: { lines: [{ lineItemId: order.lineItems[0].lineItemId, quantity: 1 }] } })).status).toBe(
+      404,
+    );
   });
 
   it('reads orders over GraphQL', async () => {

@@ -47,7 +47,10 @@ describe(`locks under parallel requests on separate connections, ${ROUNDS} round
       );
       const statuses = answers.map((a) => a.status);
       outcomes.push(`${statuses.filter((s) => s === 201).length}×201`);
-      expect(statuses.filter((s) => s >= 500), answers.map((a) => a.text).join('\n')).toEqual([]);
+      expect(
+        statuses.filter((s) => s >= 500),
+        answers.map((a) => a.text).join('\n'),
+      ).toEqual([]);
       expect(statuses.filter((s) => s === 201)).toHaveLength(3);
       expect(statuses.filter((s) => s === 422)).toHaveLength(5);
       expect(await available(store, p)).toMatchObject({ onHand: 3, reserved: 3, available: 0 });

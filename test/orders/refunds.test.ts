@@ -14,7 +14,11 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 function refund(orderId: string, lines: Array<{ lineItemId: string; quantity: number }>, options: { reason?: string; apiKey?: string; bearer?: string } = {}) {
-  return t.request(`/api/orders/${orderId}/refunds`, { apiKey: options.bearer ? undefined : (options.apiKey ?? store.admin), bearer: options.bearer, body: { lines, ...(options.reason !== undefined ? { reason: options.reason } : {}) } });
+  return t.request(`/api/orders/${orderId}/refunds`, {
+    apiKey: options.bearer ? undefined : (options.apiKey ?? store.admin),
+    bearer: options.bearer,
+    body: { lines, ...(options.reason !== undefined ? { reason: options.reason } : {}) },
+  });
 }
 
 async function paidOrder(items: Array<{ entityId: string; quantity?: number }>, body?: Record<string, unknown>) {
@@ -57,7 +61,10 @@ describe('refund amounts and limits', () => {
     expect((await refund(order.id, [{ lineItemId: line, quantity: 1 }])).status).toBe(422);
     // The same line twice in one request counts together.
     const other = await paidOrder([{ entityId: p, quantity: 2 }]);
-    const twice = await refund(other.id, [{ lineItemId: other.lineItems[0].lineItemId, quantity: 1 }, { lineItemId: other.lineItems[0].lineItemId, quantity: 2 }]);
+    const twice = await refund(other.id, [
+      { lineItemId: other.lineItems[0].lineItemId, quantity: 1 },
+      { lineItemId: other.lineItems[0].lineItemId, quantity: 2 },
+    ]);
     expect(twice.status).toBe(422);
   });
 
@@ -69,7 +76,10 @@ describe('refund amounts and limits', () => {
   ])('refuses bad input %# with 422', async (patch, field) => {
     const p = await product(store, { price: 100, stock: 10 });
     const order = await paidOrder([{ entityId: p }]);
-    const res = await t.request(`/api/orders/${order.id}/refunds`, { apiKey: store.admin, body: { lines: [{ lineItemId: order.lineItems[0].lineItemId, quantity: 1 }], ...patch } });
+    const res = await t.request(`/api/orders/${order.id}/refunds`, {
+      apiKey: store.admin,
+      body: { lines: [{ lineItemId: order.lineItems[0].lineItemId, quantity: 1 }], ...patch },
+    });
     expect(res.status).toBe(422);
     expect(res.body.error.code).toBe('VALIDATION_FAILED');
     expect(JSON.stringify(res.body.error)).toContain(field);

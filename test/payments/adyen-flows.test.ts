@@ -108,9 +108,15 @@ describe('Adyen: automatic capture', () => {
     const res = await adyenCheckout(ADYEN_TEST_CARDS.mastercard);
     expect(res.status, res.text).toBe(201);
     await deliver(notificationsOf(res.body.payment.providerReference, 'AUTHORISATION'));
-    const q = await t.graphql('query($id: String!) { order(idOrNumber: $id) { id paymentStatus payments { provider status amount capturedAmount providerReference } } }', { id: res.body.data.id }, { apiKey: store.admin });
+    const q = await t.graphql(
+      'query($id: String!) { order(idOrNumber: $id) { id paymentStatus payments { provider status amount capturedAmount providerReference } } }',
+      { id: res.body.data.id },
+      { apiKey: store.admin },
+    );
     expect(q.body.errors).toBeUndefined();
-    expect(q.body.data.order.payments).toEqual([{ provider: 'adyen', status: 'captured', amount: PRICE, capturedAmount: PRICE, providerReference: fake.paymentByReference(res.body.payment.id)!.pspReference }]);
+    expect(q.body.data.order.payments).toEqual([
+      { provider: 'adyen', status: 'captured', amount: PRICE, capturedAmount: PRICE, providerReference: fake.paymentByReference(res.body.payment.id)!.pspReference },
+    ]);
   });
 });
 
@@ -155,11 +161,18 @@ describe('Adyen: manual capture and void', () => {
     const tooMuch = await t.request(`/api/orders/${order.id}/capture`, { apiKey: store.admin, body: { amount: total } });
     expect(tooMuch.status).toBe(422);
 
-    const second = await t.graphql('mutation($id: String!, $amount: Int) { orderCapture(id: $id, amount: $amount) { captured order { paymentStatus } payments { status capturedAmount } } }', { id: order.id, amount: total - 1000 }, { apiKey: store.admin });
+    const second = await t.graphql(
+      'mutation($id: String!, $amount: Int) { orderCapture(id: $id, amount: $amount) { captured order { paymentStatus } payments { status capturedAmount } } }',
+      { id: order.id, amount: total - 1000 },
+      { apiKey: store.admin },
+    );
     expect(second.body.errors).toBeUndefined();
     expect(second.body.data.orderCapture).toMatchObject({ captured: total - 1000, order: { paymentStatus: 'paid' }, payments: [{ status: 'captured', capturedAmount: total }] });
 
-    expect(fake.payments.get(psp)!.modifications.map((m) => [m.kind, m.amount])).toEqual([['capture', 1000], ['capture', total - 1000]]);
+    expect(fake.payments.get(psp)!.modifications.map((m) => [m.kind, m.amount])).toEqual([
+      ['capture', 1000],
+      ['capture', total - 1000],
+    ]);
     // Both CAPTURE notifications, in reverse order and one twice: they confirm, nothing moves.
     const captures = notificationsOf(psp, 'CAPTURE').reverse();
     expect((await deliver(captures)).status).toBe(200);
@@ -255,7 +268,14 @@ describe('Adyen: 3-D Secure', () => {
     const { data: order, payment } = res.body;
     expect((await available(store, entityId)).available).toBe(before.available - 1);
     const offerClosed: AdyenNotificationItem = {
-      eventCode: 'OFFER_CLOSED', success: 'true', pspReference: fake.paymentByReference(payment.id)!.pspReference, merchantAccountCode: fake.merchantAccount, merchantReference: payment.id, amount: { value: PRICE, currency: 'USD' }, eventDate: new Date().toISOString(), reason: 'Offer closed',
+      eventCode: 'OFFER_CLOSED',
+      success: 'true',
+      pspReference: fake.paymentByReference(payment.id)!.pspReference,
+      merchantAccountCode: fake.merchantAccount,
+      merchantReference: payment.id,
+      amount: { value: PRICE, currency: 'USD' },
+      eventDate: new Date().toISOString(),
+      reason: 'Offer closed',
     };
     expect((await deliver([offerClosed])).text).toBe('[accepted]');
     const after = await orderOf(order.id);
@@ -289,7 +309,8 @@ describe('Adyen: refunds', () => {
     await deliver(notificationsOf(psp, 'AUTHORISATION'));
     return { order: await orderOf(res.body.data.id), psp };
   }
-  const refund = (order: any, quantity = 1) => t.request(`/api/orders/${order.id}/refunds`, { apiKey: store.admin, body: { lines: [{ lineItemId: order.lineItems[0].lineItemId, quantity }] } });
+  const refund = (order: any, quantity = 1) =>
+    t.request(`/api/orders/${order.id}/refunds`, { apiKey: store.admin, body: { lines: [{ lineItemId: order.lineItems[0].lineItemId, quantity }] } });
 
   beforeAll(() => setSettings(store, 'policies', { refundUndoWindowMinutes: 0 }));
   afterAll(() => setSettings(store, 'policies', { refundUndoWindowMinutes: null }));
@@ -299,7 +320,10 @@ describe('Adyen: refunds', () => {
     const created = await refund(order);
     expect(created.status, created.text).toBe(201);
     expect(created.body.data.status).toBe('succeeded');
-    expect(fake.requests.at(-1)).toMatchObject({ path: `/v71/payments/${psp}/refunds`, body: { amount: { value: PRICE, currency: 'USD' }, reference: `refund:${created.body.data.id}` } });
+    expect(fake.requests.at(-1)).toMatchObject({
+      path: `/v71/payments/${psp}/refunds`,
+      body: { amount: { value: PRICE, currency: 'USD' }, reference: `refund:${created.body.data.id}` },
+    });
     expect(fake.payments.get(psp)!.refunded).toBe(PRICE);
     expect((await deliver(notificationsOf(psp, 'REFUND'))).text).toBe('[accepted]');
     const after = await orderOf(order.id);
@@ -307,7 +331,7 @@ describe('Adyen: refunds', () => {
     expect(after.payments[0]).toMatchObject({ status: 'partially_refunded', refundedAmount: PRICE });
   });
 
-  it('REFUND_FAILED afterwards: the refund is failed, the order\'s amounts are as before, and a retry pays it', async () => {
+  it("REFUND_FAILED afterwards: the refund is failed, the order's amounts are as before, and a retry pays it", async () => {
     const { order, psp } = await paidOrder();
     fake.failNextRefund('notification');
     const created = await refund(order);

@@ -43,7 +43,10 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   const drops: Array<{ fragment: string; count: number }> = [];
 
   function handle(method: string, path: string, form: URLSearchParams): { status: number; body: unknown } {
-    const error = (status: number, type: string, code: string, message: string, extra: Record<string, unknown> = {}) => ({ status, body: { error: { type, code, message, ...extra } } });
+    const error = (status: number, type: string, code: string, message: string, extra: Record<string, unknown> = {}) => ({
+      status,
+      body: { error: { type, code, message, ...extra } },
+    });
     if (method === 'POST' && path === '/v1/payment_intents') {
       const metadata: Record<string, string> = {};
       for (const [k, v] of form) {
@@ -53,9 +56,28 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       const pm = form.get('payment_method') ?? '';
       const amount = Number(form.get('amount'));
       const manual = form.get('capture_method') === 'manual';
-      const intent: Intent = { id: id('pi'), object: 'payment_intent', amount, amount_capturable: 0, amount_received: 0, currency: form.get('currency') ?? 'usd', status: 'requires_confirmation', capture_method: manual ? 'manual' : 'automatic', client_secret: `${id('pi')}_secret_x`, metadata, next_action: null, last_payment_error: null, latest_charge: null, payment_method: pm };
+      const intent: Intent = {
+        id: id('pi'),
+        object: 'payment_intent',
+        amount,
+        amount_capturable: 0,
+        amount_received: 0,
+        currency: form.get('currency') ?? 'usd',
+        status: 'requires_confirmation',
+        capture_method: manual ? 'manual' : 'automatic',
+        client_secret: `${id('pi')}_secret_x`,
+        metadata,
+        next_action: null,
+        last_payment_error: null,
+        latest_charge: null,
+        payment_method: pm,
+      };
       intents.set(intent.id, intent);
-      if (pm === 'pm_card_chargeDeclined') return error(402, 'card_error', 'card_declined', 'Your card was declined.', { decline_code: 'generic_decline', payment_intent: { ...intent, status: 'requires_payment_method' } });
+      if (pm === 'pm_card_chargeDeclined')
+        return error(402, 'card_error', 'card_declined', 'Your card was declined.', {
+          decline_code: 'generic_decline',
+          payment_intent: { ...intent, status: 'requires_payment_method' },
+        });
       if (pm === 'pm_card_threeDSecureRequired') {
         intent.status = 'requires_action';
         intent.next_action = { type: 'redirect_to_url', redirect_to_url: { url: `https://hooks.stripe.test/3d_secure/${intent.id}`, return_url: form.get('return_url') } };
@@ -77,7 +99,8 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       if (!intent) return error(404, 'invalid_request_error', 'resource_missing', `No such payment_intent: '${match[1]}'`);
       if (method === 'GET' && !match[2]) return { status: 200, body: intent };
       if (match[2] === 'capture') {
-        if (intent.status !== 'requires_capture') return error(400, 'invalid_request_error', 'payment_intent_unexpected_state', `This PaymentIntent could not be captured because it has a status of ${intent.status}.`);
+        if (intent.status !== 'requires_capture')
+          return error(400, 'invalid_request_error', 'payment_intent_unexpected_state', `This PaymentIntent could not be captured because it has a status of ${intent.status}.`);
         const amount = Number(form.get('amount_to_capture') ?? intent.amount_capturable);
         if (amount > intent.amount_capturable) return error(400, 'invalid_request_error', 'amount_too_large', 'Amount to capture is too large.');
         intent.amount_received += amount;
@@ -90,7 +113,8 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         return { status: 200, body: intent };
       }
       if (match[2] === 'cancel') {
-        if (intent.status === 'succeeded') return error(400, 'invalid_request_error', 'payment_intent_unexpected_state', 'You cannot cancel this PaymentIntent because it has a status of succeeded.');
+        if (intent.status === 'succeeded')
+          return error(400, 'invalid_request_error', 'payment_intent_unexpected_state', 'You cannot cancel this PaymentIntent because it has a status of succeeded.');
         intent.status = 'canceled';
         intent.amount_capturable = 0;
         return { status: 200, body: intent };

@@ -3,7 +3,20 @@
 // capture on fulfilment, expiry, duplicate and out-of-order events, refund failure and retry.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { ORDER_TEST_CONFIG, available, checkout, events, guestCart, openStore, paymentSucceeded, product, sendWebhook, setSettings, setStatus, type Store } from '../orders/helpers.js';
+import {
+  ORDER_TEST_CONFIG,
+  available,
+  checkout,
+  events,
+  guestCart,
+  openStore,
+  paymentSucceeded,
+  product,
+  sendWebhook,
+  setSettings,
+  setStatus,
+  type Store,
+} from '../orders/helpers.js';
 
 let t: TestApp;
 let store: Store;
@@ -19,7 +32,11 @@ const RETURN_URL = 'https://storefront.example/checkout/return';
 async function place(price: number, options: { quantity?: number; paymentMethodId?: string; body?: Record<string, unknown>; apiKey?: string } = {}) {
   const p = await product(store, { price, stock: 10 });
   const cart = await guestCart(store, [{ entityId: p, quantity: options.quantity ?? 1 }]);
-  const res = await checkout(store, cart, { ...(options.paymentMethodId ? { paymentMethodId: options.paymentMethodId } : {}), ...(options.apiKey ? { apiKey: options.apiKey } : {}), body: { returnUrl: RETURN_URL, ...options.body } });
+  const res = await checkout(store, cart, {
+    ...(options.paymentMethodId ? { paymentMethodId: options.paymentMethodId } : {}),
+    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+    body: { returnUrl: RETURN_URL, ...options.body },
+  });
   expect(res.status, res.text).toBe(201);
   return { entityId: p, order: res.body.data, payment: res.body.payment };
 }
@@ -31,7 +48,12 @@ async function orderWithPayments(id: string) {
 }
 
 function authorizedEvent(order: { id: string; paymentIntentId: string; grandTotal: number }, amount = order.grandTotal) {
-  return { id: `evt_auth_${Math.random().toString(36).slice(2)}`, object: 'event', type: 'payment_intent.amount_capturable_updated', data: { object: { id: order.paymentIntentId, object: 'payment_intent', amount, amount_capturable: amount, metadata: { orderId: order.id } } } };
+  return {
+    id: `evt_auth_${Math.random().toString(36).slice(2)}`,
+    object: 'event',
+    type: 'payment_intent.amount_capturable_updated',
+    data: { object: { id: order.paymentIntentId, object: 'payment_intent', amount, amount_capturable: amount, metadata: { orderId: order.id } } },
+  };
 }
 
 async function runJobs() {
@@ -53,9 +75,19 @@ describe('automatic capture', () => {
     expect(after).toMatchObject({ status: 'confirmed', paymentStatus: 'paid', capturedAmount: order.grandTotal });
     expect(after.payments).toHaveLength(1);
     expect(after.payments[0]).toMatchObject({ id: payment.id, status: 'captured', capturedAmount: order.grandTotal, authorizedAmount: order.grandTotal, capturableAmount: 0 });
-    const gql = await t.graphql('query($id: String!) { order(idOrNumber: $id) { paymentStatus payments { id status capturedAmount intentId events { type outcome } } } }', { id: order.id }, { apiKey: store.admin });
+    const gql = await t.graphql(
+      'query($id: String!) { order(idOrNumber: $id) { paymentStatus payments { id status capturedAmount intentId events { type outcome } } } }',
+      { id: order.id },
+      { apiKey: store.admin },
+    );
     expect(gql.body.errors).toBeUndefined();
-    expect(gql.body.data.order.payments[0]).toMatchObject({ id: payment.id, status: 'captured', capturedAmount: order.grandTotal, intentId: order.paymentIntentId, events: [{ type: 'payment_intent.succeeded', outcome: 'confirmed' }] });
+    expect(gql.body.data.order.payments[0]).toMatchObject({
+      id: payment.id,
+      status: 'captured',
+      capturedAmount: order.grandTotal,
+      intentId: order.paymentIntentId,
+      events: [{ type: 'payment_intent.succeeded', outcome: 'confirmed' }],
+    });
   });
 });
 
@@ -69,7 +101,12 @@ describe('manual capture', () => {
     expect((await t.request(`/api/orders/${order.id}/capture`, { apiKey: store.admin, body: {} })).status).toBe(409);
     const auth = await sendWebhook(t, authorizedEvent(order));
     expect(auth.body.data.outcome).toBe('confirmed');
-    expect(await orderWithPayments(order.id)).toMatchObject({ status: 'confirmed', paymentStatus: 'authorized', capturedAmount: 0, payments: [{ status: 'authorized', authorizedAmount: order.grandTotal, capturableAmount: order.grandTotal }] });
+    expect(await orderWithPayments(order.id)).toMatchObject({
+      status: 'confirmed',
+      paymentStatus: 'authorized',
+      capturedAmount: 0,
+      payments: [{ status: 'authorized', authorizedAmount: order.grandTotal, capturableAmount: order.grandTotal }],
+    });
 
     const tooMuch = await t.request(`/api/orders/${order.id}/capture`, { apiKey: store.admin, body: { amount: order.grandTotal + 1 } });
     expect(tooMuch.status).toBe(422);
@@ -77,17 +114,32 @@ describe('manual capture', () => {
 
     const first = await t.request(`/api/orders/${order.id}/capture`, { apiKey: store.admin, body: { amount: 300 } });
     expect(first.status, first.text).toBe(200);
-    expect(first.body.data).toMatchObject({ captured: 300, order: { paymentStatus: 'partially_paid', capturedAmount: 300 }, payments: [{ status: 'partially_captured', capturedAmount: 300, capturableAmount: order.grandTotal - 300 }] });
+    expect(first.body.data).toMatchObject({
+      captured: 300,
+      order: { paymentStatus: 'partially_paid', capturedAmount: 300 },
+      payments: [{ status: 'partially_captured', capturedAmount: 300, capturableAmount: order.grandTotal - 300 }],
+    });
 
-    const second = await t.graphql('mutation($id: String!) { orderCapture(id: $id) { captured order { paymentStatus capturedAmount } payments { status capturedAmount capturableAmount } } }', { id: order.id }, { apiKey: store.admin });
+    const second = await t.graphql(
+      'mutation($id: String!) { orderCapture(id: $id) { captured order { paymentStatus capturedAmount } payments { status capturedAmount capturableAmount } } }',
+      { id: order.id },
+      { apiKey: store.admin },
+    );
     expect(second.body.errors).toBeUndefined();
-    expect(second.body.data.orderCapture).toEqual({ captured: order.grandTotal - 300, order: { paymentStatus: 'paid', capturedAmount: order.grandTotal }, payments: [{ status: 'captured', capturedAmount: order.grandTotal, capturableAmount: 0 }] });
+    expect(second.body.data.orderCapture).toEqual({
+      captured: order.grandTotal - 300,
+      order: { paymentStatus: 'paid', capturedAmount: order.grandTotal },
+      payments: [{ status: 'captured', capturedAmount: order.grandTotal, capturableAmount: 0 }],
+    });
 
     const none = await t.request(`/api/orders/${order.id}/capture`, { apiKey: store.admin, body: {} });
     expect(none.status).toBe(409);
     // Each capture carried its own key: <payment>:capture:1 and :2.
     const log = (t.app.services.payments.provider as unknown as { log: Array<{ kind: string; idempotencyKey: string }> }).log;
-    expect(log.filter((c) => c.kind === 'capture' && c.idempotencyKey.startsWith(payment.id)).map((c) => c.idempotencyKey)).toEqual([`${payment.id}:capture:1`, `${payment.id}:capture:2`]);
+    expect(log.filter((c) => c.kind === 'capture' && c.idempotencyKey.startsWith(payment.id)).map((c) => c.idempotencyKey)).toEqual([
+      `${payment.id}:capture:1`,
+      `${payment.id}:capture:2`,
+    ]);
     // The provider's capture event afterwards only confirms.
     const late = await sendWebhook(t, paymentSucceeded(order));
     expect(late.status).toBe(200);
@@ -99,7 +151,11 @@ describe('manual capture', () => {
     await sendWebhook(t, authorizedEvent(order));
     const results = await Promise.all([1, 2, 3].map(() => t.request(`/api/orders/${order.id}/capture`, { apiKey: store.admin, body: {} })));
     expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409]);
-    expect(await orderWithPayments(order.id)).toMatchObject({ paymentStatus: 'paid', capturedAmount: order.grandTotal, payments: [{ status: 'captured', capturedAmount: order.grandTotal }] });
+    expect(await orderWithPayments(order.id)).toMatchObject({
+      paymentStatus: 'paid',
+      capturedAmount: order.grandTotal,
+      payments: [{ status: 'captured', capturedAmount: order.grandTotal }],
+    });
   });
 
   it('void releases the authorization (REST), then nothing to void (409); GraphQL orderVoid too', async () => {
@@ -138,7 +194,12 @@ describe('manual capture', () => {
   it('a provider-reported expiry voids the authorization, flags it and emits payments.update', async () => {
     const { order, payment } = await place(600);
     await sendWebhook(t, authorizedEvent(order));
-    const expiry = { id: `evt_exp_${Date.now()}`, object: 'event', type: 'payment_intent.canceled', data: { object: { id: order.paymentIntentId, object: 'payment_intent', cancellation_reason: 'automatic', metadata: { orderId: order.id } } } };
+    const expiry = {
+      id: `evt_exp_${Date.now()}`,
+      object: 'event',
+      type: 'payment_intent.canceled',
+      data: { object: { id: order.paymentIntentId, object: 'payment_intent', cancellation_reason: 'automatic', metadata: { orderId: order.id } } },
+    };
     expect((await sendWebhook(t, expiry)).body.data.outcome).toBe('expired');
     expect(await orderWithPayments(order.id)).toMatchObject({ paymentStatus: 'voided', payments: [{ status: 'voided', expired: true }] });
     const updates = (await events(t, 'payments.update')).filter((e) => e.payload.payment.id === payment.id);
@@ -152,11 +213,18 @@ describe('capture on fulfilment', () => {
     expect(shopper.payment.captureMode).toBe('on_fulfilment');
     await sendWebhook(t, authorizedEvent(shopper.order));
     expect((await setStatus(store, shopper.order.id, 'processing')).status).toBe(200);
-    const shipped = await t.request(`/api/orders/${shopper.order.id}/fulfillments`, { apiKey: store.admin, body: { lines: [{ lineItemId: shopper.order.lineItems[0].lineItemId, quantity: 1 }] } });
+    const shipped = await t.request(`/api/orders/${shopper.order.id}/fulfillments`, {
+      apiKey: store.admin,
+      body: { lines: [{ lineItemId: shopper.order.lineItems[0].lineItemId, quantity: 1 }] },
+    });
     expect(shipped.status, shipped.text).toBe(201);
     expect(await t.app.db.job.count({ where: { taskSlug: 'payments/capture-on-fulfilment', input: { path: ['orderId'], equals: shopper.order.id } } })).toBe(1);
     await runJobs();
-    expect(await orderWithPayments(shopper.order.id)).toMatchObject({ paymentStatus: 'paid', capturedAmount: shopper.order.grandTotal, payments: [{ status: 'captured', capturedAmount: shopper.order.grandTotal }] });
+    expect(await orderWithPayments(shopper.order.id)).toMatchObject({
+      paymentStatus: 'paid',
+      capturedAmount: shopper.order.grandTotal,
+      payments: [{ status: 'captured', capturedAmount: shopper.order.grandTotal }],
+    });
   });
 
   it('captureMode from a storefront is 403; an unknown provider is 422', async () => {
@@ -203,7 +271,11 @@ describe('3-D Secure', () => {
   it('completed through GraphQL paymentConfirm; a failed challenge cancels the order and releases its stock', async () => {
     const ok = await place(300, { paymentMethodId: 'pm_card_threeDSecure2Required' });
     const params = await challenge(ok.payment.nextAction, 'succeeded');
-    const gql = await t.graphql('mutation($id: UUID!, $params: JSONObject) { paymentConfirm(id: $id, params: $params) { status } }', { id: ok.payment.id, params }, { apiKey: store.storefront });
+    const gql = await t.graphql(
+      'mutation($id: UUID!, $params: JSONObject) { paymentConfirm(id: $id, params: $params) { status } }',
+      { id: ok.payment.id, params },
+      { apiKey: store.storefront },
+    );
     expect(gql.body.errors).toBeUndefined();
     expect(gql.body.data.paymentConfirm.status).toBe('captured');
 
@@ -262,7 +334,10 @@ describe('refunds through the payment', () => {
       await sendWebhook(t, paymentSucceeded(order));
       const refund = await t.request(`/api/orders/${order.id}/refunds`, { apiKey: store.admin, body: { lines: [{ lineItemId: order.lineItems[0].lineItemId, quantity: 1 }] } });
       expect(refund.body.data.status).toBe('succeeded');
-      expect(await orderWithPayments(order.id)).toMatchObject({ paymentStatus: 'partially_refunded', payments: [{ status: 'partially_refunded', refundedAmount: refund.body.data.amount }] });
+      expect(await orderWithPayments(order.id)).toMatchObject({
+        paymentStatus: 'partially_refunded',
+        payments: [{ status: 'partially_refunded', refundedAmount: refund.body.data.amount }],
+      });
     } finally {
       await setSettings(store, 'policies', { refundUndoWindowMinutes: null });
     }

@@ -30,7 +30,12 @@ async function place(price: number, paymentMethodId = 'pm_card_visa') {
 }
 
 function authorized(order: { id: string; paymentIntentId: string; grandTotal: number }) {
-  return { id: `evt_${Math.random().toString(36).slice(2)}`, object: 'event', type: 'payment_intent.amount_capturable_updated', data: { object: { id: order.paymentIntentId, object: 'payment_intent', amount_capturable: order.grandTotal, metadata: { orderId: order.id } } } };
+  return {
+    id: `evt_${Math.random().toString(36).slice(2)}`,
+    object: 'event',
+    type: 'payment_intent.amount_capturable_updated',
+    data: { object: { id: order.paymentIntentId, object: 'payment_intent', amount_capturable: order.grandTotal, metadata: { orderId: order.id } } },
+  };
 }
 
 describe('Stripe provider', () => {
@@ -41,7 +46,7 @@ describe('Stripe provider', () => {
     expect(payment).toMatchObject({ provider: 'stripe', status: 'pending' });
   });
 
-  it('a declined card is 422 CHECKOUT_FAILED with Stripe\'s codes', async () => {
+  it("a declined card is 422 CHECKOUT_FAILED with Stripe's codes", async () => {
     const p = await product(store, { price: 100, stock: 5 });
     const cart = await guestCart(store, [{ entityId: p }]);
     const res = await checkout(store, cart, { paymentMethodId: 'pm_card_chargeDeclined' });
@@ -51,7 +56,10 @@ describe('Stripe provider', () => {
 
   it('3-D Secure: next_action redirect_to_url becomes a redirect, use_stripe_sdk becomes sdk with the client secret', async () => {
     const redirect = await place(500, 'pm_card_threeDSecureRequired');
-    expect(redirect.payment).toMatchObject({ status: 'requires_action', nextAction: { type: 'redirect', url: `https://hooks.stripe.test/3d_secure/${redirect.order.paymentIntentId}` } });
+    expect(redirect.payment).toMatchObject({
+      status: 'requires_action',
+      nextAction: { type: 'redirect', url: `https://hooks.stripe.test/3d_secure/${redirect.order.paymentIntentId}` },
+    });
     const sdk = await place(500, 'pm_card_sdkAction');
     expect(sdk.payment.nextAction).toMatchObject({ type: 'sdk', clientSecret: expect.stringContaining('_secret_') });
     // The shopper authenticated: confirm reads the intent from Stripe.
@@ -76,7 +84,10 @@ describe('Stripe provider', () => {
       stripe.dropAnswers('/capture', 3);
       const lost = await t.request(`/api/orders/${order.id}/capture`, { apiKey: store.admin, body: {} });
       expect(lost.status, lost.text).toBe(503);
-      expect((await t.request(`/api/orders/${order.id}?include=payments`, { apiKey: store.admin })).body.data.payments[0]).toMatchObject({ capturedAmount: 400, status: 'partially_captured' });
+      expect((await t.request(`/api/orders/${order.id}?include=payments`, { apiKey: store.admin })).body.data.payments[0]).toMatchObject({
+        capturedAmount: 400,
+        status: 'partially_captured',
+      });
       // The retry carries the same key: Stripe answers the first call's result.
       const retried = await t.request(`/api/orders/${order.id}/capture`, { apiKey: store.admin, body: {} });
       expect(retried.status, retried.text).toBe(200);
@@ -92,7 +103,12 @@ describe('Stripe provider', () => {
     await setSettings(store, 'policies', { refundUndoWindowMinutes: 0 });
     try {
       const { order } = await place(900);
-      await sendWebhook(t, { id: `evt_${Date.now()}`, object: 'event', type: 'payment_intent.succeeded', data: { object: { id: order.paymentIntentId, object: 'payment_intent', amount_received: order.grandTotal, metadata: { orderId: order.id } } } });
+      await sendWebhook(t, {
+        id: `evt_${Date.now()}`,
+        object: 'event',
+        type: 'payment_intent.succeeded',
+        data: { object: { id: order.paymentIntentId, object: 'payment_intent', amount_received: order.grandTotal, metadata: { orderId: order.id } } },
+      });
       stripe.dropAnswers('/v1/refunds', 3);
       const refund = await t.request(`/api/orders/${order.id}/refunds`, { apiKey: store.admin, body: { lines: [{ lineItemId: order.lineItems[0].lineItemId, quantity: 1 }] } });
       // The immediate settlement lost its answer: the refund stays pending for the settle job.

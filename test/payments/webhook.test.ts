@@ -47,16 +47,28 @@ describe('payment webhook', () => {
     expect(missing.body.error.code).toBe('BAD_REQUEST');
 
     const wrongSecret = signedEvent(event, 'whsec_not_the_right_one');
-    const bad = await t.request('/api/payments/webhook', { method: 'POST', rawBody: wrongSecret.body, headers: { 'content-type': 'application/json', 'stripe-signature': wrongSecret.signature } });
+    const bad = await t.request('/api/payments/webhook', {
+      method: 'POST',
+      rawBody: wrongSecret.body,
+      headers: { 'content-type': 'application/json', 'stripe-signature': wrongSecret.signature },
+    });
     expect(bad.status).toBe(400);
 
     // A body changed after signing.
-    const tampered = await t.request('/api/payments/webhook', { method: 'POST', rawBody: signed.body.replace('payment_intent.succeeded', 'payment_intent.succeeded '), headers: { 'content-type': 'application/json', 'stripe-signature': signed.signature } });
+    const tampered = await t.request('/api/payments/webhook', {
+      method: 'POST',
+      rawBody: signed.body.replace('payment_intent.succeeded', 'payment_intent.succeeded '),
+      headers: { 'content-type': 'application/json', 'stripe-signature': signed.signature },
+    });
     expect(tampered.status).toBe(400);
 
     // A replay of an old delivery (outside Stripe's 5-minute tolerance).
     const old = signedEvent(event, undefined, Math.floor(Date.now() / 1000) - 3600);
-    const stale = await t.request('/api/payments/webhook', { method: 'POST', rawBody: old.body, headers: { 'content-type': 'application/json', 'stripe-signature': old.signature } });
+    const stale = await t.request('/api/payments/webhook', {
+      method: 'POST',
+      rawBody: old.body,
+      headers: { 'content-type': 'application/json', 'stripe-signature': old.signature },
+    });
     expect(stale.status).toBe(400);
 
     const after = await orderOf(order.id);
@@ -101,7 +113,7 @@ describe('payment webhook', () => {
     expect(await t.app.db.paymentEvent.count({ where: { eventId: event.id } })).toBe(1);
   });
 
-  it('records but does not act on other event types, and on an intent that is not the order\'s', async () => {
+  it("records but does not act on other event types, and on an intent that is not the order's", async () => {
     const order = await placeOrder(store, [{ entityId }]);
     const other = await sendWebhook(t, { id: `evt_other_${Date.now()}`, type: 'charge.updated', data: { object: { id: 'ch_1' } } });
     expect(other.status).toBe(200);
@@ -125,10 +137,10 @@ describe('payment webhook', () => {
   it('works through the GraphQL twin with the raw payload and signature', async () => {
     const order = await placeOrder(store, [{ entityId }]);
     const signed = signedEvent(paymentSucceeded(order));
-    const res = await t.graphql(
-      'mutation($p: String!, $s: String!) { paymentWebhookReceive(payload: $p, signature: $s) { received duplicate outcome orderId } }',
-      { p: signed.body, s: signed.signature },
-    );
+    const res = await t.graphql('mutation($p: String!, $s: String!) { paymentWebhookReceive(payload: $p, signature: $s) { received duplicate outcome orderId } }', {
+      p: signed.body,
+      s: signed.signature,
+    });
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.paymentWebhookReceive).toEqual({ received: true, duplicate: false, outcome: 'confirmed', orderId: order.id });
     const bad = await t.graphql('mutation($p: String!, $s: String!) { paymentWebhookReceive(payload: $p, signature: $s) { received } }', { p: signed.body, s: 't=1,v1=00' });

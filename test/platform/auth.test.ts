@@ -108,7 +108,12 @@ describe('the three credentials', () => {
 
 describe('roles and permissions', () => {
   it('applies the spec’s default role permissions', async () => {
-    for (const [role, status] of [['owner', 200], ['admin', 200], ['staff', 403], ['customer', 403]] as const) {
+    for (const [role, status] of [
+      ['owner', 200],
+      ['admin', 200],
+      ['staff', 403],
+      ['customer', 403],
+    ] as const) {
       const user = await t.signIn(role);
       const res = await t.request('/api/settings', { bearer: user.token });
       expect(res.status, role).toBe(status);
@@ -137,7 +142,12 @@ describe('origin check', () => {
 
   it('allows trusted origins, reads from any origin, and bearer or API-key requests', async () => {
     const owner = await t.signIn('owner');
-    const trusted = await t.request('/api/settings/general', { method: 'PATCH', cookie: owner.cookie, headers: { origin: 'https://admin.example.com' }, body: { currency: 'EUR' } });
+    const trusted = await t.request('/api/settings/general', {
+      method: 'PATCH',
+      cookie: owner.cookie,
+      headers: { origin: 'https://admin.example.com' },
+      body: { currency: 'EUR' },
+    });
     expect(trusted.status).toBe(200);
     expect(trusted.headers.get('access-control-allow-origin')).toBe('https://admin.example.com');
     const read = await t.request('/api/settings/general', { cookie: owner.cookie, headers: { origin: 'https://evil.example' } });
@@ -145,7 +155,13 @@ describe('origin check', () => {
     expect(read.headers.get('access-control-allow-origin')).toBeNull();
     const bearer = await t.request('/api/settings/general', { method: 'PATCH', bearer: owner.token, headers: { origin: 'https://evil.example' }, body: { locale: 'en' } });
     expect(bearer.status).toBe(200);
-    const key = await t.request('/api/settings/general', { method: 'PATCH', apiKey: await t.apiKey('admin'), cookie: owner.cookie, headers: { origin: 'https://evil.example' }, body: { locale: 'fr' } });
+    const key = await t.request('/api/settings/general', {
+      method: 'PATCH',
+      apiKey: await t.apiKey('admin'),
+      cookie: owner.cookie,
+      headers: { origin: 'https://evil.example' },
+      body: { locale: 'fr' },
+    });
     expect(key.status).toBe(200);
   });
 

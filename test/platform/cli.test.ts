@@ -48,7 +48,10 @@ describe('commerce --help', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'commerce-help-'));
     const log = path.join(dir, 'loaded.txt');
     const hook = path.join(dir, 'hook.mjs');
-    fs.writeFileSync(hook, `import fs from 'node:fs';\nexport async function load(url, context, next) { fs.appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context); }\n`);
+    fs.writeFileSync(
+      hook,
+      `import fs from 'node:fs';\nexport async function load(url, context, next) { fs.appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context); }\n`,
+    );
     const register = path.join(dir, 'register.mjs');
     fs.writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hook).href)});\n`);
     try {

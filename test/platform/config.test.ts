@@ -13,7 +13,10 @@ const run = promisify(execFile);
 vi.setConfig({ testTimeout: 120_000 });
 
 describe('removed development key settings', () => {
-  it.each([['enableDevKey', true], ['devKey', 'dev-123']])('auth.%s makes boot fail with a clear message', async (name, value) => {
+  it.each([
+    ['enableDevKey', true],
+    ['devKey', 'dev-123'],
+  ])('auth.%s makes boot fail with a clear message', async (name, value) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'commerce-config-'));
     const file = path.join(dir, 'commerce.config.json');
     fs.writeFileSync(file, JSON.stringify({ auth: { [name]: value } }));
@@ -70,11 +73,17 @@ describe('storage and search adapters', () => {
         MEILISEARCH_API_KEY: 'key',
       }),
     );
-    expect(config.media).toMatchObject({ storage: 's3', s3: { bucket: 'shop-media', region: 'eu-central-1', endpoint: 'http://127.0.0.1:9000', forcePathStyle: true, keyPrefix: '' } });
+    expect(config.media).toMatchObject({
+      storage: 's3',
+      s3: { bucket: 'shop-media', region: 'eu-central-1', endpoint: 'http://127.0.0.1:9000', forcePathStyle: true, keyPrefix: '' },
+    });
     expect(config.search).toEqual({ engine: 'meilisearch', meilisearch: { host: 'http://127.0.0.1:7700', apiKey: 'key', indexUid: 'catalog', timeoutMs: 5000 } });
     expect(resolveConfig({}).media.storage).toBe('local');
     expect(resolveConfig({}).search.engine).toBe('postgres');
-    expect(resolveConfig(configFromEnv({ SHIPPO_API_TOKEN: 'shippo_live_x', SHIPPO_API_URL: 'http://127.0.0.1:9999' })).shipping.carrier.shippo).toEqual({ apiUrl: 'http://127.0.0.1:9999', apiToken: 'shippo_live_x' });
+    expect(resolveConfig(configFromEnv({ SHIPPO_API_TOKEN: 'shippo_live_x', SHIPPO_API_URL: 'http://127.0.0.1:9999' })).shipping.carrier.shippo).toEqual({
+      apiUrl: 'http://127.0.0.1:9999',
+      apiToken: 'shippo_live_x',
+    });
     expect(resolveConfig({}).shipping.carrier).toMatchObject({ timeoutMs: 3000, shippo: { apiUrl: 'https://api.goshippo.com' } });
   });
 });

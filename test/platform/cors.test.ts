@@ -66,7 +66,7 @@ describe('CORS preflight', () => {
     expect(get.headers.get('access-control-allow-origin')).toBeNull();
   });
 
-  it('an actual cross-origin GET from a listed origin carries the CORS headers and keeps the handler\'s Vary', async () => {
+  it("an actual cross-origin GET from a listed origin carries the CORS headers and keeps the handler's Vary", async () => {
     const res = await t.request('/api/store', { apiKey: key, headers: { origin: STOREFRONT, 'accept-encoding': 'identity' } });
     expect(res.status, res.text).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe(STOREFRONT);
@@ -94,14 +94,21 @@ describe('CORS in a browser', () => {
     try {
       await page.goto(`${origin}/`);
       // x-api-key and content-type: application/json make Chromium send a real preflight first.
-      return await page.evaluate(async ({ url, key }) => {
-        try {
-          const res = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json', 'idempotency-key': 'k1' }, body: JSON.stringify({ query: '{ store { name defaultLocale } }' }) });
-          return { ok: true as const, status: res.status, body: await res.json() };
-        } catch (error) {
-          return { ok: false as const, error: String(error) };
-        }
-      }, { url: t.url, key });
+      return await page.evaluate(
+        async ({ url, key }) => {
+          try {
+            const res = await fetch(`${url}/graphql`, {
+              method: 'POST',
+              headers: { 'x-api-key': key, 'content-type': 'application/json', 'idempotency-key': 'k1' },
+              body: JSON.stringify({ query: '{ store { name defaultLocale } }' }),
+            });
+            return { ok: true as const, status: res.status, body: await res.json() };
+          } catch (error) {
+            return { ok: false as const, error: String(error) };
+          }
+        },
+        { url: t.url, key },
+      );
     } finally {
       await page.close();
     }

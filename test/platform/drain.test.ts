@@ -90,7 +90,10 @@ describe('SIGTERM on the server process under keep-alive and fresh-connection lo
         const afterSignal = load.answers.filter((a) => a.started > signalled);
         // The keep-alive clients did reuse their sockets until then.
         expect(load.answers.filter((a) => a.client.startsWith('keepalive') && a.ended < signalled && a.connection === 'keep-alive').length).toBeGreaterThan(20);
-        expect(afterSignal.filter((a) => a.connection !== 'close'), 'answers after SIGTERM without Connection: close').toEqual([]);
+        expect(
+          afterSignal.filter((a) => a.connection !== 'close'),
+          'answers after SIGTERM without Connection: close',
+        ).toEqual([]);
         expect(requests.filter((l) => l.status === 499)).toEqual([]);
         const last = logs.at(-1)!;
         expect(last.msg).toBe('shut down');

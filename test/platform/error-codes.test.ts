@@ -46,7 +46,17 @@ describe('the catalogue covers every thrower', () => {
   it('finds the codes thrown in src/ and plugins/, and each is catalogued', () => {
     const found = thrownCodes();
     // The scan must see the throwers it is about, or it proves nothing.
-    for (const code of ['NOT_FOUND', 'VALIDATION_FAILED', 'CONFLICT', 'CHECKOUT_FAILED', 'INVALID_TRANSITION', 'QUERY_TOO_COSTLY', 'REQUEST_TIMEOUT', 'PERSISTED_QUERY_NOT_FOUND', 'IDEMPOTENCY_KEY_REUSED']) {
+    for (const code of [
+      'NOT_FOUND',
+      'VALIDATION_FAILED',
+      'CONFLICT',
+      'CHECKOUT_FAILED',
+      'INVALID_TRANSITION',
+      'QUERY_TOO_COSTLY',
+      'REQUEST_TIMEOUT',
+      'PERSISTED_QUERY_NOT_FOUND',
+      'IDEMPOTENCY_KEY_REUSED',
+    ]) {
       expect(found.has(code), `scan found no ${code}`).toBe(true);
     }
     const unknown = [...found.entries()].filter(([code]) => !(code in ERROR_CODES)).map(([code, files]) => `${code} in ${[...new Set(files)].join(', ')}`);
@@ -119,7 +129,9 @@ describe('/api/doc publishes the catalogue', () => {
     expect(list['400'].description).toContain('QUERY_TOO_COSTLY');
     expect(list['401'].description).toContain('UNAUTHORIZED');
     // Raw routes get the common refusals too: the upload's admission answers 401 and 429.
-    const upload = Object.entries(doc.paths as Record<string, Record<string, any>>).find(([path, item]) => path.startsWith('/api/media') && item.post?.requestBody?.content?.['multipart/form-data']);
+    const upload = Object.entries(doc.paths as Record<string, Record<string, any>>).find(
+      ([path, item]) => path.startsWith('/api/media') && item.post?.requestBody?.content?.['multipart/form-data'],
+    );
     expect(upload, 'the multipart upload route').toBeTruthy();
     expect(Object.keys(upload![1].post.responses)).toEqual(expect.arrayContaining(['401', '408', '413', '429']));
   });

@@ -152,7 +152,12 @@ describe('GET /metrics', () => {
     expect(typeof dashboard.title).toBe('string');
     expect(Array.isArray(dashboard.panels)).toBe(true);
     const text = (await scrape(t.url)).text;
-    const served = new Set(text.split('\n').filter((l) => l.startsWith('# TYPE ')).map((l) => l.split(' ')[2]!));
+    const served = new Set(
+      text
+        .split('\n')
+        .filter((l) => l.startsWith('# TYPE '))
+        .map((l) => l.split(' ')[2]!),
+    );
     const exprs: string[] = dashboard.panels.flatMap((panel: { targets?: Array<{ expr: string }> }) => (panel.targets ?? []).map((target) => target.expr));
     expect(exprs.length).toBeGreaterThanOrEqual(5);
     for (const expr of exprs) {

@@ -6,7 +6,7 @@ export const ACCEPTED_WARNINGS: Record<string, { count: number; reason: string }
     count: 1,
     reason:
       '/api/media/{id}/content (GET) and /api/media/attachments/{attachmentId} (DELETE) both match /api/media/attachments/content, ' +
-      'but never for the same method, and both routes are the spec\'s public contract: renaming either would break clients.',
+      "but never for the same method, and both routes are the spec's public contract: renaming either would break clients.",
   },
   'operation-4xx-response': {
     count: 1,

@@ -43,7 +43,11 @@ describe('/api/doc', () => {
         const pathParams = (op.parameters ?? []).filter((p: any) => p.in === 'path').map((p: any) => p.name);
         const bodyProps = Object.keys(op.requestBody?.content?.['application/json']?.schema?.properties ?? {});
         for (const name of pathParams) expect(bodyProps, `${method} ${path}`).not.toContain(name);
-        if (['post', 'put', 'patch'].includes(method)) expect(params.filter((p: string) => p.startsWith('query:')), `${method} ${path}`).toEqual([]);
+        if (['post', 'put', 'patch'].includes(method))
+          expect(
+            params.filter((p: string) => p.startsWith('query:')),
+            `${method} ${path}`,
+          ).toEqual([]);
       }
     }
   });
@@ -125,7 +129,12 @@ describe('/api/doc tells the truth about answers (issue 23)', () => {
 
   it('names the order and catalog entity path parameter {id} on every route', () => {
     const names = (prefix: string) =>
-      new Set(Object.keys(doc.paths).filter((p) => p.startsWith(prefix)).map((p) => p.slice(prefix.length).match(/^\{(\w+)\}/)?.[1]).filter(Boolean));
+      new Set(
+        Object.keys(doc.paths)
+          .filter((p) => p.startsWith(prefix))
+          .map((p) => p.slice(prefix.length).match(/^\{(\w+)\}/)?.[1])
+          .filter(Boolean),
+      );
     expect(names('/api/orders/')).toEqual(new Set(['id']));
     expect(names('/api/me/orders/')).toEqual(new Set(['id']));
     expect(names('/api/catalog/entities/')).toEqual(new Set(['id']));

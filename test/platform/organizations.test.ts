@@ -36,7 +36,7 @@ describe('organization resolution', () => {
   beforeAll(async () => {
     const resolver = (request: Request) => {
       const host = new URL(request.url).searchParams.get('store') ?? request.headers.get('x-store');
-      return host === 'b' ? storeB?.id ?? null : host === 'default' ? defaultId : null;
+      return host === 'b' ? (storeB?.id ?? null) : host === 'default' ? defaultId : null;
     };
     let defaultId: string | null = null;
     t = await startTestApp({ storeResolver: resolver, strictOrgResolution: true });

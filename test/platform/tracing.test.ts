@@ -113,7 +113,11 @@ describe('traces', () => {
     expect(execute, trace.map((s) => s.name).join(', ')).toBeTruthy();
     const sql = descendantsOf(trace, execute!).filter((s) => s.name.startsWith('prisma:'));
     expect(sql.length).toBeGreaterThan(0);
-    expect(sql.some((s) => s.name === 'prisma:engine:db_query' || s.name === 'prisma:client:db_query' || s.attributes.some((a) => a.key === 'db.query.text' || a.key === 'db.statement'))).toBe(true);
+    expect(
+      sql.some(
+        (s) => s.name === 'prisma:engine:db_query' || s.name === 'prisma:client:db_query' || s.attributes.some((a) => a.key === 'db.query.text' || a.key === 'db.statement'),
+      ),
+    ).toBe(true);
 
     // After the worker ran: the delivery job and its POST, in the checkout's trace.
     const job = trace.find((s) => s.name === 'job webhooks/deliver');
@@ -132,13 +136,24 @@ describe('traces', () => {
     await tracing.flush();
     const request = collector.spans.find((s) => s.name === 'GET /api/catalog/entities/:idOrSlug' || (s.name.startsWith('GET /api/catalog/entities/') && s.kind === 2));
     expect(request, collector.spans.map((s) => s.name).join(', ')).toBeTruthy();
-    const pgSpans = descendantsOf(collector.spans.filter((s) => s.traceId === request!.traceId), request!).filter((s) => s.name.startsWith('pg.query'));
+    const pgSpans = descendantsOf(
+      collector.spans.filter((s) => s.traceId === request!.traceId),
+      request!,
+    ).filter((s) => s.name.startsWith('pg.query'));
     expect(pgSpans.length).toBeGreaterThan(0);
     expect(pgSpans.every((s) => s.kind === 3 && s.attributes.some((a) => a.key === 'db.statement'))).toBe(true);
   });
 
   it('a call to a provider (TaxJar) is a client span carrying traceparent', async () => {
-    receiver.script('/v2/taxes', [{ status: 200, body: JSON.stringify({ tax: { amount_to_collect: 0.8, breakdown: { line_items: [{ id: '0', tax_collectable: 0.8, combined_tax_rate: 0.08 }], shipping: { tax_collectable: 0 } } } }), headers: { 'content-type': 'application/json' } }]);
+    receiver.script('/v2/taxes', [
+      {
+        status: 200,
+        body: JSON.stringify({
+          tax: { amount_to_collect: 0.8, breakdown: { line_items: [{ id: '0', tax_collectable: 0.8, combined_tax_rate: 0.08 }], shipping: { tax_collectable: 0 } } },
+        }),
+        headers: { 'content-type': 'application/json' },
+      },
+    ]);
     const provider = taxJarProvider({ apiUrl: `${receiver.url}/v2`, apiToken: 'tok', timeoutMs: 5_000 });
     const result = await inSpan('provider probe', {}, () =>
       provider.calculate!({
@@ -146,7 +161,19 @@ describe('traces', () => {
         shipFrom: { countryCode: 'US', region: 'US-CA', postalCode: '94105' },
         shipTo: { countryCode: 'US', region: 'US-CA', postalCode: '90210' },
         shipping: 0,
-        lines: [{ index: 0, entityId: '00000000-0000-4000-8000-000000000001', sku: 'P-1', quantity: 1, unitPrice: 1000, discount: 0, taxClassId: null, rateBps: 0, destination: { countryCode: 'US', region: 'US-CA', postalCode: '90210' } }],
+        lines: [
+          {
+            index: 0,
+            entityId: '00000000-0000-4000-8000-000000000001',
+            sku: 'P-1',
+            quantity: 1,
+            unitPrice: 1000,
+            discount: 0,
+            taxClassId: null,
+            rateBps: 0,
+            destination: { countryCode: 'US', region: 'US-CA', postalCode: '90210' },
+          },
+        ],
       }),
     );
     expect(result.lines[0]!.taxTotal).toBe(80);
@@ -161,10 +188,26 @@ describe('traces', () => {
   });
 
   it('a call to Stripe through its SDK is a client span carrying traceparent', async () => {
-    receiver.script('/v1/payment_intents', [{ status: 200, body: JSON.stringify({ id: 'pi_traced', object: 'payment_intent', status: 'succeeded', amount: 1200, amount_received: 1200, currency: 'usd', latest_charge: 'ch_1' }), headers: { 'content-type': 'application/json', 'request-id': 'req_1' } }]);
+    receiver.script('/v1/payment_intents', [
+      {
+        status: 200,
+        body: JSON.stringify({ id: 'pi_traced', object: 'payment_intent', status: 'succeeded', amount: 1200, amount_received: 1200, currency: 'usd', latest_charge: 'ch_1' }),
+        headers: { 'content-type': 'application/json', 'request-id': 'req_1' },
+      },
+    ]);
     const provider = new StripePaymentProvider('sk_test_traced', 'whsec_traced', { timeoutMs: 5_000, apiBase: receiver.url });
     const paid = await inSpan('stripe probe', {}, () =>
-      provider.authorize({ paymentId: '00000000-0000-4000-8000-000000000001', orderId: '00000000-0000-4000-8000-000000000002', organizationId: '00000000-0000-4000-8000-000000000003', amount: 1200, currency: 'USD', method: { id: 'pm_card_visa' }, idempotencyKey: 'traced-1', capture: true, returnUrl: 'https://shop.example/return' }),
+      provider.authorize({
+        paymentId: '00000000-0000-4000-8000-000000000001',
+        orderId: '00000000-0000-4000-8000-000000000002',
+        organizationId: '00000000-0000-4000-8000-000000000003',
+        amount: 1200,
+        currency: 'USD',
+        method: { id: 'pm_card_visa' },
+        idempotencyKey: 'traced-1',
+        capture: true,
+        returnUrl: 'https://shop.example/return',
+      }),
     );
     expect(paid).toMatchObject({ status: 'captured', providerReference: 'pi_traced' });
     await tracing.flush();

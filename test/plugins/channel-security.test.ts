@@ -116,8 +116,14 @@ describe('channel connector targets', () => {
       await open.request('/api/jobs/run?limit=50', { apiKey: admin });
       expect(attacker.seen).toEqual([]);
       // the same URL again, other fields, or a new URL with a new key are fine
-      expect((await open.request(`/api/channel/stores/${id}`, { method: 'PATCH', apiKey: manager, body: { baseUrl: `http://127.0.0.1:${store.port}/`, name: 'renamed' } })).status).toBe(200);
-      const rekeyed = await open.request(`/api/channel/stores/${id}`, { method: 'PATCH', apiKey: manager, body: { baseUrl: `http://127.0.0.1:${attacker.port}`, apiKey: 'cs_chsrc_another-key-0987654321' } });
+      expect(
+        (await open.request(`/api/channel/stores/${id}`, { method: 'PATCH', apiKey: manager, body: { baseUrl: `http://127.0.0.1:${store.port}/`, name: 'renamed' } })).status,
+      ).toBe(200);
+      const rekeyed = await open.request(`/api/channel/stores/${id}`, {
+        method: 'PATCH',
+        apiKey: manager,
+        body: { baseUrl: `http://127.0.0.1:${attacker.port}`, apiKey: 'cs_chsrc_another-key-0987654321' },
+      });
       expect(rekeyed.status, rekeyed.text).toBe(200);
       expect(rekeyed.body.data.apiKeyHint).toBe('…4321');
     } finally {
@@ -127,7 +133,15 @@ describe('channel connector targets', () => {
   });
 
   it('never copies a store’s metadata.vendorId; a vendorId set locally survives the next import', async () => {
-    const remote = { id: 'remote-1', type: 'product', slug: `remote-${Date.now()}`, status: 'active', metadata: { colour: 'red', vendorId: '00000000-0000-4000-8000-00000000000a' }, attributes: [], inventory: null };
+    const remote = {
+      id: 'remote-1',
+      type: 'product',
+      slug: `remote-${Date.now()}`,
+      status: 'active',
+      metadata: { colour: 'red', vendorId: '00000000-0000-4000-8000-00000000000a' },
+      attributes: [],
+      inventory: null,
+    };
     const store = await server((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: remote })));
     try {
       const admin = await open.apiKey('admin');
@@ -146,7 +160,9 @@ describe('channel connector targets', () => {
       expect(twin.metadata).toEqual({ colour: 'red' });
       // staff attribute it locally; the store changes its metadata (and its own vendorId)
       const localVendor = '00000000-0000-4000-8000-00000000000b';
-      expect((await open.request(`/api/catalog/entities/${twin.id}`, { method: 'PATCH', apiKey: admin, body: { metadata: { colour: 'red', vendorId: localVendor } } })).status).toBe(200);
+      expect(
+        (await open.request(`/api/catalog/entities/${twin.id}`, { method: 'PATCH', apiKey: admin, body: { metadata: { colour: 'red', vendorId: localVendor } } })).status,
+      ).toBe(200);
       remote.metadata = { colour: 'blue', vendorId: '00000000-0000-4000-8000-00000000000c' };
       expect((await importNow()).metadata).toEqual({ colour: 'blue', vendorId: localVendor });
       expect((await importNow()).metadata).toEqual({ colour: 'blue', vendorId: localVendor });

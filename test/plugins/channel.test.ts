@@ -114,7 +114,11 @@ beforeAll(async () => {
     // keep creation order = slug order for the first three (their createdAt may tie; ids break ties)
   }
   for (const item of sellable) {
-    const put = await remote.request(`/api/catalog/entities/${item.id}/attributes/en`, { method: 'PUT', apiKey: shop.admin, body: { title: item.title, description: 'from the store' } });
+    const put = await remote.request(`/api/catalog/entities/${item.id}/attributes/en`, {
+      method: 'PUT',
+      apiKey: shop.admin,
+      body: { title: item.title, description: 'from the store' },
+    });
     expect(put.status, put.text).toBe(200);
     const price = await remote.request('/api/pricing/prices', { apiKey: shop.admin, body: { entityId: item.id, currency: 'USD', amount: 2500 } });
     expect(price.status, price.text).toBe(201);
@@ -131,9 +135,18 @@ afterAll(async () => {
 describe('channel connector with two instances', () => {
   it('connects a store without ever showing its API key', async () => {
     const doc = await local.request('/api/doc');
-    expect(Object.keys(doc.body.paths).filter((p) => p.startsWith('/api/channel')).sort()).toEqual([
-      '/api/channel/stores', '/api/channel/stores/{id}', '/api/channel/stores/{id}/backfill', '/api/channel/stores/{id}/import',
-      '/api/channel/stores/{id}/orders', '/api/channel/stores/{id}/reconcile', '/api/channel/stores/{id}/sync-inventory',
+    expect(
+      Object.keys(doc.body.paths)
+        .filter((p) => p.startsWith('/api/channel'))
+        .sort(),
+    ).toEqual([
+      '/api/channel/stores',
+      '/api/channel/stores/{id}',
+      '/api/channel/stores/{id}/backfill',
+      '/api/channel/stores/{id}/import',
+      '/api/channel/stores/{id}/orders',
+      '/api/channel/stores/{id}/reconcile',
+      '/api/channel/stores/{id}/sync-inventory',
     ]);
     const bad = await local.request('/api/channel/stores', { apiKey: admin, body: { name: 'x', baseUrl: 'ftp://example.com', apiKey: 'short' } });
     expect(bad.status, bad.text).toBe(422);
@@ -146,7 +159,14 @@ describe('channel connector with two instances', () => {
     const created = await local.request('/api/channel/stores', { apiKey: admin, body: { name: 'remote', baseUrl: remote.url, apiKey: sourceKey, pageSize: PAGE_SIZE } });
     expect(created.status, created.text).toBe(201);
     storeId = created.body.data.id;
-    expect(created.body.data).toMatchObject({ name: 'remote', kind: 'commerce-service', status: 'active', pageSize: PAGE_SIZE, apiKeyHint: `…${sourceKey.slice(-4)}`, backfill: { status: 'idle', pages: 0 } });
+    expect(created.body.data).toMatchObject({
+      name: 'remote',
+      kind: 'commerce-service',
+      status: 'active',
+      pageSize: PAGE_SIZE,
+      apiKeyHint: `…${sourceKey.slice(-4)}`,
+      backfill: { status: 'idle', pages: 0 },
+    });
     const listed = await local.request('/api/channel/stores', { apiKey: admin });
     const gql = await local.graphql(`{ channelStore(id: "${storeId}") { id name apiKeyHint status backfill { status pages } } }`, {}, { apiKey: admin });
     for (const text of [created.text, listed.text, JSON.stringify(gql.body)]) expect(text).not.toContain(sourceKey);
@@ -194,16 +214,28 @@ describe('channel connector with two instances', () => {
     const [first, second] = await Promise.all([1, 2].map(() => local.request(`/api/channel/stores/${storeId}/backfill`, { apiKey: admin, method: 'POST' })));
     expect([first!.status, second!.status]).toEqual([202, 202]);
     const again = (await drain(local, admin)).filter((j) => j.taskSlug === 'channel/backfill-catalog');
-    const outputs = (await local.app.db.job.findMany({ where: { id: { in: again.map((j) => j.id) } }, orderBy: { createdAt: 'asc' } })).map((j) => j.output as Record<string, unknown>);
+    const outputs = (await local.app.db.job.findMany({ where: { id: { in: again.map((j) => j.id) } }, orderBy: { createdAt: 'asc' } })).map(
+      (j) => j.output as Record<string, unknown>,
+    );
     expect(outputs.filter((o) => o.skipped)).toEqual([{ skipped: 'superseded by a newer backfill' }]);
-    expect(outputs.filter((o) => !o.skipped).map((o) => [o.page, o.created])).toEqual([[1, 0], [2, 0], [3, 0], [4, 0], [5, 0]]);
+    expect(outputs.filter((o) => !o.skipped).map((o) => [o.page, o.created])).toEqual([
+      [1, 0],
+      [2, 0],
+      [3, 0],
+      [4, 0],
+      [5, 0],
+    ]);
     expect((await local.request('/api/catalog/entities?limit=1', { apiKey: admin })).body.meta.pagination.total).toBe(ENTITIES);
   }, 180_000);
 
   it('brings stock changes at the store to the local levels', async () => {
     const [a, b] = sellable;
-    expect((await remote.request('/api/inventory/adjust', { apiKey: shop.admin, body: { entityId: a!.id, warehouseId: shop.warehouseId, type: 'restock', quantity: 5 } })).status).toBe(200);
-    expect((await remote.request('/api/inventory/adjust', { apiKey: shop.admin, body: { entityId: b!.id, warehouseId: shop.warehouseId, type: 'damage', quantity: -4 } })).status).toBe(200);
+    expect(
+      (await remote.request('/api/inventory/adjust', { apiKey: shop.admin, body: { entityId: a!.id, warehouseId: shop.warehouseId, type: 'restock', quantity: 5 } })).status,
+    ).toBe(200);
+    expect(
+      (await remote.request('/api/inventory/adjust', { apiKey: shop.admin, body: { entityId: b!.id, warehouseId: shop.warehouseId, type: 'damage', quantity: -4 } })).status,
+    ).toBe(200);
     expect((await localTwin(a!.id)).inventory.onHand).toBe(10); // nothing moves until the sync runs
 
     // Through the GraphQL twin of POST /channel/stores/:id/sync-inventory.
@@ -236,8 +268,14 @@ describe('channel connector with two instances', () => {
       const storefront = await local.apiKey('storefront');
       const cart = await local.request('/api/carts', { apiKey: storefront, body: { currency: 'USD' } });
       const headers = { 'x-cart-token': cart.body.data.cartToken };
-      expect((await local.request(`/api/carts/${cart.body.data.id}/items`, { apiKey: storefront, headers, body: { entityId: twin.id, quantity: 2, unitPriceSnapshot: 3000 } })).status).toBe(201);
-      const placed = await local.request('/api/checkout', { apiKey: storefront, headers, body: { cartId: cart.body.data.id, paymentMethodId: 'pm_card_visa', currency: 'USD', shippingAddress: ADDRESS, email: 'buyer@example.com' } });
+      expect(
+        (await local.request(`/api/carts/${cart.body.data.id}/items`, { apiKey: storefront, headers, body: { entityId: twin.id, quantity: 2, unitPriceSnapshot: 3000 } })).status,
+      ).toBe(201);
+      const placed = await local.request('/api/checkout', {
+        apiKey: storefront,
+        headers,
+        body: { cartId: cart.body.data.id, paymentMethodId: 'pm_card_visa', currency: 'USD', shippingAddress: ADDRESS, email: 'buyer@example.com' },
+      });
       expect(placed.status, placed.text).toBe(201);
       const orderId = placed.body.data.id;
 
@@ -252,7 +290,10 @@ describe('channel connector with two instances', () => {
       expect(exp).toMatchObject({ status: 'exported', attempts: 2, lastError: null });
       const remoteOrder = await remote.request(`/api/orders/${exp.remoteOrderId}`, { apiKey: shop.admin });
       expect(remoteOrder.status, remoteOrder.text).toBe(200);
-      expect(remoteOrder.body.data).toMatchObject({ customerEmail: 'buyer@example.com', lineItems: [expect.objectContaining({ entityId: item.id, quantity: 2, unitPrice: 2500 })] });
+      expect(remoteOrder.body.data).toMatchObject({
+        customerEmail: 'buyer@example.com',
+        lineItems: [expect.objectContaining({ entityId: item.id, quantity: 2, unitPrice: 2500 })],
+      });
       // The store reserved its stock for the order.
       expect(await remoteAvailable(item.id)).toBe(8);
 
@@ -279,7 +320,11 @@ describe('channel connector with two instances', () => {
       const cart = await local.request('/api/carts', { apiKey: storefront, body: { currency: 'USD' } });
       const headers = { 'x-cart-token': cart.body.data.cartToken };
       await local.request(`/api/carts/${cart.body.data.id}/items`, { apiKey: storefront, headers, body: { entityId: twin.id, quantity: 1, unitPriceSnapshot: 3000 } });
-      const placed = await local.request('/api/checkout', { apiKey: storefront, headers, body: { cartId: cart.body.data.id, paymentMethodId: 'pm_card_visa', currency: 'USD', shippingAddress: ADDRESS, email: 'twice@example.com' } });
+      const placed = await local.request('/api/checkout', {
+        apiKey: storefront,
+        headers,
+        body: { cartId: cart.body.data.id, paymentMethodId: 'pm_card_visa', currency: 'USD', shippingAddress: ADDRESS, email: 'twice@example.com' },
+      });
       expect(placed.status, placed.text).toBe(201);
       // The answer is lost and so is what the first attempt remembered (its cart): the retry
       // makes a new cart, and the store, seeing the same key on another cart, names its order.
@@ -307,7 +352,11 @@ describe('channel connector with two instances', () => {
     const cart = await local.request('/api/carts', { apiKey: storefront, body: { currency: 'USD' } });
     const headers = { 'x-cart-token': cart.body.data.cartToken };
     await local.request(`/api/carts/${cart.body.data.id}/items`, { apiKey: storefront, headers, body: { entityId: twin.id, quantity: 1, unitPriceSnapshot: 3000 } });
-    const placed = await local.request('/api/checkout', { apiKey: storefront, headers, body: { cartId: cart.body.data.id, paymentMethodId: 'pm_card_visa', currency: 'USD', shippingAddress: ADDRESS, email: 'late@example.com' } });
+    const placed = await local.request('/api/checkout', {
+      apiKey: storefront,
+      headers,
+      body: { cartId: cart.body.data.id, paymentMethodId: 'pm_card_visa', currency: 'USD', shippingAddress: ADDRESS, email: 'late@example.com' },
+    });
     expect(placed.status, placed.text).toBe(201);
     const before = await remoteOrderCount();
     const failed = (await drain(local, admin)).filter((j) => j.taskSlug === 'channel/push-order');
@@ -334,8 +383,18 @@ describe('channel connector with two instances', () => {
     await drain(local, admin);
     const twin = await localTwin(item.id);
     // Someone edits store-owned data locally: the title and the stock.
-    expect((await local.request(`/api/catalog/entities/${twin.id}/attributes/en`, { method: 'PUT', apiKey: admin, body: { title: 'Edited here', description: 'from the store' } })).status).toBe(200);
-    expect((await local.request('/api/inventory/adjust', { apiKey: admin, body: { entityId: twin.id, warehouseId: twin.inventory.warehouses[0].warehouseId, type: 'correction', quantity: 50 } })).status).toBe(200);
+    expect(
+      (await local.request(`/api/catalog/entities/${twin.id}/attributes/en`, { method: 'PUT', apiKey: admin, body: { title: 'Edited here', description: 'from the store' } }))
+        .status,
+    ).toBe(200);
+    expect(
+      (
+        await local.request('/api/inventory/adjust', {
+          apiKey: admin,
+          body: { entityId: twin.id, warehouseId: twin.inventory.warehouses[0].warehouseId, type: 'correction', quantity: 50 },
+        })
+      ).status,
+    ).toBe(200);
 
     const started = await local.request(`/api/channel/stores/${storeId}/reconcile`, { apiKey: admin, method: 'POST' });
     expect(started.status, started.text).toBe(202);
@@ -359,20 +418,33 @@ describe('channel connector with two instances', () => {
     const twin = await localTwin(item.id);
     const merch = await local.apiKey('merch');
     // Ownership of a store-sourced entity needs catalog:sync; a local entity's does not.
-    const refused = await local.request(`/api/catalog/entities/${twin.id}/field-ownership`, { method: 'PUT', apiKey: merch, body: { fieldPath: 'attributes.en.title', owner: 'platform' } });
+    const refused = await local.request(`/api/catalog/entities/${twin.id}/field-ownership`, {
+      method: 'PUT',
+      apiKey: merch,
+      body: { fieldPath: 'attributes.en.title', owner: 'platform' },
+    });
     expect(refused.status, refused.text).toBe(403);
     const own = await local.request('/api/catalog/entities', { apiKey: admin, body: { type: 'product', slug: unique('own'), status: 'active' } });
-    expect((await local.request(`/api/catalog/entities/${own.body.data.id}/field-ownership`, { method: 'PUT', apiKey: merch, body: { fieldPath: 'metadata', owner: 'platform' } })).status).toBe(200);
+    expect(
+      (await local.request(`/api/catalog/entities/${own.body.data.id}/field-ownership`, { method: 'PUT', apiKey: merch, body: { fieldPath: 'metadata', owner: 'platform' } }))
+        .status,
+    ).toBe(200);
     // Nor may an editor without catalog:sync claim an entity for a store.
     expect((await local.request(`/api/catalog/entities/${own.body.data.id}`, { method: 'PATCH', apiKey: merch, body: { sourceStoreId: storeId } })).status).toBe(403);
 
     // The admin (catalog:sync) makes the title the platform's and the metadata shared.
-    for (const [fieldPath, owner] of [['attributes.en.title', 'platform'], ['metadata', 'shared']] as const) {
+    for (const [fieldPath, owner] of [
+      ['attributes.en.title', 'platform'],
+      ['metadata', 'shared'],
+    ] as const) {
       const set = await local.request(`/api/catalog/entities/${twin.id}/field-ownership`, { method: 'PUT', apiKey: admin, body: { fieldPath, owner, storeId } });
       expect(set.status, set.text).toBe(200);
     }
     // Local edits of all three kinds of field.
-    expect((await local.request(`/api/catalog/entities/${twin.id}/attributes/en`, { method: 'PUT', apiKey: merch, body: { title: 'Our title', description: 'our description' } })).status).toBe(200);
+    expect(
+      (await local.request(`/api/catalog/entities/${twin.id}/attributes/en`, { method: 'PUT', apiKey: merch, body: { title: 'Our title', description: 'our description' } }))
+        .status,
+    ).toBe(200);
     expect((await local.request(`/api/catalog/entities/${twin.id}`, { method: 'PATCH', apiKey: merch, body: { metadata: { n: 0, badge: 'local' } } })).status).toBe(200);
 
     const reconcileNow = async () => {
@@ -390,7 +462,15 @@ describe('channel connector with two instances', () => {
 
     // The store changes all three: the title stays ours, the shared metadata takes the store's
     // newer value, the description follows the store.
-    expect((await remote.request(`/api/catalog/entities/${item.id}/attributes/en`, { method: 'PUT', apiKey: shop.admin, body: { title: 'Store title v2', description: 'store description v2' } })).status).toBe(200);
+    expect(
+      (
+        await remote.request(`/api/catalog/entities/${item.id}/attributes/en`, {
+          method: 'PUT',
+          apiKey: shop.admin,
+          body: { title: 'Store title v2', description: 'store description v2' },
+        })
+      ).status,
+    ).toBe(200);
     expect((await remote.request(`/api/catalog/entities/${item.id}`, { method: 'PATCH', apiKey: shop.admin, body: { metadata: { n: 0, season: 'winter' } } })).status).toBe(200);
     now = await reconcileNow();
     expect(now.attributes[0]).toMatchObject({ title: 'Our title', description: 'store description v2' });

@@ -33,12 +33,24 @@ describe('boot checks', () => {
     const coreTask = make('sweeper', { tasks: [{ slug: 'jobs/reap-stale', handler: () => null }] });
     await expect(createApp(resolveConfig({ ...base, plugins: [coreTask] }), { logger })).rejects.toThrow(/plugin sweeper: task jobs\/reap-stale is already defined/);
     const clash = make('clash', {
-      routes: (ctx: any) => ctx.routes({ tag: 'orders', prefix: '/orders', params: { orderId: z.uuid() } }).get('/:orderId').name('clashOrder').handler(() => null),
+      routes: (ctx: any) =>
+        ctx
+          .routes({ tag: 'orders', prefix: '/orders', params: { orderId: z.uuid() } })
+          .get('/:orderId')
+          .name('clashOrder')
+          .handler(() => null),
     });
     await expect(createApp(resolveConfig({ ...base, plugins: [clash] }), { logger })).rejects.toThrow(
       /plugin clash: route GET \/api\/orders\/:orderId of operation clashOrder is already declared by operation \w+/,
     );
-    const sameName = make('samename', { routes: (ctx: any) => ctx.routes({ tag: 'x', prefix: '/samename' }).get('/').name('jobsRun').handler(() => null) });
+    const sameName = make('samename', {
+      routes: (ctx: any) =>
+        ctx
+          .routes({ tag: 'x', prefix: '/samename' })
+          .get('/')
+          .name('jobsRun')
+          .handler(() => null),
+    });
     await expect(createApp(resolveConfig({ ...base, plugins: [sameName] }), { logger })).rejects.toThrow(/plugin samename: operation jobsRun is declared twice/);
     expect(operations.has('clashOrder')).toBe(false);
   });
@@ -67,7 +79,7 @@ describe('without plugins', () => {
     await expect(t.apiKey('loyalty')).rejects.toThrow();
   });
 
-  it('has none of the point-of-sale and layaway plugins\' routes, fields, tables in use or key scope', async () => {
+  it("has none of the point-of-sale and layaway plugins' routes, fields, tables in use or key scope", async () => {
     const doc = await t.request('/api/doc');
     expect(Object.keys(doc.body.paths).filter((p) => p.startsWith('/api/pos') || p.startsWith('/api/layaways'))).toEqual([]);
     const admin = await t.apiKey('admin');
@@ -80,7 +92,7 @@ describe('without plugins', () => {
     expect(await t.app.db.posShift.count()).toBe(0);
   });
 
-  it('has none of the plugins\' analytics models', async () => {
+  it("has none of the plugins' analytics models", async () => {
     const admin = await t.apiKey('admin');
     const meta = await t.request('/api/analytics/meta', { apiKey: admin });
     expect(meta.status).toBe(200);

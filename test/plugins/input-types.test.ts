@@ -22,7 +22,10 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 function argType(field: string, arg: string): string {
-  const found = buildSchema().getMutationType()!.getFields()[field]?.args.find((a) => a.name === arg);
+  const found = buildSchema()
+    .getMutationType()!
+    .getFields()
+    [field]?.args.find((a) => a.name === arg);
   if (!found) throw new Error(`Mutation.${field}(${arg}) missing`);
   return String(found.type);
 }
@@ -66,7 +69,11 @@ describe('typed plugin inputs', () => {
     const rest = await t.request(`/api/layaways/${plan.id}/payments`, { apiKey: store.admin, body: { amount: 3_000_000_000, idempotencyKey: 'big' } });
     expect(rest.status, rest.text).toBe(422);
     expect(rest.body.error.details).toEqual([{ field: 'amount', message: 'exceeds the balance of 9000' }]);
-    const gql = await t.graphql('mutation($id: UUID!, $a: MinorUnits!) { layawayPaymentCreate(id: $id, amount: $a, idempotencyKey: "big") { balance } }', { id: plan.id, a: 3_000_000_000 }, { apiKey: store.admin });
+    const gql = await t.graphql(
+      'mutation($id: UUID!, $a: MinorUnits!) { layawayPaymentCreate(id: $id, amount: $a, idempotencyKey: "big") { balance } }',
+      { id: plan.id, a: 3_000_000_000 },
+      { apiKey: store.admin },
+    );
     expect(gql.body.errors?.[0]?.extensions?.details).toEqual([{ field: 'amount', message: 'exceeds the balance of 9000' }]);
   });
 
@@ -124,18 +131,33 @@ describe('typed plugin inputs', () => {
   });
 
   it('over REST: the other plugins name the path too (returns, overrides, exchanges)', async () => {
-    const ret = await t.request('/api/marketplace/returns', { apiKey: store.admin, body: { subOrderId: '00000000-0000-4000-8000-000000000000', reason: 'broken', lines: [{ subOrderLineId: 'nope', quantity: 1 }] } });
+    const ret = await t.request('/api/marketplace/returns', {
+      apiKey: store.admin,
+      body: { subOrderId: '00000000-0000-4000-8000-000000000000', reason: 'broken', lines: [{ subOrderLineId: 'nope', quantity: 1 }] },
+    });
     expect(ret.status, ret.text).toBe(422);
     expect(fieldsOf(ret)).toEqual(['lines.0.subOrderLineId']);
     const override = await t.request('/api/pos/auth/override', {
       apiKey: store.admin,
-      body: { managerId: 'm-1', pin: '2468', action: 'no_receipt_return', currency: 'USD', amount: 100, lines: [{ entityId: '00000000-0000-4000-8000-000000000000', quantity: '1' }] },
+      body: {
+        managerId: 'm-1',
+        pin: '2468',
+        action: 'no_receipt_return',
+        currency: 'USD',
+        amount: 100,
+        lines: [{ entityId: '00000000-0000-4000-8000-000000000000', quantity: '1' }],
+      },
     });
     expect(override.status, override.text).toBe(422);
     expect(fieldsOf(override)).toEqual(['lines.0.quantity']);
     const exchange = await t.request('/api/pos/exchanges', {
       apiKey: store.admin,
-      body: { orderId: 'x', idempotencyKey: 'k', returnLines: [{ lineItemId: '00000000-0000-4000-8000-000000000000', quantity: 1 }], newLines: [{ entityId: '00000000-0000-4000-8000-000000000000', quantity: 1, unitPrice: 1.25 }] },
+      body: {
+        orderId: 'x',
+        idempotencyKey: 'k',
+        returnLines: [{ lineItemId: '00000000-0000-4000-8000-000000000000', quantity: 1 }],
+        newLines: [{ entityId: '00000000-0000-4000-8000-000000000000', quantity: 1, unitPrice: 1.25 }],
+      },
     });
     expect(exchange.status, exchange.text).toBe(422);
     expect(fieldsOf(exchange)).toEqual(['newLines.0.unitPrice']);

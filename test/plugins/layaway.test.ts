@@ -35,9 +35,11 @@ async function open(entityId: string, body: Record<string, unknown> = {}, apiKey
 describe('layaway plans', () => {
   it('are in /api/doc', async () => {
     const doc = await t.request('/api/doc');
-    expect(Object.keys(doc.body.paths).filter((p) => p.startsWith('/api/layaways')).sort()).toEqual([
-      '/api/layaways', '/api/layaways/{id}', '/api/layaways/{id}/forfeit', '/api/layaways/{id}/payments',
-    ]);
+    expect(
+      Object.keys(doc.body.paths)
+        .filter((p) => p.startsWith('/api/layaways'))
+        .sort(),
+    ).toEqual(['/api/layaways', '/api/layaways/{id}', '/api/layaways/{id}/forfeit', '/api/layaways/{id}/payments']);
   });
 
   it('reserve stock at creation and never oversell under concurrency', async () => {
@@ -164,7 +166,11 @@ describe('layaway plans', () => {
     expect(list.body.meta.limit).toBe(100);
     expect(list.body.data.length).toBeGreaterThan(0);
     expect(list.body.data.every((p: { status: string }) => p.status === 'forfeited')).toBe(true);
-    const gql = await t.graphql('{ layaways(status: active, limit: 5) { data { id status balance lines { sku quantity } payments { amount } } meta { total limit offset } } }', {}, { apiKey: clerk });
+    const gql = await t.graphql(
+      '{ layaways(status: active, limit: 5) { data { id status balance lines { sku quantity } payments { amount } } meta { total limit offset } } }',
+      {},
+      { apiKey: clerk },
+    );
     expect(gql.body.errors, JSON.stringify(gql.body.errors)).toBeUndefined();
     expect((gql.body.data as any).layaways.data.every((p: { status: string }) => p.status === 'active')).toBe(true);
     expect((await t.request('/api/layaways', { apiKey: store.storefront })).status).toBe(403);
@@ -173,7 +179,7 @@ describe('layaway plans', () => {
 });
 
 describe('who may reach the layaway routes', () => {
-  it('a customer, a storefront key and another organization\'s admin reach no plan of this store', async () => {
+  it("a customer, a storefront key and another organization's admin reach no plan of this store", async () => {
     const entityId = await product(store, { price: 5000, stock: 5 });
     const plan = (await open(entityId)).body.data;
     expect(plan.id).toBeTruthy();
@@ -201,7 +207,7 @@ describe('who may reach the layaway routes', () => {
 });
 
 describe('the LayawayPlans analytics model', () => {
-  it('is listed by /analytics/meta and queryable, counting only the caller organization\'s plans; customers do not see it', async () => {
+  it("is listed by /analytics/meta and queryable, counting only the caller organization's plans; customers do not see it", async () => {
     const admin = store.admin;
     const meta = await t.request('/api/analytics/meta', { apiKey: admin });
     expect(meta.status, meta.text).toBe(200);
@@ -220,7 +226,11 @@ describe('the LayawayPlans analytics model', () => {
     });
     expect(otherPlan.status, otherPlan.text).toBe(201);
 
-    const body = { measures: ['LayawayPlans.count', 'LayawayPlans.totalValue', 'LayawayPlans.paidAmount', 'LayawayPlans.outstandingBalance'], dimensions: ['LayawayPlans.status'], order: { 'LayawayPlans.status': 'asc' } };
+    const body = {
+      measures: ['LayawayPlans.count', 'LayawayPlans.totalValue', 'LayawayPlans.paidAmount', 'LayawayPlans.outstandingBalance'],
+      dimensions: ['LayawayPlans.status'],
+      order: { 'LayawayPlans.status': 'asc' },
+    };
     const res = await t.request('/api/analytics/query', { apiKey: admin, body });
     expect(res.status, res.text).toBe(200);
     const orgId = (await t.app.services.organizations.defaultOrganization()).id;
@@ -229,9 +239,15 @@ describe('the LayawayPlans analytics model', () => {
              coalesce(sum(total - paid_amount) filter (where status = 'active'), 0)::float8 as outstanding
       from plugin_layaway_plans where organization_id = ${orgId}::uuid group by status order by status`;
     expect(expected.length).toBeGreaterThan(1);
-    expect(res.body.data).toEqual(expected.map((r) => ({
-      'LayawayPlans.status': r.status, 'LayawayPlans.count': r.count, 'LayawayPlans.totalValue': r.total, 'LayawayPlans.paidAmount': r.paid, 'LayawayPlans.outstandingBalance': r.outstanding,
-    })));
+    expect(res.body.data).toEqual(
+      expected.map((r) => ({
+        'LayawayPlans.status': r.status,
+        'LayawayPlans.count': r.count,
+        'LayawayPlans.totalValue': r.total,
+        'LayawayPlans.paidAmount': r.paid,
+        'LayawayPlans.outstandingBalance': r.outstanding,
+      })),
+    );
     expect(res.body.meta.annotation.measures['LayawayPlans.totalValue']).toMatchObject({ shortTitle: 'Value of the goods on layaway', format: 'currency' });
 
     // The other organization sees its one plan only.

@@ -18,7 +18,8 @@ import { SHIPPED_PLUGINS, shippedPlugins } from './shipped.js';
 import type { RegisteredOperation } from '../../src/graphql/operation.js';
 
 /** Operations whose handler also needs an identity: the vendor's, a customer's, or a PIN that matches (pin-login, override). */
-const IDENTITY = /^marketplaceVendorMe|^marketplaceDisputeRespond$|^marketplaceVendorReviewCreate$|^marketplace(Dispute|Return)(Create|ShipBack|Escalate|Receive)$|^marketplaceDisputes$|^posPinLogin$|^posOverrideCreate$/;
+const IDENTITY =
+  /^marketplaceVendorMe|^marketplaceDisputeRespond$|^marketplaceVendorReviewCreate$|^marketplace(Dispute|Return)(Create|ShipBack|Escalate|Receive)$|^marketplaceDisputes$|^posPinLogin$|^posOverrideCreate$/;
 
 let t: TestApp;
 let store: Store;
@@ -46,7 +47,16 @@ beforeAll(async () => {
   store = await openStore(t);
   const entityId = await product(store, { price: 1_000, stock: 10 });
   mine.add(entityId);
-  const plan = await t.request('/api/layaways', { apiKey: store.admin, body: { customerEmail: 'matrix@example.com', currency: 'USD', lines: [{ entityId, quantity: 1 }], deposit: 200, expiresAt: new Date(Date.now() + 7 * 86_400_000).toISOString() } });
+  const plan = await t.request('/api/layaways', {
+    apiKey: store.admin,
+    body: {
+      customerEmail: 'matrix@example.com',
+      currency: 'USD',
+      lines: [{ entityId, quantity: 1 }],
+      deposit: 200,
+      expiresAt: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+    },
+  });
   expect(plan.status, plan.text).toBe(201);
   mine.add(plan.body.data.id);
   const vendorUser = await t.signIn('vendor');
@@ -93,7 +103,11 @@ const options = {
 describe('every shipped plugin under the generated permission matrix', () => {
   it('REST: every plugin route × ten actors answers per its access rule, with no foreign ids', async () => {
     // Every plugin contributes routes: a prefix that matched nothing would hide a whole plugin.
-    for (const plugin of SHIPPED_PLUGINS) expect(routes.some((r) => `${r.path}/`.startsWith(plugin.prefix)), plugin.id).toBe(true);
+    for (const plugin of SHIPPED_PLUGINS)
+      expect(
+        routes.some((r) => `${r.path}/`.startsWith(plugin.prefix)),
+        plugin.id,
+      ).toBe(true);
     const { problems, calls } = await restMatrix(t, doc, pool, routes, actors, options);
     console.info(`plugin permission matrix (REST): ${routes.length} routes × ${actors.length} actors = ${calls} calls`);
     expect(problems).toEqual([]);
@@ -109,8 +123,10 @@ describe('every shipped plugin under the generated permission matrix', () => {
   it("another organization's admin, a customer and a storefront key cannot set an operator's PIN, sign in with it or get an override", async () => {
     const operator = await t.signIn('staff');
     const setPin = (credential: Credential, pin: string) => t.request('/api/pos/auth/pin', { method: 'PUT', ...credential, body: { operatorId: operator.userId, pin } });
-    const login = (credential: Credential, pin: string) => t.request('/api/pos/auth/pin-login', { ...credential, body: { operatorId: operator.userId, pin, registerId: 'till-1' } });
-    const override = (credential: Credential, pin: string) => t.request('/api/pos/auth/override', { ...credential, body: { managerId: operator.userId, pin, action: 'price_override' } });
+    const login = (credential: Credential, pin: string) =>
+      t.request('/api/pos/auth/pin-login', { ...credential, body: { operatorId: operator.userId, pin, registerId: 'till-1' } });
+    const override = (credential: Credential, pin: string) =>
+      t.request('/api/pos/auth/override', { ...credential, body: { managerId: operator.userId, pin, action: 'price_override' } });
     expect((await setPin({ apiKey: store.admin }, '2468')).status).toBe(200);
     const [customer, storefront] = [actors[1]!, actors[2]!];
     const foreign = actors.find((a) => a.name === 'admin of another organization')!;

@@ -24,18 +24,37 @@ const boot = (routes: (ctx: any) => void) => createApp(resolveConfig({ ...base, 
 
 describe('boot refuses an untyped path parameter', () => {
   it('through ctx.routes: no declared type, or a type that lets a malformed id through', async () => {
-    await expect(boot((ctx) => ctx.routes({ tag: 'x', prefix: '/untyped' }).get('/:id').handler(() => null))).rejects.toThrow(
-      /plugin untyped: route GET \/api\/untyped\/:id: path parameter :id has no declared type/,
-    );
-    await expect(boot((ctx) => ctx.routes({ tag: 'x', prefix: '/untyped', params: { id: z.string() } }).post('/:id/go').handler(() => null))).rejects.toThrow(
-      /plugin untyped: route POST \/api\/untyped\/:id\/go: path parameter :id accepts/,
-    );
+    await expect(
+      boot((ctx) =>
+        ctx
+          .routes({ tag: 'x', prefix: '/untyped' })
+          .get('/:id')
+          .handler(() => null),
+      ),
+    ).rejects.toThrow(/plugin untyped: route GET \/api\/untyped\/:id: path parameter :id has no declared type/);
+    await expect(
+      boot((ctx) =>
+        ctx
+          .routes({ tag: 'x', prefix: '/untyped', params: { id: z.string() } })
+          .post('/:id/go')
+          .handler(() => null),
+      ),
+    ).rejects.toThrow(/plugin untyped: route POST \/api\/untyped\/:id\/go: path parameter :id accepts/);
     expect(operations.has('untypedGoCreate')).toBe(false);
   });
 
   it('through ctx.defineOperation', async () => {
     const define = (input: Record<string, z.core.$ZodType>) => (ctx: any) =>
-      ctx.defineOperation({ name: 'untypedThing', kind: 'query', summary: 's', rest: { method: 'GET', path: '/untyped/:id' }, access: 'public', input, output: 'JSON', resolve: () => null });
+      ctx.defineOperation({
+        name: 'untypedThing',
+        kind: 'query',
+        summary: 's',
+        rest: { method: 'GET', path: '/untyped/:id' },
+        access: 'public',
+        input,
+        output: 'JSON',
+        resolve: () => null,
+      });
     await expect(boot(define({ id: z.string().min(1) }))).rejects.toThrow(/plugin untyped: route GET \/api\/untyped\/:id: path parameter :id accepts/);
     await expect(boot(define({}))).rejects.toThrow(/plugin untyped: route GET \/api\/untyped\/:id: path parameter :id has no declared type/);
     expect(operations.has('untypedThing')).toBe(false);
@@ -55,7 +74,11 @@ describe('with every shipped plugin enabled', () => {
     const routes = registryRoutes().filter((r) => r.path.includes(':') && SHIPPED_PLUGINS.some((p) => r.path.startsWith(p.prefix)));
     // layaway, channel and marketplace declare routes with path parameters.
     expect(routes.length).toBeGreaterThan(30);
-    for (const prefix of ['/layaways', '/channel', '/marketplace']) expect(routes.some((r) => r.path.startsWith(prefix)), prefix).toBe(true);
+    for (const prefix of ['/layaways', '/channel', '/marketplace'])
+      expect(
+        routes.some((r) => r.path.startsWith(prefix)),
+        prefix,
+      ).toBe(true);
     const problems: string[] = [];
     for (const route of routes) {
       const names = [...route.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!);
@@ -65,7 +88,8 @@ describe('with every shipped plugin enabled', () => {
           const path = route.path.replace(/:([A-Za-z0-9_]+)/g, (_m, p: string) => encodeURIComponent(p === name ? bad : '00000000-0000-4000-8000-000000000000'));
           const res = await t.request(`/api${path}`, { method: route.method, apiKey: store.admin, ...(route.method === 'GET' ? {} : { body: {} }) });
           const fields = (res.body?.error?.details ?? []).map((d: { field: string }) => d.field);
-          if (res.status !== 422 || !fields.includes(name)) problems.push(`${route.method} ${route.path} with ${name}=${JSON.stringify(bad.slice(0, 20))} → ${res.status} ${res.text.slice(0, 160)}`);
+          if (res.status !== 422 || !fields.includes(name))
+            problems.push(`${route.method} ${route.path} with ${name}=${JSON.stringify(bad.slice(0, 20))} → ${res.status} ${res.text.slice(0, 160)}`);
         }
       }
     }

@@ -40,10 +40,11 @@ async function operator(role: string, pin: string) {
 }
 
 const wrongPins = (count: number, right: string) => Array.from({ length: count }, (_, i) => String(1000 + i)).filter((p) => p !== right);
-const tally = (responses: RaceResponse[]) => responses.reduce<Record<number, number>>((acc, r) => {
-  acc[r.status] = (acc[r.status] ?? 0) + 1;
-  return acc;
-}, {});
+const tally = (responses: RaceResponse[]) =>
+  responses.reduce<Record<number, number>>((acc, r) => {
+    acc[r.status] = (acc[r.status] ?? 0) + 1;
+    return acc;
+  }, {});
 const failuresOf = async (operatorId: string) => (await t.app.db.posPinAttempt.findFirst({ where: { operatorId } })) ?? { failures: 0, lockedAt: null };
 
 /**
@@ -56,7 +57,10 @@ async function checkLockout(operatorId: string, responses: RaceResponse[], retry
   const succeeded = (counts[201] ?? 0) > 0;
   expect(counts[201] ?? 0).toBeLessThanOrEqual(1);
   expect(counts[401] ?? 0, JSON.stringify(counts)).toBeLessThanOrEqual(succeeded ? 2 * (MAX_FAILURES - 1) : MAX_FAILURES - 1);
-  expect(Object.keys(counts).every((s) => ['201', '401', '403', '429'].includes(s)), JSON.stringify(counts)).toBe(true);
+  expect(
+    Object.keys(counts).every((s) => ['201', '401', '403', '429'].includes(s)),
+    JSON.stringify(counts),
+  ).toBe(true);
   const row = await failuresOf(operatorId);
   expect(row.failures).toBeLessThanOrEqual(MAX_FAILURES);
   if (row.lockedAt) expect(await retry()).toBe(403);
@@ -109,9 +113,16 @@ describe('POS locks under parallel requests', () => {
     const before = await available(store, scarf);
     const outcomes: string[] = [];
     for (let round = 0; round < ROUNDS; round += 1) {
-      const granted = await t.request('/api/pos/auth/override', { apiKey: shift, body: { managerId: manager.userId, pin: '8642', action: 'no_receipt_return', currency: 'USD', amount: 800, lines: [{ entityId: scarf, quantity: 1 }] } });
+      const granted = await t.request('/api/pos/auth/override', {
+        apiKey: shift,
+        body: { managerId: manager.userId, pin: '8642', action: 'no_receipt_return', currency: 'USD', amount: 800, lines: [{ entityId: scarf, quantity: 1 }] },
+      });
       expect(granted.status, granted.text).toBe(201);
-      const ret = (i: number) => ({ path: '/api/pos/returns', headers: { 'x-api-key': shift }, body: { currency: 'USD', lines: [{ entityId: scarf, quantity: 1 }], overrideToken: granted.body.data.token, idempotencyKey: `race-${round}-${i}` } });
+      const ret = (i: number) => ({
+        path: '/api/pos/returns',
+        headers: { 'x-api-key': shift },
+        body: { currency: 'USD', lines: [{ entityId: scarf, quantity: 1 }], overrideToken: granted.body.data.token, idempotencyKey: `race-${round}-${i}` },
+      });
       const counts = tally(await race(t.url, [ret(0), ret(1)]));
       expect(counts, JSON.stringify(counts)).toEqual({ 201: 1, 409: 1 });
       outcomes.push(JSON.stringify(counts));

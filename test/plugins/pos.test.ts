@@ -16,17 +16,28 @@ let store: Store;
 let till: string;
 /** Every log line the app writes at debug level and above (a PIN must never be in one). */
 const logLines: string[] = [];
-const logger = pino({ level: 'debug' }, new Writable({ write(chunk, _encoding, done) { logLines.push(String(chunk)); done(); } }));
+const logger = pino(
+  { level: 'debug' },
+  new Writable({
+    write(chunk, _encoding, done) {
+      logLines.push(String(chunk));
+      done();
+    },
+  }),
+);
 
 const MAX_FAILURES = 3;
 const ATTEMPTS = 6;
 
 beforeAll(async () => {
-  t = await startTestApp({
-    ...ORDER_TEST_CONFIG,
-    plugins: [pos({ maxFailures: MAX_FAILURES, pinAttempts: { points: ATTEMPTS, durationSeconds: 600 }, cashierRefundCap: 1000 })],
-    apiKeyScopes: { till: { prefix: 'cs_till_', description: 'register device', permissions: { pos: ['operate'] } } },
-  }, { logger });
+  t = await startTestApp(
+    {
+      ...ORDER_TEST_CONFIG,
+      plugins: [pos({ maxFailures: MAX_FAILURES, pinAttempts: { points: ATTEMPTS, durationSeconds: 600 }, cashierRefundCap: 1000 })],
+      apiKeyScopes: { till: { prefix: 'cs_till_', description: 'register device', permissions: { pos: ['operate'] } } },
+    },
+    { logger },
+  );
   store = await openStore(t);
   till = await t.apiKey('till');
 });
@@ -55,9 +66,11 @@ async function auditEntries(event: string) {
 describe('point-of-sale routes', () => {
   it('are in /api/doc under the pos tag', async () => {
     const doc = await t.request('/api/doc');
-    expect(Object.keys(doc.body.paths).filter((p) => p.startsWith('/api/pos')).sort()).toEqual([
-      '/api/pos/auth/override', '/api/pos/auth/pin', '/api/pos/auth/pin-login', '/api/pos/exchanges', '/api/pos/returns',
-    ]);
+    expect(
+      Object.keys(doc.body.paths)
+        .filter((p) => p.startsWith('/api/pos'))
+        .sort(),
+    ).toEqual(['/api/pos/auth/override', '/api/pos/auth/pin', '/api/pos/auth/pin-login', '/api/pos/exchanges', '/api/pos/returns']);
     expect(doc.body.paths['/api/pos/auth/pin'].put.tags).toEqual(['pos']);
     expect(JSON.stringify(doc.body.paths['/api/pos/exchanges'].post)).toContain('pos:manage');
     // The document with the plugin's routes is still a valid OpenAPI document.
@@ -157,7 +170,11 @@ describe('POST /pos/auth/pin-login', () => {
     const noPin = await t.signIn('staff');
     const unknown = `ghost-${Date.now()}`;
     const sequences: Record<string, Array<{ status: number; body: unknown }>> = {};
-    for (const [name, id] of [['real', real.userId], ['noPin', noPin.userId], ['unknown', unknown]] as const) {
+    for (const [name, id] of [
+      ['real', real.userId],
+      ['noPin', noPin.userId],
+      ['unknown', unknown],
+    ] as const) {
       sequences[name] = [];
       for (let i = 0; i < MAX_FAILURES + 1; i += 1) {
         const res = await login(id, '0000');
@@ -263,7 +280,13 @@ describe('POST /pos/exchanges', () => {
   it('returns lines and makes the replacement order in one go, charging the difference; a replay answers the same exchange', async () => {
     const order = await handedOver([{ entityId: shirt, quantity: 2 }]);
     const before = { shirt: await available(store, shirt), jacket: await available(store, jacket) };
-    const body = { orderId: order.number, returnLines: [{ lineItemId: order.lineItems[0].lineItemId, quantity: 1 }], newLines: [{ entityId: jacket, quantity: 1 }], paymentMethodId: 'pm_card_visa', idempotencyKey: `charge-${Date.now()}` };
+    const body = {
+      orderId: order.number,
+      returnLines: [{ lineItemId: order.lineItems[0].lineItemId, quantity: 1 }],
+      newLines: [{ entityId: jacket, quantity: 1 }],
+      paymentMethodId: 'pm_card_visa',
+      idempotencyKey: `charge-${Date.now()}`,
+    };
     const res = await exchange(body);
     expect(res.status, res.text).toBe(201);
     const made = res.body.data;
@@ -297,7 +320,13 @@ describe('POST /pos/exchanges', () => {
   it('two concurrent requests with one idempotency key make one exchange', async () => {
     const order = await handedOver([{ entityId: shirt, quantity: 1 }]);
     const before = { orders: await t.app.db.order.count(), jacket: await available(store, jacket) };
-    const body = { orderId: order.id, returnLines: [{ lineItemId: order.lineItems[0].lineItemId, quantity: 1 }], newLines: [{ entityId: jacket, quantity: 1 }], paymentMethodId: 'pm_card_visa', idempotencyKey: `twice-${Date.now()}` };
+    const body = {
+      orderId: order.id,
+      returnLines: [{ lineItemId: order.lineItems[0].lineItemId, quantity: 1 }],
+      newLines: [{ entityId: jacket, quantity: 1 }],
+      paymentMethodId: 'pm_card_visa',
+      idempotencyKey: `twice-${Date.now()}`,
+    };
     const [a, b] = await Promise.all([exchange(body), exchange(body)]);
     expect([a.status, b.status]).toEqual([201, 201]);
     expect(a.body.data.id).toBe(b.body.data.id);
@@ -309,7 +338,12 @@ describe('POST /pos/exchanges', () => {
   it('a declined charge leaves nothing behind: stock, orders, refunds and the exchange as before', async () => {
     const order = await handedOver([{ entityId: shirt, quantity: 1 }]);
     const before = await snapshot(order, [shirt, jacket]);
-    const res = await exchange({ orderId: order.id, returnLines: [{ lineItemId: order.lineItems[0].lineItemId, quantity: 1 }], newLines: [{ entityId: jacket, quantity: 1 }], paymentMethodId: 'pm_card_chargeDeclined' });
+    const res = await exchange({
+      orderId: order.id,
+      returnLines: [{ lineItemId: order.lineItems[0].lineItemId, quantity: 1 }],
+      newLines: [{ entityId: jacket, quantity: 1 }],
+      paymentMethodId: 'pm_card_chargeDeclined',
+    });
     expect(res.status, res.text).toBe(422);
     expect(res.body.error).toMatchObject({ code: 'CHECKOUT_FAILED', details: { reason: 'payment_declined', paymentCode: 'card_declined' } });
     expect(await snapshot(order, [shirt, jacket])).toEqual(before);
@@ -320,7 +354,12 @@ describe('POST /pos/exchanges', () => {
     const line = order.lineItems[0].lineItemId;
     const unpaid = await placeOrder(store, [{ entityId: shirt }]);
     const before = await snapshot(order, [shirt, socks, jacket]);
-    const tooMany = await exchange({ orderId: order.id, returnLines: [{ lineItemId: line, quantity: 2 }], newLines: [{ entityId: jacket, quantity: 1 }], paymentMethodId: 'pm_card_visa' });
+    const tooMany = await exchange({
+      orderId: order.id,
+      returnLines: [{ lineItemId: line, quantity: 2 }],
+      newLines: [{ entityId: jacket, quantity: 1 }],
+      paymentMethodId: 'pm_card_visa',
+    });
     expect(tooMany.status).toBe(422);
     expect(tooMany.body.error.details).toEqual([{ field: 'returnLines.0.quantity', message: expect.stringContaining('handed over') }]);
     // Not enough socks on hand: 409 after the return was already booked inside the transaction.
@@ -329,7 +368,12 @@ describe('POST /pos/exchanges', () => {
     const owes = await exchange({ orderId: order.id, returnLines: [{ lineItemId: line, quantity: 1 }], newLines: [{ entityId: jacket, quantity: 1 }] });
     expect(owes.status).toBe(422);
     expect(owes.body.error.details[0].field).toBe('paymentMethodId');
-    const notPaid = await exchange({ orderId: unpaid.id, returnLines: [{ lineItemId: unpaid.lineItems[0].lineItemId, quantity: 1 }], newLines: [{ entityId: jacket, quantity: 1 }], paymentMethodId: 'pm_card_visa' });
+    const notPaid = await exchange({
+      orderId: unpaid.id,
+      returnLines: [{ lineItemId: unpaid.lineItems[0].lineItemId, quantity: 1 }],
+      newLines: [{ entityId: jacket, quantity: 1 }],
+      paymentMethodId: 'pm_card_visa',
+    });
     expect(notPaid.status).toBe(409);
     expect(notPaid.body.error.details.reason).toBe('order_not_paid');
     expect(await snapshot(order, [shirt, socks, jacket])).toEqual(before);
@@ -338,7 +382,14 @@ describe('POST /pos/exchanges', () => {
     expect((await exchange({ orderId: order.id, returnLines: [{ lineItemId: line, quantity: 1 }], newLines: [{ entityId: jacket, quantity: 1 }] }, till)).status).toBe(403);
     const other = await t.app.db.organization.create({ data: { slug: `pos-other-${Date.now()}`, name: 'Other store' } });
     const otherAdmin = await t.apiKey('admin', { organizationId: other.id });
-    expect((await exchange({ orderId: order.id, returnLines: [{ lineItemId: line, quantity: 1 }], newLines: [{ entityId: jacket, quantity: 1 }], paymentMethodId: 'pm_card_visa' }, otherAdmin)).status).toBe(404);
+    expect(
+      (
+        await exchange(
+          { orderId: order.id, returnLines: [{ lineItemId: line, quantity: 1 }], newLines: [{ entityId: jacket, quantity: 1 }], paymentMethodId: 'pm_card_visa' },
+          otherAdmin,
+        )
+      ).status,
+    ).toBe(404);
     expect(await snapshot(order, [shirt, socks, jacket])).toEqual(before);
   });
 });
@@ -380,7 +431,12 @@ describe('manager overrides', () => {
     const order = await handedOver([{ entityId: shirt, quantity: 2 }]);
     const line = order.lineItems[0].lineItemId;
     const swap = (priceOverrideToken?: string) =>
-      exchange({ orderId: order.id, returnLines: [{ lineItemId: line, quantity: 1 }], newLines: [{ entityId: scarf, quantity: 1, unitPrice: 500 }], ...(priceOverrideToken ? { priceOverrideToken } : {}) });
+      exchange({
+        orderId: order.id,
+        returnLines: [{ lineItemId: line, quantity: 1 }],
+        newLines: [{ entityId: scarf, quantity: 1, unitPrice: 500 }],
+        ...(priceOverrideToken ? { priceOverrideToken } : {}),
+      });
 
     const without = await swap();
     expect(without.status).toBe(422);
@@ -405,7 +461,14 @@ describe('manager overrides', () => {
     const token = (await override(cashierKey, manager.userId, '2468')).body.data.token;
     const orders = [await handedOver([{ entityId: shirt, quantity: 1 }]), await handedOver([{ entityId: shirt, quantity: 1 }])];
     const results = await Promise.all(
-      orders.map((o) => exchange({ orderId: o.id, returnLines: [{ lineItemId: o.lineItems[0].lineItemId, quantity: 1 }], newLines: [{ entityId: scarf, quantity: 1, unitPrice: 900 }], priceOverrideToken: token })),
+      orders.map((o) =>
+        exchange({
+          orderId: o.id,
+          returnLines: [{ lineItemId: o.lineItems[0].lineItemId, quantity: 1 }],
+          newLines: [{ entityId: scarf, quantity: 1, unitPrice: 900 }],
+          priceOverrideToken: token,
+        }),
+      ),
     );
     expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
     const lost = results.find((r) => r.status === 409)!;
@@ -421,19 +484,39 @@ describe('manager overrides', () => {
     const expired = (await override(cashierKey, manager.userId, '2468')).body.data;
     // The token's lifetime, run out (the route would refuse it the same way two minutes from now).
     await t.app.db.posOverride.update({ where: { id: expired.overrideId }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    const late = await exchange({ orderId: order.id, returnLines: [{ lineItemId: line, quantity: 1 }], newLines: [{ entityId: scarf, quantity: 1, unitPrice: 700 }], priceOverrideToken: expired.token });
+    const late = await exchange({
+      orderId: order.id,
+      returnLines: [{ lineItemId: line, quantity: 1 }],
+      newLines: [{ entityId: scarf, quantity: 1, unitPrice: 700 }],
+      priceOverrideToken: expired.token,
+    });
     expect(late.status).toBe(422);
     expect(late.body.error.details).toEqual([{ field: 'priceOverrideToken', message: expect.stringMatching(/^expired at/) }]);
     const refundToken = (await override(cashierKey, manager.userId, '2468', 'refund_over_cap')).body.data.token;
-    const wrong = await exchange({ orderId: order.id, returnLines: [{ lineItemId: line, quantity: 1 }], newLines: [{ entityId: scarf, quantity: 1, unitPrice: 700 }], priceOverrideToken: refundToken });
+    const wrong = await exchange({
+      orderId: order.id,
+      returnLines: [{ lineItemId: line, quantity: 1 }],
+      newLines: [{ entityId: scarf, quantity: 1, unitPrice: 700 }],
+      priceOverrideToken: refundToken,
+    });
     expect(wrong.status).toBe(422);
     expect(wrong.body.error.details[0].message).toMatch(/authorizes refund_over_cap/);
     expect((await t.app.db.posOverride.findFirstOrThrow({ where: { id: expired.overrideId } })).consumedAt).toBeNull();
   });
 
-  it('a return without a receipt needs a manager\'s no_receipt_return token, consumed once with the stock and the payout', async () => {
+  it("a return without a receipt needs a manager's no_receipt_return token, consumed once with the stock and the payout", async () => {
     const ret = (overrideToken: string, apiKey = cashierKey) =>
-      t.request('/api/pos/returns', { apiKey, body: { currency: 'USD', lines: [{ entityId: scarf, quantity: 2 }], refundMethod: 'cash', overrideToken, idempotencyKey: `ret-${Date.now()}-${(seq += 1)}`, registerId: 'till-1' } });
+      t.request('/api/pos/returns', {
+        apiKey,
+        body: {
+          currency: 'USD',
+          lines: [{ entityId: scarf, quantity: 2 }],
+          refundMethod: 'cash',
+          overrideToken,
+          idempotencyKey: `ret-${Date.now()}-${(seq += 1)}`,
+          registerId: 'till-1',
+        },
+      });
     const before = await available(store, scarf);
     const priceToken = (await override(cashierKey, manager.userId, '2468', 'price_override')).body.data.token;
     const wrongAction = await ret(priceToken);
@@ -461,7 +544,10 @@ describe('manager overrides', () => {
 
   it('a no_receipt_return override approves the lines and amount in its request; a return that asks for more is refused, the token kept', async () => {
     const ret = (overrideToken: string, lines: Array<Record<string, unknown>>) =>
-      t.request('/api/pos/returns', { apiKey: cashierKey, body: { currency: 'USD', lines, refundMethod: 'cash', overrideToken, idempotencyKey: `ret-${Date.now()}-${(seq += 1)}` } });
+      t.request('/api/pos/returns', {
+        apiKey: cashierKey,
+        body: { currency: 'USD', lines, refundMethod: 'cash', overrideToken, idempotencyKey: `ret-${Date.now()}-${(seq += 1)}` },
+      });
     // The manager approves something definite: no lines or amount, no token.
     const vague = await override(cashierKey, manager.userId, '2468', 'no_receipt_return');
     expect(vague.status).toBe(422);
@@ -472,7 +558,15 @@ describe('manager overrides', () => {
     const before = await available(store, scarf);
     const approved = (await approveReturn(cashierKey, manager.userId, { currency: 'USD', amount: 1600, lines: [{ entityId: scarf, quantity: 2 }] })).body.data;
     // The finding: one token refunded 2,000,000 minor units and restocked 2000 units.
-    for (const lines of [[{ entityId: scarf, quantity: 1000 }], [{ entityId: scarf, quantity: 1 }], [{ entityId: shirt, quantity: 2 }], [{ entityId: scarf, quantity: 2 }, { entityId: shirt, quantity: 1 }]]) {
+    for (const lines of [
+      [{ entityId: scarf, quantity: 1000 }],
+      [{ entityId: scarf, quantity: 1 }],
+      [{ entityId: shirt, quantity: 2 }],
+      [
+        { entityId: scarf, quantity: 2 },
+        { entityId: shirt, quantity: 1 },
+      ],
+    ]) {
       const refused = await ret(approved.token, lines);
       expect(refused.status, refused.text).toBe(403);
       expect(refused.body.error.code).toBe('FORBIDDEN');

@@ -21,24 +21,56 @@ interface Tile {
   placedAt: string;
   note: string | null;
 }
-const tiles: Tile[] = Array.from({ length: 5 }, (_, i) => ({ id: `00000000-0000-4000-8000-00000000000${i}`, label: `tile ${i}`, price: 3_000_000_000 + i, placedAt: new Date(Date.UTC(2026, 0, i + 1)).toISOString(), note: i % 2 ? 'odd' : null }));
+const tiles: Tile[] = Array.from({ length: 5 }, (_, i) => ({
+  id: `00000000-0000-4000-8000-00000000000${i}`,
+  label: `tile ${i}`,
+  price: 3_000_000_000 + i,
+  placedAt: new Date(Date.UTC(2026, 0, i + 1)).toISOString(),
+  note: i % 2 ? 'odd' : null,
+}));
 
 function routes(ctx: PluginRouteContext): void {
   const TileRef = pluginObject<Tile>('OutputsTestTile', 'A tile', { id: 'UUID', label: 'String', price: 'MinorUnits', placedAt: 'DateTime', note: 'String?' });
   const r = ctx.routes({ tag: 'tiles', prefix: '/tiles', params: { id: z.uuid() } });
-  r.get('/').name('outputsTiles').summary('A page of tiles').auth().paginated().output(TileRef)
+  r.get('/')
+    .name('outputsTiles')
+    .summary('A page of tiles')
+    .auth()
+    .paginated()
+    .output(TileRef)
     .input({ limit: z.number().int().min(1).max(100).default(2), offset: z.number().int().min(0).default(0) })
     .handler(({ input }) => ({ data: tiles.slice(input.offset, input.offset + input.limit), meta: { total: tiles.length, limit: input.limit, offset: input.offset } }));
-  r.get('/all').name('outputsTilesAll').summary('Every tile').auth().outputList(TileRef).handler(() => tiles);
-  r.get('/one/:id').name('outputsTile').summary('A tile').auth().output(TileRef).handler(({ params }) => tiles.find((x) => x.id === params.id) ?? null);
-  r.get('/stats').name('outputsStats').summary('Untyped').auth().handler(() => ({ anything: [1, 'two'] }));
+  r.get('/all')
+    .name('outputsTilesAll')
+    .summary('Every tile')
+    .auth()
+    .outputList(TileRef)
+    .handler(() => tiles);
+  r.get('/one/:id')
+    .name('outputsTile')
+    .summary('A tile')
+    .auth()
+    .output(TileRef)
+    .handler(({ params }) => tiles.find((x) => x.id === params.id) ?? null);
+  r.get('/stats')
+    .name('outputsStats')
+    .summary('Untyped')
+    .auth()
+    .handler(() => ({ anything: [1, 'two'] }));
 }
 
 describe('route outputs at boot', () => {
   it('refuse .outputList on a paginated route at boot', async () => {
     const bad = definePlugin({
-      id: 'bad-outputs', version: '1.0.0',
-      routes: (ctx) => ctx.routes({ tag: 'x', prefix: '/bad-outputs' }).get('/').paginated().outputList({ name: 'OutputsTestTile' }).handler(() => null),
+      id: 'bad-outputs',
+      version: '1.0.0',
+      routes: (ctx) =>
+        ctx
+          .routes({ tag: 'x', prefix: '/bad-outputs' })
+          .get('/')
+          .paginated()
+          .outputList({ name: 'OutputsTestTile' })
+          .handler(() => null),
     });
     const config = resolveConfig({ databaseUrl: 'postgresql://nobody@127.0.0.1:1/none', auth: { secret: 'x'.repeat(40) }, logLevel: 'silent', plugins: [bad] });
     await expect(createApp(config, { logger: createLogger('silent') })).rejects.toThrow(/paginated route takes .output\(item\)/);
@@ -63,7 +95,11 @@ describe('route outputs', () => {
   });
 
   it('answer GraphQL selections and the same bodies over REST', async () => {
-    const gql = await t.graphql(`{ outputsTiles(limit: 2, offset: 1) { data { id price note } meta { total limit offset } } outputsTilesAll { label } outputsTile(id: "${tiles[3]!.id}") { placedAt price } outputsStats }`, {}, { apiKey: key });
+    const gql = await t.graphql(
+      `{ outputsTiles(limit: 2, offset: 1) { data { id price note } meta { total limit offset } } outputsTilesAll { label } outputsTile(id: "${tiles[3]!.id}") { placedAt price } outputsStats }`,
+      {},
+      { apiKey: key },
+    );
     expect(gql.body.errors, JSON.stringify(gql.body.errors)).toBeUndefined();
     expect(gql.body.data).toEqual({
       outputsTiles: { data: tiles.slice(1, 3).map(({ id, price, note }) => ({ id, price, note })), meta: { total: 5, limit: 2, offset: 1 } },
@@ -83,5 +119,4 @@ describe('route outputs', () => {
     const text = JSON.stringify(doc.paths['/api/tiles/one/{id}'].get.responses['200']) + JSON.stringify(doc.components?.schemas ?? {});
     for (const field of ['label', 'price', 'placedAt', 'note']) expect(text).toContain(field);
   });
-
 });

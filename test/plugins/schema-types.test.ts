@@ -18,7 +18,9 @@ const REMAINING: Record<string, string> = {};
 
 const schema = pluginSchema(shippedPlugins());
 const pluginOperations = new Set(
-  [...operations.values()].filter((op) => SHIPPED_PLUGINS.some((p) => `${op.rest?.path ?? ''}/`.startsWith(p.prefix))).map((op) => `${op.kind === 'query' ? 'Query' : 'Mutation'}.${op.name}`),
+  [...operations.values()]
+    .filter((op) => SHIPPED_PLUGINS.some((p) => `${op.rest?.path ?? ''}/`.startsWith(p.prefix)))
+    .map((op) => `${op.kind === 'query' ? 'Query' : 'Mutation'}.${op.name}`),
 );
 const PLUGIN_TYPE = /^(Marketplace|Layaway|Pos|Channel|Loyalty|PluginListMeta)/;
 const isPluginField = (name: string) => pluginOperations.has(name.replace(/\(.*$/, '')) || PLUGIN_TYPE.test(name);
@@ -28,9 +30,17 @@ describe('plugin GraphQL types', () => {
     expect(pluginOperations.size).toBeGreaterThan(60);
     const all = jsonFields(schema);
     const plugin = all.filter(isPluginField);
-    console.info(`JSON/JSONObject fields and arguments with every plugin enabled: ${all.length} (plugins' own: ${plugin.length}; before typed outputs: 118 and 73, before typed inputs: 48 and 7)`);
-    expect(plugin.filter((name) => !(name in REMAINING)), 'plugin JSON fields without a reason: type them, or list them with why').toEqual([]);
-    expect(Object.keys(REMAINING).filter((name) => !plugin.includes(name)), 'listed but no longer JSON').toEqual([]);
+    console.info(
+      `JSON/JSONObject fields and arguments with every plugin enabled: ${all.length} (plugins' own: ${plugin.length}; before typed outputs: 118 and 73, before typed inputs: 48 and 7)`,
+    );
+    expect(
+      plugin.filter((name) => !(name in REMAINING)),
+      'plugin JSON fields without a reason: type them, or list them with why',
+    ).toEqual([]);
+    expect(
+      Object.keys(REMAINING).filter((name) => !plugin.includes(name)),
+      'listed but no longer JSON',
+    ).toEqual([]);
     // every plugin root field answers an object type (or a list/page of one)
     for (const name of pluginOperations) {
       const [root, field] = name.split('.') as ['Query' | 'Mutation', string];

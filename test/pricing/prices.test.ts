@@ -41,7 +41,9 @@ describe('prices', () => {
     expect(again.body.error).toMatchObject({ code: 'CONFLICT', details: { priceId: first.id } });
 
     const other = await createEntity(t, admin);
-    const raced = await Promise.all(Array.from({ length: 6 }, (_, i) => t.request('/api/pricing/prices', { apiKey: admin, body: { entityId: other.id, currency: 'GBP', amount: 100 + i } })));
+    const raced = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => t.request('/api/pricing/prices', { apiKey: admin, body: { entityId: other.id, currency: 'GBP', amount: 100 + i } })),
+    );
     expect(raced.filter((r) => r.status === 201)).toHaveLength(1);
     expect(raced.filter((r) => r.status === 409)).toHaveLength(5);
   });
@@ -149,17 +151,16 @@ describe('prices', () => {
 
   it('works over GraphQL, and include=pricing embeds prices (group prices only for pricing:update holders)', async () => {
     const entity = await createEntity(t, admin);
-    const res = await t.graphql(
-      `mutation($id: UUID!) { priceCreate(entityId: $id, currency: "USD", amount: 4200) { id amount currency } }`,
-      { id: entity.id },
-      { apiKey: admin },
-    );
+    const res = await t.graphql(`mutation($id: UUID!) { priceCreate(entityId: $id, currency: "USD", amount: 4200) { id amount currency } }`, { id: entity.id }, { apiKey: admin });
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data!.priceCreate).toMatchObject({ amount: 4200, currency: 'USD' });
     await createPrice({ entityId: entity.id, currency: 'USD', amount: 3000, customerGroupId: 'trade' });
 
     const embedded = await t.request(`/api/catalog/entities/${entity.id}?include=pricing`, { apiKey: admin });
-    expect(embedded.body.data.pricing.map((p: any) => [p.amount, p.customerGroupId])).toEqual([[4200, null], [3000, 'trade']]);
+    expect(embedded.body.data.pricing.map((p: any) => [p.amount, p.customerGroupId])).toEqual([
+      [4200, null],
+      [3000, 'trade'],
+    ]);
     const storefront = await t.apiKey('storefront');
     const asStorefront = await t.request(`/api/catalog/entities/${entity.id}?include=pricing`, { apiKey: storefront });
     expect(asStorefront.body.data.pricing.map((p: any) => [p.amount, p.customerGroupId])).toEqual([[4200, null]]);

@@ -25,7 +25,14 @@ async function resolve(query: string, apiKey = admin): Promise<{ status: number;
 describe('price modifiers', () => {
   it('creates, lists and updates modifiers, audited', async () => {
     const entity = await createEntity(t, admin);
-    const percent = await post('/api/pricing/modifiers', { name: 'Spring sale', type: 'percentage', value: 12.5, entityId: entity.id, validFrom: '2020-01-01T00:00:00Z', validUntil: '2999-01-01T00:00:00Z' });
+    const percent = await post('/api/pricing/modifiers', {
+      name: 'Spring sale',
+      type: 'percentage',
+      value: 12.5,
+      entityId: entity.id,
+      validFrom: '2020-01-01T00:00:00Z',
+      validUntil: '2999-01-01T00:00:00Z',
+    });
     expect(percent).toMatchObject({ type: 'percentage', value: 12.5, entityId: entity.id, minQuantity: 1, isActive: true, validFrom: '2020-01-01T00:00:00.000Z' });
     const fixed = await post('/api/pricing/modifiers', { name: 'Two off', type: 'fixed', value: 200, currency: 'USD', entityId: entity.id });
     expect(fixed).toMatchObject({ type: 'fixed', value: 200, currency: 'USD' });
@@ -75,7 +82,7 @@ describe('price modifiers', () => {
 });
 
 describe('price resolver', () => {
-  it('takes the variant\'s own price, else the entity\'s; the lowest open to the customer\'s groups', async () => {
+  it("takes the variant's own price, else the entity's; the lowest open to the customer's groups", async () => {
     const { entity, variants } = await createEntityWithVariants(t, admin, ['S', 'M']);
     const [small, medium] = variants;
     await post('/api/pricing/prices', { entityId: entity.id, currency: 'USD', amount: 2000 });
@@ -83,8 +90,19 @@ describe('price resolver', () => {
     await post('/api/pricing/prices', { entityId: entity.id, currency: 'USD', amount: 1500, customerGroupId: 'trade' });
     await post('/api/pricing/prices', { entityId: entity.id, currency: 'USD', amount: 2500, customerGroupId: 'gold' });
 
-    expect((await resolve(`entityId=${entity.id}&currency=USD`)).body.data).toMatchObject({ baseAmount: 2000, unitAmount: 2000, totalAmount: 2000, customerGroupId: null, modifierId: null });
-    expect((await resolve(`entityId=${entity.id}&variantId=${small.id}&currency=USD&quantity=3`)).body.data).toMatchObject({ baseAmount: 2200, unitAmount: 2200, totalAmount: 6600, quantity: 3 });
+    expect((await resolve(`entityId=${entity.id}&currency=USD`)).body.data).toMatchObject({
+      baseAmount: 2000,
+      unitAmount: 2000,
+      totalAmount: 2000,
+      customerGroupId: null,
+      modifierId: null,
+    });
+    expect((await resolve(`entityId=${entity.id}&variantId=${small.id}&currency=USD&quantity=3`)).body.data).toMatchObject({
+      baseAmount: 2200,
+      unitAmount: 2200,
+      totalAmount: 6600,
+      quantity: 3,
+    });
     expect((await resolve(`entityId=${entity.id}&variantId=${medium.id}&currency=USD`)).body.data).toMatchObject({ baseAmount: 2000 });
     expect((await resolve(`entityId=${entity.id}&currency=USD&customerGroupIds=trade,gold`)).body.data).toMatchObject({ baseAmount: 1500, customerGroupId: 'trade' });
     expect((await resolve(`entityId=${entity.id}&currency=USD&customerGroupIds=gold`)).body.data).toMatchObject({ baseAmount: 2000, customerGroupId: null });
@@ -117,13 +135,17 @@ describe('price resolver', () => {
     expect((await resolve(`entityId=${entity.id}&currency=USD&quantity=100`)).body.data).toMatchObject({ unitAmount: 0, totalAmount: 0 });
   });
 
-  it('resolves a batch for the checkout in a fixed number of statements, inside the caller\'s transaction', async () => {
+  it("resolves a batch for the checkout in a fixed number of statements, inside the caller's transaction", async () => {
     const entities = await Promise.all(Array.from({ length: 8 }, () => createEntity(t, admin)));
     for (const [i, entity] of entities.entries()) await post('/api/pricing/prices', { entityId: entity.id, currency: 'USD', amount: 100 * (i + 1) });
     const ctx = await ctxFor(t);
     const before = t.statements();
     const resolved = await t.app.db.$transaction((tx) =>
-      t.app.services.pricing.resolvePrices({ ...ctx, db: tx }, { currency: 'USD' }, entities.map((e) => ({ entityId: e.id, quantity: 2 }))),
+      t.app.services.pricing.resolvePrices(
+        { ...ctx, db: tx },
+        { currency: 'USD' },
+        entities.map((e) => ({ entityId: e.id, quantity: 2 })),
+      ),
     );
     const statements = t.statements() - before;
     expect(resolved.map((r) => Number(r!.totalAmount))).toEqual(entities.map((_, i) => 200 * (i + 1)));
@@ -133,7 +155,13 @@ describe('price resolver', () => {
   it('validates input (422), needs a read permission, and keeps organizations apart', async () => {
     const entity = await createEntity(t, admin);
     await post('/api/pricing/prices', { entityId: entity.id, currency: 'USD', amount: 10 });
-    for (const query of [`entityId=${entity.id}`, `entityId=${entity.id}&currency=XYZ`, `entityId=${entity.id}&currency=USD&quantity=0`, `entityId=${entity.id}&currency=USD&customerGroupIds=bad group`, 'currency=USD']) {
+    for (const query of [
+      `entityId=${entity.id}`,
+      `entityId=${entity.id}&currency=XYZ`,
+      `entityId=${entity.id}&currency=USD&quantity=0`,
+      `entityId=${entity.id}&currency=USD&customerGroupIds=bad group`,
+      'currency=USD',
+    ]) {
       expect((await resolve(query)).status, query).toBe(422);
     }
     expect((await t.request(`/api/pricing/resolve?entityId=${entity.id}&currency=USD`)).status).toBe(401);

@@ -11,7 +11,10 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const code = () => unique('P').replace(/[^A-Za-z0-9_-]/g, '').slice(0, 40);
+const code = () =>
+  unique('P')
+    .replace(/[^A-Za-z0-9_-]/g, '')
+    .slice(0, 40);
 
 async function create(body: Record<string, unknown>, apiKey = admin): Promise<any> {
   const res = await t.request('/api/promotions', { apiKey, body: { code: code(), name: 'Promotion', type: 'percentage_off_order', value: 10, ...body } });
@@ -22,8 +25,26 @@ async function create(body: Record<string, unknown>, apiKey = admin): Promise<an
 describe('create, list, update, deactivate', () => {
   it('creates (201) with the code upper-cased, emits promotions.create and audits it', async () => {
     const raw = `Summer-${Date.now()}`;
-    const promotion = await create({ code: raw, name: 'Summer', value: 15, validFrom: '2020-01-01T00:00:00Z', validUntil: '2999-12-31T00:00:00Z', usageLimit: 100, minSubtotal: 5000, currency: 'USD' });
-    expect(promotion).toMatchObject({ code: raw.toUpperCase(), type: 'percentage_off_order', value: 15, timesUsed: 0, usageLimit: 100, minSubtotal: 5000, isActive: true, validFrom: '2020-01-01T00:00:00.000Z' });
+    const promotion = await create({
+      code: raw,
+      name: 'Summer',
+      value: 15,
+      validFrom: '2020-01-01T00:00:00Z',
+      validUntil: '2999-12-31T00:00:00Z',
+      usageLimit: 100,
+      minSubtotal: 5000,
+      currency: 'USD',
+    });
+    expect(promotion).toMatchObject({
+      code: raw.toUpperCase(),
+      type: 'percentage_off_order',
+      value: 15,
+      timesUsed: 0,
+      usageLimit: 100,
+      minSubtotal: 5000,
+      isActive: true,
+      validFrom: '2020-01-01T00:00:00.000Z',
+    });
     const [event] = await eventsWhere(t, 'promotions.create', (p) => p.promotion.id === promotion.id);
     expect(event.promotion).toMatchObject({ code: raw.toUpperCase(), value: 15 });
     const [entry] = await auditOf(t, admin, 'promotion', promotion.id);
@@ -34,7 +55,7 @@ describe('create, list, update, deactivate', () => {
     expect(dup.body.error.code).toBe('CONFLICT');
   });
 
-  it('refuses definitions that break their type\'s rules with 422', async () => {
+  it("refuses definitions that break their type's rules with 422", async () => {
     const cases: Array<Record<string, unknown>> = [
       { type: 'percentage_off_order', value: 0 },
       { type: 'percentage_off_order', value: 150 },
@@ -90,7 +111,9 @@ describe('create, list, update, deactivate', () => {
     expect(entry).toMatchObject({ event: 'promotions.update', before: { value: 10, name: 'Promotion' }, after: { value: 20, name: 'Bigger' } });
 
     expect((await t.request(`/api/promotions/${promotion.id}`, { method: 'PATCH', apiKey: admin, body: { type: 'fixed_amount_off_order' } })).status).toBe(422);
-    expect((await t.request(`/api/promotions/${promotion.id}`, { method: 'PATCH', apiKey: admin, body: { type: 'fixed_amount_off_order', value: 500, currency: 'USD' } })).status).toBe(200);
+    expect(
+      (await t.request(`/api/promotions/${promotion.id}`, { method: 'PATCH', apiKey: admin, body: { type: 'fixed_amount_off_order', value: 500, currency: 'USD' } })).status,
+    ).toBe(200);
     const taken = await create({});
     expect((await t.request(`/api/promotions/${promotion.id}`, { method: 'PATCH', apiKey: admin, body: { code: taken.code.toLowerCase() } })).status).toBe(409);
     expect((await t.request('/api/promotions/2b1f3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d', { method: 'PATCH', apiKey: admin, body: { value: 5 } })).status).toBe(404);

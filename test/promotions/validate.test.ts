@@ -16,7 +16,10 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const code = () => unique('V').replace(/[^A-Za-z0-9_-]/g, '').slice(0, 40);
+const code = () =>
+  unique('V')
+    .replace(/[^A-Za-z0-9_-]/g, '')
+    .slice(0, 40);
 
 async function create(body: Record<string, unknown>, apiKey = admin): Promise<any> {
   const res = await t.request('/api/promotions', { apiKey, body: { code: code(), name: 'Promotion', ...body } });
@@ -45,7 +48,14 @@ async function validate(promotionCode: string, overrides: Record<string, unknown
 describe('POST /promotions/validate', () => {
   it('gives the discount of each type', async () => {
     const percent = await create({ type: 'percentage_off_order', value: 12.5 });
-    expect(await validate(percent.code.toLowerCase())).toMatchObject({ valid: true, reason: null, discount: 1250, freeShipping: false, type: 'percentage_off_order', promotionId: percent.id });
+    expect(await validate(percent.code.toLowerCase())).toMatchObject({
+      valid: true,
+      reason: null,
+      discount: 1250,
+      freeShipping: false,
+      type: 'percentage_off_order',
+      promotionId: percent.id,
+    });
 
     const fixed = await create({ type: 'fixed_amount_off_order', value: 1500, currency: 'USD' });
     expect(await validate(fixed.code)).toMatchObject({ valid: true, discount: 1500 });
@@ -68,7 +78,13 @@ describe('POST /promotions/validate', () => {
     expect(await validate(b2g1.code)).toMatchObject({ valid: true, discount: 2000, lines: [{ index: 0, discount: 2000 }] });
     // Buy 1 get 1 half price: blocks (2000, 2000) (2000, 1999) (1999): 50 % of 2000 and of 1999 (999.5 → 1000).
     const b1g1 = await create({ type: 'buy_x_get_y', value: 50, buyQuantity: 1, getQuantity: 1 });
-    expect(await validate(b1g1.code)).toMatchObject({ discount: 2000, lines: [{ index: 0, discount: 1000 }, { index: 1, discount: 1000 }] });
+    expect(await validate(b1g1.code)).toMatchObject({
+      discount: 2000,
+      lines: [
+        { index: 0, discount: 1000 },
+        { index: 1, discount: 1000 },
+      ],
+    });
     const b5g1 = await create({ type: 'buy_x_get_y', value: 100, buyQuantity: 5, getQuantity: 1 });
     expect(await validate(b5g1.code)).toMatchObject({ valid: false, reason: 'NO_ELIGIBLE_ITEMS' });
   });
@@ -144,7 +160,7 @@ describe('POST /promotions/validate', () => {
   });
 });
 
-describe('redemption (the checkout\'s side)', () => {
+describe("redemption (the checkout's side)", () => {
   it('holds the usage limit under concurrency: 20 redemptions race for 5 uses, exactly 5 succeed', async () => {
     const promotion = await create({ type: 'percentage_off_order', value: 10, usageLimit: 5 });
     const ctx = await ctxFor(t);
@@ -179,7 +195,7 @@ describe('redemption (the checkout\'s side)', () => {
     expect((await validate(promotion.code, { customerId: CUSTOMER_1 })).valid).toBe(true);
   });
 
-  it('commits with the caller\'s transaction or not at all, and refuses a code that no longer applies', async () => {
+  it("commits with the caller's transaction or not at all, and refuses a code that no longer applies", async () => {
     const promotion = await create({ type: 'percentage_off_order', value: 10, usageLimit: 1 });
     const ctx = await ctxFor(t);
     await expect(
@@ -192,7 +208,10 @@ describe('redemption (the checkout\'s side)', () => {
     await t.app.services.promotions.redeem(ctx, { code: promotion.code, ...cart() });
     await expect(t.app.services.promotions.redeem(ctx, { code: promotion.code, ...cart() })).rejects.toMatchObject({ status: 409, details: { reason: 'USAGE_LIMIT_REACHED' } });
     const minimum = await create({ type: 'percentage_off_order', value: 10, minSubtotal: 50_000, currency: 'USD' });
-    await expect(t.app.services.promotions.redeem(ctx, { code: minimum.code, ...cart() })).rejects.toMatchObject({ status: 422, details: [{ field: 'code', reason: 'MIN_SUBTOTAL_NOT_MET' }] });
+    await expect(t.app.services.promotions.redeem(ctx, { code: minimum.code, ...cart() })).rejects.toMatchObject({
+      status: 422,
+      details: [{ field: 'code', reason: 'MIN_SUBTOTAL_NOT_MET' }],
+    });
     // A usage limit cannot be lowered below the uses already made.
     expect((await t.request(`/api/promotions/${promotion.id}`, { method: 'PATCH', apiKey: admin, body: { usageLimit: 1 } })).status).toBe(200);
     const lowered = await create({ type: 'percentage_off_order', value: 10, usageLimit: 3 });

@@ -8,7 +8,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueMany } from '../../src/jobs/enqueue.js';
 import { defineTask } from '../../src/jobs/tasks.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
-import { cleanup, eventually, logLines, migratedDatabase, operator, ownPostgres, request, sleep, startInProcess, type InProcess, type Operator, type OwnPostgres } from './support.js';
+import {
+  cleanup,
+  eventually,
+  logLines,
+  migratedDatabase,
+  operator,
+  ownPostgres,
+  request,
+  sleep,
+  startInProcess,
+  type InProcess,
+  type Operator,
+  type OwnPostgres,
+} from './support.js';
 
 /** The database stays down this long while the job's outcome waits to be written. */
 const OUTAGE_MS = 2000;

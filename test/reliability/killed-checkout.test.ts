@@ -28,7 +28,12 @@ beforeAll(async () => {
   database = await createTestDatabase();
   op = await operator(database.url);
   server = await spawnProcess('server', { databaseUrl: database.url, config });
-  store = await openStore(remoteApp(() => server.url, (scope) => op.apiKey(scope)));
+  store = await openStore(
+    remoteApp(
+      () => server.url,
+      (scope) => op.apiKey(scope),
+    ),
+  );
   products.a = await product(store, { price: 1250, stock: STOCK.a });
   products.b = await product(store, { price: 399, stock: STOCK.b });
   for (let i = 0; i < CHECKOUTS; i += 1) {
@@ -86,7 +91,7 @@ describe('SIGKILL during concurrent checkouts', () => {
     // How many of the server's transactions were open at that moment (reported, not asserted:
     // a kill between two transactions is as legitimate a crash, just a less interesting one).
     const { rows } = await probe.query<{ n: number }>(
-      "select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and xact_start is not null",
+      'select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and xact_start is not null',
     );
     openAtKill = rows[0]!.n;
     victim.child.kill('SIGKILL');
@@ -106,7 +111,9 @@ describe('SIGKILL during concurrent checkouts', () => {
       if (res.status === 200) retried.replayed += 1;
       else retried.created += 1;
     }
-    console.info(`${CHECKOUTS} checkouts: ${answered.size} answered 201 before the kill, ${cut} cut by it (${openAtKill} transactions open at the kill), ${refused} refused 503 before it; retried after restart: ${retried.replayed} had committed (200), ${retried.created} had not (201)`);
+    console.info(
+      `${CHECKOUTS} checkouts: ${answered.size} answered 201 before the kill, ${cut} cut by it (${openAtKill} transactions open at the kill), ${refused} refused 503 before it; retried after restart: ${retried.replayed} had committed (200), ${retried.created} had not (201)`,
+    );
   }, 300_000);
 
   it('the kill really landed mid-flight: some checkouts were answered, some were cut', () => {
@@ -163,14 +170,21 @@ describe('SIGKILL during concurrent checkouts', () => {
     for (const key of ['a', 'b'] as const) {
       const level = await db.inventoryLevel.findFirstOrThrow({ where: { entityId: products[key] } });
       const reserved = reservations.filter((r) => r.entityId === products[key]).reduce((sum, r) => sum + r.quantity - r.released - r.consumed, 0);
-      expect({ onHand: level.onHand, reserved: level.reserved, available: level.onHand - level.reserved }).toEqual({ onHand: STOCK[key], reserved: took[key], available: STOCK[key] - took[key] });
+      expect({ onHand: level.onHand, reserved: level.reserved, available: level.onHand - level.reserved }).toEqual({
+        onHand: STOCK[key],
+        reserved: took[key],
+        available: STOCK[key] - took[key],
+      });
       expect(reserved).toBe(took[key]);
     }
     // The API reports the same.
     const check = await request(server.url, `/api/inventory/check?entityIds=${products.a},${products.b}`, { apiKey: store.admin });
     expect(check.status).toBe(200);
     expect(check.body.data.map((row: { entityId: string; available: number }) => [row.entityId, row.available]).sort()).toEqual(
-      [[products.a, STOCK.a - took.a], [products.b, STOCK.b - took.b]].sort(),
+      [
+        [products.a, STOCK.a - took.a],
+        [products.b, STOCK.b - took.b],
+      ].sort(),
     );
   });
 });

@@ -15,7 +15,22 @@
 // dispatched and delivered, every job ends succeeded.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
-import { cleanup, eventually, logLines, migratedDatabase, operator, ownPostgres, request, sleep, spawnProcess, startInProcess, type Child, type InProcess, type Operator, type OwnPostgres } from './support.js';
+import {
+  cleanup,
+  eventually,
+  logLines,
+  migratedDatabase,
+  operator,
+  ownPostgres,
+  request,
+  sleep,
+  spawnProcess,
+  startInProcess,
+  type Child,
+  type InProcess,
+  type Operator,
+  type OwnPostgres,
+} from './support.js';
 
 const SLOW = process.env.COMMERCE_SLOW_TESTS === '1';
 /** How long the database stays down; and the load loops. */
@@ -93,7 +108,15 @@ describe('PostgreSQL stopped and started under load', () => {
             : kind === 'graphql'
               ? await request(api.url, '/graphql', { apiKey: adminKey, body: { query: '{ catalogEntities(limit: 3) { data { id slug } } }' }, timeoutMs: 20_000 })
               : await request(api.url, '/api/auth/sign-in/email', { body: { email: `${slug}@example.com`, password: 'not-the-password' }, timeoutMs: 20_000 });
-      calls.push({ kind, started, ended: Date.now(), status: res.status, body: res.body, retryAfter: res.headers.get('retry-after'), entityId: kind === 'write' && res.status === 201 ? res.body.data.id : undefined });
+      calls.push({
+        kind,
+        started,
+        ended: Date.now(),
+        status: res.status,
+        body: res.body,
+        retryAfter: res.headers.get('retry-after'),
+        entityId: kind === 'write' && res.status === 201 ? res.body.data.id : undefined,
+      });
     } catch (error) {
       const timeout = (error as Error).name === 'TimeoutError';
       calls.push({ kind, started, ended: Date.now(), status: timeout ? 'timeout' : 'network', body: String(error), retryAfter: null });
@@ -120,7 +143,9 @@ describe('PostgreSQL stopped and started under load', () => {
     await pgServer.start();
     // Load continues until writes succeed again (or the wait gives up, which the tests report).
     const back = Date.now();
-    await eventually(async () => calls.filter((c) => c.kind === 'write' && c.started > back && c.status === 201).length >= 5, 40_000, 100, 'writes after the restart').catch(() => undefined);
+    await eventually(async () => calls.filter((c) => c.kind === 'write' && c.started > back && c.status === 201).length >= 5, 40_000, 100, 'writes after the restart').catch(
+      () => undefined,
+    );
     running = false;
     await Promise.all(loops);
     console.info(`load ran ${Date.now() - loadStarted} ms; recovered ${Date.now() - back} ms after the restart began`);
@@ -129,7 +154,9 @@ describe('PostgreSQL stopped and started under load', () => {
   it('answers every REST request during the outage 503 SERVICE_UNAVAILABLE with Retry-After: no 500, no hang', () => {
     const during = calls.filter((c) => c.started >= outageFrom && c.ended <= outageUntil);
     const rest = during.filter((c) => c.kind !== 'graphql');
-    console.info(`outage ${outageUntil - outageFrom} ms: ${during.length} requests (${rest.length} REST), statuses ${JSON.stringify([...new Set(during.map((c) => `${c.kind} ${c.status}`))])}; ${calls.length} requests in all`);
+    console.info(
+      `outage ${outageUntil - outageFrom} ms: ${during.length} requests (${rest.length} REST), statuses ${JSON.stringify([...new Set(during.map((c) => `${c.kind} ${c.status}`))])}; ${calls.length} requests in all`,
+    );
     // (On a loaded machine a request can take a second even when it fails: count few.)
     expect(rest.length).toBeGreaterThanOrEqual(3);
     expect([...new Set(rest.map((c) => c.status))]).toEqual([503]);
@@ -149,7 +176,10 @@ describe('PostgreSQL stopped and started under load', () => {
       else {
         expect(call.status).toBe(200);
         // Root fields are nullable (access can be refused), so the data is null or all-null.
-        expect(Object.values(call.body.data ?? {}).every((value) => value === null), JSON.stringify(call.body)).toBe(true);
+        expect(
+          Object.values(call.body.data ?? {}).every((value) => value === null),
+          JSON.stringify(call.body),
+        ).toBe(true);
         expect(call.body.errors.map((e: { extensions: { code: string } }) => e.extensions.code)).toEqual(['SERVICE_UNAVAILABLE']);
       }
     }
@@ -194,12 +224,17 @@ describe('PostgreSQL stopped and started under load', () => {
     expect(worker.alive()).toBe(true);
     // The worker's LISTEN connection is back (not only its poll): it reconnected on its own.
     // (Its reconnect backs off up to 10 s, so give it that long.)
-    await eventually(async () => {
-      const listeners = await op.runtime.db.$queryRaw<Array<{ n: number }>>`
+    await eventually(
+      async () => {
+        const listeners = await op.runtime.db.$queryRaw<Array<{ n: number }>>`
         select count(*)::int as n from pg_stat_activity
         where datname = current_database() and application_name = 'commerce-jobs-listener' and query ilike 'listen%'`;
-      return listeners[0]!.n === 1;
-    }, 15_000, 200, 'the worker listening again');
+        return listeners[0]!.n === 1;
+      },
+      15_000,
+      200,
+      'the worker listening again',
+    );
     // Each created entity has exactly one event, and each event exactly one delivery row.
     const events = await db.domainEvent.findMany({ where: { type: 'catalog.create' } });
     const eventEntityIds = events.map((e) => (e.payload as { entity: { id: string } }).entity.id);

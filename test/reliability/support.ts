@@ -324,14 +324,21 @@ export async function startInProcess(kind: 'server' | 'worker', options: Omit<Sp
       done();
     },
   });
-  const config = resolveConfig({ env: 'test', databaseUrl: options.databaseUrl, logLevel: 'info', auth: { secret: AUTH_SECRET }, host: '127.0.0.1', port: 0 }, options.config as ConfigInput);
+  const config = resolveConfig(
+    { env: 'test', databaseUrl: options.databaseUrl, logLevel: 'info', auth: { secret: AUTH_SECRET }, host: '127.0.0.1', port: 0 },
+    options.config as ConfigInput,
+  );
   const logger = pino({ level: 'info' }, sink);
   let closed = false;
   if (kind === 'server') {
     const app = await createApp(config, { migrate: false, logger });
     const server = await listen(app.http, 0, '127.0.0.1');
     const handle: InProcess = {
-      kind, pid: process.pid, url: server.url, output: () => output, alive: () => !closed,
+      kind,
+      pid: process.pid,
+      url: server.url,
+      output: () => output,
+      alive: () => !closed,
       async close() {
         if (closed) return;
         closed = true;
@@ -345,7 +352,11 @@ export async function startInProcess(kind: 'server' | 'worker', options: Omit<Sp
   const runtime = await bootRuntime(config, { migrate: false, logger });
   const worker = startJobWorker(runtime, workerOptionsFrom(config));
   const handle: InProcess = {
-    kind, pid: process.pid, url: '', output: () => output, alive: () => !closed,
+    kind,
+    pid: process.pid,
+    url: '',
+    output: () => output,
+    alive: () => !closed,
     async close() {
       if (closed) return;
       closed = true;

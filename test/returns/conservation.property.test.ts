@@ -38,14 +38,28 @@ type Command =
 const command: fc.Arbitrary<Command> = fc.oneof(
   fc.record({ kind: fc.constant('order' as const), qty: fc.tuple(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 1, max: 3 })) }),
   fc.record({
-    kind: fc.constant('return' as const), order: fc.nat(9), line: fc.nat(1), qty: fc.integer({ min: 1, max: 3 }),
-    end: fc.constantFrom('refund' as const, 'close' as const, 'cancel' as const, 'reject' as const), restock: fc.boolean(), credit: fc.boolean(),
+    kind: fc.constant('return' as const),
+    order: fc.nat(9),
+    line: fc.nat(1),
+    qty: fc.integer({ min: 1, max: 3 }),
+    end: fc.constantFrom('refund' as const, 'close' as const, 'cancel' as const, 'reject' as const),
+    restock: fc.boolean(),
+    credit: fc.boolean(),
   }),
   fc.record({ kind: fc.constant('refund' as const), order: fc.nat(9), line: fc.nat(1), qty: fc.integer({ min: 1, max: 2 }) }),
 );
 
-interface ModelLine { id: string; product: 0 | 1; quantity: number; returned: number; refunded: number }
-interface ModelOrder { id: string; lines: ModelLine[] }
+interface ModelLine {
+  id: string;
+  product: 0 | 1;
+  quantity: number;
+  returned: number;
+  refunded: number;
+}
+interface ModelOrder {
+  id: string;
+  lines: ModelLine[];
+}
 
 function offlineRefunds(): Array<{ input: Record<string, any> }> {
   return (t.app.services.payments.provider as unknown as { log: Array<{ kind: string; input: Record<string, any> }> }).log.filter((c) => c.kind === 'refund');
@@ -54,102 +68,110 @@ function offlineRefunds(): Array<{ input: Record<string, any> }> {
 describe('conservation over random orders, returns and refunds', () => {
   it(`money and stock are conserved (${RUNS} runs)`, async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(command, { minLength: 2, maxLength: 7 }), fc.tuple(fc.integer({ min: 1, max: 5000 }), fc.integer({ min: 1, max: 5000 })), async (commands, prices) => {
-        const shopper = await t.signIn('customer');
-        const products = [await product(store, { price: prices[0], stock: INITIAL_STOCK }), await product(store, { price: prices[1], stock: INITIAL_STOCK })];
-        const orders: ModelOrder[] = [];
-        const fulfilled = [0, 0];
-        const restocked = [0, 0];
-        const refundedReturns: Array<{ returnId: string; refundId: string; amount: number }> = [];
+      fc.asyncProperty(
+        fc.array(command, { minLength: 2, maxLength: 7 }),
+        fc.tuple(fc.integer({ min: 1, max: 5000 }), fc.integer({ min: 1, max: 5000 })),
+        async (commands, prices) => {
+          const shopper = await t.signIn('customer');
+          const products = [await product(store, { price: prices[0], stock: INITIAL_STOCK }), await product(store, { price: prices[1], stock: INITIAL_STOCK })];
+          const orders: ModelOrder[] = [];
+          const fulfilled = [0, 0];
+          const restocked = [0, 0];
+          const refundedReturns: Array<{ returnId: string; refundId: string; amount: number }> = [];
 
-        for (const c of [{ kind: 'order', qty: [1, 1] } as Command, ...commands]) {
-          if (c.kind === 'order') {
-            const items = c.qty.map((quantity, i) => ({ entityId: products[i]!, quantity })).filter((i) => i.quantity > 0);
-            const order = await ship(store, await customerOrder(t, shopper.token, items));
-            const lines = order.lineItems.map((l: any) => ({ id: l.lineItemId, product: l.entityId === products[0] ? 0 : 1, quantity: l.quantity, returned: 0, refunded: 0 }) as ModelLine);
-            for (const l of lines) fulfilled[l.product]! += l.quantity;
-            orders.push({ id: order.id, lines });
-            continue;
-          }
-          const order = orders[c.order % orders.length]!;
-          const line = order.lines[c.line % order.lines.length]!;
-          if (c.kind === 'refund') {
-            const res = await t.request(`/api/orders/${order.id}/refunds`, { apiKey: store.admin, body: { lines: [{ lineItemId: line.id, quantity: c.qty }] } });
-            if (line.refunded + c.qty > line.quantity) expect(res.status, res.text).toBe(422);
-            else {
-              expect(res.status, res.text).toBe(201);
-              line.refunded += c.qty;
+          for (const c of [{ kind: 'order', qty: [1, 1] } as Command, ...commands]) {
+            if (c.kind === 'order') {
+              const items = c.qty.map((quantity, i) => ({ entityId: products[i]!, quantity })).filter((i) => i.quantity > 0);
+              const order = await ship(store, await customerOrder(t, shopper.token, items));
+              const lines = order.lineItems.map(
+                (l: any) => ({ id: l.lineItemId, product: l.entityId === products[0] ? 0 : 1, quantity: l.quantity, returned: 0, refunded: 0 }) as ModelLine,
+              );
+              for (const l of lines) fulfilled[l.product]! += l.quantity;
+              orders.push({ id: order.id, lines });
+              continue;
             }
-            continue;
+            const order = orders[c.order % orders.length]!;
+            const line = order.lines[c.line % order.lines.length]!;
+            if (c.kind === 'refund') {
+              const res = await t.request(`/api/orders/${order.id}/refunds`, { apiKey: store.admin, body: { lines: [{ lineItemId: line.id, quantity: c.qty }] } });
+              if (line.refunded + c.qty > line.quantity) expect(res.status, res.text).toBe(422);
+              else {
+                expect(res.status, res.text).toBe(201);
+                line.refunded += c.qty;
+              }
+              continue;
+            }
+            const opened = await openReturn(store, order.id, [{ lineItemId: line.id, quantity: c.qty }]);
+            if (line.returned + c.qty > line.quantity) {
+              expect([409, 422], opened.text).toContain(opened.status);
+              continue;
+            }
+            expect(opened.status, opened.text).toBe(201);
+            const id = opened.body.data.id;
+            if (c.end === 'reject' || c.end === 'cancel') {
+              expect((await moveReturn(store, id, c.end)).status).toBe(200);
+              continue;
+            }
+            line.returned += c.qty;
+            expect((await moveReturn(store, id, 'approve')).status).toBe(200);
+            const disposition = c.restock ? { disposition: 'restock', warehouseId: store.warehouseId } : { disposition: 'damaged' };
+            expect((await moveReturn(store, id, 'receive', { lines: [{ lineItemId: line.id, ...disposition }] })).status).toBe(200);
+            if (c.restock) restocked[line.product]! += c.qty;
+            if (c.end === 'close') {
+              expect((await moveReturn(store, id, 'close')).status).toBe(200);
+              continue;
+            }
+            const refunded = await moveReturn(store, id, 'refund', { method: c.credit ? 'store_credit' : 'original_payment' });
+            if (line.refunded + c.qty > line.quantity) {
+              // A plain refund already took these units: the refund rules refuse, the return stays received.
+              expect(refunded.status, refunded.text).toBe(422);
+              expect((await moveReturn(store, id, 'close')).status).toBe(200);
+            } else {
+              expect(refunded.status, refunded.text).toBe(200);
+              line.refunded += c.qty;
+              refundedReturns.push({ returnId: id, refundId: refunded.body.data.refundId, amount: refunded.body.data.refundAmount });
+            }
           }
-          const opened = await openReturn(store, order.id, [{ lineItemId: line.id, quantity: c.qty }]);
-          if (line.returned + c.qty > line.quantity) {
-            expect([409, 422], opened.text).toContain(opened.status);
-            continue;
-          }
-          expect(opened.status, opened.text).toBe(201);
-          const id = opened.body.data.id;
-          if (c.end === 'reject' || c.end === 'cancel') {
-            expect((await moveReturn(store, id, c.end)).status).toBe(200);
-            continue;
-          }
-          line.returned += c.qty;
-          expect((await moveReturn(store, id, 'approve')).status).toBe(200);
-          const disposition = c.restock ? { disposition: 'restock', warehouseId: store.warehouseId } : { disposition: 'damaged' };
-          expect((await moveReturn(store, id, 'receive', { lines: [{ lineItemId: line.id, ...disposition }] })).status).toBe(200);
-          if (c.restock) restocked[line.product]! += c.qty;
-          if (c.end === 'close') {
-            expect((await moveReturn(store, id, 'close')).status).toBe(200);
-            continue;
-          }
-          const refunded = await moveReturn(store, id, 'refund', { method: c.credit ? 'store_credit' : 'original_payment' });
-          if (line.refunded + c.qty > line.quantity) {
-            // A plain refund already took these units: the refund rules refuse, the return stays received.
-            expect(refunded.status, refunded.text).toBe(422);
-            expect((await moveReturn(store, id, 'close')).status).toBe(200);
-          } else {
-            expect(refunded.status, refunded.text).toBe(200);
-            line.refunded += c.qty;
-            refundedReturns.push({ returnId: id, refundId: refunded.body.data.refundId, amount: refunded.body.data.refundAmount });
-          }
-        }
 
-        // Money.
-        const ids = new Set(orders.map((o) => o.id));
-        let captured = 0;
-        let net = 0;
-        for (const o of orders) {
-          const got = (await t.request(`/api/orders/${o.id}`, { apiKey: store.admin })).body.data;
-          const refunds = (await t.request(`/api/orders/${o.id}/refunds`, { apiKey: store.admin })).body.data as any[];
-          const standing = refunds.filter((r) => r.status === 'pending' || r.status === 'succeeded');
-          expect(got.refundedAmount).toBe(standing.reduce((sum, r) => sum + r.amount, 0));
-          expect(got.refundedAmount).toBeLessThanOrEqual(got.capturedAmount);
-          expect(got.capturedAmount).toBe(got.grandTotal);
-          expect(got.lineItems.map((l: any) => l.refundedQuantity)).toEqual(o.lines.map((l) => l.refunded));
-          for (const r of refundedReturns) {
-            const row = refunds.find((x) => x.id === r.refundId);
-            if (row) expect(row.amount).toBe(r.amount);
+          // Money.
+          const ids = new Set(orders.map((o) => o.id));
+          let captured = 0;
+          let net = 0;
+          for (const o of orders) {
+            const got = (await t.request(`/api/orders/${o.id}`, { apiKey: store.admin })).body.data;
+            const refunds = (await t.request(`/api/orders/${o.id}/refunds`, { apiKey: store.admin })).body.data as any[];
+            const standing = refunds.filter((r) => r.status === 'pending' || r.status === 'succeeded');
+            expect(got.refundedAmount).toBe(standing.reduce((sum, r) => sum + r.amount, 0));
+            expect(got.refundedAmount).toBeLessThanOrEqual(got.capturedAmount);
+            expect(got.capturedAmount).toBe(got.grandTotal);
+            expect(got.lineItems.map((l: any) => l.refundedQuantity)).toEqual(o.lines.map((l) => l.refunded));
+            for (const r of refundedReturns) {
+              const row = refunds.find((x) => x.id === r.refundId);
+              if (row) expect(row.amount).toBe(r.amount);
+            }
+            captured += got.capturedAmount;
+            net += got.capturedAmount - got.refundedAmount;
           }
-          captured += got.capturedAmount;
-          net += got.capturedAmount - got.refundedAmount;
-        }
-        const paidOut = offlineRefunds().filter((c) => ids.has(c.input.metadata?.orderId)).reduce((sum, c) => sum + c.input.amount, 0);
-        const customerId = (await t.request(`/api/orders/${orders[0]!.id}`, { apiKey: store.admin })).body.data.customerId as string;
-        const entries = await t.app.db.storeCreditEntry.findMany({ where: { customerId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
-        const credited = entries.reduce((sum, e) => sum + Number(e.amount), 0);
-        expect(captured - paidOut - credited).toBe(net);
-        // The store credit ledger: never negative, and the balance is the sum of its entries.
-        for (const e of entries) expect(Number(e.balanceAfter)).toBeGreaterThanOrEqual(0);
-        const account = await t.app.db.storeCreditAccount.findFirst({ where: { customerId, currency: 'USD' } });
-        expect(Number(account?.balance ?? 0n)).toBe(credited);
+          const paidOut = offlineRefunds()
+            .filter((c) => ids.has(c.input.metadata?.orderId))
+            .reduce((sum, c) => sum + c.input.amount, 0);
+          const customerId = (await t.request(`/api/orders/${orders[0]!.id}`, { apiKey: store.admin })).body.data.customerId as string;
+          const entries = await t.app.db.storeCreditEntry.findMany({ where: { customerId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+          const credited = entries.reduce((sum, e) => sum + Number(e.amount), 0);
+          expect(captured - paidOut - credited).toBe(net);
+          // The store credit ledger: never negative, and the balance is the sum of its entries.
+          for (const e of entries) expect(Number(e.balanceAfter)).toBeGreaterThanOrEqual(0);
+          const account = await t.app.db.storeCreditAccount.findFirst({ where: { customerId, currency: 'USD' } });
+          expect(Number(account?.balance ?? 0n)).toBe(credited);
 
-        // Stock.
-        for (const i of [0, 1]) {
-          const level = await available(store, products[i]!);
-          expect(level.onHand, `product ${i}`).toBe(INITIAL_STOCK - fulfilled[i]! + restocked[i]!);
-          expect(level.reserved).toBe(0);
-        }
-      }),
+          // Stock.
+          for (const i of [0, 1]) {
+            const level = await available(store, products[i]!);
+            expect(level.onHand, `product ${i}`).toBe(INITIAL_STOCK - fulfilled[i]! + restocked[i]!);
+            expect(level.reserved).toBe(0);
+          }
+        },
+      ),
       { numRuns: RUNS },
     );
   }, 600_000);

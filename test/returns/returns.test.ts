@@ -20,7 +20,8 @@ function offlineRefundCount(): number {
   return (t.app.services.payments.provider as unknown as { log: Array<{ kind: string }> }).log.filter((c) => c.kind === 'refund').length;
 }
 
-const RETURN_FIELDS = 'id orderId orderNumber status reasonCode customerNote staffNote requestedVia currency refundId refundAmount refundMethod lines { lineItemId quantity disposition warehouseId sku }';
+const RETURN_FIELDS =
+  'id orderId orderNumber status reasonCode customerNote staffNote requestedVia currency refundId refundAmount refundMethod lines { lineItemId quantity disposition warehouseId sku }';
 
 describe('opening a return', () => {
   it('opens a requested return of fulfilled units, emits return.created and is audited', async () => {
@@ -30,8 +31,17 @@ describe('opening a return', () => {
     const res = await openReturn(store, order.id, [{ lineItemId: line, quantity: 2 }], { customerNote: 'stopped working' });
     expect(res.status, res.text).toBe(201);
     expect(res.body.data).toMatchObject({
-      orderId: order.id, orderNumber: order.number, status: 'requested', reasonCode: 'defective', customerNote: 'stopped working', staffNote: null,
-      requestedVia: 'staff', currency: 'USD', refundId: null, refundAmount: 0, refundMethod: null,
+      orderId: order.id,
+      orderNumber: order.number,
+      status: 'requested',
+      reasonCode: 'defective',
+      customerNote: 'stopped working',
+      staffNote: null,
+      requestedVia: 'staff',
+      currency: 'USD',
+      refundId: null,
+      refundAmount: 0,
+      refundMethod: null,
       lines: [{ lineItemId: line, quantity: 2, disposition: null, warehouseId: null, entityId: p }],
     });
     const created = (await events(t, 'return.created')).filter((e) => e.payload.return.id === res.body.data.id);
@@ -53,9 +63,19 @@ describe('opening a return', () => {
     // 3 ordered, 2 shipped: the third is not returnable.
     const unshipped = await openReturn(store, order.id, [{ lineItemId: line, quantity: 3 }]);
     expect(unshipped.status, unshipped.text).toBe(409);
-    expect(unshipped.body.error.details).toMatchObject({ reason: 'quantity_not_returnable', lines: [{ lineItemId: line, requested: 3, fulfilled: 2, returned: 0, returnable: 2 }] });
+    expect(unshipped.body.error.details).toMatchObject({
+      reason: 'quantity_not_returnable',
+      lines: [{ lineItemId: line, requested: 3, fulfilled: 2, returned: 0, returnable: 2 }],
+    });
     // The same line twice counts together.
-    expect((await openReturn(store, order.id, [{ lineItemId: line, quantity: 1 }, { lineItemId: line, quantity: 2 }])).status).toBe(409);
+    expect(
+      (
+        await openReturn(store, order.id, [
+          { lineItemId: line, quantity: 1 },
+          { lineItemId: line, quantity: 2 },
+        ])
+      ).status,
+    ).toBe(409);
 
     const first = await openReturn(store, order.id, [{ lineItemId: line, quantity: 2 }]);
     expect(first.status).toBe(201);
@@ -101,7 +121,7 @@ describe('opening a return', () => {
 });
 
 describe('the customer portal', () => {
-  it('lets a customer return their own order within the window, not another customer\'s, not with an API key', async () => {
+  it("lets a customer return their own order within the window, not another customer's, not with an API key", async () => {
     const p = await product(store, { price: 800, stock: 10 });
     const alice = await t.signIn('customer');
     const bob = await t.signIn('customer');
@@ -124,7 +144,11 @@ describe('the customer portal', () => {
     expect(gql.body.errors, JSON.stringify(gql.body.errors)).toBeUndefined();
     expect(gql.body.data.meOrderReturnCreate.requestedVia).toBe('customer');
     // An API key is not a customer session over GraphQL either (403 FORBIDDEN before the input is read).
-    const keyed = await t.graphql('mutation($orderId: UUID!) { meOrderReturnCreate(orderId: $orderId, lines: [], reasonCode: other) { id } }', { orderId: order.id }, { apiKey: store.admin });
+    const keyed = await t.graphql(
+      'mutation($orderId: UUID!) { meOrderReturnCreate(orderId: $orderId, lines: [], reasonCode: other) { id } }',
+      { orderId: order.id },
+      { apiKey: store.admin },
+    );
     expect(keyed.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     const keyedList = await t.graphql('query($orderId: UUID!) { meOrderReturns(orderId: $orderId) { id } }', { orderId: order.id }, { apiKey: store.admin });
     expect(keyedList.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
@@ -168,9 +192,15 @@ describe('receive and refund', () => {
     try {
       const a = await product(store, { price: 1200, stock: 10 });
       const b = await product(store, { price: 300, stock: 10 });
-      const order = await shippedOrder(store, [{ entityId: a, quantity: 2 }, { entityId: b, quantity: 1 }]);
+      const order = await shippedOrder(store, [
+        { entityId: a, quantity: 2 },
+        { entityId: b, quantity: 1 },
+      ]);
       const [la, lb] = order.lineItems;
-      const opened = await openReturn(store, order.id, [{ lineItemId: la.lineItemId, quantity: 2 }, { lineItemId: lb.lineItemId, quantity: 1 }]);
+      const opened = await openReturn(store, order.id, [
+        { lineItemId: la.lineItemId, quantity: 2 },
+        { lineItemId: lb.lineItemId, quantity: 1 },
+      ]);
       const id = opened.body.data.id;
       const approved = await moveReturn(store, id, 'approve', { note: 'ok to send back' });
       expect(approved.status, approved.text).toBe(200);
@@ -178,14 +208,19 @@ describe('receive and refund', () => {
 
       const before = { a: await available(store, a), b: await available(store, b) };
       const received = await moveReturn(store, id, 'receive', {
-        lines: [{ lineItemId: la.lineItemId, disposition: 'restock', warehouseId: store.warehouseId }, { lineItemId: lb.lineItemId, disposition: 'damaged' }],
+        lines: [
+          { lineItemId: la.lineItemId, disposition: 'restock', warehouseId: store.warehouseId },
+          { lineItemId: lb.lineItemId, disposition: 'damaged' },
+        ],
       });
       expect(received.status, received.text).toBe(200);
       expect(received.body.data.status).toBe('received');
-      expect(received.body.data.lines).toEqual(expect.arrayContaining([
-        expect.objectContaining({ lineItemId: la.lineItemId, disposition: 'restock', warehouseId: store.warehouseId }),
-        expect.objectContaining({ lineItemId: lb.lineItemId, disposition: 'damaged', warehouseId: null }),
-      ]));
+      expect(received.body.data.lines).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ lineItemId: la.lineItemId, disposition: 'restock', warehouseId: store.warehouseId }),
+          expect.objectContaining({ lineItemId: lb.lineItemId, disposition: 'damaged', warehouseId: null }),
+        ]),
+      );
       expect((await available(store, a)).onHand).toBe(before.a.onHand + 2);
       expect((await available(store, b)).onHand).toBe(before.b.onHand);
 
@@ -199,7 +234,11 @@ describe('receive and refund', () => {
       expect(after.refundedAmount).toBe(2700);
       expect(after.lineItems.map((l: any) => l.refundedQuantity)).toEqual([2, 1]);
 
-      for (const [type, status] of [['return.approved', 'approved'], ['return.received', 'received'], ['return.refunded', 'refunded']] as const) {
+      for (const [type, status] of [
+        ['return.approved', 'approved'],
+        ['return.received', 'received'],
+        ['return.refunded', 'refunded'],
+      ] as const) {
         const found = (await events(t, type)).filter((e) => e.payload.return.id === id);
         expect(found, type).toHaveLength(1);
         expect(found[0]!.payload.return.status).toBe(status);
@@ -211,7 +250,7 @@ describe('receive and refund', () => {
     }
   });
 
-  it('refunds a customer\'s return as store credit through the refund rules; a guest order cannot take store credit (422)', async () => {
+  it("refunds a customer's return as store credit through the refund rules; a guest order cannot take store credit (422)", async () => {
     await setSettings(store, 'policies', { refundUndoWindowMinutes: 0 });
     try {
       const p = await product(store, { price: 1500, stock: 10 });
@@ -252,19 +291,33 @@ describe('receive and refund', () => {
     const b = await product(store, { price: 100, stock: 10 });
     const order = await shippedOrder(store, [{ entityId: a }, { entityId: b }]);
     const [la, lb] = order.lineItems;
-    const opened = await openReturn(store, order.id, [{ lineItemId: la.lineItemId, quantity: 1 }, { lineItemId: lb.lineItemId, quantity: 1 }]);
+    const opened = await openReturn(store, order.id, [
+      { lineItemId: la.lineItemId, quantity: 1 },
+      { lineItemId: lb.lineItemId, quantity: 1 },
+    ]);
     const id = opened.body.data.id;
     await moveReturn(store, id, 'approve');
     const before = await available(store, a);
     for (const lines of [
       [{ lineItemId: la.lineItemId, disposition: 'restock' }],
-      [{ lineItemId: la.lineItemId, disposition: 'restock' }, { lineItemId: la.lineItemId, disposition: 'damaged' }],
-      [{ lineItemId: la.lineItemId, disposition: 'restock' }, { lineItemId: lb.lineItemId, disposition: 'damaged', warehouseId: store.warehouseId }],
+      [
+        { lineItemId: la.lineItemId, disposition: 'restock' },
+        { lineItemId: la.lineItemId, disposition: 'damaged' },
+      ],
+      [
+        { lineItemId: la.lineItemId, disposition: 'restock' },
+        { lineItemId: lb.lineItemId, disposition: 'damaged', warehouseId: store.warehouseId },
+      ],
     ]) {
       const res = await moveReturn(store, id, 'receive', { lines });
       expect(res.status, res.text).toBe(422);
     }
-    const unknownWarehouse = await moveReturn(store, id, 'receive', { lines: [{ lineItemId: la.lineItemId, disposition: 'restock', warehouseId: '00000000-0000-4000-8000-000000000000' }, { lineItemId: lb.lineItemId, disposition: 'damaged' }] });
+    const unknownWarehouse = await moveReturn(store, id, 'receive', {
+      lines: [
+        { lineItemId: la.lineItemId, disposition: 'restock', warehouseId: '00000000-0000-4000-8000-000000000000' },
+        { lineItemId: lb.lineItemId, disposition: 'damaged' },
+      ],
+    });
     expect([404, 422]).toContain(unknownWarehouse.status);
     expect((await available(store, a)).onHand).toBe(before.onHand);
     expect((await t.request(`/api/returns/${id}`, { apiKey: store.admin })).body.data.status).toBe('approved');
@@ -299,14 +352,27 @@ const LEGAL: Record<string, Record<string, string>> = {
   requested: { approve: 'approved', reject: 'rejected', cancel: 'cancelled' },
   approved: { cancel: 'cancelled', receive: 'received' },
   received: { refund: 'refunded', close: 'closed' },
-  rejected: {}, refunded: {}, closed: {}, cancelled: {},
+  rejected: {},
+  refunded: {},
+  closed: {},
+  cancelled: {},
 };
 const PATH_TO: Record<string, string[]> = {
-  requested: [], approved: ['approve'], rejected: ['reject'], cancelled: ['cancel'],
-  received: ['approve', 'receive'], refunded: ['approve', 'receive', 'refund'], closed: ['approve', 'receive', 'close'],
+  requested: [],
+  approved: ['approve'],
+  rejected: ['reject'],
+  cancelled: ['cancel'],
+  received: ['approve', 'receive'],
+  refunded: ['approve', 'receive', 'refund'],
+  closed: ['approve', 'receive', 'close'],
 };
 const GQL_FIELD: Record<string, string> = {
-  approve: 'orderReturnApprove', reject: 'orderReturnReject', cancel: 'orderReturnCancel', receive: 'orderReturnReceive', refund: 'orderReturnRefund', close: 'orderReturnClose',
+  approve: 'orderReturnApprove',
+  reject: 'orderReturnReject',
+  cancel: 'orderReturnCancel',
+  receive: 'orderReturnReceive',
+  refund: 'orderReturnRefund',
+  close: 'orderReturnClose',
 };
 
 describe('state table', () => {
@@ -392,7 +458,11 @@ describe('list and read', () => {
     expect([...page1.body.data, ...page2.body.data].map((r: any) => r.id)).toEqual([...ids].reverse());
     expect((await t.request('/api/returns?status=lost', { apiKey: store.admin })).status).toBe(422);
 
-    const gql = await t.graphql(`query($orderId: UUID) { orderReturns(orderId: $orderId, status: requested) { data { ${RETURN_FIELDS} } meta { pagination { total } } } }`, { orderId: order.id }, { apiKey: store.admin });
+    const gql = await t.graphql(
+      `query($orderId: UUID) { orderReturns(orderId: $orderId, status: requested) { data { ${RETURN_FIELDS} } meta { pagination { total } } } }`,
+      { orderId: order.id },
+      { apiKey: store.admin },
+    );
     expect(gql.body.errors, JSON.stringify(gql.body.errors)).toBeUndefined();
     expect(gql.body.data.orderReturns.meta.pagination.total).toBe(3);
     const one = await t.graphql(`query($id: UUID!) { orderReturn(id: $id) { ${RETURN_FIELDS} } }`, { id: ids[1] }, { apiKey: store.admin });

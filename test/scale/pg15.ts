@@ -53,7 +53,18 @@ function cluster(dataDir: string, port: number, socketDir: string): Cluster {
     dataDir,
     url: (database = 'postgres') => `postgresql://postgres@127.0.0.1:${port}/${database}`,
     start() {
-      run(path.join(PG_BIN, 'pg_ctl'), ['-D', dataDir, '-l', path.join(dataDir, 'server.log'), '-w', '-t', '60', '-o', `-p ${port} -k ${socketDir} -c listen_addresses=127.0.0.1`, 'start']);
+      run(path.join(PG_BIN, 'pg_ctl'), [
+        '-D',
+        dataDir,
+        '-l',
+        path.join(dataDir, 'server.log'),
+        '-w',
+        '-t',
+        '60',
+        '-o',
+        `-p ${port} -k ${socketDir} -c listen_addresses=127.0.0.1`,
+        'start',
+      ]);
     },
     stop(mode = 'fast') {
       try {

@@ -39,7 +39,11 @@ describe.runIf(HAS_PGBOUNCER)('through PgBouncer (transaction mode)', () => {
     // In .ci/run's server run the suite itself is behind a PgBouncer: this one goes in front of
     // the server directly (DATABASE_DIRECT_URL), and so do the direct connections below.
     const upstream = new URL(process.env.DATABASE_DIRECT_URL ?? inject('adminUrl'));
-    const out = execFileSync('node', [path.join(PACKAGE_ROOT, 'scripts/pgbouncer.mjs'), `${upstream.hostname}:${upstream.port || 5432}`, decodeURIComponent(upstream.username) || 'postgres'], { encoding: 'utf8' }).trim();
+    const out = execFileSync(
+      'node',
+      [path.join(PACKAGE_ROOT, 'scripts/pgbouncer.mjs'), `${upstream.hostname}:${upstream.port || 5432}`, decodeURIComponent(upstream.username) || 'postgres'],
+      { encoding: 'utf8' },
+    ).trim();
     const [port, pid, dir] = out.split(' ');
     bouncer = { port: Number(port), pid: Number(pid), dir: dir! };
     database = await createTestDatabase();
@@ -79,9 +83,7 @@ describe.runIf(HAS_PGBOUNCER)('through PgBouncer (transaction mode)', () => {
 
   it('named prepared statements of the fast paths work over pooled server connections', async () => {
     const pool = sqlPool(app.db)!;
-    const results = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => pool.query({ name: `commerce_probe_${i % 5}`, text: `select $1::int + ${i % 5} as n`, values: [i] })),
-    );
+    const results = await Promise.all(Array.from({ length: 200 }, (_, i) => pool.query({ name: `commerce_probe_${i % 5}`, text: `select $1::int + ${i % 5} as n`, values: [i] })));
     expect(results.map((r) => (r.rows[0] as { n: number }).n)).toEqual(Array.from({ length: 200 }, (_, i) => i + (i % 5)));
     // The job queue's own hot statements (claim, complete) run through the same path: a job
     // enqueued through PgBouncer is run by the in-process worker and succeeds.

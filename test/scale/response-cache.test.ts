@@ -104,9 +104,14 @@ describe('response cache', () => {
   });
 
   it('a group price never reaches another group (persisted GraphQL, keyed by the variables)', async () => {
-    const query = 'query Price($id: String!, $groups: [String!]) { catalogEntity(idOrSlug: $id) { price(currency: "USD", customerGroupIds: $groups) { unitAmount customerGroupId } } }';
+    const query =
+      'query Price($id: String!, $groups: [String!]) { catalogEntity(idOrSlug: $id) { price(currency: "USD", customerGroupIds: $groups) { unitAmount customerGroupId } } }';
     const ask = (groups: string[] | null, withQuery: boolean) =>
-      postGraphql(a.url, { ...(withQuery ? { query } : {}), operationName: 'Price', variables: { id: entityId, groups }, extensions: { persistedQuery: persisted(query) } }, { 'x-api-key': storefront });
+      postGraphql(
+        a.url,
+        { ...(withQuery ? { query } : {}), operationName: 'Price', variables: { id: entityId, groups }, extensions: { persistedQuery: persisted(query) } },
+        { 'x-api-key': storefront },
+      );
     const wholesale = await ask(['wholesale'], true);
     expect(wholesale.body.data.catalogEntity.price, wholesale.text).toMatchObject({ unitAmount: 1500, customerGroupId: 'wholesale' });
     expect(wholesale.headers.get('x-cache')).toBe('miss');
@@ -124,7 +129,9 @@ describe('response cache', () => {
     expect((await ask(['wholesale'], false)).body.data.catalogEntity.price.unitAmount).toBe(1500);
     // A non-catalog document is never cached, persisted or not.
     const settingsQuery = 'query { __typename settings }';
-    expect((await postGraphql(a.url, { query: settingsQuery, extensions: { persistedQuery: persisted(settingsQuery) } }, { 'x-api-key': storefront })).headers.get('x-cache')).toBeNull();
+    expect(
+      (await postGraphql(a.url, { query: settingsQuery, extensions: { persistedQuery: persisted(settingsQuery) } }, { 'x-api-key': storefront })).headers.get('x-cache'),
+    ).toBeNull();
     const mutation = 'mutation { catalogEntityDelete(id: "00000000-0000-4000-8000-000000000000") { id } }';
     expect((await postGraphql(a.url, { query: mutation, extensions: { persistedQuery: persisted(mutation) } })).headers.get('x-cache')).toBeNull();
   });
@@ -138,8 +145,15 @@ describe('response cache', () => {
       expect(warm.headers.get('x-cache')).toBe('hit');
       expect(basePrice(warm)).toBe(2000);
     }
-    for (const [amount, writer, other] of [[2100, a.url, b.server.url], [2200, b.server.url, a.url]] as const) {
-      const patched = await fetch(`${writer}/api/pricing/prices/${priceId}`, { method: 'PATCH', headers: { 'x-api-key': admin, 'content-type': 'application/json' }, body: JSON.stringify({ amount }) });
+    for (const [amount, writer, other] of [
+      [2100, a.url, b.server.url],
+      [2200, b.server.url, a.url],
+    ] as const) {
+      const patched = await fetch(`${writer}/api/pricing/prices/${priceId}`, {
+        method: 'PATCH',
+        headers: { 'x-api-key': admin, 'content-type': 'application/json' },
+        body: JSON.stringify({ amount }),
+      });
       expect(patched.status, await patched.text()).toBe(200);
       const started = Date.now();
       // The writer dropped its entries before answering: its next read is fresh.
@@ -155,7 +169,7 @@ describe('response cache', () => {
     }
   });
 
-  it('an inventory or settings change also drops the organization\'s entries', async () => {
+  it("an inventory or settings change also drops the organization's entries", async () => {
     const list = () => a.request('/api/catalog/entities?limit=3', { apiKey: storefront });
     await list();
     expect((await list()).headers.get('x-cache')).toBe('hit');

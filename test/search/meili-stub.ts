@@ -71,7 +71,10 @@ function compile(settings: Record<string, any>, filter: unknown): (doc: Doc) => 
 
 function words(value: unknown): string[] {
   const text = Array.isArray(value) ? value.join(' ') : String(value ?? '');
-  return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
 }
 
 function runSearch(index: Index, params: Record<string, any>) {
@@ -102,7 +105,14 @@ function runSearch(index: Index, params: Record<string, any>) {
   if (params.hitsPerPage !== undefined || params.page !== undefined) {
     const perPage = params.hitsPerPage ?? 20;
     const page = params.page ?? 1;
-    return { ...base, hits: perPage ? hits.slice((page - 1) * perPage, page * perPage).map((h) => retrieve(h.doc)) : [], page, hitsPerPage: perPage, totalHits: hits.length, totalPages: perPage ? Math.ceil(hits.length / perPage) : 0 };
+    return {
+      ...base,
+      hits: perPage ? hits.slice((page - 1) * perPage, page * perPage).map((h) => retrieve(h.doc)) : [],
+      page,
+      hitsPerPage: perPage,
+      totalHits: hits.length,
+      totalPages: perPage ? Math.ceil(hits.length / perPage) : 0,
+    };
   }
   const limit = params.limit ?? 20;
   const offset = params.offset ?? 0;
@@ -194,7 +204,8 @@ export async function startMeiliStub(options: { apiKey?: string } = {}): Promise
       requests.push({ method: req.method!, path: url.pathname + url.search, authorization: req.headers.authorization, body });
       let out: { status: number; body: unknown };
       if (stub.failing) out = { status: 503, body: { message: 'stub is failing', code: 'internal', type: 'internal', link: '' } };
-      else if (options.apiKey && req.headers.authorization !== `Bearer ${options.apiKey}`) out = { status: 401, body: { message: 'The provided API key is invalid.', code: 'invalid_api_key', type: 'auth', link: '' } };
+      else if (options.apiKey && req.headers.authorization !== `Bearer ${options.apiKey}`)
+        out = { status: 401, body: { message: 'The provided API key is invalid.', code: 'invalid_api_key', type: 'auth', link: '' } };
       else out = route(req.method!, url.pathname, body);
       res.writeHead(out.status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(out.body));

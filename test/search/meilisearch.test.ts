@@ -51,7 +51,11 @@ beforeAll(async () => {
   await defineField(t, admin, { name: 'material', type: 'string' });
   shirts = await createCategory(t, admin, { name: 'Shirts', slug: 'shirts' });
   acme = await createBrand(t, admin, { name: 'Acme', slug: 'acme' });
-  e.cotton = await product('Blue Cotton Shirt', { customFields: { color: 'red', size: 'M', material: 'cotton' } }, { category: shirts, brand: acme, description: 'Soft and light' });
+  e.cotton = await product(
+    'Blue Cotton Shirt',
+    { customFields: { color: 'red', size: 'M', material: 'cotton' } },
+    { category: shirts, brand: acme, description: 'Soft and light' },
+  );
   e.linen = await product('Red Linen Shirt', { customFields: { color: 'blue', size: 'L' } }, { category: shirts });
   e.trousers = await product('Wool Trousers', { customFields: { color: 'red', size: 'L' } }, { brand: acme });
   e.draft = await product('Draft Shirt', { status: 'draft', customFields: { color: 'red' } });
@@ -131,7 +135,7 @@ describe('Meilisearch adapter: what it sends', () => {
 });
 
 describe('Meilisearch adapter: GET /api/search and suggest answer from it', () => {
-  it('answers hits, meta and facets in the PostgreSQL engine\'s shape, every search filtered by organization', async () => {
+  it("answers hits, meta and facets in the PostgreSQL engine's shape, every search filtered by organization", async () => {
     const before = stub.requests.length;
     const res = await t.request('/api/search?q=shirt&facets=type,category,brand,color&attr.color=red&attr.color=blue&include=attributes', { apiKey: storefront });
     expect(res.status, res.text).toBe(200);
@@ -201,9 +205,24 @@ describe('Meilisearch adapter: GET /api/search and suggest answer from it', () =
       { apiKey: storefront },
     );
     expect(res.body.errors).toBeUndefined();
-    expect(res.body.data.search).toEqual({ data: [{ id: e.linen.id }], meta: { total: 1 }, facets: [{ name: 'color', values: [{ value: 'blue', count: 1 }, { value: 'red', count: 1 }] }] });
+    expect(res.body.data.search).toEqual({
+      data: [{ id: e.linen.id }],
+      meta: { total: 1 },
+      facets: [
+        {
+          name: 'color',
+          values: [
+            { value: 'blue', count: 1 },
+            { value: 'red', count: 1 },
+          ],
+        },
+      ],
+    });
     expect(res.body.data.searchSuggestions).toEqual([{ text: 'Wool Trousers', kind: 'title', entityId: e.trousers.id, slug: e.trousers.slug }]);
-    expect(res.body.data.bySku).toEqual([{ text: sku, kind: 'sku' }, { text: 'Blue Cotton Shirt', kind: 'title' }]);
+    expect(res.body.data.bySku).toEqual([
+      { text: sku, kind: 'sku' },
+      { text: 'Blue Cotton Shirt', kind: 'title' },
+    ]);
     const suggest = stub.requests.filter((r) => r.path === '/indexes/catalog/search').at(-1)!;
     expect(suggest.body.filter).toEqual(expect.arrayContaining([`organizationId = "${organizationId}"`, 'status = "active"']));
   });
@@ -241,12 +260,26 @@ describe('Meilisearch adapter: rebuild and failures', () => {
     const index = stub.indexes.get('catalog')!;
     for (const doc of stub.documents()) if (doc.organizationId === organizationId) index.docs.delete(doc.id);
     // a copy whose entity no longer exists (its delete event was lost)
-    index.docs.set('00000000-0000-4000-8000-000000000000_en', { ...docOf(e.cotton.id), id: '00000000-0000-4000-8000-000000000000_en', entityId: '00000000-0000-4000-8000-000000000000', organizationId, syncedAt: 1 });
+    index.docs.set('00000000-0000-4000-8000-000000000000_en', {
+      ...docOf(e.cotton.id),
+      id: '00000000-0000-4000-8000-000000000000_en',
+      entityId: '00000000-0000-4000-8000-000000000000',
+      organizationId,
+      syncedAt: 1,
+    });
     // another organization's copy is none of this rebuild's business
-    index.docs.set('00000000-0000-4000-8000-000000000001_en', { id: '00000000-0000-4000-8000-000000000001_en', organizationId: '00000000-0000-4000-8000-0000000000ff', entityId: 'x', syncedAt: 1 });
+    index.docs.set('00000000-0000-4000-8000-000000000001_en', {
+      id: '00000000-0000-4000-8000-000000000001_en',
+      organizationId: '00000000-0000-4000-8000-0000000000ff',
+      entityId: 'x',
+      syncedAt: 1,
+    });
     await t.app.services.jobs.enqueue({ task: 'search/reindex', organizationId, input: {} });
     await sync();
-    const ids = stub.documents().filter((d) => d.organizationId === organizationId).map((d) => d.entityId);
+    const ids = stub
+      .documents()
+      .filter((d) => d.organizationId === organizationId)
+      .map((d) => d.entityId);
     expect(ids).toEqual(expect.arrayContaining([e.cotton.id, e.linen.id, e.trousers.id, e.draft.id]));
     expect(ids).not.toContain('00000000-0000-4000-8000-000000000000');
     expect(index.docs.has('00000000-0000-4000-8000-000000000001_en')).toBe(true);

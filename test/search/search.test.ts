@@ -43,7 +43,11 @@ beforeAll(async () => {
   pants = await createCategory(t, admin, { name: 'Pants', slug: 'pants' });
   acme = await createBrand(t, admin, { name: 'Acme', slug: 'acme' });
   zeta = await createBrand(t, admin, { name: 'Zeta', slug: 'zeta' });
-  e.cotton = await product('Blue Cotton Shirt', { customFields: { color: 'red', size: 'M', material: 'cotton' } }, { description: 'Soft and light', category: shirts, brand: acme });
+  e.cotton = await product(
+    'Blue Cotton Shirt',
+    { customFields: { color: 'red', size: 'M', material: 'cotton' } },
+    { description: 'Soft and light', category: shirts, brand: acme },
+  );
   e.linen = await product('Red Linen Shirt', { customFields: { color: 'blue', size: 'L' } }, { description: 'Breathes in summer', category: shirts, brand: zeta });
   e.trousers = await product('Wool Trousers', { customFields: { color: 'red', size: 'L' } }, { description: 'Warm; goes with any shirt', category: pants, brand: acme });
   e.draft = await product('Draft Shirt', { status: 'draft', customFields: { color: 'red' } });
@@ -241,7 +245,7 @@ describe('kept current in the writing transaction', () => {
 });
 
 describe('tenancy and rebuild', () => {
-  it('never finds another organization\'s entities', async () => {
+  it("never finds another organization's entities", async () => {
     const other = await t.app.services.organizations.create({ slug: uniqueSlug('org'), name: 'Other store' });
     const otherKey = await t.apiKey('admin', { organizationId: other.id });
     expect((await find('q=shirt', otherKey)).body.meta.total).toBe(0);
@@ -250,7 +254,7 @@ describe('tenancy and rebuild', () => {
     expect((await find('attr.color=red', otherKey)).status).toBe(422);
   });
 
-  it('rebuilds an organization\'s documents with the search/reindex job', async () => {
+  it("rebuilds an organization's documents with the search/reindex job", async () => {
     const { organizationId } = (await t.app.db.catalogEntity.findUnique({ where: { id: e.cotton.id } }))!;
     await t.app.db.$executeRaw`DELETE FROM search_documents WHERE organization_id = ${organizationId}::uuid`;
     expect(await titlesOf('q=cotton')).toEqual([]);
@@ -298,7 +302,13 @@ describe('GraphQL', () => {
     expect(res.body.data.search.data).toEqual([{ id: e.linen.id, slug: e.linen.slug }]);
     expect(res.body.data.search.meta).toEqual({ total: 1, limit: 20 });
     expect(res.body.data.search.facets).toEqual([
-      { name: 'color', values: [{ value: 'red', label: null, count: 2 }, { value: 'blue', label: null, count: 1 }] },
+      {
+        name: 'color',
+        values: [
+          { value: 'red', label: null, count: 2 },
+          { value: 'blue', label: null, count: 1 },
+        ],
+      },
       { name: 'brand', values: [{ value: 'zeta', label: 'Zeta', count: 1 }] },
     ]);
     expect(res.body.data.searchSuggestions).toEqual([{ text: 'Red Linen Shirt', kind: 'title' }]);

@@ -84,7 +84,8 @@ describe('sign-in, sign-up and reset have a per-address budget', () => {
     const a = await startTestApp({ rateLimit: { authAddress: { points: 5, durationSeconds: 300 } } });
     try {
       const statuses: number[] = [];
-      for (let i = 0; i < 3; i++) statuses.push((await a.request('/api/auth/sign-in/email', { body: { email: `spray-${i}-${Date.now()}@example.com`, password: PASSWORD } })).status);
+      for (let i = 0; i < 3; i++)
+        statuses.push((await a.request('/api/auth/sign-in/email', { body: { email: `spray-${i}-${Date.now()}@example.com`, password: PASSWORD } })).status);
       statuses.push((await a.request('/api/auth/sign-up/email', { body: { email: `new-${Date.now()}@example.com`, password: PASSWORD, name: 'New' } })).status);
       statuses.push((await a.request('/api/auth/request-password-reset', { body: { email: `r-${Date.now()}@example.com`, redirectTo: 'http://localhost:3000/reset' } })).status);
       const refused = await a.request('/api/auth/sign-in/email', { body: { email: `spray-last-${Date.now()}@example.com`, password: PASSWORD } });

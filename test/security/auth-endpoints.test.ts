@@ -52,7 +52,9 @@ describe('better-auth API-key endpoints', () => {
     const session = await t.request('/api/auth/get-session', { bearer: token });
     const userId = session.body.user.id as string;
     // What the open endpoint did: better-auth's createApiKey with caller-chosen metadata.
-    const forged = await t.app.auth.api.createApiKey({ body: { configId: 'admin', userId, metadata: { organizationId: (await t.app.services.organizations.defaultOrganization()).id } } });
+    const forged = await t.app.auth.api.createApiKey({
+      body: { configId: 'admin', userId, metadata: { organizationId: (await t.app.services.organizations.defaultOrganization()).id } },
+    });
     const res = await t.request('/api/settings', { apiKey: forged.key });
     expect(res.status).toBe(401);
     // A key the CLI path mints still works.
@@ -111,7 +113,7 @@ describe('the audit of every better-auth endpoint', () => {
 });
 
 describe('each exposed session endpoint acts on the caller only', () => {
-  it('revoke-session cannot end another user\'s session; revoke-other-sessions and revoke-sessions end the caller\'s', async () => {
+  it("revoke-session cannot end another user's session; revoke-other-sessions and revoke-sessions end the caller's", async () => {
     const alice = await signUp();
     const bob = await signUp();
     const bobSessions = await t.request('/api/auth/list-sessions', { bearer: bob.token });

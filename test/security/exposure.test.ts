@@ -23,7 +23,7 @@ afterAll(() => t?.close());
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
 describe('17. persisted queries are kept per caller', () => {
-  it("a hash one caller registered is a miss for another, and a hit for itself", async () => {
+  it('a hash one caller registered is a miss for another, and a hit for itself', async () => {
     const query = `query Secret${Date.now()} { catalogEntities(limit: 1) { meta { pagination { total } } } }`;
     const extensions = { persistedQuery: { version: 1, sha256Hash: sha(query) } };
     const admin = await t.apiKey('admin');

@@ -30,7 +30,11 @@ describe('2. the per-email sign-in budget holds for every content type', () => {
   });
 
   it('other content types are refused with 415 before any password is checked', async () => {
-    const res = await t.request('/api/auth/sign-in/email', { method: 'POST', rawBody: JSON.stringify({ email: 'a@example.com', password: 'x' }), headers: { 'content-type': 'text/plain' } });
+    const res = await t.request('/api/auth/sign-in/email', {
+      method: 'POST',
+      rawBody: JSON.stringify({ email: 'a@example.com', password: 'x' }),
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(res.status).toBe(415);
     expect(res.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
   });
@@ -117,7 +121,9 @@ describe('5. GraphQL aliases do not multiply work under one rate-limit unit', ()
       const customer = await limited.signIn('customer');
       const statuses: number[] = [];
       for (let i = 0; i < 4; i++) {
-        statuses.push((await limited.request('/api/promotions/validate', { bearer: customer.token, body: { code: `G${i}`, currency: 'USD', subtotal: 100, lineItems: [] } })).status);
+        statuses.push(
+          (await limited.request('/api/promotions/validate', { bearer: customer.token, body: { code: `G${i}`, currency: 'USD', subtotal: 100, lineItems: [] } })).status,
+        );
       }
       expect(statuses).toEqual([200, 200, 200, 429]);
     } finally {
@@ -136,7 +142,7 @@ describe('5. GraphQL aliases do not multiply work under one rate-limit unit', ()
   });
 });
 
-describe('6. foreign keys in bodies must name rows of the caller\'s organization', () => {
+describe("6. foreign keys in bodies must name rows of the caller's organization", () => {
   it('a tax class of another organization, or of nothing, is 422 naming taxClassId', async () => {
     const other = await t.app.db.organization.create({ data: { slug: `fk-${Date.now()}`, name: 'Other' } });
     const otherAdmin = await t.apiKey('admin', { organizationId: other.id });
@@ -158,9 +164,12 @@ describe('6. foreign keys in bodies must name rows of the caller\'s organization
 });
 
 describe('7. every spelling of an address is normalised before the private-range test', () => {
-  it.each(['::127.0.0.1', '::7f00:1', '::ffff:127.0.0.1', '::ffff:7f00:1', '0:0:0:0:0:ffff:a00:1', '64:ff9b::10.0.0.1', '2002:a9fe:a9fe::1', '2001::1', '::'])('%s is not public', (address) => {
-    expect(isNonPublicAddress(address)).toBe(true);
-  });
+  it.each(['::127.0.0.1', '::7f00:1', '::ffff:127.0.0.1', '::ffff:7f00:1', '0:0:0:0:0:ffff:a00:1', '64:ff9b::10.0.0.1', '2002:a9fe:a9fe::1', '2001::1', '::'])(
+    '%s is not public',
+    (address) => {
+      expect(isNonPublicAddress(address)).toBe(true);
+    },
+  );
   it.each(['8.8.8.8', '2606:4700:4700::1111', '64:ff9b::8.8.8.8', '2002:808:808::1'])('%s is public', (address) => {
     expect(isNonPublicAddress(address)).toBe(false);
   });
@@ -200,7 +209,10 @@ describe('8. a NUL character is 422 wherever it comes in', () => {
   });
 
   it('text that merely shows the escape is accepted', async () => {
-    const res = await t.request('/api/catalog/entities', { apiKey: store.admin, body: { type: 'product', slug: `escape-${Date.now()}`, metadata: { note: 'the sequence \\u0000 in docs' } } });
+    const res = await t.request('/api/catalog/entities', {
+      apiKey: store.admin,
+      body: { type: 'product', slug: `escape-${Date.now()}`, metadata: { note: 'the sequence \\u0000 in docs' } },
+    });
     expect(res.status, res.text).toBe(201);
   });
 });
@@ -261,7 +273,13 @@ describe('10. a client that hangs up is not a server error', () => {
             setTimeout(() => controller.abort(), 100);
           },
         });
-        await fetch(`${logged.url}/graphql`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-api-key': admin }, signal: controller.signal, duplex: 'half' } as RequestInit).catch(() => undefined);
+        await fetch(`${logged.url}/graphql`, {
+          method: 'POST',
+          body,
+          headers: { 'content-type': 'application/json', 'x-api-key': admin },
+          signal: controller.signal,
+          duplex: 'half',
+        } as RequestInit).catch(() => undefined);
       }
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(lines.filter((l) => l.level >= 50)).toEqual([]);
@@ -274,7 +292,7 @@ describe('10. a client that hangs up is not a server error', () => {
   });
 });
 
-describe('2b. mail-sending auth endpoints spend the address\'s budget too', () => {
+describe("2b. mail-sending auth endpoints spend the address's budget too", () => {
   it('password-reset requests for one address are limited (no inbox flooding)', async () => {
     const email = `flood-${Date.now()}@example.com`;
     const statuses: number[] = [];

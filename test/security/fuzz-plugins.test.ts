@@ -31,7 +31,10 @@ beforeAll(async () => {
   const entityId = await product(store, { price: 2_400, stock: 50 });
   await placeOrder(store, [{ entityId, quantity: 1 }]);
   // A live plan and vendor, so generated calls on their routes reach the handlers' reads.
-  const plan = await t.request('/api/layaways', { apiKey: admin, body: { customerEmail: 'fuzz@example.com', currency: 'USD', lines: [{ entityId, quantity: 1 }], deposit: 400, expiresAt: new Date(Date.now() + 7 * 86_400_000).toISOString() } });
+  const plan = await t.request('/api/layaways', {
+    apiKey: admin,
+    body: { customerEmail: 'fuzz@example.com', currency: 'USD', lines: [{ entityId, quantity: 1 }], deposit: 400, expiresAt: new Date(Date.now() + 7 * 86_400_000).toISOString() },
+  });
   expect(plan.status, plan.text).toBe(201);
   const vendor = await t.request('/api/marketplace/vendors', { apiKey: admin, body: { name: 'Fuzz vendor', email: 'fuzz-vendor@example.com' } });
   expect(vendor.status, vendor.text).toBe(201);
@@ -46,7 +49,8 @@ async function requests(openApiPath: string, entry: any): Promise<fc.Arbitrary<{
   const inPath = parameters.filter((p) => p.in === 'path');
   const byName: Record<string, fc.Arbitrary<string>> = {};
   for (const p of inPath) {
-    const live = hintFor(p.name, p.schema) ?? (await pool.idFor(p.name)) ?? pool.firstId(await pool.list(`/${openApiPath.split('/')[2]}`)) ?? '00000000-0000-4000-8000-000000000000';
+    const live =
+      hintFor(p.name, p.schema) ?? (await pool.idFor(p.name)) ?? pool.firstId(await pool.list(`/${openApiPath.split('/')[2]}`)) ?? '00000000-0000-4000-8000-000000000000';
     byName[p.name] = fc.oneof(
       { weight: 2, arbitrary: fc.constant(live) },
       { weight: 1, arbitrary: validArbitrary(p.schema).map(String) },
@@ -96,7 +100,11 @@ describe.skipIf(!SLOW)('fuzz every /api/doc operation with every shipped plugin 
     }
     console.info(`fuzz with every plugin: ${JSON.stringify(counts)}, ${failures.length} failing operations`);
     // Every shipped plugin's operations are in the document (a missing prefix would hide a plugin).
-    for (const plugin of SHIPPED_PLUGINS) expect(Object.keys(doc.paths).some((p) => `${p}/`.startsWith(`/api${plugin.prefix}`)), plugin.id).toBe(true);
+    for (const plugin of SHIPPED_PLUGINS)
+      expect(
+        Object.keys(doc.paths).some((p) => `${p}/`.startsWith(`/api${plugin.prefix}`)),
+        plugin.id,
+      ).toBe(true);
     expect(counts.pluginOperations).toBeGreaterThan(60);
     expect(failures).toEqual([]);
   }, 1_500_000);

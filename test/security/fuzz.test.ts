@@ -54,15 +54,23 @@ describe('fuzz every /api/doc operation', () => {
         // schema-valid or junk strings.
         const pathParams = parameters.filter((p) => p.in === 'path');
         const live: Record<string, string> = {};
-        for (const p of pathParams) live[p.name] = hintFor(p.name, p.schema) ?? (await pool.idFor(p.name)) ?? pool.firstId(await pool.list(`/${openApiPath.split('/')[2]}`)) ?? '00000000-0000-4000-8000-000000000000';
+        for (const p of pathParams)
+          live[p.name] =
+            hintFor(p.name, p.schema) ?? (await pool.idFor(p.name)) ?? pool.firstId(await pool.list(`/${openApiPath.split('/')[2]}`)) ?? '00000000-0000-4000-8000-000000000000';
         const pathArb = fc.record(
-          Object.fromEntries(pathParams.map((p) => [p.name, fc.oneof({ weight: 3, arbitrary: fc.constant(live[p.name]!) }, { weight: 1, arbitrary: validArbitrary(p.schema).map(String) }, { weight: 1, arbitrary: junk.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))) })])),
+          Object.fromEntries(
+            pathParams.map((p) => [
+              p.name,
+              fc.oneof(
+                { weight: 3, arbitrary: fc.constant(live[p.name]!) },
+                { weight: 1, arbitrary: validArbitrary(p.schema).map(String) },
+                { weight: 1, arbitrary: junk.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))) },
+              ),
+            ]),
+          ),
         );
         const queryParams = parameters.filter((p) => p.in === 'query');
-        const queryArb = fc.record(
-          Object.fromEntries(queryParams.map((p) => [p.name, fc.oneof(validArbitrary(p.schema), junk)])),
-          { requiredKeys: [] },
-        );
+        const queryArb = fc.record(Object.fromEntries(queryParams.map((p) => [p.name, fc.oneof(validArbitrary(p.schema), junk)])), { requiredKeys: [] });
         // Bodies go out as bytes (encodedBody: BOM, duplicate keys, huge numbers, deep nesting, NULs).
         const multipartSchema = resolveRefs(doc, entry.requestBody?.content?.['multipart/form-data']?.schema);
         const bodyArb: fc.Arbitrary<EncodedBody | undefined> = bodySchema
@@ -81,7 +89,11 @@ describe('fuzz every /api/doc operation', () => {
           await fc.assert(
             fc.asyncProperty(caseArb, async (c) => {
               inputs += 1;
-              const res = await t.request(c.path, { method: c.method, apiKey: admin, ...(c.body !== undefined && c.method !== 'GET' && c.method !== 'DELETE' ? { rawBody: c.body.bytes, headers: { 'content-type': c.body.contentType } } : {}) });
+              const res = await t.request(c.path, {
+                method: c.method,
+                apiKey: admin,
+                ...(c.body !== undefined && c.method !== 'GET' && c.method !== 'DELETE' ? { rawBody: c.body.bytes, headers: { 'content-type': c.body.contentType } } : {}),
+              });
               if (res.status >= 500) throw new Error(`${c.method} ${c.path} → ${res.status} ${res.text.slice(0, 300)}`);
               if (res.status >= 400 && !(typeof res.body?.error?.code === 'string' && typeof res.body?.error?.message === 'string')) {
                 throw new Error(`${c.method} ${c.path} → ${res.status} without the error envelope: ${res.text.slice(0, 300)}`);

@@ -23,7 +23,10 @@ function totp(base32Secret: string, at = Date.now()): string {
 
 const ORIGIN = { origin: TEST_BASE_URL };
 const cookieOf = (res: { headers: Headers }, name: string) =>
-  res.headers.getSetCookie().map((c) => c.split(';')[0]!).find((c) => c.startsWith(`${name}=`) || c.includes(`.${name}=`));
+  res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0]!)
+    .find((c) => c.startsWith(`${name}=`) || c.includes(`.${name}=`));
 
 async function mailsTo(dir: string, to: string, count = 1): Promise<Array<{ subject: string; text: string }>> {
   for (let i = 0; i < 50; i++) {
@@ -155,7 +158,12 @@ describe('social providers', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp({
-      auth: { socialProviders: { github: { clientId: 'gh-client-id', clientSecret: 'gh-secret' }, google: { clientId: 'g-client-id.apps.googleusercontent.com', clientSecret: 'g-secret' } } },
+      auth: {
+        socialProviders: {
+          github: { clientId: 'gh-client-id', clientSecret: 'gh-secret' },
+          google: { clientId: 'g-client-id.apps.googleusercontent.com', clientSecret: 'g-secret' },
+        },
+      },
     });
   });
   afterAll(() => t?.close());

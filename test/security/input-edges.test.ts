@@ -67,7 +67,12 @@ describe('13. NUL in a multipart text field', () => {
     form.append('map', JSON.stringify({ 0: ['variables.file'] }));
     form.append('0', new Blob([new Uint8Array(await png(4, 4))], { type: 'image/png' }), 'x.png');
     const encoded = new Request('http://localhost/', { method: 'POST', body: form });
-    const res = await t.request('/graphql', { method: 'POST', apiKey: admin, rawBody: Buffer.from(await encoded.arrayBuffer()), headers: { 'content-type': encoded.headers.get('content-type')! } });
+    const res = await t.request('/graphql', {
+      method: 'POST',
+      apiKey: admin,
+      rawBody: Buffer.from(await encoded.arrayBuffer()),
+      headers: { 'content-type': encoded.headers.get('content-type')! },
+    });
     expect(res.body.errors?.[0]?.extensions?.code, res.text).toBe('VALIDATION_FAILED');
     expect(JSON.stringify(res.body.errors[0].extensions)).toContain('variables.alt');
     expect(await t.app.db.mediaAsset.count()).toBe(before);
@@ -77,7 +82,10 @@ describe('13. NUL in a multipart text field', () => {
 describe('14. numeric analytics filter values', () => {
   it('1e999999, -1e999999, 1e-999999 and 2^1100 written out are 422 naming the values, not 500', async () => {
     for (const value of ['1e999999', '-1e999999', '1e-999999', (2n ** 1100n).toString()]) {
-      const res = await t.request('/api/analytics/query', { apiKey: admin, body: { measures: ['Orders.count'], filters: [{ member: 'Orders.revenue', operator: 'gt', values: [value] }] } });
+      const res = await t.request('/api/analytics/query', {
+        apiKey: admin,
+        body: { measures: ['Orders.count'], filters: [{ member: 'Orders.revenue', operator: 'gt', values: [value] }] },
+      });
       expectEnvelope(res, 422, 'VALIDATION_FAILED');
       expect(res.body.error.details[0].field, value).toMatch(/values/);
     }
@@ -85,7 +93,10 @@ describe('14. numeric analytics filter values', () => {
 
   it('large but finite values (2^64, 1e300) still filter', async () => {
     for (const value of ['18446744073709551616', '1e300', '-1.5e-300']) {
-      const res = await t.request('/api/analytics/query', { apiKey: admin, body: { measures: ['Orders.count'], filters: [{ member: 'Orders.revenue', operator: 'lt', values: [value] }] } });
+      const res = await t.request('/api/analytics/query', {
+        apiKey: admin,
+        body: { measures: ['Orders.count'], filters: [{ member: 'Orders.revenue', operator: 'lt', values: [value] }] },
+      });
       expect(res.status, res.text).toBe(200);
     }
   });

@@ -21,7 +21,7 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 describe('key + session: the session user acts', () => {
-  it('POST /api/carts with x-api-key and a bearer token makes the shopper\'s cart, and checkout links the order to the shopper (the SDK\'s double header)', async () => {
+  it("POST /api/carts with x-api-key and a bearer token makes the shopper's cart, and checkout links the order to the shopper (the SDK's double header)", async () => {
     const both = { apiKey: store.storefront, bearer: shopper.token };
     const cart = await t.request('/api/carts', { ...both, body: { currency: 'USD' } });
     expect(cart.status, cart.text).toBe(201);
@@ -38,7 +38,7 @@ describe('key + session: the session user acts', () => {
     expect(mine.body.data.map((o: any) => o.id)).toContain(placed.body.data.id);
   });
 
-  it('idempotency keys are the shopper\'s: two shoppers of one storefront key with the same key each get their own order', async () => {
+  it("idempotency keys are the shopper's: two shoppers of one storefront key with the same key each get their own order", async () => {
     const idempotencyKey = `shared-${Date.now()}`;
     const orders: string[] = [];
     for (const who of [shopper, await t.signIn('customer')]) {
@@ -99,7 +99,7 @@ describe('key + session: the key bounds the session', () => {
     expect(gql.body.errors![0].extensions.code).toBe('FORBIDDEN');
   });
 
-  it('a storefront key narrows staff to the key\'s scope', async () => {
+  it("a storefront key narrows staff to the key's scope", async () => {
     const staff = await t.signIn('staff');
     const path = `/api/catalog/entities/${entityId}`;
     const patch = { method: 'PATCH', body: { status: 'active' } } as const;
@@ -115,7 +115,10 @@ describe('key + session of different organizations', () => {
     const other = await t.app.services.organizations.create({ slug: `kas-other-${Date.now()}`, name: 'Other store' });
     const otherKey = await t.apiKey('storefront', { organizationId: other.id });
     const otherShopper = await t.signIn('customer', { organizationId: other.id });
-    for (const credential of [{ apiKey: otherKey, bearer: shopper.token }, { apiKey: store.storefront, bearer: otherShopper.token }]) {
+    for (const credential of [
+      { apiKey: otherKey, bearer: shopper.token },
+      { apiKey: store.storefront, bearer: otherShopper.token },
+    ]) {
       const rest = await t.request('/api/carts', { ...credential, body: { currency: 'USD' } });
       expect(rest.status, rest.text).toBe(401);
       expect(rest.body.error.code).toBe('UNAUTHORIZED');

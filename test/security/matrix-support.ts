@@ -80,7 +80,15 @@ export async function restMatrix(t: TestApp, doc: Record<string, any>, pool: IdP
 }
 
 /** Every operation × every actor over GraphQL, with the variables its REST twin would send. */
-export async function graphqlMatrix(t: TestApp, doc: Record<string, any>, pool: IdPool, ops: RegisteredOperation[], routes: Route[], actors: MatrixActor[], options: MatrixOptions) {
+export async function graphqlMatrix(
+  t: TestApp,
+  doc: Record<string, any>,
+  pool: IdPool,
+  ops: RegisteredOperation[],
+  routes: Route[],
+  actors: MatrixActor[],
+  options: MatrixOptions,
+) {
   const schema = buildSchema();
   const restByName = new Map(routes.map((r) => [r.name, r]));
   const problems: string[] = [];

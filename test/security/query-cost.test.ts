@@ -63,7 +63,11 @@ describe('1. GraphQL cost multiplies list sizes and bounds loops', () => {
       expect(error.extensions.details.maxCost).toBe(50_000);
     }
     // Even at limit 1, the third entry of Customer.orders along one path is refused.
-    const cheap = await t.graphql('{ orders(limit:1){ data { customer { orders(limit:1){ customer { orders(limit:1){ customer { orders(limit:1){ id }}}}}}}}}', {}, { bearer: customer.token });
+    const cheap = await t.graphql(
+      '{ orders(limit:1){ data { customer { orders(limit:1){ customer { orders(limit:1){ customer { orders(limit:1){ id }}}}}}}}}',
+      {},
+      { bearer: customer.token },
+    );
     expect(cheap.body.errors?.[0]?.extensions?.code).toBe('QUERY_TOO_COSTLY');
     expect(cheap.body.errors?.[0]?.extensions?.details?.loop).toBe('Customer.orders');
   });
@@ -128,7 +132,10 @@ function selection(node: Node, depth: number): fc.Arbitrary<string> {
     entity: [next('variant').map((s) => `variants { ${s} }`), fc.constant('pricing { id amount }'), fc.constant('attributes { locale }')],
     variant: [next('entity').map((s) => `entity { ${s} }`), fc.constant('prices { id }'), fc.constant('optionValues { optionName value }')],
   };
-  return fc.subarray(relations[node]).chain((picked) => (picked.length ? fc.tuple(...picked) : fc.constant([] as string[]))).map((parts) => `id ${parts.join(' ')}`);
+  return fc
+    .subarray(relations[node])
+    .chain((picked) => (picked.length ? fc.tuple(...picked) : fc.constant([] as string[])))
+    .map((parts) => `id ${parts.join(' ')}`);
 }
 
 const rootQuery = fc.oneof(
@@ -173,7 +180,9 @@ describe('1. property: every accepted query costs at least the objects it return
       }),
       { numRuns: 150 },
     );
-    console.log(`query-cost property: ${accepted} accepted, ${refused} refused; tightest cost/objects ${worst.cost}/${worst.objects} = ${worst.ratio.toFixed(2)}: ${worst.query}; loosest ${loosest.cost}/${loosest.objects}`);
+    console.log(
+      `query-cost property: ${accepted} accepted, ${refused} refused; tightest cost/objects ${worst.cost}/${worst.objects} = ${worst.ratio.toFixed(2)}: ${worst.query}; loosest ${loosest.cost}/${loosest.objects}`,
+    );
     expect(accepted).toBeGreaterThan(20);
   }, 300_000);
 });

@@ -25,9 +25,7 @@ const DESTRUCTIVE = /(Delete|Archive|Cancel|Revoke|Remove|Discontinue|Deactivate
 
 /** Every REST route the registry declares, reads first and destructive writes last. */
 export function registryRoutes(): Route[] {
-  const fromOps: Route[] = [...operations.values()]
-    .filter((op) => op.rest)
-    .map((op) => ({ name: op.name, method: op.rest!.method, path: op.rest!.path, op, access: op.access }));
+  const fromOps: Route[] = [...operations.values()].filter((op) => op.rest).map((op) => ({ name: op.name, method: op.rest!.method, path: op.rest!.path, op, access: op.access }));
   const raw: Route[] = registeredRawRoutes().map((r) => ({ name: `raw ${r.method} ${r.path}`, method: r.method, path: r.path, access: r.access }));
   const rank = (r: Route) => (r.method === 'GET' ? 0 : DESTRUCTIVE.test(r.op?.name ?? '') || r.method === 'DELETE' ? 2 : 1);
   return [...fromOps, ...raw].sort((a, b) => rank(a) - rank(b));
@@ -43,7 +41,10 @@ export function resolveRefs(doc: Json, schema: any, depth = 0): any {
   if (!schema || typeof schema !== 'object' || depth > 12) return schema;
   if (Array.isArray(schema)) return schema.map((s) => resolveRefs(doc, s, depth + 1));
   if (typeof schema.$ref === 'string') {
-    const target = schema.$ref.replace(/^#\//, '').split('/').reduce((node: any, key: string) => node?.[key], doc);
+    const target = schema.$ref
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce((node: any, key: string) => node?.[key], doc);
     return resolveRefs(doc, target, depth + 1);
   }
   return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, resolveRefs(doc, v, depth + 1)]));
@@ -70,7 +71,11 @@ export function uuidsIn(value: unknown): Set<string> {
   return new Set((JSON.stringify(value ?? null).match(UUID) ?? []).map((s) => s.toLowerCase()));
 }
 
-const stem = (name: string) => name.replace(/Ids?$/, '').replace(/[^a-z]/gi, '').toLowerCase();
+const stem = (name: string) =>
+  name
+    .replace(/Ids?$/, '')
+    .replace(/[^a-z]/gi, '')
+    .toLowerCase();
 const norm = (segment: string) => segment.replace(/[^a-z]/gi, '').toLowerCase();
 
 /**
@@ -342,11 +347,17 @@ export function encodedBody(body: unknown): fc.Arbitrary<EncodedBody> {
     {
       weight: 1,
       // Around the body, or around a NUL string (a recursive NUL walk overflowed the stack on it).
-      arbitrary: fc.tuple(fc.constantFrom(62, 63, 64, 65, 1000, 200_000), fc.constantFrom('[', '{"a":'), fc.constantFrom(plain, '"\\u0000"')).map(([depth, open, inner]) =>
-        json(open.repeat(depth) + inner + (open === '[' ? ']' : '}').repeat(depth)),
-      ),
+      arbitrary: fc
+        .tuple(fc.constantFrom(62, 63, 64, 65, 1000, 200_000), fc.constantFrom('[', '{"a":'), fc.constantFrom(plain, '"\\u0000"'))
+        .map(([depth, open, inner]) => json(open.repeat(depth) + inner + (open === '[' ? ']' : '}').repeat(depth))),
     },
-    { weight: 1, arbitrary: fc.constantFrom('\u0000', '\\u0000').chain((nul) => insertedAnywhere(plain, nul)).map(json) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom('\u0000', '\\u0000')
+        .chain((nul) => insertedAnywhere(plain, nul))
+        .map(json),
+    },
     {
       weight: 1,
       arbitrary: fc.tuple(key, junk).map(([k, bad]) => {
@@ -365,7 +376,12 @@ const PNG_1X1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUl
 export function multipartBody(fields: Array<[string, string]>, file?: Buffer): EncodedBody {
   const boundary = 'fuzz-boundary-7MA4YWxkTrZu0gW';
   const chunks: Buffer[] = fields.map(([name, value]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
-  if (file) chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="f.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`), file, Buffer.from('\r\n'));
+  if (file)
+    chunks.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="f.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+      file,
+      Buffer.from('\r\n'),
+    );
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return { bytes: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
 }
@@ -376,10 +392,18 @@ export function multipartBody(fields: Array<[string, string]>, file?: Buffer): E
  * none.
  */
 export function multipartArbitrary(schema: any): fc.Arbitrary<EncodedBody> {
-  const names = Object.entries<any>(schema?.properties ?? {}).filter(([, s]) => s?.format !== 'binary').map(([name]) => name);
+  const names = Object.entries<any>(schema?.properties ?? {})
+    .filter(([, s]) => s?.format !== 'binary')
+    .map(([name]) => name);
   const value = fc.oneof(text(0, 60), junk.map(queryParam), fc.constantFrom('a\u0000b', '\u0000'));
   const fields = fc.array(fc.tuple(names.length ? fc.constantFrom(...names) : fc.constant('alt'), value), { maxLength: 3 });
   // A real image half the time, so the fields reach the database rather than an early 415.
-  const file = fc.option(fc.oneof(fc.constant(PNG_1X1), fc.uint8Array({ maxLength: 64 }).map((b) => Buffer.from(b))), { nil: undefined });
+  const file = fc.option(
+    fc.oneof(
+      fc.constant(PNG_1X1),
+      fc.uint8Array({ maxLength: 64 }).map((b) => Buffer.from(b)),
+    ),
+    { nil: undefined },
+  );
   return fc.tuple(fields, file).map(([f, bytes]) => multipartBody(f, bytes));
 }

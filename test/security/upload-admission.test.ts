@@ -32,7 +32,9 @@ function openUpload(path: string, headers: Record<string, string>, ms = 5000): P
       reject(new Error(`no answer within ${ms} ms while the body was open`));
     }, ms);
     // The first part's headers and a trickle of file bytes, never the closing boundary.
-    request.write(`--${BOUNDARY}\r\ncontent-disposition: form-data; name="operations"\r\n\r\n{"query":"{ __typename }"}\r\n--${BOUNDARY}\r\ncontent-disposition: form-data; name="0"; filename="a.bin"\r\n\r\n`);
+    request.write(
+      `--${BOUNDARY}\r\ncontent-disposition: form-data; name="operations"\r\n\r\n{"query":"{ __typename }"}\r\n--${BOUNDARY}\r\ncontent-disposition: form-data; name="0"; filename="a.bin"\r\n\r\n`,
+    );
     const drip = setInterval(() => request.write(Buffer.alloc(1024, 1)), 50);
     request.on('response', (response) => {
       const chunks: Buffer[] = [];

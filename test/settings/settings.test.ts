@@ -63,9 +63,7 @@ describe('settings', () => {
 
   it('accepts policies and lands concurrent patches of one group', async () => {
     const results = await Promise.all(
-      Array.from({ length: 10 }, (_, i) =>
-        t.request('/api/settings/custom-concurrent', { method: 'PATCH', apiKey: adminKey, body: { [`k${i}`]: i } }),
-      ),
+      Array.from({ length: 10 }, (_, i) => t.request('/api/settings/custom-concurrent', { method: 'PATCH', apiKey: adminKey, body: { [`k${i}`]: i } })),
     );
     expect(results.every((r) => r.status === 200)).toBe(true);
     const res = await t.request('/api/settings/custom-concurrent', { apiKey: adminKey });
@@ -87,11 +85,7 @@ describe('settings', () => {
   });
 
   it('works the same over GraphQL', async () => {
-    const res = await t.graphql(
-      'mutation($v: JSONObject!) { settingsUpdate(group: "branding", values: $v) }',
-      { v: { storeName: 'Corner Shop' } },
-      { apiKey: adminKey },
-    );
+    const res = await t.graphql('mutation($v: JSONObject!) { settingsUpdate(group: "branding", values: $v) }', { v: { storeName: 'Corner Shop' } }, { apiKey: adminKey });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ settingsUpdate: { storeName: 'Corner Shop' } });
     const read = await t.graphql('{ settingsGroup(group: "branding") }', {}, { apiKey: adminKey });

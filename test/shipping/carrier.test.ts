@@ -27,7 +27,11 @@ function readJson(req: IncomingMessage): Promise<any> {
 }
 
 const rate = (token: string, amount: string, currency: string, days: number) => ({
-  object_id: `rate_${token}`, amount, currency, provider: token.startsWith('usps') ? 'USPS' : 'UPS', estimated_days: days,
+  object_id: `rate_${token}`,
+  amount,
+  currency,
+  provider: token.startsWith('usps') ? 'USPS' : 'UPS',
+  estimated_days: days,
   servicelevel: { token, name: token.replace(/^[a-z]+_/, '').replace(/^./, (c) => c.toUpperCase()) },
 });
 
@@ -40,8 +44,16 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   if (mode === 'garbled') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"QUEUED"}');
   res.writeHead(201, { 'content-type': 'application/json' }).end(
     JSON.stringify({
-      object_id: 'shp_1', status: 'SUCCESS', address_from: body.address_from, address_to: body.address_to,
-      rates: [rate('usps_priority', '12.34', 'USD', 2), rate('usps_ground_advantage', '8.10', 'USD', 5), rate('ups_next_day_air', '45.00', 'USD', 1), rate('usps_priority', '7.00', 'EUR', 2)],
+      object_id: 'shp_1',
+      status: 'SUCCESS',
+      address_from: body.address_from,
+      address_to: body.address_to,
+      rates: [
+        rate('usps_priority', '12.34', 'USD', 2),
+        rate('usps_ground_advantage', '8.10', 'USD', 5),
+        rate('ups_next_day_air', '45.00', 'USD', 1),
+        rate('usps_priority', '7.00', 'EUR', 2),
+      ],
     }),
   );
 }
@@ -80,7 +92,7 @@ async function carrierStore(): Promise<{ store: Store; cheapest: any; priority: 
 }
 
 describe('carrier rates', () => {
-  it('converts decimal strings to minor units exactly, by the currency\'s digits', () => {
+  it("converts decimal strings to minor units exactly, by the currency's digits", () => {
     expect(decimalToMinor('12.34', 'USD')).toBe(1234);
     expect(decimalToMinor('8.1', 'USD')).toBe(810);
     expect(decimalToMinor('0.29', 'USD')).toBe(29); // 0.29 × 100 is 28.999… in floating point
@@ -93,12 +105,18 @@ describe('carrier rates', () => {
     expect(decimalToMinor('abc', 'USD')).toBeNull();
   });
 
-  it('shows the carrier\'s rates in the options, asks once per cart and address, and checkout writes the line from the cached rate', async () => {
+  it("shows the carrier's rates in the options, asks once per cart and address, and checkout writes the line from the cached rate", async () => {
     mode = 'ok';
     const { store, cheapest, priority } = await carrierStore();
     const read = await t.request(`/api/shipping/methods/${cheapest.id}`, { apiKey: store.admin });
     expect(read.status, read.text).toBe(200);
-    expect(read.body.data.calculator).toMatchObject({ kind: 'carrier', provider: 'shippo', serviceLevels: ['usps_priority', 'usps_ground_advantage'], markupBps: 1000, fallback: { kind: 'flat', amounts: [{ currency: 'USD', amount: 999 }] } });
+    expect(read.body.data.calculator).toMatchObject({
+      kind: 'carrier',
+      provider: 'shippo',
+      serviceLevels: ['usps_priority', 'usps_ground_advantage'],
+      markupBps: 1000,
+      fallback: { kind: 'flat', amounts: [{ currency: 'USD', amount: 999 }] },
+    });
 
     const item = await heavyProduct(store, 1500, 2000); // 300 × 200 × 100 mm, 1.5 kg each
     const cart = await guestCart(store, [{ ...item, quantity: 2 }]);
@@ -124,7 +142,11 @@ describe('carrier rates', () => {
 
     const again = await options(store, cart);
     expect(again.body.data).toEqual(res.body.data);
-    const gql = await t.graphql(`query($id: UUID!) { cart(id: $id) { shippingOptions(country: "US", state: "IL", postalCode: "62701") { name amount } } }`, { id: cart.id }, { apiKey: store.storefront, headers: cart.headers });
+    const gql = await t.graphql(
+      `query($id: UUID!) { cart(id: $id) { shippingOptions(country: "US", state: "IL", postalCode: "62701") { name amount } } }`,
+      { id: cart.id },
+      { apiKey: store.storefront, headers: cart.headers },
+    );
     expect(gql.body.errors).toBeUndefined();
     expect(gql.body.data!.cart.shippingOptions[0]).toEqual({ name: 'Carrier saver', amount: 891 });
     expect(received).toHaveLength(1);
@@ -172,7 +194,10 @@ describe('carrier rates', () => {
     const store = await shippingStore(t);
     const us = await zone(store, { countries: ['US'] });
     for (const calculator of [{ carrier: { provider: 'fedex-direct' } }, { carrier: { provider: 'shippo' }, flat: flat(1).flat }]) {
-      const res = await t.request('/api/shipping/methods', { apiKey: store.admin, body: { zoneId: us.id, name: 'bad', code: `bad-${Math.random().toString(36).slice(2, 8)}`, calculator } });
+      const res = await t.request('/api/shipping/methods', {
+        apiKey: store.admin,
+        body: { zoneId: us.id, name: 'bad', code: `bad-${Math.random().toString(36).slice(2, 8)}`, calculator },
+      });
       expect(res.status, res.text).toBe(422);
       expect(res.body.error.code).toBe('VALIDATION_FAILED');
     }

@@ -21,8 +21,24 @@ describe('cart shipping options', () => {
     const west = await zone(store, { name: 'West', countries: ['US'], regions: ['US-CA'] });
     const de = await zone(store, { name: 'DE', countries: ['DE'] });
     const express = await method(store, us.id, { name: 'Express', minDays: 1, maxDays: 2, taxClassId: tax.body.data.id, calculator: flat(1500) });
-    const byWeight = await method(store, us.id, { name: 'Ground', minDays: 3, maxDays: 7, calculator: { weightTable: { currency: 'USD', bands: [{ upTo: 1000, amount: 400 }, { upTo: 5000, amount: 900 }] } } });
-    const perItem = await method(store, us.id, { name: 'Per item', calculator: { freeOver: { thresholds: [{ currency: 'USD', amount: 100_000 }], otherwise: { perItem: { amounts: [{ currency: 'USD', amount: 300 }] } } } } });
+    const byWeight = await method(store, us.id, {
+      name: 'Ground',
+      minDays: 3,
+      maxDays: 7,
+      calculator: {
+        weightTable: {
+          currency: 'USD',
+          bands: [
+            { upTo: 1000, amount: 400 },
+            { upTo: 5000, amount: 900 },
+          ],
+        },
+      },
+    });
+    const perItem = await method(store, us.id, {
+      name: 'Per item',
+      calculator: { freeOver: { thresholds: [{ currency: 'USD', amount: 100_000 }], otherwise: { perItem: { amounts: [{ currency: 'USD', amount: 300 }] } } } },
+    });
     await method(store, us.id, { name: 'Wholesale only', customerGroupIds: ['wholesale'], calculator: flat(1) });
     await method(store, us.id, { name: 'Big orders', minSubtotal: 50_000, calculator: flat(2) });
     await method(store, us.id, { name: 'Euro only', calculator: flat(3, 'EUR') });
@@ -53,13 +69,23 @@ describe('cart shipping options', () => {
     const none = await options(store, cart);
     expect(none.status).toBe(422);
     expect(none.body.error.details[0].field).toBe('country');
-    const set = await t.request(`/api/carts/${cart.id}/shipping`, { method: 'PUT', apiKey: store.storefront, headers: cart.headers, body: { address: ADDRESS, methodId: perItem.id } });
+    const set = await t.request(`/api/carts/${cart.id}/shipping`, {
+      method: 'PUT',
+      apiKey: store.storefront,
+      headers: cart.headers,
+      body: { address: ADDRESS, methodId: perItem.id },
+    });
     expect(set.status, set.text).toBe(200);
     expect(set.body.data).toMatchObject({ cartId: cart.id, address: { country: 'US', postalCode: '62701' }, method: { methodId: perItem.id, amount: 600 } });
     expect((await options(store, cart)).body.data.map((o: any) => o.name)).toEqual(['Per item', 'Ground', 'Express']);
 
     // A method that is not an option for the address is 422 naming methodId.
-    const wrong = await t.request(`/api/carts/${cart.id}/shipping`, { method: 'PUT', apiKey: store.storefront, headers: cart.headers, body: { address: { ...ADDRESS, country: 'DE' }, methodId: express.id } });
+    const wrong = await t.request(`/api/carts/${cart.id}/shipping`, {
+      method: 'PUT',
+      apiKey: store.storefront,
+      headers: cart.headers,
+      body: { address: { ...ADDRESS, country: 'DE' }, methodId: express.id },
+    });
     expect(wrong.status).toBe(422);
     expect(wrong.body.error.details[0].field).toBe('methodId');
   });

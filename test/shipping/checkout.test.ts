@@ -20,7 +20,12 @@ async function storeWithMethods(defaultOrg = false): Promise<{ store: Store; exp
   expect(tax.status, tax.text).toBe(201);
   const us = await zone(store, { countries: ['US'] });
   const express = await method(store, us.id, { name: 'Express', minDays: 1, maxDays: 2, calculator: flat(1500) });
-  const standard = await method(store, us.id, { name: 'Standard', minDays: 3, maxDays: 5, calculator: { freeOver: { thresholds: [{ currency: 'USD', amount: 10_000 }], otherwise: flat(500) } } });
+  const standard = await method(store, us.id, {
+    name: 'Standard',
+    minDays: 3,
+    maxDays: 5,
+    calculator: { freeOver: { thresholds: [{ currency: 'USD', amount: 10_000 }], otherwise: flat(500) } },
+  });
   return { store, express, standard, taxClassId: tax.body.data.id };
 }
 
@@ -35,12 +40,27 @@ describe('checkout with shipping methods', () => {
     // 4000 subtotal, 400 line tax, 1500 shipping + 150 shipping tax
     expect(order).toMatchObject({ subtotal: 4000, shippingTotal: 1500, taxTotal: 550, grandTotal: 6050 });
     expect(order.shippingLines).toEqual([
-      expect.objectContaining({ methodId: express.id, name: 'Express', code: express.code, amount: 1500, taxRateBps: 1000, taxTotal: 150, minDays: 1, maxDays: 2, pickupLocation: null, refundedAmount: 0 }),
+      expect.objectContaining({
+        methodId: express.id,
+        name: 'Express',
+        code: express.code,
+        amount: 1500,
+        taxRateBps: 1000,
+        taxTotal: 150,
+        minDays: 1,
+        maxDays: 2,
+        pickupLocation: null,
+        refundedAmount: 0,
+      }),
     ]);
     const read = await t.request(`/api/orders/${order.id}`, { apiKey: store.admin });
     expect(read.status, read.text).toBe(200);
     expect(read.body.data.shippingLines).toEqual(order.shippingLines);
-    const gql = await t.graphql(`query($id: String!) { order(idOrNumber: $id) { shippingTotal shippingLines { name amount taxTotal } } }`, { id: order.id }, { apiKey: store.admin });
+    const gql = await t.graphql(
+      `query($id: String!) { order(idOrNumber: $id) { shippingTotal shippingLines { name amount taxTotal } } }`,
+      { id: order.id },
+      { apiKey: store.admin },
+    );
     expect(gql.body.errors).toBeUndefined();
     expect(gql.body.data!.order).toEqual({ shippingTotal: 1500, shippingLines: [{ name: 'Express', amount: 1500, taxTotal: 150 }] });
     // The invoice names the method, and its tax summary includes the shipping tax (rows add up to taxTotal).
@@ -51,7 +71,7 @@ describe('checkout with shipping methods', () => {
     expect(invoice.text).toContain('5.50');
   });
 
-  it('uses the cart\'s chosen method, applies free_over, and requires a method where one serves the address (422 naming shippingMethodId)', async () => {
+  it("uses the cart's chosen method, applies free_over, and requires a method where one serves the address (422 naming shippingMethodId)", async () => {
     const { store, standard, express } = await storeWithMethods();
     const entityId = await product(store, { price: 2000 });
 
@@ -69,7 +89,12 @@ describe('checkout with shipping methods', () => {
     expect(abroad.body.data).toMatchObject({ shippingTotal: 0, shippingLines: [] });
 
     const cart = await guestCart(store, [{ entityId, quantity: 5 }]); // 10 000: Standard is free
-    const chosen = await t.request(`/api/carts/${cart.id}/shipping`, { method: 'PUT', apiKey: store.storefront, headers: cart.headers, body: { address: ADDRESS, methodId: standard.id } });
+    const chosen = await t.request(`/api/carts/${cart.id}/shipping`, {
+      method: 'PUT',
+      apiKey: store.storefront,
+      headers: cart.headers,
+      body: { address: ADDRESS, methodId: standard.id },
+    });
     expect(chosen.status, chosen.text).toBe(200);
     const res = await checkout(store, cart);
     expect(res.status, res.text).toBe(201);
@@ -114,7 +139,10 @@ describe('checkout with shipping methods', () => {
     const { store, express } = await storeWithMethods();
     const cost = async (lines: number) => {
       const products = await Promise.all(Array.from({ length: lines }, () => product(store, { price: 1000, stock: 10 })));
-      const cart = await guestCart(store, products.map((entityId) => ({ entityId })));
+      const cart = await guestCart(
+        store,
+        products.map((entityId) => ({ entityId })),
+      );
       const trips = t.roundTrips();
       const statements = t.statements();
       const res = await checkout(store, cart, { body: { shippingMethodId: express.id } });

@@ -5,7 +5,12 @@ import type { TestApp } from '../support/app.js';
 import { openStore, unique, type Store } from '../orders/helpers.js';
 
 export async function shippingStore(t: TestApp): Promise<Store> {
-  const org = await t.app.services.organizations.create({ slug: unique('ship').toLowerCase().replace(/[^a-z0-9-]/g, '-'), name: 'Shipping store' });
+  const org = await t.app.services.organizations.create({
+    slug: unique('ship')
+      .toLowerCase()
+      .replace(/[^a-z0-9-]/g, '-'),
+    name: 'Shipping store',
+  });
   return openStore(t, { organizationId: org.id });
 }
 
@@ -18,7 +23,9 @@ export async function zone(store: Store, body: Record<string, unknown> = {}): Pr
 export const flat = (amount: number, currency = 'USD') => ({ flat: { amounts: [{ currency, amount }] } });
 
 export async function method(store: Store, zoneId: string, body: Record<string, unknown> = {}): Promise<any> {
-  const code = unique('m').toLowerCase().replace(/[^a-z0-9-]/g, '-');
+  const code = unique('m')
+    .toLowerCase()
+    .replace(/[^a-z0-9-]/g, '-');
   const res = await store.t.request('/api/shipping/methods', { apiKey: store.admin, body: { zoneId, name: code, code, calculator: flat(500), ...body } });
   expect(res.status, res.text).toBe(201);
   return res.body.data;

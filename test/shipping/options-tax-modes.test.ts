@@ -17,7 +17,12 @@ const WHERE = '?country=US&state=IL&postalCode=62701';
 
 /** A store of its own with one taxed delivery method (12.50 at 20 %) and a product. */
 async function taxedStore(): Promise<{ store: Store; orgId: string; methodId: string; entityId: string }> {
-  const org = await t.app.services.organizations.create({ slug: unique('shiptax').toLowerCase().replace(/[^a-z0-9-]/g, '-'), name: 'Shipping tax store' });
+  const org = await t.app.services.organizations.create({
+    slug: unique('shiptax')
+      .toLowerCase()
+      .replace(/[^a-z0-9-]/g, '-'),
+    name: 'Shipping tax store',
+  });
   const store = await openStore(t, { organizationId: org.id });
   const taxClass = await t.request('/api/tax/classes', { apiKey: store.admin, body: { name: 'standard', rateBps: 2000, isDefault: true } });
   expect(taxClass.status, taxClass.text).toBe(201);
@@ -70,7 +75,10 @@ describe('shipping options in every tax mode', () => {
     expect(options.status, options.text).toBe(200);
     const option = options.body.data.find((o: any) => o.methodId === methodId);
     expect(option).toMatchObject({ amount: 1250, taxTotal: 0 });
-    const placed = await t.request('/api/checkout', { bearer: buyer.token, body: { cartId: cart.body.data.id, paymentMethodId: 'pm_card_visa', currency: 'USD', shippingAddress: ADDRESS, shippingMethodId: methodId } });
+    const placed = await t.request('/api/checkout', {
+      bearer: buyer.token,
+      body: { cartId: cart.body.data.id, paymentMethodId: 'pm_card_visa', currency: 'USD', shippingAddress: ADDRESS, shippingMethodId: methodId },
+    });
     expect(placed.status, placed.text).toBe(201);
     const line = placed.body.data.shippingLines[0];
     expect({ amount: line.amount, taxTotal: line.taxTotal }).toEqual({ amount: option.amount, taxTotal: option.taxTotal });

@@ -15,7 +15,10 @@ beforeAll(async () => {
   t = await startTestApp(ORDER_TEST_CONFIG);
   // The default organization: the payment webhook that confirms orders is addressed to it.
   store = await openStore(t);
-  const shop = await t.request('/api/inventory/warehouses', { apiKey: store.admin, body: { name: 'Corner shop', code: unique('shop').slice(0, 30), address: { line1: '5 Market St', city: 'Springfield', postalCode: '62701', country: 'US' } } });
+  const shop = await t.request('/api/inventory/warehouses', {
+    apiKey: store.admin,
+    body: { name: 'Corner shop', code: unique('shop').slice(0, 30), address: { line1: '5 Market St', city: 'Springfield', postalCode: '62701', country: 'US' } },
+  });
   expect(shop.status, shop.text).toBe(201);
   shopId = shop.body.data.id;
   const us = await zone(store);
@@ -133,7 +136,11 @@ describe('pickup fulfilment', () => {
     const ready = await t.graphql(`mutation($id: String!) { orderReadyForPickup(id: $id) { id status } }`, { id: order.id }, { apiKey: store.admin });
     expect(ready.body.errors, ready.text).toBeUndefined();
     expect(ready.body.data!.orderReadyForPickup).toEqual({ id: order.id, status: 'ready_for_pickup' });
-    const picked = await t.graphql(`mutation($id: String!) { orderPickedUp(id: $id, reason: "collected") { status lineItems { fulfilledQuantity } } }`, { id: order.id }, { apiKey: store.admin });
+    const picked = await t.graphql(
+      `mutation($id: String!) { orderPickedUp(id: $id, reason: "collected") { status lineItems { fulfilledQuantity } } }`,
+      { id: order.id },
+      { apiKey: store.admin },
+    );
     expect(picked.body.errors, picked.text).toBeUndefined();
     expect(picked.body.data!.orderPickedUp).toEqual({ status: 'picked_up', lineItems: [{ fulfilledQuantity: 1 }] });
 

@@ -28,7 +28,12 @@ describe('pickup methods', () => {
 
     const options = await t.request(`/api/carts/${(await guestCart(store, [{ entityId }])).id}/shipping-options?country=US`, { apiKey: store.admin });
     expect(options.status, options.text).toBe(200);
-    expect(options.body.data[0]).toMatchObject({ methodId: pickup.id, kind: 'pickup', amount: 0, pickupLocation: { warehouseId: shop.body.data.id, name: 'Downtown shop', address: { line1: '5 Market St' } } });
+    expect(options.body.data[0]).toMatchObject({
+      methodId: pickup.id,
+      kind: 'pickup',
+      amount: 0,
+      pickupLocation: { warehouseId: shop.body.data.id, name: 'Downtown shop', address: { line1: '5 Market St' } },
+    });
 
     const cart = await guestCart(store, [{ entityId, quantity: 2 }]);
     const res = await checkout(store, cart, { body: { shippingMethodId: pickup.id } });
@@ -38,12 +43,16 @@ describe('pickup methods', () => {
     expect(levels.status, levels.text).toBe(200);
     const reservedAt = Object.fromEntries(levels.body.data.map((l: any) => [l.warehouseId, l.reserved]));
     expect(reservedAt).toEqual({ [shop.body.data.id]: 2, [store.warehouseId]: 0 });
-    expect(order.shippingLines).toEqual([expect.objectContaining({ methodId: pickup.id, amount: 0, pickupLocation: expect.objectContaining({ warehouseId: shop.body.data.id, name: 'Downtown shop' }) })]);
+    expect(order.shippingLines).toEqual([
+      expect.objectContaining({ methodId: pickup.id, amount: 0, pickupLocation: expect.objectContaining({ warehouseId: shop.body.data.id, name: 'Downtown shop' }) }),
+    ]);
 
     // The shop has nothing left: a third unit cannot be collected there, even though the default warehouse has stock.
     const again = await checkout(store, await guestCart(store, [{ entityId }]), { body: { shippingMethodId: pickup.id } });
     expect(again.status).toBe(422);
-    const courier = await checkout(store, await guestCart(store, [{ entityId }]), { body: { shippingMethodId: (await t.request('/api/shipping/methods', { apiKey: store.admin })).body.data.find((m: any) => m.name === 'Courier').id } });
+    const courier = await checkout(store, await guestCart(store, [{ entityId }]), {
+      body: { shippingMethodId: (await t.request('/api/shipping/methods', { apiKey: store.admin })).body.data.find((m: any) => m.name === 'Courier').id },
+    });
     expect(courier.status, courier.text).toBe(201);
   });
 });

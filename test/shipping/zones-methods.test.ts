@@ -11,7 +11,10 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const slug = () => unique('m').toLowerCase().replace(/[^a-z0-9-]/g, '-');
+const slug = () =>
+  unique('m')
+    .toLowerCase()
+    .replace(/[^a-z0-9-]/g, '-');
 const FLAT = { flat: { amounts: [{ currency: 'USD', amount: 500 }] } };
 
 async function zone(body: Record<string, unknown> = {}, apiKey = admin): Promise<any> {
@@ -56,7 +59,10 @@ describe('shipping zones', () => {
     ] as const) {
       const res = await t.request('/api/shipping/zones', { apiKey: admin, body });
       expect(res.status, JSON.stringify(body)).toBe(422);
-      expect(res.body.error.details.map((d: any) => d.field), JSON.stringify(body)).toContain(field);
+      expect(
+        res.body.error.details.map((d: any) => d.field),
+        JSON.stringify(body),
+      ).toContain(field);
     }
     const taken = await zone();
     expect((await t.request('/api/shipping/zones', { apiKey: admin, body: { name: taken.name, countries: ['US'] } })).status).toBe(409);
@@ -100,10 +106,26 @@ describe('shipping methods', () => {
       minSubtotal: 100,
       maxSubtotal: null,
       customerGroupIds: ['wholesale'],
-      calculator: { kind: 'weight_table', currency: 'USD', bands: [{ upTo: 1000, amount: 400 }, { upTo: 5000, amount: 900 }, { upTo: null, amount: 2000 }], amounts: null },
+      calculator: {
+        kind: 'weight_table',
+        currency: 'USD',
+        bands: [
+          { upTo: 1000, amount: 400 },
+          { upTo: 5000, amount: 900 },
+          { upTo: null, amount: 2000 },
+        ],
+        amounts: null,
+      },
     });
-    const free = await method({ zoneId: z.id, calculator: { freeOver: { thresholds: [{ currency: 'USD', amount: 10_000 }], otherwise: { perItem: { amounts: [{ currency: 'USD', amount: 150 }] } } } } });
-    expect(free.calculator).toMatchObject({ kind: 'free_over', thresholds: [{ currency: 'USD', amount: 10_000 }], otherwise: { kind: 'per_item', amounts: [{ currency: 'USD', amount: 150 }] } });
+    const free = await method({
+      zoneId: z.id,
+      calculator: { freeOver: { thresholds: [{ currency: 'USD', amount: 10_000 }], otherwise: { perItem: { amounts: [{ currency: 'USD', amount: 150 }] } } } },
+    });
+    expect(free.calculator).toMatchObject({
+      kind: 'free_over',
+      thresholds: [{ currency: 'USD', amount: 10_000 }],
+      otherwise: { kind: 'per_item', amounts: [{ currency: 'USD', amount: 150 }] },
+    });
     const priced = await method({ zoneId: z.id, calculator: { priceTable: { currency: 'EUR', bands: [{ upTo: 5000, amount: 700 }, { amount: 0 }] } } });
     expect(priced.calculator.kind).toBe('price_table');
 
@@ -125,7 +147,21 @@ describe('shipping methods', () => {
       [{ zoneId: z.id, calculator: { flat: { amounts: [{ currency: 'USD', amount: 1 }] }, perItem: { amounts: [{ currency: 'USD', amount: 1 }] } } }, 'calculator'],
       [{ zoneId: z.id, calculator: { flat: { amounts: [{ currency: 'usd', amount: 1 }] } } }, 'calculator.flat.amounts.0.currency'],
       [{ zoneId: z.id, calculator: { flat: { amounts: [{ currency: 'USD', amount: -1 }] } } }, 'calculator.flat.amounts.0.amount'],
-      [{ zoneId: z.id, calculator: { weightTable: { currency: 'USD', bands: [{ upTo: 500, amount: 1 }, { upTo: 100, amount: 2 }] } } }, 'calculator.weightTable.bands.1.upTo'],
+      [
+        {
+          zoneId: z.id,
+          calculator: {
+            weightTable: {
+              currency: 'USD',
+              bands: [
+                { upTo: 500, amount: 1 },
+                { upTo: 100, amount: 2 },
+              ],
+            },
+          },
+        },
+        'calculator.weightTable.bands.1.upTo',
+      ],
       [{ zoneId: z.id, calculator: { freeOver: { thresholds: [{ currency: 'USD', amount: 1 }], otherwise: {} } } }, 'calculator.freeOver.otherwise'],
       [{ zoneId: theirZone.id }, 'zoneId'],
       [{ zoneId: z.id, kind: 'pickup' }, 'warehouseId'],
@@ -135,7 +171,10 @@ describe('shipping methods', () => {
     for (const [body, field] of cases) {
       const res = await t.request('/api/shipping/methods', { apiKey: admin, body: { name: 'x', code: slug(), calculator: FLAT, ...body } });
       expect(res.status, `${JSON.stringify(body)} ${res.text}`).toBe(422);
-      expect(res.body.error.details.map((d: any) => d.field), JSON.stringify(res.body.error.details)).toContain(field);
+      expect(
+        res.body.error.details.map((d: any) => d.field),
+        JSON.stringify(res.body.error.details),
+      ).toContain(field);
     }
     const taken = await method({ zoneId: z.id });
     expect((await t.request('/api/shipping/methods', { apiKey: admin, body: { zoneId: z.id, name: 'x', code: taken.code, calculator: FLAT } })).status).toBe(409);

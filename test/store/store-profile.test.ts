@@ -39,7 +39,15 @@ describe('store profile', () => {
 
   it('shows the public part of general, branding, policies and shipping, and never the staff-only settings', async () => {
     await patch('general', { currency: 'EUR', currencies: ['USD', 'EUR'], locale: 'de', locales: ['en'], timezone: 'Europe/Berlin' });
-    await patch('branding', { storeName: 'Kiosk', logoUrl: 'https://cdn.example.com/logo.png', primaryColor: '#112233', email: 'hi@example.com', taxId: 'DE123456789', legalName: 'Kiosk GmbH', receiptFooter: 'internal footer' });
+    await patch('branding', {
+      storeName: 'Kiosk',
+      logoUrl: 'https://cdn.example.com/logo.png',
+      primaryColor: '#112233',
+      email: 'hi@example.com',
+      taxId: 'DE123456789',
+      legalName: 'Kiosk GmbH',
+      receiptFooter: 'internal footer',
+    });
     await patch('policies', { refundDailyCap: 5000, refundUndoWindowMinutes: 30, termsUrl: 'https://example.com/terms', returnsUrl: 'https://example.com/returns' });
     await patch('shipping', { flatRate: 495, freeOver: 5000 });
     const res = await t.request('/api/store', { apiKey: storefront });
@@ -65,7 +73,13 @@ describe('store profile', () => {
       expect(rest.body.data.defaultCurrency).toBe('EUR');
       const gql = await t.graphql('{ store { name currencies defaultCurrency branding { primaryColor } policies { shippingFlatRate } } }', {}, credential);
       expect(gql.body.errors).toBeUndefined();
-      expect(gql.body.data.store).toEqual({ name: 'Kiosk', currencies: ['EUR', 'USD'], defaultCurrency: 'EUR', branding: { primaryColor: '#112233' }, policies: { shippingFlatRate: 495 } });
+      expect(gql.body.data.store).toEqual({
+        name: 'Kiosk',
+        currencies: ['EUR', 'USD'],
+        defaultCurrency: 'EUR',
+        branding: { primaryColor: '#112233' },
+        policies: { shippingFlatRate: 495 },
+      });
     }
     expect((await t.request('/api/settings/general', { apiKey: storefront })).status).toBe(403);
     expect((await t.request('/api/store')).status).toBe(401);

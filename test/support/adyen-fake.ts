@@ -117,7 +117,16 @@ export async function startAdyenFake(options: { multiplePartialCaptures?: boolea
   const error = (status: number, errorCode: string, message: string, errorType = 'validation') => ({ status, body: { status, errorCode, message, errorType } });
 
   function authorisedNotification(p: FakeAdyenPayment, success: boolean, reason?: string) {
-    notify({ eventCode: 'AUTHORISATION', success: String(success), pspReference: p.pspReference, merchantReference: p.merchantReference, amount: p.amount, paymentMethod: 'visa', ...(reason ? { reason } : {}), ...(success ? { operations: ['CANCEL', 'CAPTURE', 'REFUND'] } : {}) });
+    notify({
+      eventCode: 'AUTHORISATION',
+      success: String(success),
+      pspReference: p.pspReference,
+      merchantReference: p.merchantReference,
+      amount: p.amount,
+      paymentMethod: 'visa',
+      ...(reason ? { reason } : {}),
+      ...(success ? { operations: ['CANCEL', 'CAPTURE', 'REFUND'] } : {}),
+    });
   }
 
   function authorise(p: FakeAdyenPayment) {
@@ -130,7 +139,8 @@ export async function startAdyenFake(options: { multiplePartialCaptures?: boolea
 
   function createPayment(body: any): { status: number; body: unknown } {
     const amount = body.amount;
-    if (!amount || !Number.isSafeInteger(amount.value) || amount.value < 0 || typeof amount.currency !== 'string') return error(422, '100', "Required field 'amount' is not provided.");
+    if (!amount || !Number.isSafeInteger(amount.value) || amount.value < 0 || typeof amount.currency !== 'string')
+      return error(422, '100', "Required field 'amount' is not provided.");
     if (typeof body.reference !== 'string' || !body.reference) return error(422, '130', "Required field 'reference' is not provided.");
     if (typeof body.returnUrl !== 'string' || !body.returnUrl) return error(422, '14_006', "Required field 'returnUrl' is not provided.");
     const number = cardNumber(body.paymentMethod);
@@ -157,14 +167,24 @@ export async function startAdyenFake(options: { multiplePartialCaptures?: boolea
       const paymentData = Buffer.from(`pd:${p.pspReference}`).toString('base64');
       const native = body.authenticationData?.threeDSRequestData?.nativeThreeDS === 'preferred';
       const action: AdyenAction = native
-        ? { type: 'threeDS2', subtype: 'fingerprint', paymentMethodType: 'scheme', token: Buffer.from(JSON.stringify({ threeDSMethodNotificationURL: `${base}/threeDS/notify`, threeDSServerTransID: md })).toString('base64'), authorisationToken: md, paymentData }
+        ? {
+            type: 'threeDS2',
+            subtype: 'fingerprint',
+            paymentMethodType: 'scheme',
+            token: Buffer.from(JSON.stringify({ threeDSMethodNotificationURL: `${base}/threeDS/notify`, threeDSServerTransID: md })).toString('base64'),
+            authorisationToken: md,
+            paymentData,
+          }
         : { type: 'redirect', paymentMethodType: 'scheme', method: 'GET', url: `${base}/threeDS/redirect?MD=${md}` };
       // v71 names the payment's pspReference on action answers too (older versions did not).
       return { status: 200, body: { resultCode: native ? 'IdentifyShopper' : 'RedirectShopper', action, pspReference: p.pspReference, merchantReference: p.merchantReference } };
     }
     p.status = 'refused';
     authorisedNotification(p, false, 'Refused');
-    return { status: 200, body: { resultCode: 'Refused', pspReference: p.pspReference, merchantReference: p.merchantReference, refusalReason: 'Refused', refusalReasonCode: '2', amount: p.amount } };
+    return {
+      status: 200,
+      body: { resultCode: 'Refused', pspReference: p.pspReference, merchantReference: p.merchantReference, refusalReason: 'Refused', refusalReasonCode: '2', amount: p.amount },
+    };
   }
 
   function paymentDetails(body: any): { status: number; body: unknown } {
@@ -172,12 +192,27 @@ export async function startAdyenFake(options: { multiplePartialCaptures?: boolea
     if (typeof result !== 'string') return error(422, '14_0', "Required field 'details' is not provided.");
     const p = [...payments.values()].find((x) => x.redirectResult === result);
     if (!p) return error(422, '14_018', 'Invalid payload provided');
-    if (p.status === 'authorised') return { status: 200, body: { resultCode: 'Authorised', pspReference: p.pspReference, merchantReference: p.merchantReference, amount: p.amount } };
-    if (p.status !== 'pending_action') return { status: 200, body: { resultCode: 'Refused', pspReference: p.pspReference, merchantReference: p.merchantReference, refusalReason: '3D Not Authenticated', refusalReasonCode: '11' } };
+    if (p.status === 'authorised')
+      return { status: 200, body: { resultCode: 'Authorised', pspReference: p.pspReference, merchantReference: p.merchantReference, amount: p.amount } };
+    if (p.status !== 'pending_action')
+      return {
+        status: 200,
+        body: { resultCode: 'Refused', pspReference: p.pspReference, merchantReference: p.merchantReference, refusalReason: '3D Not Authenticated', refusalReasonCode: '11' },
+      };
     if (p.threeDSOutcome === 'authorised') return { status: 200, body: authorise(p) };
     p.status = 'refused';
     authorisedNotification(p, false, '3D Not Authenticated');
-    return { status: 200, body: { resultCode: 'Refused', pspReference: p.pspReference, merchantReference: p.merchantReference, refusalReason: '3D Not Authenticated', refusalReasonCode: '11', amount: p.amount } };
+    return {
+      status: 200,
+      body: {
+        resultCode: 'Refused',
+        pspReference: p.pspReference,
+        merchantReference: p.merchantReference,
+        refusalReason: '3D Not Authenticated',
+        refusalReasonCode: '11',
+        amount: p.amount,
+      },
+    };
   }
 
   function modify(kind: 'captures' | 'cancels' | 'refunds', paymentPsp: string, body: any): { status: number; body: unknown } {
@@ -185,9 +220,27 @@ export async function startAdyenFake(options: { multiplePartialCaptures?: boolea
     if (!p) return error(422, '167', 'Original pspReference required for this operation');
     if (typeof body.reference !== 'string') body.reference = undefined;
     const modification = psp();
-    const received = (amount?: AdyenAmount) => ({ status: 201, body: { merchantAccount, paymentPspReference: p.pspReference, pspReference: modification, ...(body.reference ? { reference: body.reference } : {}), status: 'received', ...(amount ? { amount } : {}) } });
+    const received = (amount?: AdyenAmount) => ({
+      status: 201,
+      body: {
+        merchantAccount,
+        paymentPspReference: p.pspReference,
+        pspReference: modification,
+        ...(body.reference ? { reference: body.reference } : {}),
+        status: 'received',
+        ...(amount ? { amount } : {}),
+      },
+    });
     const event = (eventCode: string, success: boolean, amount: AdyenAmount, reason?: string) =>
-      notify({ eventCode, success: String(success), pspReference: modification, originalReference: p.pspReference, merchantReference: body.reference ?? p.merchantReference, amount, ...(reason ? { reason } : {}) });
+      notify({
+        eventCode,
+        success: String(success),
+        pspReference: modification,
+        originalReference: p.pspReference,
+        merchantReference: body.reference ?? p.merchantReference,
+        amount,
+        ...(reason ? { reason } : {}),
+      });
 
     if (kind === 'cancels') {
       p.modifications.push({ kind: 'cancel', pspReference: modification, amount: 0, reference: body.reference ?? '' });
@@ -262,7 +315,8 @@ export async function startAdyenFake(options: { multiplePartialCaptures?: boolea
       } catch {
         return send(400, { status: 400, errorCode: '702', message: 'Malformed JSON', errorType: 'validation' });
       }
-      if (url.pathname !== '/v71/payments/details' && body.merchantAccount !== merchantAccount) return send(403, { status: 403, errorCode: '901', message: 'Invalid Merchant Account', errorType: 'security' });
+      if (url.pathname !== '/v71/payments/details' && body.merchantAccount !== merchantAccount)
+        return send(403, { status: 403, errorCode: '901', message: 'Invalid Merchant Account', errorType: 'security' });
       const key = typeof req.headers['idempotency-key'] === 'string' ? req.headers['idempotency-key'] : null;
       const known = key ? answers.get(key) : undefined;
       requests.push({ path: url.pathname, idempotencyKey: key, replayed: Boolean(known), body });

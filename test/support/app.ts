@@ -86,20 +86,20 @@ export interface TestApp {
 export async function startTestApp(overrides: ConfigInput = {}, options: { logger?: Logger; port?: number } = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const config = resolveConfig(
-      {
-        env: 'test',
-        baseUrl: TEST_BASE_URL,
-        databaseUrl: database.url,
-        // Through PgBouncer (.ci/run): LISTEN and migrations need the server itself.
-        ...(process.env.DATABASE_URL && process.env.DATABASE_DIRECT_URL ? { databaseDirectUrl: databaseUrl(process.env.DATABASE_DIRECT_URL, database.name) } : {}),
-        dataDir: path.join(PACKAGE_ROOT, '.test-data'),
-        logLevel: 'silent',
-        auth: { secret: 'test-secret-test-secret-test-secret-0123456789' },
-        // Every test signs its users in from 127.0.0.1: the per-address sign-in budget would
-        // throttle the suite itself. Tests of that budget set their own.
-        rateLimit: { authAddress: { points: 1_000_000, durationSeconds: 60 } },
-      },
-      overrides,
+    {
+      env: 'test',
+      baseUrl: TEST_BASE_URL,
+      databaseUrl: database.url,
+      // Through PgBouncer (.ci/run): LISTEN and migrations need the server itself.
+      ...(process.env.DATABASE_URL && process.env.DATABASE_DIRECT_URL ? { databaseDirectUrl: databaseUrl(process.env.DATABASE_DIRECT_URL, database.name) } : {}),
+      dataDir: path.join(PACKAGE_ROOT, '.test-data'),
+      logLevel: 'silent',
+      auth: { secret: 'test-secret-test-secret-test-secret-0123456789' },
+      // Every test signs its users in from 127.0.0.1: the per-address sign-in budget would
+      // throttle the suite itself. Tests of that budget set their own.
+      rateLimit: { authAddress: { points: 1_000_000, durationSeconds: 60 } },
+    },
+    overrides,
   );
   const app = await createApp(config, { migrate: false, countStatements: true, logger: options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent') });
   let server: Listening;

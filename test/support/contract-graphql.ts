@@ -186,11 +186,7 @@ function walkValue(walk: Walk, type: GraphQLOutputType, value: Json, selections:
 }
 
 /** The problems of one answer (empty when it matches), or null when the request never executed. */
-export function graphqlAnswerProblems(
-  schema: GraphQLSchema,
-  request: { query?: unknown; variables?: unknown; operationName?: unknown },
-  body: unknown,
-): string[] | null {
+export function graphqlAnswerProblems(schema: GraphQLSchema, request: { query?: unknown; variables?: unknown; operationName?: unknown }, body: unknown): string[] | null {
   if (typeof request.query !== 'string' || !plainObject(body)) return null;
   // Refused before execution (credentials, origin, body guards): /graphql answers the API's error
   // envelope, as every route does; it must be exactly that.
@@ -213,7 +209,8 @@ export function graphqlAnswerProblems(
     return problems;
   }
   const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-  const operation = typeof request.operationName === 'string' ? operations.find((o) => o.name?.value === request.operationName) : operations.length === 1 ? operations[0] : undefined;
+  const operation =
+    typeof request.operationName === 'string' ? operations.find((o) => o.name?.value === request.operationName) : operations.length === 1 ? operations[0] : undefined;
   if (!operation) return problems;
   const root = operation.operation === 'query' ? schema.getQueryType() : operation.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
   if (!root) return problems;
@@ -232,9 +229,7 @@ export function graphqlAnswerProblems(
       if (type) variables[name] = valueFromAST(definition.defaultValue, type as never);
     }
   }
-  const fragments = Object.fromEntries(
-    document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
-  );
+  const fragments = Object.fromEntries(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
   const walk: Walk = { schema, fragments, variables, covered, problems };
   walkValue(walk, root, body.data, [operation.selectionSet], []);
   return problems;

@@ -84,10 +84,7 @@ export default async function setup(project: TestProject) {
     // The mismatch details (mismatches.log) stay for reading when there were any.
     if (!counts.restMismatches && !counts.graphqlMismatches) fs.rmSync(countsDir, { recursive: true, force: true });
     await admin(adminUrl, async (client) => {
-      const { rows } = await client.query<{ datname: string }>(
-        "select datname from pg_database where datname like 'commerce_test_%' and datname like $1",
-        [`%_${process.pid}_%`],
-      );
+      const { rows } = await client.query<{ datname: string }>("select datname from pg_database where datname like 'commerce_test_%' and datname like $1", [`%_${process.pid}_%`]);
       for (const { datname } of rows) await client.query(`drop database if exists ${client.escapeIdentifier(datname)} with (force)`);
     });
     await embedded?.stop();

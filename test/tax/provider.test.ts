@@ -34,9 +34,9 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   if (mode === 'garbled') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"tax":{"breakdown":{"line_items":[]}}}');
   const rate = 0.08875;
   const lines = body.line_items.map((l: any) => ({ id: l.id, combined_tax_rate: rate, tax_collectable: Math.round((l.unit_price * l.quantity - l.discount) * rate * 100) / 100 }));
-  res.writeHead(200, { 'content-type': 'application/json' }).end(
-    JSON.stringify({ tax: { amount_to_collect: 0, rate, breakdown: { line_items: lines, shipping: { tax_collectable: Math.round(body.shipping * rate * 100) / 100 } } } }),
-  );
+  res
+    .writeHead(200, { 'content-type': 'application/json' })
+    .end(JSON.stringify({ tax: { amount_to_collect: 0, rate, breakdown: { line_items: lines, shipping: { tax_collectable: Math.round(body.shipping * rate * 100) / 100 } } } }));
 }
 
 beforeAll(async () => {
@@ -59,19 +59,30 @@ describe('TaxJar provider', () => {
     expect([toMinor(1.005, 2), toMinor(19.99, 2), toMinor(0.1 + 0.2, 2)]).toEqual([101, 1999, 30]);
   });
 
-  it('sends the draft in TaxJar\'s shape and charges the tax it answers', async () => {
+  it("sends the draft in TaxJar's shape and charges the tax it answers", async () => {
     mode = 'ok';
     received.length = 0;
     const a = await product(store, { price: 1_999, stock: 5 });
     const b = await product(store, { price: 500, stock: 5 });
-    const res = await checkout(store, await guestCart(store, [{ entityId: a, quantity: 2 }, { entityId: b }]), { body: { shippingAddress: { ...ADDRESS, state: 'NY', postalCode: '10001' } } });
+    const res = await checkout(store, await guestCart(store, [{ entityId: a, quantity: 2 }, { entityId: b }]), {
+      body: { shippingAddress: { ...ADDRESS, state: 'NY', postalCode: '10001' } },
+    });
     expect(res.status, res.text).toBe(201);
     expect(received).toHaveLength(1);
     expect(received[0]).toMatchObject({ method: 'POST', path: '/v2/taxes', auth: 'Bearer tj_test_token' });
     expect(received[0].body).toMatchObject({
-      from_country: 'US', from_zip: '10004', from_state: 'NY', to_country: 'US', to_zip: '10001', to_state: 'NY',
-      amount: 44.98, shipping: 5,
-      line_items: [{ id: '0', quantity: 2, unit_price: 19.99, discount: 0 }, { id: '1', quantity: 1, unit_price: 5, discount: 0 }],
+      from_country: 'US',
+      from_zip: '10004',
+      from_state: 'NY',
+      to_country: 'US',
+      to_zip: '10001',
+      to_state: 'NY',
+      amount: 44.98,
+      shipping: 5,
+      line_items: [
+        { id: '0', quantity: 2, unit_price: 19.99, discount: 0 },
+        { id: '1', quantity: 1, unit_price: 5, discount: 0 },
+      ],
     });
     const order = res.body.data;
     // 39.98 × 8.875 % = 3.548… → 3.55; 5.00 → 0.44; shipping 5.00 → 0.44.

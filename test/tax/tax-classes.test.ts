@@ -11,7 +11,10 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const slug = () => unique('rate').toLowerCase().replace(/[^a-z0-9-]/g, '-');
+const slug = () =>
+  unique('rate')
+    .toLowerCase()
+    .replace(/[^a-z0-9-]/g, '-');
 
 async function createClass(body: Record<string, unknown>, apiKey = admin): Promise<any> {
   const res = await t.request('/api/tax/classes', { apiKey, body: { name: slug(), rateBps: 2000, ...body } });
@@ -60,7 +63,14 @@ describe('tax classes', () => {
     expect(dup.body.error.code).toBe('CONFLICT');
     const other = await createClass({});
     expect((await t.request(`/api/tax/classes/${other.id}`, { method: 'PATCH', apiKey: admin, body: { name: taken.name } })).status).toBe(409);
-    for (const body of [{ name: 'Has Caps', rateBps: 1 }, { name: 'ok-name', rateBps: -1 }, { name: 'ok-name', rateBps: 10_001 }, { name: 'ok-name', rateBps: 12.5 }, { rateBps: 5 }, { name: 'ok-name' }]) {
+    for (const body of [
+      { name: 'Has Caps', rateBps: 1 },
+      { name: 'ok-name', rateBps: -1 },
+      { name: 'ok-name', rateBps: 10_001 },
+      { name: 'ok-name', rateBps: 12.5 },
+      { rateBps: 5 },
+      { name: 'ok-name' },
+    ]) {
       const res = await t.request('/api/tax/classes', { apiKey: admin, body });
       expect(res.status, JSON.stringify(body)).toBe(422);
       expect(res.body.error.code).toBe('VALIDATION_FAILED');
@@ -122,7 +132,11 @@ describe('per-line tax resolver', () => {
 
     // No default class yet: the plain entity pays 0.
     let rates = await t.app.services.tax.resolveTaxRates(ctx, lines);
-    expect(rates.map((r) => [r.source, r.rateBps])).toEqual([['variant', 500], ['entity', 1000], ['none', 0]]);
+    expect(rates.map((r) => [r.source, r.rateBps])).toEqual([
+      ['variant', 500],
+      ['entity', 1000],
+      ['none', 0],
+    ]);
 
     const standard = await createClass({ rateBps: 2000, isDefault: true }, other.admin);
     rates = await t.app.services.tax.resolveTaxRates(ctx, lines);
@@ -145,11 +159,16 @@ describe('per-line tax resolver', () => {
     expect(t.app.services.tax.lineTax(999n, 2000)).toBe(200n); // 199.8 → 200
   });
 
-  it('answers a batch in one statement, inside the caller\'s transaction', async () => {
+  it("answers a batch in one statement, inside the caller's transaction", async () => {
     const entities = await Promise.all(Array.from({ length: 10 }, () => createEntity(t, admin)));
     const ctx = await ctxFor(t);
     const before = t.statements();
-    const rates = await t.app.db.$transaction((tx) => t.app.services.tax.resolveTaxRates({ ...ctx, db: tx }, entities.map((e) => ({ entityId: e.id }))));
+    const rates = await t.app.db.$transaction((tx) =>
+      t.app.services.tax.resolveTaxRates(
+        { ...ctx, db: tx },
+        entities.map((e) => ({ entityId: e.id })),
+      ),
+    );
     expect(rates).toHaveLength(10);
     expect(t.statements() - before).toBe(2); // the resolver's statement and COMMIT
   });

@@ -52,7 +52,16 @@ describe('checkout totals (pure), property', () => {
     fc.assert(
       fc.property(totalsInput, (input) => {
         const out = computeTotals(input);
-        const amounts = [out.subtotal, out.discountTotal, out.taxTotal, out.shippingTotal, out.shippingTaxTotal, out.grandTotal, ...out.lines.flatMap((l) => [l.totalPrice, l.discountTotal, l.taxTotal]), ...out.shippingLines.flatMap((s) => [s.amount, s.taxTotal])];
+        const amounts = [
+          out.subtotal,
+          out.discountTotal,
+          out.taxTotal,
+          out.shippingTotal,
+          out.shippingTaxTotal,
+          out.grandTotal,
+          ...out.lines.flatMap((l) => [l.totalPrice, l.discountTotal, l.taxTotal]),
+          ...out.shippingLines.flatMap((s) => [s.amount, s.taxTotal]),
+        ];
         expect(amounts.every((a) => Number.isSafeInteger(a) && a >= 0)).toBe(true);
         expect(out.subtotal).toBe(out.lines.reduce((s, l) => s + l.totalPrice, 0));
         expect(out.discountTotal).toBe(out.lines.reduce((s, l) => s + l.discountTotal, 0));
@@ -111,9 +120,16 @@ describe('checkout over HTTP, property', () => {
           await setSettings(store, 'general', { pricesIncludeTax: c.pricesIncludeTax });
           await setSettings(store, 'tax', { exemptCustomerGroupIds: ['exempt'] });
           const ids = await Promise.all(c.prices.map((p) => product(store, { price: p.price, stock: 10 })));
-          const cart = await guestCart(store, ids.map((entityId, i) => ({ entityId, quantity: c.prices[i]!.quantity })));
+          const cart = await guestCart(
+            store,
+            ids.map((entityId, i) => ({ entityId, quantity: c.prices[i]!.quantity })),
+          );
           const res = await checkout(store, cart, {
-            body: { shippingAddress: { ...ADDRESS, country: c.country, state: c.country === 'US' ? 'IL' : undefined }, ...(c.exempt ? { customerGroupIds: ['exempt'] } : {}), idempotencyKey: unique('k') },
+            body: {
+              shippingAddress: { ...ADDRESS, country: c.country, state: c.country === 'US' ? 'IL' : undefined },
+              ...(c.exempt ? { customerGroupIds: ['exempt'] } : {}),
+              idempotencyKey: unique('k'),
+            },
           });
           expect(res.status, res.text).toBe(201);
           const order = res.body.data;

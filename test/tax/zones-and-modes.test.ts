@@ -19,7 +19,16 @@ async function freshStore(): Promise<Store & { orgId: string }> {
 }
 
 async function taxClass(store: Store, rateBps: number, isDefault = true): Promise<string> {
-  const res = await t.request('/api/tax/classes', { apiKey: store.admin, body: { name: unique('c').toLowerCase().replace(/[^a-z0-9-]/g, '-'), rateBps, isDefault } });
+  const res = await t.request('/api/tax/classes', {
+    apiKey: store.admin,
+    body: {
+      name: unique('c')
+        .toLowerCase()
+        .replace(/[^a-z0-9-]/g, '-'),
+      rateBps,
+      isDefault,
+    },
+  });
   expect(res.status, res.text).toBe(201);
   return res.body.data.id;
 }
@@ -122,13 +131,16 @@ describe('tax rates by zone', () => {
     ];
     for (const [address, rateA, rateB] of cases) {
       const order = await orderFor(store, [{ entityId: a }, { entityId: b }], address);
-      expect(order.lineItems.map((l: any) => l.taxRateBps), JSON.stringify(address)).toEqual([rateA, rateB]);
+      expect(
+        order.lineItems.map((l: any) => l.taxRateBps),
+        JSON.stringify(address),
+      ).toEqual([rateA, rateB]);
       expect(order.taxTotal).toBe(rateA + rateB);
       expect(order.grandTotal).toBe(20_000 + rateA + rateB);
     }
   });
 
-  it('digital goods are taxed at the store\'s address', async () => {
+  it("digital goods are taxed at the store's address", async () => {
     const store = await freshStore();
     const standard = await taxClass(store, 1000);
     await rate(store, { taxClassId: standard, countryCode: 'DE', rateBps: 1900 });
@@ -142,7 +154,7 @@ describe('tax rates by zone', () => {
 });
 
 describe('tax-inclusive prices', () => {
-  it('extracts the destination\'s tax from the listed price; every destination pays the same gross', async () => {
+  it("extracts the destination's tax from the listed price; every destination pays the same gross", async () => {
     const store = await freshStore();
     const standard = await taxClass(store, 2000);
     await rate(store, { taxClassId: standard, countryCode: 'DE', rateBps: 1900 });
@@ -178,13 +190,16 @@ describe('tax-inclusive prices', () => {
     const order = await orderFor(store, [{ entityId: p, quantity: 2 }], {});
     expect(order).toMatchObject({ subtotal: 2_400, taxTotal: 400, grandTotal: 2_400 });
     await pay(store, order);
-    const refund = await t.request(`/api/orders/${order.id}/refunds`, { apiKey: store.admin, body: { lines: [{ lineItemId: order.lineItems[0].lineItemId, quantity: 1 }], reason: 'returned' } });
+    const refund = await t.request(`/api/orders/${order.id}/refunds`, {
+      apiKey: store.admin,
+      body: { lines: [{ lineItemId: order.lineItems[0].lineItemId, quantity: 1 }], reason: 'returned' },
+    });
     expect(refund.status, refund.text).toBe(201);
     expect(refund.body.data.amount).toBe(1_200);
   });
 });
 
-describe('exemptions and the customer\'s own groups', () => {
+describe("exemptions and the customer's own groups", () => {
   it('an exempt group pays no tax and the invoice says "Reverse charge"; groups come from the signed-in customer\'s profile', async () => {
     const store = await freshStore();
     const orgId = store.orgId;
@@ -202,7 +217,10 @@ describe('exemptions and the customer\'s own groups', () => {
     expect(added.status, added.text).toBe(201);
     // The cart prices the item at the customer's group price too.
     expect(added.body.data.items[0].unitPriceSnapshot).toBe(4_000);
-    const res = await t.request('/api/checkout', { bearer: buyer.token, body: { cartId: cart.body.data.id, paymentMethodId: 'pm_card_visa', currency: 'USD', shippingAddress: ADDRESS } });
+    const res = await t.request('/api/checkout', {
+      bearer: buyer.token,
+      body: { cartId: cart.body.data.id, paymentMethodId: 'pm_card_visa', currency: 'USD', shippingAddress: ADDRESS },
+    });
     expect(res.status, res.text).toBe(201);
     // The group's price and the exemption both applied without the shopper naming a group.
     expect(res.body.data).toMatchObject({ subtotal: 4_000, taxTotal: 0, grandTotal: 4_000, customerGroupIds: ['b2b-eu'] });

@@ -40,7 +40,11 @@ async function endpoint(path: string, events: string[] = ['catalog.create'], api
 }
 
 /** What a catalog write does: record the event inside its transaction. */
-async function emit(type: 'catalog.create' | 'orders.create' = 'catalog.create', data: Record<string, unknown> = { entityId: 'ent-1', slug: 'blue-shirt' }, organizationId = org): Promise<string> {
+async function emit(
+  type: 'catalog.create' | 'orders.create' = 'catalog.create',
+  data: Record<string, unknown> = { entityId: 'ent-1', slug: 'blue-shirt' },
+  organizationId = org,
+): Promise<string> {
   return t.app.db.$transaction(async (tx) => {
     await recordEvent(tx, { organizationId, actorId: 'u-1', requestId: 'r-1' }, type, data as never);
     return (await tx.domainEvent.findFirstOrThrow({ where: { organizationId }, orderBy: { createdAt: 'desc' } })).id;
@@ -112,7 +116,9 @@ describe('webhook delivery', () => {
     expect(verifyStandardWebhook(secret, { ...request.headers, 'webhook-id': 'msg_other' }, request.body)).toBe(false);
     // Our exported verify() agrees with the receiver's own implementation.
     const header = (name: string) => request.headers[name] as string;
-    expect(verify(secret, { 'webhook-id': header('webhook-id'), 'webhook-timestamp': header('webhook-timestamp'), 'webhook-signature': header('webhook-signature') }, request.body)).toBe(true);
+    expect(
+      verify(secret, { 'webhook-id': header('webhook-id'), 'webhook-timestamp': header('webhook-timestamp'), 'webhook-signature': header('webhook-signature') }, request.body),
+    ).toBe(true);
   });
 
   it('sends one delivery per endpoint and matching event; * gets everything, other organizations nothing', async () => {
@@ -125,7 +131,12 @@ describe('webhook delivery', () => {
     await emit('catalog.create', { entityId: 'e-2' });
     await run();
     expect(receiver.received.filter((r) => r.path === '/named').map((r) => r.json.type)).toEqual(['orders.create']);
-    expect(receiver.received.filter((r) => r.path === '/all').map((r) => r.json.type).sort()).toEqual(['catalog.create', 'orders.create']);
+    expect(
+      receiver.received
+        .filter((r) => r.path === '/all')
+        .map((r) => r.json.type)
+        .sort(),
+    ).toEqual(['catalog.create', 'orders.create']);
     expect(receiver.received.filter((r) => r.path === '/foreign')).toEqual([]);
     expect(receiver.received.every((r) => r.verified)).toBe(true);
     expect(await deliveriesOf(named.id)).toHaveLength(1);
@@ -140,7 +151,10 @@ describe('webhook delivery', () => {
 
   it('retries after a 500 with backoff, with the same webhook-id, until it succeeds', async () => {
     const hook = await endpoint('/flaky');
-    receiver.script('/flaky', [{ status: 500, body: 'database is down' }, { status: 200, body: 'ok now' }]);
+    receiver.script('/flaky', [
+      { status: 500, body: 'database is down' },
+      { status: 200, body: 'ok now' },
+    ]);
     await emit();
     const first = await run();
     expect(first.jobs).toEqual([expect.objectContaining({ taskSlug: 'webhooks/deliver', status: 'pending', error: expect.stringMatching(/HTTP 500/) })]);
@@ -222,7 +236,10 @@ describe('webhook delivery', () => {
 
   it('redelivers a failed delivery with the same webhook-id; a pending one is 409', async () => {
     const hook = await endpoint('/second-chance');
-    receiver.script('/second-chance', [{ status: 410, body: 'gone' }, { status: 200, body: 'welcome back' }]);
+    receiver.script('/second-chance', [
+      { status: 410, body: 'gone' },
+      { status: 200, body: 'welcome back' },
+    ]);
     await emit();
     await run();
     const [failed] = await deliveriesOf(hook.id);
@@ -276,4 +293,3 @@ describe('webhook delivery', () => {
     expect(receiver.received.filter((r) => r.path === '/deleted-meanwhile')).toEqual([]);
   });
 });
-

@@ -59,9 +59,25 @@ export default function FailedJobs() {
       columns={[
         { key: 'task', title: 'Task', render: (j) => j.taskSlug },
         { key: 'attempts', title: 'Attempts', align: 'right', render: (j) => `${j.attempts} / ${j.maxAttempts}` },
-        { key: 'error', title: 'Error', render: (j) => <Text size="sm" lineClamp={2}>{j.error ?? ''}</Text> },
+        {
+          key: 'error',
+          title: 'Error',
+          render: (j) => (
+            <Text size="sm" lineClamp={2}>
+              {j.error ?? ''}
+            </Text>
+          ),
+        },
         { key: 'at', title: 'Failed', render: (j) => dateTime(j.updatedAt) },
-        { key: 'retry', title: 'Retry', render: (j) => <Button size="xs" variant="default" onClick={() => onRetry(j.id)}>Retry</Button> },
+        {
+          key: 'retry',
+          title: 'Retry',
+          render: (j) => (
+            <Button size="xs" variant="default" onClick={() => onRetry(j.id)}>
+              Retry
+            </Button>
+          ),
+        },
       ]}
     />
   );

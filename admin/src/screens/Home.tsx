@@ -67,7 +67,11 @@ export default function Home() {
         <Title order={2} size="h4" mb="sm">
           Revenue, last 30 days ({currency})
         </Title>
-        {series.length ? <AreaChart h={260} data={series} dataKey="day" series={[{ name: 'revenue', color: 'indigo.6' }]} curveType="monotone" /> : <Text c="dimmed">No orders in the last 30 days.</Text>}
+        {series.length ? (
+          <AreaChart h={260} data={series} dataKey="day" series={[{ name: 'revenue', color: 'indigo.6' }]} curveType="monotone" />
+        ) : (
+          <Text c="dimmed">No orders in the last 30 days.</Text>
+        )}
       </Card>
     </>
   );

@@ -62,14 +62,22 @@ export default function Reports() {
   const [to, setTo] = useState('');
   const info = list?.analyticsReports?.find((r) => r.name === name);
   const params = info?.parameters ?? [];
-  const variables = { name, date: params.includes('date') && date ? date : undefined, from: params.includes('from') && from ? from : undefined, to: params.includes('to') && to ? to : undefined };
+  const variables = {
+    name,
+    date: params.includes('date') && date ? date : undefined,
+    from: params.includes('from') && from ? from : undefined,
+    to: params.includes('to') && to ? to : undefined,
+  };
   const [{ data, error }] = useQuery({ query: ReportQuery, variables });
   const report = data?.analyticsReport;
   const currency = report?.meta.currency ?? 'USD';
   const columns = report?.meta.columns ?? [];
   const label = columns.find((c) => c.type === 'string') ?? columns[0];
   const measure = columns.find((c) => c.type === 'currency') ?? columns.find((c) => c.type === 'number');
-  const chart = label && measure ? (report?.data ?? []).map((row) => ({ label: String(row[label.key] ?? ''), value: Number(row[measure.key] ?? 0) / (measure.type === 'currency' ? 100 : 1) })) : [];
+  const chart =
+    label && measure
+      ? (report?.data ?? []).map((row) => ({ label: String(row[label.key] ?? ''), value: Number(row[measure.key] ?? 0) / (measure.type === 'currency' ? 100 : 1) }))
+      : [];
   const totals = (report?.meta.totals ?? null) as Record<string, unknown> | null;
   return (
     <>
@@ -77,7 +85,14 @@ export default function Reports() {
         Reports
       </Title>
       <Group align="end" mb="md">
-        <Select label="Report" data={(list?.analyticsReports ?? []).map((r) => ({ value: r.name, label: r.title }))} value={name} onChange={(v) => setName(v ?? 'daily-journal')} allowDeselect={false} w={240} />
+        <Select
+          label="Report"
+          data={(list?.analyticsReports ?? []).map((r) => ({ value: r.name, label: r.title }))}
+          value={name}
+          onChange={(v) => setName(v ?? 'daily-journal')}
+          allowDeselect={false}
+          w={240}
+        />
         {params.includes('date') && <TextInput label="Date" placeholder="YYYY-MM-DD" value={date} onChange={(e) => setDate(e.currentTarget.value)} w={140} />}
         {params.includes('from') && <TextInput label="From" placeholder="YYYY-MM-DD" value={from} onChange={(e) => setFrom(e.currentTarget.value)} w={140} />}
         {params.includes('to') && <TextInput label="To" placeholder="YYYY-MM-DD" value={to} onChange={(e) => setTo(e.currentTarget.value)} w={140} />}

@@ -46,7 +46,16 @@ function GroupEditor({ group, values, onSaved }: { group: string; values: unknow
       <Title order={2} size="h4" mb="sm" tt="capitalize">
         {group}
       </Title>
-      <Textarea label={`${group} values (JSON)`} autosize minRows={3} maxRows={14} value={text} onChange={(e) => setText(e.currentTarget.value)} error={problem} styles={{ input: { fontFamily: 'monospace' } }} />
+      <Textarea
+        label={`${group} values (JSON)`}
+        autosize
+        minRows={3}
+        maxRows={14}
+        value={text}
+        onChange={(e) => setText(e.currentTarget.value)}
+        error={problem}
+        styles={{ input: { fontFamily: 'monospace' } }}
+      />
       <Group mt="sm">
         <Button variant="default" onClick={save} loading={state.fetching}>
           Save {group}

@@ -77,7 +77,15 @@ export default function Webhooks() {
         { key: 'status', title: 'Status', render: (d) => <Badge color={COLOR[d.status]}>{d.status}</Badge> },
         { key: 'attempts', title: 'Attempts', align: 'right', render: (d) => d.attempts },
         { key: 'code', title: 'Last answer', render: (d) => d.lastStatusCode ?? d.lastError ?? '—' },
-        { key: 'redeliver', title: 'Redeliver', render: (d) => <Button size="xs" variant="default" onClick={() => onRedeliver(d.id)}>Redeliver</Button> },
+        {
+          key: 'redeliver',
+          title: 'Redeliver',
+          render: (d) => (
+            <Button size="xs" variant="default" onClick={() => onRedeliver(d.id)}>
+              Redeliver
+            </Button>
+          ),
+        },
       ]}
     >
       <Title order={2} size="h4" mb="sm">
@@ -96,7 +104,16 @@ export default function Webhooks() {
       <Title order={2} size="h4" mt="lg" mb="sm">
         Deliveries
       </Title>
-      <Select label="Delivery status" placeholder="Any" clearable data={['pending', 'succeeded', 'failed']} value={status} onChange={(v) => setStatus(v as WebhookDeliveryStatus | null)} w={200} mb="md" />
+      <Select
+        label="Delivery status"
+        placeholder="Any"
+        clearable
+        data={['pending', 'succeeded', 'failed']}
+        value={status}
+        onChange={(v) => setStatus(v as WebhookDeliveryStatus | null)}
+        w={200}
+        mb="md"
+      />
     </ListScreen>
   );
 }

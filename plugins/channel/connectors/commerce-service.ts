@@ -31,7 +31,10 @@ function toRemote(body: EntityBody): RemoteEntity {
     status: body.status,
     metadata: body.metadata ?? {},
     attributes: Object.fromEntries(
-      (body.attributes ?? []).map((a) => [a.locale, { title: a.title ?? null, description: a.description ?? null, seoTitle: a.seoTitle ?? null, seoDescription: a.seoDescription ?? null }]),
+      (body.attributes ?? []).map((a) => [
+        a.locale,
+        { title: a.title ?? null, description: a.description ?? null, seoTitle: a.seoTitle ?? null, seoDescription: a.seoDescription ?? null },
+      ]),
     ),
     available: body.inventory?.tracked ? body.inventory.available : null,
   };
@@ -62,7 +65,10 @@ export function commerceServiceConnector(target: ConnectorTarget): ChannelConnec
     }
     if (response.status >= 300 && response.status < 400) {
       await response.body?.cancel();
-      throw new ConnectorRejection(`the store answered ${response.status} (to ${response.headers.get('location') ?? 'nowhere'}): redirects are not followed; set the store's baseUrl to where it answers`, response.status);
+      throw new ConnectorRejection(
+        `the store answered ${response.status} (to ${response.headers.get('location') ?? 'nowhere'}): redirects are not followed; set the store's baseUrl to where it answers`,
+        response.status,
+      );
     }
     return response;
   };

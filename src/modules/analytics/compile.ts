@@ -122,11 +122,11 @@ export function compileQuery(raw: AnalyticsQuery, audience: Audience, organizati
 
   function resolve(name: string, field: string, expected: 'measure' | 'dimension' | 'segment' | 'any'): ResolvedMember | null {
     const parts = name.split('.');
-    if (parts.length !== 2 || !parts[0] || !parts[1]) return void fail(field, `${name}: members are named Model.member`), null;
+    if (parts.length !== 2 || !parts[0] || !parts[1]) return (void fail(field, `${name}: members are named Model.member`), null);
     const [modelName, memberName] = parts as [string, string];
     const model = analyticsModel(modelName);
-    if (!model) return void fail(field, `${name}: unknown model ${modelName}`), null;
-    if (!modelVisible(model, audience)) return void fail(field, `${name}: model ${modelName} is not visible to this caller`), null;
+    if (!model) return (void fail(field, `${name}: unknown model ${modelName}`), null);
+    if (!modelVisible(model, audience)) return (void fail(field, `${name}: model ${modelName} is not visible to this caller`), null);
     const measure = Object.hasOwn(model.measures, memberName) ? model.measures[memberName] : undefined;
     const dimension = Object.hasOwn(model.dimensions, memberName) ? model.dimensions[memberName] : undefined;
     const segment = model.segments && Object.hasOwn(model.segments, memberName) ? model.segments[memberName] : undefined;
@@ -137,8 +137,8 @@ export function compileQuery(raw: AnalyticsQuery, audience: Audience, organizati
         : segment
           ? { model, name, kind: 'segment', def: segment }
           : null;
-    if (!found) return void fail(field, `${name}: unknown member ${memberName} of model ${modelName}`), null;
-    if (expected !== 'any' && found.kind !== expected) return void fail(field, `${name} is a ${found.kind}, not a ${expected}`), null;
+    if (!found) return (void fail(field, `${name}: unknown member ${memberName} of model ${modelName}`), null);
+    if (expected !== 'any' && found.kind !== expected) return (void fail(field, `${name} is a ${found.kind}, not a ${expected}`), null);
     used.set(model.name, model);
     return found;
   }
@@ -148,7 +148,8 @@ export function compileQuery(raw: AnalyticsQuery, audience: Audience, organizati
   const segments = raw.segments.map((name, i) => resolve(name, `segments.${i}`, 'segment'));
   const timeDims = raw.timeDimensions.map((td, i) => {
     const member = resolve(td.dimension, `timeDimensions.${i}.dimension`, 'dimension');
-    if (member && (member.def as DimensionDef).type !== 'time') fail(`timeDimensions.${i}.dimension`, `${td.dimension} is a ${(member.def as DimensionDef).type} dimension, not a time dimension`);
+    if (member && (member.def as DimensionDef).type !== 'time')
+      fail(`timeDimensions.${i}.dimension`, `${td.dimension} is a ${(member.def as DimensionDef).type} dimension, not a time dimension`);
     return member;
   });
 
@@ -180,7 +181,10 @@ export function compileQuery(raw: AnalyticsQuery, audience: Audience, organizati
     for (const model of used.values()) {
       if (model !== root && !root.joins?.[model.name]) {
         const member = [...measures, ...dimensions, ...timeDims, ...segments].find((m) => m?.model === model);
-        fail('measures', `${member?.name ?? model.name}: ${model.name} cannot be mixed with ${root.name} measures (declared joins of ${root.name}: ${Object.keys(root.joins ?? {}).join(', ') || 'none'})`);
+        fail(
+          'measures',
+          `${member?.name ?? model.name}: ${model.name} cannot be mixed with ${root.name} measures (declared joins of ${root.name}: ${Object.keys(root.joins ?? {}).join(', ') || 'none'})`,
+        );
       }
     }
   }
@@ -238,7 +242,12 @@ export function compileQuery(raw: AnalyticsQuery, audience: Audience, organizati
     measures.forEach((m, i) => {
       if (!m) return;
       const def = m.def as MeasureDef;
-      select.push(column(measureSql(m.model, def, (s) => sqlOf(m.model, s, `measures.${i}`)), m.name));
+      select.push(
+        column(
+          measureSql(m.model, def, (s) => sqlOf(m.model, s, `measures.${i}`)),
+          m.name,
+        ),
+      );
       positions.set(m.name, select.length);
       annotation.measures[m.name] = { title: `${m.model.title} ${def.title}`, shortTitle: def.title, type: 'number', ...(def.format ? { format: def.format } : {}) };
     });
@@ -259,10 +268,10 @@ export function compileQuery(raw: AnalyticsQuery, audience: Audience, organizati
   }
 
   function compileFilter(f: FilterInput, field: string, depth: number, kinds: Set<string>): Prisma.Sql | null {
-    if (depth > MAX_FILTER_DEPTH) return void fail(field, `filters nest at most ${MAX_FILTER_DEPTH} levels`), null;
+    if (depth > MAX_FILTER_DEPTH) return (void fail(field, `filters nest at most ${MAX_FILTER_DEPTH} levels`), null);
     const group = f.and ?? f.or;
     if (group) {
-      if (!group.length) return void fail(field, 'an and/or group needs at least one filter'), null;
+      if (!group.length) return (void fail(field, 'an and/or group needs at least one filter'), null);
       const parts = group.map((g, j) => compileFilter(g, `${field}.${f.and ? 'and' : 'or'}.${j}`, depth + 1, kinds));
       if (parts.some((p) => !p)) return null;
       return Prisma.sql`(${Prisma.join(parts as Prisma.Sql[], f.and ? ' and ' : ' or ')})`;
@@ -270,22 +279,27 @@ export function compileQuery(raw: AnalyticsQuery, audience: Audience, organizati
     // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     const member = resolve(f.member!, `${field}.member`, 'any');
     if (!member) return null;
-    if (member.kind === 'segment') return void fail(`${field}.member`, `${member.name} is a segment: list it in segments`), null;
-    if (root && member.model !== root && !root.joins?.[member.model.name]) return void fail(`${field}.member`, `${member.name}: ${member.model.name} is not joined to ${root.name}`), null;
+    if (member.kind === 'segment') return (void fail(`${field}.member`, `${member.name} is a segment: list it in segments`), null);
+    if (root && member.model !== root && !root.joins?.[member.model.name])
+      return (void fail(`${field}.member`, `${member.name}: ${member.model.name} is not joined to ${root.name}`), null);
     kinds.add(member.kind);
     const type = member.kind === 'measure' ? 'number' : (member.def as DimensionDef).type;
     // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     const operator = f.operator!;
     if (!OPERATOR_TYPES[operator].includes(type)) {
-      return void fail(`${field}.operator`, `${member.name}: operator ${operator} does not apply to a ${type} member (it applies to ${OPERATOR_TYPES[operator].join(', ')})`), null;
+      return (
+        void fail(`${field}.operator`, `${member.name}: operator ${operator} does not apply to a ${type} member (it applies to ${OPERATOR_TYPES[operator].join(', ')})`), null
+      );
     }
     const values = (f.values ?? []).map(String);
     const single = ['gt', 'gte', 'lt', 'lte', 'beforeDate', 'afterDate'].includes(operator);
-    if (!values.length) return void fail(`${field}.values`, `${member.name}: ${operator} needs at least one value`), null;
-    if (single && values.length !== 1) return void fail(`${field}.values`, `${member.name}: ${operator} takes exactly one value`), null;
-    if (operator === 'inDateRange' && values.length !== 2) return void fail(`${field}.values`, `${member.name}: inDateRange takes [from, to]`), null;
-    if (type === 'number' && values.some((v) => !isNumberValue(v))) return void fail(`${field}.values`, `${member.name}: values must be finite numbers (exponent within ±1000)`), null;
-    if (type === 'time' && values.some((v) => !isTimeValue(v))) return void fail(`${field}.values`, `${member.name}: values must be YYYY-MM-DD dates or ISO 8601 date-times with an offset`), null;
+    if (!values.length) return (void fail(`${field}.values`, `${member.name}: ${operator} needs at least one value`), null);
+    if (single && values.length !== 1) return (void fail(`${field}.values`, `${member.name}: ${operator} takes exactly one value`), null);
+    if (operator === 'inDateRange' && values.length !== 2) return (void fail(`${field}.values`, `${member.name}: inDateRange takes [from, to]`), null);
+    if (type === 'number' && values.some((v) => !isNumberValue(v)))
+      return (void fail(`${field}.values`, `${member.name}: values must be finite numbers (exponent within ±1000)`), null);
+    if (type === 'time' && values.some((v) => !isTimeValue(v)))
+      return (void fail(`${field}.values`, `${member.name}: values must be YYYY-MM-DD dates or ISO 8601 date-times with an offset`), null);
 
     const expr =
       member.kind === 'measure'
@@ -293,16 +307,23 @@ export function compileQuery(raw: AnalyticsQuery, audience: Audience, organizati
         : sqlOf(member.model, (member.def as DimensionDef).sql, `${field}.member`);
     const typed = (v: string[]) => (type === 'number' ? Prisma.sql`${v}::numeric[]` : type === 'time' ? Prisma.sql`${v}::timestamptz[]` : Prisma.sql`${v}::text[]`);
     // A date-only bound is a local day of the organization; a date-time is an instant.
-    const instant = (v: string, nextDay = false) =>
-      isCalendarDate(v) ? dayStart(nextDay ? Prisma.sql`${v}::date + 1` : Prisma.sql`${v}::date`) : Prisma.sql`${v}::timestamptz`;
+    const instant = (v: string, nextDay = false) => (isCalendarDate(v) ? dayStart(nextDay ? Prisma.sql`${v}::date + 1` : Prisma.sql`${v}::date`) : Prisma.sql`${v}::timestamptz`);
     switch (operator) {
       case 'equals':
       case 'in':
-        if (type === 'time') return Prisma.sql`(${Prisma.join(values.map((v) => (isCalendarDate(v) ? Prisma.sql`(${expr} >= ${instant(v)} and ${expr} < ${instant(v, true)})` : Prisma.sql`${expr} = ${v}::timestamptz`)), ' or ')})`;
+        if (type === 'time')
+          return Prisma.sql`(${Prisma.join(
+            values.map((v) => (isCalendarDate(v) ? Prisma.sql`(${expr} >= ${instant(v)} and ${expr} < ${instant(v, true)})` : Prisma.sql`${expr} = ${v}::timestamptz`)),
+            ' or ',
+          )})`;
         return Prisma.sql`(${expr}) = any(${typed(values)})`;
       case 'notEquals':
       case 'notIn':
-        if (type === 'time') return Prisma.sql`not coalesce(${Prisma.join(values.map((v) => (isCalendarDate(v) ? Prisma.sql`(${expr} >= ${instant(v)} and ${expr} < ${instant(v, true)})` : Prisma.sql`${expr} = ${v}::timestamptz`)), ' or ')}, false)`;
+        if (type === 'time')
+          return Prisma.sql`not coalesce(${Prisma.join(
+            values.map((v) => (isCalendarDate(v) ? Prisma.sql`(${expr} >= ${instant(v)} and ${expr} < ${instant(v, true)})` : Prisma.sql`${expr} = ${v}::timestamptz`)),
+            ' or ',
+          )}, false)`;
         return Prisma.sql`((${expr}) is null or (${expr}) <> all(${typed(values)}))`;
       case 'contains':
         return Prisma.sql`(${expr}) ilike any(${values.map((v) => `%${v.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)}::text[])`;
@@ -322,7 +343,7 @@ export function compileQuery(raw: AnalyticsQuery, audience: Audience, organizati
         return Prisma.sql`${expr} >= ${isCalendarDate(values[0]!) ? instant(values[0]!, true) : instant(values[0]!)}`;
       case 'inDateRange': {
         const [from, to] = values as [string, string];
-        if (from > to) return void fail(`${field}.values`, `${member.name}: the range starts after it ends`), null;
+        if (from > to) return (void fail(`${field}.values`, `${member.name}: the range starts after it ends`), null);
         return Prisma.sql`(${expr} >= ${instant(from)} and ${expr} < ${isCalendarDate(to) ? instant(to, true) : instant(to)})`;
       }
     }
@@ -345,7 +366,7 @@ export function compileQuery(raw: AnalyticsQuery, audience: Audience, organizati
 
   // Visibility and tenancy, inside the statement.
   // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
-    for (const name of joins) used.set(name, analyticsModel(name)!);
+  for (const name of joins) used.set(name, analyticsModel(name)!);
   // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   const scoped = [root, ...[...joins].map((n) => analyticsModel(n)!)];
   for (const model of scoped) where.push(Prisma.sql`${Prisma.raw(`${q(model.name)}.${model.organizationColumn ?? 'organization_id'}`)} = ${params.org}::uuid`);

@@ -31,7 +31,10 @@ const filterSchema = z
   .object({
     member: memberName.optional(),
     operator: z.enum(OPERATORS).optional(),
-    values: z.array(z.union([z.string().max(1000), z.number()])).max(1000).optional(),
+    values: z
+      .array(z.union([z.string().max(1000), z.number()]))
+      .max(1000)
+      .optional(),
     and: z.array(z.looseObject({}).describe('A nested filter or group')).max(100).optional(),
     or: z.array(z.looseObject({}).describe('A nested filter or group')).max(100).optional(),
   })
@@ -43,7 +46,8 @@ const filterSchema = z
     for (const key of ['and', 'or'] as const) {
       f[key]?.forEach((child, i) => {
         const result = filterSchema.safeParse(child);
-        if (!result.success) for (const issue of result.error.issues) ctx.addIssue({ code: 'custom', path: [key, i, ...issue.path.map((p) => p as string | number)], message: issue.message });
+        if (!result.success)
+          for (const issue of result.error.issues) ctx.addIssue({ code: 'custom', path: [key, i, ...issue.path.map((p) => p as string | number)], message: issue.message });
       });
     }
   });
@@ -85,7 +89,10 @@ export const QUERY_INPUT = {
   dimensions: z.array(memberName).max(20).default([]).describe('Model.dimension names'),
   timeDimensions: z.array(withGraphqlInput(timeDimensionSchema, TimeDimensionInputRef)).max(5).default([]),
   filters: z.array(withGraphqlInput(filterSchema, FilterInputRef)).max(100).default([]),
-  order: z.record(z.string().max(200), z.enum(['asc', 'desc'])).optional().describe('Map of member name to asc or desc'),
+  order: z
+    .record(z.string().max(200), z.enum(['asc', 'desc']))
+    .optional()
+    .describe('Map of member name to asc or desc'),
   limit: z.number().int().min(1).optional().describe(`Rows, default ${DEFAULT_LIMIT}; larger values are clamped to ${MAX_LIMIT}`),
   segments: z.array(memberName).max(20).default([]).describe('Model.segment names, e.g. Inventory.lowStock'),
 };

@@ -13,7 +13,11 @@ const day = z.string().max(10).describe('YYYY-MM-DD, a local day in the organiza
 const access = { permission: ANALYTICS_PERMISSION } as const;
 
 const ColumnRef = builder.objectRef<{ key: string; title: string; type: string }>('ReportColumn').implement({
-  fields: (t) => ({ key: t.exposeString('key'), title: t.exposeString('title'), type: t.field({ type: ReportColumnTypeEnum, description: 'currency is minor units', resolve: (c) => c.type as never }) }),
+  fields: (t) => ({
+    key: t.exposeString('key'),
+    title: t.exposeString('title'),
+    type: t.field({ type: ReportColumnTypeEnum, description: 'currency is minor units', resolve: (c) => c.type as never }),
+  }),
 });
 
 const ReportInfoRef = builder.objectRef<ReturnType<typeof reportList>[number]>('ReportInfo').implement({

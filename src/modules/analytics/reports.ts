@@ -76,7 +76,8 @@ const REPORTS: ReportDef[] = [
   {
     name: 'daily-journal',
     title: 'Daily journal',
-    description: 'One local day (`date`, default today): orders, revenue, tax, refunds and net by payment status. Revenue and tax leave cancelled orders out; refunds are those issued that day (pending or succeeded).',
+    description:
+      'One local day (`date`, default today): orders, revenue, tax, refunds and net by payment status. Revenue and tax leave cancelled orders out; refunds are those issued that day (pending or succeeded).',
     kind: 'day',
     columns: [
       { key: 'paymentStatus', title: 'Payment status', type: 'string' },
@@ -111,7 +112,8 @@ const REPORTS: ReportDef[] = [
   {
     name: 'tax-summary',
     title: 'Tax summary',
-    description: 'A range of local days (`from`, `to`): taxable amount and tax per tax class and rate of order lines sold (cancelled orders left out), minus the share of refunds issued in the range.',
+    description:
+      'A range of local days (`from`, `to`): taxable amount and tax per tax class and rate of order lines sold (cancelled orders left out), minus the share of refunds issued in the range.',
     kind: 'range',
     columns: [
       { key: 'taxClassId', title: 'Tax class id', type: 'string' },
@@ -210,7 +212,8 @@ const REPORTS: ReportDef[] = [
   {
     name: 'reorder-needed',
     title: 'Reorder needed',
-    description: 'Stock levels whose available units (on hand − reserved) are at or below their reorder threshold, with a suggested quantity that brings available stock to twice the threshold (at least 1).',
+    description:
+      'Stock levels whose available units (on hand − reserved) are at or below their reorder threshold, with a suggested quantity that brings available stock to twice the threshold (at least 1).',
     kind: 'none',
     columns: [
       { key: 'entityId', title: 'Entity id', type: 'string' },
@@ -313,12 +316,23 @@ export async function runReport(ctx: Ctx, name: string, params: ReportParams): P
   if (!def) throw new AppError('NOT_FOUND', `Report ${name} not found; reports: ${REPORT_NAMES.join(', ')}`);
   const settings = await orgSettings(ctx.db, ctx.organization.id);
   const w = window(params, def, settings.timezone);
-  const rows = (await def.run(ctx, w)).map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : (v as string | number | null)])));
+  const rows = (await def.run(ctx, w)).map((row) =>
+    Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : (v as string | number | null)])),
+  );
   const totals = def.totals ? Object.fromEntries(def.totals.map((key) => [key, rows.reduce((sum, row) => sum + num(row[key]), 0)])) : null;
   const parameters: Record<string, string> = def.kind === 'day' ? { date: w.from } : def.kind === 'range' ? { from: w.from, to: w.to } : { asOf: w.to };
   return {
     data: rows,
-    meta: { report: def.name, title: def.title, parameters, timezone: settings.timezone, currency: settings.currency, columns: def.columns, totals, generatedAt: new Date().toISOString() },
+    meta: {
+      report: def.name,
+      title: def.title,
+      parameters,
+      timezone: settings.timezone,
+      currency: settings.currency,
+      columns: def.columns,
+      totals,
+      generatedAt: new Date().toISOString(),
+    },
   };
 }
 

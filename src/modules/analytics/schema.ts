@@ -8,7 +8,7 @@ import { defineEnum } from '../../graphql/enums.js';
 const AnalyticsMemberTypeEnum = defineEnum('AnalyticsMemberType', ['string', 'number', 'time'] as const, 'Type of an analytics member.');
 
 const VISIBILITY =
-  'Owner, admin and staff users (and API keys with analytics:read) see every model with their organization\'s rows; a customer sees customer models ' +
+  "Owner, admin and staff users (and API keys with analytics:read) see every model with their organization's rows; a customer sees customer models " +
   '(Orders, OrderLineItems, Customers) with their own rows only; a vendor sees vendor models with its own rows. Anonymous callers get 401.';
 
 const MemberMetaRef = builder.objectRef<{ name: string; title: string; type: string; aggregation?: string; format?: string }>('AnalyticsMemberMeta').implement({

@@ -59,7 +59,13 @@ export function analyticsMeta(ctx: Pick<RequestContext, 'actor'>): ModelMeta[] {
     .map((model) => ({
       name: model.name,
       title: model.title,
-      measures: Object.entries(model.measures).map(([name, m]) => ({ name: `${model.name}.${name}`, title: m.title, type: 'number', aggregation: m.type, ...(m.format ? { format: m.format } : {}) })),
+      measures: Object.entries(model.measures).map(([name, m]) => ({
+        name: `${model.name}.${name}`,
+        title: m.title,
+        type: 'number',
+        aggregation: m.type,
+        ...(m.format ? { format: m.format } : {}),
+      })),
       dimensions: Object.entries(model.dimensions).map(([name, d]) => ({ name: `${model.name}.${name}`, title: d.title, type: d.type })),
       segments: Object.entries(model.segments ?? {}).map(([name, s]) => ({ name: `${model.name}.${name}`, title: s.title })),
       joins: Object.keys(model.joins ?? {}),

@@ -57,7 +57,8 @@ async function refusals(tx: Tx, env: BatchEnv, groups: ProductGroup[]): Promise<
   const bySku = new Map<string, ProductGroup>();
   for (const group of groups) {
     // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
-    for (const [code] of group.product.stock) if (!env.warehouses.has(code)) refuse(group, { row: group.rows[0]!, column: `stock:${code}`, message: `no warehouse with code ${code}` });
+    for (const [code] of group.product.stock)
+      if (!env.warehouses.has(code)) refuse(group, { row: group.rows[0]!, column: `stock:${code}`, message: `no warehouse with code ${code}` });
     for (const variant of group.variants) {
       for (const [code] of variant.stock) if (!env.warehouses.has(code)) refuse(group, { row: variant.row, column: `stock:${code}`, message: `no warehouse with code ${code}` });
       const other = bySku.get(variant.sku);
@@ -102,7 +103,8 @@ async function refusals(tx: Tx, env: BatchEnv, groups: ProductGroup[]): Promise<
     for (const variant of group.variants) {
       const tuple = optionTuple(variant.options);
       const holder = taken.get(tuple);
-      if (holder !== undefined) refuse(group, { row: variant.row, column: 'sku', message: `${holder} already has these option values (${tuple.replaceAll('\u0001', ', ') || 'none'})` });
+      if (holder !== undefined)
+        refuse(group, { row: variant.row, column: 'sku', message: `${holder} already has these option values (${tuple.replaceAll('\u0001', ', ') || 'none'})` });
       taken.set(tuple, variant.sku);
     }
   }
@@ -137,7 +139,10 @@ export async function applyBatch(tx: Tx, env: BatchEnv, input: ProductGroup[]): 
 
   // ── entities ──
   const slugs = groups.map((g) => g.slug);
-  const entities = await tx.catalogEntity.findMany({ where: { organizationId: org, slug: { in: slugs } }, select: { id: true, slug: true, type: true, status: true, publishedAt: true } });
+  const entities = await tx.catalogEntity.findMany({
+    where: { organizationId: org, slug: { in: slugs } },
+    select: { id: true, slug: true, type: true, status: true, publishedAt: true },
+  });
   const entityBySlug = new Map(entities.map((e) => [e.slug, e]));
   const created = new Set<string>();
   const newEntities = groups
@@ -189,13 +194,26 @@ export async function applyBatch(tx: Tx, env: BatchEnv, input: ProductGroup[]): 
   if (newAttributes.length) await tx.catalogAttributes.createMany({ data: newAttributes });
 
   // ── categories and brand: a non-empty cell sets the product's list ──
-  const categoryIds = await ensureRefs(tx, env, 'category', groups.flatMap((g) => g.product.categories ?? []));
-  const brandIds = await ensureRefs(tx, env, 'brand', groups.flatMap((g) => (g.product.brand ? [g.product.brand] : [])));
+  const categoryIds = await ensureRefs(
+    tx,
+    env,
+    'category',
+    groups.flatMap((g) => g.product.categories ?? []),
+  );
+  const brandIds = await ensureRefs(
+    tx,
+    env,
+    'brand',
+    groups.flatMap((g) => (g.product.brand ? [g.product.brand] : [])),
+  );
   const [memberships, brandLinks] = await Promise.all([
     tx.catalogEntityCategory.findMany({ where: { organizationId: org, entityId: { in: entityIds } }, select: { entityId: true, categoryId: true } }),
     tx.catalogEntityBrand.findMany({ where: { organizationId: org, entityId: { in: entityIds } }, select: { entityId: true, brandId: true } }),
   ]);
-  const linksToAdd: { categories: Array<{ entityId: string; categoryId: string; organizationId: string }>; brands: Array<{ entityId: string; brandId: string; organizationId: string }> } = { categories: [], brands: [] };
+  const linksToAdd: {
+    categories: Array<{ entityId: string; categoryId: string; organizationId: string }>;
+    brands: Array<{ entityId: string; brandId: string; organizationId: string }>;
+  } = { categories: [], brands: [] };
   for (const group of groups) {
     // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     const entityId = entityBySlug.get(group.slug)!.id;
@@ -223,7 +241,10 @@ export async function applyBatch(tx: Tx, env: BatchEnv, input: ProductGroup[]): 
   if (linksToAdd.brands.length) await tx.catalogEntityBrand.createMany({ data: linksToAdd.brands });
 
   // ── option axes and values ──
-  const types = await tx.catalogOptionType.findMany({ where: { organizationId: org, entityId: { in: entityIds } }, select: { id: true, entityId: true, name: true, values: { select: { id: true, value: true } } } });
+  const types = await tx.catalogOptionType.findMany({
+    where: { organizationId: org, entityId: { in: entityIds } },
+    select: { id: true, entityId: true, name: true, values: { select: { id: true, value: true } } },
+  });
   const typeOf = new Map(types.map((t) => [`${t.entityId}|${t.name}`, { id: t.id, values: new Map(t.values.map((v) => [v.value, v.id])) }]));
   const newTypes: Array<{ id: string; organizationId: string; entityId: string; name: string; sortOrder: number }> = [];
   const newValues: Array<{ id: string; organizationId: string; optionTypeId: string; value: string; sortOrder: number }> = [];
@@ -253,7 +274,9 @@ export async function applyBatch(tx: Tx, env: BatchEnv, input: ProductGroup[]): 
 
   // ── variants ──
   const skus = planned.map((p) => p.variant.sku);
-  const variants = skus.length ? await tx.catalogVariant.findMany({ where: { organizationId: org, sku: { in: skus } }, select: { id: true, sku: true, title: true, optionKey: true } }) : [];
+  const variants = skus.length
+    ? await tx.catalogVariant.findMany({ where: { organizationId: org, sku: { in: skus } }, select: { id: true, sku: true, title: true, optionKey: true } })
+    : [];
   const variantBySku = new Map(variants.map((v) => [v.sku, v]));
   const newVariants: Array<{ id: string; organizationId: string; entityId: string; sku: string; title: string | null; optionKey: string }> = [];
   const newVariantOptions: Array<{ variantId: string; optionTypeId: string; optionValueId: string; organizationId: string }> = [];
@@ -261,7 +284,10 @@ export async function applyBatch(tx: Tx, env: BatchEnv, input: ProductGroup[]): 
   for (const [index, { variant, entityId }] of planned.entries()) {
     // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     const chosen = picks[index]!;
-    const optionKey = chosen.map((c) => c.optionValueId).sort().join(',');
+    const optionKey = chosen
+      .map((c) => c.optionValueId)
+      .sort()
+      .join(',');
     const current = variantBySku.get(variant.sku);
     if (!current) {
       const id = randomUUID();
@@ -294,14 +320,32 @@ export async function applyBatch(tx: Tx, env: BatchEnv, input: ProductGroup[]): 
     ...planned.map((p) => ({ entityId: p.entityId, variantId: variantIdOf.get(p.variant.sku)!, prices: p.variant.prices, stock: p.variant.stock, row: p.variant.row })),
   ];
   const [prices, levels] = await Promise.all([
-    tx.price.findMany({ where: { organizationId: org, entityId: { in: entityIds }, customerGroupId: null }, select: { id: true, entityId: true, scopeKey: true, currency: true, amount: true } }),
-    tx.inventoryLevel.findMany({ where: { organizationId: org, entityId: { in: entityIds } }, select: { id: true, entityId: true, variantKey: true, warehouseId: true, onHand: true } }),
+    tx.price.findMany({
+      where: { organizationId: org, entityId: { in: entityIds }, customerGroupId: null },
+      select: { id: true, entityId: true, scopeKey: true, currency: true, amount: true },
+    }),
+    tx.inventoryLevel.findMany({
+      where: { organizationId: org, entityId: { in: entityIds } },
+      select: { id: true, entityId: true, variantKey: true, warehouseId: true, onHand: true },
+    }),
   ]);
   const priceOf = new Map(prices.map((p) => [`${p.entityId}|${p.scopeKey}|${p.currency}`, p]));
   const levelOf = new Map(levels.map((l) => [`${l.warehouseId}|${l.entityId}|${l.variantKey}`, l]));
   const newPrices: Array<{ organizationId: string; entityId: string; variantId: string | null; currency: string; amount: bigint; scopeKey: string }> = [];
   const newLevels: Array<{ id: string; organizationId: string; entityId: string; variantId: string | null; variantKey: string; warehouseId: string; onHand: number }> = [];
-  const movements: Array<{ organizationId: string; levelId: string; entityId: string; variantId: string | null; warehouseId: string; type: string; quantity: number; onHandAfter: number; reference: string; note: string; actorId: string | null }> = [];
+  const movements: Array<{
+    organizationId: string;
+    levelId: string;
+    entityId: string;
+    variantId: string | null;
+    warehouseId: string;
+    type: string;
+    quantity: number;
+    onHandAfter: number;
+    reference: string;
+    note: string;
+    actorId: string | null;
+  }> = [];
   const reference = `import:${env.jobId}`;
   for (const target of targets) {
     const scopeKey = `${target.variantId ?? ''}|`;
@@ -317,7 +361,16 @@ export async function applyBatch(tx: Tx, env: BatchEnv, input: ProductGroup[]): 
       const warehouseId = env.warehouses.get(code)!;
       const variantKey = target.variantId ?? '';
       const current = levelOf.get(`${warehouseId}|${target.entityId}|${variantKey}`);
-      const base = { organizationId: org, entityId: target.entityId, variantId: target.variantId, warehouseId, type: 'correction', reference, note: 'stock count from an import', actorId: env.actorId };
+      const base = {
+        organizationId: org,
+        entityId: target.entityId,
+        variantId: target.variantId,
+        warehouseId,
+        type: 'correction',
+        reference,
+        note: 'stock count from an import',
+        actorId: env.actorId,
+      };
       if (!current) {
         const id = randomUUID();
         newLevels.push({ id, organizationId: org, entityId: target.entityId, variantId: target.variantId, variantKey, warehouseId, onHand });

@@ -145,7 +145,10 @@ function integer(value: string, min: number, max: number): number | null {
 }
 
 function refs(value: string): Ref[] | string {
-  const slugs = value.split(LIST_SEPARATOR).map((s) => s.trim()).filter(Boolean);
+  const slugs = value
+    .split(LIST_SEPARATOR)
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = slugs.find((s) => !isSlug(s));
   if (bad) return `${bad} is not a slug (lowercase words joined by -)`;
   return [...new Set(slugs)].map((slug) => ({ slug, name: slug }));
@@ -214,7 +217,10 @@ export function parseRecord(columns: Column[], header: string[], record: string[
         product.brand = { slug: value, name: value };
         return;
       case 'images': {
-        const urls = value.split(LIST_SEPARATOR).map((s) => s.trim()).filter(Boolean);
+        const urls = value
+          .split(LIST_SEPARATOR)
+          .map((s) => s.trim())
+          .filter(Boolean);
         const bad = urls.find((u) => !url(u));
         if (bad) return fail(index, `${bad} is not an http(s) URL`);
         product.images = [...new Set(urls)];
@@ -266,7 +272,13 @@ export function mergeProduct(into: ProductFields, from: ProductFields, row: numb
   const same = <T>(a: T | undefined, b: T | undefined) => a === undefined || b === undefined || JSON.stringify(a) === JSON.stringify(b);
   if (!same(into.type, from.type)) clash('type');
   if (!same(into.status, from.status)) clash('status');
-  if (!same(into.categories?.map((c) => c.slug), from.categories?.map((c) => c.slug))) clash('categories');
+  if (
+    !same(
+      into.categories?.map((c) => c.slug),
+      from.categories?.map((c) => c.slug),
+    )
+  )
+    clash('categories');
   if (!same(into.brand?.slug, from.brand?.slug)) clash('brand');
   for (const [locale, texts] of from.attributes) {
     const known = into.attributes.get(locale) ?? {};

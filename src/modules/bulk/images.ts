@@ -29,7 +29,10 @@ export async function attachImages(ctx: MediaCtx, work: ImageWork[]): Promise<{ 
   const errors: RowError[] = [];
   let attached = 0;
   for (const item of work) {
-    const existing = await ctx.db.mediaAttachment.findMany({ where: { organizationId: ctx.organization.id, entityId: item.entityId, variantKey: '' }, select: { mediaAssetId: true, sortOrder: true } });
+    const existing = await ctx.db.mediaAttachment.findMany({
+      where: { organizationId: ctx.organization.id, entityId: item.entityId, variantKey: '' },
+      select: { mediaAssetId: true, sortOrder: true },
+    });
     const have = new Set(existing.map((a) => a.mediaAssetId));
     let sortOrder = existing.reduce((max, a) => Math.max(max, a.sortOrder + 1), 0);
     for (const url of item.urls) {
@@ -38,11 +41,16 @@ export async function attachImages(ctx: MediaCtx, work: ImageWork[]): Promise<{ 
         if (response.status !== 200 || !response.body) throw new Error(`answered ${response.status}`);
         const file = await streamToTemp(ctx.config, Readable.fromWeb(response.body as never), response.headers.get('content-type'));
         // The same bytes already stored (uploaded, or exported and imported back) are that asset.
-        const known = await ctx.db.mediaAsset.findFirst({ where: { organizationId: ctx.organization.id, checksum: file.checksum, derivedFromAssetId: null }, select: { id: true } });
+        const known = await ctx.db.mediaAsset.findFirst({
+          where: { organizationId: ctx.organization.id, checksum: file.checksum, derivedFromAssetId: null },
+          select: { id: true },
+        });
         if (known) await removeTemp(file.tempFile);
         const asset = known ?? (await storeUpload(ctx, file, { origin: 'imported' })).asset;
         if (have.has(asset.id)) continue;
-        await ctx.db.mediaAttachment.create({ data: { organizationId: ctx.organization.id, entityId: item.entityId, variantKey: '', mediaAssetId: asset.id, role: 'gallery', sortOrder: sortOrder++ } });
+        await ctx.db.mediaAttachment.create({
+          data: { organizationId: ctx.organization.id, entityId: item.entityId, variantKey: '', mediaAssetId: asset.id, role: 'gallery', sortOrder: sortOrder++ },
+        });
         have.add(asset.id);
         attached += 1;
       } catch (error) {

@@ -145,11 +145,14 @@ async function runImport(input: ImportInput, ctx: TaskContext): Promise<ImportOu
     batchRows = 0;
     let result: BatchResult;
     try {
-      result = await ctx.db.$transaction(async (tx) => {
-        const applied = await applyBatch(tx, env, groups);
-        if (input.dryRun) throw new DryRunRollback(applied);
-        return applied;
-      }, { timeout: 120_000 });
+      result = await ctx.db.$transaction(
+        async (tx) => {
+          const applied = await applyBatch(tx, env, groups);
+          if (input.dryRun) throw new DryRunRollback(applied);
+          return applied;
+        },
+        { timeout: 120_000 },
+      );
     } catch (error) {
       if (!(error instanceof DryRunRollback)) throw error;
       result = error.result;

@@ -30,8 +30,14 @@ const errorRef = (description: string) => ({ description, content: { 'applicatio
 const importOptions = z.object({
   format: z.enum(['native', 'shopify']).default('native'),
   dryRun: z.enum(['true', 'false']).default('false'),
-  locale: z.string().regex(/^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/).default('en'),
-  currency: z.string().regex(/^[A-Z]{3}$/).default('USD'),
+  locale: z
+    .string()
+    .regex(/^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/)
+    .default('en'),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/)
+    .default('USD'),
   warehouse: z.string().min(1).max(100).optional(),
 });
 
@@ -44,7 +50,11 @@ async function checkHeader(file: string, options: z.infer<typeof importOptions>)
   try {
     readerFor({ format: options.format, locale: options.locale, currency: options.currency, warehouse: options.warehouse ?? null }, header);
   } catch (error) {
-    if (error instanceof HeaderError) throw validationFailed(error.problems.map((message) => ({ field: 'file', message })), 'The CSV header is not an import header');
+    if (error instanceof HeaderError)
+      throw validationFailed(
+        error.problems.map((message) => ({ field: 'file', message })),
+        'The CSV header is not an import header',
+      );
     throw error;
   }
   return header.map((name) => name.trim());
@@ -67,7 +77,9 @@ async function startImport(ctx: RequestContext, file: ReceivedFile | null, raw: 
   const prices = header.some((h) => h.startsWith('price:') || h === 'Variant Price');
   const stock = header.some((h) => h.startsWith('stock:') || h === 'Variant Inventory Qty');
   const missing = [
-    ...(prices && !(hasAnyPermission(granted, ['pricing:create', 'pricing:manage']) && hasAnyPermission(granted, ['pricing:update', 'pricing:manage'])) ? ['pricing:create and pricing:update (or pricing:manage) for price columns'] : []),
+    ...(prices && !(hasAnyPermission(granted, ['pricing:create', 'pricing:manage']) && hasAnyPermission(granted, ['pricing:update', 'pricing:manage']))
+      ? ['pricing:create and pricing:update (or pricing:manage) for price columns']
+      : []),
     ...(stock && !hasPermission(granted, 'inventory:adjust') ? ['inventory:adjust for stock columns'] : []),
   ];
   if (missing.length) throw forbidden(`Insufficient permissions: missing permission ${missing.join('; ')}`);
@@ -124,7 +136,10 @@ defineRawRoute({
       },
     },
     responses: {
-      202: { description: 'The import job', content: { 'application/json': { schema: { type: 'object', required: ['data'], properties: { data: { $ref: '#/components/schemas/Job' } } } } } },
+      202: {
+        description: 'The import job',
+        content: { 'application/json': { schema: { type: 'object', required: ['data'], properties: { data: { $ref: '#/components/schemas/Job' } } } } },
+      },
       400: errorRef('Not multipart/form-data'),
       413: errorRef('File larger than the limit'),
       422: errorRef('No file, an empty file, a header that is not an import header, or a bad option'),
@@ -185,7 +200,7 @@ defineRawRoute({
     operationId: 'bulkFileDownload',
     summary: 'Download an export or an import error report (signed URL)',
     tags: ['jobs'],
-    description: 'Served only with a valid, unexpired `expires` + `signature` pair as given in a job\'s output by GET /jobs/{id}; otherwise 403.',
+    description: "Served only with a valid, unexpired `expires` + `signature` pair as given in a job's output by GET /jobs/{id}; otherwise 403.",
     parameters: [
       { name: 'expires', in: 'query', required: true, schema: { type: 'integer' } },
       { name: 'signature', in: 'query', required: true, schema: { type: 'string' } },
@@ -207,7 +222,12 @@ defineRawRoute({
     const stream = /^[0-9a-f-]{36}$/.test(organizationId) && /^[0-9a-f-]{36}$/.test(fileId) ? await readBulkFile(ctx.config, organizationId, fileId) : null;
     if (!stream) return errorResponse(404, 'NOT_FOUND', 'File not found');
     return new Response(Readable.toWeb(stream) as ReadableStream, {
-      headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${fileId}.csv"`, 'cache-control': 'private, no-store', 'x-content-type-options': 'nosniff' },
+      headers: {
+        'content-type': 'text/csv; charset=utf-8',
+        'content-disposition': `attachment; filename="${fileId}.csv"`,
+        'cache-control': 'private, no-store',
+        'x-content-type-options': 'nosniff',
+      },
     });
   },
 });
@@ -230,7 +250,11 @@ builder.mutationField('catalogImport', (t) =>
     },
     resolve: async (_root, args, ctx) => {
       const received = await streamToTemp(ctx.config, Readable.from(chunksOf(args.file.stream())), args.file.type || null);
-      const options = Object.fromEntries(Object.entries({ ...args, file: undefined, dryRun: args.dryRun === undefined || args.dryRun === null ? undefined : String(args.dryRun) }).filter(([, v]) => v !== undefined && v !== null));
+      const options = Object.fromEntries(
+        Object.entries({ ...args, file: undefined, dryRun: args.dryRun === undefined || args.dryRun === null ? undefined : String(args.dryRun) }).filter(
+          ([, v]) => v !== undefined && v !== null,
+        ),
+      );
       try {
         return withLinks(ctx.config, await startImport(ctx, received, options));
       } catch (error) {
@@ -240,4 +264,3 @@ builder.mutationField('catalogImport', (t) =>
     },
   }),
 );
-

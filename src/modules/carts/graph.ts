@@ -25,8 +25,7 @@ builder.objectFields(CartItemRef, (t) => ({
     type: ResolvedPriceRef,
     nullable: true,
     description: "The price checkout would charge now for this item's quantity in the cart's currency (public prices); null when none resolves",
-    resolve: (item, _args, ctx) =>
-      item.cartCurrency ? loadResolvedPrice(ctx, item.entityId, item.variantId, { currency: item.cartCurrency, quantity: item.quantity }) : null,
+    resolve: (item, _args, ctx) => (item.cartCurrency ? loadResolvedPrice(ctx, item.entityId, item.variantId, { currency: item.cartCurrency, quantity: item.quantity }) : null),
   }),
 }));
 graphOnly('CartItem', 'entity', 'variant', 'currentPrice');

@@ -27,7 +27,12 @@ export const CartRef = builder.objectRef<CartView>('Cart').implement({
   fields: (t) => ({
     id: t.field({ type: 'UUID', resolve: (c) => c.id }),
     currency: t.exposeString('currency'),
-    customerId: t.field({ type: 'UUID', nullable: true, description: "The customer (their account's user id, as Customer.id); null for a guest cart", resolve: (c) => c.customerId }),
+    customerId: t.field({
+      type: 'UUID',
+      nullable: true,
+      description: "The customer (their account's user id, as Customer.id); null for a guest cart",
+      resolve: (c) => c.customerId,
+    }),
     status: t.field({ type: CartStatusEnum, resolve: (c) => c.status as never }),
     items: t.field({ type: [CartItemRef], resolve: (c) => c.items }),
     subtotalSnapshot: t.field({ type: 'MinorUnits', resolve: (c) => c.subtotalSnapshot }),

@@ -66,7 +66,18 @@ export async function createCart(ctx: CartCtx, input: { currency: string; custom
   // One round trip: a plain INSERT (Prisma's create-with-include is BEGIN, INSERT, two SELECTs,
   // COMMIT); a new cart has no items, so the answer is the row as written.
   const now = new Date();
-  const row: Cart = { id: randomUUID(), organizationId: ctx.organization.id, currency: input.currency, customerId, tokenHash: token?.hash ?? null, status: 'open', shippingMethodId: null, shippingAddress: null, createdAt: now, updatedAt: now };
+  const row: Cart = {
+    id: randomUUID(),
+    organizationId: ctx.organization.id,
+    currency: input.currency,
+    customerId,
+    tokenHash: token?.hash ?? null,
+    status: 'open',
+    shippingMethodId: null,
+    shippingAddress: null,
+    createdAt: now,
+    updatedAt: now,
+  };
   await ctx.db.$executeRaw`
     insert into carts (id, organization_id, currency, customer_id, token_hash, status, created_at, updated_at)
     values (${row.id}::uuid, ${row.organizationId}::uuid, ${row.currency}, ${row.customerId}, ${row.tokenHash}, 'open', ${now}, ${now})`;
@@ -105,14 +116,26 @@ export async function addCartItem(ctx: CartCtx, cartId: string, input: AddItemIn
     const existing = items.find((i) => i.entityId === input.entityId && i.variantId === variantId);
     const quantity = (existing?.quantity ?? 0) + input.quantity;
     if (quantity > MAX_ITEM_QUANTITY) throw validationFailed([{ field: 'quantity', message: `at most ${MAX_ITEM_QUANTITY} units of one item per cart` }]);
-    const [resolved] = await portsOf(ctx.services).prices.resolve(serviceCtx(ctx, tx), [{ entityId: input.entityId, variantId, currency: cart.currency, customerGroupIds, quantity }]);
+    const [resolved] = await portsOf(ctx.services).prices.resolve(serviceCtx(ctx, tx), [
+      { entityId: input.entityId, variantId, currency: cart.currency, customerGroupIds, quantity },
+    ]);
     const unitPrice = resolved ?? input.unitPriceSnapshot ?? null;
     if (unitPrice === null) throw validationFailed([{ field: 'unitPriceSnapshot', message: `this item has no price in ${cart.currency}: send unitPriceSnapshot` }]);
 
     const now = new Date();
     const item: CartItem = existing
       ? { ...existing, quantity, unitPriceSnapshot: BigInt(unitPrice), updatedAt: now }
-      : { id: randomUUID(), organizationId: ctx.organization.id, cartId: cart.id, entityId: input.entityId, variantId, quantity, unitPriceSnapshot: BigInt(unitPrice), createdAt: now, updatedAt: now };
+      : {
+          id: randomUUID(),
+          organizationId: ctx.organization.id,
+          cartId: cart.id,
+          entityId: input.entityId,
+          variantId,
+          quantity,
+          unitPriceSnapshot: BigInt(unitPrice),
+          createdAt: now,
+          updatedAt: now,
+        };
     const view = cartItemView(item);
     const event = eventInsertSql(originOf(ctx), 'cart.afterAddItem', {
       cart: { id: cart.id, currency: cart.currency, customerId: cart.customerId },
@@ -136,8 +159,26 @@ export async function addCartItem(ctx: CartCtx, cartId: string, input: AddItemIn
 }
 
 /** lockCart, reading the full cart row and the catalog row of the item about to be added in the same statement. */
-async function lockCartWithSellable(tx: Tx, ctx: CartCtx, id: string, request: SellableRequest): Promise<{ cart: LockedCart & { row: Cart }; sellable: Sellable | null; customerGroupIds: string[] }> {
-  const rows = await tx.$queryRaw<Array<SellableRow & { cart_id: string; cart_currency: string; customer_id: string | null; token_hash: string | null; cart_status: string; created_at: Date; updated_at: Date; customer_group_ids: string[] | null }>>`
+async function lockCartWithSellable(
+  tx: Tx,
+  ctx: CartCtx,
+  id: string,
+  request: SellableRequest,
+): Promise<{ cart: LockedCart & { row: Cart }; sellable: Sellable | null; customerGroupIds: string[] }> {
+  const rows = await tx.$queryRaw<
+    Array<
+      SellableRow & {
+        cart_id: string;
+        cart_currency: string;
+        customer_id: string | null;
+        token_hash: string | null;
+        cart_status: string;
+        created_at: Date;
+        updated_at: Date;
+        customer_group_ids: string[] | null;
+      }
+    >
+  >`
     select c.id as cart_id, c.currency as cart_currency, c.customer_id, c.token_hash, c.status::text as cart_status, c.created_at, c.updated_at, ${SELLABLE_COLUMNS},
       (select p.customer_group_ids from customers p where p.id = c.customer_id and p.organization_id = ${ctx.organization.id}::uuid) as customer_group_ids
     from carts c
@@ -150,7 +191,15 @@ async function lockCartWithSellable(tx: Tx, ctx: CartCtx, id: string, request: S
   const cart = { id: r.cart_id, currency: r.cart_currency, customerId: r.customer_id, tokenHash: r.token_hash, status: r.cart_status };
   assertCartReachable(ctx, cart);
   // The shipping choice is not read here (cart views do not show it; shipping/cart.ts does).
-  const row: Cart = { ...cart, organizationId: ctx.organization.id, status: r.cart_status as Cart['status'], shippingMethodId: null, shippingAddress: null, createdAt: r.created_at, updatedAt: r.updated_at };
+  const row: Cart = {
+    ...cart,
+    organizationId: ctx.organization.id,
+    status: r.cart_status as Cart['status'],
+    shippingMethodId: null,
+    shippingAddress: null,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
   return { cart: { ...cart, row }, sellable: r.entity_id ? sellableFrom(r, request.variantId) : null, customerGroupIds: r.customer_group_ids ?? [] };
 }
 

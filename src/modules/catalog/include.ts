@@ -48,7 +48,14 @@ export function availableIncludes(): string[] {
 /** Parses `include=variants,attributes`; an unknown or unavailable name is a 422 listing the valid ones. */
 export function parseInclude(raw: string | undefined | null): string[] {
   if (!raw) return [];
-  const names = [...new Set(raw.split(',').map((part) => part.trim()).filter(Boolean))];
+  const names = [
+    ...new Set(
+      raw
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean),
+    ),
+  ];
   const unknown = names.filter((name) => !includers.has(name));
   if (unknown.length) {
     throw validationFailed(
@@ -78,7 +85,12 @@ export function includedValue<T>(entity: CatalogEntityView, name: string, ctx?: 
 export function loadIncluded<T>(ctx: CatalogCtx & Pick<RequestContext, 'loaders'>, name: string, entityId: string): Promise<T> {
   const includer = includers.get(name);
   if (!includer) throw new Error(`catalog include ${name} is not registered`);
-  return batchLoader<unknown>(ctx, `catalog.include.${name}`, (ids) => includer.load(ctx, ids), () => includer.empty?.() ?? []).load(entityId) as Promise<T>;
+  return batchLoader<unknown>(
+    ctx,
+    `catalog.include.${name}`,
+    (ids) => includer.load(ctx, ids),
+    () => includer.empty?.() ?? [],
+  ).load(entityId) as Promise<T>;
 }
 
 /** Entity views with the asked-for embeds: each includer runs once for all of `rows`, in parallel. */
@@ -105,12 +117,15 @@ registerCatalogInclude({
   description: 'Localized attributes, one item per locale',
   async load(ctx, ids) {
     // Raw SQL on the pool (db/raw.ts): this runs for every list page that embeds attributes.
-    const rows = await queryRows<CatalogAttributes>(ctx.db, Prisma.sql`
+    const rows = await queryRows<CatalogAttributes>(
+      ctx.db,
+      Prisma.sql`
       select entity_id as "entityId", locale, organization_id as "organizationId", title, description,
              seo_title as "seoTitle", seo_description as "seoDescription", created_at as "createdAt", updated_at as "updatedAt"
       from catalog_attributes
       where organization_id = ${ctx.organization.id}::uuid and entity_id = any(${ids}::uuid[])
-      order by entity_id, locale`);
+      order by entity_id, locale`,
+    );
     return groupBy(rows.map(attributesView), (row) => row.entityId);
   },
 });
@@ -136,7 +151,11 @@ registerCatalogInclude({
   description: 'Categories the entity belongs to',
   async load(ctx, ids) {
     const rows = await loadEntityCategories(ctx.db, ctx.organization.id, ids);
-    return groupBy(rows, (row) => row.entityId, ({ entityId: _id, ...category }) => category);
+    return groupBy(
+      rows,
+      (row) => row.entityId,
+      ({ entityId: _id, ...category }) => category,
+    );
   },
 });
 
@@ -145,7 +164,11 @@ registerCatalogInclude({
   description: 'Brands the entity belongs to',
   async load(ctx, ids) {
     const rows = await loadEntityBrands(ctx.db, ctx.organization.id, ids);
-    return groupBy(rows, (row) => row.entityId, ({ entityId: _id, ...brand }) => brand);
+    return groupBy(
+      rows,
+      (row) => row.entityId,
+      ({ entityId: _id, ...brand }) => brand,
+    );
   },
 });
 

@@ -61,7 +61,7 @@ async function text(ctx: Ctx, entityId: string, requested: string | null | undef
   return (await loadTexts(ctx, entityId, locale))?.[which] ?? null;
 }
 
-const localeArg = 'BCP 47 locale, e.g. en or de-DE; default the store\'s (settings general.locale, else en)';
+const localeArg = "BCP 47 locale, e.g. en or de-DE; default the store's (settings general.locale, else en)";
 
 builder.objectFields(CatalogEntityRef, (t) => ({
   title: t.string({

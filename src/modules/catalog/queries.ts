@@ -41,7 +41,9 @@ function byOptionOrder(a: VariantRow, b: VariantRow): number {
 export async function loadVariants(db: Db | Tx, organizationId: string, by: { entityIds: string[] } | { ids: string[] }): Promise<VariantView[]> {
   const [column, ids] = 'entityIds' in by ? [Prisma.raw('v.entity_id'), by.entityIds] : [Prisma.raw('v.id'), by.ids];
   if (!ids.length) return [];
-  const rows = await queryRows<VariantRow>(db, Prisma.sql`
+  const rows = await queryRows<VariantRow>(
+    db,
+    Prisma.sql`
     select v.id, v.entity_id as "entityId", v.sku, v.title, v.tax_class_id as "taxClassId", v.metadata,
            v.weight_grams as "weightGrams", v.length_mm as "lengthMm", v.width_mm as "widthMm", v.height_mm as "heightMm",
            v.created_at as "createdAt", v.updated_at as "updatedAt",
@@ -53,7 +55,8 @@ export async function loadVariants(db: Db | Tx, organizationId: string, by: { en
     left join catalog_option_values ov on ov.id = vo.option_value_id
     left join catalog_option_types t on t.id = ov.option_type_id
     where v.organization_id = ${organizationId}::uuid and ${column} = any(${ids}::uuid[])
-    group by v.id`);
+    group by v.id`,
+  );
   return rows.sort(byOptionOrder).map((row) => ({
     id: row.id,
     entityId: row.entityId,
@@ -74,7 +77,9 @@ export async function loadVariants(db: Db | Tx, organizationId: string, by: { en
 /** Option types (with their values) of some entities, in axis order. */
 export async function loadOptionTypes(db: Db | Tx, organizationId: string, entityIds: string[]): Promise<OptionTypeView[]> {
   if (!entityIds.length) return [];
-  return queryRows<OptionTypeView>(db, Prisma.sql`
+  return queryRows<OptionTypeView>(
+    db,
+    Prisma.sql`
     select t.id, t.entity_id as "entityId", t.name, t.label, t.sort_order as "sortOrder", t.created_at as "createdAt",
            coalesce(json_agg(json_build_object(
              'id', ov.id, 'optionTypeId', ov.option_type_id, 'value', ov.value, 'label', ov.label, 'sortOrder', ov.sort_order
@@ -83,27 +88,34 @@ export async function loadOptionTypes(db: Db | Tx, organizationId: string, entit
     left join catalog_option_values ov on ov.option_type_id = t.id
     where t.organization_id = ${organizationId}::uuid and t.entity_id = any(${entityIds}::uuid[])
     group by t.id
-    order by t.sort_order, t.created_at, t.id`);
+    order by t.sort_order, t.created_at, t.id`,
+  );
 }
 
 /** Categories of some entities, with the entity each membership belongs to. */
 export function loadEntityCategories(db: Db | Tx, organizationId: string, entityIds: string[]): Promise<Array<CategoryView & { entityId: string }>> {
-  return queryRows(db, Prisma.sql`
+  return queryRows(
+    db,
+    Prisma.sql`
     select m.entity_id as "entityId", c.id, c.name, c.slug, c.description, c.parent_id as "parentId", c.sort_order as "sortOrder",
            c.metadata, c.created_at as "createdAt", c.updated_at as "updatedAt"
     from catalog_entity_categories m
     join catalog_categories c on c.id = m.category_id
     where m.organization_id = ${organizationId}::uuid and m.entity_id = any(${entityIds}::uuid[])
-    order by m.created_at, c.id`);
+    order by m.created_at, c.id`,
+  );
 }
 
 /** Brands of some entities, with the entity each membership belongs to. */
 export function loadEntityBrands(db: Db | Tx, organizationId: string, entityIds: string[]): Promise<Array<BrandView & { entityId: string }>> {
-  return queryRows(db, Prisma.sql`
+  return queryRows(
+    db,
+    Prisma.sql`
     select m.entity_id as "entityId", b.id, b.name, b.slug, b.description, b.logo_url as "logoUrl", b.website_url as "websiteUrl",
            b.sort_order as "sortOrder", b.metadata, b.created_at as "createdAt", b.updated_at as "updatedAt"
     from catalog_entity_brands m
     join catalog_brands b on b.id = m.brand_id
     where m.organization_id = ${organizationId}::uuid and m.entity_id = any(${entityIds}::uuid[])
-    order by m.created_at, b.id`);
+    order by m.created_at, b.id`,
+  );
 }

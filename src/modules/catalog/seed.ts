@@ -39,18 +39,114 @@ const BRANDS = [
 const SIZES = ['S', 'M', 'L', 'XL'];
 
 const PRODUCTS: DemoProduct[] = [
-  { slug: 'classic-crew-tee', title: 'Classic crew tee', description: 'A heavyweight organic cotton t-shirt with a relaxed fit.', category: 't-shirts', brand: 'northwind-outfitters', axes: { size: SIZES, color: ['white', 'black', 'navy'] }, customFields: { material: '100% organic cotton', fit: 'relaxed' } },
-  { slug: 'v-neck-tee', title: 'V-neck tee', description: 'A lightweight v-neck for warm days.', category: 't-shirts', brand: 'northwind-outfitters', axes: { size: SIZES, color: ['heather-grey', 'olive'] }, customFields: { material: 'Cotton and modal', fit: 'slim' } },
-  { slug: 'pocket-tee', title: 'Pocket tee', description: 'Everyday tee with a chest pocket.', category: 't-shirts', brand: 'acme-goods', axes: { size: SIZES, color: ['sand', 'rust'] }, customFields: { material: '100% cotton', fit: 'regular' } },
-  { slug: 'trail-hoodie', title: 'Trail hoodie', description: 'Brushed fleece hoodie with a double-lined hood.', category: 'hoodies', brand: 'northwind-outfitters', axes: { size: SIZES, color: ['forest', 'charcoal'] }, customFields: { material: 'Recycled polyester fleece', fit: 'regular' } },
-  { slug: 'zip-hoodie', title: 'Zip hoodie', description: 'Full-zip hoodie in loopback cotton.', category: 'hoodies', brand: 'acme-goods', axes: { size: SIZES, color: ['black'] }, customFields: { material: 'Loopback cotton', fit: 'relaxed' } },
-  { slug: 'canvas-tote', title: 'Canvas tote', description: 'A sturdy tote that carries a week of groceries.', category: 'bags', brand: 'acme-goods', axes: { color: ['natural', 'black'] }, customFields: { material: '12 oz canvas' } },
-  { slug: 'daypack-20l', title: 'Daypack 20 L', description: 'Water-resistant daypack with a laptop sleeve.', category: 'bags', brand: 'northwind-outfitters', axes: { color: ['slate', 'ochre'] }, customFields: { material: 'Recycled nylon' } },
-  { slug: 'wool-beanie', title: 'Wool beanie', description: 'Ribbed merino beanie.', category: 'hats', brand: 'northwind-outfitters', axes: { color: ['grey', 'red', 'navy'] }, customFields: { material: 'Merino wool' } },
-  { slug: 'six-panel-cap', title: 'Six-panel cap', description: 'Unstructured cotton cap with a brass buckle.', category: 'hats', brand: 'acme-goods', axes: { color: ['khaki', 'black'] }, customFields: { material: 'Washed cotton twill' } },
-  { slug: 'stoneware-mug', title: 'Stoneware mug', description: 'Hand-glazed 350 ml mug; every one is a little different.', category: 'home', brand: 'lumen-studio', axes: { glaze: ['speckled', 'celadon', 'midnight'] }, customFields: { material: 'Stoneware' } },
-  { slug: 'pour-over-set', title: 'Pour-over set', description: 'Ceramic dripper with a matching carafe.', category: 'home', brand: 'lumen-studio', axes: { glaze: ['white', 'sand'] }, customFields: { material: 'Porcelain' } },
-  { slug: 'desk-print', title: 'Desk print', description: 'Risograph print of a mountain at dawn.', category: 'home', brand: 'lumen-studio', axes: { size: ['A4', 'A3'] }, customFields: { material: 'Recycled paper' } },
+  {
+    slug: 'classic-crew-tee',
+    title: 'Classic crew tee',
+    description: 'A heavyweight organic cotton t-shirt with a relaxed fit.',
+    category: 't-shirts',
+    brand: 'northwind-outfitters',
+    axes: { size: SIZES, color: ['white', 'black', 'navy'] },
+    customFields: { material: '100% organic cotton', fit: 'relaxed' },
+  },
+  {
+    slug: 'v-neck-tee',
+    title: 'V-neck tee',
+    description: 'A lightweight v-neck for warm days.',
+    category: 't-shirts',
+    brand: 'northwind-outfitters',
+    axes: { size: SIZES, color: ['heather-grey', 'olive'] },
+    customFields: { material: 'Cotton and modal', fit: 'slim' },
+  },
+  {
+    slug: 'pocket-tee',
+    title: 'Pocket tee',
+    description: 'Everyday tee with a chest pocket.',
+    category: 't-shirts',
+    brand: 'acme-goods',
+    axes: { size: SIZES, color: ['sand', 'rust'] },
+    customFields: { material: '100% cotton', fit: 'regular' },
+  },
+  {
+    slug: 'trail-hoodie',
+    title: 'Trail hoodie',
+    description: 'Brushed fleece hoodie with a double-lined hood.',
+    category: 'hoodies',
+    brand: 'northwind-outfitters',
+    axes: { size: SIZES, color: ['forest', 'charcoal'] },
+    customFields: { material: 'Recycled polyester fleece', fit: 'regular' },
+  },
+  {
+    slug: 'zip-hoodie',
+    title: 'Zip hoodie',
+    description: 'Full-zip hoodie in loopback cotton.',
+    category: 'hoodies',
+    brand: 'acme-goods',
+    axes: { size: SIZES, color: ['black'] },
+    customFields: { material: 'Loopback cotton', fit: 'relaxed' },
+  },
+  {
+    slug: 'canvas-tote',
+    title: 'Canvas tote',
+    description: 'A sturdy tote that carries a week of groceries.',
+    category: 'bags',
+    brand: 'acme-goods',
+    axes: { color: ['natural', 'black'] },
+    customFields: { material: '12 oz canvas' },
+  },
+  {
+    slug: 'daypack-20l',
+    title: 'Daypack 20 L',
+    description: 'Water-resistant daypack with a laptop sleeve.',
+    category: 'bags',
+    brand: 'northwind-outfitters',
+    axes: { color: ['slate', 'ochre'] },
+    customFields: { material: 'Recycled nylon' },
+  },
+  {
+    slug: 'wool-beanie',
+    title: 'Wool beanie',
+    description: 'Ribbed merino beanie.',
+    category: 'hats',
+    brand: 'northwind-outfitters',
+    axes: { color: ['grey', 'red', 'navy'] },
+    customFields: { material: 'Merino wool' },
+  },
+  {
+    slug: 'six-panel-cap',
+    title: 'Six-panel cap',
+    description: 'Unstructured cotton cap with a brass buckle.',
+    category: 'hats',
+    brand: 'acme-goods',
+    axes: { color: ['khaki', 'black'] },
+    customFields: { material: 'Washed cotton twill' },
+  },
+  {
+    slug: 'stoneware-mug',
+    title: 'Stoneware mug',
+    description: 'Hand-glazed 350 ml mug; every one is a little different.',
+    category: 'home',
+    brand: 'lumen-studio',
+    axes: { glaze: ['speckled', 'celadon', 'midnight'] },
+    customFields: { material: 'Stoneware' },
+  },
+  {
+    slug: 'pour-over-set',
+    title: 'Pour-over set',
+    description: 'Ceramic dripper with a matching carafe.',
+    category: 'home',
+    brand: 'lumen-studio',
+    axes: { glaze: ['white', 'sand'] },
+    customFields: { material: 'Porcelain' },
+  },
+  {
+    slug: 'desk-print',
+    title: 'Desk print',
+    description: 'Risograph print of a mountain at dawn.',
+    category: 'home',
+    brand: 'lumen-studio',
+    axes: { size: ['A4', 'A3'] },
+    customFields: { material: 'Recycled paper' },
+  },
 ];
 
 function seedContext(runtime: Pick<Runtime, 'db'>, organization: OrganizationRef): CatalogCtx {
@@ -81,7 +177,15 @@ export async function seedCatalog(runtime: Pick<Runtime, 'db' | 'services'>, org
     const existing = await runtime.db.catalogCategory.findFirst({ where: { organizationId: org.id, slug: category.slug }, select: { id: true } });
     const id =
       existing?.id ??
-      (await createCategory(ctx, { name: category.name, slug: category.slug, description: category.description, parentId: category.parent ? categoryIds.get(category.parent) : null, sortOrder: index })).id;
+      (
+        await createCategory(ctx, {
+          name: category.name,
+          slug: category.slug,
+          description: category.description,
+          parentId: category.parent ? categoryIds.get(category.parent) : null,
+          sortOrder: index,
+        })
+      ).id;
     if (!existing) summary.categories += 1;
     categoryIds.set(category.slug, id);
   }

@@ -29,7 +29,11 @@ type Json = Record<string, unknown>;
 export const CatalogEntityStatusEnum = defineEnum('CatalogEntityStatus', ENTITY_STATUSES, 'Lifecycle of a catalog entity.');
 export const CatalogFieldTypeEnum = defineEnum('CatalogFieldType', FIELD_TYPES, 'Value type of a custom field.');
 export const CatalogFieldOwnerEnum = defineEnum('CatalogFieldOwner', OWNERS, 'Who owns a field of an entity.');
-export const CatalogCustomFieldStatusEnum = defineEnum('CatalogCustomFieldStatus', ['proposed', 'approved', 'rejected', 'superseded'] as const, 'Review state of a custom-field value.');
+export const CatalogCustomFieldStatusEnum = defineEnum(
+  'CatalogCustomFieldStatus',
+  ['proposed', 'approved', 'rejected', 'superseded'] as const,
+  'Review state of a custom-field value.',
+);
 
 export const CatalogAttributesRef = builder.objectRef<AttributesView>('CatalogAttributes').implement({
   description: 'Localized texts of an entity for one locale.',
@@ -117,7 +121,7 @@ export const CatalogVariantRef = builder.objectRef<VariantView>('CatalogVariant'
     entityId: t.field({ type: 'UUID', resolve: (v) => v.entityId }),
     sku: t.exposeString('sku', { description: 'Unique per organization' }),
     title: t.exposeString('title', { nullable: true, description: 'Defaults to the option values joined by " / "' }),
-    taxClassId: t.field({ type: 'UUID', nullable: true, description: 'Tax class of this variant; wins over the entity\'s', resolve: (v) => v.taxClassId }),
+    taxClassId: t.field({ type: 'UUID', nullable: true, description: "Tax class of this variant; wins over the entity's", resolve: (v) => v.taxClassId }),
     weightGrams: t.exposeInt('weightGrams', { nullable: true, description: 'Shipping weight in grams (weight-table shipping, max-weight eligibility)' }),
     lengthMm: t.exposeInt('lengthMm', { nullable: true, description: 'Package length in millimetres' }),
     widthMm: t.exposeInt('widthMm', { nullable: true, description: 'Package width in millimetres' }),
@@ -152,7 +156,7 @@ function customFieldFields<T extends CustomFieldView>(t: PothosFieldBuilder<T>) 
     locale: text(undefined, (f) => f.locale),
     value: t.field({ type: 'JSON', resolve: (f) => f.value }),
     status: t.field({ type: CatalogCustomFieldStatusEnum, resolve: (f) => f.status as never }),
-    source: text('platform for direct writes; the proposer\'s stated source otherwise', (f) => f.source),
+    source: text("platform for direct writes; the proposer's stated source otherwise", (f) => f.source),
     sourceStoreId: maybe(undefined, (f) => f.sourceStoreId),
     note: maybe(undefined, (f) => f.note),
     proposedBy: maybe('User id of the writer or proposer', (f) => f.proposedBy),
@@ -172,7 +176,7 @@ export const CatalogCustomFieldRef = builder.objectRef<CustomFieldView>('Catalog
 });
 
 export const CatalogCustomFieldProposalRef = builder.objectRef<ProposalView>('CatalogCustomFieldProposal').implement({
-  description: 'A pending custom-field value in the organization queue: the full custom-field row plus its entity\'s slug and type.',
+  description: "A pending custom-field value in the organization queue: the full custom-field row plus its entity's slug and type.",
   fields: (t) => ({
     ...customFieldFields(t),
     entitySlug: t.exposeString('entitySlug'),
@@ -212,7 +216,10 @@ export const CatalogFieldOwnershipRef = builder.objectRef<FieldOwnershipView>('C
   }),
 });
 
-const embed = <T>(name: string) => (entity: CatalogEntityView, _args: unknown, ctx: RequestContext) => includedValue<T>(entity, name, ctx);
+const embed =
+  <T>(name: string) =>
+  (entity: CatalogEntityView, _args: unknown, ctx: RequestContext) =>
+    includedValue<T>(entity, name, ctx);
 
 export const CatalogEntityRef = builder.objectRef<CatalogEntityView>('CatalogEntity').implement({
   description:
@@ -230,16 +237,47 @@ export const CatalogEntityRef = builder.objectRef<CatalogEntityView>('CatalogEnt
     publishedAt: t.field({ type: 'DateTime', nullable: true, description: 'First move to active', resolve: (e) => e.publishedAt }),
     createdAt: t.field({ type: 'DateTime', resolve: (e) => e.createdAt }),
     updatedAt: t.field({ type: 'DateTime', resolve: (e) => e.updatedAt }),
-    attributes: t.field({ type: [CatalogAttributesRef], nullable: true, extensions: embedField('attributes'), description: 'Resolved when selected; over REST include=attributes', resolve: embed<AttributesView[]>('attributes') }),
-    variants: t.field({ type: [CatalogVariantRef], nullable: true, extensions: embedField('variants'), description: 'Resolved when selected; over REST include=variants', resolve: embed<VariantView[]>('variants') }),
-    optionTypes: t.field({ type: [CatalogOptionTypeRef], nullable: true, extensions: embedField('optionTypes'), description: 'Resolved when selected; over REST include=optionTypes', resolve: embed<OptionTypeView[]>('optionTypes') }),
-    categories: t.field({ type: [CatalogCategoryRef], nullable: true, extensions: embedField('categories'), description: 'Resolved when selected; over REST include=categories', resolve: embed<CategoryView[]>('categories') }),
-    brands: t.field({ type: [CatalogBrandRef], nullable: true, extensions: embedField('brands'), description: 'Resolved when selected; over REST include=brands', resolve: embed<BrandView[]>('brands') }),
+    attributes: t.field({
+      type: [CatalogAttributesRef],
+      nullable: true,
+      extensions: embedField('attributes'),
+      description: 'Resolved when selected; over REST include=attributes',
+      resolve: embed<AttributesView[]>('attributes'),
+    }),
+    variants: t.field({
+      type: [CatalogVariantRef],
+      nullable: true,
+      extensions: embedField('variants'),
+      description: 'Resolved when selected; over REST include=variants',
+      resolve: embed<VariantView[]>('variants'),
+    }),
+    optionTypes: t.field({
+      type: [CatalogOptionTypeRef],
+      nullable: true,
+      extensions: embedField('optionTypes'),
+      description: 'Resolved when selected; over REST include=optionTypes',
+      resolve: embed<OptionTypeView[]>('optionTypes'),
+    }),
+    categories: t.field({
+      type: [CatalogCategoryRef],
+      nullable: true,
+      extensions: embedField('categories'),
+      description: 'Resolved when selected; over REST include=categories',
+      resolve: embed<CategoryView[]>('categories'),
+    }),
+    brands: t.field({
+      type: [CatalogBrandRef],
+      nullable: true,
+      extensions: embedField('brands'),
+      description: 'Resolved when selected; over REST include=brands',
+      resolve: embed<BrandView[]>('brands'),
+    }),
     customFields: t.field({
       type: [CatalogCustomFieldRef],
       nullable: true,
       extensions: embedField('customFields'),
-      description: 'Resolved when selected; over REST include=customFields: approved values with provenance, one row per field and locale (create and update answers always carry them)',
+      description:
+        'Resolved when selected; over REST include=customFields: approved values with provenance, one row per field and locale (create and update answers always carry them)',
       resolve: embed<CustomFieldView[]>('customFields'),
     }),
   }),

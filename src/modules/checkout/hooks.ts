@@ -35,7 +35,19 @@ export interface CheckoutBeforeCommitPayload {
   orderId: string;
   customerId: string | null;
   currency: string;
-  lines: Array<{ id: string; position: number; entityId: string; variantId: string | null; sku: string; title: string; quantity: number; unitPrice: number; totalPrice: number; discountTotal: number; taxTotal: number }>;
+  lines: Array<{
+    id: string;
+    position: number;
+    entityId: string;
+    variantId: string | null;
+    sku: string;
+    title: string;
+    quantity: number;
+    unitPrice: number;
+    totalPrice: number;
+    discountTotal: number;
+    taxTotal: number;
+  }>;
 }
 
 declare module '../../events/hooks.js' {

@@ -27,7 +27,9 @@ export function checkoutRequestHash(input: Record<string, unknown> & { promotion
   const { idempotencyKey: _key, ...request } = input;
   // Codes are matched trimmed and once each by the checkout itself, so " A" and "A" ask the same.
   const codes = request.promotionCodes ? [...new Set(request.promotionCodes.map((c) => c.trim()).filter(Boolean))] : undefined;
-  return createHash('sha256').update(JSON.stringify(canonical({ ...request, promotionCodes: codes }))).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(canonical({ ...request, promotionCodes: codes })))
+    .digest('hex');
 }
 
 /**
@@ -45,5 +47,8 @@ export function checkoutIdempotencyKey(bodyKey: string | null | undefined, heade
 
 /** `orderId`: the order the key made. The key is the caller's own (keys are scoped per caller), so naming it leaks nothing, and lets a client that lost its first answer find its order. */
 export function idempotencyKeyReused(key: string, orderId: string): AppError {
-  return new AppError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key was already used with a different request; use a new key for a new request', { idempotencyKey: key, orderId });
+  return new AppError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key was already used with a different request; use a new key for a new request', {
+    idempotencyKey: key,
+    orderId,
+  });
 }

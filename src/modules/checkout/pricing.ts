@@ -69,7 +69,13 @@ export async function priceOrder(tx: Tx, ctx: PricingCtx, req: PricingRequest, m
           codes: req.codes,
           currency: req.currency,
           subtotal,
-          lineItems: req.lines.map((l) => ({ entityId: l.entityId, entityType: l.sellable.entityType, quantity: l.quantity, unitPrice: l.unitPrice, totalPrice: l.unitPrice * l.quantity })),
+          lineItems: req.lines.map((l) => ({
+            entityId: l.entityId,
+            entityType: l.sellable.entityType,
+            quantity: l.quantity,
+            unitPrice: l.unitPrice,
+            totalPrice: l.unitPrice * l.quantity,
+          })),
           customerId: req.customerId,
           customerGroupIds: req.groups,
           orderId: req.orderId,
@@ -97,7 +103,13 @@ export async function priceOrder(tx: Tx, ctx: PricingCtx, req: PricingRequest, m
   const lineTax = shippingOption?.kind === 'pickup' ? tax.atStore() : tax;
   const rates = await ports.taxes.resolve(
     serviceCtx(ctx, tx),
-    req.lines.map((l) => ({ entityId: l.entityId, variantId: l.variantId, entityTaxClassId: l.sellable.entityTaxClassId, variantTaxClassId: l.sellable.variantTaxClassId, destination: lineTax.destinationOf(l.sellable.entityType) })),
+    req.lines.map((l) => ({
+      entityId: l.entityId,
+      variantId: l.variantId,
+      entityTaxClassId: l.sellable.entityTaxClassId,
+      variantTaxClassId: l.sellable.variantTaxClassId,
+      destination: lineTax.destinationOf(l.sellable.entityType),
+    })),
   );
   const totalsInput = {
     pricesIncludeTax: tax.pricesIncludeTax,
@@ -116,7 +128,13 @@ export async function priceOrder(tx: Tx, ctx: PricingCtx, req: PricingRequest, m
     ctx.services.tax.provider,
     lineTax,
     req.currency,
-    req.lines.map((l, i) => ({ item: { entityId: l.entityId, quantity: l.quantity }, sellable: l.sellable, unitPrice: l.unitPrice, rateBps: at(rates, i).rateBps, taxClassId: at(rates, i).taxClassId })),
+    req.lines.map((l, i) => ({
+      item: { entityId: l.entityId, quantity: l.quantity },
+      sellable: l.sellable,
+      unitPrice: l.unitPrice,
+      rateBps: at(rates, i).rateBps,
+      taxClassId: at(rates, i).taxClassId,
+    })),
     totals,
   );
   if (providerTax) totals = computeTotals({ ...totalsInput, providerTax });

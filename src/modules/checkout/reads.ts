@@ -54,7 +54,16 @@ export async function lockCheckoutCart(tx: Tx, ctx: CartCtx, cartId: string, cus
   if (!row) throw notFound('Cart');
   assertCartReachable(ctx, { customerId: row.customer_id, tokenHash: row.token_hash });
   return {
-    cart: { id: row.id, currency: row.currency, customerId: row.customer_id, status: row.status, customerEmail: row.customer_id ? row.customer_email : null, customerGroupIds: row.customer_group_ids ?? [], shippingMethodId: row.shipping_method_id, hasShippingMethods: row.has_shipping_methods },
+    cart: {
+      id: row.id,
+      currency: row.currency,
+      customerId: row.customer_id,
+      status: row.status,
+      customerEmail: row.customer_id ? row.customer_email : null,
+      customerGroupIds: row.customer_group_ids ?? [],
+      shippingMethodId: row.shipping_method_id,
+      hasShippingMethods: row.has_shipping_methods,
+    },
     settings: settingsFrom(row.settings ?? []),
   };
 }

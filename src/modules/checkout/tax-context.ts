@@ -22,7 +22,11 @@ export interface CheckoutTax {
   pricing: { pricesIncludeTax: boolean; taxExempt: boolean; taxExemptionNote: string | null };
 }
 
-export function checkoutTaxContext(settings: OrgSettings, groups: readonly string[], shippingAddress: { country?: unknown; state?: unknown; postalCode?: unknown } | null): CheckoutTax {
+export function checkoutTaxContext(
+  settings: OrgSettings,
+  groups: readonly string[],
+  shippingAddress: { country?: unknown; state?: unknown; postalCode?: unknown } | null,
+): CheckoutTax {
   const exemptGroups = new Set(settings.tax.exemptCustomerGroupIds);
   const exempt = groups.some((g) => exemptGroups.has(g));
   const shipTo = destinationOfAddress(shippingAddress);
@@ -52,7 +56,13 @@ interface DraftSource {
  * provider, tax-inclusive prices, an exempt order). Throws 503 SERVICE_UNAVAILABLE when the
  * provider fails.
  */
-export async function externalTax(provider: TaxProvider, tax: CheckoutTax, currency: string, sold: DraftSource[], totals: Totals): Promise<{ lines: number[]; shipping: number; rates: number[] } | null> {
+export async function externalTax(
+  provider: TaxProvider,
+  tax: CheckoutTax,
+  currency: string,
+  sold: DraftSource[],
+  totals: Totals,
+): Promise<{ lines: number[]; shipping: number; rates: number[] } | null> {
   if (!provider.calculate || tax.pricesIncludeTax || tax.exempt) return null;
   const result = await provider.calculate({
     currency,

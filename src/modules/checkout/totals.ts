@@ -100,7 +100,10 @@ export function computeTotals(input: TotalsInput): Totals {
     directSum = discount;
   }
   // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
-  const spread = allocate(discount - directSum, totals.map((t, i) => t - direct[i]!));
+  const spread = allocate(
+    discount - directSum,
+    totals.map((t, i) => t - direct[i]!),
+  );
   // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   const lineDiscounts = totals.map((_, i) => direct[i]! + spread[i]!);
 
@@ -125,14 +128,16 @@ export function computeTotals(input: TotalsInput): Totals {
     });
     shippingTotal = shippingLines.reduce((a, s) => a + s.amount, 0);
   } else {
-    shippingTotal =
-      input.freeShipping || input.lines.length === 0 || (input.shipping.freeOver !== null && discounted >= input.shipping.freeOver) ? 0 : input.shipping.flatRate;
+    shippingTotal = input.freeShipping || input.lines.length === 0 || (input.shipping.freeOver !== null && discounted >= input.shipping.freeOver) ? 0 : input.shipping.flatRate;
   }
   let shippingTaxTotal = shippingLines.reduce((a, s) => a + s.taxTotal, 0);
   if (provided) {
     // The provider's shipping tax, spread over the charges by amount (all of it when there are none).
     shippingTaxTotal = shippingTotal > 0 ? Math.max(0, Math.round(provided.shipping)) : 0;
-    const parts = allocate(shippingTaxTotal, shippingLines.map((s) => s.amount));
+    const parts = allocate(
+      shippingTaxTotal,
+      shippingLines.map((s) => s.amount),
+    );
     // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     shippingLines = shippingLines.map((s, i) => ({ ...s, taxTotal: parts[i]! }));
     if (shippingLines.length) shippingTaxTotal = parts.reduce((a, b) => a + b, 0);

@@ -12,7 +12,7 @@ export function portsOf(services: Services): CheckoutPorts {
         if (!queries.length) return [];
         // One resolver call per (currency, groups) context; checkout and carts send one.
         // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
-                const first = queries[0]!;
+        const first = queries[0]!;
         const resolved = await services.pricing.resolvePrices(
           ctx,
           { currency: first.currency, customerGroupIds: first.customerGroupIds },
@@ -23,7 +23,10 @@ export function portsOf(services: Services): CheckoutPorts {
     },
     taxes: {
       async resolve(ctx, lines) {
-        const rates = await services.tax.resolveTaxRates(ctx, lines.map((l) => ({ entityId: l.entityId, variantId: l.variantId, destination: l.destination ?? null })));
+        const rates = await services.tax.resolveTaxRates(
+          ctx,
+          lines.map((l) => ({ entityId: l.entityId, variantId: l.variantId, destination: l.destination ?? null })),
+        );
         return rates.map((r) => ({ taxClassId: r.taxClassId, rateBps: r.rateBps }));
       },
     },

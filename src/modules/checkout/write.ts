@@ -68,11 +68,31 @@ function eventSql(origin: EventOrigin, payload: unknown, from: Prisma.Sql): Pris
 export async function writeOrder(tx: Tx, w: OrderWrite, final: boolean): Promise<string> {
   const o = w.order;
   const lines = w.lines.map((l) => ({
-    id: l.id, position: l.position, entity_id: l.entityId, variant_id: l.variantId, entity_type: l.entityType, sku: l.sku, title: l.title,
-    quantity: l.quantity, unit_price: Number(l.unitPrice), total_price: Number(l.totalPrice), discount_total: Number(l.discountTotal),
-    tax_class_id: l.taxClassId, tax_rate_bps: l.taxRateBps, tax_total: Number(l.taxTotal), reservations: l.reservations,
+    id: l.id,
+    position: l.position,
+    entity_id: l.entityId,
+    variant_id: l.variantId,
+    entity_type: l.entityType,
+    sku: l.sku,
+    title: l.title,
+    quantity: l.quantity,
+    unit_price: Number(l.unitPrice),
+    total_price: Number(l.totalPrice),
+    discount_total: Number(l.discountTotal),
+    tax_class_id: l.taxClassId,
+    tax_rate_bps: l.taxRateBps,
+    tax_total: Number(l.taxTotal),
+    reservations: l.reservations,
   }));
-  const changes = w.statusChanges.map((c) => ({ from_status: c.fromStatus, to_status: c.toStatus, trigger: c.trigger, reason: c.reason, actor_id: c.actorId, actor_kind: c.actorKind, created_at: c.createdAt.toISOString() }));
+  const changes = w.statusChanges.map((c) => ({
+    from_status: c.fromStatus,
+    to_status: c.toStatus,
+    trigger: c.trigger,
+    reason: c.reason,
+    actor_id: c.actorId,
+    actor_kind: c.actorKind,
+    created_at: c.createdAt.toISOString(),
+  }));
   const number = final
     ? Prisma.sql`(select ${numberSql(w.numbering.prefix, w.numbering.year, Prisma.sql`value`)} as number from next)`
     : Prisma.sql`(select ${`pending:${o.id}`}::text as number)`;
@@ -128,8 +148,18 @@ function paymentSql(p: PaymentRow): Prisma.Sql {
 /** The order's shipping lines (issue 25), inserted in the order's statement. */
 function shippingLinesSql(organizationId: string, orderId: string, lines: OrderShippingLine[]): Prisma.Sql {
   const rows = lines.map((l) => ({
-    id: l.id, method_id: l.methodId, code: l.code, name: l.name, amount: Number(l.amount), tax_rate_bps: l.taxRateBps, tax_total: Number(l.taxTotal),
-    min_days: l.minDays, max_days: l.maxDays, warehouse_id: l.warehouseId, pickup_location: l.pickupLocation, created_at: l.createdAt.toISOString(),
+    id: l.id,
+    method_id: l.methodId,
+    code: l.code,
+    name: l.name,
+    amount: Number(l.amount),
+    tax_rate_bps: l.taxRateBps,
+    tax_total: Number(l.taxTotal),
+    min_days: l.minDays,
+    max_days: l.maxDays,
+    warehouse_id: l.warehouseId,
+    pickup_location: l.pickupLocation,
+    created_at: l.createdAt.toISOString(),
   }));
   return Prisma.sql`insert into order_shipping_lines (id, organization_id, order_id, method_id, code, name, amount, tax_rate_bps, tax_total, min_days, max_days,
         warehouse_id, pickup_location, refunded_amount, created_at)

@@ -51,7 +51,12 @@ builder.objectFields(OrderRef, (t) => ({
     resolve: async (order, _args, ctx) => {
       if (!order.customerId) return null;
       assertCustomerVisible(ctx, order.customerId);
-      return batchLoader<CustomerSummaryView | null>(ctx, 'customers.byId', (ids) => customersByIds(ctx, ids), () => null).load(order.customerId);
+      return batchLoader<CustomerSummaryView | null>(
+        ctx,
+        'customers.byId',
+        (ids) => customersByIds(ctx, ids),
+        () => null,
+      ).load(order.customerId);
     },
   }),
 }));
@@ -61,12 +66,22 @@ const LIMIT_NOTE = `Newest orders first, at most this many (default 10, at most 
 function ordersOf(ctx: RequestContext, customerId: string, limit: number | null | undefined): Promise<OrderView[]> {
   assertOrdersVisible(ctx, customerId);
   const applied = Math.max(1, Math.min(limit ?? 10, CUSTOMER_ORDERS_MAX));
-  return batchLoader<OrderView[]>(ctx, `customers.orders.${applied}`, (ids) => recentOrdersByCustomer(ctx, ids, applied), () => []).load(customerId);
+  return batchLoader<OrderView[]>(
+    ctx,
+    `customers.orders.${applied}`,
+    (ids) => recentOrdersByCustomer(ctx, ids, applied),
+    () => [],
+  ).load(customerId);
 }
 
 function addressesOf(ctx: RequestContext, customerId: string): Promise<CustomerAddressView[]> {
   assertCustomerVisible(ctx, customerId);
-  return batchLoader<CustomerAddressView[]>(ctx, 'customers.addresses', (ids) => addressesByCustomer(ctx, ids), () => []).load(customerId);
+  return batchLoader<CustomerAddressView[]>(
+    ctx,
+    'customers.addresses',
+    (ids) => addressesByCustomer(ctx, ids),
+    () => [],
+  ).load(customerId);
 }
 
 const ORDERS_NOTE =

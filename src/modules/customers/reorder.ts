@@ -30,7 +30,11 @@ export async function reorder(ctx: CustomersCtx, idOrNumber: string): Promise<Re
   const order = await myOrder(ctx, idOrNumber);
   return withTransaction(ctx, async (tx) => {
     const lines = order.lineItems;
-    const sellables = await loadSellables(tx, ctx.organization.id, lines.map((l) => ({ entityId: l.entityId, variantId: l.variantId })));
+    const sellables = await loadSellables(
+      tx,
+      ctx.organization.id,
+      lines.map((l) => ({ entityId: l.entityId, variantId: l.variantId })),
+    );
     const prices = await portsOf(ctx.services).prices.resolve(
       serviceCtx(ctx, tx),
       lines.map((l) => ({ entityId: l.entityId, variantId: l.variantId, currency: order.currency, customerGroupIds: customer.customerGroupIds, quantity: l.quantity })),

@@ -39,7 +39,14 @@ defineOperation({
   access: UPDATE_SELF,
   input: {
     name: z.string().trim().min(1).max(200).optional(),
-    phone: z.string().trim().min(3).max(40).regex(/^[+0-9 ()./-]+$/, 'digits, spaces and + ( ) . / - only').nullable().optional(),
+    phone: z
+      .string()
+      .trim()
+      .min(3)
+      .max(40)
+      .regex(/^[+0-9 ()./-]+$/, 'digits, spaces and + ( ) . / - only')
+      .nullable()
+      .optional(),
     marketingConsent: z.boolean().optional(),
   },
   output: CustomerProfileRef,
@@ -75,7 +82,10 @@ defineOperation({
     city: z.string().trim().min(1).max(100),
     state: z.string().trim().min(1).max(100).optional(),
     postalCode: z.string().trim().min(1).max(20),
-    country: z.string().regex(/^[A-Za-z]{2}$/, 'ISO 3166-1 alpha-2 code, e.g. US').describe('ISO 3166-1 alpha-2'),
+    country: z
+      .string()
+      .regex(/^[A-Za-z]{2}$/, 'ISO 3166-1 alpha-2 code, e.g. US')
+      .describe('ISO 3166-1 alpha-2'),
     phone: z.string().trim().min(3).max(40).optional(),
     isDefaultShipping: z.boolean().default(false),
     isDefaultBilling: z.boolean().default(false),
@@ -153,7 +163,7 @@ defineOperation({
 defineOperation({
   name: 'meOrderReorder',
   kind: 'mutation',
-  summary: 'A new cart filled from one of my orders at today\'s prices',
+  summary: "A new cart filled from one of my orders at today's prices",
   description: `Lines that can no longer be sold are left out and listed in meta.skipped with the reason; the call still succeeds. ${SESSION_NOTE}`,
   rest: { method: 'POST', path: '/me/orders/:id/reorder', status: 201, pathArgs: { id: 'orderId' } },
   access: { permission: 'cart:create', customerSession: true },
@@ -187,7 +197,14 @@ defineOperation({
   input: {
     id: z.guid().describe('Customer UUID (the user id of their account)'),
     name: z.string().trim().min(1).max(200).optional(),
-    phone: z.string().trim().min(3).max(40).regex(/^[+0-9 ()./-]+$/, 'digits, spaces and + ( ) . / - only').nullable().optional(),
+    phone: z
+      .string()
+      .trim()
+      .min(3)
+      .max(40)
+      .regex(/^[+0-9 ()./-]+$/, 'digits, spaces and + ( ) . / - only')
+      .nullable()
+      .optional(),
     customerGroupIds: z
       .array(customerGroupIdSchema)
       .max(100)

@@ -12,16 +12,7 @@ import { paginate, type Page, type PageInput } from '../../graphql/pagination.js
 import { getOrder, listFulfillments, listOrders, type FulfillmentView, type OrderView } from '../orders/index.js';
 import { PERMISSION as ORDER_PERMISSION, toNumber } from '../orders/shared.js';
 import type { OrderStatus } from '../../generated/prisma/client.js';
-import {
-  addressView,
-  CUSTOMER_INCLUDE,
-  customerPayload,
-  customerView,
-  type CustomerAddressView,
-  type CustomerRow,
-  type CustomerSummaryView,
-  type CustomerView,
-} from './views.js';
+import { addressView, CUSTOMER_INCLUDE, customerPayload, customerView, type CustomerAddressView, type CustomerRow, type CustomerSummaryView, type CustomerView } from './views.js';
 import './events.js';
 
 export type CustomersCtx = Pick<RequestContext, 'db' | 'organization' | 'actor' | 'requestId' | 'services' | 'logger' | 'config' | 'request' | 'rest'>;
@@ -66,7 +57,8 @@ export async function updateProfile(ctx: CustomersCtx, patch: ProfilePatch): Pro
   const changed: string[] = [];
   if (patch.name !== undefined && patch.name !== current.name) (data.name = patch.name), changed.push('name');
   if (patch.phone !== undefined && patch.phone !== current.phone) (data.phone = patch.phone), changed.push('phone');
-  if (patch.marketingConsent !== undefined && patch.marketingConsent !== current.marketingConsent) (data.marketingConsent = patch.marketingConsent), changed.push('marketingConsent');
+  if (patch.marketingConsent !== undefined && patch.marketingConsent !== current.marketingConsent)
+    (data.marketingConsent = patch.marketingConsent), changed.push('marketingConsent');
   if (!changed.length) return customerView(current);
   return withTransaction(ctx, async (tx) => {
     const row = await tx.customer.update({ where: { id: current.id }, data, include: CUSTOMER_INCLUDE });
@@ -161,7 +153,15 @@ export interface TrackingView {
   orderNumber: string;
   status: string;
   fulfillments: FulfillmentView[];
-  lines: Array<{ lineItemId: string; sku: string; title: string; quantity: number; fulfilledQuantity: number; fulfillmentStatus: string; shipments: Array<{ fulfillmentId: string; quantity: number; carrier: string | null; trackingNumber: string | null; trackingUrl: string | null }> }>;
+  lines: Array<{
+    lineItemId: string;
+    sku: string;
+    title: string;
+    quantity: number;
+    fulfilledQuantity: number;
+    fulfillmentStatus: string;
+    shipments: Array<{ fulfillmentId: string; quantity: number; carrier: string | null; trackingNumber: string | null; trackingUrl: string | null }>;
+  }>;
 }
 
 export async function myOrderTracking(ctx: CustomersCtx, idOrNumber: string): Promise<TrackingView> {
@@ -205,7 +205,10 @@ export async function listCustomers(ctx: CustomersCtx, input: { search?: string 
     findMany: (args) => ctx.db.customer.findMany({ ...args, include: CUSTOMER_INCLUDE }),
     count: (w) => ctx.db.customer.count({ where: w }),
     view: async (rows) => {
-      const stats = await orderStats(ctx, rows.map((r) => r.id));
+      const stats = await orderStats(
+        ctx,
+        rows.map((r) => r.id),
+      );
       return rows.map((row) => withStats(row, stats.get(row.id)));
     },
   });
@@ -227,7 +230,8 @@ export async function updateCustomer(ctx: CustomersCtx, id: string, patch: { nam
   if (patch.name !== undefined && patch.name !== current.name) (data.name = patch.name), changed.push('name');
   if (patch.phone !== undefined && patch.phone !== current.phone) (data.phone = patch.phone), changed.push('phone');
   const groups = patch.customerGroupIds === undefined ? undefined : [...new Set(patch.customerGroupIds)];
-  if (groups !== undefined && (groups.length !== current.customerGroupIds.length || groups.some((g, i) => g !== current.customerGroupIds[i]))) (data.customerGroupIds = groups), changed.push('customerGroupIds');
+  if (groups !== undefined && (groups.length !== current.customerGroupIds.length || groups.some((g, i) => g !== current.customerGroupIds[i])))
+    (data.customerGroupIds = groups), changed.push('customerGroupIds');
   if (!changed.length) return getCustomer(ctx, id);
   await withTransaction(ctx, async (tx) => {
     const row = await tx.customer.update({ where: { id: current.id }, data, include: CUSTOMER_INCLUDE });
@@ -273,7 +277,10 @@ export { validationFailed };
 /** Customers by id with their order stats: two statements for any number of ids. */
 export async function customersByIds(ctx: CustomersCtx, ids: string[]): Promise<Map<string, CustomerSummaryView>> {
   const rows = await ctx.db.customer.findMany({ where: { id: { in: ids }, organizationId: ctx.organization.id }, include: CUSTOMER_INCLUDE });
-  const stats = await orderStats(ctx, rows.map((r) => r.id));
+  const stats = await orderStats(
+    ctx,
+    rows.map((r) => r.id),
+  );
   return new Map(rows.map((row) => [row.id, withStats(row, stats.get(row.id))]));
 }
 

@@ -9,7 +9,7 @@ import { LineFulfillmentStatusEnum, OrderStatusEnum, PaymentStatusEnum } from '.
 import type { DownloadLink, OrderDownloads } from './downloads.js';
 
 export const CustomerAddressRef = builder.objectRef<CustomerAddressView>('CustomerAddress').implement({
-  description: "A saved address of a customer.",
+  description: 'A saved address of a customer.',
   fields: (t) => ({
     id: t.field({ type: 'UUID', resolve: (a) => a.id }),
     firstName: t.exposeString('firstName'),
@@ -59,18 +59,16 @@ export const CustomerRef = builder.objectRef<CustomerSummaryView>('Customer').im
   }),
 });
 
-const ShipmentRef = builder
-  .objectRef<TrackingView['lines'][number]['shipments'][number]>('OrderLineShipment')
-  .implement({
-    description: 'Units of one order line sent in one fulfillment.',
-    fields: (t) => ({
-      fulfillmentId: t.field({ type: 'UUID', resolve: (s) => s.fulfillmentId }),
-      quantity: t.exposeInt('quantity'),
-      carrier: t.exposeString('carrier', { nullable: true }),
-      trackingNumber: t.exposeString('trackingNumber', { nullable: true }),
-      trackingUrl: t.exposeString('trackingUrl', { nullable: true }),
-    }),
-  });
+const ShipmentRef = builder.objectRef<TrackingView['lines'][number]['shipments'][number]>('OrderLineShipment').implement({
+  description: 'Units of one order line sent in one fulfillment.',
+  fields: (t) => ({
+    fulfillmentId: t.field({ type: 'UUID', resolve: (s) => s.fulfillmentId }),
+    quantity: t.exposeInt('quantity'),
+    carrier: t.exposeString('carrier', { nullable: true }),
+    trackingNumber: t.exposeString('trackingNumber', { nullable: true }),
+    trackingUrl: t.exposeString('trackingUrl', { nullable: true }),
+  }),
+});
 
 const TrackingLineRef = builder.objectRef<TrackingView['lines'][number]>('OrderTrackingLine').implement({
   fields: (t) => ({
@@ -145,7 +143,15 @@ export const OrderDownloadsRef = builder.objectRef<OrderDownloads>('OrderDownloa
   fields: (t) => ({
     orderId: t.field({ type: 'UUID', resolve: (v) => v.orderId }),
     orderNumber: t.exposeString('orderNumber'),
-    paymentStatus: t.field({ type: PaymentStatusEnum, description: "The order's payment status (downloads are offered once it is paid)", resolve: (v) => v.paymentStatus as never }),
-    downloads: t.field({ type: [DownloadLinkRef], description: 'One signed link per file of each digital line still owned (fully refunded lines are left out)', resolve: (v) => v.downloads }),
+    paymentStatus: t.field({
+      type: PaymentStatusEnum,
+      description: "The order's payment status (downloads are offered once it is paid)",
+      resolve: (v) => v.paymentStatus as never,
+    }),
+    downloads: t.field({
+      type: [DownloadLinkRef],
+      description: 'One signed link per file of each digital line still owned (fully refunded lines are left out)',
+      resolve: (v) => v.downloads,
+    }),
   }),
 });

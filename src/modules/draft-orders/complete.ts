@@ -51,7 +51,11 @@ export async function completeDraft(ctx: OrdersCtx & { request?: Request }, id: 
         const organizationId = ctx.organization.id;
         const orderId = randomUUID();
 
-        const found = await loadSellables(tx, organizationId, lines.map((l) => ({ entityId: l.entityId, variantId: l.variantId })));
+        const found = await loadSellables(
+          tx,
+          organizationId,
+          lines.map((l) => ({ entityId: l.entityId, variantId: l.variantId })),
+        );
         const issues = found.flatMap((s, i) => {
           const reason = unsellableReason(s);
           return reason ? [{ field: `lines.${i}.entityId`, message: reason }] : [];
@@ -68,7 +72,10 @@ export async function completeDraft(ctx: OrdersCtx & { request?: Request }, id: 
         const email = customer[0]?.email ?? draft.email;
         const ports = portsOf(ctx.services);
         const listed = lines.map((l, i) => ({ l, i })).filter(({ l }) => l.unitPrice === null);
-        const resolved = await ports.prices.resolve(serviceCtx(ctx, tx), listed.map(({ l }) => ({ entityId: l.entityId, variantId: l.variantId, currency: draft.currency, customerGroupIds: groups, quantity: l.quantity })));
+        const resolved = await ports.prices.resolve(
+          serviceCtx(ctx, tx),
+          listed.map(({ l }) => ({ entityId: l.entityId, variantId: l.variantId, currency: draft.currency, customerGroupIds: groups, quantity: l.quantity })),
+        );
         const unitPrices = lines.map((l) => l.unitPrice ?? 0);
         listed.forEach(({ i }, k) => {
           const price = resolved[k];
@@ -94,9 +101,20 @@ export async function completeDraft(ctx: OrdersCtx & { request?: Request }, id: 
         const { totals, rates, shippingOption, tax } = priced;
 
         // Stock, only now, in checkout's lock order.
-        const order = lines.map((_, i) => i).sort((a, b) => at(lines, a).entityId.localeCompare(at(lines, b).entityId) || (at(lines, a).variantId ?? '').localeCompare(at(lines, b).variantId ?? ''));
+        const order = lines
+          .map((_, i) => i)
+          .sort((a, b) => at(lines, a).entityId.localeCompare(at(lines, b).entityId) || (at(lines, a).variantId ?? '').localeCompare(at(lines, b).variantId ?? ''));
         const reservedSorted = await ports.inventory
-          .reserve(serviceCtx(ctx, tx), order.map((i) => ({ entityId: at(lines, i).entityId, variantId: at(lines, i).variantId, quantity: at(lines, i).quantity, reference: `order:${orderId}`, warehouseId: priced.pickupWarehouseId })))
+          .reserve(
+            serviceCtx(ctx, tx),
+            order.map((i) => ({
+              entityId: at(lines, i).entityId,
+              variantId: at(lines, i).variantId,
+              quantity: at(lines, i).quantity,
+              reference: `order:${orderId}`,
+              warehouseId: priced.pickupWarehouseId,
+            })),
+          )
           .catch((error: unknown) => {
             throw error instanceof AppError ? conflict(`Not enough stock to complete the draft: ${error.message}`, { step: 'inventory', code: error.code }) : error;
           });
@@ -111,8 +129,15 @@ export async function completeDraft(ctx: OrdersCtx & { request?: Request }, id: 
             ctx,
             provider,
             {
-              paymentId, orderId, amount: totals.grandTotal, currency: draft.currency, methodId, captureMode: settings.payments.capture,
-              returnUrl: defaultReturnUrl(ctx), customerEmail: email, actionExpiryMinutes: settings.payments.actionExpiryMinutes,
+              paymentId,
+              orderId,
+              amount: totals.grandTotal,
+              currency: draft.currency,
+              methodId,
+              captureMode: settings.payments.capture,
+              returnUrl: defaultReturnUrl(ctx),
+              customerEmail: email,
+              actionExpiryMinutes: settings.payments.actionExpiryMinutes,
             },
             {
               declined: (failure) => validationFailed([{ field: 'paymentMethodId', message: failure.message }]),
@@ -125,16 +150,29 @@ export async function completeDraft(ctx: OrdersCtx & { request?: Request }, id: 
         const now = new Date();
         const paidAlready = totals.grandTotal === 0;
         const row: Omit<OrderRow, 'number' | 'lines'> = {
-          id: orderId, organizationId, cartId: null, customerId: draft.customerId, customerEmail: email,
+          id: orderId,
+          organizationId,
+          cartId: null,
+          customerId: draft.customerId,
+          customerEmail: email,
           status: paidAlready ? 'confirmed' : 'pending',
           paymentStatus: paidAlready ? 'paid' : 'awaiting_payment',
           currency: draft.currency,
-          subtotal: BigInt(totals.subtotal), discountTotal: BigInt(totals.discountTotal), taxTotal: BigInt(totals.taxTotal), shippingTotal: BigInt(totals.shippingTotal), grandTotal: BigInt(totals.grandTotal),
-          capturedAmount: 0n, refundedAmount: 0n,
+          subtotal: BigInt(totals.subtotal),
+          discountTotal: BigInt(totals.discountTotal),
+          taxTotal: BigInt(totals.taxTotal),
+          shippingTotal: BigInt(totals.shippingTotal),
+          grandTotal: BigInt(totals.grandTotal),
+          capturedAmount: 0n,
+          refundedAmount: 0n,
           shippingAddress: address as unknown as Prisma.JsonObject,
-          promotionCodes: [], customerGroupIds: groups,
+          promotionCodes: [],
+          customerGroupIds: groups,
           pricing: {
-            promotions: [], freeShipping: false, shipping: settings.shipping, ...tax.pricing,
+            promotions: [],
+            freeShipping: false,
+            shipping: settings.shipping,
+            ...tax.pricing,
             draftOrderId: draft.id,
             manualDiscount: { amount: Number(draft.discountAmount), reason: draft.discountReason },
             customPrices: lines.flatMap((l, i) => (l.unitPrice === null ? [] : [{ position: i, unitPrice: l.unitPrice, reason: l.priceReason }])),
@@ -142,25 +180,58 @@ export async function completeDraft(ctx: OrdersCtx & { request?: Request }, id: 
           paymentProvider: started ? provider.name : null,
           paymentMethodId: input.paymentMethodId ?? null,
           paymentIntentId,
-          idempotencyScope: null, idempotencyKey: null, idempotencyRequestHash: null,
-          invoiceNumber: null, invoicedAt: null, placedAt: now, createdAt: now, updatedAt: now,
+          idempotencyScope: null,
+          idempotencyKey: null,
+          idempotencyRequestHash: null,
+          invoiceNumber: null,
+          invoicedAt: null,
+          placedAt: now,
+          createdAt: now,
+          updatedAt: now,
         };
         const orderLines: OrderLine[] = lines.map((l, i) => ({
-          id: randomUUID(), organizationId, orderId, position: i,
-          entityId: l.entityId, variantId: l.variantId, entityType: at(sellables, i).entityType, sku: at(sellables, i).sku, title: at(sellables, i).title, quantity: l.quantity,
-          refundedQuantity: 0, fulfilledQuantity: 0, fulfillmentStatus: 'unfulfilled',
-          unitPrice: BigInt(at(unitPrices, i)), totalPrice: BigInt(at(totals.lines, i).totalPrice), discountTotal: BigInt(at(totals.lines, i).discountTotal),
-          taxClassId: at(rates, i).taxClassId, taxRateBps: priced.providerRates?.[i] ?? at(rates, i).rateBps, taxTotal: BigInt(at(totals.lines, i).taxTotal),
+          id: randomUUID(),
+          organizationId,
+          orderId,
+          position: i,
+          entityId: l.entityId,
+          variantId: l.variantId,
+          entityType: at(sellables, i).entityType,
+          sku: at(sellables, i).sku,
+          title: at(sellables, i).title,
+          quantity: l.quantity,
+          refundedQuantity: 0,
+          fulfilledQuantity: 0,
+          fulfillmentStatus: 'unfulfilled',
+          unitPrice: BigInt(at(unitPrices, i)),
+          totalPrice: BigInt(at(totals.lines, i).totalPrice),
+          discountTotal: BigInt(at(totals.lines, i).discountTotal),
+          taxClassId: at(rates, i).taxClassId,
+          taxRateBps: priced.providerRates?.[i] ?? at(rates, i).rateBps,
+          taxTotal: BigInt(at(totals.lines, i).taxTotal),
           reservations: at(reservations, i) as unknown as Prisma.JsonArray,
         }));
         const actor = actorRecord(ctx);
         const reason = input.paymentPending ? 'draft order, payment pending (invoice terms)' : 'draft order';
         const statusChanges: StatusChangeRow[] = [{ fromStatus: null, toStatus: 'pending', trigger: 'draft', reason, actorId: actor.id, actorKind: actor.kind, createdAt: now }];
-        if (paidAlready) statusChanges.push({ fromStatus: 'pending', toStatus: 'confirmed', trigger: 'payment', reason: 'nothing to pay', actorId: actor.id, actorKind: actor.kind, createdAt: new Date(now.getTime() + 1) });
+        if (paidAlready)
+          statusChanges.push({
+            fromStatus: 'pending',
+            toStatus: 'confirmed',
+            trigger: 'payment',
+            reason: 'nothing to pay',
+            actorId: actor.id,
+            actorKind: actor.kind,
+            createdAt: new Date(now.getTime() + 1),
+          });
         const shippingLines = shippingOption ? [shippingLineRow(organizationId, orderId, shippingOption, at(totals.shippingLines, 0), now)] : [];
         const view = { ...orderView({ ...row, number: '', lines: orderLines }), shippingLines: shippingLines.map(shippingLineView) };
         const write: OrderWrite = {
-          order: row, lines: orderLines, shippingLines, statusChanges, cartId: null as unknown as string,
+          order: row,
+          lines: orderLines,
+          shippingLines,
+          statusChanges,
+          cartId: null as unknown as string,
           numbering: { prefix: 'ORD', year: yearIn(now, settings.timezone) },
           event: { origin: originOf(ctx), payload: { order: orderPayload(view) } },
           ...(started ? { payment: started } : {}),

@@ -19,14 +19,20 @@ const line = withGraphqlInput(
       entityId: z.guid(),
       variantId: z.guid().optional(),
       quantity: z.number().int().positive().max(10_000),
-      unitPrice: money().optional().describe('A custom unit price, minor units (needs priceReason); default the price list\'s price at completion'),
+      unitPrice: money().optional().describe("A custom unit price, minor units (needs priceReason); default the price list's price at completion"),
       priceReason: z.string().min(1).max(DRAFT_REASON_MAX).optional().describe('Why the custom unitPrice (required with it)'),
     })
     .strict()
     .describe('A draft line'),
   'DraftOrderLineInput',
 );
-const discount = withGraphqlInput(z.object({ amount: money(), reason: z.string().max(DRAFT_REASON_MAX).optional() }).strict().describe('A manual discount, minor units'), 'DraftOrderDiscountInput');
+const discount = withGraphqlInput(
+  z
+    .object({ amount: money(), reason: z.string().max(DRAFT_REASON_MAX).optional() })
+    .strict()
+    .describe('A manual discount, minor units'),
+  'DraftOrderDiscountInput',
+);
 const fields = {
   customerId: z.guid().optional().describe("The customer (their account's user id)"),
   email: z.email().max(254).optional().describe('A guest email, when there is no customerId'),
@@ -37,8 +43,7 @@ const fields = {
 };
 const currency = z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as USD');
 const audit = { entityType: 'draft_order', entityId: (_input: unknown, draft: unknown) => (draft as DraftView).id };
-const moves =
-  'open → completed (POST /draft-orders/:id/complete); PATCH and DELETE only while open. A completed draft is 409 (details.reason INVALID_TRANSITION).';
+const moves = 'open → completed (POST /draft-orders/:id/complete); PATCH and DELETE only while open. A completed draft is 409 (details.reason INVALID_TRANSITION).';
 
 defineOperation({
   name: 'draftOrderCreate',
@@ -107,10 +112,10 @@ defineOperation({
   kind: 'mutation',
   summary: 'Turn an open draft into a real order',
   description:
-    'Prices the draft through checkout\'s path (custom unit prices and the manual discount as given, other lines at today\'s prices, shipping and tax ' +
+    "Prices the draft through checkout's path (custom unit prices and the manual discount as given, other lines at today's prices, shipping and tax " +
     'recomputed), reserves the stock (409 when it is missing) and writes the order as checkout does (ORD- number, orders.create). With ' +
     'paymentPending: true (invoice terms) nothing is charged and the order stays pending, awaiting payment; otherwise paymentMethodId is authorized ' +
-    'through the configured payment provider exactly as at checkout (settings payments.capture; a payment record; the provider\'s event confirms the ' +
+    "through the configured payment provider exactly as at checkout (settings payments.capture; a payment record; the provider's event confirms the " +
     `order) — a decline is 422 naming it, an unreachable provider 503. ${moves}`,
   rest: { method: 'POST', path: '/draft-orders/:id/complete', status: 201 },
   access: { permission: PERMISSION },

@@ -31,9 +31,17 @@ export interface DraftInput {
 }
 
 function normalizeLines(lines: NonNullable<DraftInput['lines']>): DraftLine[] {
-  const issues = lines.flatMap((l, i) => (l.unitPrice !== undefined && l.unitPrice !== null && !l.priceReason ? [{ field: `lines.${i}.priceReason`, message: 'is required with a custom unitPrice' }] : []));
+  const issues = lines.flatMap((l, i) =>
+    l.unitPrice !== undefined && l.unitPrice !== null && !l.priceReason ? [{ field: `lines.${i}.priceReason`, message: 'is required with a custom unitPrice' }] : [],
+  );
   if (issues.length) throw validationFailed(issues);
-  return lines.map((l) => ({ entityId: l.entityId, variantId: l.variantId ?? null, quantity: l.quantity, unitPrice: l.unitPrice ?? null, priceReason: l.unitPrice === undefined || l.unitPrice === null ? null : (l.priceReason ?? null) }));
+  return lines.map((l) => ({
+    entityId: l.entityId,
+    variantId: l.variantId ?? null,
+    quantity: l.quantity,
+    unitPrice: l.unitPrice ?? null,
+    priceReason: l.unitPrice === undefined || l.unitPrice === null ? null : (l.priceReason ?? null),
+  }));
 }
 
 async function assertCustomer(ctx: OrdersCtx, customerId: string | null | undefined): Promise<void> {

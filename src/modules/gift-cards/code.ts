@@ -33,4 +33,3 @@ export function last4Of(code: string): string {
 export function maskCode(last4: string): string {
   return `****-****-****-${last4}`;
 }
-

@@ -107,7 +107,14 @@ export async function redeemGiftCard(
   // biome-ignore lint/complexity/useMathMinMax: bigint operands; Math.min does not accept bigint
   const amount = card.balance < input.maxAmount ? card.balance : input.maxAmount;
   if (amount <= 0n) return { giftCardId: card.id, last4: card.last4, amount: 0n, balanceAfter: card.balance };
-  const after = await moveCard(tx, card, { organizationId: input.organizationId, kind: 'redeem', amount: -amount, orderId: input.orderId, paymentId: input.paymentId, actor: input.actor });
+  const after = await moveCard(tx, card, {
+    organizationId: input.organizationId,
+    kind: 'redeem',
+    amount: -amount,
+    orderId: input.orderId,
+    paymentId: input.paymentId,
+    actor: input.actor,
+  });
   return { giftCardId: card.id, last4: card.last4, amount, balanceAfter: after.balance };
 }
 
@@ -118,5 +125,13 @@ export async function creditGiftCard(
 ): Promise<GiftCard> {
   const card = await lockCardById(tx, input.organizationId, input.giftCardId);
   if (!card) throw new AppError('NOT_FOUND', 'Gift card not found');
-  return moveCard(tx, card, { organizationId: input.organizationId, kind: 'refund_credit', amount: input.amount, orderId: input.orderId, paymentId: input.paymentId, note: input.note, actor: input.actor });
+  return moveCard(tx, card, {
+    organizationId: input.organizationId,
+    kind: 'refund_credit',
+    amount: input.amount,
+    orderId: input.orderId,
+    paymentId: input.paymentId,
+    note: input.note,
+    actor: input.actor,
+  });
 }

@@ -221,7 +221,7 @@ defineOperation({
   kind: 'query',
   summary: 'Check a gift card balance by its code',
   description:
-    'For shoppers (any caller who may build a cart). An unknown code is 404. Each check spends one of the caller\'s ' +
+    "For shoppers (any caller who may build a cart). An unknown code is 404. Each check spends one of the caller's " +
     'guess budget (429 with Retry-After when spent), and a request may check one code.',
   rest: { method: 'POST', path: '/gift-cards/lookup' },
   access: PERMS.lookup,

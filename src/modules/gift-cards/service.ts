@@ -238,7 +238,13 @@ export async function adjustGiftCard(ctx: ServiceContext, id: string, input: { a
   await withTransaction(ctx, async (tx) => {
     const card = await lockCardById(tx, ctx.organization.id, id);
     if (!card) throw notFound('Gift card');
-    const moved = await moveCard(tx, card, { organizationId: ctx.organization.id, kind: 'adjust', amount: BigInt(input.amount), note: input.note, actor: ctx.actor?.userId ?? null });
+    const moved = await moveCard(tx, card, {
+      organizationId: ctx.organization.id,
+      kind: 'adjust',
+      amount: BigInt(input.amount),
+      note: input.note,
+      actor: ctx.actor?.userId ?? null,
+    });
     await recordEvent(tx, originOf(ctx), 'giftcards.adjust', { giftCard: giftCardPayload(giftCardView(moved)), amount: input.amount, note: input.note });
   });
   return getGiftCard(ctx, id);

@@ -67,7 +67,15 @@ export async function applyTenders(tx: Tx, ctx: TenderContext, total: bigint, re
     // A card the order no longer needs is still checked (a bad code is refused whatever its
     // place), but not charged.
     const paymentId = randomUUID();
-    const redemption = await redeemGiftCard(tx, { organizationId: ctx.organizationId, code, currency: ctx.currency, maxAmount: remaining, orderId: ctx.orderId, paymentId, actor: ctx.actor });
+    const redemption = await redeemGiftCard(tx, {
+      organizationId: ctx.organizationId,
+      code,
+      currency: ctx.currency,
+      maxAmount: remaining,
+      orderId: ctx.orderId,
+      paymentId,
+      actor: ctx.actor,
+    });
     if (redemption.amount === 0n) continue;
     applied.push({ paymentId, provider: GIFT_CARD_PROVIDER, method: redemption.last4, giftCardId: redemption.giftCardId, amount: redemption.amount });
     remaining -= redemption.amount;
@@ -87,7 +95,16 @@ export async function applyTenders(tx: Tx, ctx: TenderContext, total: bigint, re
     const amount = request.useStoreCredit && !request.storeCreditAmount ? await availableCredit(tx, ctx, wantsCredit) : wantsCredit;
     if (amount > 0n) {
       const paymentId = randomUUID();
-      await debitStoreCredit(tx, { organizationId: ctx.organizationId, customerId: ctx.customerId, amount, currency: ctx.currency, reason: 'Paid an order', sourceType: 'checkout', sourceId: ctx.orderId, actor: ctx.actor });
+      await debitStoreCredit(tx, {
+        organizationId: ctx.organizationId,
+        customerId: ctx.customerId,
+        amount,
+        currency: ctx.currency,
+        reason: 'Paid an order',
+        sourceType: 'checkout',
+        sourceId: ctx.orderId,
+        actor: ctx.actor,
+      });
       applied.push({ paymentId, provider: STORE_CREDIT_PROVIDER, method: null, giftCardId: null, amount });
     }
   }
@@ -168,13 +185,30 @@ export async function applyTenderRefund(
     if (part.provider === GIFT_CARD_PROVIDER) {
       const entry = await tx.giftCardEntry.findFirst({ where: { paymentId: part.paymentId, kind: 'redeem' }, select: { giftCardId: true } });
       if (!entry) throw new Error(`gift card payment ${part.paymentId} has no redeem entry`);
-      await creditGiftCard(tx, { organizationId: input.organizationId, giftCardId: entry.giftCardId, amount: part.amount, orderId: input.orderId, paymentId: part.paymentId, note: `refund ${input.refundId}` });
+      await creditGiftCard(tx, {
+        organizationId: input.organizationId,
+        giftCardId: entry.giftCardId,
+        amount: part.amount,
+        orderId: input.orderId,
+        paymentId: part.paymentId,
+        note: `refund ${input.refundId}`,
+      });
     } else {
       if (!input.customerId) throw new Error(`store credit payment ${part.paymentId} of an order without a customer`);
-      await creditStoreCredit(tx, { organizationId: input.organizationId, customerId: input.customerId, amount: part.amount, currency: input.currency, reason: 'Refund of an order', sourceType: 'refund', sourceId: input.refundId });
+      await creditStoreCredit(tx, {
+        organizationId: input.organizationId,
+        customerId: input.customerId,
+        amount: part.amount,
+        currency: input.currency,
+        reason: 'Refund of an order',
+        sourceType: 'refund',
+        sourceId: input.refundId,
+      });
     }
     const refunded = payment.refundedAmount + part.amount;
     await tx.payment.update({ where: { id: payment.id }, data: { refundedAmount: refunded, status: refunded >= payment.capturedAmount ? 'refunded' : 'partially_refunded' } });
-    await tx.paymentRefund.create({ data: { organizationId: input.organizationId, refundId: input.refundId, paymentId: payment.id, amount: part.amount, status: 'succeeded', settledAt: new Date() } });
+    await tx.paymentRefund.create({
+      data: { organizationId: input.organizationId, refundId: input.refundId, paymentId: payment.id, amount: part.amount, status: 'succeeded', settledAt: new Date() },
+    });
   }
 }

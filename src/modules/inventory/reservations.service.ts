@@ -156,7 +156,9 @@ async function settle(ctx: ServiceContext, input: SettleInput, mode: 'release' |
       const [row] =
         mode === 'release'
           ? await tx.$queryRaw<LevelRow[]>`update inventory_levels set reserved = reserved - ${quantity}, updated_at = now() where id = ${levelId}::uuid returning *`
-          : await tx.$queryRaw<LevelRow[]>`update inventory_levels set reserved = reserved - ${quantity}, on_hand = on_hand - ${quantity}, updated_at = now() where id = ${levelId}::uuid returning *`;
+          : await tx.$queryRaw<
+              LevelRow[]
+            >`update inventory_levels set reserved = reserved - ${quantity}, on_hand = on_hand - ${quantity}, updated_at = now() where id = ${levelId}::uuid returning *`;
       // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
       const level = levelView(levelFromRow(row!));
       levels.push(level);

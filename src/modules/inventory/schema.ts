@@ -188,7 +188,7 @@ builder.objectField(CatalogEntityRef, 'inventory', (t) =>
 const id = z.guid();
 const entityId = z.guid().describe('Catalog entity UUID');
 const variantId = z.guid().nullable().optional().describe('Variant UUID (of that entity); omit for entity-level stock');
-const warehouseId = z.guid().nullable().optional().describe('Warehouse UUID; default: the organization\'s default warehouse');
+const warehouseId = z.guid().nullable().optional().describe("Warehouse UUID; default: the organization's default warehouse");
 const reference = z.string().min(1).max(200).nullable().optional().describe('What the stock is for: a cart or order id');
 const quantity = z.number().int('must be a whole number').min(1).max(1_000_000);
 const address = z
@@ -198,7 +198,10 @@ const address = z
     city: z.string().max(100).optional(),
     state: z.string().max(100).optional(),
     postalCode: z.string().max(20).optional(),
-    country: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code').optional(),
+    country: z
+      .string()
+      .regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code')
+      .optional(),
   })
   .strict()
   .describe('Where a warehouse is; every field optional');
@@ -227,7 +230,10 @@ defineOperation({
   access: ADJUST,
   input: {
     name: z.string().min(1).max(200),
-    code: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/, 'letters, digits, _ and -, at most 32').describe('Short code, unique per organization'),
+    code: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/, 'letters, digits, _ and -, at most 32')
+      .describe('Short code, unique per organization'),
     address: address.nullable().optional(),
     isDefault: z.boolean().optional(),
   },
@@ -254,7 +260,7 @@ defineOperation({
 defineOperation({
   name: 'inventoryLevelUpdate',
   kind: 'mutation',
-  summary: 'Set a level\'s reorder threshold or unit cost',
+  summary: "Set a level's reorder threshold or unit cost",
   rest: { method: 'PATCH', path: '/inventory/levels/:id' },
   access: ADJUST,
   input: {
@@ -317,7 +323,13 @@ defineOperation({
   description: 'Filters: entityId, variantId, warehouseId, type.',
   rest: { method: 'GET', path: '/inventory/movements' },
   access: READ,
-  input: { entityId: entityId.optional(), variantId: z.guid().optional(), warehouseId: z.guid().optional(), type: z.enum(ADJUSTMENT_TYPE_NAMES).optional().describe('Only movements of this adjustment type'), ...pageInput(20, 100) },
+  input: {
+    entityId: entityId.optional(),
+    variantId: z.guid().optional(),
+    warehouseId: z.guid().optional(),
+    type: z.enum(ADJUSTMENT_TYPE_NAMES).optional().describe('Only movements of this adjustment type'),
+    ...pageInput(20, 100),
+  },
   output: pageOf('InventoryMovement', InventoryMovementRef),
   paginated: true,
   resolve: (ctx, input) => listMovements(ctx, input),
@@ -328,7 +340,14 @@ defineOperation({
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function parseEntityIds(raw: string): string[] {
-  const ids = [...new Set(raw.split(',').map((part) => part.trim()).filter(Boolean))];
+  const ids = [
+    ...new Set(
+      raw
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean),
+    ),
+  ];
   const issues = ids.flatMap((value, index) => (UUID_RE.test(value) ? [] : [{ field: `entityIds.${index}`, message: `not a UUID: ${value.slice(0, 60)}` }]));
   if (!ids.length) issues.push({ field: 'entityIds', message: 'needs at least one entity id' });
   if (ids.length > MAX_CHECK_IDS) issues.push({ field: 'entityIds', message: `at most ${MAX_CHECK_IDS} ids per call` });
@@ -343,7 +362,13 @@ defineOperation({
   description: `Query \`entityIds\`: comma-separated UUIDs, at most ${MAX_CHECK_IDS}. Answers in the order asked; an id without stock is reported with zeros and tracked: false. One SQL statement.`,
   rest: { method: 'GET', path: '/inventory/check' },
   access: READ,
-  input: { entityIds: z.string().min(1).max(MAX_CHECK_IDS * 40).describe('Comma-separated entity UUIDs') },
+  input: {
+    entityIds: z
+      .string()
+      .min(1)
+      .max(MAX_CHECK_IDS * 40)
+      .describe('Comma-separated entity UUIDs'),
+  },
   output: [EntityAvailabilityRef],
   resolve: (ctx, input) => checkAvailability(ctx, parseEntityIds(input.entityIds)),
 });
@@ -362,7 +387,12 @@ defineOperation({
   input: { entityId, variantId, warehouseId, quantity, reference },
   output: InventoryReservationResultRef,
   resolve: (ctx, input) => reserveStock(ctx, input),
-  audit: { event: 'inventory.reserve', entityType: 'inventory', entityId: (input) => input.entityId, after: (r) => ({ reservationId: r.id, warehouseId: r.warehouseId, quantity: r.quantity, reference: r.reference, level: levelPayload(r.level) }) },
+  audit: {
+    event: 'inventory.reserve',
+    entityType: 'inventory',
+    entityId: (input) => input.entityId,
+    after: (r) => ({ reservationId: r.id, warehouseId: r.warehouseId, quantity: r.quantity, reference: r.reference, level: levelPayload(r.level) }),
+  },
 });
 
 defineOperation({

@@ -32,11 +32,14 @@ function ceilingOf(ctx: object): number {
  * over every warehouse (each is one checkout may reserve from). One statement for all `ids`.
  */
 async function sellableByVariant(ctx: Ctx, ids: string[]): Promise<Map<string, number>> {
-  const rows = await queryRows<{ variantId: string; available: number }>(ctx.db, Prisma.sql`
+  const rows = await queryRows<{ variantId: string; available: number }>(
+    ctx.db,
+    Prisma.sql`
     select variant_id as "variantId", sum(greatest(on_hand - reserved, 0))::int as available
     from inventory_levels
     where organization_id = ${ctx.organization.id}::uuid and variant_id = any(${ids}::uuid[])
-    group by variant_id`);
+    group by variant_id`,
+  );
   return new Map(rows.map((row) => [row.variantId, row.available]));
 }
 
@@ -45,11 +48,14 @@ async function sellableByVariant(ctx: Ctx, ids: string[]): Promise<Map<string, n
  * entity-level stock only (variant_key ''), which is what checkout reserves for such a line.
  */
 async function sellableByEntity(ctx: Pick<Ctx, 'db' | 'organization'>, ids: string[]): Promise<Map<string, number>> {
-  const rows = await queryRows<{ entityId: string; available: number }>(ctx.db, Prisma.sql`
+  const rows = await queryRows<{ entityId: string; available: number }>(
+    ctx.db,
+    Prisma.sql`
     select entity_id as "entityId", sum(greatest(on_hand - reserved, 0))::int as available
     from inventory_levels
     where organization_id = ${ctx.organization.id}::uuid and entity_id = any(${ids}::uuid[]) and variant_key = ''
-    group by entity_id`);
+    group by entity_id`,
+  );
   return new Map(rows.map((row) => [row.entityId, row.available]));
 }
 
@@ -78,8 +84,7 @@ export function loadShopperAvailability(ctx: Ctx, variantId: string): Promise<Sh
 }
 
 const VariantAvailabilityRef = builder.objectRef<ShopperAvailability>('VariantAvailability').implement({
-  description:
-    'What a shopper may know of a variant\'s stock (catalog:read; no inventory:read needed). Warehouse figures stay behind inventory:read (`stock`).',
+  description: "What a shopper may know of a variant's stock (catalog:read; no inventory:read needed). Warehouse figures stay behind inventory:read (`stock`).",
   fields: (t) => ({
     inStock: t.exposeBoolean('inStock', { description: 'availableQuantity > 0' }),
     availableQuantity: t.exposeInt('availableQuantity', {
@@ -110,7 +115,7 @@ builder.objectField(CatalogEntityRef, 'availability', (t) =>
     nullable: true,
     authScopes: { permission: 'catalog:read' },
     description:
-      'Whether and how many of the entity itself (a cart line without variantId) the shopper can buy: its entity-level stock, capped like variants\' (catalog:read). Resolved when selected; over REST `include=availability`, null unless asked for',
+      "Whether and how many of the entity itself (a cart line without variantId) the shopper can buy: its entity-level stock, capped like variants' (catalog:read). Resolved when selected; over REST `include=availability`, null unless asked for",
     resolve: (entity, _args, ctx) => includedValue<ShopperAvailability>(entity, AVAILABILITY_INCLUDE, ctx),
   }),
 );
@@ -120,7 +125,7 @@ builder.objectField(CatalogVariantRef, 'availability', (t) =>
     type: VariantAvailabilityRef,
     nullable: true,
     authScopes: { permission: 'catalog:read' },
-    description: "Whether and how many the shopper can buy (catalog:read). One statement per page of variants",
+    description: 'Whether and how many the shopper can buy (catalog:read). One statement per page of variants',
     resolve: (variant, _args, ctx) => loadShopperAvailability(ctx, variant.id),
   }),
 );

@@ -12,7 +12,11 @@ import { listFailedJobs, retryJob, runJobsOnce, type CronRunReport } from './ser
 import { defineEnum } from '../../graphql/enums.js';
 import { JOB_STATUSES } from '../../jobs/store.js';
 const JobStatusEnum = defineEnum('JobStatus', JOB_STATUSES, 'State of a job in the job table.');
-const JobRunStatusEnum = defineEnum('JobRunStatus', ['succeeded', 'pending', 'failed', 'lost'] as const, 'What one run did to a job: pending = will retry; lost = its claim was taken back before it finished.');
+const JobRunStatusEnum = defineEnum(
+  'JobRunStatus',
+  ['succeeded', 'pending', 'failed', 'lost'] as const,
+  'What one run did to a job: pending = will retry; lost = its claim was taken back before it finished.',
+);
 
 export const JobRef = builder.prismaObject('Job', {
   description: 'A background job. status: pending → processing → succeeded | failed (failed jobs can be retried).',

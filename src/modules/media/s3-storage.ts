@@ -43,9 +43,7 @@ export function s3Storage(config: Config, safeKey: (key: string) => string): Med
     async putFile(key, tempFile, mimeType) {
       const { size } = await fs.stat(tempFile);
       try {
-        await client.send(
-          new (sdk().PutObjectCommand)({ Bucket: bucket, Key: objectKey(key), Body: createReadStream(tempFile), ContentLength: size, ContentType: mimeType }),
-        );
+        await client.send(new (sdk().PutObjectCommand)({ Bucket: bucket, Key: objectKey(key), Body: createReadStream(tempFile), ContentLength: size, ContentType: mimeType }));
       } finally {
         // "Moves" the file, like the local store's rename: the temporary copy never outlives the call.
         await fs.rm(tempFile, { force: true });

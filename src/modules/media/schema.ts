@@ -24,7 +24,11 @@ export const MEDIA_PERMISSION = { read: ['media:read', 'catalog:read'], write: M
 
 const MediaOriginEnum = builder.enumType('MediaOrigin', {
   description: 'Where an asset came from',
-  values: { merchant: { description: 'Uploaded by the merchant' }, generated: { description: 'Derived by the system (renditions)' }, imported: { description: 'Brought in by an import or sync' } } as const,
+  values: {
+    merchant: { description: 'Uploaded by the merchant' },
+    generated: { description: 'Derived by the system (renditions)' },
+    imported: { description: 'Brought in by an import or sync' },
+  } as const,
 });
 
 export const MediaAssetRef = builder.objectRef<MediaAssetView>('MediaAsset').implement({
@@ -126,7 +130,7 @@ defineOperation({
   kind: 'query',
   summary: 'One media asset with a signed URL',
   description:
-    'REST: GET /media/:id redirects (302) to the signed URL, or answers it with ?signed=true. Another organization\'s asset is 404, and so is a ' +
+    "REST: GET /media/:id redirects (302) to the signed URL, or answers it with ?signed=true. Another organization's asset is 404, and so is a " +
     'file sold by a digital product (attached with role download) unless the caller has media:write: buyers get it from /me/orders/:id/downloads.',
   access: { anyPermission: MEDIA_PERMISSION.read },
   input: { id: uuid('Media asset UUID') },
@@ -144,7 +148,12 @@ defineOperation({
   input: {
     entityId: uuid('Catalog entity UUID'),
     mediaAssetId: uuid('Media asset UUID'),
-    role: z.string().min(1).max(50).regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ or -').describe('e.g. gallery, thumbnail, download'),
+    role: z
+      .string()
+      .min(1)
+      .max(50)
+      .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ or -')
+      .describe('e.g. gallery, thumbnail, download'),
     variantId: uuid('Variant of the entity (variant-level attachment)').optional(),
     sortOrder: z.number().int().min(0).max(1_000_000).optional().describe('Position, default 0'),
   },
@@ -213,7 +222,11 @@ defineRawRoute({
       'renditions (320 and 960 px wide) from a background job.',
     requestBody: {
       required: true,
-      content: { 'multipart/form-data': { schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' }, alt: { type: 'string', maxLength: 500 } } } } },
+      content: {
+        'multipart/form-data': {
+          schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' }, alt: { type: 'string', maxLength: 500 } } },
+        },
+      },
     },
     responses: {
       201: { description: 'Stored', content: { 'application/json': { schema: { type: 'object', properties: { data: assetSchema } } } } },
@@ -252,11 +265,18 @@ defineRawRoute({
     tags: ['media'],
     description:
       'Redirects (302) to a signed URL of the bytes; with `signed=true` answers `{ data: { url, expiresAt } }`. The URL is verified when fetched: expired or altered is 403. ' +
-      'With the local store the URL is the API\'s own signed /content route; with S3 storage it is a presigned GET of the bucket.',
+      "With the local store the URL is the API's own signed /content route; with S3 storage it is a presigned GET of the bucket.",
     parameters: [{ name: 'signed', in: 'query', required: false, schema: { type: 'boolean' } }],
     responses: {
       302: { description: 'To the signed URL' },
-      200: { description: 'The signed URL', content: { 'application/json': { schema: { type: 'object', properties: { data: { type: 'object', properties: { url: { type: 'string' }, expiresAt: { type: 'string', format: 'date-time' } } } } } } } },
+      200: {
+        description: 'The signed URL',
+        content: {
+          'application/json': {
+            schema: { type: 'object', properties: { data: { type: 'object', properties: { url: { type: 'string' }, expiresAt: { type: 'string', format: 'date-time' } } } } },
+          },
+        },
+      },
       404: errorRef('No such asset in this organization, or a file sold by a digital product (role download) and no media:write'),
     },
   },

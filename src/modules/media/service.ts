@@ -86,7 +86,9 @@ async function checkedType(ctx: MediaCtx, file: ReceivedFile): Promise<string> {
   const detected = await fileTypeFromFile(file.tempFile);
   if (!detected) {
     const svg = await looksLikeSvg(file.tempFile);
-    throw validationFailed([{ field: 'file', message: svg ? 'SVG images are refused: they can carry script' : 'unrecognized file type; allowed: ' + ctx.config.media.allowedTypes.join(', ') }]);
+    throw validationFailed([
+      { field: 'file', message: svg ? 'SVG images are refused: they can carry script' : 'unrecognized file type; allowed: ' + ctx.config.media.allowedTypes.join(', ') },
+    ]);
   }
   if (!ctx.config.media.allowedTypes.includes(detected.mime)) {
     throw validationFailed([{ field: 'file', message: `${detected.mime} is not allowed; allowed: ${ctx.config.media.allowedTypes.join(', ')}` }]);
@@ -118,7 +120,9 @@ export async function storeUpload(ctx: MediaCtx, file: ReceivedFile, options: { 
     let width: number | null = null;
     let height: number | null = null;
     if (mimeType.startsWith('image/')) {
-      const meta = await sharp()(file.tempFile).metadata().catch(() => null);
+      const meta = await sharp()(file.tempFile)
+        .metadata()
+        .catch(() => null);
       if (!meta?.width || !meta.height) throw validationFailed([{ field: 'file', message: 'the image cannot be decoded' }]);
       width = meta.width;
       height = meta.height;
@@ -255,7 +259,11 @@ export async function reorder(ctx: MediaCtx, entityId: string, attachmentIds: st
         FROM unnest(${unique}::uuid[]) WITH ORDINALITY AS v(id, ord)
         WHERE a.id = v.id AND a.organization_id = ${ctx.organization.id}::uuid`;
     }
-    const all = await tx.mediaAttachment.findMany({ where: { organizationId: ctx.organization.id, entityId }, include: withAsset, orderBy: [{ sortOrder: 'asc' }, { createdAt: 'asc' }] });
+    const all = await tx.mediaAttachment.findMany({
+      where: { organizationId: ctx.organization.id, entityId },
+      include: withAsset,
+      orderBy: [{ sortOrder: 'asc' }, { createdAt: 'asc' }],
+    });
     mediaChanged(ctx);
     return Promise.all(all.map((row) => attachmentView(ctx.config, row)));
   });
@@ -286,10 +294,7 @@ export async function deleteAsset(ctx: MediaCtx, id: string): Promise<MediaAsset
     if (!row) throw notFound('Media asset');
     const keys = [row.storageKey, ...row.derived.map((d) => d.storageKey)];
     await tx.mediaAsset.deleteMany({ where: { organizationId: ctx.organization.id, OR: [{ id: row.id }, { derivedFromAssetId: row.id }] } });
-    await ctx.services.jobs.enqueue(
-      { task: REMOVE_OBJECTS_TASK, organizationId: ctx.organization.id, input: { keys }, delayMs: REMOVAL_SAFETY_DELAY_MS },
-      tx,
-    );
+    await ctx.services.jobs.enqueue({ task: REMOVE_OBJECTS_TASK, organizationId: ctx.organization.id, input: { keys }, delayMs: REMOVAL_SAFETY_DELAY_MS }, tx);
     return { asset: row, keys };
   });
   mediaChanged(ctx);

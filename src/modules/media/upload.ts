@@ -16,7 +16,6 @@ import { mediaStorage } from './storage.js';
 import { assertNoNul } from '../../http/input-guard.js';
 import { appErrorResponse } from '../../http/rest-errors.js';
 
-
 export interface ReceivedUpload {
   file: ReceivedFile | null;
   fields: Record<string, string>;

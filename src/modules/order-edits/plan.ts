@@ -34,7 +34,12 @@ export interface PlannedLine {
   previousQuantity: number;
 }
 
-export function normalizeOperations(input: { addLines?: Array<{ entityId: string; variantId?: string | null; quantity: number }> | null; removeLineIds?: string[] | null; quantities?: Array<{ lineItemId: string; quantity: number }> | null; shippingAddress?: EditAddress | null }): EditOperations {
+export function normalizeOperations(input: {
+  addLines?: Array<{ entityId: string; variantId?: string | null; quantity: number }> | null;
+  removeLineIds?: string[] | null;
+  quantities?: Array<{ lineItemId: string; quantity: number }> | null;
+  shippingAddress?: EditAddress | null;
+}): EditOperations {
   return {
     addLines: (input.addLines ?? []).map((l) => ({ entityId: l.entityId, variantId: l.variantId ?? null, quantity: l.quantity })),
     removeLineIds: input.removeLineIds ?? [],

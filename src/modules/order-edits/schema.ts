@@ -11,11 +11,17 @@ import type { EditView } from './views.js';
 
 const orderId = z.string().min(1).max(64).describe('Order UUID or number (ORD-YYYY-NNNNNN)');
 const addLine = withGraphqlInput(
-  z.object({ entityId: z.guid(), variantId: z.guid().optional(), quantity: z.number().int().positive().max(10_000) }).strict().describe('A line to add, priced today'),
+  z
+    .object({ entityId: z.guid(), variantId: z.guid().optional(), quantity: z.number().int().positive().max(10_000) })
+    .strict()
+    .describe('A line to add, priced today'),
   'OrderEditAddLineInput',
 );
 const quantity = withGraphqlInput(
-  z.object({ lineItemId: z.guid(), quantity: z.number().int().positive().max(10_000) }).strict().describe('A new quantity for an order line (remove a line with removeLineIds)'),
+  z
+    .object({ lineItemId: z.guid(), quantity: z.number().int().positive().max(10_000) })
+    .strict()
+    .describe('A new quantity for an order line (remove a line with removeLineIds)'),
   'OrderEditQuantityInput',
 );
 const editAudit = { entityType: 'order', entityId: (_input: unknown, edit: unknown) => (edit as EditView).orderId };
@@ -73,7 +79,14 @@ defineOperation({
   input: { id: orderId, editId: z.guid() },
   output: OrderEditRef,
   resolve: (ctx, input) => confirmEdit(ctx, input.id, input.editId),
-  audit: { event: 'orders.editConfirm', ...editAudit, after: (edit: unknown) => { const e = edit as EditView; return { status: e.status, before: e.before, after: e.after, paymentAction: e.paymentAction }; } },
+  audit: {
+    event: 'orders.editConfirm',
+    ...editAudit,
+    after: (edit: unknown) => {
+      const e = edit as EditView;
+      return { status: e.status, before: e.before, after: e.after, paymentAction: e.paymentAction };
+    },
+  },
 });
 
 defineOperation({

@@ -382,7 +382,13 @@ async function applyLines(tx: Tx, ctx: OrdersCtx, order: OrderRow, c: Computed):
     const got = await ports.inventory
       .reserve(
         serviceCtx(ctx, tx),
-        wants.map((w) => ({ entityId: at(c.planned, w.i).entityId, variantId: at(c.planned, w.i).variantId, quantity: w.extra, reference, warehouseId: c.priced.pickupWarehouseId })),
+        wants.map((w) => ({
+          entityId: at(c.planned, w.i).entityId,
+          variantId: at(c.planned, w.i).variantId,
+          quantity: w.extra,
+          reference,
+          warehouseId: c.priced.pickupWarehouseId,
+        })),
       )
       .catch((error: unknown) => {
         throw error instanceof AppError ? conflict(`Not enough stock for the edit: ${error.message}`, { step: 'inventory', code: error.code }) : error;

@@ -36,7 +36,9 @@ export const PAYMENT_ACTION_DESCRIPTIONS: Record<PaymentAction, string> = {
   none: 'The total did not change what is owed',
   refund: 'The difference was refunded through the refund rules (refundId)',
   awaiting_difference: 'The order is partially_paid until the difference is paid',
-  reissued_intent: 'Nothing was captured yet: the old payment was voided and the new total authorized through the provider (a new payment record; paymentIntentId is its reference)',
-  authorization_covers: 'The order\'s authorized payment (manual or on-fulfilment capture) covers the new total: the capture takes the new total, the rest of the authorization is released',
+  reissued_intent:
+    'Nothing was captured yet: the old payment was voided and the new total authorized through the provider (a new payment record; paymentIntentId is its reference)',
+  authorization_covers:
+    "The order's authorized payment (manual or on-fulfilment capture) covers the new total: the capture takes the new total, the rest of the authorization is released",
 };
 export type PaymentAction = (typeof PAYMENT_ACTIONS)[number];

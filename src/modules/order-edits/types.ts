@@ -11,7 +11,7 @@ const OrderEditStatusEnum = defineEnum('OrderEditStatus', EDIT_STATUSES, 'pendin
 const OrderEditPaymentActionEnum = defineEnum(
   'OrderEditPaymentAction',
   PAYMENT_ACTIONS,
-  'What confirming did with the payment: none (same total), refund (the difference refunded through the refund rules), awaiting_difference (paymentStatus partially_paid until the difference is paid), reissued_intent (nothing was captured: the old payment voided, the new total authorized, a new payment record), authorization_covers (the order\'s authorization covers the new total; its capture takes the new total).',
+  "What confirming did with the payment: none (same total), refund (the difference refunded through the refund rules), awaiting_difference (paymentStatus partially_paid until the difference is paid), reissued_intent (nothing was captured: the old payment voided, the new total authorized, a new payment record), authorization_covers (the order's authorization covers the new total; its capture takes the new total).",
   PAYMENT_ACTION_DESCRIPTIONS,
 );
 

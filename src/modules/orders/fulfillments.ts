@@ -2,13 +2,13 @@
 // those units, updates each line's fulfillment status, emits fulfillment.create and derives the
 // order's status (partially_fulfilled until every unit has shipped, then fulfilled) through the
 // state table's `fulfillment` rows.
-import { AppError, } from '../../errors.js';
+import { AppError } from '../../errors.js';
 import { findOrder, lockOrder, runAfterCommit } from './service.js';
 import { type OrdersCtx } from './shared.js';
 import { isPickupOrder, wrongFulfilmentKind } from './pickup.js';
 import { findTransition } from './status.js';
 import { inTransaction } from './tx.js';
-import { fulfillmentView, type FulfillmentView, } from './views.js';
+import { fulfillmentView, type FulfillmentView } from './views.js';
 
 // The line fulfilment lives in transitions.ts beside the status moves it derives (and that run it).
 export { fulfillLines, lineFulfillmentStatus, type FulfillmentInput } from './transitions.js';
@@ -30,7 +30,10 @@ export async function createFulfillment(ctx: OrdersCtx, orderId: string, input: 
 
 export async function listFulfillments(ctx: OrdersCtx, orderId: string): Promise<FulfillmentView[]> {
   const order = await findOrder(ctx, orderId);
-  const rows = await ctx.db.orderFulfillment.findMany({ where: { orderId: order.id, organizationId: ctx.organization.id }, include: { lines: true }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  const rows = await ctx.db.orderFulfillment.findMany({
+    where: { orderId: order.id, organizationId: ctx.organization.id },
+    include: { lines: true },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  });
   return rows.map(fulfillmentView);
 }
-

@@ -95,8 +95,7 @@ interface InvoiceView {
 }
 
 const OrderInvoiceRef = builder.objectRef<InvoiceView>('OrderInvoice').implement({
-  description:
-    'A fiscal invoice issued for an order. The first GET /orders/:id/invoice.pdf (or .html, or the invoice email) issues it; an order has at most one.',
+  description: 'A fiscal invoice issued for an order. The first GET /orders/:id/invoice.pdf (or .html, or the invoice email) issues it; an order has at most one.',
   fields: (t) => ({
     invoiceNumber: t.exposeString('invoiceNumber', { description: 'INV-YYYY-NNNNNN, consecutive per organization and year' }),
     issuedAt: t.field({ type: 'DateTime', description: 'When the number was issued', resolve: (i) => i.issuedAt }),

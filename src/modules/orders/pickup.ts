@@ -11,7 +11,6 @@ import { actorRecord, type OrdersCtx } from './shared.js';
 import { inTransaction } from './tx.js';
 import type { OrderView } from './views.js';
 
-
 async function pickupMove(ctx: OrdersCtx, id: string, to: 'ready_for_pickup' | 'picked_up', reason?: string | null): Promise<OrderView> {
   const result = await inTransaction(ctx.db, async (tx) => {
     const order = await lockOrder(tx, ctx, id);

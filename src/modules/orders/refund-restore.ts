@@ -6,7 +6,10 @@ import type { Tx } from '../../db/client.js';
 import { toNumber } from './shared.js';
 
 /** Gives a refund's quantities and amount back to its order (undo, or a refund the provider refused). */
-export async function restoreRefunded(tx: Tx, refund: { orderId: string; amount: bigint; shippingAmount: bigint; lines: Array<{ lineId: string; quantity: number }> }): Promise<void> {
+export async function restoreRefunded(
+  tx: Tx,
+  refund: { orderId: string; amount: bigint; shippingAmount: bigint; lines: Array<{ lineId: string; quantity: number }> },
+): Promise<void> {
   for (const line of refund.lines) await tx.orderLine.update({ where: { id: line.lineId }, data: { refundedQuantity: { decrement: line.quantity } } });
   // Shipping given back last-refunded first (the reverse of createRefund's order).
   let shipping = toNumber(refund.shippingAmount);

@@ -81,7 +81,8 @@ export async function createRefund(ctx: OrdersCtx, orderId: string, input: Refun
         issues.push({ field: `lines.${index}.quantity`, message: `is above quantity - refundedQuantity (${row.quantity} - ${row.refundedQuantity} = ${refundable})` });
       }
     }
-    if (input.destination === 'store_credit' && !order.customerId) issues.push({ field: 'destination', message: 'a guest order has no customer to credit: refund to the original payment' });
+    if (input.destination === 'store_credit' && !order.customerId)
+      issues.push({ field: 'destination', message: 'a guest order has no customer to credit: refund to the original payment' });
     if (issues.length) throw validationFailed(issues);
 
     const inclusive = (order.pricing as { pricesIncludeTax?: unknown } | null)?.pricesIncludeTax === true;
@@ -105,14 +106,26 @@ export async function createRefund(ctx: OrdersCtx, orderId: string, input: Refun
       amount -= cut;
     }
     // Shipping (issue 25): what is left of the shipping lines, within what is left to refund.
-    const shippingRows = input.shipping ? await tx.orderShippingLine.findMany({ where: { orderId: order.id, organizationId: ctx.organization.id }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }) : [];
+    const shippingRows = input.shipping
+      ? await tx.orderShippingLine.findMany({ where: { orderId: order.id, organizationId: ctx.organization.id }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] })
+      : [];
     const shippingLeft = shippingRows.reduce((sum, s) => sum + toNumber(s.amount) + toNumber(s.taxTotal) - toNumber(s.refundedAmount), 0);
     if (input.shipping && shippingLeft <= 0) throw validationFailed([{ field: 'shipping', message: 'the order has no shipping left to refund' }]);
     const shippingAmount = Math.min(shippingLeft, Math.max(0, refundable - amount));
     amount += shippingAmount;
-    if (amount <= 0) throw conflict('Nothing left to refund: the captured amount is already refunded', { capturedAmount: toNumber(order.capturedAmount), refundedAmount: toNumber(order.refundedAmount) });
+    if (amount <= 0)
+      throw conflict('Nothing left to refund: the captured amount is already refunded', {
+        capturedAmount: toNumber(order.capturedAmount),
+        refundedAmount: toNumber(order.refundedAmount),
+      });
 
-    const created = await writeRefund(tx, ctx, order, settings, operator, { amount, shippingAmount, reason: input.reason ?? null, lines, destination: input.destination ?? 'original_payment' });
+    const created = await writeRefund(tx, ctx, order, settings, operator, {
+      amount,
+      shippingAmount,
+      reason: input.reason ?? null,
+      lines,
+      destination: input.destination ?? 'original_payment',
+    });
     for (const l of lines) await tx.orderLine.update({ where: { id: l.lineId }, data: { refundedQuantity: { increment: l.quantity } } });
     let shippingToMark = shippingAmount;
     for (const s of shippingRows) {
@@ -145,7 +158,13 @@ export async function writeRefund(
   order: { id: string; currency: string },
   settings: Awaited<ReturnType<typeof orgSettings>>,
   operator: { id: string; kind: string },
-  input: { amount: number; shippingAmount: number; reason: string | null; lines: Array<{ lineId: string; quantity: number; amount: number }>; destination?: 'original_payment' | 'store_credit' },
+  input: {
+    amount: number;
+    shippingAmount: number;
+    reason: string | null;
+    lines: Array<{ lineId: string; quantity: number; amount: number }>;
+    destination?: 'original_payment' | 'store_credit';
+  },
 ) {
   const { amount, shippingAmount } = input;
   const now = new Date();
@@ -155,7 +174,10 @@ export async function writeRefund(
     const used = await usedToday(tx, ctx.organization.id, operator.id, day);
     if (used + amount > settings.refundDailyCap) {
       throw new AppError('FORBIDDEN', `This refund of ${amount} would take you past your daily refund cap (${used} of ${settings.refundDailyCap} used today)`, {
-        cap: settings.refundDailyCap, used, requested: amount, remaining: Math.max(0, settings.refundDailyCap - used),
+        cap: settings.refundDailyCap,
+        used,
+        requested: amount,
+        remaining: Math.max(0, settings.refundDailyCap - used),
       });
     }
   }
@@ -187,10 +209,20 @@ export async function writeRefund(
  * same rules: never above what is left of the capture, the daily cap, the undo window, settlement
  * through the payment adapter. Settle with `settleIfImmediate` after commit.
  */
-export async function refundAmount(tx: Tx, ctx: OrdersCtx, order: { id: string; currency: string; capturedAmount: bigint; refundedAmount: bigint }, amount: number, reason: string): Promise<{ id: string; amount: number }> {
+export async function refundAmount(
+  tx: Tx,
+  ctx: OrdersCtx,
+  order: { id: string; currency: string; capturedAmount: bigint; refundedAmount: bigint },
+  amount: number,
+  reason: string,
+): Promise<{ id: string; amount: number }> {
   const refundable = toNumber(order.capturedAmount) - toNumber(order.refundedAmount);
   const take = Math.min(amount, refundable);
-  if (take <= 0) throw conflict('Nothing left to refund: the captured amount is already refunded', { capturedAmount: toNumber(order.capturedAmount), refundedAmount: toNumber(order.refundedAmount) });
+  if (take <= 0)
+    throw conflict('Nothing left to refund: the captured amount is already refunded', {
+      capturedAmount: toNumber(order.capturedAmount),
+      refundedAmount: toNumber(order.refundedAmount),
+    });
   const settings = await orgSettings(tx, ctx.organization.id);
   const created = await writeRefund(tx, ctx, order, settings, operatorOf(ctx), { amount: take, shippingAmount: 0, reason, lines: [] });
   return { id: created.id, amount: take };
@@ -211,7 +243,10 @@ export async function undoRefund(ctx: OrdersCtx, orderId: string, refundId: stri
     if (refund.status === 'undone') throw conflict('This refund is already undone');
     const now = new Date();
     if (refund.status !== 'pending' || now >= refund.undoDeadline) {
-      throw conflict(`The undo window of this refund closed at ${refund.undoDeadline.toISOString()}: it can no longer be undone`, { undoDeadline: refund.undoDeadline.toISOString(), status: refund.status });
+      throw conflict(`The undo window of this refund closed at ${refund.undoDeadline.toISOString()}: it can no longer be undone`, {
+        undoDeadline: refund.undoDeadline.toISOString(),
+        status: refund.status,
+      });
     }
     await restoreRefunded(tx, refund);
     const updated = await tx.orderRefund.update({ where: { id: refund.id }, data: { status: 'undone', undoneAt: now, undoneBy: actor.id }, include: REFUND_INCLUDE });
@@ -219,10 +254,13 @@ export async function undoRefund(ctx: OrdersCtx, orderId: string, refundId: stri
   });
 }
 
-
 export async function listRefunds(ctx: OrdersCtx, orderId: string): Promise<RefundView[]> {
   const order = await findOrder(ctx, orderId);
-  const rows = await ctx.db.orderRefund.findMany({ where: { orderId: order.id, organizationId: ctx.organization.id }, include: REFUND_INCLUDE, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+  const rows = await ctx.db.orderRefund.findMany({
+    where: { orderId: order.id, organizationId: ctx.organization.id },
+    include: REFUND_INCLUDE,
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+  });
   return rows.map(refundView);
 }
 
@@ -286,8 +324,14 @@ export async function settleRefund(deps: SettleDeps, organizationId: string, ref
       // Store credit (returns, issue 27) settles in the ledger, in this transaction: no provider call.
       const order = refund.order;
       await creditStoreCredit(tx, {
-        organizationId, customerId: order.customerId as string, amount: refund.amount, currency: refund.currency,
-        reason: `Refund of order ${order.number}`, sourceType: 'refund', sourceId: refund.id, actor: refund.operatorId,
+        organizationId,
+        customerId: order.customerId as string,
+        amount: refund.amount,
+        currency: refund.currency,
+        reason: `Refund of order ${order.number}`,
+        sourceType: 'refund',
+        sourceId: refund.id,
+        actor: refund.operatorId,
       });
       await tx.orderRefund.update({ where: { id: refund.id }, data: { status: 'succeeded', settledAt: new Date() } });
       await markRefundedStatus(tx, order);
@@ -305,10 +349,18 @@ export async function settleRefund(deps: SettleDeps, organizationId: string, ref
     const result =
       toProvider === 0n
         ? ({ ok: true } as const)
-        : await refundOrder(tx, { payments: deps.payments, ctx: { organization: { id: organizationId } as never, actor: null, requestId: `refund:${refund.id}` } }, { ...refund, amount: toProvider }, { refundId: refund.id, orderId: order.id, orderNumber: order.number });
+        : await refundOrder(
+            tx,
+            { payments: deps.payments, ctx: { organization: { id: organizationId } as never, actor: null, requestId: `refund:${refund.id}` } },
+            { ...refund, amount: toProvider },
+            { refundId: refund.id, orderId: order.id, orderNumber: order.number },
+          );
     if (result.ok) {
       await applyTenderRefund(tx, { organizationId, orderId: order.id, refundId: refund.id, currency: refund.currency, customerId: order.customerId, parts: tenderParts });
-      await tx.orderRefund.update({ where: { id: refund.id }, data: { status: 'succeeded', providerRefundId: await providerRefundIdOf(tx, refund.id), failureReason: null, settledAt: new Date() } });
+      await tx.orderRefund.update({
+        where: { id: refund.id },
+        data: { status: 'succeeded', providerRefundId: await providerRefundIdOf(tx, refund.id), failureReason: null, settledAt: new Date() },
+      });
       await syncOrderPayment(tx, order);
       return 'succeeded';
     }
@@ -323,7 +375,11 @@ export async function settleRefund(deps: SettleDeps, organizationId: string, ref
 
 /** The provider's id of a refund paid out against one payment (the newest, when split). */
 async function providerRefundIdOf(tx: Tx, refundId: string): Promise<string | null> {
-  const last = await tx.paymentRefund.findFirst({ where: { refundId, status: 'succeeded' }, orderBy: [{ settledAt: 'desc' }, { id: 'desc' }], select: { providerReference: true } });
+  const last = await tx.paymentRefund.findFirst({
+    where: { refundId, status: 'succeeded' },
+    orderBy: [{ settledAt: 'desc' }, { id: 'desc' }],
+    select: { providerReference: true },
+  });
   return last?.providerReference ?? null;
 }
 
@@ -343,9 +399,13 @@ export async function retryRefund(ctx: OrdersCtx, orderId: string, refundId: str
     if ((await paidOutPart(tx, refund.id)) === 0) {
       const byId = new Map(order.lines.map((line) => [line.id, line]));
       const issues = refund.lines
-        .filter((l) => { const row = byId.get(l.lineId); return !row || row.refundedQuantity + l.quantity > row.quantity; })
+        .filter((l) => {
+          const row = byId.get(l.lineId);
+          return !row || row.refundedQuantity + l.quantity > row.quantity;
+        })
         .map((l) => ({ field: 'lines', message: `line ${l.lineId} no longer has ${l.quantity} unit(s) left to refund` }));
-      if (toNumber(order.refundedAmount) + toNumber(refund.amount) > toNumber(order.capturedAmount)) issues.push({ field: 'amount', message: 'is above what is left of the captured amount' });
+      if (toNumber(order.refundedAmount) + toNumber(refund.amount) > toNumber(order.capturedAmount))
+        issues.push({ field: 'amount', message: 'is above what is left of the captured amount' });
       if (issues.length) throw validationFailed(issues);
       for (const l of refund.lines) await tx.orderLine.update({ where: { id: l.lineId }, data: { refundedQuantity: { increment: l.quantity } } });
       let shipping = toNumber(refund.shippingAmount);

@@ -15,17 +15,7 @@ import { getOrder, listOrders, updateOrderStatus } from './service.js';
 import { PERMISSION } from './shared.js';
 import { ORDER_STATUSES } from './status.js';
 import { orderTimeline } from './timeline.js';
-import {
-  InvoiceEmailRef,
-  OrderDocumentRef,
-  OrderFulfillmentRef,
-  OrderNoteRef,
-  OrderRef,
-  OrderRefundRef,
-  RefundCapRef,
-  TimelineEntryRef,
-  type OrderDocumentView,
-} from './types.js';
+import { InvoiceEmailRef, OrderDocumentRef, OrderFulfillmentRef, OrderNoteRef, OrderRef, OrderRefundRef, RefundCapRef, TimelineEntryRef, type OrderDocumentView } from './types.js';
 import './events.js';
 import './settlement.js';
 import './documents/routes.js';
@@ -33,9 +23,12 @@ import './documents/routes.js';
 const orderId = z.string().min(1).max(64).describe('Order UUID or number (ORD-YYYY-NNNNNN)');
 const readAny = { anyPermission: [PERMISSION.read, PERMISSION.readOwn] } as const;
 // REST only (rest.queryOnly): over GraphQL the selection is the include.
-const orderInclude = z.string().max(100).optional().describe('Comma-separated embeds: payments (the order\'s payment records; one statement per page). An unknown name is 422.');
+const orderInclude = z.string().max(100).optional().describe("Comma-separated embeds: payments (the order's payment records; one statement per page). An unknown name is 422.");
 const readOwnNote = 'Callers with only orders:read:own see their own orders and get 404 for any other.';
-const lineInput = withGraphqlInput(z.object({ lineItemId: z.guid(), quantity: z.number().int().positive() }).strict().describe('A quantity of one order line'), 'OrderLineQuantityInput');
+const lineInput = withGraphqlInput(
+  z.object({ lineItemId: z.guid(), quantity: z.number().int().positive() }).strict().describe('A quantity of one order line'),
+  'OrderLineQuantityInput',
+);
 
 defineOperation({
   name: 'orders',
@@ -76,7 +69,13 @@ defineOperation({
   input: { id: orderId, status: z.enum(ORDER_STATUSES).describe('The target status; cancelled cancels'), reason: z.string().max(500).optional() },
   output: OrderRef,
   resolve: (ctx, input) => updateOrderStatus(ctx, input.id, input),
-  audit: { event: 'orders.statusChange', entityType: 'order', entityId: (_input, order) => order.id, before: async (ctx, input) => ({ status: (await getOrder(ctx, input.id)).status }), after: (order) => ({ status: order.status }) },
+  audit: {
+    event: 'orders.statusChange',
+    entityType: 'order',
+    entityId: (_input, order) => order.id,
+    before: async (ctx, input) => ({ status: (await getOrder(ctx, input.id)).status }),
+    after: (order) => ({ status: order.status }),
+  },
 });
 
 defineOperation({
@@ -97,7 +96,7 @@ defineOperation({
   summary: 'Record a fulfillment (shipped units) of an order',
   description:
     'The order must be processing or partially_fulfilled. `lines` defaults to every unit not yet fulfilled; a quantity above what is ' +
-    'left to fulfill is 422. Commits the reserved stock, updates each line\'s fulfillment status and moves the order to ' +
+    "left to fulfill is 422. Commits the reserved stock, updates each line's fulfillment status and moves the order to " +
     'partially_fulfilled or fulfilled. Emits fulfillment.create.',
   rest: { method: 'POST', path: '/orders/:id/fulfillments', status: 201 },
   access: { permission: PERMISSION.update },
@@ -159,7 +158,7 @@ defineOperation({
   input: {
     id: orderId,
     lines: z.array(lineInput).max(500).describe('[{ lineItemId, quantity }]; may be empty when shipping is true'),
-    shipping: z.boolean().optional().describe('Also refund what is left of the order\'s shipping lines, tax included'),
+    shipping: z.boolean().optional().describe("Also refund what is left of the order's shipping lines, tax included"),
     reason: z.string().max(REFUND_REASON_MAX).optional(),
   },
   refine: (input) => (input.lines.length || input.shipping ? [] : [{ field: 'lines', message: 'must name at least one line, unless shipping is true' }]),

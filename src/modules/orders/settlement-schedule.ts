@@ -16,9 +16,5 @@ const MARGIN_MS = 1_000;
 
 export async function scheduleRefundSettlement(tx: Tx, ctx: Pick<OrdersCtx, 'services' | 'organization'>, refundId: string, windowMs: number): Promise<void> {
   // A zero window settles right after commit (refunds.ts); the job is the safety net if that fails.
-  await ctx.services.jobs.enqueue(
-    { task: SETTLE_REFUND_TASK, organizationId: ctx.organization.id, input: { refundId }, delayMs: windowMs + MARGIN_MS },
-    tx,
-  );
+  await ctx.services.jobs.enqueue({ task: SETTLE_REFUND_TASK, organizationId: ctx.organization.id, input: { refundId }, delayMs: windowMs + MARGIN_MS }, tx);
 }
-

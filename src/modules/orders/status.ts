@@ -23,7 +23,17 @@
 // does not name the cancelled state; it is `cancelled` here, and PATCH takes `status: "cancelled"`.
 import type { OrderStatus } from '../../generated/prisma/client.js';
 
-export const ORDER_STATUSES = ['pending', 'confirmed', 'processing', 'partially_fulfilled', 'fulfilled', 'ready_for_pickup', 'picked_up', 'refunded', 'cancelled'] as const satisfies readonly OrderStatus[];
+export const ORDER_STATUSES = [
+  'pending',
+  'confirmed',
+  'processing',
+  'partially_fulfilled',
+  'fulfilled',
+  'ready_for_pickup',
+  'picked_up',
+  'refunded',
+  'cancelled',
+] as const satisfies readonly OrderStatus[];
 
 export type Trigger = 'patch' | 'payment' | 'fulfillment' | 'pickup';
 
@@ -54,7 +64,12 @@ export const ORDER_TRANSITIONS: readonly Transition[] = [
   { from: ['processing'], trigger: 'patch', to: 'partially_fulfilled', when: 'deliveryOrder', effects: [] },
   { from: ['processing'], trigger: 'patch', to: 'fulfilled', when: 'deliveryOrder', effects: ['fulfillRemaining'] },
   { from: ['fulfilled', 'picked_up'], trigger: 'patch', to: 'refunded', effects: [] },
-  { from: ['pending', 'confirmed', 'processing', 'partially_fulfilled', 'ready_for_pickup'], trigger: 'patch', to: 'cancelled', effects: ['releaseStock', 'releasePromotions', 'voidPayment'] },
+  {
+    from: ['pending', 'confirmed', 'processing', 'partially_fulfilled', 'ready_for_pickup'],
+    trigger: 'patch',
+    to: 'cancelled',
+    effects: ['releaseStock', 'releasePromotions', 'voidPayment'],
+  },
   { from: ['pending'], trigger: 'payment', to: 'confirmed', when: 'awaitingPayment', effects: ['markPaid'] },
   { from: ['processing', 'partially_fulfilled'], trigger: 'fulfillment', to: 'partially_fulfilled', when: 'deliveryOrder', effects: [] },
   { from: ['processing', 'partially_fulfilled'], trigger: 'fulfillment', to: 'fulfilled', when: 'deliveryOrder', effects: [] },

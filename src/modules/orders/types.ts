@@ -10,14 +10,35 @@ import type { InvoiceEmailResult } from './documents/service.js';
 import { defineEnum } from '../../graphql/enums.js';
 import { ORDER_STATUSES } from './status.js';
 
-
 export const OrderStatusEnum = defineEnum('OrderStatus', ORDER_STATUSES, 'State of an order (PATCH /orders/:id/status follows the state table).');
-export const PaymentStatusEnum = defineEnum('PaymentStatus', ['awaiting_payment', 'authorized', 'partially_paid', 'paid', 'partially_refunded', 'refunded', 'voided'] as const, 'Payment state of an order (derived from its payments: authorized — authorized, nothing captured yet; partially_paid — money captured for part of the total).');
-export const LineFulfillmentStatusEnum = defineEnum('LineFulfillmentStatus', ['unfulfilled', 'partially_fulfilled', 'fulfilled'] as const, 'How much of an order line has shipped.');
-export const RefundDestinationEnum = defineEnum('RefundDestination', ['original_payment', 'store_credit'] as const, "original_payment: through the payment provider; store_credit: the customer's store credit ledger.");
-const RefundStatusEnum = defineEnum('RefundStatus', ['pending', 'succeeded', 'failed', 'undone'] as const, 'pending until the undo window closes, then paid out (succeeded or failed); undone inside the window.');
-export const ActorKindEnum = defineEnum('ActorKind', ['user', 'apiKey', 'anonymous', 'system'] as const, 'Who acted: a user (API keys act for their user), an API key, an anonymous caller or the system.');
-const TimelineEntryTypeEnum = defineEnum('OrderTimelineEntryType', ['status', 'note', 'refund', 'edit'] as const, 'Kind of an order timeline entry.', { edit: 'An order edit was confirmed (data.before and data.after)' });
+export const PaymentStatusEnum = defineEnum(
+  'PaymentStatus',
+  ['awaiting_payment', 'authorized', 'partially_paid', 'paid', 'partially_refunded', 'refunded', 'voided'] as const,
+  'Payment state of an order (derived from its payments: authorized — authorized, nothing captured yet; partially_paid — money captured for part of the total).',
+);
+export const LineFulfillmentStatusEnum = defineEnum(
+  'LineFulfillmentStatus',
+  ['unfulfilled', 'partially_fulfilled', 'fulfilled'] as const,
+  'How much of an order line has shipped.',
+);
+export const RefundDestinationEnum = defineEnum(
+  'RefundDestination',
+  ['original_payment', 'store_credit'] as const,
+  "original_payment: through the payment provider; store_credit: the customer's store credit ledger.",
+);
+const RefundStatusEnum = defineEnum(
+  'RefundStatus',
+  ['pending', 'succeeded', 'failed', 'undone'] as const,
+  'pending until the undo window closes, then paid out (succeeded or failed); undone inside the window.',
+);
+export const ActorKindEnum = defineEnum(
+  'ActorKind',
+  ['user', 'apiKey', 'anonymous', 'system'] as const,
+  'Who acted: a user (API keys act for their user), an API key, an anonymous caller or the system.',
+);
+const TimelineEntryTypeEnum = defineEnum('OrderTimelineEntryType', ['status', 'note', 'refund', 'edit'] as const, 'Kind of an order timeline entry.', {
+  edit: 'An order edit was confirmed (data.before and data.after)',
+});
 const DocumentEncodingEnum = defineEnum('DocumentEncoding', ['utf8', 'base64'] as const, 'utf8 for HTML, base64 for PDF.');
 const MailTransportEnum = defineEnum('MailTransport', ['smtp', 'file'] as const, 'smtp, or file (JSON under DATA_DIR/mail).');
 
@@ -77,14 +98,25 @@ const OrderPricingRef = builder.objectRef<OrderPricingView>('OrderPricing').impl
     promotions: t.field({ type: [AppliedPromotionRef], resolve: (p) => p.promotions ?? [] }),
     freeShipping: t.boolean({ resolve: (p) => p.freeShipping ?? false }),
     shipping: t.field({ type: ShippingRuleRef, nullable: true, resolve: (p) => p.shipping ?? null }),
-    pricesIncludeTax: t.boolean({ description: 'The listed prices contained tax: taxTotal is included in the amounts, not added to grandTotal', resolve: (p) => p.pricesIncludeTax === true }),
-    taxExempt: t.boolean({ description: 'No tax was charged: one of the order\'s customer groups is tax-exempt (settings tax.exemptCustomerGroupIds)', resolve: (p) => p.taxExempt === true }),
-    taxExemptionNote: t.string({ nullable: true, description: 'The note invoices print for an exempt order, e.g. "Reverse charge"', resolve: (p) => (p.taxExempt === true ? (p.taxExemptionNote ?? 'Reverse charge') : null) }),
+    pricesIncludeTax: t.boolean({
+      description: 'The listed prices contained tax: taxTotal is included in the amounts, not added to grandTotal',
+      resolve: (p) => p.pricesIncludeTax === true,
+    }),
+    taxExempt: t.boolean({
+      description: "No tax was charged: one of the order's customer groups is tax-exempt (settings tax.exemptCustomerGroupIds)",
+      resolve: (p) => p.taxExempt === true,
+    }),
+    taxExemptionNote: t.string({
+      nullable: true,
+      description: 'The note invoices print for an exempt order, e.g. "Reverse charge"',
+      resolve: (p) => (p.taxExempt === true ? (p.taxExemptionNote ?? 'Reverse charge') : null),
+    }),
   }),
 });
 
 export const OrderRef = builder.objectRef<OrderView>('Order').implement({
-  description: 'An order: grandTotal = subtotal − discountTotal + taxTotal + shippingTotal, in minor units of currency; when pricing.pricesIncludeTax, the tax is inside the prices and grandTotal = subtotal − discountTotal + shippingTotal.',
+  description:
+    'An order: grandTotal = subtotal − discountTotal + taxTotal + shippingTotal, in minor units of currency; when pricing.pricesIncludeTax, the tax is inside the prices and grandTotal = subtotal − discountTotal + shippingTotal.',
   fields: (t) => ({
     id: t.field({ type: 'UUID', resolve: (o) => o.id }),
     orderNumber: t.string({ description: 'ORD-YYYY-NNNNNN, sequential per organization and year', resolve: (o) => o.number }),
@@ -92,7 +124,12 @@ export const OrderRef = builder.objectRef<OrderView>('Order').implement({
     status: t.field({ type: OrderStatusEnum, resolve: (o) => o.status as never }),
     paymentStatus: t.field({ type: PaymentStatusEnum, resolve: (o) => o.paymentStatus as never }),
     currency: t.exposeString('currency'),
-    customerId: t.field({ type: 'UUID', nullable: true, description: "The customer (their account's user id, as Customer.id); null for a guest order", resolve: (o) => o.customerId }),
+    customerId: t.field({
+      type: 'UUID',
+      nullable: true,
+      description: "The customer (their account's user id, as Customer.id); null for a guest order",
+      resolve: (o) => o.customerId,
+    }),
     customerEmail: t.exposeString('customerEmail', { nullable: true }),
     subtotal: t.field({ type: 'MinorUnits', resolve: (o) => o.subtotal }),
     discountTotal: t.field({ type: 'MinorUnits', resolve: (o) => o.discountTotal }),
@@ -148,7 +185,11 @@ export const OrderRefundRef = builder.objectRef<RefundView>('OrderRefund').imple
     lines: t.field({ type: [RefundLineRef], resolve: (r) => r.lines }),
     undoDeadline: t.field({ type: 'DateTime', resolve: (r) => r.undoDeadline }),
     undoneAt: t.field({ type: 'DateTime', nullable: true, resolve: (r) => r.undoneAt }),
-    undoneBy: t.exposeString('undoneBy', { nullable: true, description: 'Id of the user or API key that undid it', deprecationReason: 'Use undoneById (the ...Id naming of every id field); undoneBy stays for REST.' }),
+    undoneBy: t.exposeString('undoneBy', {
+      nullable: true,
+      description: 'Id of the user or API key that undid it',
+      deprecationReason: 'Use undoneById (the ...Id naming of every id field); undoneBy stays for REST.',
+    }),
     undoneById: t.exposeString('undoneBy', { nullable: true, description: 'Id of the user or API key that undid it (null while the refund stands)' }),
     settledAt: t.field({ type: 'DateTime', nullable: true, resolve: (r) => r.settledAt }),
     providerRefundId: t.exposeString('providerRefundId', { nullable: true }),
@@ -186,7 +227,11 @@ export const OrderFulfillmentRef = builder.objectRef<FulfillmentView>('OrderFulf
     trackingNumber: t.exposeString('trackingNumber', { nullable: true }),
     trackingUrl: t.exposeString('trackingUrl', { nullable: true }),
     lines: t.field({ type: [FulfillmentLineRef], resolve: (f) => f.lines }),
-    createdBy: t.exposeString('createdBy', { nullable: true, description: 'Id of the user or API key that recorded the shipment', deprecationReason: 'Use createdById (the ...Id naming of every id field); createdBy stays for REST.' }),
+    createdBy: t.exposeString('createdBy', {
+      nullable: true,
+      description: 'Id of the user or API key that recorded the shipment',
+      deprecationReason: 'Use createdById (the ...Id naming of every id field); createdBy stays for REST.',
+    }),
     createdById: t.exposeString('createdBy', { nullable: true, description: 'Id of the user or API key that recorded the shipment' }),
     createdAt: t.field({ type: 'DateTime', resolve: (f) => f.createdAt }),
   }),

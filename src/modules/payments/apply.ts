@@ -49,14 +49,26 @@ export async function applyOutcome(tx: Tx, ctx: OrdersCtx, order: OrderRow, paym
   switch (outcome.kind) {
     case 'requires_action': {
       if (payment.status !== 'pending') return ignored(`payment is ${payment.status}`);
-      await updatePayment(tx, ctx, payment.id, { status: 'requires_action', ...(outcome.nextAction ? { nextAction: outcome.nextAction as unknown as Prisma.InputJsonObject } : {}) }, 'requires_action');
+      await updatePayment(
+        tx,
+        ctx,
+        payment.id,
+        { status: 'requires_action', ...(outcome.nextAction ? { nextAction: outcome.nextAction as unknown as Prisma.InputJsonObject } : {}) },
+        'requires_action',
+      );
       return { outcome: 'recorded', afterCommit: none };
     }
     case 'authorized': {
       if (!canMove(payment.status, 'authorized') || n(payment.capturedAmount) > 0) return ignored(`payment is ${payment.status}`);
       if (order.status === 'cancelled') return ignored('order is cancelled');
       const authorized = outcome.amount ?? n(payment.amount);
-      await updatePayment(tx, ctx, payment.id, { status: 'authorized', authorizedAmount: BigInt(authorized), nextAction: undefined, ...(outcome.expiresAt ? { expiresAt: outcome.expiresAt } : {}) }, 'authorized');
+      await updatePayment(
+        tx,
+        ctx,
+        payment.id,
+        { status: 'authorized', authorizedAmount: BigInt(authorized), nextAction: undefined, ...(outcome.expiresAt ? { expiresAt: outcome.expiresAt } : {}) },
+        'authorized',
+      );
       return confirmIfCovered(tx, systemCtx, order, reason, 'authorized');
     }
     case 'captured': {
@@ -73,17 +85,34 @@ export async function applyOutcome(tx: Tx, ctx: OrdersCtx, order: OrderRow, paym
       if (captured !== n(payment.capturedAmount) || payment.status === 'pending' || payment.status === 'requires_action') {
         const full = captured >= ceiling;
         const status = n(payment.refundedAmount) > 0 ? payment.status : full ? 'captured' : 'partially_captured';
-        await updatePayment(tx, ctx, payment.id, { capturedAmount: BigInt(captured), authorizedAmount: BigInt(Math.max(n(payment.authorizedAmount), captured)), status, nextAction: undefined }, 'captured');
+        await updatePayment(
+          tx,
+          ctx,
+          payment.id,
+          { capturedAmount: BigInt(captured), authorizedAmount: BigInt(Math.max(n(payment.authorizedAmount), captured)), status, nextAction: undefined },
+          'captured',
+        );
       }
       return confirmIfCovered(tx, systemCtx, order, reason, 'paid');
     }
     case 'failed': {
       if (!canMove(payment.status, 'failed')) return ignored(`payment is ${payment.status}`);
       const wasAction = payment.status === 'requires_action';
-      await updatePayment(tx, ctx, payment.id, { status: 'failed', nextAction: undefined, failureCode: outcome.failure?.code ?? 'payment_failed', failureMessage: outcome.failure?.message ?? 'The payment failed.' }, 'failed');
+      await updatePayment(
+        tx,
+        ctx,
+        payment.id,
+        { status: 'failed', nextAction: undefined, failureCode: outcome.failure?.code ?? 'payment_failed', failureMessage: outcome.failure?.message ?? 'The payment failed.' },
+        'failed',
+      );
       await syncOrderPayment(tx, order);
       if (wasAction && order.status === 'pending') {
-        const moved = await moveOrder(tx, systemCtx, { ...order }, { trigger: 'patch', to: 'cancelled', actor: SYSTEM_ACTOR, reason: `payment ${outcome.failure?.code ?? 'failed'}: ${reason}` });
+        const moved = await moveOrder(
+          tx,
+          systemCtx,
+          { ...order },
+          { trigger: 'patch', to: 'cancelled', actor: SYSTEM_ACTOR, reason: `payment ${outcome.failure?.code ?? 'failed'}: ${reason}` },
+        );
         return { outcome: 'cancelled', afterCommit: moved.afterCommit };
       }
       return { outcome: 'failed', afterCommit: none };
@@ -117,7 +146,14 @@ async function confirmIfCovered(tx: Tx, ctx: OrdersCtx, order: OrderRow, reason:
   const covered = payments.reduce((sum, p) => sum + Math.max(n(p.authorizedAmount), n(p.capturedAmount)), 0) >= n(order.grandTotal);
   if (!covered) return { outcome: synced.paymentStatus === 'partially_paid' ? 'partially_paid' : 'recorded', afterCommit: [] };
   if (order.status === 'pending') {
-    const moved = await moveOrder(tx, ctx, order, { trigger: 'payment', to: 'confirmed', actor: SYSTEM_ACTOR, capturedAmount: synced.capturedAmount, paymentStatus: synced.paymentStatus, reason });
+    const moved = await moveOrder(tx, ctx, order, {
+      trigger: 'payment',
+      to: 'confirmed',
+      actor: SYSTEM_ACTOR,
+      capturedAmount: synced.capturedAmount,
+      paymentStatus: synced.paymentStatus,
+      reason,
+    });
     return { outcome: 'confirmed', afterCommit: moved.afterCommit };
   }
   return { outcome: coveredOutcome, afterCommit: [] };

@@ -59,12 +59,25 @@ export function defaultReturnUrl(ctx: Pick<OrdersCtx, 'config'> & { request?: Re
 }
 
 /** Authorizes at the provider and answers the payment row to write (see the header). */
-export async function authorizeOrderPayment(tx: Tx, ctx: Pick<OrdersCtx, 'organization' | 'services' | 'logger'>, provider: PaymentProvider, input: AuthorizeOrderInput, errors: AuthorizeErrors): Promise<StartedPayment> {
+export async function authorizeOrderPayment(
+  tx: Tx,
+  ctx: Pick<OrdersCtx, 'organization' | 'services' | 'logger'>,
+  provider: PaymentProvider,
+  input: AuthorizeOrderInput,
+  errors: AuthorizeErrors,
+): Promise<StartedPayment> {
   const answer = await provider
     .authorize({
-      paymentId: input.paymentId, orderId: input.orderId, organizationId: ctx.organization.id, amount: input.amount, currency: input.currency,
-      method: { id: input.methodId }, idempotencyKey: paymentKeys.authorize(input.paymentId), capture: input.captureMode === 'automatic',
-      returnUrl: input.returnUrl, customerEmail: input.customerEmail,
+      paymentId: input.paymentId,
+      orderId: input.orderId,
+      organizationId: ctx.organization.id,
+      amount: input.amount,
+      currency: input.currency,
+      method: { id: input.methodId },
+      idempotencyKey: paymentKeys.authorize(input.paymentId),
+      capture: input.captureMode === 'automatic',
+      returnUrl: input.returnUrl,
+      customerEmail: input.customerEmail,
     })
     .catch((error: unknown) => {
       ctx.logger.error({ err: error, orderId: input.orderId }, 'payment provider call failed');
@@ -74,9 +87,20 @@ export async function authorizeOrderPayment(tx: Tx, ctx: Pick<OrdersCtx, 'organi
   const action = answer.status === 'requires_action';
   if (action) await scheduleActionExpiry(tx, ctx, input.paymentId, input.actionExpiryMinutes * 60_000);
   return {
-    id: input.paymentId, organizationId: ctx.organization.id, orderId: input.orderId, provider: provider.name, method: input.methodId, currency: input.currency,
-    amount: BigInt(input.amount), authorizedAmount: 0n, status: action ? 'requires_action' : 'pending', captureMode: input.captureMode,
-    providerReference: answer.providerReference, nextAction: action && answer.nextAction ? { ...answer.nextAction } : null, expiresAt: answer.expiresAt ?? null, createdAt: new Date(),
+    id: input.paymentId,
+    organizationId: ctx.organization.id,
+    orderId: input.orderId,
+    provider: provider.name,
+    method: input.methodId,
+    currency: input.currency,
+    amount: BigInt(input.amount),
+    authorizedAmount: 0n,
+    status: action ? 'requires_action' : 'pending',
+    captureMode: input.captureMode,
+    providerReference: answer.providerReference,
+    nextAction: action && answer.nextAction ? { ...answer.nextAction } : null,
+    expiresAt: answer.expiresAt ?? null,
+    createdAt: new Date(),
   };
 }
 
@@ -84,9 +108,21 @@ export async function authorizeOrderPayment(tx: Tx, ctx: Pick<OrdersCtx, 'organi
 export async function insertPayment(tx: Tx, p: StartedPayment): Promise<void> {
   await tx.payment.create({
     data: {
-      id: p.id, organizationId: p.organizationId, orderId: p.orderId, provider: p.provider, method: p.method, currency: p.currency, amount: p.amount,
-      authorizedAmount: p.authorizedAmount, status: p.status, captureMode: p.captureMode, providerReference: p.providerReference,
-      nextAction: p.nextAction === null ? undefined : (p.nextAction as object), expiresAt: p.expiresAt, createdAt: p.createdAt, updatedAt: p.createdAt,
+      id: p.id,
+      organizationId: p.organizationId,
+      orderId: p.orderId,
+      provider: p.provider,
+      method: p.method,
+      currency: p.currency,
+      amount: p.amount,
+      authorizedAmount: p.authorizedAmount,
+      status: p.status,
+      captureMode: p.captureMode,
+      providerReference: p.providerReference,
+      nextAction: p.nextAction === null ? undefined : (p.nextAction as object),
+      expiresAt: p.expiresAt,
+      createdAt: p.createdAt,
+      updatedAt: p.createdAt,
     },
   });
 }

@@ -109,17 +109,26 @@ export async function voidOrder(ctx: OrdersCtx, orderId: string): Promise<Captur
       const open = payments.filter((p) => (p.status === 'authorized' || p.status === 'pending' || p.status === 'requires_action') && Number(p.capturedAmount) === 0);
       if (!open.length) {
         const partial = payments.some((p) => p.status === 'partially_captured');
-        throw conflict(partial ? 'A partially captured payment cannot be voided: capture the rest, or refund what was captured' : 'This order has no authorization to void', { paymentStatus: order.paymentStatus });
+        throw conflict(partial ? 'A partially captured payment cannot be voided: capture the rest, or refund what was captured' : 'This order has no authorization to void', {
+          paymentStatus: order.paymentStatus,
+        });
       }
       for (const payment of open) {
         const provider = providerOf(ctx, payment.provider);
         if (payment.providerReference) {
           const result = await provider
-            .void({ paymentId: payment.id, providerReference: payment.providerReference, amount: Number(payment.authorizedAmount || payment.amount), currency: payment.currency, idempotencyKey: paymentKeys.void(payment.id) })
+            .void({
+              paymentId: payment.id,
+              providerReference: payment.providerReference,
+              amount: Number(payment.authorizedAmount || payment.amount),
+              currency: payment.currency,
+              idempotencyKey: paymentKeys.void(payment.id),
+            })
             .catch((error: unknown) => {
               throw unreachable(ctx, error, 'void');
             });
-          if (!result.ok) throw new AppError('CONFLICT', `The payment provider refused the void: ${result.message}`, { reason: result.code, retryable: result.retryable, paymentId: payment.id });
+          if (!result.ok)
+            throw new AppError('CONFLICT', `The payment provider refused the void: ${result.message}`, { reason: result.code, retryable: result.retryable, paymentId: payment.id });
         }
         await updatePayment(tx, ctx, payment.id, { status: 'voided', nextAction: undefined }, 'voided');
       }
@@ -138,7 +147,11 @@ export async function voidOrder(ctx: OrdersCtx, orderId: string): Promise<Captur
  * itself). Returns the provider calls for after commit and the order's new payment status, or
  * null when the order has no payment records (then the old rule applies).
  */
-export async function voidOnCancel(tx: Tx, ctx: OrdersCtx, order: { id: string; grandTotal: bigint; paymentStatus: import('../../generated/prisma/client.js').PaymentStatus; capturedAmount: bigint }): Promise<{ afterCommit: Array<() => Promise<void>>; paymentStatus: import('../../generated/prisma/client.js').PaymentStatus } | null> {
+export async function voidOnCancel(
+  tx: Tx,
+  ctx: OrdersCtx,
+  order: { id: string; grandTotal: bigint; paymentStatus: import('../../generated/prisma/client.js').PaymentStatus; capturedAmount: bigint },
+): Promise<{ afterCommit: Array<() => Promise<void>>; paymentStatus: import('../../generated/prisma/client.js').PaymentStatus } | null> {
   const payments = await lockPayments(tx, ctx.organization.id, order.id);
   if (!payments.length) return null;
   const afterCommit: Array<() => Promise<void>> = [];
@@ -150,7 +163,13 @@ export async function voidOnCancel(tx: Tx, ctx: OrdersCtx, order: { id: string; 
     if (provider && reference) {
       afterCommit.push(() =>
         provider
-          .void({ paymentId: payment.id, providerReference: reference, amount: Number(payment.authorizedAmount || payment.amount), currency: payment.currency, idempotencyKey: paymentKeys.void(payment.id) })
+          .void({
+            paymentId: payment.id,
+            providerReference: reference,
+            amount: Number(payment.authorizedAmount || payment.amount),
+            currency: payment.currency,
+            idempotencyKey: paymentKeys.void(payment.id),
+          })
           .then((r) => (r.ok ? undefined : ctx.logger.warn({ paymentId: payment.id, code: r.code }, `the provider refused to void the payment of a cancelled order: ${r.message}`)))
           .catch((error: unknown) => ctx.logger.warn({ err: error, orderId: order.id }, 'could not void the payment of a cancelled order')),
       );

@@ -47,10 +47,12 @@ export async function confirmPayment(ctx: OrdersCtx, paymentId: string, params: 
       const payment = await tx.payment.findUniqueOrThrow({ where: { id: paymentId } });
       if (payment.status !== 'requires_action' || !payment.providerReference) return { payment, afterCommit: [] as Array<() => Promise<void>> };
       const provider = providerOf(ctx, payment.provider);
-      const answer = await provider.confirm({ paymentId, providerReference: payment.providerReference, params, idempotencyKey: paymentKeys.confirm(payment.id) }).catch((error: unknown) => {
-        ctx.logger.error({ err: error, paymentId }, 'payment provider call failed: confirm');
-        throw new AppError('SERVICE_UNAVAILABLE', 'The payment provider could not be reached; nothing was recorded, try again', { reason: 'provider_unreachable' });
-      });
+      const answer = await provider
+        .confirm({ paymentId, providerReference: payment.providerReference, params, idempotencyKey: paymentKeys.confirm(payment.id) })
+        .catch((error: unknown) => {
+          ctx.logger.error({ err: error, paymentId }, 'payment provider call failed: confirm');
+          throw new AppError('SERVICE_UNAVAILABLE', 'The payment provider could not be reached; nothing was recorded, try again', { reason: 'provider_unreachable' });
+        });
       const applied = await applyOutcome(tx, ctx, order, payment, outcomeOf(answer, Number(payment.amount)), `payment ${payment.providerReference} confirmed`);
       return { payment: await tx.payment.findUniqueOrThrow({ where: { id: paymentId } }), afterCommit: applied.afterCommit };
     },
@@ -67,7 +69,14 @@ export async function abandonAction(ctx: OrdersCtx, paymentId: string): Promise<
     const order = await lockOrderForSystem(tx, ctx.organization.id, found.orderId);
     const payment = await tx.payment.findUniqueOrThrow({ where: { id: paymentId } });
     if (!order || payment.status !== 'requires_action') return { outcome: `skipped: payment is ${payment.status}`, afterCommit: [] };
-    const applied = await applyOutcome(tx, ctx, order, payment, { kind: 'failed', failure: { code: 'authentication_abandoned', message: 'The shopper did not complete the payment action in time.' } }, 'the payment action was abandoned');
+    const applied = await applyOutcome(
+      tx,
+      ctx,
+      order,
+      payment,
+      { kind: 'failed', failure: { code: 'authentication_abandoned', message: 'The shopper did not complete the payment action in time.' } },
+      'the payment action was abandoned',
+    );
     const provider = ctx.services.payments.providers.get(payment.provider);
     const reference = payment.providerReference;
     const afterCommit = [...applied.afterCommit];

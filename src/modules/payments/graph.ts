@@ -26,11 +26,11 @@ export const PaymentRecordStatusEnum = defineEnum('PaymentRecordStatus', PAYMENT
 export const CaptureModeEnum = defineEnum('CaptureMode', ['automatic', 'manual', 'on_fulfilment'] as const, 'When an authorization is captured.', {
   automatic: 'With the authorization, at checkout',
   manual: 'By staff: POST /api/orders/:id/capture',
-  on_fulfilment: 'The whole remaining authorization when the order\'s first fulfilment is recorded',
+  on_fulfilment: "The whole remaining authorization when the order's first fulfilment is recorded",
 });
 const NextActionTypeEnum = defineEnum('PaymentNextActionType', ['redirect', 'sdk'] as const, 'What the storefront does with a payment that requires action.', {
-  redirect: 'Send the shopper\'s browser to url',
-  sdk: 'Hand clientSecret to the provider\'s client SDK (Stripe.js handleNextAction)',
+  redirect: "Send the shopper's browser to url",
+  sdk: "Hand clientSecret to the provider's client SDK (Stripe.js handleNextAction)",
 });
 
 const NextActionRef = builder.objectRef<PaymentNextAction>('PaymentNextAction').implement({
@@ -76,7 +76,12 @@ export const PaymentRef = builder.objectRef<PaymentView>('Payment').implement({
     refundedAmount: t.field({ type: 'MinorUnits', description: 'Refunds paid out against this payment', resolve: (p) => p.refundedAmount }),
     providerReference: t.exposeString('providerReference', { nullable: true, description: "The provider's id of the payment (Stripe: the PaymentIntent id, not a UUID)" }),
     intentId: t.string({ nullable: true, description: 'Same as providerReference (the name before payment records)', resolve: (p) => p.providerReference }),
-    nextAction: t.field({ type: NextActionRef, nullable: true, description: 'requires_action: what the shopper must do', resolve: (p) => (p.status === 'requires_action' ? p.nextAction : null) }),
+    nextAction: t.field({
+      type: NextActionRef,
+      nullable: true,
+      description: 'requires_action: what the shopper must do',
+      resolve: (p) => (p.status === 'requires_action' ? p.nextAction : null),
+    }),
     expiresAt: t.field({ type: 'DateTime', nullable: true, description: 'When the authorization lapses, if the provider said', resolve: (p) => p.expiresAt }),
     expired: t.exposeBoolean('expired', { description: 'The provider reported the authorization expired' }),
     failureCode: t.exposeString('failureCode', { nullable: true }),
@@ -97,7 +102,11 @@ export const PaymentRef = builder.objectRef<PaymentView>('Payment').implement({
               select: { eventId: true, type: true, outcome: true, receivedAt: true, paymentId: true },
             });
             // biome-ignore lint/style/noNonNullAssertion: the query selects paymentId in ids, so it is never null here
-            return groupBy(rows, (r) => r.paymentId!, (r) => ({ eventId: r.eventId, type: r.type, outcome: r.outcome, receivedAt: r.receivedAt }));
+            return groupBy(
+              rows,
+              (r) => r.paymentId!,
+              (r) => ({ eventId: r.eventId, type: r.type, outcome: r.outcome, receivedAt: r.receivedAt }),
+            );
           },
           () => [],
         ).load(p.id),
@@ -111,7 +120,10 @@ const ORDER_INCLUDES = ['payments'];
 
 /** Marks the views of an order read for `include` (REST); 422 for an unknown name. */
 export function withOrderIncludes<T>(result: T, include: string | undefined): T {
-  const names = (include ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const names = (include ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = names.filter((name) => !ORDER_INCLUDES.includes(name));
   if (unknown.length) throw validationFailed([{ field: 'include', message: `unknown include ${unknown.join(', ')}; valid: ${ORDER_INCLUDES.join(', ')}` }]);
   if (names.includes('payments')) {

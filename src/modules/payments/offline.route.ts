@@ -17,7 +17,8 @@ defineRawRoute({
   openapi: {
     operationId: 'paymentOfflineChallenge',
     summary: "The offline payment provider's 3-D Secure challenge page (development and tests)",
-    description: 'Without result: an HTML page with Complete and Fail links. With result=succeeded|failed: 302 to the checkout\'s returnUrl with payment_intent and offline_result. 404 when the offline provider is not enabled or the reference does not wait for a challenge.',
+    description:
+      "Without result: an HTML page with Complete and Fail links. With result=succeeded|failed: 302 to the checkout's returnUrl with payment_intent and offline_result. 404 when the offline provider is not enabled or the reference does not wait for a challenge.",
     tags: ['payments'],
     parameters: [
       { name: 'reference', in: 'query', required: true, schema: { type: 'string' } },
@@ -44,6 +45,9 @@ defineRawRoute({
     }
     const link = (r: string) => `${escapeHtml(url.pathname)}?reference=${encodeURIComponent(reference)}&amp;result=${r}`;
     const html = `<!doctype html><meta charset="utf-8"><title>Offline 3-D Secure</title><h1>Offline 3-D Secure challenge</h1><p>Payment ${escapeHtml(reference)}</p><p><a href="${link('succeeded')}">Complete</a> · <a href="${link('failed')}">Fail</a></p>`;
-    return new Response(html, { status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': "default-src 'none'", 'x-content-type-options': 'nosniff' } });
+    return new Response(html, {
+      status: 200,
+      headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': "default-src 'none'", 'x-content-type-options': 'nosniff' },
+    });
   },
 });

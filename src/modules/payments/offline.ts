@@ -51,11 +51,20 @@ export const OFFLINE_DECLINES: Record<string, { code: string; declineCode?: stri
   pm_card_chargeDeclinedExpiredCard: { code: 'expired_card', message: 'Your card has expired.' },
   pm_card_chargeDeclinedIncorrectCvc: { code: 'incorrect_cvc', message: "Your card's security code is incorrect." },
   pm_card_chargeDeclinedProcessingError: { code: 'processing_error', message: 'An error occurred while processing your card. Try again in a little bit.' },
-  pm_card_chargeDeclinedVelocityLimitExceeded: { code: 'card_declined', declineCode: 'card_velocity_exceeded', message: 'Your card was declined for making repeated attempts too frequently or exceeding its amount limit.' },
+  pm_card_chargeDeclinedVelocityLimitExceeded: {
+    code: 'card_declined',
+    declineCode: 'card_velocity_exceeded',
+    message: 'Your card was declined for making repeated attempts too frequently or exceeding its amount limit.',
+  },
 };
 
 /** 3-D Secure cards: the payment waits for the shopper's challenge (requires_action, a redirect). */
-export const OFFLINE_REQUIRES_ACTION = ['pm_card_threeDSecureRequired', 'pm_card_threeDSecure2Required', 'pm_card_authenticationRequired', 'pm_card_authenticationRequiredOnSetup'] as const;
+export const OFFLINE_REQUIRES_ACTION = [
+  'pm_card_threeDSecureRequired',
+  'pm_card_threeDSecure2Required',
+  'pm_card_authenticationRequired',
+  'pm_card_authenticationRequiredOnSetup',
+] as const;
 const REQUIRES_ACTION = new Set<string>(OFFLINE_REQUIRES_ACTION);
 
 /** The path of the offline challenge page (paymentsOfflineChallenge in offline.route.ts). */
@@ -117,7 +126,17 @@ export class OfflinePaymentProvider implements PaymentProvider {
       if (decline) return { status: 'failed', providerReference: newId('pi'), failure: { ...decline } };
       const known = SUCCEEDING.has(input.method.id) || REQUIRES_ACTION.has(input.method.id);
       if (!known) return { status: 'failed', providerReference: null, failure: { code: 'resource_missing', message: `No such PaymentMethod: '${input.method.id}'` } };
-      const intent: OfflineIntent = { id: newId('pi'), amount: input.amount, currency: input.currency, method: input.method.id, capture: input.capture, status: 'requires_capture', captured: 0, refunded: 0, returnUrl: input.returnUrl };
+      const intent: OfflineIntent = {
+        id: newId('pi'),
+        amount: input.amount,
+        currency: input.currency,
+        method: input.method.id,
+        capture: input.capture,
+        status: 'requires_capture',
+        captured: 0,
+        refunded: 0,
+        returnUrl: input.returnUrl,
+      };
       this.intents.set(intent.id, intent);
       if (REQUIRES_ACTION.has(input.method.id)) {
         intent.status = 'requires_action';
@@ -143,12 +162,21 @@ export class OfflinePaymentProvider implements PaymentProvider {
   async confirm(input: ConfirmInput): Promise<AuthorizeResult> {
     return this.remember('confirm', input.idempotencyKey, input, (): AuthorizeResult => {
       const intent = this.intents.get(input.providerReference);
-      if (!intent) return { status: 'failed', providerReference: input.providerReference, failure: { code: 'resource_missing', message: `No such payment_intent: '${input.providerReference}'` } };
+      if (!intent)
+        return {
+          status: 'failed',
+          providerReference: input.providerReference,
+          failure: { code: 'resource_missing', message: `No such payment_intent: '${input.providerReference}'` },
+        };
       if (intent.status !== 'requires_action') return this.stateOf(intent);
       // The challenge page puts offline_result=succeeded|failed on the return URL.
       if (input.params.offline_result !== 'succeeded') {
         intent.status = 'failed';
-        return { status: 'failed', providerReference: intent.id, failure: { code: 'payment_intent_authentication_failure', message: 'The provided PaymentMethod has failed authentication.' } };
+        return {
+          status: 'failed',
+          providerReference: intent.id,
+          failure: { code: 'payment_intent_authentication_failure', message: 'The provided PaymentMethod has failed authentication.' },
+        };
       }
       return this.settle(intent);
     });
@@ -165,8 +193,15 @@ export class OfflinePaymentProvider implements PaymentProvider {
     return this.remember('capture', input.idempotencyKey, input, (): OperationResult => {
       const intent = this.intents.get(input.providerReference);
       if (!intent) return { ok: false, code: 'resource_missing', message: `No such payment_intent: '${input.providerReference}'`, retryable: false };
-      if (intent.status !== 'requires_capture') return { ok: false, code: 'payment_intent_unexpected_state', message: `This PaymentIntent could not be captured because it has a status of ${intent.status}.`, retryable: false };
-      if (input.amount > intent.amount - intent.captured) return { ok: false, code: 'amount_too_large', message: 'The amount to capture is larger than what is left of the authorization.', retryable: false };
+      if (intent.status !== 'requires_capture')
+        return {
+          ok: false,
+          code: 'payment_intent_unexpected_state',
+          message: `This PaymentIntent could not be captured because it has a status of ${intent.status}.`,
+          retryable: false,
+        };
+      if (input.amount > intent.amount - intent.captured)
+        return { ok: false, code: 'amount_too_large', message: 'The amount to capture is larger than what is left of the authorization.', retryable: false };
       intent.captured += input.amount;
       if (input.final || intent.captured >= intent.amount) intent.status = 'succeeded';
       return { ok: true, providerReference: intent.id, status: 'succeeded' };
@@ -177,7 +212,13 @@ export class OfflinePaymentProvider implements PaymentProvider {
     return this.remember('void', input.idempotencyKey, input, (): OperationResult => {
       const intent = this.intents.get(input.providerReference);
       if (!intent) return { ok: false, code: 'resource_missing', message: `No such payment_intent: '${input.providerReference}'`, retryable: false };
-      if (intent.status === 'succeeded' || intent.status === 'failed') return { ok: false, code: 'payment_intent_unexpected_state', message: `You cannot cancel this PaymentIntent because it has a status of ${intent.status}.`, retryable: false };
+      if (intent.status === 'succeeded' || intent.status === 'failed')
+        return {
+          ok: false,
+          code: 'payment_intent_unexpected_state',
+          message: `You cannot cancel this PaymentIntent because it has a status of ${intent.status}.`,
+          retryable: false,
+        };
       intent.status = 'canceled';
       return { ok: true, providerReference: intent.id, status: 'succeeded' };
     });
@@ -188,7 +229,8 @@ export class OfflinePaymentProvider implements PaymentProvider {
       const intent = this.intents.get(input.providerReference);
       if (!intent) return { ok: false, code: 'resource_missing', message: `No such payment_intent: '${input.providerReference}'`, retryable: false };
       if (intent.method === 'pm_card_refundFail') return { ok: false, code: 'refund_failed', message: 'The refund could not be processed by the card issuer.', retryable: true };
-      if (input.amount > intent.captured - intent.refunded) return { ok: false, code: 'charge_already_refunded', message: 'The amount is more than what is left to refund.', retryable: false };
+      if (input.amount > intent.captured - intent.refunded)
+        return { ok: false, code: 'charge_already_refunded', message: 'The amount is more than what is left to refund.', retryable: false };
       intent.refunded += input.amount;
       return { ok: true, providerReference: newId('re'), status: 'succeeded' };
     });

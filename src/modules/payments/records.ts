@@ -130,7 +130,10 @@ export function derivedOrderPaymentStatus(
  * Recomputes the order's paymentStatus and capturedAmount from its payments (the order row is
  * locked by the caller). Returns what it wrote.
  */
-export async function syncOrderPayment(tx: Tx, order: { id: string; grandTotal: bigint | number; paymentStatus: PaymentStatus; capturedAmount: bigint | number }): Promise<{ paymentStatus: PaymentStatus; capturedAmount: number }> {
+export async function syncOrderPayment(
+  tx: Tx,
+  order: { id: string; grandTotal: bigint | number; paymentStatus: PaymentStatus; capturedAmount: bigint | number },
+): Promise<{ paymentStatus: PaymentStatus; capturedAmount: number }> {
   const payments = await tx.payment.findMany({ where: { orderId: order.id }, select: { status: true, capturedAmount: true, refundedAmount: true } });
   if (!payments.length) return { paymentStatus: order.paymentStatus, capturedAmount: n(order.capturedAmount) };
   const paymentStatus = derivedOrderPaymentStatus(n(order.grandTotal), payments, order.paymentStatus);
@@ -142,7 +145,13 @@ export async function syncOrderPayment(tx: Tx, order: { id: string; grandTotal: 
 }
 
 /** Updates a payment and records payments.update (for webhooks subscribers and the timeline). */
-export async function updatePayment(tx: Tx, ctx: Pick<OrdersCtx, 'organization' | 'actor' | 'requestId'>, id: string, data: Prisma.PaymentUpdateInput, change: string): Promise<Payment> {
+export async function updatePayment(
+  tx: Tx,
+  ctx: Pick<OrdersCtx, 'organization' | 'actor' | 'requestId'>,
+  id: string,
+  data: Prisma.PaymentUpdateInput,
+  change: string,
+): Promise<Payment> {
   const updated = await tx.payment.update({ where: { id }, data });
   await recordEvent(tx, originOf(ctx), 'payments.update', { payment: paymentPayload(paymentView(updated)), change });
   return updated;

@@ -43,13 +43,22 @@ export interface RefundDeps {
  * Pays a refund out against the order's payments (the order row is locked by the caller). Throws
  * when a provider cannot be reached (nothing of that call recorded: retry with the same keys).
  */
-export async function refundOrder(tx: Tx, deps: RefundDeps, refund: { id: string; orderId: string; organizationId: string; amount: bigint | number; currency: string }, metadata: Record<string, string> = {}): Promise<RefundOrderResult> {
+export async function refundOrder(
+  tx: Tx,
+  deps: RefundDeps,
+  refund: { id: string; orderId: string; organizationId: string; amount: bigint | number; currency: string },
+  metadata: Record<string, string> = {},
+): Promise<RefundOrderResult> {
   let allocations = await tx.paymentRefund.findMany({ where: { refundId: refund.id }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
   if (!allocations.length) {
     // Gift cards and store credit are paid back in the refund's own transaction by their module
     // (gift-cards/tenders.ts, called by orders/refunds.ts); only provider payments are planned here.
     const payments = await tx.payment.findMany({ where: { orderId: refund.orderId, organizationId: refund.organizationId, provider: { notIn: [...LEDGER_TENDERS] } } });
-    const pendingByPayment = await tx.paymentRefund.groupBy({ by: ['paymentId'], where: { paymentId: { in: payments.map((p) => p.id) }, status: 'pending' }, _sum: { amount: true } });
+    const pendingByPayment = await tx.paymentRefund.groupBy({
+      by: ['paymentId'],
+      where: { paymentId: { in: payments.map((p) => p.id) }, status: 'pending' },
+      _sum: { amount: true },
+    });
     const reserved = new Map(pendingByPayment.map((r) => [r.paymentId, n(r._sum.amount ?? 0n)]));
     let left = n(refund.amount);
     const plan: Array<{ paymentId: string; amount: number }> = [];
@@ -61,9 +70,12 @@ export async function refundOrder(tx: Tx, deps: RefundDeps, refund: { id: string
       plan.push({ paymentId: payment.id, amount: take });
       left -= take;
     }
-    if (left > 0) return { ok: false, code: 'no_payment', message: `The order's payments have ${n(refund.amount) - left} left to refund, not ${n(refund.amount)}`, retryable: false };
+    if (left > 0)
+      return { ok: false, code: 'no_payment', message: `The order's payments have ${n(refund.amount) - left} left to refund, not ${n(refund.amount)}`, retryable: false };
     for (const [i, part] of plan.entries()) {
-      await tx.paymentRefund.create({ data: { organizationId: refund.organizationId, refundId: refund.id, paymentId: part.paymentId, amount: BigInt(part.amount), createdAt: new Date(Date.now() + i) } });
+      await tx.paymentRefund.create({
+        data: { organizationId: refund.organizationId, refundId: refund.id, paymentId: part.paymentId, amount: BigInt(part.amount), createdAt: new Date(Date.now() + i) },
+      });
     }
     allocations = await tx.paymentRefund.findMany({ where: { refundId: refund.id }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
   }
@@ -72,7 +84,10 @@ export async function refundOrder(tx: Tx, deps: RefundDeps, refund: { id: string
     const payment = await tx.payment.findUniqueOrThrow({ where: { id: allocation.paymentId } });
     const provider = deps.payments.providers.get(payment.provider);
     if (!provider || !payment.providerReference) {
-      await tx.paymentRefund.update({ where: { id: allocation.id }, data: { status: 'failed', failureCode: 'provider_not_enabled', failureMessage: `The provider ${payment.provider} is not enabled`, settledAt: new Date() } });
+      await tx.paymentRefund.update({
+        where: { id: allocation.id },
+        data: { status: 'failed', failureCode: 'provider_not_enabled', failureMessage: `The provider ${payment.provider} is not enabled`, settledAt: new Date() },
+      });
       return { ok: false, code: 'provider_not_enabled', message: `The payment provider ${payment.provider} is not enabled`, retryable: true };
     }
     const result = await provider.refund({
@@ -90,7 +105,13 @@ export async function refundOrder(tx: Tx, deps: RefundDeps, refund: { id: string
     }
     await tx.paymentRefund.update({ where: { id: allocation.id }, data: { status: 'succeeded', providerReference: result.providerReference, settledAt: new Date() } });
     const refunded = n(payment.refundedAmount) + n(allocation.amount);
-    await updatePayment(tx, deps.ctx, payment.id, { refundedAmount: BigInt(refunded), status: refunded >= n(payment.capturedAmount) ? 'refunded' : 'partially_refunded' }, 'refunded');
+    await updatePayment(
+      tx,
+      deps.ctx,
+      payment.id,
+      { refundedAmount: BigInt(refunded), status: refunded >= n(payment.capturedAmount) ? 'refunded' : 'partially_refunded' },
+      'refunded',
+    );
   }
   return { ok: true };
 }
@@ -103,7 +124,10 @@ export async function paidOutPart(tx: Tx, refundId: string): Promise<number> {
 
 /** A retry: the refused allocations are asked again with a new attempt number (a new idempotency key). */
 export async function reopenFailedAllocations(tx: Tx, refundId: string): Promise<void> {
-  await tx.paymentRefund.updateMany({ where: { refundId, status: 'failed' }, data: { status: 'pending', attempt: { increment: 1 }, failureCode: null, failureMessage: null, settledAt: null } });
+  await tx.paymentRefund.updateMany({
+    where: { refundId, status: 'failed' },
+    data: { status: 'pending', attempt: { increment: 1 }, failureCode: null, failureMessage: null, settledAt: null },
+  });
 }
 
 /**
@@ -120,10 +144,17 @@ export async function refundEvent(tx: Tx, ctx: OrdersCtx, order: OrderRow, payme
   if (!allocation) return { outcome: 'ignored: refund not known', afterCommit: [] };
   if (event.type === 'payment.refunded') return { outcome: allocation.status === 'succeeded' ? 'refunded' : `ignored: refund is ${allocation.status}`, afterCommit: [] };
   if (allocation.status !== 'succeeded') return { outcome: `ignored: refund is ${allocation.status}`, afterCommit: [] };
-  await tx.paymentRefund.update({ where: { id: allocation.id }, data: { status: 'failed', failureCode: event.failure?.code ?? 'refund_failed', failureMessage: event.failure?.message ?? 'The provider could not pay the refund out' } });
+  await tx.paymentRefund.update({
+    where: { id: allocation.id },
+    data: { status: 'failed', failureCode: event.failure?.code ?? 'refund_failed', failureMessage: event.failure?.message ?? 'The provider could not pay the refund out' },
+  });
   const refunded = Math.max(0, n(payment.refundedAmount) - n(allocation.amount));
   await updatePayment(tx, ctx, payment.id, { refundedAmount: BigInt(refunded), status: refunded === 0 ? 'captured' : 'partially_refunded' }, 'refund_failed');
-  const refund = await tx.orderRefund.update({ where: { id: allocation.refundId }, data: { status: 'failed', failureReason: `${event.failure?.code ?? 'refund_failed'}: ${event.failure?.message ?? 'failed at the provider'}` }, include: { lines: true } });
+  const refund = await tx.orderRefund.update({
+    where: { id: allocation.refundId },
+    data: { status: 'failed', failureReason: `${event.failure?.code ?? 'refund_failed'}: ${event.failure?.message ?? 'failed at the provider'}` },
+    include: { lines: true },
+  });
   // Nothing of the refund paid out any more: the order's amounts and quantities are as before it.
   if ((await paidOutPart(tx, refund.id)) === 0) await restoreRefunded(tx, refund);
   else await tx.order.update({ where: { id: order.id }, data: { refundedAmount: { decrement: allocation.amount } } });

@@ -17,7 +17,6 @@ import { receiveWebhook, type WebhookReceipt, type WebhookResult } from './webho
 import './offline.route.js';
 import './tasks.js';
 
-
 const orderId = z.string().min(1).max(64).describe('Order UUID or number (ORD-YYYY-NNNNNN)');
 
 const PaymentsOutcomeRef = builder.objectRef<CaptureOutcome>('OrderPaymentsResult').implement({
@@ -34,11 +33,11 @@ defineOperation({
   kind: 'mutation',
   summary: "Capture an order's authorized payments (all or part)",
   description:
-    'Captures `amount` (minor units; default everything authorized and not captured) of the order\'s authorized payments, oldest first. ' +
+    "Captures `amount` (minor units; default everything authorized and not captured) of the order's authorized payments, oldest first. " +
     'Several partial captures are allowed up to what was authorized; the last one (the amount that is left) closes the authorization. ' +
     'More than is capturable is 422; nothing capturable (not authorized yet, captured, voided) is 409; a refusal by the provider is 409 with ' +
-    'details.reason (the provider\'s code); an unreachable provider is 503 and records nothing (retrying is safe: the provider call carries ' +
-    'the same idempotency key until its answer is recorded). The order\'s paymentStatus becomes paid (or partially_paid).',
+    "details.reason (the provider's code); an unreachable provider is 503 and records nothing (retrying is safe: the provider call carries " +
+    "the same idempotency key until its answer is recorded). The order's paymentStatus becomes paid (or partially_paid).",
   rest: { method: 'POST', path: '/orders/:id/capture' },
   access: { permission: PAYMENTS_MANAGE },
   input: { id: orderId, amount: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional().describe('Minor units to capture; default all that is capturable') },
@@ -52,7 +51,7 @@ defineOperation({
   kind: 'mutation',
   summary: "Void an order's authorizations that captured nothing",
   description:
-    'Releases the authorization of every payment of the order that captured nothing (pending, requires_action, authorized); the order\'s ' +
+    "Releases the authorization of every payment of the order that captured nothing (pending, requires_action, authorized); the order's " +
     'paymentStatus becomes voided. The order itself is not cancelled (PATCH its status to cancelled for that, which also voids). A partially ' +
     'captured payment cannot be voided (409); nothing to void is 409; a provider refusal is 409 with details.reason.',
   rest: { method: 'POST', path: '/orders/:id/void' },
@@ -66,15 +65,18 @@ defineOperation({
 defineOperation({
   name: 'paymentConfirm',
   kind: 'mutation',
-  summary: 'Complete a payment that required the shopper\'s action (3-D Secure, a redirect)',
+  summary: "Complete a payment that required the shopper's action (3-D Secure, a redirect)",
   description:
     'After the shopper comes back to the return URL, the storefront posts the query parameters it received (params). The provider is asked ' +
-    'for the payment\'s state (the parameters are not trusted): authorized or captured confirms the order; failed cancels it and releases its ' +
+    "for the payment's state (the parameters are not trusted): authorized or captured confirms the order; failed cancels it and releases its " +
     'stock; still requires_action answers the nextAction again. A payment that no longer waits answers its current state (200). Anyone holding ' +
     'the payment id may call it (it is only known to the checkout that created it and moves nothing the provider did not approve).',
   rest: { method: 'POST', path: '/payments/:id/confirm' },
   access: 'public',
-  input: { id: z.guid().describe('Payment UUID (the checkout answer\'s payment.id)'), params: z.record(z.string().max(100), z.string().max(4000)).optional().describe('The return URL\'s query parameters') },
+  input: {
+    id: z.guid().describe("Payment UUID (the checkout answer's payment.id)"),
+    params: z.record(z.string().max(100), z.string().max(4000)).optional().describe("The return URL's query parameters"),
+  },
   output: PaymentRef,
   resolve: (ctx, input) => confirmPayment(ctx, input.id, input.params ?? {}),
 });
@@ -86,7 +88,7 @@ defineOperation({
   description:
     'Only a failed refund (409 otherwise). Its quantities and amount are taken again (422 if the order no longer has them) and it is paid out ' +
     'at once through the payments it was allocated to; the provider is asked anew (a new idempotency key for the refused part). A refusal ' +
-    'leaves it failed again with the order\'s amounts unchanged.',
+    "leaves it failed again with the order's amounts unchanged.",
   rest: { method: 'POST', path: '/orders/:id/refunds/:refundId/retry' },
   access: { permission: [ORDER_PERMISSION.update, PAYMENTS_MANAGE] },
   input: { id: orderId, refundId: z.guid() },
@@ -103,7 +105,9 @@ const WebhookReceiptRef = builder.objectRef<WebhookReceipt>('PaymentWebhookRecei
     duplicate: t.exposeBoolean('duplicate', { description: 'The event id was processed before; nothing changed' }),
     eventId: t.exposeString('eventId', { description: "The provider's event id (e.g. evt_...; not a UUID)" }),
     type: t.exposeString('type', { description: "The provider's event type" }),
-    outcome: t.exposeString('outcome', { description: 'confirmed, paid, partially_paid, authorized, failed, cancelled, voided, expired, refunded, refund_failed, recorded, duplicate or ignored: <why>' }),
+    outcome: t.exposeString('outcome', {
+      description: 'confirmed, paid, partially_paid, authorized, failed, cancelled, voided, expired, refunded, refund_failed, recorded, duplicate or ignored: <why>',
+    }),
     orderId: t.field({ type: 'UUID', nullable: true, description: 'The order of the event, if any', resolve: (r) => r.orderId }),
     paymentId: t.field({ type: 'UUID', nullable: true, description: 'The payment the event moved, if any', resolve: (r) => r.paymentId }),
   }),
@@ -112,7 +116,7 @@ const WebhookReceiptRef = builder.objectRef<WebhookReceipt>('PaymentWebhookRecei
 const DESCRIPTION =
   'The provider verifies the raw body with its own signature scheme (Stripe and the offline provider: the Stripe-Signature header, ' +
   't=<unix>,v1=<hex HMAC-SHA256 of "t.<raw body>"> with STRIPE_WEBHOOK_SECRET, 5 minutes tolerance) — a missing or bad signature is 400 and ' +
-  'changes nothing. Each event id is processed once (a duplicate is acknowledged). Events move the payment they name (by the provider\'s ' +
+  "changes nothing. Each event id is processed once (a duplicate is acknowledged). Events move the payment they name (by the provider's " +
   'reference) forward only — authorized, captured, failed, voided, expired, refunded — and confirm an order awaiting payment once its ' +
   'payments cover the total. An event for an order not found (yet) is 404 and not recorded, so the provider retries it.';
 
@@ -123,7 +127,11 @@ defineOperation({
   description: `${DESCRIPTION} REST: POST /api/payments/webhook (the default provider) or /api/payments/webhook/{provider} with the raw body. The answer is the first event's receipt.`,
   access: 'public',
   input: {
-    payload: z.string().min(2).max(1024 * 1024).describe('The raw body exactly as signed'),
+    payload: z
+      .string()
+      .min(2)
+      .max(1024 * 1024)
+      .describe('The raw body exactly as signed'),
     signature: z.string().min(1).max(2000).describe("The provider's signature header value (Stripe-Signature for Stripe and offline)"),
     provider: z.string().min(1).max(50).optional().describe('An enabled provider; default the default provider'),
   },
@@ -137,7 +145,8 @@ defineOperation({
 });
 
 function webhookAnswer(result: WebhookResult): Response {
-  if (result.acknowledgement) return new Response(result.acknowledgement.body, { status: result.acknowledgement.status, headers: { 'content-type': result.acknowledgement.contentType } });
+  if (result.acknowledgement)
+    return new Response(result.acknowledgement.body, { status: result.acknowledgement.status, headers: { 'content-type': result.acknowledgement.contentType } });
   return new Response(JSON.stringify({ data: result.receipts[0] ?? null }), { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' } });
 }
 
@@ -147,10 +156,24 @@ function headersOf(request: Request): Record<string, string> {
   return headers;
 }
 
-const receiptSchema = { type: 'object', properties: { received: { type: 'boolean' }, duplicate: { type: 'boolean' }, eventId: { type: 'string' }, type: { type: 'string' }, outcome: { type: 'string' }, orderId: { type: 'string', format: 'uuid', nullable: true }, paymentId: { type: 'string', format: 'uuid', nullable: true } } };
+const receiptSchema = {
+  type: 'object',
+  properties: {
+    received: { type: 'boolean' },
+    duplicate: { type: 'boolean' },
+    eventId: { type: 'string' },
+    type: { type: 'string' },
+    outcome: { type: 'string' },
+    orderId: { type: 'string', format: 'uuid', nullable: true },
+    paymentId: { type: 'string', format: 'uuid', nullable: true },
+  },
+};
 const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } };
 const webhookResponses = {
-  200: { description: "Received: our receipt of the (first) event, or the provider's expected acknowledgement (text)", content: { 'application/json': { schema: { type: 'object', properties: { data: receiptSchema } } }, 'text/plain': { schema: { type: 'string' } } } },
+  200: {
+    description: "Received: our receipt of the (first) event, or the provider's expected acknowledgement (text)",
+    content: { 'application/json': { schema: { type: 'object', properties: { data: receiptSchema } } }, 'text/plain': { schema: { type: 'string' } } },
+  },
   400: { description: 'Missing or invalid signature (BAD_REQUEST)', content: errorContent },
   404: { description: 'The provider is not enabled, or the order of the event is not known (yet); retried by the provider (NOT_FOUND)', content: errorContent },
 };
@@ -165,7 +188,10 @@ defineRawRoute({
     description: `${DESCRIPTION} GraphQL twin: \`mutation { paymentWebhookReceive }\`.`,
     tags: ['payments'],
     parameters: [{ name: 'Stripe-Signature', in: 'header', required: false, schema: { type: 'string' }, description: 'Stripe and the offline provider' }],
-    requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', description: "The provider's notification (a Stripe Event for Stripe and offline)" } } } },
+    requestBody: {
+      required: true,
+      content: { 'application/json': { schema: { type: 'object', description: "The provider's notification (a Stripe Event for Stripe and offline)" } } },
+    },
     responses: webhookResponses,
   },
   async handle(ctx) {

@@ -27,7 +27,12 @@ export function mapStripeEvent(event: StripeEvent): PaymentProviderEvent {
     currency: typeof object.currency === 'string' ? object.currency.toUpperCase() : undefined,
     ...(typeof event.created === 'number' ? { occurredAt: new Date(event.created * 1000) } : {}),
   };
-  const intent = (type: PaymentEventType, amount?: number): PaymentProviderEvent => ({ ...base, type, providerReference: str(object.id), ...(amount === undefined ? {} : { amount }) });
+  const intent = (type: PaymentEventType, amount?: number): PaymentProviderEvent => ({
+    ...base,
+    type,
+    providerReference: str(object.id),
+    ...(amount === undefined ? {} : { amount }),
+  });
   switch (event.type) {
     case 'payment_intent.succeeded':
       return intent('payment.captured', int(object.amount_received) ?? int(object.amount));
@@ -38,7 +43,10 @@ export function mapStripeEvent(event: StripeEvent): PaymentProviderEvent {
     case 'payment_intent.payment_failed': {
       const error = (object.last_payment_error ?? {}) as Record<string, unknown>;
       const declineCode = str(error.decline_code);
-      return { ...intent('payment.failed'), failure: { code: str(error.code) ?? 'payment_failed', message: str(error.message) ?? 'The payment failed.', ...(declineCode ? { declineCode } : {}) } };
+      return {
+        ...intent('payment.failed'),
+        failure: { code: str(error.code) ?? 'payment_failed', message: str(error.message) ?? 'The payment failed.', ...(declineCode ? { declineCode } : {}) },
+      };
     }
     case 'payment_intent.canceled':
       return intent(object.cancellation_reason === 'automatic' ? 'payment.expired' : 'payment.voided');

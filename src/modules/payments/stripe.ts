@@ -6,7 +6,18 @@
 // handles → sdk with the client secret).
 import type Stripe from 'stripe';
 import { lazyModule } from '../../lazy.js';
-import type { AuthorizeInput, AuthorizeResult, CaptureInput, ConfirmInput, HandledEvents, OperationResult, PaymentNextAction, PaymentProvider, RefundOpInput, VoidInput } from './provider.js';
+import type {
+  AuthorizeInput,
+  AuthorizeResult,
+  CaptureInput,
+  ConfirmInput,
+  HandledEvents,
+  OperationResult,
+  PaymentNextAction,
+  PaymentProvider,
+  RefundOpInput,
+  VoidInput,
+} from './provider.js';
 import { WebhookSignatureError } from './provider.js';
 import { mapStripeEvent } from './stripe-events.js';
 import { SIGNATURE_HEADER, verifyStripeSignature } from './signature.js';
@@ -70,9 +81,14 @@ export class StripePaymentProvider implements PaymentProvider {
       const errors = StripeSdk().errors;
       if (error instanceof errors.StripeCardError) {
         const intentId = (error.raw as { payment_intent?: { id?: string } } | undefined)?.payment_intent?.id ?? null;
-        return { status: 'failed', providerReference: intentId, failure: { code: error.code ?? 'card_declined', message: error.message, ...(error.decline_code ? { declineCode: error.decline_code } : {}) } };
+        return {
+          status: 'failed',
+          providerReference: intentId,
+          failure: { code: error.code ?? 'card_declined', message: error.message, ...(error.decline_code ? { declineCode: error.decline_code } : {}) },
+        };
       }
-      if (error instanceof errors.StripeInvalidRequestError) return { status: 'failed', providerReference: null, failure: { code: error.code ?? 'invalid_request', message: error.message } };
+      if (error instanceof errors.StripeInvalidRequestError)
+        return { status: 'failed', providerReference: null, failure: { code: error.code ?? 'invalid_request', message: error.message } };
       throw error;
     }
   }
@@ -102,7 +118,8 @@ export class StripePaymentProvider implements PaymentProvider {
         { payment_intent: input.providerReference, amount: input.amount, metadata: { refundId: input.refundId, paymentId: input.paymentId, ...(input.metadata ?? {}) } },
         { idempotencyKey: input.idempotencyKey },
       );
-      if (refund.status === 'failed' || refund.status === 'canceled') return { ok: false, code: refund.failure_reason ?? 'refund_failed', message: `Refund ${refund.status}`, retryable: true };
+      if (refund.status === 'failed' || refund.status === 'canceled')
+        return { ok: false, code: refund.failure_reason ?? 'refund_failed', message: `Refund ${refund.status}`, retryable: true };
       return { ok: true, providerReference: refund.id, status: refund.status === 'succeeded' ? 'succeeded' : 'pending' };
     });
   }
@@ -121,7 +138,13 @@ export function intentResult(intent: Stripe.PaymentIntent): AuthorizeResult {
     case 'succeeded':
       return { status: 'captured', providerReference: ref, capturedAmount: intent.amount_received };
     case 'requires_capture':
-      return { status: 'authorized', providerReference: ref, ...(intent.latest_charge && typeof intent.latest_charge === 'object' && intent.latest_charge.payment_method_details?.card?.capture_before ? { expiresAt: new Date(intent.latest_charge.payment_method_details.card.capture_before * 1000) } : {}) };
+      return {
+        status: 'authorized',
+        providerReference: ref,
+        ...(intent.latest_charge && typeof intent.latest_charge === 'object' && intent.latest_charge.payment_method_details?.card?.capture_before
+          ? { expiresAt: new Date(intent.latest_charge.payment_method_details.card.capture_before * 1000) }
+          : {}),
+      };
     case 'processing':
       return { status: 'pending', providerReference: ref };
     case 'requires_action':
@@ -129,7 +152,11 @@ export function intentResult(intent: Stripe.PaymentIntent): AuthorizeResult {
     default: {
       // canceled, requires_payment_method (a failed attempt), requires_confirmation
       const error = intent.last_payment_error;
-      return { status: 'failed', providerReference: ref, failure: { code: error?.code ?? 'payment_failed', message: error?.message ?? 'The payment failed.', ...(error?.decline_code ? { declineCode: error.decline_code } : {}) } };
+      return {
+        status: 'failed',
+        providerReference: ref,
+        failure: { code: error?.code ?? 'payment_failed', message: error?.message ?? 'The payment failed.', ...(error?.decline_code ? { declineCode: error.decline_code } : {}) },
+      };
     }
   }
 }
@@ -147,7 +174,8 @@ async function operation(call: () => Promise<OperationResult>): Promise<Operatio
     return await call();
   } catch (error) {
     const errors = StripeSdk().errors;
-    if (error instanceof errors.StripeInvalidRequestError || error instanceof errors.StripeCardError) return { ok: false, code: error.code ?? 'invalid_request', message: error.message, retryable: false };
+    if (error instanceof errors.StripeInvalidRequestError || error instanceof errors.StripeCardError)
+      return { ok: false, code: error.code ?? 'invalid_request', message: error.message, retryable: false };
     if (error instanceof errors.StripeRateLimitError) return { ok: false, code: 'rate_limited', message: error.message, retryable: true };
     throw error;
   }

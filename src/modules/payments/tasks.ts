@@ -30,12 +30,22 @@ declare module '../../jobs/tasks.js' {
 
 /** The organization's context for system work in a job. */
 export function jobCtx(ctx: TaskContext): OrdersCtx {
-  return { db: ctx.db, organization: { id: ctx.organizationId } as OrdersCtx['organization'], actor: null, config: ctx.config, services: ctx.services, requestId: `job:${ctx.job.id}`, logger: ctx.logger };
+  return {
+    db: ctx.db,
+    organization: { id: ctx.organizationId } as OrdersCtx['organization'],
+    actor: null,
+    config: ctx.config,
+    services: ctx.services,
+    requestId: `job:${ctx.job.id}`,
+    logger: ctx.logger,
+  };
 }
 
 /** Called where a fulfilment is recorded: schedules the capture when a payment waits for it. */
 export async function captureOnFulfilment(tx: Tx, ctx: Pick<OrdersCtx, 'services' | 'organization'>, orderId: string): Promise<void> {
-  const waiting = await tx.payment.count({ where: { orderId, organizationId: ctx.organization.id, captureMode: 'on_fulfilment', status: { in: ['authorized', 'partially_captured'] } } });
+  const waiting = await tx.payment.count({
+    where: { orderId, organizationId: ctx.organization.id, captureMode: 'on_fulfilment', status: { in: ['authorized', 'partially_captured'] } },
+  });
   if (!waiting) return;
   await ctx.services.jobs.enqueue({ task: CAPTURE_ON_FULFILMENT_TASK, organizationId: ctx.organization.id, input: { orderId } }, tx);
 }

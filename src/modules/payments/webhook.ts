@@ -52,7 +52,8 @@ async function verify(provider: PaymentProvider, rawBody: string, headers: Recor
   try {
     return await provider.handleEvent(rawBody, headers);
   } catch (error) {
-    if (error instanceof WebhookSignatureError) throw new AppError('BAD_REQUEST', error.message.startsWith('Missing') ? error.message : `Webhook signature verification failed: ${error.message}`);
+    if (error instanceof WebhookSignatureError)
+      throw new AppError('BAD_REQUEST', error.message.startsWith('Missing') ? error.message : `Webhook signature verification failed: ${error.message}`);
     throw error;
   }
 }
@@ -91,15 +92,33 @@ async function receiveEvent(ctx: Ctx, provider: PaymentProvider, event: PaymentP
         applied = await applyEvent(tx, systemCtx, found.order, found.payment, event);
       }
     }
-    await tx.paymentEvent.update({ where: { provider_eventId: { provider: provider.name, eventId: event.id } }, data: { outcome: applied.outcome, paymentId, orderId: resolvedOrder } });
+    await tx.paymentEvent.update({
+      where: { provider_eventId: { provider: provider.name, eventId: event.id } },
+      data: { outcome: applied.outcome, paymentId, orderId: resolvedOrder },
+    });
     return { outcome: applied.outcome, duplicate: false, paymentId, orderId: resolvedOrder, afterCommit: applied.afterCommit };
   });
   await runAfterCommit(result.afterCommit);
-  return { received: true, duplicate: result.duplicate, eventId: event.id, type: event.providerType, outcome: result.outcome, orderId: result.orderId, paymentId: result.paymentId };
+  return {
+    received: true,
+    duplicate: result.duplicate,
+    eventId: event.id,
+    type: event.providerType,
+    outcome: result.outcome,
+    orderId: result.orderId,
+    paymentId: result.paymentId,
+  };
 }
 
 /** The payment and its locked order, or why the event is not ours to act on. 404 when the named order is unknown (the provider retries). */
-async function findTarget(tx: import('../../db/client.js').Tx, organizationId: string, provider: string, event: PaymentProviderEvent, orderId: string | null, paymentId: string | null): Promise<{ payment: Payment; order: OrderRow } | string> {
+async function findTarget(
+  tx: import('../../db/client.js').Tx,
+  organizationId: string,
+  provider: string,
+  event: PaymentProviderEvent,
+  orderId: string | null,
+  paymentId: string | null,
+): Promise<{ payment: Payment; order: OrderRow } | string> {
   const reference = event.providerReference;
   let payment = reference ? await tx.payment.findFirst({ where: { organizationId, provider, providerReference: reference } }) : null;
   if (!payment && paymentId) payment = await tx.payment.findFirst({ where: { organizationId, id: paymentId, provider } });

@@ -58,12 +58,14 @@ async function loadResolved(ctx: RequestContext, entityId: string, variantId: st
 type ArgBuilder = (options: any) => any;
 const priceArgs = (t: { arg: { string: ArgBuilder; stringList: ArgBuilder; int: ArgBuilder } }) => ({
   currency: t.arg.string({ required: true, description: 'ISO 4217 currency code, e.g. USD' }),
-  customerGroupIds: t.arg.stringList({ required: false, description: "The customer's groups: their group prices and modifiers apply. Without a pricing permission only your own groups (FORBIDDEN otherwise)" }),
+  customerGroupIds: t.arg.stringList({
+    required: false,
+    description: "The customer's groups: their group prices and modifiers apply. Without a pricing permission only your own groups (FORBIDDEN otherwise)",
+  }),
   quantity: t.arg.int({ required: false, defaultValue: 1, description: 'Units bought (quantity breaks of modifiers), default 1' }),
 });
 
-const RESOLVED_DOC =
-  'The price the cart and checkout would charge now (same rules as GET /pricing/resolve): null when there is no price in the currency.';
+const RESOLVED_DOC = 'The price the cart and checkout would charge now (same rules as GET /pricing/resolve): null when there is no price in the currency.';
 
 builder.objectField(CatalogEntityRef, 'price', (t) =>
   t.field({

@@ -29,5 +29,6 @@ export async function assertMayResolveGroups(ctx: GroupsCtx, groups: readonly st
   if (!groups.length || hasAnyPermission(ctx.actor?.permissions ?? [], ANY_GROUP)) return;
   const own = await ownGroups(ctx);
   const foreign = groups.filter((group) => !own.includes(group));
-  if (foreign.length) throw new AppError('FORBIDDEN', 'customerGroupIds: only your own customer groups can be resolved without a pricing permission', { customerGroupIds: foreign });
+  if (foreign.length)
+    throw new AppError('FORBIDDEN', 'customerGroupIds: only your own customer groups can be resolved without a pricing permission', { customerGroupIds: foreign });
 }

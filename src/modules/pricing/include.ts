@@ -20,14 +20,17 @@ registerCatalogInclude<PriceView[]>({
     const seesGroups = hasAnyPermission(ctx.actor?.permissions ?? [], PRICING.lists.anyPermission);
     // Raw SQL on the pool (db/raw.ts): this runs for every list page that embeds prices. The
     // amount comes back as text (int8) and becomes the BigInt Prisma would have given.
-    const rows = await queryRows<Omit<Price, 'amount'> & { amount: string }>(ctx.db, Prisma.sql`
+    const rows = await queryRows<Omit<Price, 'amount'> & { amount: string }>(
+      ctx.db,
+      Prisma.sql`
       select id, organization_id as "organizationId", entity_id as "entityId", variant_id as "variantId", currency,
              amount::text as amount, customer_group_id as "customerGroupId", scope_key as "scopeKey",
              created_at as "createdAt", updated_at as "updatedAt"
       from prices
       where organization_id = ${ctx.organization.id}::uuid and entity_id = any(${ids}::uuid[])
         ${seesGroups ? Prisma.empty : Prisma.sql`and customer_group_id is null`}
-      order by currency, variant_id nulls first, customer_group_id nulls first`);
+      order by currency, variant_id nulls first, customer_group_id nulls first`,
+    );
     const byEntity = new Map<string, PriceView[]>();
     for (const row of rows) {
       const list = byEntity.get(row.entityId) ?? [];

@@ -162,9 +162,7 @@ export async function listModifiers(ctx: ServiceContext & ListCtx, input: Modifi
     ...(input.entityId ? { entityId: input.entityId } : {}),
     ...(input.categoryId ? { categoryId: input.categoryId } : {}),
     ...(input.customerGroupId ? { customerGroupId: input.customerGroupId } : {}),
-    ...(input.current
-      ? { isActive: true, AND: [{ OR: [{ validFrom: null }, { validFrom: { lte: now } }] }, { OR: [{ validUntil: null }, { validUntil: { gt: now } }] }] }
-      : {}),
+    ...(input.current ? { isActive: true, AND: [{ OR: [{ validFrom: null }, { validFrom: { lte: now } }] }, { OR: [{ validUntil: null }, { validUntil: { gt: now } }] }] } : {}),
   };
   return paginate(ctx, input, {
     list: 'priceModifiers',

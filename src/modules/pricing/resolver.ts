@@ -141,7 +141,13 @@ export async function resolvePrice(ctx: ServiceContext, query: PriceQuery & Pric
 }
 
 type PriceJson = Omit<Price, 'amount' | 'createdAt' | 'updatedAt'> & { amount: string; createdAt: string; updatedAt: string };
-type ModifierJson = Omit<PriceModifier, 'value' | 'validFrom' | 'validUntil' | 'createdAt' | 'updatedAt'> & { value: string; validFrom: string | null; validUntil: string | null; createdAt: string; updatedAt: string };
+type ModifierJson = Omit<PriceModifier, 'value' | 'validFrom' | 'validUntil' | 'createdAt' | 'updatedAt'> & {
+  value: string;
+  validFrom: string | null;
+  validUntil: string | null;
+  createdAt: string;
+  updatedAt: string;
+};
 
 const dateOrNull = (v: string | null) => (v === null ? null : new Date(v));
 
@@ -150,5 +156,12 @@ function priceFromJson(p: PriceJson): Price {
 }
 
 function modifierFromJson(m: ModifierJson): PriceModifier {
-  return { ...m, value: BigInt(m.value), validFrom: dateOrNull(m.validFrom), validUntil: dateOrNull(m.validUntil), createdAt: new Date(m.createdAt), updatedAt: new Date(m.updatedAt) };
+  return {
+    ...m,
+    value: BigInt(m.value),
+    validFrom: dateOrNull(m.validFrom),
+    validUntil: dateOrNull(m.validUntil),
+    createdAt: new Date(m.createdAt),
+    updatedAt: new Date(m.updatedAt),
+  };
 }

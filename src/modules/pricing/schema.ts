@@ -210,7 +210,15 @@ defineOperation({
   description: 'Name, value, minQuantity, validity window and isActive; the scope and type are fixed once created.',
   rest: { method: 'PATCH', path: '/pricing/modifiers/:id' },
   access: PRICING.update,
-  input: { id, name: z.string().min(1).max(200).optional(), value: modifierValue.optional(), minQuantity: minQuantity.optional(), validFrom, validUntil, isActive: z.boolean().optional() },
+  input: {
+    id,
+    name: z.string().min(1).max(200).optional(),
+    value: modifierValue.optional(),
+    minQuantity: minQuantity.optional(),
+    validFrom,
+    validUntil,
+    isActive: z.boolean().optional(),
+  },
   output: PriceModifierRef,
   resolve: (ctx, { id: modifierId, ...patch }) => updateModifier(ctx, modifierId, patch),
   audit: {
@@ -225,8 +233,8 @@ defineOperation({
   kind: 'query',
   summary: 'The best price of an entity or variant for a customer',
   description:
-    'The price the cart and checkout use: base price (the variant\'s own if any, else the entity\'s; the lowest open to the ' +
-    'customer\'s groups), less the best current price modifier, times quantity. 404 when there is no price in the currency. ' +
+    "The price the cart and checkout use: base price (the variant's own if any, else the entity's; the lowest open to the " +
+    "customer's groups), less the best current price modifier, times quantity. 404 when there is no price in the currency. " +
     'Without a pricing permission a caller names only their own customer groups (another is 403 FORBIDDEN).',
   rest: { method: 'GET', path: '/pricing/resolve' },
   access: { anyPermission: ['pricing:read', 'pricing:update', 'pricing:manage', 'catalog:read'] },

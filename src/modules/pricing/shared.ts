@@ -40,7 +40,14 @@ export const customerGroupIdSchema = z
 /** A comma-separated list of customer group ids (query strings), parsed. */
 export function parseGroupList(raw: string | undefined | null): string[] {
   if (!raw) return [];
-  return [...new Set(raw.split(',').map((part) => part.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      raw
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 /** 404 unless the entity (and the variant, of that entity) exist in the organization. */

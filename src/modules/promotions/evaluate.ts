@@ -124,12 +124,18 @@ export function evaluatePromotion(promotion: Promotion, cart: CartInput, now: Da
         .filter(({ line }) => eligible(promotion, line))
         .map(({ line, index }) => ({ index, entityId: line.entityId, discount: percentOf(BigInt(line.totalPrice), promotion.value) }));
       if (!lines.length) return rejected('NO_ELIGIBLE_ITEMS', 'no line of the cart qualifies for the promotion');
-      return ok(lines.reduce((sum, l) => sum + l.discount, 0n), lines);
+      return ok(
+        lines.reduce((sum, l) => sum + l.discount, 0n),
+        lines,
+      );
     }
     case 'buy_x_get_y': {
       const lines = buyXGetY(promotion, cart.lineItems);
       if (!lines.length) return rejected('NO_ELIGIBLE_ITEMS', `buy ${promotion.buyQuantity} qualifying units to get ${promotion.getQuantity} discounted`);
-      return ok(lines.reduce((sum, l) => sum + l.discount, 0n), lines);
+      return ok(
+        lines.reduce((sum, l) => sum + l.discount, 0n),
+        lines,
+      );
     }
   }
 }

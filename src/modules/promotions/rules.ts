@@ -18,7 +18,13 @@ import type { PromotionType } from '../../generated/prisma/client.js';
 import type { FieldIssue } from '../../errors.js';
 import { bpsToPercent, percentToBps } from '../pricing/rounding.js';
 
-export const PROMOTION_TYPES = ['percentage_off_order', 'fixed_amount_off_order', 'percentage_off_item', 'free_shipping', 'buy_x_get_y'] as const satisfies readonly PromotionType[];
+export const PROMOTION_TYPES = [
+  'percentage_off_order',
+  'fixed_amount_off_order',
+  'percentage_off_item',
+  'free_shipping',
+  'buy_x_get_y',
+] as const satisfies readonly PromotionType[];
 
 const PERCENT_TYPES = new Set<PromotionType>(['percentage_off_order', 'percentage_off_item', 'buy_x_get_y']);
 

@@ -103,7 +103,13 @@ export const PromotionValidationRef = builder.objectRef<ValidationResult>('Promo
   }),
 });
 
-const code = z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, 'letters, digits, _ and -').describe('Promotion code, case-insensitive');
+const code = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, 'letters, digits, _ and -')
+  .describe('Promotion code, case-insensitive');
 const definition = {
   name: z.string().min(1).max(200),
   description: z.string().max(2000).nullable().optional(),
@@ -201,13 +207,18 @@ defineOperation({
   audit: { event: 'promotions.deactivate', entityType: 'promotion', before: (ctx, input) => promotionBefore(ctx, input.id), after: (p) => promotionPayload(p) },
 });
 
-const lineItem = withGraphqlInput(z.object({
-  entityId: z.guid(),
-  entityType: z.string().min(1).max(64),
-  quantity: z.number().int().min(1).max(1_000_000),
-  unitPrice: money(),
-  totalPrice: money(),
-}).describe('A cart line as the promotion rules see it'), 'PromotionLineItemInput');
+const lineItem = withGraphqlInput(
+  z
+    .object({
+      entityId: z.guid(),
+      entityType: z.string().min(1).max(64),
+      quantity: z.number().int().min(1).max(1_000_000),
+      unitPrice: money(),
+      totalPrice: money(),
+    })
+    .describe('A cart line as the promotion rules see it'),
+  'PromotionLineItemInput',
+);
 
 defineOperation({
   name: 'promotionValidation',

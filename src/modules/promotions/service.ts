@@ -171,9 +171,10 @@ export async function findPromotion(ctx: ServiceContext, id: string): Promise<Pr
 }
 
 async function lockPromotion(tx: ServiceContext['db'], ctx: ServiceContext, where: { id: string } | { code: string }): Promise<Promotion | null> {
-  const ids = 'id' in where
-    ? await tx.$queryRaw<Array<{ id: string }>>`select id from promotions where id = ${where.id}::uuid and organization_id = ${ctx.organization.id}::uuid for update`
-    : await tx.$queryRaw<Array<{ id: string }>>`select id from promotions where code = ${where.code} and organization_id = ${ctx.organization.id}::uuid for update`;
+  const ids =
+    'id' in where
+      ? await tx.$queryRaw<Array<{ id: string }>>`select id from promotions where id = ${where.id}::uuid and organization_id = ${ctx.organization.id}::uuid for update`
+      : await tx.$queryRaw<Array<{ id: string }>>`select id from promotions where code = ${where.code} and organization_id = ${ctx.organization.id}::uuid for update`;
   if (!ids.length) return null;
   // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   return tx.promotion.findUnique({ where: { id: ids[0]!.id } });

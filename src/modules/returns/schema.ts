@@ -42,7 +42,7 @@ const createInput = {
   customerNote: z.string().max(RETURN_NOTE_MAX).optional().describe(`At most ${RETURN_NOTE_MAX} characters`),
 };
 const QUANTITY_RULE =
-  'Per line, at most fulfilled − the units of returns that still stand (not rejected or cancelled): more than the line\'s quantity is 422, ' +
+  "Per line, at most fulfilled − the units of returns that still stand (not rejected or cancelled): more than the line's quantity is 422, " +
   'more than is returnable is 409 (details.lines gives fulfilled, returned and returnable); concurrent returns of one order are serialized on the order row.';
 const note = z.string().max(RETURN_NOTE_MAX).optional().describe(`Staff note, at most ${RETURN_NOTE_MAX} characters`);
 const returnId = z.guid().describe('Return UUID');
@@ -118,9 +118,24 @@ defineOperation({
 
 const MOVES = [
   { name: 'orderReturnApprove', action: 'approve', summary: 'Approve a requested return', description: 'requested → approved. Emits return.approved.' },
-  { name: 'orderReturnReject', action: 'reject', summary: 'Reject a requested return', description: 'requested → rejected (final; its units can be asked for again). Emits return.rejected.' },
-  { name: 'orderReturnCancel', action: 'cancel', summary: 'Cancel a return before it is received', description: 'requested or approved → cancelled (final; its units can be asked for again). Emits return.cancelled.' },
-  { name: 'orderReturnClose', action: 'close', summary: 'Close a received return without a refund', description: 'received → closed (final; no money moves). Emits return.closed.' },
+  {
+    name: 'orderReturnReject',
+    action: 'reject',
+    summary: 'Reject a requested return',
+    description: 'requested → rejected (final; its units can be asked for again). Emits return.rejected.',
+  },
+  {
+    name: 'orderReturnCancel',
+    action: 'cancel',
+    summary: 'Cancel a return before it is received',
+    description: 'requested or approved → cancelled (final; its units can be asked for again). Emits return.cancelled.',
+  },
+  {
+    name: 'orderReturnClose',
+    action: 'close',
+    summary: 'Close a received return without a refund',
+    description: 'received → closed (final; no money moves). Emits return.closed.',
+  },
 ] as const;
 
 for (const move of MOVES) {
@@ -158,14 +173,17 @@ defineOperation({
   kind: 'mutation',
   summary: 'Refund a received return',
   description:
-    'received → refunded: refunds the returned lines through the order refund service (POST /orders/:id/refunds rules: amount from the order\'s ' +
-    'own prices, never above what was captured, the operator\'s daily cap (403), the undo window, then the payment provider). refundId names the ' +
+    "received → refunded: refunds the returned lines through the order refund service (POST /orders/:id/refunds rules: amount from the order's " +
+    "own prices, never above what was captured, the operator's daily cap (403), the undo window, then the payment provider). refundId names the " +
     `order refund. Any other move is 422 INVALID_TRANSITION. Emits return.refunded. The refund's reason is "return <id> (<reasonCode>)" (≤ ${REFUND_REASON_MAX} characters).`,
   rest: { method: 'POST', path: '/returns/:id/refund' },
   access: { permission: [RETURN_PERMISSION.update, 'orders:update'] },
   input: {
     id: returnId,
-    method: z.enum(['original_payment', 'store_credit']).default('original_payment').describe("original_payment (default) or store_credit (the customer's store credit ledger; a guest order is 422)"),
+    method: z
+      .enum(['original_payment', 'store_credit'])
+      .default('original_payment')
+      .describe("original_payment (default) or store_credit (the customer's store credit ledger; a guest order is 422)"),
     shipping: z.boolean().optional().describe("Also refund what is left of the order's shipping, tax included"),
   },
   output: OrderReturnRef,

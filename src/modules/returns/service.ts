@@ -77,7 +77,9 @@ async function checkWindow(tx: Tx, ctx: ReturnsCtx, orderId: string): Promise<vo
   const closesAt = new Date(last.createdAt.getTime() + days * DAY_MS);
   if (Date.now() > closesAt.getTime()) {
     throw new AppError('FORBIDDEN', `The return window of this order (${days} days after its last fulfillment) closed at ${closesAt.toISOString()}`, {
-      reason: 'return_window_closed', returnWindowDays: days, closedAt: closesAt.toISOString(),
+      reason: 'return_window_closed',
+      returnWindowDays: days,
+      closedAt: closesAt.toISOString(),
     });
   }
 }
@@ -122,7 +124,9 @@ export async function createReturn(ctx: ReturnsCtx, orderId: string, input: Crea
       .filter((l) => l.requested > l.returnable);
     if (short.length) {
       throw conflict(`Only fulfilled units not already in a return can be returned: ${short.map((l) => `line ${l.lineItemId} has ${l.returnable} returnable`).join('; ')}`, {
-        reason: 'quantity_not_returnable', fields: short.map((l) => `lines.${firstIndex(l.lineItemId)}.quantity`), lines: short,
+        reason: 'quantity_not_returnable',
+        fields: short.map((l) => `lines.${firstIndex(l.lineItemId)}.quantity`),
+        lines: short,
       });
     }
 
@@ -178,7 +182,11 @@ export async function myOrderReturns(ctx: ReturnsCtx, orderId: string): Promise<
   const customerId = ctx.actor?.customerId;
   const order = customerId ? await ctx.db.order.findFirst({ where: { id: orderId, organizationId: ctx.organization.id, customerId }, select: { id: true } }) : null;
   if (!order) throw notFound('Order');
-  const rows = await ctx.db.orderReturn.findMany({ where: { orderId: order.id, organizationId: ctx.organization.id }, include: RETURN_INCLUDE, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+  const rows = await ctx.db.orderReturn.findMany({
+    where: { orderId: order.id, organizationId: ctx.organization.id },
+    include: RETURN_INCLUDE,
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+  });
   return rows.map(returnView);
 }
 
@@ -196,9 +204,15 @@ function checkMove(row: ReturnRow, action: ReturnAction): ReturnStatus {
   const move = findReturnTransition(row.status, action);
   if (!move) {
     const allowed = allowedActions(row.status);
-    throw new AppError('INVALID_TRANSITION', `A return in status ${row.status} cannot be ${action === 'cancel' ? 'cancelled' : `${action}${action.endsWith('e') ? 'd' : 'ed'}`}${allowed.length ? ` (allowed: ${allowed.join(', ')})` : ' (it is final)'}`, {
-      from: row.status, action, allowed,
-    });
+    throw new AppError(
+      'INVALID_TRANSITION',
+      `A return in status ${row.status} cannot be ${action === 'cancel' ? 'cancelled' : `${action}${action.endsWith('e') ? 'd' : 'ed'}`}${allowed.length ? ` (allowed: ${allowed.join(', ')})` : ' (it is final)'}`,
+      {
+        from: row.status,
+        action,
+        allowed,
+      },
+    );
   }
   return move.to;
 }
@@ -268,8 +282,13 @@ export async function receiveReturn(ctx: ReturnsCtx, id: string, input: { lines:
       let warehouseId: string | null = null;
       if (l.disposition === 'restock') {
         const back = await ctx.services.inventory.adjust(sctx, {
-          entityId: line.line.entityId, variantId: line.line.variantId, warehouseId: l.warehouseId ?? null,
-          type: 'return', quantity: line.quantity, reference: `return:${row.id}`, note: `returned (${row.reasonCode})`,
+          entityId: line.line.entityId,
+          variantId: line.line.variantId,
+          warehouseId: l.warehouseId ?? null,
+          type: 'return',
+          quantity: line.quantity,
+          reference: `return:${row.id}`,
+          note: `returned (${row.reasonCode})`,
         });
         warehouseId = back.level.warehouseId;
       }

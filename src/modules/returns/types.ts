@@ -4,10 +4,22 @@ import { defineEnum } from '../../graphql/enums.js';
 import { RETURN_REASONS, RETURN_STATUSES } from './status.js';
 import type { ReturnLineView, ReturnView } from './views.js';
 
-export const ReturnStatusEnum = defineEnum('ReturnStatus', RETURN_STATUSES, 'State of a return (README: Returns). requested → approved → received → refunded | closed; requested → rejected; requested, approved → cancelled.');
+export const ReturnStatusEnum = defineEnum(
+  'ReturnStatus',
+  RETURN_STATUSES,
+  'State of a return (README: Returns). requested → approved → received → refunded | closed; requested → rejected; requested, approved → cancelled.',
+);
 export const ReturnReasonEnum = defineEnum('ReturnReason', RETURN_REASONS, 'Why the goods come back.');
-export const ReturnDispositionEnum = defineEnum('ReturnDisposition', ['restock', 'damaged'] as const, 'What happened to a returned line on receipt: put back into a warehouse, or damaged (no stock moves).');
-export const ReturnRefundMethodEnum = defineEnum('ReturnRefundMethod', ['original_payment', 'store_credit'] as const, "Where the refund of a return goes, both through the refund service (daily cap, undo window): original_payment (then the payment provider) or store_credit (then the customer's store credit ledger; not for guest orders).");
+export const ReturnDispositionEnum = defineEnum(
+  'ReturnDisposition',
+  ['restock', 'damaged'] as const,
+  'What happened to a returned line on receipt: put back into a warehouse, or damaged (no stock moves).',
+);
+export const ReturnRefundMethodEnum = defineEnum(
+  'ReturnRefundMethod',
+  ['original_payment', 'store_credit'] as const,
+  "Where the refund of a return goes, both through the refund service (daily cap, undo window): original_payment (then the payment provider) or store_credit (then the customer's store credit ledger; not for guest orders).",
+);
 const RequestedViaEnum = defineEnum('ReturnRequestedVia', ['customer', 'staff'] as const, 'Who asked for the return: the customer through /me, or staff.');
 
 const ReturnLineRef = builder.objectRef<ReturnLineView>('OrderReturnLine').implement({

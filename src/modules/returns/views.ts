@@ -63,8 +63,15 @@ export function returnView(row: ReturnRow): ReturnView {
     requestedVia: row.requestedVia,
     currency: row.order.currency,
     lines: row.lines.map((l) => ({
-      id: l.id, lineItemId: l.lineId, entityId: l.line.entityId, variantId: l.line.variantId, sku: l.line.sku, title: l.line.title,
-      quantity: l.quantity, disposition: l.disposition, warehouseId: l.warehouseId,
+      id: l.id,
+      lineItemId: l.lineId,
+      entityId: l.line.entityId,
+      variantId: l.line.variantId,
+      sku: l.line.sku,
+      title: l.line.title,
+      quantity: l.quantity,
+      disposition: l.disposition,
+      warehouseId: l.warehouseId,
     })),
     refundMethod: row.refundMethod,
     refundId: row.refundId,
@@ -88,7 +95,13 @@ export function returnPayload(view: ReturnView): ReturnPayload {
   const iso = (d: Date | null) => (d ? d.toISOString() : null);
   return {
     ...view,
-    approvedAt: iso(view.approvedAt), rejectedAt: iso(view.rejectedAt), receivedAt: iso(view.receivedAt), refundedAt: iso(view.refundedAt),
-    closedAt: iso(view.closedAt), cancelledAt: iso(view.cancelledAt), createdAt: view.createdAt.toISOString(), updatedAt: view.updatedAt.toISOString(),
+    approvedAt: iso(view.approvedAt),
+    rejectedAt: iso(view.rejectedAt),
+    receivedAt: iso(view.receivedAt),
+    refundedAt: iso(view.refundedAt),
+    closedAt: iso(view.closedAt),
+    cancelledAt: iso(view.cancelledAt),
+    createdAt: view.createdAt.toISOString(),
+    updatedAt: view.updatedAt.toISOString(),
   };
 }

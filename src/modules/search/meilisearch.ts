@@ -13,7 +13,6 @@ import { Prisma } from '../../generated/prisma/client.js';
 import type { CatalogCtx } from '../catalog/index.js';
 import type { BuiltinFacet, FacetValue, SearchEngine, SearchOutcome, SearchQuery, SuggestQuery, Suggestion } from './engine.js';
 
-
 // Loaded when a process is configured with `search.engine: 'meilisearch'`, not at every boot.
 const meilisearchClient = lazyModule<typeof MeilisearchClient>('meilisearch');
 /** What one Meilisearch document holds (id: `<entityId>_<locale>`). */
@@ -133,7 +132,12 @@ interface MultiSearchResult {
 export function meilisearchEngine(config: Config): SearchEngine & { documents(ctx: CatalogCtx, entityIds: string[]): Promise<MeiliDocument[]> } {
   const settings = config.search.meilisearch;
   // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
-  const client = new (meilisearchClient().Meilisearch)({ host: settings.host!, apiKey: settings.apiKey, timeout: settings.timeoutMs, defaultWaitOptions: { timeout: 30_000, interval: 50 } });
+  const client = new (meilisearchClient().Meilisearch)({
+    host: settings.host!,
+    apiKey: settings.apiKey,
+    timeout: settings.timeoutMs,
+    defaultWaitOptions: { timeout: 30_000, interval: 50 },
+  });
   const indexUid = settings.indexUid;
   const index = client.index<MeiliDocument>(indexUid);
 
@@ -158,7 +162,20 @@ export function meilisearchEngine(config: Config): SearchEngine & { documents(ct
     if (!entityIds.length) return [];
     const syncedAt = Date.now();
     const rows = await ctx.db.$queryRaw<
-      Array<{ entity_id: string; locale: string; type: string; status: string; slug: string; title: string; description: string; attrs: Record<string, string[]>; category_ids: string[]; brand_ids: string[]; created_at: Date; skus: string[] }>
+      Array<{
+        entity_id: string;
+        locale: string;
+        type: string;
+        status: string;
+        slug: string;
+        title: string;
+        description: string;
+        attrs: Record<string, string[]>;
+        category_ids: string[];
+        brand_ids: string[];
+        created_at: Date;
+        skus: string[];
+      }>
     >(Prisma.sql`
       SELECT d.entity_id::text, d.locale, d.type, d.status::text AS status, e.slug, d.title,
         concat_ws(' ', a.seo_title, a.description, a.seo_description) AS description, d.attrs,
@@ -253,7 +270,10 @@ export function meilisearchEngine(config: Config): SearchEngine & { documents(ct
           ? await labelled(ctx, facet.kind, counts)
           : Object.entries(counts).map(([value, count]) => ({ value, label: null, count }));
       values.sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
-      byFacet.set(facet.kind === 'attr' ? facet.name : facet.kind, values.filter((v) => v.count > 0));
+      byFacet.set(
+        facet.kind === 'attr' ? facet.name : facet.kind,
+        values.filter((v) => v.count > 0),
+      );
     }
     return {
       entityIds: (mainResult?.hits ?? []).map((hit) => String(hit.entityId)),
@@ -316,4 +336,4 @@ export function meilisearchEngine(config: Config): SearchEngine & { documents(ct
       await deleteWhere(ctx.organization.id, `syncedAt < ${before.getTime()}`);
     },
   };
-  }
+}

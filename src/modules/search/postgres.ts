@@ -83,7 +83,10 @@ export const postgresSearchEngine: SearchEngine = {
     const hitsSql = Prisma.sql`SELECT d.entity_id::text AS id, count(*) OVER () AS total FROM search_documents d WHERE ${where}
       ORDER BY ${rank} d.entity_created_at DESC, d.entity_id DESC LIMIT ${query.limit} OFFSET ${query.offset}`;
     const facetSql = facets.length
-      ? Prisma.sql`SELECT facet, value, label, count FROM (${Prisma.join(facets.map((f) => facetSelect(ctx, query, f)), ' UNION ALL ')}) f ORDER BY facet, count DESC, value`
+      ? Prisma.sql`SELECT facet, value, label, count FROM (${Prisma.join(
+          facets.map((f) => facetSelect(ctx, query, f)),
+          ' UNION ALL ',
+        )}) f ORDER BY facet, count DESC, value`
       : null;
     const [hits, facetRows] = await Promise.all([
       ctx.db.$queryRaw<Array<{ id: string; total: bigint }>>(hitsSql),

@@ -7,16 +7,7 @@ import { DEFAULT_LOCALE, PERMISSION, entityTypeSchema, localeSchema } from '../c
 import type { FacetValue, Suggestion } from './engine.js';
 import './tasks.js';
 import { defineEnum } from '../../graphql/enums.js';
-import {
-  SEARCH_DEFAULT_LIMIT,
-  SEARCH_MAX_LIMIT,
-  SUGGEST_DEFAULT_LIMIT,
-  SUGGEST_MAX_LIMIT,
-  search,
-  suggest,
-  type SearchFacet,
-  type SearchResult,
-} from './service.js';
+import { SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT, SUGGEST_DEFAULT_LIMIT, SUGGEST_MAX_LIMIT, search, suggest, type SearchFacet, type SearchResult } from './service.js';
 
 const SuggestionKindEnum = defineEnum('SearchSuggestionKind', ['title', 'sku'] as const, 'What a suggestion matched.');
 
@@ -82,7 +73,7 @@ defineOperation({
     'PostgreSQL full-text search is the built-in engine: `q` is a web-search query (quotes for phrases, -word to exclude, or) ' +
     'and its last word also matches as a prefix (shir finds shirts); hits are ranked by relevance (title over description over ' +
     'filterable field values), then newest first. Without `q` every entity matching the filters is a hit (newest first): the ' +
-    'spec\'s in-memory fallback (a query or filter required, facets-only answers empty) does not apply while PostgreSQL is the engine. ' +
+    "spec's in-memory fallback (a query or filter required, facets-only answers empty) does not apply while PostgreSQL is the engine. " +
     'Filters: type, category and brand (UUID or slug), status (default active; others need catalog:read:unpublished), and ' +
     'attribute filters `attr.<name>=value` (REST, repeatable; GraphQL `attr: ["name=value"]`): values of one name are ORed, ' +
     'names ANDed, equality on approved en values of filterable fields. `facets=type,category,brand,status,<attribute names>` ' +

@@ -91,7 +91,14 @@ async function resolveMember(ctx: CatalogCtx, table: 'category' | 'brand', value
 export async function search(ctx: SearchCtx, input: SearchInput): Promise<SearchResult> {
   const issues: FieldIssue[] = [];
   const attrs = parseAttrs(input.attr, issues);
-  const facetNames = [...new Set((input.facets ?? '').split(',').map((s) => s.trim()).filter(Boolean))];
+  const facetNames = [
+    ...new Set(
+      (input.facets ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
   for (const name of facetNames) {
     if (!BUILTIN_FACETS.includes(name as BuiltinFacet) && !ATTR_NAME_RE.test(name)) issues.push({ field: 'facets', message: `facet name "${name}" must match ^[A-Za-z0-9_-]+$` });
   }
@@ -139,9 +146,7 @@ export async function search(ctx: SearchCtx, input: SearchInput): Promise<Search
     limit: input.limit,
   });
 
-  const rows = outcome.entityIds.length
-    ? await ctx.db.catalogEntity.findMany({ where: { organizationId: ctx.organization.id, id: { in: outcome.entityIds } } })
-    : [];
+  const rows = outcome.entityIds.length ? await ctx.db.catalogEntity.findMany({ where: { organizationId: ctx.organization.id, id: { in: outcome.entityIds } } }) : [];
   const byId = new Map(rows.map((row) => [row.id, row]));
   const ordered = outcome.entityIds.map((id) => byId.get(id)).filter((row) => row !== undefined);
   const facets = Object.fromEntries(outcome.facets);

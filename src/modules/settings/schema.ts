@@ -34,7 +34,7 @@ defineOperation({
   summary: 'Shallow-merge a patch into a settings group; a null value deletes that key',
   description:
     'Known groups are validated: general (currency ISO 4217, timezone IANA, locale BCP 47; currencies and locales: lists of further ones; pricesIncludeTax: boolean), ' +
-      'tax (exemptCustomerGroupIds: customer groups whose orders carry no tax; exemptionNote: the invoice note, default "Reverse charge"), ' +
+    'tax (exemptCustomerGroupIds: customer groups whose orders carry no tax; exemptionNote: the invoice note, default "Reverse charge"), ' +
     'branding (storeName, legalName, email, phone, website, logoUrl, taxId, address, receiptFooter, primaryColor), ' +
     'policies (refundDailyCap, refundUndoWindowMinutes and returnWindowDays (at most 3650), non-negative integers; termsUrl, privacyUrl, returnsUrl: URLs shown in GET /store). Over REST the request body is the patch itself.',
   rest: { method: 'PATCH', path: '/settings/:group', bodyAs: 'values' },

@@ -18,7 +18,8 @@ const GeneralRef = builder.objectRef<Group>('SettingsGeneral').implement({
     timezone: t.string({ nullable: true, description: 'IANA time zone: calendar days (refund caps, order numbers) follow it', resolve: str('timezone') }),
     locale: t.string({ nullable: true, description: 'BCP 47 locale', resolve: str('locale') }),
     pricesIncludeTax: t.boolean({
-      description: 'Listed prices and shipping charges contain tax (default false): checkout extracts it per line (half to even) and the shopper pays the listed price whatever the destination\'s rate',
+      description:
+        "Listed prices and shipping charges contain tax (default false): checkout extracts it per line (half to even) and the shopper pays the listed price whatever the destination's rate",
       resolve: (g) => g.pricesIncludeTax === true,
     }),
   }),
@@ -45,7 +46,10 @@ const PoliciesRef = builder.objectRef<Group>('SettingsPolicies').implement({
   fields: (t) => ({
     refundDailyCap: t.field({ type: 'MinorUnits', nullable: true, description: 'Refunds per operator per day, minor units; null: no cap', resolve: int('refundDailyCap') }),
     refundUndoWindowMinutes: t.int({ description: 'Minutes a refund can be undone (default 15)', resolve: (g) => int('refundUndoWindowMinutes')(g) ?? 15 }),
-    returnWindowDays: t.int({ description: "Days after an order's last fulfillment in which its customer may ask for a return (default 30; staff are not bound)", resolve: (g) => int('returnWindowDays')(g) ?? POLICY_DEFAULTS.returnWindowDays }),
+    returnWindowDays: t.int({
+      description: "Days after an order's last fulfillment in which its customer may ask for a return (default 30; staff are not bound)",
+      resolve: (g) => int('returnWindowDays')(g) ?? POLICY_DEFAULTS.returnWindowDays,
+    }),
   }),
 });
 
@@ -61,10 +65,13 @@ const TaxRef = builder.objectRef<Group>('SettingsTax').implement({
   description: 'Settings group `tax`: exemptions.',
   fields: (t) => ({
     exemptCustomerGroupIds: t.stringList({
-      description: 'Customer groups whose orders carry no tax (B2B reverse charge); the groups come from the customer\'s profile',
+      description: "Customer groups whose orders carry no tax (B2B reverse charge); the groups come from the customer's profile",
       resolve: (g) => (Array.isArray(g.exemptCustomerGroupIds) ? (g.exemptCustomerGroupIds as string[]) : []),
     }),
-    exemptionNote: t.string({ description: 'Invoice note of exempt orders (default "Reverse charge")', resolve: (g) => (typeof g.exemptionNote === 'string' && g.exemptionNote ? g.exemptionNote : 'Reverse charge') }),
+    exemptionNote: t.string({
+      description: 'Invoice note of exempt orders (default "Reverse charge")',
+      resolve: (g) => (typeof g.exemptionNote === 'string' && g.exemptionNote ? g.exemptionNote : 'Reverse charge'),
+    }),
   }),
 });
 

@@ -14,15 +14,20 @@ import type { ShippingOption } from './quote.js';
 import { PickupLocationRef } from './types.js';
 
 export const ShippingOptionRef = builder.objectRef<ShippingOption>('ShippingOption').implement({
-  description: 'A shipping method the cart may use, priced as checkout will charge it: the amount, its tax (on top, extracted when prices include tax, 0 for an exempt customer group), and the delivery estimate.',
+  description:
+    'A shipping method the cart may use, priced as checkout will charge it: the amount, its tax (on top, extracted when prices include tax, 0 for an exempt customer group), and the delivery estimate.',
   fields: (t) => ({
     methodId: t.field({ type: 'UUID', resolve: (o) => o.methodId }),
     code: t.exposeString('code'),
     name: t.exposeString('name'),
     kind: t.field({ type: ShippingMethodKindEnum, description: 'delivery or pickup', resolve: (o) => o.kind }),
     currency: t.exposeString('currency'),
-    amount: t.field({ type: 'MinorUnits', description: 'As charged: before tax, or tax included when the store lists prices with tax (general.pricesIncludeTax)', resolve: (o) => o.amount }),
-    taxRateBps: t.exposeInt('taxRateBps', { description: 'The rate of the method\'s tax class (else the default class)' }),
+    amount: t.field({
+      type: 'MinorUnits',
+      description: 'As charged: before tax, or tax included when the store lists prices with tax (general.pricesIncludeTax)',
+      resolve: (o) => o.amount,
+    }),
+    taxRateBps: t.exposeInt('taxRateBps', { description: "The rate of the method's tax class (else the default class)" }),
     taxTotal: t.field({ type: 'MinorUnits', resolve: (o) => o.taxTotal }),
     minDays: t.exposeInt('minDays', { nullable: true, description: 'Delivery estimate, fewest days' }),
     maxDays: t.exposeInt('maxDays', { nullable: true, description: 'Delivery estimate, most days' }),
@@ -31,7 +36,7 @@ export const ShippingOptionRef = builder.objectRef<ShippingOption>('ShippingOpti
 });
 
 const CartShippingRef = builder.objectRef<CartShippingView>('CartShipping').implement({
-  description: 'The cart\'s shipping address and chosen method (priced now; checkout re-prices).',
+  description: "The cart's shipping address and chosen method (priced now; checkout re-prices).",
   fields: (t) => ({
     cartId: t.field({ type: 'UUID', resolve: (s) => s.cartId }),
     address: t.field({ type: AddressRef, nullable: true, resolve: (s) => s.address as AddressView | null }),
@@ -41,7 +46,11 @@ const CartShippingRef = builder.objectRef<CartShippingView>('CartShipping').impl
 
 const ACCESS = `Same access as GET /carts/:id: a guest cart needs its ${CART_TOKEN_HEADER} header; a customer reaches only their own carts.`;
 const destination = {
-  country: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code such as US').optional().describe('Destination country; default the cart\'s shipping address'),
+  country: z
+    .string()
+    .regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code such as US')
+    .optional()
+    .describe("Destination country; default the cart's shipping address"),
   state: z.string().max(100).optional().describe('State or region (CA or US-CA)'),
   postalCode: z.string().max(20).optional(),
 };
@@ -51,7 +60,7 @@ defineOperation({
   kind: 'query',
   summary: 'The shipping options of a cart',
   description:
-    'Active methods whose zone contains the address (the one given, else the cart\'s from PUT /carts/:id/shipping; neither is 422 naming ' +
+    "Active methods whose zone contains the address (the one given, else the cart's from PUT /carts/:id/shipping; neither is 422 naming " +
     'country) and whose rules the cart meets (subtotal, weight, customer groups), with price, tax and estimate, cheapest first. ' +
     `A cart of only digital goods has none. ${ACCESS}`,
   rest: { method: 'GET', path: '/carts/:id/shipping-options' },
@@ -64,11 +73,11 @@ defineOperation({
 defineOperation({
   name: 'cartShippingSet',
   kind: 'mutation',
-  summary: 'Set a cart\'s shipping address and method',
+  summary: "Set a cart's shipping address and method",
   description: `methodId must be one of the cart's shipping options for that address (422 naming methodId otherwise); checkout uses both unless it is sent others. ${ACCESS}`,
   rest: { method: 'PUT', path: '/carts/:id/shipping' },
   access: 'public',
-  input: { id: z.guid().describe('Cart UUID'), address, methodId: z.guid().nullable().optional().describe('A shipping option\'s methodId; null clears the choice') },
+  input: { id: z.guid().describe('Cart UUID'), address, methodId: z.guid().nullable().optional().describe("A shipping option's methodId; null clears the choice") },
   output: CartShippingRef,
   resolve: (ctx, { id, ...input }) => setCartShipping(ctx, id, input),
 });
@@ -79,7 +88,7 @@ builder.objectField(CartRef, 'shippingOptions', (t) =>
   t.field({
     type: [ShippingOptionRef],
     nullable: true,
-    description: 'The cart\'s shipping options for its shipping address (PUT /carts/:id/shipping), or for the country given; null while neither is known.',
+    description: "The cart's shipping options for its shipping address (PUT /carts/:id/shipping), or for the country given; null while neither is known.",
     args: { country: t.arg.string({ required: false }), state: t.arg.string({ required: false }), postalCode: t.arg.string({ required: false }) },
     resolve: async (cart, args, ctx) => {
       try {

@@ -45,7 +45,8 @@ export interface DestinationInput {
 }
 
 async function optionsOf(ctx: CartCtx, cart: CartRow, to: DestinationInput | ShippingAddress | null): Promise<ShippingOption[]> {
-  if (!to?.country) throw validationFailed([{ field: 'country', message: 'the cart has no shipping address yet: send country (and state, postalCode), or PUT /carts/:id/shipping first' }]);
+  if (!to?.country)
+    throw validationFailed([{ field: 'country', message: 'the cart has no shipping address yet: send country (and state, postalCode), or PUT /carts/:id/shipping first' }]);
   const quote = await quoteShipping(ctx, {
     currency: cart.currency,
     destination: { country: to.country, state: to.state ?? null, postalCode: to.postalCode ?? null },

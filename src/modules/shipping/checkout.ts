@@ -31,12 +31,20 @@ export async function checkoutShipping(ctx: ServiceContext, request: CheckoutShi
   if (!shippableLines(request.lines).length) return null;
   const methodId = request.methodId ?? request.cartMethodId ?? undefined;
   const destination = { country: request.address.country, state: request.address.state ?? null, postalCode: request.address.postalCode ?? null };
-  const quote = await quoteShipping(ctx, { currency: request.currency, destination, groups: request.groups, lines: request.lines, carrier: request.carrier ?? null, ...(methodId ? { onlyMethodId: methodId } : {}), ...(request.tax ? { tax: request.tax } : {}) });
+  const quote = await quoteShipping(ctx, {
+    currency: request.currency,
+    destination,
+    groups: request.groups,
+    lines: request.lines,
+    carrier: request.carrier ?? null,
+    ...(methodId ? { onlyMethodId: methodId } : {}),
+    ...(request.tax ? { tax: request.tax } : {}),
+  });
   if (!quote.covered) {
     if (request.methodId) throw validationFailed([{ field: 'shippingMethodId', message: 'no shipping method serves this address' }]);
     return null;
   }
-  if (!methodId) throw validationFailed([{ field: 'shippingMethodId', message: 'required: choose one of the cart\'s shipping options (GET /carts/:id/shipping-options)' }]);
+  if (!methodId) throw validationFailed([{ field: 'shippingMethodId', message: "required: choose one of the cart's shipping options (GET /carts/:id/shipping-options)" }]);
   const option = quote.options.find((o) => o.methodId === methodId);
   if (!option) throw validationFailed([{ field: 'shippingMethodId', message: 'not a shipping option of this cart for this address (see GET /carts/:id/shipping-options)' }]);
   return option;

@@ -31,4 +31,3 @@ export function shippingLineView(row: OrderShippingLine): ShippingLineView {
     refundedAmount: Number(row.refundedAmount),
   };
 }
-

@@ -15,7 +15,10 @@ export async function loadShippingLines(ctx: RequestContext, orderId: string): P
     ctx,
     'orders.shippingLines',
     async (ids) => {
-      const rows = await ctx.db.orderShippingLine.findMany({ where: { organizationId: ctx.organization.id, orderId: { in: ids } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+      const rows = await ctx.db.orderShippingLine.findMany({
+        where: { organizationId: ctx.organization.id, orderId: { in: ids } },
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      });
       return groupBy(rows, (r) => r.orderId, shippingLineView);
     },
     () => [],
@@ -29,20 +32,28 @@ export const OrderShippingLineRef = builder.objectRef<ShippingLineView>('OrderSh
     methodId: t.field({ type: 'UUID', nullable: true, description: 'The method (null once deleted)', resolve: (l) => l.methodId }),
     code: t.exposeString('code'),
     name: t.exposeString('name'),
-    amount: t.field({ type: 'MinorUnits', description: 'As charged: before tax, or tax included when the order\'s prices include tax (pricing.pricesIncludeTax)', resolve: (l) => l.amount }),
+    amount: t.field({
+      type: 'MinorUnits',
+      description: "As charged: before tax, or tax included when the order's prices include tax (pricing.pricesIncludeTax)",
+      resolve: (l) => l.amount,
+    }),
     taxRateBps: t.exposeInt('taxRateBps', { description: 'The rate the shipping charge was taxed at, basis points' }),
     taxTotal: t.field({ type: 'MinorUnits', resolve: (l) => l.taxTotal }),
     minDays: t.exposeInt('minDays', { nullable: true, description: 'Delivery estimate at checkout, fewest days' }),
     maxDays: t.exposeInt('maxDays', { nullable: true, description: 'Delivery estimate at checkout, most days' }),
     pickupLocation: t.field({ type: PickupLocationRef, nullable: true, description: 'Pickup orders: where the order is collected', resolve: (l) => l.pickupLocation }),
-    refundedAmount: t.field({ type: 'MinorUnits', description: 'Shipping refunded so far, tax included (orderRefundCreate with shipping: true)', resolve: (l) => l.refundedAmount }),
+    refundedAmount: t.field({
+      type: 'MinorUnits',
+      description: 'Shipping refunded so far, tax included (orderRefundCreate with shipping: true)',
+      resolve: (l) => l.refundedAmount,
+    }),
   }),
 });
 
 builder.objectField(OrderRef, 'shippingLines', (t) =>
   t.field({
     type: [OrderShippingLineRef],
-    description: 'The shipping methods the order pays for (empty under the store\'s legacy flat shipping rule)',
+    description: "The shipping methods the order pays for (empty under the store's legacy flat shipping rule)",
     resolve: (order, _args, ctx) => order.shippingLines ?? loadShippingLines(ctx, order.id),
   }),
 );

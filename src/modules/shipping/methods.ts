@@ -115,7 +115,10 @@ function data(m: Omit<MethodView, 'id' | 'createdAt' | 'updatedAt'>) {
 }
 
 export async function listMethods(ctx: ServiceContext, filter: { zoneId?: string } = {}): Promise<MethodView[]> {
-  const rows = await ctx.db.shippingMethod.findMany({ where: { organizationId: ctx.organization.id, ...(filter.zoneId ? { zoneId: filter.zoneId } : {}) }, orderBy: [{ name: 'asc' }, { code: 'asc' }] });
+  const rows = await ctx.db.shippingMethod.findMany({
+    where: { organizationId: ctx.organization.id, ...(filter.zoneId ? { zoneId: filter.zoneId } : {}) },
+    orderBy: [{ name: 'asc' }, { code: 'asc' }],
+  });
   return rows.map(methodView);
 }
 

@@ -22,7 +22,11 @@ export const regionCode = z
   .string()
   .regex(/^[A-Z]{2}-[A-Z0-9]{1,3}$/, 'must be an ISO 3166-2 subdivision code such as US-CA')
   .refine((code) => isCountryCode(code.slice(0, 2)), 'must start with an ISO 3166-1 country code');
-export const postalPattern = z.string().min(1).max(20).regex(/^[A-Za-z0-9 *-]+$/, 'letters, digits, spaces, - and the * wildcard only');
+export const postalPattern = z
+  .string()
+  .min(1)
+  .max(20)
+  .regex(/^[A-Za-z0-9 *-]+$/, 'letters, digits, spaces, - and the * wildcard only');
 
 export interface ZoneView {
   id: string;
@@ -54,7 +58,12 @@ export interface Destination {
 const squash = (s: string) => s.replace(/\s+/g, '').toUpperCase();
 
 function postalMatches(pattern: string, postal: string): boolean {
-  const re = new RegExp(`^${squash(pattern).split('*').map((p) => p.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')).join('.*')}$`);
+  const re = new RegExp(
+    `^${squash(pattern)
+      .split('*')
+      .map((p) => p.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&'))
+      .join('.*')}$`,
+  );
   return re.test(squash(postal));
 }
 

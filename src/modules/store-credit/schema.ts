@@ -8,7 +8,7 @@ import { customerStoreCredit, myStoreCredit, staffMoveStoreCredit, type StoreCre
 import type { StoreCreditEntryView } from './ledger.js';
 
 export const StoreCreditEntryRef = builder.objectRef<StoreCreditEntryView>('StoreCreditEntry').implement({
-  description: 'One move of a customer\'s store credit.',
+  description: "One move of a customer's store credit.",
   fields: (t) => ({
     id: t.field({ type: 'UUID', resolve: (e) => e.id }),
     currency: t.exposeString('currency'),
@@ -38,7 +38,7 @@ export const StoreCreditRef = builder.objectRef<StoreCreditView>('StoreCredit').
 });
 
 const SESSION_NOTE = 'Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.';
-const customerId = z.guid().describe('Customer UUID (their account\'s user id, as Customer.id)');
+const customerId = z.guid().describe("Customer UUID (their account's user id, as Customer.id)");
 
 defineOperation({
   name: 'meStoreCredit',
@@ -81,5 +81,10 @@ defineOperation({
   },
   output: StoreCreditRef,
   resolve: (ctx, input) => staffMoveStoreCredit(ctx, input.id, input),
-  audit: { event: 'storecredit.move', entityType: 'customer', entityId: (input) => input.id, after: (s) => ({ customerId: s.customerId, balances: s.balances.map((b) => ({ currency: b.currency, balance: Number(b.balance) })) }) },
+  audit: {
+    event: 'storecredit.move',
+    entityType: 'customer',
+    entityId: (input) => input.id,
+    after: (s) => ({ customerId: s.customerId, balances: s.balances.map((b) => ({ currency: b.currency, balance: Number(b.balance) })) }),
+  },
 });

@@ -17,7 +17,8 @@ const StoreBrandingRef = builder.objectRef<StoreBranding>('StoreBranding').imple
 });
 
 const StorePoliciesRef = builder.objectRef<StorePolicies>('StorePolicies').implement({
-  description: 'The shopper-facing policies: links (settings group `policies`) and the shipping rule checkout applies (group `shipping`). Refund caps and undo windows are staff-only.',
+  description:
+    'The shopper-facing policies: links (settings group `policies`) and the shipping rule checkout applies (group `shipping`). Refund caps and undo windows are staff-only.',
   fields: (t) => ({
     termsUrl: t.exposeString('termsUrl', { nullable: true, description: 'Terms of sale (policies.termsUrl)' }),
     privacyUrl: t.exposeString('privacyUrl', { nullable: true, description: 'Privacy policy (policies.privacyUrl)' }),

@@ -52,5 +52,9 @@ export const tableTaxProvider: TaxProvider = { name: 'table', calculate: null };
 
 /** The provider could not answer: checkout is 503 and writes nothing. */
 export function taxProviderUnavailable(provider: string, reason: string): AppError {
-  return new AppError('SERVICE_UNAVAILABLE', `The tax provider (${provider}) could not be reached: ${reason}. Nothing was charged or written; try again`, { step: 'tax', provider, reason });
+  return new AppError('SERVICE_UNAVAILABLE', `The tax provider (${provider}) could not be reached: ${reason}. Nothing was charged or written; try again`, {
+    step: 'tax',
+    provider,
+    reason,
+  });
 }

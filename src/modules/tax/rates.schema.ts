@@ -11,7 +11,10 @@ const access = { permission: 'tax:manage' } as const;
 const id = z.guid().describe('Tax rate UUID');
 const taxClassId = z.guid().describe('The tax class this rate applies to');
 const name = z.string().min(1).max(100).nullable().optional().describe('Label, e.g. "Germany standard"');
-const countryCode = z.string().regex(/^[A-Za-z]{2}$/, 'must be an ISO 3166-1 alpha-2 code such as DE').describe('ISO 3166-1 alpha-2 country of the zone');
+const countryCode = z
+  .string()
+  .regex(/^[A-Za-z]{2}$/, 'must be an ISO 3166-1 alpha-2 code such as DE')
+  .describe('ISO 3166-1 alpha-2 country of the zone');
 const region = z
   .string()
   .regex(/^([A-Za-z]{2}-)?[A-Za-z0-9]{1,3}$/, 'must be an ISO 3166-2 code such as US-CA')
@@ -28,8 +31,8 @@ const rateBps = z.number().int('must be a whole number of basis points').min(0).
 
 export const TaxRateRef = builder.objectRef<TaxRateView>('TaxRate').implement({
   description:
-    'A tax class\'s rate in one zone. At checkout the destination (shipping address; the store\'s address for digital goods) picks the most specific ' +
-    'matching rate of the line\'s class: exact postal code, then longest postal prefix, then region, then country. No match: the class\'s own rate.',
+    "A tax class's rate in one zone. At checkout the destination (shipping address; the store's address for digital goods) picks the most specific " +
+    "matching rate of the line's class: exact postal code, then longest postal prefix, then region, then country. No match: the class's own rate.",
   fields: (t) => ({
     id: t.field({ type: 'UUID', resolve: (r) => r.id }),
     taxClassId: t.field({ type: 'UUID', resolve: (r) => r.taxClassId }),
@@ -52,7 +55,7 @@ async function existing(ctx: Parameters<typeof findTaxRate>[0], rateId: string):
 defineOperation({
   name: 'taxRates',
   kind: 'query',
-  summary: 'List the organization\'s zone tax rates, by country, region and postal pattern',
+  summary: "List the organization's zone tax rates, by country, region and postal pattern",
   rest: { method: 'GET', path: '/tax/rates' },
   access,
   input: { taxClassId: taxClassId.optional(), countryCode: countryCode.optional() },
@@ -89,7 +92,7 @@ defineOperation({
 defineOperation({
   name: 'taxRateDelete',
   kind: 'mutation',
-  summary: 'Delete a zone rate (the class\'s own rate applies there again)',
+  summary: "Delete a zone rate (the class's own rate applies there again)",
   rest: { method: 'DELETE', path: '/tax/rates/:id' },
   access,
   input: { id },

@@ -47,7 +47,8 @@ export function taxRateView(row: TaxRate): TaxRateView {
 function zone(input: { countryCode: string; region?: string | null; postalPattern?: string | null }) {
   const countryCode = input.countryCode.toUpperCase();
   const region = normalizeRegion(countryCode, input.region);
-  if (region && !region.startsWith(`${countryCode}-`)) throw validationFailed([{ field: 'region', message: `must be a region of ${countryCode} (ISO 3166-2, e.g. ${countryCode}-XX)` }]);
+  if (region && !region.startsWith(`${countryCode}-`))
+    throw validationFailed([{ field: 'region', message: `must be a region of ${countryCode} (ISO 3166-2, e.g. ${countryCode}-XX)` }]);
   return { countryCode, region, postalPattern: normalizePostal(input.postalPattern) };
 }
 
@@ -57,7 +58,8 @@ async function assertClass(ctx: ServiceContext, taxClassId: string): Promise<voi
 }
 
 function duplicate(error: unknown): never {
-  if (uniqueViolation(error) !== null) throw conflict('this tax class already has a rate for that zone (country, region, postal pattern)', { fields: ['taxClassId', 'countryCode', 'region', 'postalPattern'] });
+  if (uniqueViolation(error) !== null)
+    throw conflict('this tax class already has a rate for that zone (country, region, postal pattern)', { fields: ['taxClassId', 'countryCode', 'region', 'postalPattern'] });
   throw error;
 }
 

@@ -17,8 +17,8 @@ const name = z
   .describe('Slug, unique per organization, e.g. standard or reduced-rate');
 const rateBps = z.number().int('must be a whole number of basis points').min(0).max(MAX_RATE_BPS).describe('Rate in basis points: 2000 = 20 %, at most 10000');
 const description = z.string().max(500).nullable().optional().describe('Free text');
-const isDefault = z.boolean().optional().describe('Make this the organization\'s default class (unsets the previous default)');
-const isActive = z.boolean().optional().describe('Inactive classes are skipped when resolving a line\'s rate');
+const isDefault = z.boolean().optional().describe("Make this the organization's default class (unsets the previous default)");
+const isActive = z.boolean().optional().describe("Inactive classes are skipped when resolving a line's rate");
 const id = z.guid().describe('Tax class UUID');
 
 export const TaxClassRef = builder.objectRef<TaxClassView>('TaxClass').implement({
@@ -28,7 +28,7 @@ export const TaxClassRef = builder.objectRef<TaxClassView>('TaxClass').implement
     name: t.exposeString('name', { description: 'Slug, unique per organization' }),
     description: t.exposeString('description', { nullable: true }),
     rateBps: t.exposeInt('rateBps', { description: 'Basis points: 2000 = 20 %' }),
-    isDefault: t.exposeBoolean('isDefault', { description: 'The organization\'s default class (at most one)' }),
+    isDefault: t.exposeBoolean('isDefault', { description: "The organization's default class (at most one)" }),
     isActive: t.exposeBoolean('isActive'),
     createdAt: t.field({ type: 'DateTime', resolve: (c) => c.createdAt }),
     updatedAt: t.field({ type: 'DateTime', resolve: (c) => c.updatedAt }),
@@ -44,7 +44,7 @@ async function existing(ctx: Parameters<typeof findTaxClass>[0], classId: string
 defineOperation({
   name: 'taxClasses',
   kind: 'query',
-  summary: 'List the organization\'s tax classes, by name',
+  summary: "List the organization's tax classes, by name",
   rest: { method: 'GET', path: '/tax/classes' },
   access,
   input: {},

@@ -58,7 +58,11 @@ export function bodyOf(event: DispatchedEvent): WebhookBody {
 }
 
 /** Creates a delivery job for a delivery row (fan-out and redelivery). */
-export async function enqueueDeliveries(tx: Tx, config: Config, deliveries: Array<{ id: string; organizationId: string; jobId: string; traceparent?: string | null }>): Promise<void> {
+export async function enqueueDeliveries(
+  tx: Tx,
+  config: Config,
+  deliveries: Array<{ id: string; organizationId: string; jobId: string; traceparent?: string | null }>,
+): Promise<void> {
   await enqueueMany(
     { db: tx, config },
     deliveries.map((d) => ({ id: d.jobId, task: DELIVER_TASK, organizationId: d.organizationId, input: { deliveryId: d.id }, traceparent: d.traceparent })),
@@ -96,7 +100,11 @@ eventSubscribers.onBatch(
     if (deliveries.length === 0) return;
     await ctx.db.webhookDelivery.createMany({ data: deliveries });
     // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
-    await enqueueDeliveries(ctx.db, ctx.config, deliveries.map((d) => ({ id: d.id!, organizationId: d.organizationId, jobId: d.jobId!, traceparent: traceOf.get(d.id!) })));
+    await enqueueDeliveries(
+      ctx.db,
+      ctx.config,
+      deliveries.map((d) => ({ id: d.id!, organizationId: d.organizationId, jobId: d.jobId!, traceparent: traceOf.get(d.id!) })),
+    );
   },
   { name: 'webhooks fan-out', required: true },
 );
@@ -116,18 +124,22 @@ defineTask({
     const timestamp = Math.floor(Date.now() / 1000);
     const url = new URL(delivery.endpoint.url);
     // The outbound POST is a client span of the job's trace; the receiver gets its traceparent.
-    const result = await inSpan(`webhook POST ${url.host}`, { kind: SpanKind.CLIENT, attributes: { 'http.request.method': 'POST', 'server.address': url.hostname, 'webhook.delivery_id': delivery.id } }, async (span) => {
-      const sent = await sendWebhook({
-        url,
-        headers: injectTraceHeaders(signatureHeaders(delivery.endpoint.secret, delivery.id, timestamp, body)),
-        body,
-        timeoutMs: ctx.config.webhooks.timeoutMs,
-        allowPrivate: allowsPrivateWebhookTargets(ctx.config),
-        signal: ctx.signal,
-      });
-      if (sent.statusCode !== null) span?.setAttribute('http.response.status_code', sent.statusCode);
-      return sent;
-    });
+    const result = await inSpan(
+      `webhook POST ${url.host}`,
+      { kind: SpanKind.CLIENT, attributes: { 'http.request.method': 'POST', 'server.address': url.hostname, 'webhook.delivery_id': delivery.id } },
+      async (span) => {
+        const sent = await sendWebhook({
+          url,
+          headers: injectTraceHeaders(signatureHeaders(delivery.endpoint.secret, delivery.id, timestamp, body)),
+          body,
+          timeoutMs: ctx.config.webhooks.timeoutMs,
+          allowPrivate: allowsPrivateWebhookTargets(ctx.config),
+          signal: ctx.signal,
+        });
+        if (sent.statusCode !== null) span?.setAttribute('http.response.status_code', sent.statusCode);
+        return sent;
+      },
+    );
 
     const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
     const retryable = !ok && !result.blocked && (result.statusCode === null || isRetryableStatus(result.statusCode));

@@ -28,26 +28,23 @@ export function guardedFetch(options: GuardedFetchOptions): typeof fetch {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new BlockedTargetError(`${url.protocol} URLs are not fetched`);
     // An address in the URL is connected to without a lookup: check it here.
     const host = hostOf(url);
-    if (!options.allowPrivate && net.isIP(host) && isNonPublicAddress(host)) throw new BlockedTargetError(`${host} is a private, loopback or link-local address; it may not be reached`);
+    if (!options.allowPrivate && net.isIP(host) && isNonPublicAddress(host))
+      throw new BlockedTargetError(`${host} is a private, loopback or link-local address; it may not be reached`);
     const body = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
     const headers: Record<string, string> = Object.fromEntries(request.headers);
     if (body) headers['content-length'] = String(body.length);
     const signal = AbortSignal.any([request.signal, AbortSignal.timeout(options.timeoutMs)]);
     const client = url.protocol === 'https:' ? https : http;
     return new Promise<Response>((resolve, reject) => {
-      const req = client.request(
-        url,
-        { method: request.method, headers, signal, agent: false, ...(options.allowPrivate ? {} : { lookup: guardedLookup as never }) },
-        (res) => {
-          const answer = new Headers();
-          // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
-          for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) answer.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
-          const status = res.statusCode ?? 502;
-          const empty = NO_BODY.has(status) || request.method === 'HEAD';
-          if (empty) res.resume();
-          resolve(new Response(empty ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>), { status, statusText: res.statusMessage ?? '', headers: answer }));
-        },
-      );
+      const req = client.request(url, { method: request.method, headers, signal, agent: false, ...(options.allowPrivate ? {} : { lookup: guardedLookup as never }) }, (res) => {
+        const answer = new Headers();
+        // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
+        for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) answer.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
+        const status = res.statusCode ?? 502;
+        const empty = NO_BODY.has(status) || request.method === 'HEAD';
+        if (empty) res.resume();
+        resolve(new Response(empty ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>), { status, statusText: res.statusMessage ?? '', headers: answer }));
+      });
       req.on('error', (error: NodeJS.ErrnoException) => reject(error.code === 'EBLOCKEDTARGET' ? new BlockedTargetError(error.message) : error));
       req.end(body);
     });

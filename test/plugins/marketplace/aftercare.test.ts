@@ -23,9 +23,12 @@ const ledger = async (vendorId: string) => t.app.db.marketplaceLedgerEntry.findM
 const sale = (v: Vendor, customer: { token: string }, price: number, quantity = 1, actions?: string[]) => saleOf(store, v, customer, price, quantity, actions);
 
 beforeAll(async () => {
-  ({ t, store } = await startMarketplace({}, {
-    apiKeyScopes: { mkt_manager: { prefix: 'cs_mktm_', description: 'marketplace staff', permissions: { marketplace: ['read', 'manage'] } } },
-  }));
+  ({ t, store } = await startMarketplace(
+    {},
+    {
+      apiKeyScopes: { mkt_manager: { prefix: 'cs_mktm_', description: 'marketplace staff', permissions: { marketplace: ['read', 'manage'] } } },
+    },
+  ));
   manager = await t.apiKey('mkt_manager');
   a = await vendor(t, store.admin, { name: 'Alpha' });
   b = await vendor(t, store.admin, { name: 'Beta' });
@@ -109,7 +112,10 @@ describe('returns', () => {
     const { sub, order, entityId } = await sale(a, alice, 2_500, 2);
     const line = sub.lines[0];
     const undelivered = await sale(a, alice, 1_000, 1, ['confirm']);
-    expect((await post('/returns', { bearer: alice.token }, { subOrderId: undelivered.sub.id, reason: 'x', lines: [{ subOrderLineId: undelivered.sub.lines[0].id, quantity: 1 }] })).status).toBe(422);
+    expect(
+      (await post('/returns', { bearer: alice.token }, { subOrderId: undelivered.sub.id, reason: 'x', lines: [{ subOrderLineId: undelivered.sub.lines[0].id, quantity: 1 }] }))
+        .status,
+    ).toBe(422);
     expect((await post('/returns', { bearer: alice.token }, { subOrderId: sub.id, reason: 'too many', lines: [{ subOrderLineId: line.id, quantity: 3 }] })).status).toBe(422);
     expect((await post('/returns', { bearer: bob.token }, { subOrderId: sub.id, reason: 'not mine', lines: [{ subOrderLineId: line.id, quantity: 1 }] })).status).toBe(422);
     const requested = await post('/returns', { bearer: alice.token }, { subOrderId: sub.id, reason: 'wrong colour', lines: [{ subOrderLineId: line.id, quantity: 1 }] });

@@ -62,7 +62,7 @@ describe('a vendor-role user with no linked vendor', () => {
     expect(created.status, created.text).toBe(403);
   });
 
-  it('a vendor re-linked to another user: the old user writes nothing, the new one the vendor\'s entities', async () => {
+  it("a vendor re-linked to another user: the old user writes nothing, the new one the vendor's entities", async () => {
     const x = await vendor(t, store.admin);
     const entity = await vendorProduct(store, x.id, { price: null, stock: 0 });
     const successor = await t.signIn('vendor');
@@ -79,7 +79,7 @@ describe('a vendor-role user with no linked vendor', () => {
 });
 
 describe('a linked vendor', () => {
-  it('writes its own entity and not another vendor\'s or the shop\'s (proposals included)', async () => {
+  it("writes its own entity and not another vendor's or the shop's (proposals included)", async () => {
     for (const id of [shopEntity, vEntity]) {
       for (const write of entityWrites(id)) expect([403, 404], `${write[0]} ${write[1]}`).toContain((await send(w.token, write)).status);
     }
@@ -94,7 +94,9 @@ describe('a linked vendor', () => {
   it('cannot change categories, brands or field definitions, nor read the proposal queue', async () => {
     const category = (await t.request('/api/catalog/categories', { apiKey: store.admin, body: { name: 'Bowls', slug: slug('bowls') } })).body.data;
     const brand = (await t.request('/api/catalog/brands', { apiKey: store.admin, body: { name: 'Kiln', slug: slug('kiln') } })).body.data;
-    const definition = (await t.request('/api/admin/entity-field-definitions?entityType=product', { apiKey: store.admin })).body.data.find((d: { name: string }) => d.name === 'material');
+    const definition = (await t.request('/api/admin/entity-field-definitions?entityType=product', { apiKey: store.admin })).body.data.find(
+      (d: { name: string }) => d.name === 'material',
+    );
     const writes: Array<[string, string, unknown]> = [
       ['POST', '/api/catalog/categories', { name: 'Mine', slug: slug('mine') }],
       ['PATCH', `/api/catalog/categories/${category.id}`, { name: 'Renamed' }],
@@ -111,7 +113,9 @@ describe('a linked vendor', () => {
     }
     const categories = (await t.request('/api/catalog/categories?limit=100', { apiKey: store.admin })).body.data;
     expect(categories.find((c: { id: string }) => c.id === category.id).name).toBe('Bowls');
-    const after = (await t.request('/api/admin/entity-field-definitions?entityType=product', { apiKey: store.admin })).body.data.find((d: { name: string }) => d.name === 'material');
+    const after = (await t.request('/api/admin/entity-field-definitions?entityType=product', { apiKey: store.admin })).body.data.find(
+      (d: { name: string }) => d.name === 'material',
+    );
     expect(after).toMatchObject({ required: false, archivedAt: null });
     // GraphQL answers the same
     const gql = await t.graphql('mutation { catalogCategoryCreate(name: "G", slug: "g-vendor") { id } }', {}, { bearer: v.token });
@@ -131,7 +135,10 @@ describe('metadata.vendorId', () => {
       expect(res.status, res.text).toBe(422);
       expect(res.body.error.details[0].field).toBe('metadata.vendorId');
     }
-    const created = await t.request('/api/catalog/entities', { apiKey: store.admin, body: { type: 'product', slug: slug('ghost'), metadata: { vendorId: '00000000-0000-4000-8000-000000000000' } } });
+    const created = await t.request('/api/catalog/entities', {
+      apiKey: store.admin,
+      body: { type: 'product', slug: slug('ghost'), metadata: { vendorId: '00000000-0000-4000-8000-000000000000' } },
+    });
     expect(created.status, created.text).toBe(422);
     expect((await patch(w.id)).status).toBe(200);
     await expectUntouched(entity, w.id);

@@ -84,7 +84,10 @@ describe('dispute locks under truly parallel requests (20 rounds)', () => {
     const count = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
     for (let round = 0; round < 20; round += 1) {
       const { sub, order } = await sale(store, a, alice, 1_000 + round);
-      const opens = await race(t.url, [0, 1].map(() => ({ path: `${M}/disputes`, bearer: alice.token, body: { subOrderId: sub.id, reason: `race ${round}` } })));
+      const opens = await race(
+        t.url,
+        [0, 1].map(() => ({ path: `${M}/disputes`, bearer: alice.token, body: { subOrderId: sub.id, reason: `race ${round}` } })),
+      );
       const statuses = opens.map((r) => r.status).sort();
       count(outcomes.opens, statuses.join('+'));
       expect(statuses, opens.map((r) => r.text).join('\n')).toEqual([201, 409]);

@@ -32,7 +32,11 @@ afterAll(async () => {
 
 describe('marketplace end to end', () => {
   it('walks two vendors from application to payout; balances reconcile with the ledger', async () => {
-    const hook = await t.request('/api/webhooks', { method: 'POST', apiKey: store.admin, body: { url: `${receiver.url}/mkt`, events: ['marketplace.subOrder.statusChange', 'marketplace.payout.create'] } });
+    const hook = await t.request('/api/webhooks', {
+      method: 'POST',
+      apiKey: store.admin,
+      body: { url: `${receiver.url}/mkt`, events: ['marketplace.subOrder.statusChange', 'marketplace.payout.create'] },
+    });
     expect(hook.status, hook.text).toBe(201);
     expect((await t.request('/api/webhooks', { method: 'POST', apiKey: store.admin, body: { url: `${receiver.url}/x`, events: ['marketplace.nope'] } })).status).toBe(422);
     expect((await t.request(`${M}/commission-rules`, { apiKey: store.admin, body: { name: 'standard', rateBps: 1500, fixedAmount: 25 } })).status).toBe(201);
@@ -57,7 +61,10 @@ describe('marketplace end to end', () => {
     expect(sa).toMatchObject({ total: 16_000, commissionTotal: 2_400 + 25, netAmount: 16_000 - 2_425 });
     expect(sb).toMatchObject({ total: 3_000, commissionTotal: 450 + 25, netAmount: 3_000 - 475 });
 
-    for (const [v, s] of [[a, sa], [b, sb]] as const) {
+    for (const [v, s] of [
+      [a, sa],
+      [b, sb],
+    ] as const) {
       expect((await post(`/vendor/me/orders/${s.id}/confirm`, { bearer: v.token })).status).toBe(200);
       expect((await post(`/vendor/me/orders/${s.id}/ship`, { bearer: v.token }, { trackingNumber: `TRK-${v.id.slice(0, 4)}`, carrier: 'UPS' })).status).toBe(200);
       expect((await post(`/vendor/me/orders/${s.id}/deliver`, { bearer: v.token })).status).toBe(200);
@@ -95,7 +102,15 @@ describe('marketplace end to end', () => {
       expect(bal.totalCredits - bal.totalDebits).toBe(sum);
       expect(entries.map((e) => e.kind).sort()).toEqual(v === a ? ['payout', 'refund', 'sale'] : ['dispute', 'payout', 'sale']);
     }
-    Object.assign(ids, { vendor: a.id, subOrder: sa.id, payout: payouts[0].id, dispute: dispute.body.data.id, return: ret.body.data.id, review: review.body.data.id, order: placed.id });
+    Object.assign(ids, {
+      vendor: a.id,
+      subOrder: sa.id,
+      payout: payouts[0].id,
+      dispute: dispute.body.data.id,
+      return: ret.body.data.id,
+      review: review.body.data.id,
+      order: placed.id,
+    });
 
     // the events reached the webhook
     const ran = await t.request('/api/jobs/run', { apiKey: store.admin });
@@ -110,7 +125,14 @@ describe('marketplace end to end', () => {
     const otherAdmin = await t.apiKey('admin', { organizationId: other.id });
     const as = { apiKey: otherAdmin };
     const get = (path: string) => t.request(`${M}${path}`, as);
-    for (const path of [`/vendors/${ids.vendor}`, `/vendors/${ids.vendor}/documents`, `/vendors/${ids.vendor}/balance`, `/vendors/${ids.vendor}/performance`, `/vendors/${ids.vendor}/reviews`, `/sub-orders/${ids.subOrder}`]) {
+    for (const path of [
+      `/vendors/${ids.vendor}`,
+      `/vendors/${ids.vendor}/documents`,
+      `/vendors/${ids.vendor}/balance`,
+      `/vendors/${ids.vendor}/performance`,
+      `/vendors/${ids.vendor}/reviews`,
+      `/sub-orders/${ids.subOrder}`,
+    ]) {
       expect((await get(path)).status, path).toBe(404);
     }
     const writes: Array<[string, string, unknown?]> = [
@@ -153,7 +175,15 @@ describe('marketplace end to end', () => {
     expect(staff.body.data.map((r: any) => r['VendorOrders.vendorId']).sort()).toEqual([a.id, b.id].sort());
     const own = await query(orders, { bearer: a.token });
     expect(own.status, own.text).toBe(200);
-    expect(own.body.data).toEqual([expect.objectContaining({ 'VendorOrders.vendorId': a.id, 'VendorOrders.count': 1, 'VendorOrders.revenue': 16_000, 'VendorOrders.commissionPaid': 2_425, 'VendorOrders.netPayout': 13_575 })]);
+    expect(own.body.data).toEqual([
+      expect.objectContaining({
+        'VendorOrders.vendorId': a.id,
+        'VendorOrders.count': 1,
+        'VendorOrders.revenue': 16_000,
+        'VendorOrders.commissionPaid': 2_425,
+        'VendorOrders.netPayout': 13_575,
+      }),
+    ]);
     const balance = await query({ measures: ['VendorBalance.totalCredits', 'VendorBalance.totalDebits', 'VendorBalance.netBalance'] }, { bearer: b.token });
     expect(balance.body.data).toEqual([{ 'VendorBalance.totalCredits': 2_525, 'VendorBalance.totalDebits': 2_525, 'VendorBalance.netBalance': 0 }]);
     const reviews = await query({ measures: ['VendorReviews.count', 'VendorReviews.averageRating'] }, { bearer: b.token });

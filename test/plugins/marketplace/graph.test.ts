@@ -92,7 +92,11 @@ describe('marketplace operations in the graph', () => {
   });
 
   it('refuse a vendor user the customer’s whole order, and the Stripe account of its own vendor', async () => {
-    const res = await t.graphql('{ marketplaceVendorMeOrders(limit: 5) { data { id orderId order { id customerEmail } vendor { id name stripeAccountId } } } }', {}, { bearer: a.token });
+    const res = await t.graphql(
+      '{ marketplaceVendorMeOrders(limit: 5) { data { id orderId order { id customerEmail } vendor { id name stripeAccountId } } } }',
+      {},
+      { bearer: a.token },
+    );
     expect(res.body.errors, JSON.stringify(res.body.errors)).toBeUndefined();
     const data = (res.body.data as any).marketplaceVendorMeOrders.data;
     expect(data.length).toBeGreaterThan(0);

@@ -73,7 +73,11 @@ export async function sale(store: Store, v: Vendor, customer: { token: string },
   const placed = await pay(store, await buy(store, [{ entityId: p, quantity }], { bearer: customer.token }));
   const [sub] = (await store.t.request(`${M}/sub-orders?orderId=${placed.id}`, { apiKey: store.admin })).body.data;
   for (const action of actions) {
-    const res = await store.t.request(`${M}/vendor/me/orders/${sub.id}/${action}`, { method: 'POST', bearer: v.token, ...(action === 'ship' ? { body: { trackingNumber: 'T', carrier: 'UPS' } } : {}) });
+    const res = await store.t.request(`${M}/vendor/me/orders/${sub.id}/${action}`, {
+      method: 'POST',
+      bearer: v.token,
+      ...(action === 'ship' ? { body: { trackingNumber: 'T', carrier: 'UPS' } } : {}),
+    });
     expect(res.status, res.text).toBe(200);
   }
   return { sub, order: placed, entityId: p };

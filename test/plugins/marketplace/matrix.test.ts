@@ -16,7 +16,20 @@ import { accessRefusal } from '../../../src/graphql/operation.js';
 import { permissionsFromMap } from '../../../src/auth/permissions.js';
 import { keyAlone } from '../../security/matrix-support.js';
 import { buildSchema } from '../../../src/schema.js';
-import { buildRequest, hintFor, IdPool, invalidArbitrary, junk, queryParam, registryRoutes, resolveRefs, uuidsIn, validArbitrary, type Credential, type Route } from '../../security/registry-inputs.js';
+import {
+  buildRequest,
+  hintFor,
+  IdPool,
+  invalidArbitrary,
+  junk,
+  queryParam,
+  registryRoutes,
+  resolveRefs,
+  uuidsIn,
+  validArbitrary,
+  type Credential,
+  type Route,
+} from '../../security/registry-inputs.js';
 import { graphqlDocument } from '../../security/matrix-support.js';
 import { M, buy, startMarketplace, vendor, vendorProduct, type Vendor } from './helpers.js';
 
@@ -30,7 +43,8 @@ const mine = new Set<string>();
 const actors: Array<{ name: string; credential: Credential; permissions: string[] | null; kind?: 'user' | 'apiKey'; customerId?: string; other?: boolean }> = [];
 
 /** Routes whose handler also needs an identity: the vendor's (portal, response) or a customer's (review). */
-const IDENTITY = /^marketplaceVendorMe|^marketplaceDisputeRespond$|^marketplaceVendorReviewCreate$|^marketplace(Dispute|Return)(Create|ShipBack|Escalate|Receive)$|^marketplaceDisputes$/;
+const IDENTITY =
+  /^marketplaceVendorMe|^marketplaceDisputeRespond$|^marketplaceVendorReviewCreate$|^marketplace(Dispute|Return)(Create|ShipBack|Escalate|Receive)$|^marketplaceDisputes$/;
 
 beforeAll(async () => {
   ({ t, store } = await startMarketplace());
@@ -43,7 +57,9 @@ beforeAll(async () => {
     expect((await t.request(`${M}/vendor/me/orders/${sub.id}/${action}`, { method: 'POST', bearer: v.token, ...(body ? { body } : {}) })).status).toBe(200);
   }
   expect((await t.request(`${M}/disputes`, { bearer: customer.token, body: { subOrderId: sub.id, reason: 'x' } })).status).toBe(201);
-  expect((await t.request(`${M}/returns`, { bearer: customer.token, body: { subOrderId: sub.id, reason: 'x', lines: [{ subOrderLineId: sub.lines[0].id, quantity: 1 }] } })).status).toBe(201);
+  expect(
+    (await t.request(`${M}/returns`, { bearer: customer.token, body: { subOrderId: sub.id, reason: 'x', lines: [{ subOrderLineId: sub.lines[0].id, quantity: 1 }] } })).status,
+  ).toBe(201);
   expect((await t.request(`${M}/vendors/${v.id}/reviews`, { bearer: customer.token, body: { subOrderId: sub.id, rating: 5 } })).status).toBe(201);
   expect((await t.request(`${M}/commission-rules`, { apiKey: store.admin, body: { name: 'global', rateBps: 100 } })).status).toBe(201);
   for (const id of [v.id, sub.id, placed.id]) mine.add(id);
@@ -54,7 +70,12 @@ beforeAll(async () => {
   actors.push(
     { name: 'anonymous', credential: {}, permissions: null },
     { name: 'customer', credential: { bearer: customer.token }, permissions: roles.customer!, kind: 'user', customerId: 'c' },
-    { name: 'storefront key', credential: { apiKey: store.storefront }, permissions: keyAlone(permissionsFromMap(t.app.config.apiKeyScopes.storefront!.permissions)), kind: 'apiKey' },
+    {
+      name: 'storefront key',
+      credential: { apiKey: store.storefront },
+      permissions: keyAlone(permissionsFromMap(t.app.config.apiKeyScopes.storefront!.permissions)),
+      kind: 'apiKey',
+    },
     { name: 'staff', credential: { bearer: staff.token }, permissions: roles.staff!, kind: 'user' },
     { name: 'vendor user', credential: { bearer: v.token }, permissions: roles.vendor!, kind: 'user' },
     { name: 'admin of another organization', credential: { apiKey: await t.apiKey('admin', { organizationId: other.id }) }, permissions: ['*:*'], kind: 'apiKey', other: true },
@@ -79,7 +100,8 @@ describe('marketplace under the generic checks', () => {
         const want = refusal ? (refusal.code === 'UNAUTHORIZED' ? 401 : 403) : null;
         if (res.status >= 500) problems.push(`${label}: server error ${res.text.slice(0, 200)}`);
         else if (want !== null && res.status !== want) problems.push(`${label}: expected ${want}`);
-        else if (want === null && (res.status === 401 || (res.status === 403 && !IDENTITY.test(route.name)))) problems.push(`${label}: expected access (${res.text.slice(0, 160)})`);
+        else if (want === null && (res.status === 401 || (res.status === 403 && !IDENTITY.test(route.name))))
+          problems.push(`${label}: expected access (${res.text.slice(0, 160)})`);
         if (res.status >= 400 && !(res.body?.error?.code && res.body?.error?.message)) problems.push(`${label}: no error envelope`);
         if (actor.other && res.status < 300) {
           const sent = uuidsIn(request.path + JSON.stringify(request.body ?? null));
@@ -125,7 +147,14 @@ describe('marketplace under the generic checks', () => {
         const pathParams = parameters.filter((p) => p.in === 'path');
         const live: Record<string, string> = {};
         for (const p of pathParams) live[p.name] = hintFor(p.name, p.schema) ?? (await pool.idFor(p.name)) ?? '00000000-0000-4000-8000-000000000000';
-        const pathArb = fc.record(Object.fromEntries(pathParams.map((p) => [p.name, fc.oneof({ weight: 3, arbitrary: fc.constant(live[p.name]!) }, { weight: 1, arbitrary: junk.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))) })])));
+        const pathArb = fc.record(
+          Object.fromEntries(
+            pathParams.map((p) => [
+              p.name,
+              fc.oneof({ weight: 3, arbitrary: fc.constant(live[p.name]!) }, { weight: 1, arbitrary: junk.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))) }),
+            ]),
+          ),
+        );
         const queryParams = parameters.filter((p) => p.in === 'query');
         const queryArb = fc.record(Object.fromEntries(queryParams.map((p) => [p.name, fc.oneof(validArbitrary(p.schema), junk)])), { requiredKeys: [] });
         const bodyArb = bodySchema ? fc.oneof(validArbitrary(bodySchema), invalidArbitrary(bodySchema)) : fc.constant(undefined);
@@ -139,7 +168,8 @@ describe('marketplace under the generic checks', () => {
               const m = method.toUpperCase();
               const res = await t.request(url, { method: m, apiKey: store.admin, ...(body !== undefined && m !== 'GET' && m !== 'DELETE' ? { body } : {}) });
               if (res.status >= 500) throw new Error(`${m} ${url} → ${res.status} ${res.text.slice(0, 300)}`);
-              if (res.status >= 400 && !(typeof res.body?.error?.code === 'string' && typeof res.body?.error?.message === 'string')) throw new Error(`${m} ${url} → ${res.status} without the envelope`);
+              if (res.status >= 400 && !(typeof res.body?.error?.code === 'string' && typeof res.body?.error?.message === 'string'))
+                throw new Error(`${m} ${url} → ${res.status} without the envelope`);
             }),
             { numRuns: 8, endOnFailure: true },
           );

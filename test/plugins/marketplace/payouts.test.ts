@@ -88,7 +88,12 @@ describe('marketplace payouts', () => {
     // two workers at once
     await twoWorkersAtOnce(10);
     const payouts = (await t.request(`${M}/payouts?limit=100`, admin())).body.data;
-    expect(payouts.map((p: any) => [p.vendorId, p.amount, p.status]).sort()).toEqual([[a.id, netA, 'paid'], [b.id, netB, 'paid']].sort());
+    expect(payouts.map((p: any) => [p.vendorId, p.amount, p.status]).sort()).toEqual(
+      [
+        [a.id, netA, 'paid'],
+        [b.id, netB, 'paid'],
+      ].sort(),
+    );
     expect(calls).toHaveLength(2);
     expect(await balance(a.id)).toMatchObject({ totalCredits: netA, totalDebits: netA, balance: 0, available: 0 });
     expect(await balance(b.id)).toMatchObject({ balance: 0 });
@@ -134,8 +139,14 @@ describe('marketplace payouts', () => {
     for (let round = 0; round < 20; round += 1) {
       const net = await deliveredSale(a, 1_000 + round);
       const before = calls.length;
-      const runs = await race(t.url, [0, 1].map(() => ({ path: `${M}/payouts/run`, apiKey: store.admin })));
-      expect(runs.map((r) => r.status), runs.map((r) => r.text).join('\n')).toEqual([202, 202]);
+      const runs = await race(
+        t.url,
+        [0, 1].map(() => ({ path: `${M}/payouts/run`, apiKey: store.admin })),
+      );
+      expect(
+        runs.map((r) => r.status),
+        runs.map((r) => r.text).join('\n'),
+      ).toEqual([202, 202]);
       // a second job beside the one the runs left (a later run replaces a waiting one): the vendor lock, not the job key, must hold
       await enqueuePayouts(org);
       await twoWorkersAtOnce(1);

@@ -29,7 +29,9 @@ beforeAll(async () => {
       transfers.push({ key: req.headers['idempotency-key'] as string | undefined, body: new URLSearchParams(raw), auth: req.headers.authorization });
       if (decline > 0) {
         decline -= 1;
-        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { type: 'invalid_request_error', code: 'insufficient_funds', message: 'Insufficient funds in the platform balance' } }));
+        res
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { type: 'invalid_request_error', code: 'insufficient_funds', message: 'Insufficient funds in the platform balance' } }));
         return;
       }
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: `tr_${transfers.length}`, object: 'transfer' }));
@@ -37,7 +39,10 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
-  ({ t, store } = await startMarketplace({ holdingPeriodDays: 0, payoutAdapter: stripePayoutAdapter('sk_test_marketplace', { api: { host: '127.0.0.1', port, protocol: 'http' } }) }));
+  ({ t, store } = await startMarketplace({
+    holdingPeriodDays: 0,
+    payoutAdapter: stripePayoutAdapter('sk_test_marketplace', { api: { host: '127.0.0.1', port, protocol: 'http' } }),
+  }));
 });
 afterAll(async () => {
   await t?.close();

@@ -20,7 +20,8 @@ const inDays = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString(
 const admin = () => ({ apiKey: store.admin });
 const subOrdersOf = async (orderId: string) => (await t.request(`${M}/sub-orders?orderId=${orderId}`, admin())).body.data as any[];
 const order = async (id: string) => (await t.request(`/api/orders/${id}`, admin())).body.data;
-const portal = (v: Vendor, id: string, action: string, body?: unknown) => t.request(`${M}/vendor/me/orders/${id}/${action}`, { method: 'POST', bearer: v.token, ...(body ? { body } : {}) });
+const portal = (v: Vendor, id: string, action: string, body?: unknown) =>
+  t.request(`${M}/vendor/me/orders/${id}/${action}`, { method: 'POST', bearer: v.token, ...(body ? { body } : {}) });
 
 beforeAll(async () => {
   ({ t, store } = await startMarketplace());
@@ -73,7 +74,10 @@ describe('sub-orders at checkout', () => {
     // alpha: 5% + 50 per line
     expect(sa).toMatchObject({ status: 'pending', subtotal: 15_000, total: 15_000, commissionTotal: 550 + 300, netAmount: 15_000 - 850, currency: 'USD' });
     expect(sa.lines.map((l: any) => [l.entityId, l.quantity, l.total, l.commissionAmount, l.commissionRule.name])).toEqual(
-      expect.arrayContaining([[pA1, 1, 10_000, 550, 'alpha'], [pA2, 2, 5_000, 300, 'alpha']]),
+      expect.arrayContaining([
+        [pA1, 1, 10_000, 550, 'alpha'],
+        [pA2, 2, 5_000, 300, 'alpha'],
+      ]),
     );
     // beta in ceramics: the vendor+category rule beats the category rule; the future one is not in force yet
     expect(sb).toMatchObject({ subtotal: 4_000, commissionTotal: 300, netAmount: 3_700 });
@@ -82,7 +86,12 @@ describe('sub-orders at checkout', () => {
     const o = await order(placed.id);
     expect(o.lineItems).toHaveLength(4);
     const vendorLines = new Set([...sa.lines, ...sb.lines].map((l: any) => l.orderLineId));
-    expect(o.lineItems.filter((l: any) => vendorLines.has(l.lineItemId)).map((l: any) => l.entityId).sort()).toEqual([pA1, pA2, pB].sort());
+    expect(
+      o.lineItems
+        .filter((l: any) => vendorLines.has(l.lineItemId))
+        .map((l: any) => l.entityId)
+        .sort(),
+    ).toEqual([pA1, pA2, pB].sort());
 
     // a category-only line of another vendor gets the category rule, a plain one the global rule
     const c = await vendor(t, store.admin, { name: 'Gamma' });
@@ -90,7 +99,12 @@ describe('sub-orders at checkout', () => {
     const pC2 = await vendorProduct(store, c.id, { price: 1_000 });
     await t.request(`/api/catalog/entities/${pC1}/categories/${category}`, { method: 'POST', apiKey: store.admin });
     const [sc] = await subOrdersOf((await buy(store, [{ entityId: pC1 }, { entityId: pC2 }])).id);
-    expect(sc.lines.map((l: any) => [l.entityId, l.commissionAmount, l.commissionRule.name])).toEqual(expect.arrayContaining([[pC1, 200, 'ceramics'], [pC2, 100, 'global']]));
+    expect(sc.lines.map((l: any) => [l.entityId, l.commissionAmount, l.commissionRule.name])).toEqual(
+      expect.arrayContaining([
+        [pC1, 200, 'ceramics'],
+        [pC2, 100, 'global'],
+      ]),
+    );
   });
 
   it('keep their commission when a rule is edited or deleted later; new checkouts use the rule as it is now', async () => {
@@ -116,7 +130,10 @@ describe('sub-orders at checkout', () => {
     const { guestCart, checkout } = await import('../../orders/helpers.js');
     const items = async (n: number, v: Vendor) => Promise.all(Array.from({ length: n }, () => vendorProduct(store, v.id, { price: 1_000 })));
     const cost = async (entityIds: string[]) => {
-      const cart = await guestCart(store, entityIds.map((entityId) => ({ entityId })));
+      const cart = await guestCart(
+        store,
+        entityIds.map((entityId) => ({ entityId })),
+      );
       const before = t.statements();
       const trips = t.roundTrips();
       const res = await checkout(store, cart);
@@ -132,7 +149,9 @@ describe('sub-orders at checkout', () => {
     const threeByOne = await cost([...(await items(1, a)), ...(await items(1, b)), ...(await items(1, await vendor(t, store.admin)))]);
     const perLineCore = (shopFour - shopOnly) / 3;
     const perVendor = threeByOne - twoByOne - perLineCore;
-    console.info(`checkout statements: shop only ${shopOnly} (+${perLineCore}/line), 2 vendors × 1 line ${twoByOne}, 2 vendors × 4 lines ${twoByFour}, 3 vendors × 1 line ${threeByOne}: +${perVendor} per vendor; round trips ${roundTrips.join(', ')}`);
+    console.info(
+      `checkout statements: shop only ${shopOnly} (+${perLineCore}/line), 2 vendors × 1 line ${twoByOne}, 2 vendors × 4 lines ${twoByFour}, 3 vendors × 1 line ${threeByOne}: +${perVendor} per vendor; round trips ${roundTrips.join(', ')}`,
+    );
     // more lines per vendor cost only what the core spends per line; a vendor costs a fixed few
     expect(twoByFour - twoByOne).toBe(6 * perLineCore);
     // the hook is set-based: vendors cost nothing more, and checkout stays within 12 round trips
@@ -206,7 +225,8 @@ describe('the vendor portal and the parent order', () => {
     expect(await available(store, pB)).toMatchObject({ onHand: 10, reserved: 1 });
     expect((await portal(a, sa.id, 'cancel')).body.error.code).toBe('INVALID_TRANSITION');
     // the admin moves B through the same table
-    const patch = (status: string, body: Record<string, unknown> = {}) => t.request(`${M}/sub-orders/${sb.id}/status`, { method: 'PATCH', apiKey: store.admin, body: { status, ...body } });
+    const patch = (status: string, body: Record<string, unknown> = {}) =>
+      t.request(`${M}/sub-orders/${sb.id}/status`, { method: 'PATCH', apiKey: store.admin, body: { status, ...body } });
     expect((await patch('shipped', { trackingNumber: 'X', carrier: 'DHL' })).body.error.code).toBe('INVALID_TRANSITION');
     expect((await patch('confirmed')).status).toBe(200);
     expect((await patch('shipped')).status).toBe(422);
@@ -288,8 +308,14 @@ describe('the vendor portal and the parent order', () => {
     expect(many).toBe(one);
     // every list route of the plugin, first page of 1 vs 100
     for (const [path, auth] of [
-      ['/vendors', admin()], ['/commission-rules', admin()], ['/payouts', admin()], ['/disputes', admin()],
-      [`/vendors/${a.id}/reviews`, admin()], ['/vendor/me/orders', { bearer: a.token }], ['/vendor/me/payouts', { bearer: a.token }], ['/vendor/me/reviews', { bearer: a.token }],
+      ['/vendors', admin()],
+      ['/commission-rules', admin()],
+      ['/payouts', admin()],
+      ['/disputes', admin()],
+      [`/vendors/${a.id}/reviews`, admin()],
+      ['/vendor/me/orders', { bearer: a.token }],
+      ['/vendor/me/payouts', { bearer: a.token }],
+      ['/vendor/me/reviews', { bearer: a.token }],
     ] as const) {
       const statements = async (limit: number) => {
         const before = t.statements();

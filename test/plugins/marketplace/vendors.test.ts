@@ -12,9 +12,12 @@ let store: Store;
 let manager: string;
 
 beforeAll(async () => {
-  ({ t, store } = await startMarketplace({}, {
-    apiKeyScopes: { mkt_manager: { prefix: 'cs_mktm_', description: 'marketplace staff', permissions: { marketplace: ['read', 'manage'] } } },
-  }));
+  ({ t, store } = await startMarketplace(
+    {},
+    {
+      apiKeyScopes: { mkt_manager: { prefix: 'cs_mktm_', description: 'marketplace staff', permissions: { marketplace: ['read', 'manage'] } } },
+    },
+  ));
   manager = await t.apiKey('mkt_manager');
 });
 afterAll(() => t?.close());
@@ -26,9 +29,20 @@ describe('marketplace vendors', () => {
     const doc = await t.request('/api/doc');
     const ops = Object.entries(doc.body.paths as Record<string, Record<string, unknown>>)
       .filter(([p]) => p.startsWith('/api/marketplace/'))
-      .flatMap(([p, methods]) => Object.keys(methods).filter((m) => ['get', 'post', 'patch', 'put', 'delete'].includes(m)).map((m) => `${m.toUpperCase()} ${p}`));
+      .flatMap(([p, methods]) =>
+        Object.keys(methods)
+          .filter((m) => ['get', 'post', 'patch', 'put', 'delete'].includes(m))
+          .map((m) => `${m.toUpperCase()} ${p}`),
+      );
     expect(ops).toHaveLength(45);
-    expect(ops).toEqual(expect.arrayContaining(['POST /api/marketplace/vendors/{id}/documents/{docId}/approve', 'PATCH /api/marketplace/vendors/{id}/reviews/{reviewId}', 'POST /api/marketplace/payouts/run', 'POST /api/marketplace/vendor/me/orders/{id}/ship']));
+    expect(ops).toEqual(
+      expect.arrayContaining([
+        'POST /api/marketplace/vendors/{id}/documents/{docId}/approve',
+        'PATCH /api/marketplace/vendors/{id}/reviews/{reviewId}',
+        'POST /api/marketplace/payouts/run',
+        'POST /api/marketplace/vendor/me/orders/{id}/ship',
+      ]),
+    );
   });
 
   it('move pending → approved → suspended → approved, and pending → rejected with a reason; other moves are 422', async () => {
@@ -159,7 +173,10 @@ describe('marketplace vendors', () => {
   it('a vendor creates catalog entities carrying its vendorId and writes only its own', async () => {
     const v = await vendor(t, store.admin);
     const w = await vendor(t, store.admin);
-    const created = await t.request('/api/catalog/entities', { bearer: v.token, body: { type: 'product', slug: `vendor-bowl-${Date.now()}`, metadata: { vendorId: w.id, glaze: 'celadon' } } });
+    const created = await t.request('/api/catalog/entities', {
+      bearer: v.token,
+      body: { type: 'product', slug: `vendor-bowl-${Date.now()}`, metadata: { vendorId: w.id, glaze: 'celadon' } },
+    });
     expect(created.status, created.text).toBe(201);
     expect(created.body.data.metadata).toEqual({ vendorId: v.id, glaze: 'celadon' });
     const id = created.body.data.id;

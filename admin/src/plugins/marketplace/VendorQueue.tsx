@@ -47,7 +47,15 @@ export default function VendorQueue() {
         { key: 'name', title: 'Vendor', render: (v) => v.name },
         { key: 'email', title: 'Email', render: (v) => v.email },
         { key: 'at', title: 'Applied', render: (v) => dateTime(v.createdAt) },
-        { key: 'approve', title: 'Decision', render: (v) => <Button size="xs" onClick={() => onApprove(v.id)}>Approve</Button> },
+        {
+          key: 'approve',
+          title: 'Decision',
+          render: (v) => (
+            <Button size="xs" onClick={() => onApprove(v.id)}>
+              Approve
+            </Button>
+          ),
+        },
       ]}
     />
   );

@@ -210,7 +210,10 @@ function EditProduct({ id }: { id: string }) {
   });
 
   async function addOption() {
-    const values = optionValues.split(',').map((v) => v.trim()).filter(Boolean);
+    const values = optionValues
+      .split(',')
+      .map((v) => v.trim())
+      .filter(Boolean);
     const result = await createOption({ id: entity!.id, name: optionName.trim(), values });
     if (!result.error) {
       setOptionName('');
@@ -285,7 +288,11 @@ function EditProduct({ id }: { id: string }) {
           <Button variant="default" onClick={addOption} loading={optionState.fetching}>
             Add option type
           </Button>
-          <Button onClick={() => generate({ id: entity.id, skuPrefix: entity.slug.toUpperCase() }).then(reload)} loading={generateState.fetching} disabled={!entity.optionTypes?.length}>
+          <Button
+            onClick={() => generate({ id: entity.id, skuPrefix: entity.slug.toUpperCase() }).then(reload)}
+            loading={generateState.fetching}
+            disabled={!entity.optionTypes?.length}
+          >
             Generate variants
           </Button>
         </Group>
@@ -302,8 +309,17 @@ function EditProduct({ id }: { id: string }) {
             {(entity.variants ?? []).map((v) => (
               <Table.Tr key={v.id}>
                 <Table.Td>{v.sku}</Table.Td>
-                <Table.Td>{Object.entries(v.options).map(([k, val]) => `${k}: ${String(val)}`).join(', ')}</Table.Td>
-                <Table.Td>{(entity.pricing ?? []).filter((p) => p.variantId === v.id).map((p) => money(p.amount, p.currency)).join(', ') || '—'}</Table.Td>
+                <Table.Td>
+                  {Object.entries(v.options)
+                    .map(([k, val]) => `${k}: ${String(val)}`)
+                    .join(', ')}
+                </Table.Td>
+                <Table.Td>
+                  {(entity.pricing ?? [])
+                    .filter((p) => p.variantId === v.id)
+                    .map((p) => money(p.amount, p.currency))
+                    .join(', ') || '—'}
+                </Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>

@@ -116,7 +116,15 @@ export default function ProductList() {
         rows={rows}
         rowKey={(e) => e.id}
         columns={[
-          { key: 'title', title: 'Title', render: (e) => <Anchor component={Link} to={`/catalog/${e.id}`}>{e.title ?? e.slug}</Anchor> },
+          {
+            key: 'title',
+            title: 'Title',
+            render: (e) => (
+              <Anchor component={Link} to={`/catalog/${e.id}`}>
+                {e.title ?? e.slug}
+              </Anchor>
+            ),
+          },
           { key: 'slug', title: 'Slug', render: (e) => e.slug },
           { key: 'type', title: 'Type', render: (e) => e.type },
           { key: 'status', title: 'Status', render: (e) => <Badge variant="light">{e.status}</Badge> },

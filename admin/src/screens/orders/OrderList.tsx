@@ -83,11 +83,27 @@ export default function OrderList() {
         rows={page?.data ?? []}
         rowKey={(o) => o.id}
         columns={[
-          { key: 'number', title: 'Order', render: (o) => <Anchor component={Link} to={`/orders/${o.id}`}>{o.orderNumber}</Anchor> },
+          {
+            key: 'number',
+            title: 'Order',
+            render: (o) => (
+              <Anchor component={Link} to={`/orders/${o.id}`}>
+                {o.orderNumber}
+              </Anchor>
+            ),
+          },
           { key: 'placed', title: 'Placed', render: (o) => dateTime(o.placedAt) },
           { key: 'customer', title: 'Customer', render: (o) => o.customerEmail ?? '—' },
           { key: 'status', title: 'Status', render: (o) => <Badge variant="light">{o.status}</Badge> },
-          { key: 'payment', title: 'Payment', render: (o) => <Badge variant="outline" color="gray">{o.paymentStatus}</Badge> },
+          {
+            key: 'payment',
+            title: 'Payment',
+            render: (o) => (
+              <Badge variant="outline" color="gray">
+                {o.paymentStatus}
+              </Badge>
+            ),
+          },
           { key: 'total', title: 'Total', align: 'right', render: (o) => money(o.grandTotal, o.currency) },
         ]}
       />

@@ -25,7 +25,7 @@ defineOperation({
   name: 'catalogEntityAttributesSet',
   kind: 'mutation',
   summary: 'Set the localized attributes of an entity for one locale',
-  description: 'Replaces the locale\'s attributes: fields left out become null. Emits catalog.update (changes: attributes.<locale>).',
+  description: "Replaces the locale's attributes: fields left out become null. Emits catalog.update (changes: attributes.<locale>).",
   rest: { method: 'PUT', path: '/catalog/entities/:id/attributes/:locale' },
   access: { permission: PERMISSION.update },
   input: {

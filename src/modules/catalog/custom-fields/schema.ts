@@ -114,7 +114,10 @@ defineOperation({
   input: {
     id: entityId,
     fieldName: fieldNameSchema,
-    value: z.unknown().refine((v) => v !== undefined && v !== null, 'is required (a value, not null)').describe('The proposed value'),
+    value: z
+      .unknown()
+      .refine((v) => v !== undefined && v !== null, 'is required (a value, not null)')
+      .describe('The proposed value'),
     locale,
     source: z.string().min(1).max(64).default('api'),
     sourceStoreId: z.string().min(1).max(128).optional(),

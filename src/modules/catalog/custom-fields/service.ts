@@ -43,7 +43,8 @@ export async function validateCustomFields(db: Db | Tx, ctx: CatalogCtx, entityT
   for (const [name, value] of entries) {
     const definition = definitions.get(name);
     // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
-    const problem = fieldProblem(definition, entityType) ?? (value === null ? (definition!.required ? 'is required and cannot be cleared' : null) : valueProblem(definition!, value));
+    const problem =
+      fieldProblem(definition, entityType) ?? (value === null ? (definition!.required ? 'is required and cannot be cleared' : null) : valueProblem(definition!, value));
     if (problem) issues.push({ field: `customFields.${name}`, message: problem });
     else if (value === null) result.clear.push(name);
     else result.set.push({ name, value });

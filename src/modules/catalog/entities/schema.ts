@@ -15,9 +15,11 @@ const include = z
   .string()
   .max(500)
   .optional()
-  .describe('Comma-separated embeds: attributes, variants, optionTypes, categories, brands, customFields (and those of installed modules: media, inventory, pricing, availability). An unknown or unavailable name is 422.');
+  .describe(
+    'Comma-separated embeds: attributes, variants, optionTypes, categories, brands, customFields (and those of installed modules: media, inventory, pricing, availability). An unknown or unavailable name is 422.',
+  );
 const includeNote = () => `Embeddable now: ${availableIncludes().join(', ')}.`;
-const taxClassId = z.guid().nullable().optional().describe('Tax class (tax module); a variant\'s own class wins over it');
+const taxClassId = z.guid().nullable().optional().describe("Tax class (tax module); a variant's own class wins over it");
 const sourceStoreId = z.string().min(1).max(128).nullable().optional().describe('Connected store this entity is sourced from; setting it needs catalog:sync');
 const locale = localeSchema.default(DEFAULT_LOCALE).describe('Locale of the customFields values in this request, default en');
 

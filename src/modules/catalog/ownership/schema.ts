@@ -32,7 +32,11 @@ defineOperation({
   access: { permission: PERMISSION.update },
   input: {
     id,
-    fieldPath: z.string().min(1).max(200).regex(/^[A-Za-z0-9_\-.[\]]+$/, 'letters, digits, _, -, ., [ and ] only'),
+    fieldPath: z
+      .string()
+      .min(1)
+      .max(200)
+      .regex(/^[A-Za-z0-9_\-.[\]]+$/, 'letters, digits, _, -, ., [ and ] only'),
     owner: z.enum(OWNERS),
     storeId: storeId.nullable().optional(),
     variantId: z.guid().nullable().optional(),

@@ -3,18 +3,7 @@ import { z } from 'zod';
 import { defineOperation } from '../../../graphql/operation.js';
 import { pageOf } from '../../../graphql/pagination.js';
 import { pageInput } from '../../../graphql/zod-args.js';
-import {
-  addMembership,
-  createBrand,
-  createCategory,
-  deleteBrand,
-  deleteCategory,
-  listBrands,
-  listCategories,
-  removeMembership,
-  updateBrand,
-  updateCategory,
-} from './service.js';
+import { addMembership, createBrand, createCategory, deleteBrand, deleteCategory, listBrands, listCategories, removeMembership, updateBrand, updateCategory } from './service.js';
 import { PERMISSION, jsonObject, slugSchema } from '../shared.js';
 import { CatalogBrandRef, CatalogCategoryRef, CatalogEntityRef } from '../types.js';
 

@@ -216,7 +216,8 @@ type Kind = 'categories' | 'brands';
 
 async function assertTarget(ctx: CatalogCtx, kind: Kind, targetId: string): Promise<void> {
   const where = { id: targetId, organizationId: ctx.organization.id };
-  const found = kind === 'categories' ? await ctx.db.catalogCategory.findFirst({ where, select: { id: true } }) : await ctx.db.catalogBrand.findFirst({ where, select: { id: true } });
+  const found =
+    kind === 'categories' ? await ctx.db.catalogCategory.findFirst({ where, select: { id: true } }) : await ctx.db.catalogBrand.findFirst({ where, select: { id: true } });
   if (!found) throw notFound(kind === 'categories' ? 'Category' : 'Brand');
 }
 

@@ -23,7 +23,7 @@ const optionValue = z.string().min(1).max(200);
 const sku = z.string().trim().min(1).max(100).describe('Stock keeping unit, unique per organization; generated from the entity slug and option values when omitted');
 const variantFields = {
   title: z.string().max(500).optional().describe('Defaults to the option values joined by " / "'),
-  taxClassId: z.guid().nullable().optional().describe('Tax class of this variant; wins over the entity\'s'),
+  taxClassId: z.guid().nullable().optional().describe("Tax class of this variant; wins over the entity's"),
   metadata: jsonObject.optional(),
 };
 /** Weights and dimensions: whole grams or millimetres, up to 10 t / 10 km; null clears. */
@@ -47,7 +47,7 @@ defineOperation({
     id,
     name: axisName.describe('Axis name, e.g. size or color'),
     label: z.string().max(200).optional(),
-    sortOrder: z.number().int().min(0).max(10_000).optional().describe('Position among the entity\'s axes; default last'),
+    sortOrder: z.number().int().min(0).max(10_000).optional().describe("Position among the entity's axes; default last"),
     values: z.array(optionValue).max(MAX_VALUES_PER_AXIS).optional().describe('Values to create with the axis, in display order'),
   },
   output: CatalogOptionTypeRef,
@@ -77,7 +77,7 @@ defineOperation({
   summary: 'Create one variant',
   description:
     'Pick its option values either by id (`optionValueIds`) or by name (`options`: { "size": "L" }); they must exist on the entity, ' +
-    'at most one per option type. No values makes the entity\'s default variant. A duplicate SKU or an existing combination is 409. ' +
+    "at most one per option type. No values makes the entity's default variant. A duplicate SKU or an existing combination is 409. " +
     'Emits catalog.update (changes: variants).',
   rest: { method: 'POST', path: '/catalog/entities/:id/variants', status: 201 },
   access: { permission: PERMISSION.update },
@@ -118,12 +118,15 @@ defineOperation({
   description:
     'Body `{ options: { <axis>: <value>, ... }, sku? }`: missing option types and values are created, then the variant with exactly ' +
     'that combination is returned (200) or created (201) with zero stock seeded by the inventory module when it is installed. ' +
-    'A given sku that differs from the existing variant\'s is 409. Concurrent calls for one combination create it once.',
+    "A given sku that differs from the existing variant's is 409. Concurrent calls for one combination create it once.",
   rest: { method: 'POST', path: '/catalog/entities/:id/variants/quick', status: 201, otherStatuses: [200] },
   access: { permission: PERMISSION.update },
   input: {
     id,
-    options: z.record(axisName, optionValue).refine((o) => Object.keys(o).length <= MAX_AXES, `at most ${MAX_AXES} axes`).describe('Option values by axis name'),
+    options: z
+      .record(axisName, optionValue)
+      .refine((o) => Object.keys(o).length <= MAX_AXES, `at most ${MAX_AXES} axes`)
+      .describe('Option values by axis name'),
     sku: sku.optional(),
     ...variantFields,
   },

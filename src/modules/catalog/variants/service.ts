@@ -39,7 +39,10 @@ export function optionKey(valueIds: readonly string[]): string {
 }
 
 function skuPart(text: string): string {
-  return text.toUpperCase().replace(/[^A-Z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  return text
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
 }
 
 /** `BLUE-TEE-RED-L`: the prefix (default the entity slug) then each option value. */
@@ -197,7 +200,13 @@ interface NewVariant {
   metadata?: Json;
 }
 
-async function insertVariants(tx: Tx, ctx: CatalogCtx, entity: { id: string; slug: string }, combos: Array<{ picks: Pick1[] } & NewVariant>, skuPrefix?: string): Promise<string[]> {
+async function insertVariants(
+  tx: Tx,
+  ctx: CatalogCtx,
+  entity: { id: string; slug: string },
+  combos: Array<{ picks: Pick1[] } & NewVariant>,
+  skuPrefix?: string,
+): Promise<string[]> {
   for (const id of new Set(combos.map((c) => c.taxClassId).filter(Boolean))) await assertTaxClass(tx, ctx, id);
   const rows = combos.map((combo) => {
     const values = combo.picks.map((p) => p.value);
@@ -219,7 +228,11 @@ async function insertVariants(tx: Tx, ctx: CatalogCtx, entity: { id: string; slu
     row.picks.map((p) => ({ variantId: row.id, optionTypeId: p.optionTypeId, optionValueId: p.optionValueId, organizationId: ctx.organization.id })),
   );
   if (links.length) await tx.catalogVariantOption.createMany({ data: links });
-  await runVariantsCreated(tx, ctx, rows.map((row) => ({ id: row.id, entityId: entity.id, sku: row.sku })));
+  await runVariantsCreated(
+    tx,
+    ctx,
+    rows.map((row) => ({ id: row.id, entityId: entity.id, sku: row.sku })),
+  );
   return rows.map((row) => row.id);
 }
 
@@ -300,7 +313,14 @@ function assertMatrixSize(axes: Pick1[][], field: string): void {
   if (size > MAX_MATRIX) throw invalid(field, `the matrix would have ${size} combinations; at most ${MAX_MATRIX} per call`);
 }
 
-async function fillMatrix(tx: Tx, ctx: CatalogCtx, entity: { id: string; slug: string }, combos: Pick1[][], skuPrefix: string | undefined, typesChanged: boolean): Promise<VariantMatrix> {
+async function fillMatrix(
+  tx: Tx,
+  ctx: CatalogCtx,
+  entity: { id: string; slug: string },
+  combos: Pick1[][],
+  skuPrefix: string | undefined,
+  typesChanged: boolean,
+): Promise<VariantMatrix> {
   const present = await tx.catalogVariant.findMany({ where: { organizationId: ctx.organization.id, entityId: entity.id }, select: { id: true, optionKey: true } });
   const byKey = new Map(present.map((v) => [v.optionKey, v.id]));
   const existingIds: string[] = [];

@@ -90,7 +90,10 @@ export async function documentData(ctx: OrdersCtx, orderId: string, kind: 'invoi
     });
   }
   const branding = settings.branding as Branding;
-  const shippingLines = await ctx.db.orderShippingLine.findMany({ where: { organizationId: ctx.organization.id, orderId: row.id }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  const shippingLines = await ctx.db.orderShippingLine.findMany({
+    where: { organizationId: ctx.organization.id, orderId: row.id },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  });
   const order = { ...orderView(row), shippingLines: shippingLines.map(shippingLineView) };
   return {
     order,

@@ -39,7 +39,7 @@ export function storeIdentity(data: DocumentData): string[] {
 function accent(data: DocumentData): string {
   // Settings validate primaryColor as #rrggbb; anything else falls back rather than reaching CSS.
   // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
-    return /^#[0-9a-fA-F]{6}$/.test(data.branding.primaryColor ?? '') ? data.branding.primaryColor! : '#222222';
+  return /^#[0-9a-fA-F]{6}$/.test(data.branding.primaryColor ?? '') ? data.branding.primaryColor! : '#222222';
 }
 
 export function page(title: string, data: DocumentData, body: string): string {

@@ -34,7 +34,11 @@ export function renderInvoicePdf(data: DocumentData): Promise<Buffer> {
 
   // Header: store identity left, invoice identity right.
   const top = MARGIN;
-  doc.fillColor(accent).font('Helvetica-Bold').fontSize(18).text(data.storeName, MARGIN, top, { width: width / 2 });
+  doc
+    .fillColor(accent)
+    .font('Helvetica-Bold')
+    .fontSize(18)
+    .text(data.storeName, MARGIN, top, { width: width / 2 });
   doc.fillColor('#444444').font('Helvetica').fontSize(9);
   for (const line of storeIdentity(data)) doc.text(line, { width: width / 2 });
   const leftBottom = doc.y;
@@ -45,7 +49,12 @@ export function renderInvoicePdf(data: DocumentData): Promise<Buffer> {
   right(`Date: ${formatDate(data.invoicedAt ?? order.placedAt, locale, data.timeZone)}`, top + 38);
   right(`Order: ${order.number}`, top + 52);
   let y = Math.max(leftBottom, top + 70) + 14;
-  doc.moveTo(MARGIN, y).lineTo(MARGIN + width, y).lineWidth(2).strokeColor(accent).stroke();
+  doc
+    .moveTo(MARGIN, y)
+    .lineTo(MARGIN + width, y)
+    .lineWidth(2)
+    .strokeColor(accent)
+    .stroke();
   y += 14;
 
   // Bill to.
@@ -65,7 +74,10 @@ export function renderInvoicePdf(data: DocumentData): Promise<Buffer> {
     { title: 'Amount', x: MARGIN + width * 0.84, w: width * 0.16, align: 'right' as const },
   ];
   const row = (cells: string[], options: { bold?: boolean; color?: string } = {}) => {
-    doc.font(options.bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(9).fillColor(options.color ?? '#222222');
+    doc
+      .font(options.bold ? 'Helvetica-Bold' : 'Helvetica')
+      .fontSize(9)
+      .fillColor(options.color ?? '#222222');
     // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     const heights = cells.map((cell, i) => doc.heightOfString(cell, { width: cols[i]!.w }));
     const height = Math.max(...heights);
@@ -76,9 +88,17 @@ export function renderInvoicePdf(data: DocumentData): Promise<Buffer> {
     // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     cells.forEach((cell, i) => doc.text(cell, cols[i]!.x, y, { width: cols[i]!.w, align: cols[i]!.align }));
     y += height + 6;
-    doc.moveTo(MARGIN, y - 3).lineTo(MARGIN + width, y - 3).lineWidth(0.5).strokeColor('#dddddd').stroke();
+    doc
+      .moveTo(MARGIN, y - 3)
+      .lineTo(MARGIN + width, y - 3)
+      .lineWidth(0.5)
+      .strokeColor('#dddddd')
+      .stroke();
   };
-  row(cols.map((c) => c.title.toUpperCase()), { bold: true, color: '#555555' });
+  row(
+    cols.map((c) => c.title.toUpperCase()),
+    { bold: true, color: '#555555' },
+  );
   for (const line of order.lineItems) {
     row([
       `${line.title}\n${line.sku}`,
@@ -95,19 +115,30 @@ export function renderInvoicePdf(data: DocumentData): Promise<Buffer> {
   const totals: Array<[string, string, boolean?]> = [['Subtotal', money(order.subtotal)]];
   if (order.discountTotal) totals.push(['Discounts', `-${money(order.discountTotal)}`]);
   for (const t of data.taxes) if (t.tax > 0 || t.rateBps > 0) totals.push([`Tax ${formatRate(t.rateBps)} on ${money(t.base)}`, money(t.tax)]);
-  totals.push([data.pricesIncludeTax ? 'Tax included' : 'Tax total', money(order.taxTotal)], [order.shippingLines?.length ? `Shipping (${order.shippingLines.map((l) => l.name).join(', ')})` : 'Shipping', money(order.shippingTotal)], ['Total', money(order.grandTotal), true]);
+  totals.push(
+    [data.pricesIncludeTax ? 'Tax included' : 'Tax total', money(order.taxTotal)],
+    [order.shippingLines?.length ? `Shipping (${order.shippingLines.map((l) => l.name).join(', ')})` : 'Shipping', money(order.shippingTotal)],
+    ['Total', money(order.grandTotal), true],
+  );
   if (data.taxNote) totals.push([data.taxNote, '']);
   if (order.refundedAmount) totals.push(['Refunded', `-${money(order.refundedAmount)}`]);
   const labelX = MARGIN + width * 0.45;
   for (const [label, value, bold] of totals) {
-    doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(bold ? 11 : 9).fillColor('#222222');
+    doc
+      .font(bold ? 'Helvetica-Bold' : 'Helvetica')
+      .fontSize(bold ? 11 : 9)
+      .fillColor('#222222');
     doc.text(label, labelX, y, { width: width * 0.35 });
     doc.text(value, labelX + width * 0.35, y, { width: width * 0.2, align: 'right' });
     y += bold ? 18 : 14;
   }
 
   if (data.branding.receiptFooter) {
-    doc.font('Helvetica').fontSize(8).fillColor('#666666').text(data.branding.receiptFooter, MARGIN, Math.max(y + 20, doc.page.height - MARGIN - 40), { width, align: 'center' });
+    doc
+      .font('Helvetica')
+      .fontSize(8)
+      .fillColor('#666666')
+      .text(data.branding.receiptFooter, MARGIN, Math.max(y + 20, doc.page.height - MARGIN - 40), { width, align: 'center' });
   }
   doc.end();
   return done;

@@ -8,7 +8,10 @@ export function renderReceiptHtml(data: DocumentData): string {
   const { order, locale } = data;
   const money = (minor: number) => e(formatMoney(minor, order.currency, locale));
   const lines = order.lineItems
-    .map((line) => `<tr><td>${line.quantity} × ${e(line.title)}<div class="muted">${money(line.unitPrice)} · ${e(line.sku)}</div></td><td class="num">${money(line.totalPrice)}</td></tr>`)
+    .map(
+      (line) =>
+        `<tr><td>${line.quantity} × ${e(line.title)}<div class="muted">${money(line.unitPrice)} · ${e(line.sku)}</div></td><td class="num">${money(line.totalPrice)}</td></tr>`,
+    )
     .join('\n');
   return page(
     `Receipt ${order.number} · ${data.storeName}`,

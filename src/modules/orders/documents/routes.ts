@@ -10,7 +10,10 @@ const errors = {
   401: { description: 'No valid credentials (UNAUTHORIZED)', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } } },
   403: { description: 'Missing permission (FORBIDDEN)', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } } },
   404: { description: 'No such order for this caller (NOT_FOUND)', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } } },
-  409: { description: 'A cancelled order that was never invoiced has no invoice (CONFLICT)', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } } },
+  409: {
+    description: 'A cancelled order that was never invoiced has no invoice (CONFLICT)',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } },
+  },
 };
 
 function fileResponse(doc: RenderedDocument, disposition: 'inline' | 'attachment'): Response {
@@ -34,7 +37,8 @@ defineRawRoute({
   openapi: {
     operationId: 'orderInvoicePdfFile',
     summary: 'Fiscal PDF invoice of an order',
-    description: 'The first invoice of an order issues its sequential invoice number (INV-YYYY-NNNNNN). `:id` is the order UUID or number. GraphQL twin: `query { orderInvoicePdf }` (base64).',
+    description:
+      'The first invoice of an order issues its sequential invoice number (INV-YYYY-NNNNNN). `:id` is the order UUID or number. GraphQL twin: `query { orderInvoicePdf }` (base64).',
     tags: ['orders'],
     responses: { 200: { description: 'The PDF', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } }, ...errors },
   },

@@ -28,7 +28,9 @@ export function carrierRuntime(config: Config): CarrierRuntime {
     const settings = config.shipping.carrier;
     const send = tracedFetch(guardedFetch({ allowPrivate: allowsPrivateWebhookTargets(config), timeoutMs: settings.timeoutMs }), 'carrier');
     runtime = {
-      providers: settings.shippo.apiToken ? { shippo: shippoProvider({ apiUrl: settings.shippo.apiUrl, apiToken: settings.shippo.apiToken, timeoutMs: settings.timeoutMs, fetch: send }) } : {},
+      providers: settings.shippo.apiToken
+        ? { shippo: shippoProvider({ apiUrl: settings.shippo.apiUrl, apiToken: settings.shippo.apiToken, timeoutMs: settings.timeoutMs, fetch: send }) }
+        : {},
       cache: new TtlLru(settings.cacheSize, settings.cacheTtlMs),
     };
     runtimes.set(config, runtime);
@@ -57,7 +59,9 @@ export interface CarrierPrice {
 async function ratesOf(carrier: CarrierContext, provider: CarrierProviderName, request: CarrierRateRequest): Promise<CarrierRate[] | null> {
   const impl = carrier.runtime.providers[provider];
   if (!impl) return null;
-  const hash = createHash('sha256').update(JSON.stringify([provider, request])).digest('hex');
+  const hash = createHash('sha256')
+    .update(JSON.stringify([provider, request]))
+    .digest('hex');
   const key = `${carrier.organizationId}:${carrier.cartId ?? '-'}:${hash}`;
   let pending = carrier.runtime.cache.get(key);
   if (!pending) {

@@ -3,14 +3,7 @@
 // Adyen keeps an idempotent answer for at least 7 days and answers a repeated key with the first
 // result, so a retry after a dropped connection never authorises, captures or refunds twice.
 import { tracedFetch, tracingActive } from '../../../../observability/trace-context.js';
-import type {
-  AdyenAmount,
-  AdyenErrorBody,
-  AdyenModificationResponse,
-  AdyenPaymentDetailsRequest,
-  AdyenPaymentRequest,
-  AdyenPaymentResponse,
-} from './types.js';
+import type { AdyenAmount, AdyenErrorBody, AdyenModificationResponse, AdyenPaymentDetailsRequest, AdyenPaymentRequest, AdyenPaymentResponse } from './types.js';
 
 export interface AdyenClientOptions {
   apiKey: string;
@@ -126,7 +119,13 @@ export class AdyenClient {
       }
       if (!res.ok) {
         const e = (parsed ?? {}) as Partial<AdyenErrorBody>;
-        throw new AdyenApiError(res.status, String(e.errorCode ?? res.status), String(e.errorType ?? 'unknown'), String(e.message ?? `Adyen answered ${res.status}`), e.pspReference);
+        throw new AdyenApiError(
+          res.status,
+          String(e.errorCode ?? res.status),
+          String(e.errorType ?? 'unknown'),
+          String(e.message ?? `Adyen answered ${res.status}`),
+          e.pspReference,
+        );
       }
       return parsed as T;
     }

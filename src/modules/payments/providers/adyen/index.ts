@@ -16,7 +16,9 @@ registerPaymentProvider('adyen', ({ config }) => {
   const set = { apiKey: adyen.apiKey, merchantAccount: adyen.merchantAccount, hmacKey: adyen.hmacKey };
   const { apiKey, merchantAccount, hmacKey } = set;
   if (apiKey && merchantAccount && hmacKey) return new AdyenProvider({ apiKey, merchantAccount, hmacKey, apiBase: adyen.apiBase, timeoutMs });
-  const missing = Object.entries(set).filter(([, v]) => !v).map(([k]) => k);
+  const missing = Object.entries(set)
+    .filter(([, v]) => !v)
+    .map(([k]) => k);
   if (missing.length === 3) return null;
   const env: Record<string, string> = { apiKey: 'ADYEN_API_KEY', merchantAccount: 'ADYEN_MERCHANT_ACCOUNT', hmacKey: 'ADYEN_HMAC_KEY' };
   throw new ConfigError(`payments.adyen is partly configured: set ${missing.map((k) => `${env[k]} (payments.adyen.${k})`).join(', ')}`);

@@ -71,7 +71,11 @@ export function authorizeResultOf(res: AdyenPaymentResponse, capture: boolean, a
     case 'PresentToShopper': {
       const nextAction = nextActionOf(res.action);
       if (nextAction) return { status: 'requires_action', providerReference, nextAction };
-      return { status: 'failed', providerReference, failure: { code: 'Error', message: 'The payment needs a step this store cannot offer. Use another payment method.', declineCode: `no action for ${res.resultCode}` } };
+      return {
+        status: 'failed',
+        providerReference,
+        failure: { code: 'Error', message: 'The payment needs a step this store cannot offer. Use another payment method.', declineCode: `no action for ${res.resultCode}` },
+      };
     }
     // Asynchronous methods (bank transfers, some wallets): the outcome arrives as AUTHORISATION.
     case 'Pending':
@@ -102,7 +106,17 @@ const EVENTS: Record<string, (success: boolean, item: AdyenNotificationItem) => 
   OFFER_CLOSED: (ok) => (ok ? 'payment.failed' : 'ignored'),
 };
 
-const MODIFICATIONS = new Set(['CAPTURE', 'CAPTURE_FAILED', 'CANCELLATION', 'TECHNICAL_CANCEL', 'CANCEL_OR_REFUND', 'REFUND', 'REFUND_FAILED', 'REFUNDED_REVERSED', 'AUTHORISATION_ADJUSTMENT']);
+const MODIFICATIONS = new Set([
+  'CAPTURE',
+  'CAPTURE_FAILED',
+  'CANCELLATION',
+  'TECHNICAL_CANCEL',
+  'CANCEL_OR_REFUND',
+  'REFUND',
+  'REFUND_FAILED',
+  'REFUNDED_REVERSED',
+  'AUTHORISATION_ADJUSTMENT',
+]);
 const REFUNDS = new Set(['REFUND', 'REFUND_FAILED', 'REFUNDED_REVERSED']);
 
 /** One verified notification item as our event. Id: pspReference:eventCode:success, unique per Adyen notification. */

@@ -3,17 +3,7 @@
 // redirect or 3-D Secure step, /payments/{pspReference}/captures|cancels|refunds to modify, and
 // HMAC-signed standard notifications for the outcomes (modifications are asynchronous at Adyen:
 // their answers say `received`, the CAPTURE/CANCELLATION/REFUND notification says what happened).
-import type {
-  AuthorizeInput,
-  AuthorizeResult,
-  CaptureInput,
-  ConfirmInput,
-  HandledEvents,
-  OperationResult,
-  PaymentProvider,
-  RefundOpInput,
-  VoidInput,
-} from '../../provider.js';
+import type { AuthorizeInput, AuthorizeResult, CaptureInput, ConfirmInput, HandledEvents, OperationResult, PaymentProvider, RefundOpInput, VoidInput } from '../../provider.js';
 import { WebhookSignatureError } from '../../provider.js';
 import { AdyenApiError, AdyenClient, type AdyenClientOptions } from './client.js';
 import { verifyNotificationItem } from './hmac.js';
@@ -65,7 +55,14 @@ export class AdyenProvider implements PaymentProvider {
   async authorize(input: AuthorizeInput): Promise<AuthorizeResult> {
     const method = this.methodOf(input);
     if (!method) {
-      return { status: 'failed', providerReference: null, failure: { code: 'invalid_payment_method', message: "Adyen needs the payment method object from Adyen's Drop-in or Components (state.data.paymentMethod) as the payment method details." } };
+      return {
+        status: 'failed',
+        providerReference: null,
+        failure: {
+          code: 'invalid_payment_method',
+          message: "Adyen needs the payment method object from Adyen's Drop-in or Components (state.data.paymentMethod) as the payment method details.",
+        },
+      };
     }
     try {
       const res = await this.client.payments(
@@ -87,7 +84,8 @@ export class AdyenProvider implements PaymentProvider {
       );
       return authorizeResultOf(res, input.capture, input.amount);
     } catch (error) {
-      if (error instanceof AdyenApiError) return { status: 'failed', providerReference: error.pspReference ?? null, failure: { code: error.errorCode, message: shopperMessage(error), declineCode: error.message } };
+      if (error instanceof AdyenApiError)
+        return { status: 'failed', providerReference: error.pspReference ?? null, failure: { code: error.errorCode, message: shopperMessage(error), declineCode: error.message } };
       throw error;
     }
   }
@@ -100,14 +98,23 @@ export class AdyenProvider implements PaymentProvider {
       }),
     );
     if (Object.keys(details).length === 0) {
-      return { status: 'failed', providerReference: input.providerReference || null, failure: { code: 'missing_details', message: `Adyen's return parameters are missing: expected one of ${DETAIL_KEYS.join(', ')}` } };
+      return {
+        status: 'failed',
+        providerReference: input.providerReference || null,
+        failure: { code: 'missing_details', message: `Adyen's return parameters are missing: expected one of ${DETAIL_KEYS.join(', ')}` },
+      };
     }
     try {
       const res = await this.client.paymentDetails({ details }, input.idempotencyKey);
       // Whether Adyen captured was decided at /payments: the merchantReference echoed here says.
       return authorizeResultOf(res, capturesAutomatically(res.merchantReference), res.amount?.value ?? 0);
     } catch (error) {
-      if (error instanceof AdyenApiError) return { status: 'failed', providerReference: input.providerReference || null, failure: { code: error.errorCode, message: 'The payment could not be completed: start again.', declineCode: error.message } };
+      if (error instanceof AdyenApiError)
+        return {
+          status: 'failed',
+          providerReference: input.providerReference || null,
+          failure: { code: error.errorCode, message: 'The payment could not be completed: start again.', declineCode: error.message },
+        };
       throw error;
     }
   }
@@ -115,7 +122,10 @@ export class AdyenProvider implements PaymentProvider {
   async capture(input: CaptureInput): Promise<OperationResult> {
     // The idempotency key (`<paymentId>:capture:<n>`) is also the capture's reference, so the
     // CAPTURE notification names our payment.
-    return this.modification(() => this.client.capture(input.providerReference, { value: input.amount, currency: input.currency.toUpperCase() }, input.idempotencyKey, input.idempotencyKey), input.providerReference);
+    return this.modification(
+      () => this.client.capture(input.providerReference, { value: input.amount, currency: input.currency.toUpperCase() }, input.idempotencyKey, input.idempotencyKey),
+      input.providerReference,
+    );
   }
 
   async void(input: VoidInput): Promise<OperationResult> {
@@ -123,7 +133,10 @@ export class AdyenProvider implements PaymentProvider {
   }
 
   async refund(input: RefundOpInput): Promise<OperationResult> {
-    const res = await this.modification(() => this.client.refund(input.providerReference, { value: input.amount, currency: input.currency.toUpperCase() }, refundReference(input.refundId), input.idempotencyKey), null);
+    const res = await this.modification(
+      () => this.client.refund(input.providerReference, { value: input.amount, currency: input.currency.toUpperCase() }, refundReference(input.refundId), input.idempotencyKey),
+      null,
+    );
     return res;
   }
 
@@ -150,10 +163,12 @@ export class AdyenProvider implements PaymentProvider {
       throw new WebhookSignatureError('the body is not JSON');
     }
     const items = Array.isArray(parsed?.notificationItems) ? parsed.notificationItems.map((w) => w?.NotificationRequestItem) : null;
-    if (!items || items.length === 0 || items.some((item) => !item || typeof item !== 'object')) throw new WebhookSignatureError('not an Adyen notification (notificationItems[].NotificationRequestItem)');
+    if (!items || items.length === 0 || items.some((item) => !item || typeof item !== 'object'))
+      throw new WebhookSignatureError('not an Adyen notification (notificationItems[].NotificationRequestItem)');
     // Every item is verified before any is acted on: one bad signature refuses the delivery whole.
     items.forEach((item: AdyenNotificationItem, i) => {
-      if (!verifyNotificationItem(item, this.options.hmacKey)) throw new WebhookSignatureError(`notificationItems[${i}]: additionalData.hmacSignature does not match (HMAC key, or a changed payload)`);
+      if (!verifyNotificationItem(item, this.options.hmacKey))
+        throw new WebhookSignatureError(`notificationItems[${i}]: additionalData.hmacSignature does not match (HMAC key, or a changed payload)`);
     });
     return { events: items.map((item) => eventOf(item, this.options.merchantAccount)), acknowledgement: ACCEPTED };
   }
