@@ -320,12 +320,12 @@ export async function paginate<Row, View, Where, Order extends object>(ctx: List
     if (position.length !== keys.length || !position.every((v, i) => valueFits(keys[i]!, v))) {
       throw validationFailed([{ field: request.field, message: 'is not a cursor of this list' }]);
     }
-    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     where = {
       AND: [
         spec.where,
         keysetAfter(
           order,
+          // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
           position.map((v, i) => columnValue(keys[i]!, v)),
         ),
       ],

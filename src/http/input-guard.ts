@@ -57,8 +57,8 @@ export function findNul(root: unknown): string | null {
       const entries = Object.entries(value);
       for (const [key] of entries) if (key.includes('\u0000')) return join(path, key.replaceAll('\u0000', '\\u0000'));
       // A GraphQL document carries its own string escapes: "\u0000" inside `query` is a NUL too.
-      // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
       for (let i = entries.length - 1; i >= 0; i--)
+        // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
         stack.push({ value: entries[i]![1], path: join(path, entries[i]![0]), graphqlQuery: path === '' && entries[i]![0] === 'query' });
     }
   }

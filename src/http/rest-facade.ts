@@ -52,10 +52,12 @@ export function restFacade(options: RestFacadeOptions): Plugin & { sofa: () => S
     registered.map((op) => [
       `${op.kind === 'query' ? 'Query' : 'Mutation'}.${op.name}`,
       // sofa fills arguments by path parameter name: it gets the input keys (rest.pathArgs).
-      // biome-ignore lint/style/noNonNullAssertion: `registered` keeps only operations with a REST route
       {
+        // biome-ignore lint/style/noNonNullAssertion: `registered` keeps only operations with a REST route
         method: op.rest!.method,
+        // biome-ignore lint/style/noNonNullAssertion: `registered` keeps only operations with a REST route
         path: op.rest!.path.replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) => `:${restPathArg(op.rest!, name)}`),
+        // biome-ignore lint/style/noNonNullAssertion: `registered` keeps only operations with a REST route
         responseStatus: op.rest!.status ?? 200,
         tags: [op.tag],
         description: op.summary,

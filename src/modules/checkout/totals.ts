@@ -99,9 +99,9 @@ export function computeTotals(input: TotalsInput): Totals {
     direct.splice(0, direct.length, ...scaled);
     directSum = discount;
   }
-  // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   const spread = allocate(
     discount - directSum,
+    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     totals.map((t, i) => t - direct[i]!),
   );
   // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line

@@ -101,9 +101,9 @@ export const PaymentRef = builder.objectRef<PaymentView>('Payment').implement({
               orderBy: [{ receivedAt: 'asc' }, { eventId: 'asc' }],
               select: { eventId: true, type: true, outcome: true, receivedAt: true, paymentId: true },
             });
-            // biome-ignore lint/style/noNonNullAssertion: the query selects paymentId in ids, so it is never null here
             return groupBy(
               rows,
+              // biome-ignore lint/style/noNonNullAssertion: the query selects paymentId in ids, so it is never null here
               (r) => r.paymentId!,
               (r) => ({ eventId: r.eventId, type: r.type, outcome: r.outcome, receivedAt: r.receivedAt }),
             );

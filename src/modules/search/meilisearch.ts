@@ -131,8 +131,8 @@ interface MultiSearchResult {
 
 export function meilisearchEngine(config: Config): SearchEngine & { documents(ctx: CatalogCtx, entityIds: string[]): Promise<MeiliDocument[]> } {
   const settings = config.search.meilisearch;
-  // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   const client = new (meilisearchClient().Meilisearch)({
+    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     host: settings.host!,
     apiKey: settings.apiKey,
     timeout: settings.timeoutMs,

@@ -99,10 +99,10 @@ eventSubscribers.onBatch(
     }
     if (deliveries.length === 0) return;
     await ctx.db.webhookDelivery.createMany({ data: deliveries });
-    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     await enqueueDeliveries(
       ctx.db,
       ctx.config,
+      // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
       deliveries.map((d) => ({ id: d.id!, organizationId: d.organizationId, jobId: d.jobId!, traceparent: traceOf.get(d.id!) })),
     );
   },

@@ -148,7 +148,7 @@ function NewProduct() {
     const id = created.data?.catalogEntityCreate?.id;
     if (!id) return setFormError(applyFieldIssues(created.error, ['type', 'slug'], form.setError));
     if (values.title) await setAttributes({ id, locale: 'en', title: values.title });
-    navigate(`/catalog/${id}`);
+    await navigate(`/catalog/${id}`);
   });
   return (
     <Card withBorder maw={560}>

@@ -66,7 +66,7 @@ export default function OrderList() {
         <form
           onSubmit={(event) => {
             event.preventDefault();
-            if (number.trim()) navigate(`/orders/${encodeURIComponent(number.trim())}`);
+            if (number.trim()) void navigate(`/orders/${encodeURIComponent(number.trim())}`);
           }}
         >
           <Group align="end" gap="xs">

@@ -42,8 +42,8 @@ export async function validateCustomFields(db: Db | Tx, ctx: CatalogCtx, entityT
   const result: ValidatedFields = { set: [], clear: [] };
   for (const [name, value] of entries) {
     const definition = definitions.get(name);
-    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     const problem =
+      // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
       fieldProblem(definition, entityType) ?? (value === null ? (definition!.required ? 'is required and cannot be cleared' : null) : valueProblem(definition!, value));
     if (problem) issues.push({ field: `customFields.${name}`, message: problem });
     else if (value === null) result.clear.push(name);
