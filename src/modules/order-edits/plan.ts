@@ -3,19 +3,10 @@
 import { createHash } from 'node:crypto';
 import { validationFailed, type FieldIssue } from '../../errors.js';
 import type { OrderRow } from '../orders/views.js';
+import type { ShippingAddress } from '../checkout/service.js';
 
-export interface EditAddress {
-  firstName?: string;
-  lastName?: string;
-  company?: string;
-  line1: string;
-  line2?: string;
-  city: string;
-  state?: string;
-  postalCode: string;
-  country: string;
-  phone?: string;
-}
+/** The same address checkout takes. */
+export type EditAddress = ShippingAddress;
 
 export interface EditOperations {
   addLines: Array<{ entityId: string; variantId: string | null; quantity: number }>;
