@@ -99,16 +99,18 @@ describe('order relations', () => {
       {
         provider: expect.any(String),
         intentId: decorated.paymentIntentId,
-        status: 'paid', // the refund is still pending (inside its undo window)
+        // The payment record (issue 26): captured; the refund is still pending (inside its undo
+        // window), so nothing is paid out against the payment yet.
+        status: 'captured',
         currency: 'USD',
         amount: decorated.grandTotal,
         capturedAmount: decorated.grandTotal,
-        refundedAmount: 1000,
+        refundedAmount: 0,
         events: [{ type: 'payment_intent.succeeded', outcome: 'confirmed', receivedAt: expect.any(String) }],
       },
     ]);
     const unpaid = orders.find((o: any) => o.id !== decorated.id);
-    expect(unpaid.payments[0]).toMatchObject({ status: 'awaiting_payment', capturedAmount: 0, events: [] });
+    expect(unpaid.payments[0]).toMatchObject({ status: 'pending', capturedAmount: 0, events: [] });
     expect(full.timeline.map((e: any) => e.type)).toEqual(expect.arrayContaining(['status', 'note', 'refund']));
     console.log(`graph orders page statements: 10 orders = ${ten.count}, 100 orders = ${hundred.count}`);
     expect(hundred.count).toBe(ten.count);
@@ -126,7 +128,12 @@ describe('order relations', () => {
   it('REST answers keep their shape: no graph-only relation appears', async () => {
     const res = await t.request(`/api/orders/${decorated.id}`, { apiKey: store.admin });
     expect(res.status).toBe(200);
-    for (const key of ['notes', 'timeline', 'refunds', 'fulfillments', 'payments']) expect(res.body.data).not.toHaveProperty(key);
+    for (const key of ['notes', 'timeline', 'refunds', 'fulfillments']) expect(res.body.data).not.toHaveProperty(key);
+    // payments is an embed (issue 26): null unless include=payments asks for it.
+    expect(res.body.data.payments).toBeNull();
+    const included = await t.request(`/api/orders/${decorated.id}?include=payments`, { apiKey: store.admin });
+    expect(included.body.data.payments).toHaveLength(1);
+    expect((await t.request(`/api/orders/${decorated.id}?include=bogus`, { apiKey: store.admin })).status).toBe(422);
     expect(res.body.data.lineItems[0]).not.toHaveProperty('entity');
   });
 });

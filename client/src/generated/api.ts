@@ -6901,7 +6901,7 @@ export interface components {
              */
             refundId?: string | null;
             /** @description null until refunded */
-            refundMethod?: (string & components["schemas"]["ReturnRefundMethod"]) | null;
+            refundMethod?: (string & components["schemas"]["RefundDestination"]) | null;
             /**
              * Format: date-time
              * @description When it was rejected
@@ -7674,11 +7674,6 @@ export interface components {
          * @enum {string}
          */
         ReturnReason: "damaged" | "defective" | "wrong_item" | "not_as_described" | "no_longer_needed" | "size_or_fit" | "other";
-        /**
-         * @description Where the refund of a return goes, both through the refund service (daily cap, undo window): original_payment (then the payment provider) or store_credit (then the customer's store credit ledger; not for guest orders).
-         * @enum {string}
-         */
-        ReturnRefundMethod: "original_payment" | "store_credit";
         /**
          * @description Who asked for the return: the customer through /me, or staff.
          * @enum {string}

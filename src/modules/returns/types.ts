@@ -1,4 +1,5 @@
 // GraphQL output types of returns. REST bodies are the same objects.
+import { RefundDestinationEnum } from '../orders/types.js';
 import { builder } from '../../graphql/builder.js';
 import { defineEnum } from '../../graphql/enums.js';
 import { RETURN_REASONS, RETURN_STATUSES } from './status.js';
@@ -15,11 +16,8 @@ export const ReturnDispositionEnum = defineEnum(
   ['restock', 'damaged'] as const,
   'What happened to a returned line on receipt: put back into a warehouse, or damaged (no stock moves).',
 );
-export const ReturnRefundMethodEnum = defineEnum(
-  'ReturnRefundMethod',
-  ['original_payment', 'store_credit'] as const,
-  "Where the refund of a return goes, both through the refund service (daily cap, undo window): original_payment (then the payment provider) or store_credit (then the customer's store credit ledger; not for guest orders).",
-);
+// Where a return's refund went: the refund's own destination enum (one name in the contract).
+export const ReturnRefundMethodEnum = RefundDestinationEnum;
 const RequestedViaEnum = defineEnum('ReturnRequestedVia', ['customer', 'staff'] as const, 'Who asked for the return: the customer through /me, or staff.');
 
 const ReturnLineRef = builder.objectRef<ReturnLineView>('OrderReturnLine').implement({
