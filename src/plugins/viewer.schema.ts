@@ -5,6 +5,7 @@
 // modules may not import (scripts/layers.ts).
 import { builder } from '../graphql/builder.js';
 import { defineOperation } from '../graphql/operation.js';
+import { defineEnum } from '../graphql/enums.js';
 import { activePlugins } from './runtime.js';
 
 interface Viewer {
@@ -14,10 +15,12 @@ interface Viewer {
   plugins: string[];
 }
 
+const ViewerKindEnum = defineEnum('ViewerKind', ['user', 'apiKey'] as const, 'How the caller authenticated: user (a session) or apiKey.');
+
 const ViewerRef = builder.objectRef<Viewer>('Viewer').implement({
   description: 'The caller: how it authenticated, its role, and the permissions it holds in this organization',
   fields: (t) => ({
-    kind: t.exposeString('kind', { description: 'user (a session) or apiKey' }),
+    kind: t.field({ type: ViewerKindEnum, description: 'user (a session) or apiKey', resolve: (v) => v.kind as 'user' | 'apiKey' }),
     role: t.exposeString('role', { nullable: true, description: "The user's role (for a key, the role of the user it was minted for); null when none" }),
     permissions: t.exposeStringList('permissions', { description: 'Permission strings held, e.g. orders:read, catalog:write' }),
     plugins: t.exposeStringList('plugins', { description: 'Ids of the plugins enabled in this deployment (a client shows their screens only then)' }),

@@ -41,6 +41,8 @@ const REMAINING_JSON_OBJECTS: Record<string, string> = {
   'ReportMeta.parameters': 'the parameters of the report that ran (date, or from/to), which differ per report',
   'ErrorCodeInfo.detailsSchema': 'a JSON Schema document (the same one /api/doc publishes for the code), arbitrary JSON by nature',
   'ReportMeta.totals': "per-report totals keyed by the report's own columns",
+  'Mutation.paymentConfirm(params)':
+    "the provider's return parameters (redirectResult, payment_intent, ...), which differ per provider; passed to the provider, which decides, never trusted",
   'SearchMeta.facets': 'keyed by the facet names the caller asked for (attribute names are user-defined); GraphQL also has the typed SearchResult.facets list',
 };
 

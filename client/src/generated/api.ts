@@ -8277,7 +8277,7 @@ export interface components {
         /** @description The caller: how it authenticated, its role, and the permissions it holds in this organization */
         Viewer: {
             /** @description user (a session) or apiKey */
-            kind: string;
+            kind: components["schemas"]["ViewerKind"];
             /** @description Permission strings held, e.g. orders:read, catalog:write */
             permissions: string[];
             /** @description Ids of the plugins enabled in this deployment (a client shows their screens only then) */
@@ -8285,6 +8285,11 @@ export interface components {
             /** @description The user's role (for a key, the role of the user it was minted for); null when none */
             role?: string | null;
         };
+        /**
+         * @description How the caller authenticated: user (a session) or apiKey.
+         * @enum {string}
+         */
+        ViewerKind: "user" | "apiKey";
         /** @description A stock location. `code` is unique per organization; one warehouse is the default. */
         Warehouse: {
             /** @description Postal address */
