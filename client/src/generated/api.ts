@@ -5355,7 +5355,7 @@ export interface components {
         GiftCard: {
             /**
              * Format: int64
-             * @description Integer minor units of the currency
+             * @description What is left to spend, minor units
              */
             balance: number;
             /**
@@ -5382,15 +5382,18 @@ export interface components {
             id: string;
             /**
              * Format: int64
-             * @description Integer minor units of the currency
+             * @description The balance it was issued with, minor units
              */
             initialBalance: number;
+            /** @description The last four characters of the code (the code itself is shown once, at issue) */
             last4: string;
             /** @description ****-****-****-LAST */
             maskedCode: string;
             /** @description Staff note; not shown to shoppers */
             note?: string | null;
+            /** @description Email address of the person the gift card is for */
             recipientEmail?: string | null;
+            /** @description Name of the person the gift card is for */
             recipientName?: string | null;
             /**
              * Format: uuid
@@ -5409,14 +5412,19 @@ export interface components {
         GiftCardBalance: {
             /**
              * Format: int64
-             * @description Integer minor units of the currency
+             * @description What is left to spend, minor units
              */
             balance: number;
             /** @description ISO 4217 currency code, e.g. USD */
             currency: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the card stops being accepted; null: it does not expire
+             */
             expiresAt?: string | null;
+            /** @description The last four characters of the code (the code itself is shown once, at issue) */
             last4: string;
+            /** @description The code with all but its last four characters hidden */
             maskedCode: string;
             /** @description State, province or region */
             state: components["schemas"]["GiftCardState"];
@@ -5427,7 +5435,7 @@ export interface components {
         GiftCardDetail: {
             /**
              * Format: int64
-             * @description Integer minor units of the currency
+             * @description What is left to spend, minor units
              */
             balance: number;
             /**
@@ -5442,6 +5450,7 @@ export interface components {
              * @description When it was disabled
              */
             disabledAt?: string | null;
+            /** @description The card's ledger: every move of its balance, oldest first */
             entries: components["schemas"]["GiftCardEntry"][];
             /**
              * Format: date-time
@@ -5455,15 +5464,18 @@ export interface components {
             id: string;
             /**
              * Format: int64
-             * @description Integer minor units of the currency
+             * @description The balance it was issued with, minor units
              */
             initialBalance: number;
+            /** @description The last four characters of the code (the code itself is shown once, at issue) */
             last4: string;
             /** @description ****-****-****-LAST */
             maskedCode: string;
             /** @description Staff note; not shown to shoppers */
             note?: string | null;
+            /** @description Email address of the person the gift card is for */
             recipientEmail?: string | null;
+            /** @description Name of the person the gift card is for */
             recipientName?: string | null;
             /**
              * Format: uuid
@@ -5489,7 +5501,7 @@ export interface components {
             amount: number;
             /**
              * Format: int64
-             * @description Integer minor units of the currency
+             * @description The balance right after this move, minor units
              */
             balanceAfter: number;
             /**
@@ -5502,6 +5514,7 @@ export interface components {
              * @description Identifier of the gift card entry
              */
             id: string;
+            /** @description What moved the balance: issue, redeem, refund_credit, adjust or expire */
             kind: components["schemas"]["GiftCardEntryKind"];
             /** @description Free-text note */
             note?: string | null;
@@ -5525,7 +5538,7 @@ export interface components {
         GiftCardIssued: {
             /**
              * Format: int64
-             * @description Integer minor units of the currency
+             * @description What is left to spend, minor units
              */
             balance: number;
             /** @description The full code (XXXX-XXXX-XXXX-XXXX): give it to the recipient; it is not shown again */
@@ -5554,15 +5567,18 @@ export interface components {
             id: string;
             /**
              * Format: int64
-             * @description Integer minor units of the currency
+             * @description The balance it was issued with, minor units
              */
             initialBalance: number;
+            /** @description The last four characters of the code (the code itself is shown once, at issue) */
             last4: string;
             /** @description ****-****-****-LAST */
             maskedCode: string;
             /** @description Staff note; not shown to shoppers */
             note?: string | null;
+            /** @description Email address of the person the gift card is for */
             recipientEmail?: string | null;
+            /** @description Name of the person the gift card is for */
             recipientName?: string | null;
             /**
              * Format: uuid
@@ -6707,7 +6723,9 @@ export interface components {
              * @description What this call captured (0 for a void)
              */
             captured: number;
+            /** @description The order the payments belong to */
             order: components["schemas"]["Order"];
+            /** @description The payments of the order, oldest first */
             payments: components["schemas"]["Payment"][];
         };
         /** @description How the order was priced: applied promotions, the shipping rule, the tax mode and any tax exemption. */
@@ -6865,12 +6883,14 @@ export interface components {
              * @description The order's customer; null for a guest order
              */
             customerId?: string | null;
+            /** @description The customer's own words about it */
             customerNote?: string | null;
             /**
              * Format: uuid
              * @description Identifier of the order return
              */
             id: string;
+            /** @description The returned lines with quantities and what happened to them on receipt */
             lines: components["schemas"]["OrderReturnLine"][];
             /**
              * Format: uuid
@@ -6879,6 +6899,7 @@ export interface components {
             orderId: string;
             /** @description Human-readable order number, e.g. ORD-2026-000123 */
             orderNumber: string;
+            /** @description Why it is returned (a closed set of reasons) */
             reasonCode: components["schemas"]["ReturnReason"];
             /**
              * Format: date-time
@@ -6909,9 +6930,11 @@ export interface components {
             rejectedAt?: string | null;
             /** @description User id of who asked for it */
             requestedBy?: string | null;
+            /** @description Who asked for it: the customer through /me, or staff */
             requestedVia: components["schemas"]["ReturnRequestedVia"];
             /** @description The note of staff's last decision (reject, receive, close, cancel) */
             staffNote?: string | null;
+            /** @description Where the return stands (README: Returns → state table) */
             status: components["schemas"]["ReturnStatus"];
             /**
              * Format: date-time
@@ -7145,7 +7168,7 @@ export interface components {
             amount: number;
             /**
              * Format: int64
-             * @description Integer minor units of the currency
+             * @description What the provider authorized (held on the card), minor units
              */
             authorizedAmount: number;
             /**
@@ -7155,9 +7178,10 @@ export interface components {
             capturableAmount: number;
             /**
              * Format: int64
-             * @description Integer minor units of the currency
+             * @description What the provider captured (charged) of this payment, minor units
              */
             capturedAmount: number;
+            /** @description When the authorized money is captured: automatic, manual or on_fulfilment */
             captureMode: components["schemas"]["CaptureMode"];
             /**
              * Format: date-time
@@ -7175,7 +7199,9 @@ export interface components {
              * @description When the authorization lapses, if the provider said
              */
             expiresAt?: string | null;
+            /** @description The provider's code for why it failed (e.g. card_declined); null unless failed */
             failureCode?: string | null;
+            /** @description The provider's message for why it failed, fit for the shopper; null unless failed */
             failureMessage?: string | null;
             /**
              * Format: uuid
@@ -7202,6 +7228,7 @@ export interface components {
              * @description Refunds paid out against this payment
              */
             refundedAmount: number;
+            /** @description Where the payment stands at the provider: pending, requires_action, authorized, captured, partially_captured, voided, failed, refunded or partially_refunded */
             status: components["schemas"]["PaymentRecordStatus"];
             /**
              * Format: date-time
@@ -7213,6 +7240,7 @@ export interface components {
         PaymentNextAction: {
             /** @description sdk: the secret the provider's client SDK takes */
             clientSecret?: string | null;
+            /** @description redirect (send the shopper to url) or sdk (hand clientSecret to the provider's client library) */
             type: components["schemas"]["PaymentNextActionType"];
             /** @description redirect: where to send the shopper */
             url?: string | null;
@@ -8113,10 +8141,11 @@ export interface components {
             /** @description The latest 100 entries, newest first */
             entries: components["schemas"]["StoreCreditEntry"][];
         };
+        /** @description A customer's store credit in one currency. */
         StoreCreditBalance: {
             /**
              * Format: int64
-             * @description Integer minor units of the currency
+             * @description What is left to spend, minor units
              */
             balance: number;
             /** @description ISO 4217 currency code, e.g. USD */
@@ -8131,7 +8160,7 @@ export interface components {
             amount: number;
             /**
              * Format: int64
-             * @description Integer minor units of the currency
+             * @description The balance right after this move, minor units
              */
             balanceAfter: number;
             /**
