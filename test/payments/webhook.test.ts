@@ -147,14 +147,20 @@ describe('payment webhook', () => {
     expect(bad.body.errors![0].extensions.code).toBe('BAD_REQUEST');
   });
 
-  it('only acts on orders of the organization the webhook is addressed to', async () => {
+  it("acts in the organization of the payment it names, whichever organization's host received it", async () => {
+    // One provider account and webhook secret serve the deployment: Stripe sends every event to every endpoint.
     const org = await t.app.services.organizations.create({ slug: `other-${Date.now()}`, name: 'Other' });
     const other = await openStore(t, { organizationId: org.id });
     const otherProduct = await product(other, { price: 900, stock: 5 });
     const foreign = await placeOrder(other, [{ entityId: otherProduct }]);
-    // The default organization's receiver does not know this order: retry-later 404, nothing recorded.
     const res = await sendWebhook(t, paymentSucceeded(foreign));
-    expect(res.status).toBe(404);
-    expect((await t.request(`/api/orders/${foreign.id}`, { apiKey: other.admin })).body.data.status).toBe('pending');
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ received: true, duplicate: false, outcome: 'confirmed', orderId: foreign.id });
+    expect((await t.request(`/api/orders/${foreign.id}`, { apiKey: other.admin })).body.data.status).toBe('confirmed');
+    // The default organization still cannot read it, and the redelivery changes nothing.
+    expect((await t.request(`/api/orders/${foreign.id}`, { apiKey: store.admin })).status).toBe(404);
+    const event = paymentSucceeded(foreign);
+    expect((await sendWebhook(t, event)).body.data).toMatchObject({ duplicate: false, outcome: expect.stringMatching(/^ignored|paid|confirmed/) });
+    expect((await sendWebhook(t, event)).body.data).toMatchObject({ duplicate: true });
   });
 });

@@ -4,10 +4,13 @@
 // signature → 400, nothing changes). Each event is then processed in a transaction of its own:
 //   - its id is claimed first in payment_events (provider, event id): a redelivery — concurrent
 //     or later — is acknowledged as a duplicate and changes nothing;
-//   - the payment is found by the provider's reference (scoped to the organization); an event
-//     naming an order (metadata.orderId) this organization does not have (yet) is 404 and not
-//     recorded, so the provider retries it (the checkout that created the payment may not have
-//     committed yet); an order whose payment is another is ignored;
+//   - the event is processed in the organization of the payment it names: one provider account
+//     (and one webhook secret) serves the whole deployment, so an endpoint receives every
+//     organization's events whatever host it was addressed to (eventOrganization below);
+//   - the payment is found by the provider's reference (scoped to that organization); an event
+//     naming an order (metadata.orderId) no organization has (yet) is 404 and not recorded, so
+//     the provider retries it (the checkout that created the payment may not have committed
+//     yet); an order whose payment is another is ignored;
 //   - apply.ts moves the payment and the order; events arriving out of order change nothing
 //     backwards (an authorization after the capture, a failure after it).
 // The answer is the provider's expected acknowledgement when it has one, else our receipt.
@@ -66,10 +69,11 @@ export async function receiveWebhook(ctx: Ctx, providerName: string | null, rawB
   return { receipts, ...(handled.acknowledgement ? { acknowledgement: handled.acknowledgement } : {}) };
 }
 
-async function receiveEvent(ctx: Ctx, provider: PaymentProvider, event: PaymentProviderEvent): Promise<WebhookReceipt> {
+async function receiveEvent(requestCtx: Ctx, provider: PaymentProvider, event: PaymentProviderEvent): Promise<WebhookReceipt> {
   const named = event.orderId ?? null;
   const orderId = named && UUID_RE.test(named) ? named.toLowerCase() : null;
   const eventPaymentId = event.paymentId && UUID_RE.test(event.paymentId) ? event.paymentId.toLowerCase() : null;
+  const ctx = await inOrganizationOfEvent(requestCtx, provider.name, event, orderId, eventPaymentId);
   const systemCtx: OrdersCtx = { ...ctx, actor: null };
 
   const result = await inTransaction(ctx.db, async (tx) => {
@@ -108,6 +112,26 @@ async function receiveEvent(ctx: Ctx, provider: PaymentProvider, event: PaymentP
     orderId: result.orderId,
     paymentId: result.paymentId,
   };
+}
+
+/**
+ * The request's context moved to the organization that owns what the event names: the payment by
+ * the provider's reference (unique per provider across organizations), else our payment id, else
+ * the order id the provider echoes. The signature was verified with the deployment's secret, so
+ * the event is authentic whichever host it was sent to. Nothing found: the addressed organization
+ * (the event is recorded there as ignored, or 404 for an unknown order).
+ */
+async function inOrganizationOfEvent(ctx: Ctx, provider: string, event: PaymentProviderEvent, orderId: string | null, paymentId: string | null): Promise<Ctx> {
+  const select = { organizationId: true } as const;
+  const owner =
+    (event.providerReference
+      ? await ctx.db.payment.findUnique({ where: { provider_providerReference: { provider, providerReference: event.providerReference } }, select })
+      : null) ??
+    (paymentId ? await ctx.db.payment.findUnique({ where: { id: paymentId }, select }) : null) ??
+    (orderId ? await ctx.db.order.findUnique({ where: { id: orderId }, select }) : null);
+  if (!owner || owner.organizationId === ctx.organization.id) return ctx;
+  const organization = await ctx.services.organizations.byId(owner.organizationId);
+  return organization ? { ...ctx, organization } : ctx;
 }
 
 /** The payment and its locked order, or why the event is not ours to act on. 404 when the named order is unknown (the provider retries). */
