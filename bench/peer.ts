@@ -55,6 +55,10 @@ const floors = await startTarget('bench/support/floors.ts', {
   FLOOR_ORGANIZATION_ID: ours.seeded.info.organizationId,
   FLOOR_ENTITY_ID: oursEntity.data.id,
 });
+// A failure anywhere below must not leave the servers running (the seeding server drops its database on SIGTERM).
+process.on('exit', () => {
+  for (const child of [vendure.child, ours.child, ours.seeded.child, baseline.child, floors.child]) if (child.exitCode === null) child.kill('SIGTERM');
+});
 
 interface Side {
   label: string;
@@ -148,6 +152,12 @@ async function cpuPerRequest(side: Side, amount: number): Promise<number> {
   return (cpuMs(side.pid) - before) / result.requests.total;
 }
 
+// Checkout visits first, once each side (and as warm-up), so a broken flow fails before the long part.
+const variantIds = await vendureVariantIds(vendure);
+const vendureShop = () => vendureVisit(vendure, variantIds);
+const oursShop = () => oursVisit(ours);
+for (const visit of [vendureShop, oursShop]) for (let i = 0; i < 3; i += 1) if (!(await visit())) throw new Error('a checkout visit placed no order');
+
 const fmt = (n: number) => (n >= 10 ? n.toFixed(1) : n.toFixed(2));
 const lines: string[] = [];
 for (const row of rows) {
@@ -165,10 +175,6 @@ for (const row of rows) {
 }
 
 // Checkout: whole guest visits, server CPU per order placed.
-const variantIds = await vendureVariantIds(vendure);
-const vendureShop = () => vendureVisit(vendure, variantIds);
-const oursShop = () => oursVisit(ours);
-for (const visit of [vendureShop, oursShop]) for (let i = 0; i < 3; i += 1) await visit();
 const perOrder = new Map<() => Promise<boolean>, number[]>([
   [vendureShop, []],
   [oursShop, []],

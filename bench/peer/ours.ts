@@ -61,8 +61,10 @@ export async function startOurs(): Promise<Ours> {
   );
 
   const configFile = path.join(os.tmpdir(), `commerce-bench-peer-${process.pid}.json`);
-  // The bench measures the work, not the limiter's refusals; everything else is the default.
-  fs.writeFileSync(configFile, JSON.stringify({ rateLimit: { enabled: false } }));
+  // The bench measures the work, not the limiter's refusals; production refuses checkout without
+  // a payment provider chosen on purpose: the offline one (Vendure gets its dummy handler).
+  // Everything else is the default.
+  fs.writeFileSync(configFile, JSON.stringify({ rateLimit: { enabled: false }, payments: { provider: 'offline' } }));
   const port = 20_000 + (process.pid % 10_000);
   const env = {
     ...process.env,
