@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { startTarget } from './support/driver.js';
+import { goalLine } from './support/goals.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 12);
 const clients = Number(process.env.BENCH_CLIENTS ?? 20);
@@ -147,6 +148,20 @@ console.log(`| server CPU ms per order (whole visit) | ${(cpuMs / Math.max(1, or
 console.log(`| SQL statements / round trips of one checkout (3 lines) | ${checkoutStatements} / ${checkoutRoundTrips} |`);
 console.log(`| SQL statements / round trips of one whole visit | ${flowStatements} / ${flowRoundTrips} |`);
 console.log(`| units reserved / units in placed orders | ${reserved} / ${unitsOrdered} |`);
+// Goal 4 (issue 30): server CPU per order visit (cart, 3 items, checkout) at most 12 ms.
+const cpuPerVisit = orders ? cpuMs / orders : null;
+console.log(
+  goalLine({
+    goal: '4',
+    name: 'checkout: server CPU per order visit (cart, 3 items, checkout)',
+    measured: cpuPerVisit,
+    floor: 12,
+    rule: '≤ 12 ms',
+    ratio: null,
+    unit: 'ms',
+    pass: cpuPerVisit !== null && cpuPerVisit <= 12,
+  }),
+);
 if (reserved !== unitsOrdered) {
   console.error('reserved stock does not match the orders placed');
   process.exitCode = 1;

@@ -18,6 +18,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { load, startTarget, type Result, type Scenario, type Target } from './support/driver.js';
 import { statementCounter } from './support/probe.js';
+import { goalLine, parseGoalLines, printGoals, type Goal } from './support/goals.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -142,6 +143,65 @@ async function probe(scenario: Scenario, expectFailures = false): Promise<number
   return Buffer.byteLength(text);
 }
 
+const SETTINGS = 'GET /api/settings/general';
+const ENTITY = 'GET /api/catalog/entities/:id';
+const LIST_REST = 'GET /api/catalog/entities?limit=20&include=variants,attributes,pricing';
+const LIST_GRAPHQL = 'POST /graphql catalogEntities(limit: 20) same fields';
+const CARD_REST = 'storefront card, REST: GET /api/catalog/entities?limit=20&include=variants,attributes,pricing,categories,brands,inventory';
+const CARD_GRAPHQL = 'storefront card, GraphQL: catalogEntities(limit: 20) with per-variant price(currency) and stock, categories, brands';
+const FLOOR_SETTINGS = 'floor: node:http + pg, the settings read and nothing else';
+const FLOOR_ENTITY = 'floor: node:http + pg, the entity read and nothing else';
+const FLOOR_LIST = 'floor: node:http + pg, the list page with the same embeds (5 statements)';
+const FLOOR_ADAPTER = "floor: @whatwg-node/server (Yoga's adapter) answering a fixed body";
+
+/**
+ * Goals 1 and 2 (and the card comparison) from the table: server CPU per request against the
+ * floors of this run. A goal whose scenario or floor completed no request is still listed, as
+ * not measured and FAIL.
+ */
+function httpGoals(rows: Row[]): Goal[] {
+  const row = (name: string) => rows.find((r) => r.name === name);
+  const cpu = (name: string) => row(name)?.cpuPerRequest ?? null;
+  const fmt = (n: number | null) => (n === null ? 'not measured' : n.toFixed(3));
+  const bounded = (goal: string, name: string, measured: number | null, floor: number | null, times: number, rule: string): Goal => ({
+    goal,
+    name,
+    measured,
+    floor: floor === null ? null : times * floor,
+    rule,
+    ratio: measured !== null && floor ? measured / floor : null,
+    unit: 'ms',
+    pass: measured !== null && floor !== null && measured <= times * floor,
+  });
+  const goals: Goal[] = [];
+  const adapter = cpu(FLOOR_ADAPTER);
+  for (const [name, floorName] of [
+    [SETTINGS, FLOOR_SETTINGS],
+    [ENTITY, FLOOR_ENTITY],
+  ] as const) {
+    const floor = cpu(floorName);
+    const sum = floor !== null && adapter !== null ? floor + adapter : null;
+    goals.push(bounded('1', `${name}: server CPU per request`, cpu(name), sum, 2, `≤ 2 × (pg floor ${fmt(floor)} + adapter floor ${fmt(adapter)})`));
+    const ratio = row(name)?.rps ? (row(name)?.ratio ?? null) : null;
+    goals.push({
+      goal: '1',
+      name: `${name}: req/s ratio to raw node:http`,
+      measured: ratio,
+      floor: 0.1,
+      rule: '≥ 0.1×',
+      ratio: null,
+      unit: '×',
+      pass: ratio !== null && ratio >= 0.1,
+    });
+  }
+  const listFloor = cpu(FLOOR_LIST);
+  for (const name of [LIST_REST, LIST_GRAPHQL]) {
+    goals.push(bounded('2', `${name}: server CPU per request`, cpu(name), listFloor, 2, `≤ 2 × 5-statement floor ${fmt(listFloor)}`));
+  }
+  goals.push(bounded('card', 'storefront card over GraphQL: server CPU per request', cpu(CARD_GRAPHQL), cpu(CARD_REST), 1, '≤ the REST full include'));
+  return goals;
+}
+
 const baseline = await startTarget('bench/support/baseline.ts');
 // One app process (a second one would share, and on exit stop, the embedded PostgreSQL when
 // DATABASE_URL is unset). Anonymous callers get a budget of one request, so the limiter
@@ -157,18 +217,35 @@ try {
     query:
       '{ catalogEntities(limit: 20) { data { id slug type status metadata createdAt updatedAt attributes { locale title description seoTitle seoDescription } variants { id sku title options metadata } pricing { id currency amount variantId } } } }',
   });
+  const graphqlCard = JSON.stringify({
+    query:
+      '{ catalogEntities(limit: 20) { data { id slug type status title description attributes { locale title description } categories { id slug name } brands { id slug name } pricing { id currency amount variantId } variants { id sku title options price(currency: "USD") { unitAmount currency } stock { onHand reserved available } } } } }',
+  });
   const scenarios: Array<{ scenario: Scenario; expectFailures?: boolean }> = [
-    { scenario: { name: 'GET /api/settings/general', url: `${app.info.url}/api/settings/general`, headers: auth } },
-    { scenario: { name: 'GET /api/catalog/entities/:id', url: `${app.info.url}/api/catalog/entities/${app.info.entityId}`, headers: auth } },
+    { scenario: { name: SETTINGS, url: `${app.info.url}/api/settings/general`, headers: auth } },
+    { scenario: { name: ENTITY, url: `${app.info.url}/api/catalog/entities/${app.info.entityId}`, headers: auth } },
     { scenario: { name: 'GET /api/catalog/entities?limit=20', url: list(''), headers: auth } },
-    { scenario: { name: 'GET /api/catalog/entities?limit=20&include=variants,attributes,pricing', url: list('variants,attributes,pricing'), headers: auth } },
+    { scenario: { name: LIST_REST, url: list('variants,attributes,pricing'), headers: auth } },
     {
       scenario: {
-        name: 'POST /graphql catalogEntities(limit: 20) same fields',
+        name: LIST_GRAPHQL,
         url: `${app.info.url}/graphql`,
         method: 'POST',
         headers: { ...auth, 'content-type': 'application/json' },
         body: graphqlList,
+      },
+    },
+    // The storefront card (issue 30): what a product grid shows, over REST with every embed it
+    // needs and over GraphQL with per-variant price(currency) and stock. The GraphQL page must
+    // cost no more than REST's.
+    { scenario: { name: CARD_REST, url: list('variants,attributes,pricing,categories,brands,inventory'), headers: auth } },
+    {
+      scenario: {
+        name: CARD_GRAPHQL,
+        url: `${app.info.url}/graphql`,
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: graphqlCard,
       },
     },
     { scenario: { name: 'anonymous request refused by the rate limiter (429)', url: `${app.info.url}/api/settings/general` }, expectFailures: true },
@@ -187,11 +264,11 @@ try {
   });
   try {
     const floorScenarios: Scenario[] = [
-      { name: 'floor: node:http + pg, the settings read and nothing else', url: `${floors.info.sql}/sql/settings` },
-      { name: 'floor: node:http + pg, the entity read and nothing else', url: `${floors.info.sql}/sql/entity` },
-      { name: 'floor: node:http + pg, the list page with the same embeds (5 statements)', url: `${floors.info.sql}/sql/list` },
+      { name: FLOOR_SETTINGS, url: `${floors.info.sql}/sql/settings` },
+      { name: FLOOR_ENTITY, url: `${floors.info.sql}/sql/entity` },
+      { name: FLOOR_LIST, url: `${floors.info.sql}/sql/list` },
       { name: 'floor: node:http + pg, the same list page built as JSON by PostgreSQL (1 statement)', url: `${floors.info.sql}/sql/list-json` },
-      { name: "floor: @whatwg-node/server (Yoga's adapter) answering a fixed body", url: `${floors.info.adapter}/` },
+      { name: FLOOR_ADAPTER, url: `${floors.info.adapter}/` },
       { name: 'floor: Yoga `{ __typename }`, no auth, no SQL', url: `${floors.info.graphql}/graphql?query=%7B__typename%7D` },
     ];
     for (const scenario of floorScenarios) {
@@ -206,12 +283,20 @@ try {
   await Promise.all([app.stop(), baseline.stop()]);
 }
 printRows(rows);
+const goals = httpGoals(rows);
+for (const goal of goals) console.log(goalLine(goal));
 
 if (process.env.BENCH_ONLY !== 'http') {
   // The write paths have their own drivers (shoppers, job runners); they report their own
-  // yardsticks (orders/s, graphile-worker in the same run).
+  // yardsticks (orders/s, graphile-worker in the same run) and print their goals (checkout: 4,
+  // production start: 5) as GOAL| lines, gathered here.
   for (const script of ['bench/checkout.ts', 'bench/jobs-throughput.ts', 'bench/production.ts']) {
     console.log(`\n## ${script}`);
-    spawnSync(process.execPath, ['--import', 'tsx', script], { stdio: 'inherit', env: process.env });
+    const child = spawnSync(process.execPath, ['--import', 'tsx', script], { stdio: ['ignore', 'pipe', 'inherit'], env: process.env, maxBuffer: 64 * 1024 * 1024 });
+    const out = child.stdout?.toString() ?? '';
+    process.stdout.write(out);
+    goals.push(...parseGoalLines(out));
+    if (child.status !== 0) console.log(`${script} exited with ${child.status}`);
   }
 }
+printGoals(goals);
