@@ -38,7 +38,7 @@ export const coreScreens: Screen[] = [
   { path: 'webhooks', label: 'Webhooks', permission: 'webhooks:manage', component: lazy(() => import('./screens/Webhooks')) },
   { path: 'audit', label: 'Audit log', permission: 'audit:read', component: lazy(() => import('./screens/Audit')) },
   { path: 'jobs', label: 'Failed jobs', permission: 'jobs:admin', component: lazy(() => import('./screens/FailedJobs')) },
-  { path: 'settings', label: 'Settings', permission: 'settings:manage', component: lazy(() => import('./screens/Settings')) },
+  { path: 'settings', label: 'Settings', permission: 'settings:manage', component: lazy(() => import('./screens/settings/Settings')) },
 ];
 
 export function visibleScreens(can: (permission: string) => boolean, plugins: readonly string[]): Screen[] {

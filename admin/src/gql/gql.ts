@@ -26,8 +26,6 @@ type Documents = {
     "\n  query AdminPromotions($first: Int, $last: Int, $after: String, $before: String, $status: PromotionListStatus) {\n    promotions(first: $first, last: $last, after: $after, before: $before, status: $status) {\n      totalCount\n      pageInfo {\n        hasNextPage\n        hasPreviousPage\n        startCursor\n        endCursor\n      }\n      data {\n        id\n        code\n        name\n        type\n        value\n        isActive\n        timesUsed\n        usageLimit\n        validFrom\n        validUntil\n      }\n    }\n  }\n": typeof types.AdminPromotionsDocument,
     "\n  query AdminReports {\n    analyticsReports {\n      name\n      title\n      description\n      parameters\n    }\n  }\n": typeof types.AdminReportsDocument,
     "\n  query AdminReport($name: String!, $date: String, $from: String, $to: String) {\n    analyticsReport(name: $name, date: $date, from: $from, to: $to) {\n      data\n      meta {\n        title\n        currency\n        totals\n        columns {\n          key\n          title\n          type\n        }\n      }\n    }\n  }\n": typeof types.AdminReportDocument,
-    "\n  query AdminSettings {\n    settings\n  }\n": typeof types.AdminSettingsDocument,
-    "\n  mutation AdminSettingsUpdate($group: String!, $values: JSONObject!) {\n    settingsUpdate(group: $group, values: $values)\n  }\n": typeof types.AdminSettingsUpdateDocument,
     "\n  query AdminTaxClasses {\n    taxClasses {\n      id\n      name\n      description\n      rateBps\n      isDefault\n      isActive\n    }\n  }\n": typeof types.AdminTaxClassesDocument,
     "\n  mutation AdminTaxClassCreate($name: String!, $rateBps: Int!) {\n    taxClassCreate(name: $name, rateBps: $rateBps) {\n      id\n    }\n  }\n": typeof types.AdminTaxClassCreateDocument,
     "\n  query AdminWebhooks($first: Int, $last: Int, $after: String, $before: String, $status: WebhookDeliveryStatus) {\n    webhookEndpoints(first: 50) {\n      data {\n        id\n        url\n        events\n        description\n        createdAt\n      }\n    }\n    webhookDeliveries(first: $first, last: $last, after: $after, before: $before, status: $status) {\n      totalCount\n      pageInfo {\n        hasNextPage\n        hasPreviousPage\n        startCursor\n        endCursor\n      }\n      data {\n        id\n        eventType\n        status\n        attempts\n        lastStatusCode\n        lastError\n        createdAt\n      }\n    }\n  }\n": typeof types.AdminWebhooksDocument,
@@ -50,6 +48,8 @@ type Documents = {
     "\n  mutation AdminOrderStatus($id: String!, $status: OrderStatus!) {\n    orderStatusUpdate(id: $id, status: $status) {\n      id\n      status\n    }\n  }\n": typeof types.AdminOrderStatusDocument,
     "\n  mutation AdminNote($id: String!, $body: String!) {\n    orderNoteCreate(id: $id, body: $body) {\n      id\n    }\n  }\n": typeof types.AdminNoteDocument,
     "\n  query AdminOrders($first: Int, $last: Int, $after: String, $before: String, $status: OrderStatus) {\n    orders(first: $first, last: $last, after: $after, before: $before, status: $status) {\n      totalCount\n      pageInfo {\n        hasNextPage\n        hasPreviousPage\n        startCursor\n        endCursor\n      }\n      data {\n        id\n        orderNumber\n        status\n        paymentStatus\n        customerEmail\n        grandTotal\n        currency\n        placedAt\n      }\n    }\n  }\n": typeof types.AdminOrdersDocument,
+    "\n  query AdminSettings {\n    settings\n  }\n": typeof types.AdminSettingsDocument,
+    "\n  mutation AdminSettingsUpdate($group: String!, $values: JSONObject!) {\n    settingsUpdate(group: $group, values: $values)\n  }\n": typeof types.AdminSettingsUpdateDocument,
     "\n  query Viewer {\n    viewer {\n      kind\n      role\n      permissions\n      plugins\n    }\n  }\n": typeof types.ViewerDocument,
 };
 const documents: Documents = {
@@ -65,8 +65,6 @@ const documents: Documents = {
     "\n  query AdminPromotions($first: Int, $last: Int, $after: String, $before: String, $status: PromotionListStatus) {\n    promotions(first: $first, last: $last, after: $after, before: $before, status: $status) {\n      totalCount\n      pageInfo {\n        hasNextPage\n        hasPreviousPage\n        startCursor\n        endCursor\n      }\n      data {\n        id\n        code\n        name\n        type\n        value\n        isActive\n        timesUsed\n        usageLimit\n        validFrom\n        validUntil\n      }\n    }\n  }\n": types.AdminPromotionsDocument,
     "\n  query AdminReports {\n    analyticsReports {\n      name\n      title\n      description\n      parameters\n    }\n  }\n": types.AdminReportsDocument,
     "\n  query AdminReport($name: String!, $date: String, $from: String, $to: String) {\n    analyticsReport(name: $name, date: $date, from: $from, to: $to) {\n      data\n      meta {\n        title\n        currency\n        totals\n        columns {\n          key\n          title\n          type\n        }\n      }\n    }\n  }\n": types.AdminReportDocument,
-    "\n  query AdminSettings {\n    settings\n  }\n": types.AdminSettingsDocument,
-    "\n  mutation AdminSettingsUpdate($group: String!, $values: JSONObject!) {\n    settingsUpdate(group: $group, values: $values)\n  }\n": types.AdminSettingsUpdateDocument,
     "\n  query AdminTaxClasses {\n    taxClasses {\n      id\n      name\n      description\n      rateBps\n      isDefault\n      isActive\n    }\n  }\n": types.AdminTaxClassesDocument,
     "\n  mutation AdminTaxClassCreate($name: String!, $rateBps: Int!) {\n    taxClassCreate(name: $name, rateBps: $rateBps) {\n      id\n    }\n  }\n": types.AdminTaxClassCreateDocument,
     "\n  query AdminWebhooks($first: Int, $last: Int, $after: String, $before: String, $status: WebhookDeliveryStatus) {\n    webhookEndpoints(first: 50) {\n      data {\n        id\n        url\n        events\n        description\n        createdAt\n      }\n    }\n    webhookDeliveries(first: $first, last: $last, after: $after, before: $before, status: $status) {\n      totalCount\n      pageInfo {\n        hasNextPage\n        hasPreviousPage\n        startCursor\n        endCursor\n      }\n      data {\n        id\n        eventType\n        status\n        attempts\n        lastStatusCode\n        lastError\n        createdAt\n      }\n    }\n  }\n": types.AdminWebhooksDocument,
@@ -89,6 +87,8 @@ const documents: Documents = {
     "\n  mutation AdminOrderStatus($id: String!, $status: OrderStatus!) {\n    orderStatusUpdate(id: $id, status: $status) {\n      id\n      status\n    }\n  }\n": types.AdminOrderStatusDocument,
     "\n  mutation AdminNote($id: String!, $body: String!) {\n    orderNoteCreate(id: $id, body: $body) {\n      id\n    }\n  }\n": types.AdminNoteDocument,
     "\n  query AdminOrders($first: Int, $last: Int, $after: String, $before: String, $status: OrderStatus) {\n    orders(first: $first, last: $last, after: $after, before: $before, status: $status) {\n      totalCount\n      pageInfo {\n        hasNextPage\n        hasPreviousPage\n        startCursor\n        endCursor\n      }\n      data {\n        id\n        orderNumber\n        status\n        paymentStatus\n        customerEmail\n        grandTotal\n        currency\n        placedAt\n      }\n    }\n  }\n": types.AdminOrdersDocument,
+    "\n  query AdminSettings {\n    settings\n  }\n": types.AdminSettingsDocument,
+    "\n  mutation AdminSettingsUpdate($group: String!, $values: JSONObject!) {\n    settingsUpdate(group: $group, values: $values)\n  }\n": types.AdminSettingsUpdateDocument,
     "\n  query Viewer {\n    viewer {\n      kind\n      role\n      permissions\n      plugins\n    }\n  }\n": types.ViewerDocument,
 };
 
@@ -154,14 +154,6 @@ export function graphql(source: "\n  query AdminReports {\n    analyticsReports 
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query AdminReport($name: String!, $date: String, $from: String, $to: String) {\n    analyticsReport(name: $name, date: $date, from: $from, to: $to) {\n      data\n      meta {\n        title\n        currency\n        totals\n        columns {\n          key\n          title\n          type\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  query AdminReport($name: String!, $date: String, $from: String, $to: String) {\n    analyticsReport(name: $name, date: $date, from: $from, to: $to) {\n      data\n      meta {\n        title\n        currency\n        totals\n        columns {\n          key\n          title\n          type\n        }\n      }\n    }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  query AdminSettings {\n    settings\n  }\n"): (typeof documents)["\n  query AdminSettings {\n    settings\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  mutation AdminSettingsUpdate($group: String!, $values: JSONObject!) {\n    settingsUpdate(group: $group, values: $values)\n  }\n"): (typeof documents)["\n  mutation AdminSettingsUpdate($group: String!, $values: JSONObject!) {\n    settingsUpdate(group: $group, values: $values)\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -250,6 +242,14 @@ export function graphql(source: "\n  mutation AdminNote($id: String!, $body: Str
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query AdminOrders($first: Int, $last: Int, $after: String, $before: String, $status: OrderStatus) {\n    orders(first: $first, last: $last, after: $after, before: $before, status: $status) {\n      totalCount\n      pageInfo {\n        hasNextPage\n        hasPreviousPage\n        startCursor\n        endCursor\n      }\n      data {\n        id\n        orderNumber\n        status\n        paymentStatus\n        customerEmail\n        grandTotal\n        currency\n        placedAt\n      }\n    }\n  }\n"): (typeof documents)["\n  query AdminOrders($first: Int, $last: Int, $after: String, $before: String, $status: OrderStatus) {\n    orders(first: $first, last: $last, after: $after, before: $before, status: $status) {\n      totalCount\n      pageInfo {\n        hasNextPage\n        hasPreviousPage\n        startCursor\n        endCursor\n      }\n      data {\n        id\n        orderNumber\n        status\n        paymentStatus\n        customerEmail\n        grandTotal\n        currency\n        placedAt\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query AdminSettings {\n    settings\n  }\n"): (typeof documents)["\n  query AdminSettings {\n    settings\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation AdminSettingsUpdate($group: String!, $values: JSONObject!) {\n    settingsUpdate(group: $group, values: $values)\n  }\n"): (typeof documents)["\n  mutation AdminSettingsUpdate($group: String!, $values: JSONObject!) {\n    settingsUpdate(group: $group, values: $values)\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
