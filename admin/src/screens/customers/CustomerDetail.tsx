@@ -231,8 +231,8 @@ function StoreCredit({ id, canMove }: { id: string; canMove: boolean }) {
       <ErrorNote error={error} />
       <Group mb="sm">
         {(credit?.balances ?? []).map((b) => (
-          <Text key={b.currency} fw={600}>
-            {money(b.balance, b.currency)}
+          <Text key={b.currency}>
+            Balance <b>{money(b.balance, b.currency)}</b>
           </Text>
         ))}
         {credit && !credit.balances.length && <Text size="sm">No store credit.</Text>}

@@ -80,7 +80,7 @@ function GroupForm({ spec, values, onSaved }: { spec: GroupSpec; values: Record<
       <form onSubmit={submit} noValidate>
         <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md" verticalSpacing="sm">
           {spec.fields.map((field) => {
-            const common = { id: id(field.key), label: field.label, description: field.description, error: error(field.key) };
+            const common = { id: id(field.key), label: field.label, description: field.description, placeholder: field.placeholder, error: error(field.key) };
             if (field.kind === 'bool')
               return (
                 <Controller

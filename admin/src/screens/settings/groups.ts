@@ -15,6 +15,8 @@ export interface FieldSpec {
   max?: number;
   maxLength?: number;
   pattern?: { value: RegExp; message: string };
+  /** The server's default when the key is unset, shown as the placeholder. */
+  placeholder?: string;
   /** Shown in uppercase and sent so (ISO codes). */
   upper?: boolean;
 }
@@ -42,9 +44,9 @@ export const SETTINGS_GROUPS: GroupSpec[] = [
     fields: [
       { key: 'currency', label: 'Currency', kind: 'text', upper: true, pattern: CURRENCY, description: 'Default currency, e.g. USD' },
       { key: 'currencies', label: 'Further currencies', kind: 'list', upper: true, description: 'ISO 4217 codes; press Enter after each' },
-      { key: 'locale', label: 'Locale', kind: 'text', maxLength: 35, description: 'BCP 47, e.g. en or en-US' },
+      { key: 'locale', label: 'Locale', kind: 'text', maxLength: 35, placeholder: 'en', description: 'BCP 47, e.g. en or en-US' },
       { key: 'locales', label: 'Further locales', kind: 'list', description: 'BCP 47 codes; press Enter after each' },
-      { key: 'timezone', label: 'Time zone', kind: 'select', options: timeZones() },
+      { key: 'timezone', label: 'Time zone', kind: 'select', options: timeZones(), placeholder: 'UTC' },
       { key: 'pricesIncludeTax', label: 'Prices include tax', kind: 'bool', description: 'Checkout extracts tax from listed prices instead of adding it' },
     ],
   },
@@ -61,7 +63,7 @@ export const SETTINGS_GROUPS: GroupSpec[] = [
       { key: 'logoUrl', label: 'Logo URL', kind: 'url' },
       { key: 'taxId', label: 'Tax ID', kind: 'text', maxLength: 100 },
       { key: 'primaryColor', label: 'Primary colour', kind: 'color', pattern: { value: /^#[0-9a-fA-F]{6}$/, message: 'A hex colour such as #1a2b3c' } },
-      { key: 'address.line1', label: 'Address line 1', kind: 'text', maxLength: 200 },
+      { key: 'address.line1', label: 'Address line 1', kind: 'text', maxLength: 200, description: 'An address needs line 1, city, postal code and country' },
       { key: 'address.line2', label: 'Address line 2', kind: 'text', maxLength: 200 },
       { key: 'address.city', label: 'City', kind: 'text', maxLength: 100 },
       { key: 'address.state', label: 'State or region', kind: 'text', maxLength: 100 },
@@ -77,6 +79,7 @@ export const SETTINGS_GROUPS: GroupSpec[] = [
     fields: [
       {
         key: 'returnWindowDays',
+        placeholder: '30',
         label: 'Return window (days)',
         kind: 'int',
         min: 0,
@@ -84,7 +87,7 @@ export const SETTINGS_GROUPS: GroupSpec[] = [
         description: 'Days after the last fulfilment in which a customer may ask for a return (default 30)',
       },
       { key: 'refundDailyCap', label: 'Refund daily cap (minor units)', kind: 'int', min: 0, description: 'Per operator per day, e.g. 50000 = $500.00' },
-      { key: 'refundUndoWindowMinutes', label: 'Refund undo window (minutes)', kind: 'int', min: 0, description: 'Default 15' },
+      { key: 'refundUndoWindowMinutes', label: 'Refund undo window (minutes)', kind: 'int', min: 0, placeholder: '15', description: 'Default 15' },
       { key: 'termsUrl', label: 'Terms URL', kind: 'url' },
       { key: 'privacyUrl', label: 'Privacy URL', kind: 'url' },
       { key: 'returnsUrl', label: 'Returns URL', kind: 'url' },
@@ -97,6 +100,7 @@ export const SETTINGS_GROUPS: GroupSpec[] = [
     fields: [
       {
         key: 'capture',
+        placeholder: 'Automatic (default)',
         label: 'Capture',
         kind: 'select',
         options: [
@@ -107,6 +111,7 @@ export const SETTINGS_GROUPS: GroupSpec[] = [
       },
       {
         key: 'actionExpiryMinutes',
+        placeholder: '30',
         label: 'Action expiry (minutes)',
         kind: 'int',
         min: 1,
@@ -121,7 +126,14 @@ export const SETTINGS_GROUPS: GroupSpec[] = [
     description: 'Customer groups whose orders carry no tax (reverse charge).',
     fields: [
       { key: 'exemptCustomerGroupIds', label: 'Exempt customer groups', kind: 'list', description: 'Group keys; press Enter after each' },
-      { key: 'exemptionNote', label: 'Exemption note', kind: 'text', maxLength: 200, description: 'Printed on exempt invoices (default "Reverse charge")' },
+      {
+        key: 'exemptionNote',
+        label: 'Exemption note',
+        kind: 'text',
+        maxLength: 200,
+        placeholder: 'Reverse charge',
+        description: 'Printed on exempt invoices (default "Reverse charge")',
+      },
     ],
   },
 ];

@@ -84,7 +84,7 @@ function PriceLine({ price, appliesTo, onChanged }: { price: PriceRow; appliesTo
           <Button type="submit" form={formId} size="xs" variant="default" disabled={!form.formState.isDirty} loading={state.fetching} aria-label={`Save price ${name}`}>
             Save
           </Button>
-          <Button size="xs" variant="subtle" color="red.8" onClick={del} loading={deleteState.fetching} aria-label={`Delete price ${name}`}>
+          <Button size="xs" variant="subtle" color="red" c="red.9" onClick={del} loading={deleteState.fetching} aria-label={`Delete price ${name}`}>
             Delete
           </Button>
         </Group>

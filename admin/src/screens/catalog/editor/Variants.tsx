@@ -134,7 +134,7 @@ function VariantRow({ variant, prices, onChanged }: { variant: Variant; prices: 
           <Button type="submit" form={formId} size="xs" variant="default" loading={state.fetching} disabled={!form.formState.isDirty} aria-label={`Save ${label}`}>
             Save
           </Button>
-          <Button size="xs" variant="subtle" color="red.8" onClick={del} loading={deleteState.fetching} aria-label={`Delete ${label}`}>
+          <Button size="xs" variant="subtle" color="red" c="red.9" onClick={del} loading={deleteState.fetching} aria-label={`Delete ${label}`}>
             Delete
           </Button>
         </Group>
