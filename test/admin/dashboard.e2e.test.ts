@@ -115,10 +115,13 @@ describe.runIf(runnable)('dashboard end to end (Chromium)', () => {
       await firstSku.fill(`EDITED-${mark}`.toUpperCase());
       await firstSku.press('Enter');
       await expect
-        .poll(async () => {
-          const res = await t.request(`/api/catalog/entities/${entityId}?include=variants`, { apiKey: store.admin });
-          return (res.body.data.variants as Array<{ sku: string }>).map((v) => v.sku);
-        })
+        .poll(
+          async () => {
+            const res = await t.request(`/api/catalog/entities/${entityId}?include=variants`, { apiKey: store.admin });
+            return (res.body.data.variants as Array<{ sku: string }>).map((v) => v.sku);
+          },
+          { timeout: 15_000 },
+        )
         .toContain(`EDITED-${mark}`.toUpperCase());
       const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 200, g: 40, b: 90 } } })
         .png()
@@ -130,7 +133,7 @@ describe.runIf(runnable)('dashboard end to end (Chromium)', () => {
         .getByRole('textbox', { name: 'Status' })
         .or(page.getByRole('combobox', { name: 'Status' }))
         .first();
-      await expect.poll(() => status.inputValue()).toBe('active');
+      await expect.poll(() => status.inputValue(), { timeout: 15_000 }).toBe('active');
       await audit('product-editor');
     });
 
@@ -238,7 +241,7 @@ describe.runIf(runnable)('dashboard end to end (Chromium)', () => {
       await page.getByRole('link', { name: 'Settings', exact: true }).click();
       await page.getByLabel('Return window (days)').fill('45');
       await page.getByRole('button', { name: 'Save policies' }).click();
-      await expect.poll(async () => (await t.request('/api/settings/policies', { apiKey: store.admin })).body.data.returnWindowDays).toBe(45);
+      await expect.poll(async () => (await t.request('/api/settings/policies', { apiKey: store.admin })).body.data.returnWindowDays, { timeout: 15_000 }).toBe(45);
       // The browser does not check a locale; the server's 422 lands under the Locale field.
       await page.getByLabel('Locale', { exact: true }).fill('not a locale!!');
       await page.getByRole('button', { name: 'Save general' }).click();
