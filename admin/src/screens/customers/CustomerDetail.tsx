@@ -172,22 +172,27 @@ function Groups({ id, groups, onChanged }: { id: string; groups: readonly string
   });
   return (
     <>
-      <Group gap="xs" mb="sm" aria-label="Customer groups" role="list">
-        {groups.map((g) => (
-          <Badge
-            key={g}
-            role="listitem"
-            variant="light"
-            color="dark"
-            size="lg"
-            tt="none"
-            rightSection={<CloseButton size="xs" aria-label={`Remove group ${g}`} onClick={() => save(groups.filter((x) => x !== g))} disabled={state.fetching} />}
-          >
-            {g}
-          </Badge>
-        ))}
-        {!groups.length && <Text size="sm">Not in any group.</Text>}
-      </Group>
+      {groups.length ? (
+        <Group gap="xs" mb="sm" aria-label="Customer groups" role="list">
+          {groups.map((g) => (
+            <Badge
+              key={g}
+              role="listitem"
+              variant="light"
+              color="dark"
+              size="lg"
+              tt="none"
+              rightSection={<CloseButton size="xs" aria-label={`Remove group ${g}`} onClick={() => save(groups.filter((x) => x !== g))} disabled={state.fetching} />}
+            >
+              {g}
+            </Badge>
+          ))}
+        </Group>
+      ) : (
+        <Text size="sm" mb="sm">
+          Not in any group.
+        </Text>
+      )}
       <form onSubmit={add} noValidate>
         <Group align="start">
           <TextInput

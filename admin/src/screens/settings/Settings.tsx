@@ -123,6 +123,7 @@ function GroupForm({ spec, values, onSaved }: { spec: GroupSpec; values: Record<
                       onChange={(v) => f.onChange(field.upper ? v.map((s) => s.toUpperCase()) : v)}
                       onBlur={f.onBlur}
                       clearable
+                      clearButtonProps={{ 'aria-label': `Clear ${field.label.toLowerCase()}` }}
                     />
                   )}
                 />
@@ -146,7 +147,16 @@ function GroupForm({ spec, values, onSaved }: { spec: GroupSpec; values: Record<
                   control={form.control}
                   name={field.key}
                   rules={rulesFor(field)}
-                  render={({ field: f }) => <ColorInput {...common} value={(f.value as string) ?? ''} onChange={f.onChange} onBlur={f.onBlur} format="hex" />}
+                  render={({ field: f }) => (
+                    <ColorInput
+                      {...common}
+                      value={(f.value as string) ?? ''}
+                      onChange={f.onChange}
+                      onBlur={f.onBlur}
+                      format="hex"
+                      eyeDropperButtonProps={{ 'aria-label': `Pick ${field.label.toLowerCase()} from the screen` }}
+                    />
+                  )}
                 />
               );
             if (field.kind === 'textarea') return <Textarea key={field.key} {...common} autosize minRows={2} {...form.register(field.key, rulesFor(field))} />;

@@ -74,22 +74,27 @@ export function Brands({ entityId, brands, onChanged }: { entityId: string; bran
   });
   return (
     <>
-      <Group gap="xs" mb="sm" role="list" aria-label="Brands of this product">
-        {brands.map((b) => (
-          <Badge
-            key={b.id}
-            role="listitem"
-            variant="light"
-            color="dark"
-            size="lg"
-            tt="none"
-            rightSection={<CloseButton size="xs" aria-label={`Remove brand ${b.name}`} onClick={() => run(remove({ id: entityId, brandId: b.id }))} />}
-          >
-            {b.name}
-          </Badge>
-        ))}
-        {!brands.length && <Text size="sm">No brand.</Text>}
-      </Group>
+      {brands.length ? (
+        <Group gap="xs" mb="sm" role="list" aria-label="Brands of this product">
+          {brands.map((b) => (
+            <Badge
+              key={b.id}
+              role="listitem"
+              variant="light"
+              color="dark"
+              size="lg"
+              tt="none"
+              rightSection={<CloseButton size="xs" aria-label={`Remove brand ${b.name}`} onClick={() => run(remove({ id: entityId, brandId: b.id }))} />}
+            >
+              {b.name}
+            </Badge>
+          ))}
+        </Group>
+      ) : (
+        <Text size="sm" mb="sm">
+          No brand.
+        </Text>
+      )}
       <Group align="start">
         <Select
           label="Add brand"
