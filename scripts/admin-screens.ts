@@ -57,6 +57,12 @@ const slug = `sample-${Date.now().toString(36)}`;
 const entity = await api('/api/catalog/entities', { type: 'product', slug, status: 'active' });
 const entityId = entity.data.id as string;
 await api('/api/pricing/prices', { entityId, currency: 'USD', amount: 2500 });
+// Variants, a group price, a variant price and a brand, so the editor shows its tables filled.
+const matrix = await api(`/api/catalog/entities/${entityId}/variants/bulk`, { axes: { size: ['S', 'M'], color: ['Red'] } });
+await api('/api/pricing/prices', { entityId, currency: 'USD', amount: 2000, customerGroupId: 'wholesale' });
+await api('/api/pricing/prices', { entityId, variantId: matrix.data?.created?.[0]?.id, currency: 'EUR', amount: 2300 });
+const brand = await api('/api/catalog/brands', { name: 'Acme', slug: `acme-${Date.now().toString(36)}` });
+await api(`/api/catalog/entities/${entityId}/brands/${brand.data.id}`, {});
 const warehouse = await api('/api/inventory/warehouses', { name: 'Main', code: `wh-${Date.now().toString(36)}` });
 await api('/api/inventory/adjust', { entityId, warehouseId: warehouse.data.id, type: 'restock', quantity: 1000 });
 // 100 guest orders, so the orders list has a full page of 100 to render.
@@ -71,6 +77,16 @@ for (let i = 0; i < 100; i += 1) {
   await shop('/api/checkout', { cartId: cart.data.id, paymentMethodId: 'pm_card_visa', currency: 'USD', shippingAddress: address, email: `buyer${i}@example.com` }, headers);
 }
 
+// A customer account with an address, a group and store credit, for the customer detail page.
+const shopperEmail = `shopper-${Date.now()}@example.com`;
+const shopper = await createUser({ auth: app.auth, config }, { email: shopperEmail, password: 'correct-horse-battery', name: 'Grace Hopper', role: 'customer', organizationId });
+const patch = (p: string, body: unknown) =>
+  fetch(origin + p, { method: 'PATCH', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
+await patch(`/api/customers/${shopper.id}`, { customerGroupIds: ['wholesale', 'vip'] });
+await api(`/api/customers/${shopper.id}/store-credit`, { type: 'credit', amount: 1500, currency: 'USD', reason: 'Goodwill for a late delivery' });
+await patch('/api/settings/policies', { returnWindowDays: 30, termsUrl: 'https://example.com/terms' });
+await patch('/api/settings/branding', { storeName: 'Sample Store', primaryColor: '#1a2b3c' });
+
 const browser = await launch();
 const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
 await page.goto(`${origin}/admin/`);
@@ -79,11 +95,11 @@ await page.locator('input[name=password]').fill('correct-horse-battery');
 await page.screenshot({ path: path.join(OUT, 'sign-in.png') });
 await page.getByRole('button', { name: 'Sign in' }).click();
 await page.getByRole('heading', { name: 'Home' }).waitFor();
-for (const screen of [...SCREENS, `catalog/${entityId}`]) {
+for (const screen of [...SCREENS, `catalog/${entityId}`, `customers/${shopper.id}`]) {
   await page.goto(`${origin}/admin/${screen}`);
   await page.getByRole('heading', { level: 1 }).first().waitFor();
   await page.waitForLoadState('networkidle').catch(() => undefined);
-  await page.screenshot({ path: path.join(OUT, `${(screen || 'home').replace(/\//g, '-').replace(entityId, 'editor')}.png`), fullPage: true });
+  await page.screenshot({ path: path.join(OUT, `${(screen || 'home').replace(/\//g, '-').replace(entityId, 'editor').replace(shopper.id, 'detail')}.png`), fullPage: true });
 }
 // The orders list with 100 rows: from choosing 100 to the 100th row on screen.
 await page.goto(`${origin}/admin/orders`);

@@ -15,6 +15,7 @@ import { Shell } from './Shell';
 // Darker shades than Mantine's defaults: axe-core's contrast rule (4.5:1) fails the default
 // primary (blue.6 under white text, and as the active nav label) and `dimmed` (gray.6) text.
 // The active nav entry is filled (white on blue.8): the light variant's blue text fails contrast.
+// Field errors (text and the invalid input's own text) in red.8: the default red.6 fails contrast too.
 // Close and clear buttons carry names (axe's button-name rule; they are icons only).
 const theme = createTheme({
   primaryShade: { light: 8, dark: 8 },
@@ -24,7 +25,11 @@ const theme = createTheme({
     Select: Select.extend({ defaultProps: { clearButtonProps: { 'aria-label': 'Clear selection' } } }),
   },
 });
-const resolver: CSSVariablesResolver = () => ({ variables: {}, light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)' }, dark: {} });
+const resolver: CSSVariablesResolver = () => ({
+  variables: {},
+  light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)', '--mantine-color-error': 'var(--mantine-color-red-8)' },
+  dark: {},
+});
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -30,7 +30,13 @@ export const coreScreens: Screen[] = [
     component: lazy(() => import('./screens/catalog/ProductList')),
     children: [{ path: 'catalog/:id', component: lazy(() => import('./screens/catalog/ProductEditor')) }],
   },
-  { path: 'customers', label: 'Customers', permission: 'customers:read', component: lazy(() => import('./screens/Customers')) },
+  {
+    path: 'customers',
+    label: 'Customers',
+    permission: 'customers:read',
+    component: lazy(() => import('./screens/customers/CustomerList')),
+    children: [{ path: 'customers/:id', component: lazy(() => import('./screens/customers/CustomerDetail')) }],
+  },
   { path: 'inventory', label: 'Inventory', permission: 'inventory:read', component: lazy(() => import('./screens/Inventory')) },
   { path: 'promotions', label: 'Promotions', permission: 'promotions:read', component: lazy(() => import('./screens/Promotions')) },
   { path: 'tax', label: 'Tax classes', permission: 'tax:manage', component: lazy(() => import('./screens/TaxClasses')) },
@@ -38,7 +44,7 @@ export const coreScreens: Screen[] = [
   { path: 'webhooks', label: 'Webhooks', permission: 'webhooks:manage', component: lazy(() => import('./screens/Webhooks')) },
   { path: 'audit', label: 'Audit log', permission: 'audit:read', component: lazy(() => import('./screens/Audit')) },
   { path: 'jobs', label: 'Failed jobs', permission: 'jobs:admin', component: lazy(() => import('./screens/FailedJobs')) },
-  { path: 'settings', label: 'Settings', permission: 'settings:manage', component: lazy(() => import('./screens/Settings')) },
+  { path: 'settings', label: 'Settings', permission: 'settings:manage', component: lazy(() => import('./screens/settings/Settings')) },
 ];
 
 export function visibleScreens(can: (permission: string) => boolean, plugins: readonly string[]): Screen[] {

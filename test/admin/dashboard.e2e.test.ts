@@ -1,7 +1,9 @@
 // The dashboard end to end in Chromium against the real app: sign in → create a product with two
 // option types, prices and an image → find it in the list and in search → a customer orders it
 // through the API → fulfil with tracking and refund one line in the dashboard → the daily-journal
-// report shows both, and its CSV downloads. axe-core finds no serious or critical violation on
+// report shows both, and its CSV downloads. The editor changes a variant's SKU, a price's amount and
+// the status; a customer's detail page adds a group and store credit; the settings forms save the
+// return window and put a 422 on the field it names. axe-core finds no serious or critical violation on
 // any screen visited, and the CSP refuses nothing the dashboard does. Behind COMMERCE_SLOW_TESTS
 // (about a minute and a half with the bundle built).
 import fs from 'node:fs';
@@ -97,17 +99,41 @@ describe.runIf(runnable)('dashboard end to end (Chromium)', () => {
           .first()
           .click();
         await page.getByRole('option', { name: currency!, exact: true }).click();
-        await page.getByLabel('Amount').fill(amount!);
+        await page.getByLabel('Amount', { exact: true }).fill(amount!);
         await page.getByRole('button', { name: 'Add price' }).click();
-        await page.getByText(currency === 'USD' ? '$25.00 (everyone)' : '€23.00 (everyone)').waitFor();
+        await page
+          .getByRole('table', { name: 'Prices' })
+          .getByText(currency === 'USD' ? '$25.00' : '€23.00')
+          .waitFor();
       }
+      // An existing price changes in place: USD 25.00 → 27.50.
+      await page.getByLabel('New amount for The product, USD, everyone').fill('27.50');
+      await page.getByRole('button', { name: 'Save price The product, USD, everyone' }).click();
+      await page.getByRole('table', { name: 'Prices' }).getByText('$27.50').waitFor();
+      // An existing variant's SKU changes in its row (Enter submits the row's form).
+      const firstSku = page.getByRole('table', { name: 'Variants' }).locator('tbody tr').first().getByRole('textbox').first();
+      await firstSku.fill(`EDITED-${mark}`.toUpperCase());
+      await firstSku.press('Enter');
+      await expect
+        .poll(
+          async () => {
+            const res = await t.request(`/api/catalog/entities/${entityId}?include=variants`, { apiKey: store.admin });
+            return (res.body.data.variants as Array<{ sku: string }>).map((v) => v.sku);
+          },
+          { timeout: 15_000 },
+        )
+        .toContain(`EDITED-${mark}`.toUpperCase());
       const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 200, g: 40, b: 90 } } })
         .png()
         .toBuffer();
       await page.locator('input[type=file]').setInputFiles({ name: 'tee.png', mimeType: 'image/png', buffer: png });
       await page.getByRole('img', { name: 'tee.png' }).waitFor({ timeout: 20_000 });
       await page.getByRole('button', { name: 'Publish' }).click();
-      await page.getByText('active', { exact: true }).first().waitFor();
+      const status = page
+        .getByRole('textbox', { name: 'Status' })
+        .or(page.getByRole('combobox', { name: 'Status' }))
+        .first();
+      await expect.poll(() => status.inputValue(), { timeout: 15_000 }).toBe('active');
       await audit('product-editor');
     });
 
@@ -185,6 +211,44 @@ describe.runIf(runnable)('dashboard end to end (Chromium)', () => {
       expect(csv).toContain(`,${after.refundedAmount},${after.grandTotal - after.refundedAmount}`);
     });
 
+    await step(page, consoleLines, '06-customer-detail', async () => {
+      const shopper = await t.signIn('customer');
+      const address = await t.request('/api/me/addresses', {
+        bearer: shopper.token,
+        body: { firstName: 'Ada', lastName: 'Lovelace', line1: '1 Main St', city: 'Springfield', postalCode: '62701', country: 'US', isDefaultShipping: true },
+      });
+      expect(address.status, address.text).toBe(201);
+      await page.getByRole('link', { name: 'Customers', exact: true }).click();
+      await page.getByLabel('Search').fill(shopper.email);
+      await page.locator(`a[href="/admin/customers/${shopper.userId}"]`).click();
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      await page.getByText('1 Main St').waitFor();
+      await page.getByLabel('Group key').fill('wholesale');
+      await page.getByRole('button', { name: 'Add to group' }).click();
+      await page.getByRole('button', { name: 'Remove group wholesale' }).waitFor();
+      await page.getByLabel('Amount').fill('12.50');
+      await page.getByLabel('Reason').fill('Goodwill');
+      await page.getByRole('button', { name: 'Apply' }).click();
+      await page.getByRole('table', { name: 'Store credit ledger' }).getByText('Goodwill').waitFor();
+      await audit('customer-detail');
+      const customer = (await t.request(`/api/customers/${shopper.userId}`, { apiKey: store.admin })).body.data;
+      expect(customer.customerGroupIds).toEqual(['wholesale']);
+      const credit = (await t.request(`/api/customers/${shopper.userId}/store-credit`, { apiKey: store.admin })).body.data;
+      expect(credit.balances).toEqual([{ currency: 'USD', balance: 1250 }]);
+    });
+
+    await step(page, consoleLines, '07-settings-forms', async () => {
+      await page.getByRole('link', { name: 'Settings', exact: true }).click();
+      await page.getByLabel('Return window (days)').fill('45');
+      await page.getByRole('button', { name: 'Save policies' }).click();
+      await expect.poll(async () => (await t.request('/api/settings/policies', { apiKey: store.admin })).body.data.returnWindowDays, { timeout: 15_000 }).toBe(45);
+      // The browser does not check a locale; the server's 422 lands under the Locale field.
+      await page.getByLabel('Locale', { exact: true }).fill('not a locale!!');
+      await page.getByRole('button', { name: 'Save general' }).click();
+      await page.getByText('must be a BCP 47 locale such as en or en-US').waitFor();
+      await audit('settings-forms');
+    });
+
     // The other screens open and pass axe too.
     for (const [label, heading] of [
       ['Customers', 'Customers'],
@@ -196,7 +260,7 @@ describe.runIf(runnable)('dashboard end to end (Chromium)', () => {
       ['Failed jobs', 'Failed jobs'],
       ['Settings', 'Settings'],
     ] as Array<[string, string]>) {
-      await step(page, consoleLines, `06-${label}`, async () => {
+      await step(page, consoleLines, `08-${label}`, async () => {
         await page.getByRole('link', { name: label, exact: true }).click();
         await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
         await audit(label);

@@ -16,13 +16,13 @@ export function errorMessage(error: CombinedError | undefined): string {
   return error.graphQLErrors[0]?.message ?? error.networkError?.message ?? error.message;
 }
 
-/** The fields a 422 names (`details: [{ field, message }]`), last path segment as the form field name. */
-export function fieldIssues(error: CombinedError | undefined): FieldIssue[] {
+/** The fields a 422 names (`details: [{ field, message }]`): the last path segment as the form field name, or the whole path with keepPath (nested forms). */
+export function fieldIssues(error: CombinedError | undefined, options: { keepPath?: boolean } = {}): FieldIssue[] {
   const details = error?.graphQLErrors[0]?.extensions?.details;
   if (!Array.isArray(details)) return [];
   return details
     .filter((d): d is FieldIssue => typeof d === 'object' && d !== null && typeof (d as FieldIssue).field === 'string')
-    .map((d) => ({ field: d.field.split('.').pop() ?? d.field, message: d.message }));
+    .map((d) => ({ field: options.keepPath ? d.field : (d.field.split('.').pop() ?? d.field), message: d.message }));
 }
 
 /** Puts each named field's message on the form (react-hook-form's setError); answers the rest. */

@@ -1,9 +1,10 @@
 // The product editor. New: type, slug, title → catalogEntityCreate (+ the title for the locale).
-// Existing: attributes per locale, option types and the generated variants matrix, prices per
-// currency (and customer group), media by drag and drop with preview, categories, status.
+// Existing: status, attributes and custom fields per locale, brands, option types, the generated
+// variants matrix and each variant's SKU and title (editor/Variants.tsx), prices per currency and
+// customer group edited in place (editor/Prices.tsx), media by drag and drop with preview, categories.
 // A 422 lands on the form field it names (api/errors.ts).
 import { useState } from 'react';
-import { Badge, Button, Card, Group, Image, Select, SimpleGrid, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { Button, Card, Group, Image, Select, SimpleGrid, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { Dropzone, IMAGE_MIME_TYPE } from '@mantine/dropzone';
 import { notifications } from '@mantine/notifications';
 import { useForm } from 'react-hook-form';
@@ -12,7 +13,11 @@ import { useMutation, useQuery } from 'urql';
 import { graphql } from '../../gql';
 import { applyFieldIssues, errorMessage } from '../../api/errors';
 import { ErrorNote } from '../../components/ErrorNote';
-import { money, toMinor } from '../../format';
+import type { CatalogEntityStatus } from '../../gql/graphql';
+import { Brands } from './editor/Brands';
+import { CustomFields } from './editor/CustomFields';
+import { Prices } from './editor/Prices';
+import { Variants } from './editor/Variants';
 
 const EntityQuery = graphql(`
   query AdminEntity($id: String!) {
@@ -37,7 +42,17 @@ const EntityQuery = graphql(`
       variants {
         id
         sku
+        title
         options
+      }
+      brands {
+        id
+        name
+      }
+      customFields {
+        fieldName
+        locale
+        value
       }
       pricing {
         id
@@ -83,29 +98,6 @@ const SetAttributes = graphql(`
     }
   }
 `);
-const CreateOptionType = graphql(`
-  mutation AdminOptionTypeCreate($id: UUID!, $name: String!, $values: [String!]) {
-    catalogOptionTypeCreate(id: $id, name: $name, values: $values) {
-      id
-    }
-  }
-`);
-const GenerateVariants = graphql(`
-  mutation AdminVariantsGenerate($id: UUID!, $skuPrefix: String) {
-    catalogVariantsGenerate(id: $id, skuPrefix: $skuPrefix) {
-      created {
-        id
-      }
-    }
-  }
-`);
-const CreatePrice = graphql(`
-  mutation AdminPriceCreate($entityId: UUID!, $variantId: UUID, $currency: String!, $amount: MinorUnits!, $customerGroupId: String) {
-    priceCreate(entityId: $entityId, variantId: $variantId, currency: $currency, amount: $amount, customerGroupId: $customerGroupId) {
-      id
-    }
-  }
-`);
 const UploadMedia = graphql(`
   mutation AdminMediaUpload($file: File!, $alt: String) {
     mediaUpload(file: $file, alt: $alt) {
@@ -135,6 +127,15 @@ const Publish = graphql(`
     }
   }
 `);
+const SetStatus = graphql(`
+  mutation AdminEntityStatus($id: UUID!, $status: CatalogEntityStatus!) {
+    catalogEntityUpdate(id: $id, status: $status) {
+      id
+      status
+    }
+  }
+`);
+const STATUSES: CatalogEntityStatus[] = ['draft', 'active', 'archived', 'discontinued'];
 
 function NewProduct() {
   const navigate = useNavigate();
@@ -180,20 +181,12 @@ function EditProduct({ id }: { id: string }) {
   const [{ data, error }, refetch] = useQuery({ query: EntityQuery, variables: { id } });
   const reload = () => refetch({ requestPolicy: 'network-only' });
   const [, setAttributes] = useMutation(SetAttributes);
-  const [optionState, createOption] = useMutation(CreateOptionType);
-  const [generateState, generate] = useMutation(GenerateVariants);
-  const [priceState, createPrice] = useMutation(CreatePrice);
   const [uploadState, upload] = useMutation(UploadMedia);
   const [, attach] = useMutation(AttachMedia);
   const [, addCategory] = useMutation(AddCategory);
   const [, publish] = useMutation(Publish);
+  const [statusState, setStatus] = useMutation(SetStatus);
   const [locale, setLocale] = useState('en');
-  const [optionName, setOptionName] = useState('');
-  const [optionValues, setOptionValues] = useState('');
-  const [currency, setCurrency] = useState('USD');
-  const [amount, setAmount] = useState('');
-  const [group, setGroup] = useState('');
-  const [variantId, setVariantId] = useState<string | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
   const entity = data?.catalogEntity;
   const attrs = entity?.attributes?.find((a) => a.locale === locale);
@@ -209,25 +202,6 @@ function EditProduct({ id }: { id: string }) {
     reload();
   });
 
-  async function addOption() {
-    const values = optionValues
-      .split(',')
-      .map((v) => v.trim())
-      .filter(Boolean);
-    const result = await createOption({ id: entity!.id, name: optionName.trim(), values });
-    if (!result.error) {
-      setOptionName('');
-      setOptionValues('');
-      reload();
-    }
-  }
-  async function addPrice() {
-    const result = await createPrice({ entityId: entity!.id, variantId, currency, amount: toMinor(amount, currency), customerGroupId: group || undefined });
-    if (!result.error) {
-      setAmount('');
-      reload();
-    }
-  }
   async function onDrop(files: File[]) {
     for (const file of files) {
       setPreview(URL.createObjectURL(file));
@@ -247,8 +221,16 @@ function EditProduct({ id }: { id: string }) {
         <Title order={1} size="h2">
           {entity.attributes?.find((a) => a.locale === 'en')?.title ?? entity.slug}
         </Title>
-        <Group>
-          <Badge>{entity.status}</Badge>
+        <Group align="end">
+          <Select
+            label="Status"
+            data={STATUSES}
+            value={entity.status}
+            onChange={(status) => status && setStatus({ id: entity.id, status: status as CatalogEntityStatus }).then(reload)}
+            allowDeselect={false}
+            disabled={statusState.fetching}
+            w={160}
+          />
           {entity.status !== 'active' && (
             <Button variant="default" onClick={() => publish({ id: entity.id }).then(reload)}>
               Publish
@@ -275,83 +257,34 @@ function EditProduct({ id }: { id: string }) {
       </Card>
       <Card withBorder>
         <Title order={2} size="h4" mb="sm">
+          Custom fields ({locale})
+        </Title>
+        <CustomFields entityId={entity.id} entityType={entity.type} locale={locale} stored={entity.customFields ?? []} onChanged={reload} />
+      </Card>
+      <Card withBorder>
+        <Title order={2} size="h4" mb="sm">
+          Brands
+        </Title>
+        <Brands entityId={entity.id} brands={entity.brands ?? []} onChanged={reload} />
+      </Card>
+      <Card withBorder>
+        <Title order={2} size="h4" mb="sm">
           Options and variants
         </Title>
-        {(entity.optionTypes ?? []).map((o) => (
-          <Text key={o.id} size="sm">
-            <b>{o.name}</b>: {o.values.map((v) => v.value).join(', ')}
-          </Text>
-        ))}
-        <Group align="end" mt="sm">
-          <TextInput label="Option name" placeholder="Size" value={optionName} onChange={(e) => setOptionName(e.currentTarget.value)} />
-          <TextInput label="Values (comma separated)" placeholder="S, M, L" value={optionValues} onChange={(e) => setOptionValues(e.currentTarget.value)} />
-          <Button variant="default" onClick={addOption} loading={optionState.fetching}>
-            Add option type
-          </Button>
-          <Button
-            onClick={() => generate({ id: entity.id, skuPrefix: entity.slug.toUpperCase() }).then(reload)}
-            loading={generateState.fetching}
-            disabled={!entity.optionTypes?.length}
-          >
-            Generate variants
-          </Button>
-        </Group>
-        <ErrorNote error={optionState.error ?? generateState.error} />
-        <Table mt="sm" aria-label="Variants">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>SKU</Table.Th>
-              <Table.Th>Options</Table.Th>
-              <Table.Th>Prices</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {(entity.variants ?? []).map((v) => (
-              <Table.Tr key={v.id}>
-                <Table.Td>{v.sku}</Table.Td>
-                <Table.Td>
-                  {Object.entries(v.options)
-                    .map(([k, val]) => `${k}: ${String(val)}`)
-                    .join(', ')}
-                </Table.Td>
-                <Table.Td>
-                  {(entity.pricing ?? [])
-                    .filter((p) => p.variantId === v.id)
-                    .map((p) => money(p.amount, p.currency))
-                    .join(', ') || '—'}
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+        <Variants
+          entityId={entity.id}
+          slug={entity.slug}
+          optionTypes={entity.optionTypes ?? []}
+          variants={entity.variants ?? []}
+          prices={entity.pricing ?? []}
+          onChanged={reload}
+        />
       </Card>
       <Card withBorder>
         <Title order={2} size="h4" mb="sm">
           Prices
         </Title>
-        {(entity.pricing ?? [])
-          .filter((p) => !p.variantId)
-          .map((p) => (
-            <Text key={p.id} size="sm">
-              {money(p.amount, p.currency)} {p.customerGroupId ? `(group ${p.customerGroupId})` : '(everyone)'}
-            </Text>
-          ))}
-        <Group align="end" mt="sm">
-          <Select
-            label="Applies to"
-            data={[{ value: '', label: 'The product' }, ...(entity.variants ?? []).map((v) => ({ value: v.id, label: v.sku }))]}
-            value={variantId ?? ''}
-            onChange={(v) => setVariantId(v || null)}
-            allowDeselect={false}
-          />
-          <Select label="Currency" data={['USD', 'EUR', 'GBP', 'JPY']} value={currency} onChange={(v) => setCurrency(v ?? 'USD')} w={100} allowDeselect={false} />
-          <TextInput label="Amount" placeholder="19.99" value={amount} onChange={(e) => setAmount(e.currentTarget.value)} w={120} />
-          <TextInput label="Customer group" placeholder="optional" value={group} onChange={(e) => setGroup(e.currentTarget.value)} w={150} />
-          <Button variant="default" onClick={addPrice} loading={priceState.fetching} disabled={!amount}>
-            Add price
-          </Button>
-        </Group>
-        <ErrorNote error={priceState.error} />
+        <Prices entityId={entity.id} prices={entity.pricing ?? []} variants={entity.variants ?? []} onChanged={reload} />
       </Card>
       <Card withBorder>
         <Title order={2} size="h4" mb="sm">

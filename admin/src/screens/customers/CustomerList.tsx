@@ -1,11 +1,13 @@
-// Customers: search by name or email, cursor paging; lifetime value and order count per row.
+// Customers: search by name or email, cursor paging; lifetime value and order count per row; the
+// name links to the customer's detail page.
 import { useState } from 'react';
-import { TextInput } from '@mantine/core';
+import { Anchor, TextInput } from '@mantine/core';
+import { Link } from 'react-router-dom';
 import { useQuery } from 'urql';
-import { graphql } from '../gql';
-import { ListScreen, pagingVariables } from '../components/ListScreen';
-import type { Cursor } from '../components/Pager';
-import { dateTime, money } from '../format';
+import { graphql } from '../../gql';
+import { ListScreen, pagingVariables } from '../../components/ListScreen';
+import type { Cursor } from '../../components/Pager';
+import { dateTime, money } from '../../format';
 
 const CustomersQuery = graphql(`
   query AdminCustomers($first: Int, $last: Int, $after: String, $before: String, $search: String) {
@@ -42,7 +44,15 @@ export default function Customers() {
       onPage={setCursor}
       rowKey={(c) => c.id}
       columns={[
-        { key: 'name', title: 'Name', render: (c) => c.name },
+        {
+          key: 'name',
+          title: 'Name',
+          render: (c) => (
+            <Anchor component={Link} to={`/customers/${c.id}`}>
+              {c.name || c.email}
+            </Anchor>
+          ),
+        },
         { key: 'email', title: 'Email', render: (c) => c.email },
         { key: 'orders', title: 'Orders', align: 'right', render: (c) => c.ordersCount },
         { key: 'ltv', title: 'Lifetime value', align: 'right', render: (c) => money(c.lifetimeValue) },
