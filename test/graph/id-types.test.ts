@@ -123,6 +123,7 @@ const STRING_IDS: Record<string, readonly string[]> = {
     'Order.paymentIntentId',
     'Payment.intentId',
     'Mutation.draftOrderComplete(paymentMethodId)',
+    'Mutation.draftOrderLinkCheckout(paymentMethodId)',
     'OrderPaymentEvent.eventId',
     'OrderRefund.providerRefundId',
     'PaymentWebhookReceipt.eventId',

@@ -1374,6 +1374,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/draft-order-links/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A draft's payment link: the lines and totals its checkout charges
+         * @description Public: the token is the credential (and each call spends the caller's guess budget). 404 for an unknown token or one a re-send or an edit replaced (details.reason LINK_UNKNOWN), an expired one (LINK_EXPIRED) and a used one (LINK_USED: the order exists).
+         *
+         *     Public.
+         *
+         *     GraphQL twin: `query { draftOrderLink }`.
+         */
+        get: operations["draftOrderLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/draft-order-links/{token}/checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay a payment link: the draft becomes an order
+         * @description Public: the token is the credential. Completes the draft exactly as POST /draft-orders/:id/complete does — the draft's lines and custom prices, its manual discount, shipping and tax computed, stock reserved only now (409 when it is missing) — and authorizes paymentMethodId through the configured payment provider as checkout does (a decline is 422, nothing kept and the link still works). The answer carries the order and the payment started (status requires_action: send the shopper through payment.nextAction). The link works once: a second call is 409; an unknown, replaced or expired link is 404 (details.reason LINK_UNKNOWN, LINK_EXPIRED).
+         *
+         *     Public.
+         *
+         *     GraphQL twin: `mutation { draftOrderLinkCheckout }`.
+         */
+        post: operations["draftOrderLinkCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/draft-orders": {
         parameters: {
             query?: never;
@@ -1391,7 +1439,7 @@ export interface paths {
         put?: never;
         /**
          * Create a draft order for a customer or a guest email
-         * @description Lines may carry a custom unitPrice with a priceReason (422 without one). Nothing is reserved or charged until completion. open → completed (POST /draft-orders/:id/complete); PATCH and DELETE only while open. A completed draft is 409 (details.reason INVALID_TRANSITION).
+         * @description Lines may carry a custom unitPrice with a priceReason (422 without one). Nothing is reserved or charged until completion. open → sent (POST /draft-orders/:id/send: a payment link emailed; again: a new link, the old one dies) → completed (POST /draft-orders/:id/complete, or the shopper paying through the link). PATCH and DELETE while open or sent; a PATCH of a sent draft moves it back to open and kills its link. A completed draft is 409 (details.reason INVALID_TRANSITION).
          *
          *     Requires permission drafts:manage.
          *
@@ -1422,7 +1470,7 @@ export interface paths {
         post?: never;
         /**
          * Delete an open draft order; answers the deleted draft
-         * @description open → completed (POST /draft-orders/:id/complete); PATCH and DELETE only while open. A completed draft is 409 (details.reason INVALID_TRANSITION).
+         * @description open → sent (POST /draft-orders/:id/send: a payment link emailed; again: a new link, the old one dies) → completed (POST /draft-orders/:id/complete, or the shopper paying through the link). PATCH and DELETE while open or sent; a PATCH of a sent draft moves it back to open and kills its link. A completed draft is 409 (details.reason INVALID_TRANSITION).
          *
          *     Requires permission drafts:manage.
          *
@@ -1433,7 +1481,7 @@ export interface paths {
         head?: never;
         /**
          * Change an open draft order
-         * @description Replaces the fields given (lines as a whole). open → completed (POST /draft-orders/:id/complete); PATCH and DELETE only while open. A completed draft is 409 (details.reason INVALID_TRANSITION).
+         * @description Replaces the fields given (lines as a whole). open → sent (POST /draft-orders/:id/send: a payment link emailed; again: a new link, the old one dies) → completed (POST /draft-orders/:id/complete, or the shopper paying through the link). PATCH and DELETE while open or sent; a PATCH of a sent draft moves it back to open and kills its link. A completed draft is 409 (details.reason INVALID_TRANSITION).
          *
          *     Requires permission drafts:manage.
          *
@@ -1453,13 +1501,37 @@ export interface paths {
         put?: never;
         /**
          * Turn an open draft into a real order
-         * @description Prices the draft through checkout's path (custom unit prices and the manual discount as given, other lines at today's prices, shipping and tax recomputed), reserves the stock (409 when it is missing) and writes the order as checkout does (ORD- number, orders.create). With paymentPending: true (invoice terms) nothing is charged and the order stays pending, awaiting payment; otherwise paymentMethodId is authorized through the configured payment provider exactly as at checkout (settings payments.capture; a payment record; the provider's event confirms the order) — a decline is 422 naming it, an unreachable provider 503. open → completed (POST /draft-orders/:id/complete); PATCH and DELETE only while open. A completed draft is 409 (details.reason INVALID_TRANSITION).
+         * @description Prices the draft through checkout's path (custom unit prices and the manual discount as given, other lines at today's prices, shipping and tax recomputed), reserves the stock (409 when it is missing) and writes the order as checkout does (ORD- number, orders.create). With paymentPending: true (invoice terms) nothing is charged and the order stays pending, awaiting payment; otherwise paymentMethodId is authorized through the configured payment provider exactly as at checkout (settings payments.capture; a payment record; the provider's event confirms the order) — a decline is 422 naming it, an unreachable provider 503. open → sent (POST /draft-orders/:id/send: a payment link emailed; again: a new link, the old one dies) → completed (POST /draft-orders/:id/complete, or the shopper paying through the link). PATCH and DELETE while open or sent; a PATCH of a sent draft moves it back to open and kills its link. A completed draft is 409 (details.reason INVALID_TRANSITION).
          *
          *     Requires permission drafts:manage.
          *
          *     GraphQL twin: `mutation { draftOrderComplete }`.
          */
         post: operations["draftOrderComplete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/draft-orders/{id}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Email the customer a payment link for the draft
+         * @description Emails the customer (their account address, or the draft's guest email) a link that opens a checkout for exactly the draft's lines and prices (GET /api/draft-order-links/{token}; paying: POST /api/draft-order-links/{token}/checkout). The draft is priced first, so a draft its checkout would refuse (no shipping address, an unpriced item) is 422 here. The link is an unguessable token stored only as a hash; it works once, until linkExpiresAt. Sending again replaces it (the old link answers 404); editing the draft kills it. Nothing is reserved or charged until the shopper pays. A mail that cannot be sent is 503 and changes nothing. open → sent (POST /draft-orders/:id/send: a payment link emailed; again: a new link, the old one dies) → completed (POST /draft-orders/:id/complete, or the shopper paying through the link). PATCH and DELETE while open or sent; a PATCH of a sent draft moves it back to open and kills its link. A completed draft is 409 (details.reason INVALID_TRANSITION).
+         *
+         *     Requires permission drafts:manage.
+         *
+         *     GraphQL twin: `mutation { draftOrderSend }`.
+         */
+        post: operations["draftOrderSend"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5101,6 +5173,11 @@ export interface components {
             id: string;
             /** @description The lines, in order */
             lines: components["schemas"]["DraftOrderLine"][];
+            /**
+             * Format: date-time
+             * @description Until when the payment link works (null: no live link — never sent, or edited since)
+             */
+            linkExpiresAt?: string | null;
             /** @description Free-text note */
             note?: string | null;
             /**
@@ -5108,6 +5185,13 @@ export interface components {
              * @description The order it became (completed)
              */
             orderId?: string | null;
+            /**
+             * Format: date-time
+             * @description When the payment link was last emailed
+             */
+            sentAt?: string | null;
+            /** @description The address the payment link was last emailed to */
+            sentTo?: string | null;
             /** @description Where the order ships to */
             shippingAddress?: components["schemas"]["Address"] | null;
             /**
@@ -5115,7 +5199,7 @@ export interface components {
              * @description UUID of the shipping method
              */
             shippingMethodId?: string | null;
-            /** @description open or completed */
+            /** @description open, sent or completed */
             status: components["schemas"]["DraftOrderStatus"];
             /**
              * Format: date-time
@@ -5158,6 +5242,72 @@ export interface components {
              */
             variantId?: string | null;
         };
+        /** @description A draft order's payment link as the shopper sees it: the lines and totals its checkout charges. */
+        DraftOrderLink: {
+            /** @description ISO 4217 currency code, e.g. USD */
+            currency: string;
+            /**
+             * Format: int64
+             * @description Discounts, minor units
+             */
+            discountTotal: number;
+            /**
+             * Format: date-time
+             * @description Until when the link works
+             */
+            expiresAt: string;
+            /**
+             * Format: int64
+             * @description What the customer pays, minor units
+             */
+            grandTotal: number;
+            /** @description The lines, in order */
+            lines: components["schemas"]["DraftOrderLinkLine"][];
+            /**
+             * Format: int64
+             * @description Shipping, minor units
+             */
+            shippingTotal: number;
+            /**
+             * Format: int64
+             * @description Sum of line totals before discounts, tax and shipping, minor units
+             */
+            subtotal: number;
+            /**
+             * Format: int64
+             * @description Tax, minor units
+             */
+            taxTotal: number;
+        };
+        /** @description The order a paid payment link became, and the payment started for it. */
+        DraftOrderLinkCheckout: {
+            /** @description The order the draft became (pending until the payment confirms it) */
+            order: components["schemas"]["Order"];
+            /** @description The payment started (null when there was nothing to pay). status requires_action: send the shopper through nextAction */
+            payment?: components["schemas"]["Payment"] | null;
+        };
+        /** @description A line of a payment link: what the shopper pays for. */
+        DraftOrderLinkLine: {
+            /**
+             * Format: int32
+             * @description Number of units
+             */
+            quantity: number;
+            /** @description Stock keeping unit */
+            sku?: string | null;
+            /** @description The item's title */
+            title: string;
+            /**
+             * Format: int64
+             * @description The line total before tax, after its share of the discount
+             */
+            totalPrice: number;
+            /**
+             * Format: int64
+             * @description The unit price charged (the draft's custom price, else today's price)
+             */
+            unitPrice: number;
+        };
         /** @description A page of DraftOrder items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
         DraftOrderPage: {
             /** @description The items of this page, in list order */
@@ -5166,10 +5316,10 @@ export interface components {
             meta: components["schemas"]["PageMeta"];
         };
         /**
-         * @description open (editable) → completed (an order was created from it).
+         * @description open (editable) → sent (a payment link was emailed) → completed (an order was created from it).
          * @enum {string}
          */
-        DraftOrderStatus: "open" | "completed";
+        DraftOrderStatus: "open" | "sent" | "completed";
         /** @description Availability of one entity: in total, per variant, per warehouse and per level. */
         EntityAvailability: {
             /**
@@ -17368,6 +17518,253 @@ export interface operations {
             };
         };
     };
+    draftOrderLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the emailed payment link */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A draft's payment link: the lines and totals its checkout charges */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DraftOrderLink"];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    draftOrderLinkCheckout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the emailed payment link */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Payment method id of the provider, e.g. pm_card_visa */
+                    paymentMethodId: string;
+                    /**
+                     * Format: uri
+                     * @description Where a 3-D Secure / redirect method brings the shopper back; default this server's origin
+                     */
+                    returnUrl?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Pay a payment link: the draft becomes an order */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DraftOrderLinkCheckout"];
+                    };
+                };
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     draftOrders: {
         parameters: {
             query?: {
@@ -17383,7 +17780,7 @@ export interface operations {
                 limit?: number;
                 /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
-                /** @description open or completed; default both */
+                /** @description open, sent or completed; default all */
                 status?: components["schemas"]["DraftOrderStatus"];
             };
             header?: never;
@@ -18090,6 +18487,144 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Order"];
+                    };
+                };
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    draftOrderSend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Days the link works; default 7 */
+                    expiresInDays?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Email the customer a payment link for the draft */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DraftOrder"];
                     };
                 };
             };

@@ -11,28 +11,46 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, conflict, validationFailed } from '../../errors.js';
 import { originOf } from '../../events/outbox.js';
-import type { OrderLine, Prisma } from '../../generated/prisma/client.js';
-import { priceOrder } from '../checkout/pricing.js';
-import { loadSellables, unsellableReason } from '../checkout/sellables.js';
+import type { DraftOrder, OrderLine, Prisma } from '../../generated/prisma/client.js';
 import { portsOf } from '../checkout/wiring.js';
 import { writeOrder, type OrderWrite, type StatusChangeRow } from '../checkout/write.js';
 import { at } from '../orders/at.js';
 import { yearIn } from '../orders/numbers.js';
-import { actorRecord, orgSettings, serviceCtx, type OrdersCtx } from '../orders/shared.js';
+import { actorRecord, serviceCtx, type OrdersCtx } from '../orders/shared.js';
 import { inTransaction } from '../orders/tx.js';
 import { orderPayload, orderView, type OrderRow, type OrderView } from '../orders/views.js';
 import { shippingLineRow } from '../shipping/checkout.js';
 import { shippingLineView } from '../shipping/line-view.js';
 import { authorizeOrderPayment, defaultReturnUrl, releaseAuthorization, type StartedPayment } from '../payments/authorize.js';
 import { lockOpenDraft } from './service.js';
-import type { DraftLine } from './views.js';
+import { priceDraft } from './pricing.js';
 
 export interface CompleteInput {
   paymentPending?: boolean | null;
   paymentMethodId?: string | null;
 }
 
+/** How a completion through the payment link differs from staff's (link.ts). */
+export interface CompleteOptions {
+  /** Runs on the locked draft before anything is written: the link checks its token is still the draft's and unexpired. */
+  guard?: (draft: DraftOrder) => void;
+  /** Where a 3-D Secure / redirect action brings the shopper back; default this server's origin. */
+  returnUrl?: string | null;
+  /** The status history's reason for the first status. */
+  reason?: string;
+}
+
 export async function completeDraft(ctx: OrdersCtx & { request?: Request }, id: string, input: CompleteInput): Promise<OrderView> {
+  return (await completeDraftWith(ctx, id, input, {})).order;
+}
+
+/** Completes the draft; answers the order and the payment started for it (null: nothing charged). */
+export async function completeDraftWith(
+  ctx: OrdersCtx & { request?: Request },
+  id: string,
+  input: CompleteInput,
+  options: CompleteOptions,
+): Promise<{ order: OrderView; paymentId: string | null }> {
   if (!input.paymentPending && !input.paymentMethodId) throw validationFailed([{ field: 'paymentMethodId', message: 'required unless paymentPending is true' }]);
   const payments = ctx.services.payments;
   const provider = payments.provider;
@@ -44,60 +62,11 @@ export async function completeDraft(ctx: OrdersCtx & { request?: Request }, id: 
       async (tx) => {
         started = null;
         const draft = await lockOpenDraft(tx, ctx, id, 'completed');
-        const lines = draft.lines as unknown as DraftLine[];
-        if (!lines.length) throw validationFailed([{ field: 'lines', message: 'the draft has no lines' }]);
-        const address = draft.shippingAddress as { country: string } | null;
-        if (!address) throw validationFailed([{ field: 'shippingAddress', message: 'the draft needs a shipping address before it can be completed' }]);
-        const organizationId = ctx.organization.id;
+        options.guard?.(draft);
         const orderId = randomUUID();
-
-        const found = await loadSellables(
-          tx,
-          organizationId,
-          lines.map((l) => ({ entityId: l.entityId, variantId: l.variantId })),
-        );
-        const issues = found.flatMap((s, i) => {
-          const reason = unsellableReason(s);
-          return reason ? [{ field: `lines.${i}.entityId`, message: reason }] : [];
-        });
-        if (issues.length) throw validationFailed(issues);
-        // unsellableReason(null) is a reason, so every row is present here.
-        const sellables = found.filter((s): s is NonNullable<typeof s> => s !== null);
-        const customer = draft.customerId
-          ? await tx.$queryRaw<Array<{ email: string; groups: string[] | null }>>`
-              select u.email, (select p.customer_group_ids from customers p where p.id = u.id and p.organization_id = ${organizationId}::uuid) as groups
-              from users u where u.id = ${draft.customerId} and u.organization_id = ${organizationId}::uuid`
-          : [];
-        const groups = customer[0]?.groups ?? [];
-        const email = customer[0]?.email ?? draft.email;
+        const { lines, address, sellables, groups, email, unitPrices, settings, priced } = await priceDraft(tx, ctx, draft, orderId);
+        const organizationId = ctx.organization.id;
         const ports = portsOf(ctx.services);
-        const listed = lines.map((l, i) => ({ l, i })).filter(({ l }) => l.unitPrice === null);
-        const resolved = await ports.prices.resolve(
-          serviceCtx(ctx, tx),
-          listed.map(({ l }) => ({ entityId: l.entityId, variantId: l.variantId, currency: draft.currency, customerGroupIds: groups, quantity: l.quantity })),
-        );
-        const unitPrices = lines.map((l) => l.unitPrice ?? 0);
-        listed.forEach(({ i }, k) => {
-          const price = resolved[k];
-          if (price === null || price === undefined) issues.push({ field: `lines.${i}.unitPrice`, message: `the item has no price in ${draft.currency}: give a custom unitPrice` });
-          else unitPrices[i] = price;
-        });
-        if (issues.length) throw validationFailed(issues);
-
-        const settings = await orgSettings(tx, organizationId);
-        const hasMethods = (await tx.shippingMethod.count({ where: { organizationId, isActive: true } })) > 0;
-        const priced = await priceOrder(tx, ctx, {
-          currency: draft.currency,
-          groups,
-          address,
-          customerId: draft.customerId,
-          orderId,
-          codes: [],
-          manualDiscount: Number(draft.discountAmount),
-          settings,
-          lines: lines.map((l, i) => ({ entityId: l.entityId, variantId: l.variantId, quantity: l.quantity, unitPrice: at(unitPrices, i), sellable: at(sellables, i) })),
-          shipping: { enabled: hasMethods, methodId: draft.shippingMethodId, cartMethodId: null, cartId: null },
-        });
         const { totals, rates, shippingOption, tax } = priced;
 
         // Stock, only now, in checkout's lock order.
@@ -135,7 +104,7 @@ export async function completeDraft(ctx: OrdersCtx & { request?: Request }, id: 
               currency: draft.currency,
               methodId,
               captureMode: settings.payments.capture,
-              returnUrl: defaultReturnUrl(ctx),
+              returnUrl: options.returnUrl ?? defaultReturnUrl(ctx),
               customerEmail: email,
               actionExpiryMinutes: settings.payments.actionExpiryMinutes,
             },
@@ -212,7 +181,7 @@ export async function completeDraft(ctx: OrdersCtx & { request?: Request }, id: 
           reservations: at(reservations, i) as unknown as Prisma.JsonArray,
         }));
         const actor = actorRecord(ctx);
-        const reason = input.paymentPending ? 'draft order, payment pending (invoice terms)' : 'draft order';
+        const reason = options.reason ?? (input.paymentPending ? 'draft order, payment pending (invoice terms)' : 'draft order');
         const statusChanges: StatusChangeRow[] = [{ fromStatus: null, toStatus: 'pending', trigger: 'draft', reason, actorId: actor.id, actorKind: actor.kind, createdAt: now }];
         if (paidAlready)
           statusChanges.push({
@@ -237,8 +206,9 @@ export async function completeDraft(ctx: OrdersCtx & { request?: Request }, id: 
           ...(started ? { payment: started } : {}),
         };
         const number = await writeOrder(tx, write, true);
+        // The link's hash stays: a second visit answers that the draft is completed, not that the link is unknown.
         await tx.draftOrder.update({ where: { id: draft.id }, data: { status: 'completed', orderId, completedAt: now } });
-        return { ...view, number };
+        return { order: { ...view, number }, paymentId: started ? paymentId : null };
       },
       { timeout: payments.timeoutMs + 15_000 },
     );

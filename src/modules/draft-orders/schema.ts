@@ -8,6 +8,8 @@ import { money, pageInput, withGraphqlInput } from '../../graphql/zod-args.js';
 import { address } from '../checkout/schema.js';
 import { OrderRef } from '../orders/types.js';
 import { completeDraft } from './complete.js';
+import { DRAFT_LINK_MAX_TTL_DAYS, DRAFT_LINK_PATH, DRAFT_LINK_TTL_DAYS, draftLink, draftLinkCheckout, sendDraft } from './link.js';
+import { DraftLinkCheckoutRef, DraftLinkRef } from './link.types.js';
 import { createDraft, deleteDraft, DRAFT_NOTE_MAX, DRAFT_REASON_MAX, getDraft, listDrafts, updateDraft } from './service.js';
 import { DraftOrderRef } from './types.js';
 import type { DraftView } from './views.js';
@@ -43,7 +45,10 @@ const fields = {
 };
 const currency = z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as USD');
 const audit = { entityType: 'draft_order', entityId: (_input: unknown, draft: unknown) => (draft as DraftView).id };
-const moves = 'open → completed (POST /draft-orders/:id/complete); PATCH and DELETE only while open. A completed draft is 409 (details.reason INVALID_TRANSITION).';
+const moves =
+  'open → sent (POST /draft-orders/:id/send: a payment link emailed; again: a new link, the old one dies) → completed (POST /draft-orders/:id/complete, or the ' +
+  'shopper paying through the link). PATCH and DELETE while open or sent; a PATCH of a sent draft moves it back to open and kills its link. A completed draft is 409 ' +
+  '(details.reason INVALID_TRANSITION).';
 
 defineOperation({
   name: 'draftOrderCreate',
@@ -64,7 +69,7 @@ defineOperation({
   summary: 'List draft orders, newest first',
   rest: { method: 'GET', path: '/draft-orders' },
   access: { permission: PERMISSION },
-  input: { status: z.enum(['open', 'completed']).optional().describe('open or completed; default both'), ...pageInput(20, 100) },
+  input: { status: z.enum(['open', 'sent', 'completed']).optional().describe('open, sent or completed; default all'), ...pageInput(20, 100) },
   output: pageOf('DraftOrder', DraftOrderRef),
   paginated: true,
   resolve: (ctx, input) => listDrafts(ctx, input),
@@ -127,4 +132,67 @@ defineOperation({
   output: OrderRef,
   resolve: (ctx, input) => completeDraft(ctx, input.id, input),
   audit: { event: 'drafts.complete', entityType: 'draft_order', entityId: (input) => input.id },
+});
+
+defineOperation({
+  name: 'draftOrderSend',
+  kind: 'mutation',
+  summary: 'Email the customer a payment link for the draft',
+  description:
+    "Emails the customer (their account address, or the draft's guest email) a link that opens a checkout for exactly the draft's lines and prices " +
+    `(GET /api${DRAFT_LINK_PATH}/{token}; paying: POST /api${DRAFT_LINK_PATH}/{token}/checkout). The draft is priced first, so a draft its checkout would ` +
+    'refuse (no shipping address, an unpriced item) is 422 here. The link is an unguessable token stored only as a hash; it works once, until ' +
+    'linkExpiresAt. Sending again replaces it (the old link answers 404); editing the draft kills it. Nothing is reserved or charged until the ' +
+    `shopper pays. A mail that cannot be sent is 503 and changes nothing. ${moves}`,
+  rest: { method: 'POST', path: '/draft-orders/:id/send' },
+  access: { permission: PERMISSION },
+  input: {
+    id: z.guid(),
+    expiresInDays: z.number().int().min(1).max(DRAFT_LINK_MAX_TTL_DAYS).optional().describe(`Days the link works; default ${DRAFT_LINK_TTL_DAYS}`),
+  },
+  output: DraftOrderRef,
+  resolve: (ctx, input) => sendDraft(ctx, input.id, input),
+  audit: { event: 'drafts.send', ...audit },
+});
+
+const token = z.string().min(20).max(100).describe('The token of the emailed payment link');
+
+defineOperation({
+  name: 'draftOrderLink',
+  kind: 'query',
+  summary: "A draft's payment link: the lines and totals its checkout charges",
+  description:
+    "Public: the token is the credential (and each call spends the caller's guess budget). 404 for an unknown token or one a re-send or an edit " +
+    'replaced (details.reason LINK_UNKNOWN), an expired one (LINK_EXPIRED) and a used one (LINK_USED: the order exists).',
+  rest: { method: 'GET', path: `${DRAFT_LINK_PATH}/:token` },
+  tag: 'draft-orders',
+  access: 'public',
+  input: { token },
+  output: DraftLinkRef,
+  guessable: true,
+  resolve: (ctx, input) => draftLink(ctx, input.token),
+});
+
+defineOperation({
+  name: 'draftOrderLinkCheckout',
+  kind: 'mutation',
+  summary: 'Pay a payment link: the draft becomes an order',
+  description:
+    "Public: the token is the credential. Completes the draft exactly as POST /draft-orders/:id/complete does — the draft's lines and custom " +
+    'prices, its manual discount, shipping and tax computed, stock reserved only now (409 when it is missing) — and authorizes paymentMethodId ' +
+    'through the configured payment provider as checkout does (a decline is 422, nothing kept and the link still works). The answer carries the ' +
+    'order and the payment started (status requires_action: send the shopper through payment.nextAction). The link works once: a second call is ' +
+    '409; an unknown, replaced or expired link is 404 (details.reason LINK_UNKNOWN, LINK_EXPIRED).',
+  rest: { method: 'POST', path: `${DRAFT_LINK_PATH}/:token/checkout`, status: 201 },
+  tag: 'draft-orders',
+  access: 'public',
+  input: {
+    token,
+    paymentMethodId: z.string().min(1).max(255).describe('Payment method id of the provider, e.g. pm_card_visa'),
+    returnUrl: z.url().max(2000).optional().describe("Where a 3-D Secure / redirect method brings the shopper back; default this server's origin"),
+  },
+  output: DraftLinkCheckoutRef,
+  guessable: true,
+  resolve: (ctx, input) => draftLinkCheckout(ctx, input.token, input),
+  audit: { event: 'drafts.linkCheckout', entityType: 'order', entityId: (_input, result) => result.order.id },
 });

@@ -1,13 +1,19 @@
 // Draft orders (issue 27): staff build an order for a customer (their account's user id) or a
 // guest email — lines with optional custom unit prices (each with a reason), a manual discount,
 // a shipping address and method — and complete it into a real order. Nothing is reserved or
-// charged while it is a draft. State table:
+// charged while it is a draft. State table (DRAFT_MOVES below is the data the code checks):
 //
-//   from   move                          to          effects
-//   open   PATCH /draft-orders/:id        open        replaces the given fields
-//   open   DELETE /draft-orders/:id       (deleted)   the row is removed
-//   open   POST /draft-orders/:id/complete completed  the order written as checkout writes one (complete.ts)
-//   completed  PATCH, DELETE, complete    —           409 (details.reason INVALID_TRANSITION)
+//   from       move                                    to          effects
+//   open       PATCH /draft-orders/:id                  open        replaces the given fields
+//   open       DELETE /draft-orders/:id                 (deleted)   the row is removed
+//   open       POST /draft-orders/:id/send              sent        a payment link (new token) emailed to the customer (link.ts)
+//   open       POST /draft-orders/:id/complete          completed   the order written as checkout writes one (complete.ts)
+//   sent       POST /draft-orders/:id/send              sent        a new link; the old one no longer works (re-send)
+//   sent       PATCH /draft-orders/:id                  open        the edit lands and the link dies: it priced other lines
+//   sent       DELETE /draft-orders/:id                 (deleted)   the link dies with the row
+//   sent       POST /draft-order-links/:token/checkout  completed   the shopper pays: the order, stock reserved, payment started
+//   sent       POST /draft-orders/:id/complete          completed   staff complete it anyway; the link then answers 409
+//   completed  any move                                 —           409 (details.reason INVALID_TRANSITION)
 import type { Tx } from '../../db/client.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { conflict, notFound, validationFailed } from '../../errors.js';
@@ -79,7 +85,7 @@ export async function getDraft(ctx: OrdersCtx, id: string): Promise<DraftView> {
   return draftView(row);
 }
 
-export async function listDrafts(ctx: OrdersCtx, input: { status?: 'open' | 'completed' } & PageInput): Promise<Page<DraftView>> {
+export async function listDrafts(ctx: OrdersCtx, input: { status?: DraftStatus } & PageInput): Promise<Page<DraftView>> {
   const where: Prisma.DraftOrderWhereInput = { organizationId: ctx.organization.id, ...(input.status ? { status: input.status } : {}) };
   return paginate(ctx, input, {
     list: 'draftOrders',
@@ -92,12 +98,23 @@ export async function listDrafts(ctx: OrdersCtx, input: { status?: 'open' | 'com
   });
 }
 
-/** Locks an open draft for a move; 404 when absent, 409 when it is no longer open. */
-export async function lockOpenDraft(tx: Tx, ctx: OrdersCtx, id: string, to: string) {
+export type DraftStatus = 'open' | 'sent' | 'completed';
+export type DraftMove = 'updated' | 'deleted' | 'sent' | 'completed';
+
+/** The states each move may start from (the table above); every other start is 409. */
+export const DRAFT_MOVES: Record<DraftMove, readonly DraftStatus[]> = {
+  updated: ['open', 'sent'],
+  deleted: ['open', 'sent'],
+  sent: ['open', 'sent'],
+  completed: ['open', 'sent'],
+};
+
+/** Locks a draft for a move; 404 when absent, 409 when the move cannot start from its status. */
+export async function lockOpenDraft(tx: Tx, ctx: OrdersCtx, id: string, to: DraftMove) {
   const rows = await tx.$queryRaw<Array<{ id: string }>>`select id from draft_orders where id = ${id}::uuid and organization_id = ${ctx.organization.id}::uuid for update`;
   if (!rows[0]) throw notFound('Draft order');
   const row = await tx.draftOrder.findUniqueOrThrow({ where: { id } });
-  if (row.status !== 'open') throw conflict(`A ${row.status} draft order cannot be ${to}`, { reason: 'INVALID_TRANSITION', from: row.status, to });
+  if (!DRAFT_MOVES[to].includes(row.status as DraftStatus)) throw conflict(`A ${row.status} draft order cannot be ${to}`, { reason: 'INVALID_TRANSITION', from: row.status, to });
   return row;
 }
 
@@ -108,7 +125,8 @@ export async function updateDraft(ctx: OrdersCtx, id: string, input: DraftInput)
     const customerId = input.customerId !== undefined ? input.customerId : row.customerId;
     const email = input.email !== undefined ? input.email : row.email;
     if (!customerId && !email) throw validationFailed([{ field: 'email', message: 'name the customer (customerId) or a guest email' }]);
-    const data: Prisma.DraftOrderUpdateInput = { customerId, email };
+    // An edit of a sent draft kills its link (it priced other lines): back to open, send again.
+    const data: Prisma.DraftOrderUpdateInput = { customerId, email, status: 'open', linkTokenHash: null, linkExpiresAt: null };
     if (input.currency) data.currency = input.currency;
     if (input.lines) data.lines = normalizeLines(input.lines) as unknown as Prisma.InputJsonValue;
     if (input.discount !== undefined) {

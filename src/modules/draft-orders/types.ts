@@ -5,10 +5,16 @@ import { defineEnum } from '../../graphql/enums.js';
 import { TimelineActorRef } from '../orders/types.js';
 import type { DraftLine, DraftView } from './views.js';
 
-const DraftOrderStatusEnum = defineEnum('DraftOrderStatus', ['open', 'completed'] as const, 'open (editable) → completed (an order was created from it).', {
-  open: 'Being built: can be changed, deleted or completed',
-  completed: 'An order was created from it (orderId); it no longer moves',
-});
+const DraftOrderStatusEnum = defineEnum(
+  'DraftOrderStatus',
+  ['open', 'sent', 'completed'] as const,
+  'open (editable) → sent (a payment link was emailed) → completed (an order was created from it).',
+  {
+    open: 'Being built: can be changed, deleted, sent or completed',
+    sent: 'A payment link was emailed; the shopper completes it by paying. An edit moves it back to open and kills the link',
+    completed: 'An order was created from it (orderId); it no longer moves',
+  },
+);
 
 const DraftLineRef = builder.objectRef<DraftLine>('DraftOrderLine').implement({
   description: 'A line of a draft order.',
@@ -33,7 +39,7 @@ export const DraftOrderRef = builder.objectRef<DraftView>('DraftOrder').implemen
   description: 'An order staff are building for a customer or a guest email; completed into a real order.',
   fields: (t) => ({
     id: t.field({ type: 'UUID', resolve: (d) => d.id }),
-    status: t.field({ type: DraftOrderStatusEnum, description: 'open or completed', resolve: (d) => d.status }),
+    status: t.field({ type: DraftOrderStatusEnum, description: 'open, sent or completed', resolve: (d) => d.status }),
     customerId: t.field({ type: 'UUID', nullable: true, description: "The customer (their account's user id)", resolve: (d) => d.customerId }),
     email: t.exposeString('email', { nullable: true, description: 'The guest email (customers use their account address)' }),
     currency: t.exposeString('currency'),
@@ -47,5 +53,13 @@ export const DraftOrderRef = builder.objectRef<DraftView>('DraftOrder').implemen
     createdAt: t.field({ type: 'DateTime', resolve: (d) => d.createdAt }),
     updatedAt: t.field({ type: 'DateTime', resolve: (d) => d.updatedAt }),
     completedAt: t.field({ type: 'DateTime', nullable: true, resolve: (d) => d.completedAt }),
+    sentTo: t.exposeString('sentTo', { nullable: true, description: 'The address the payment link was last emailed to' }),
+    sentAt: t.field({ type: 'DateTime', nullable: true, description: 'When the payment link was last emailed', resolve: (d) => d.sentAt }),
+    linkExpiresAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'Until when the payment link works (null: no live link — never sent, or edited since)',
+      resolve: (d) => d.linkExpiresAt,
+    }),
   }),
 });

@@ -13,7 +13,7 @@ export interface DraftLine {
 
 export interface DraftView {
   id: string;
-  status: 'open' | 'completed';
+  status: 'open' | 'sent' | 'completed';
   customerId: string | null;
   email: string | null;
   currency: string;
@@ -27,6 +27,10 @@ export interface DraftView {
   createdAt: Date;
   updatedAt: Date;
   completedAt: Date | null;
+  /** Where and when the payment link was last sent, and until when it works (null once the draft is edited). */
+  sentTo: string | null;
+  sentAt: Date | null;
+  linkExpiresAt: Date | null;
 }
 
 export function draftView(row: DraftOrder): DraftView {
@@ -46,5 +50,8 @@ export function draftView(row: DraftOrder): DraftView {
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     completedAt: row.completedAt,
+    sentTo: row.sentTo,
+    sentAt: row.sentAt,
+    linkExpiresAt: row.linkExpiresAt,
   };
 }

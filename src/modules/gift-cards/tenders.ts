@@ -9,6 +9,7 @@
 // cards in the same order, so two checkouts sharing two cards cannot deadlock.
 import { randomUUID } from 'node:crypto';
 import type { Tx } from '../../db/client.js';
+import type { Payment } from '../../generated/prisma/client.js';
 import { AppError } from '../../errors.js';
 import { debitStoreCredit, creditStoreCredit } from '../store-credit/ledger.js';
 import { hashCode, normalizeCode } from './code.js';
@@ -211,4 +212,48 @@ export async function applyTenderRefund(
       data: { organizationId: input.organizationId, refundId: input.refundId, paymentId: payment.id, amount: part.amount, status: 'succeeded', settledAt: new Date() },
     });
   }
+}
+
+/**
+ * A cancelled order gives its gift-card and store-credit payments back in the cancel's own
+ * transaction (the caller holds the payments' locks): each card gets a `refund_credit` entry, the
+ * customer's store credit a credit (sourceType order_cancel). Answers what went back per payment;
+ * the caller marks those payments refunded and adds the total to the order's refundedAmount. A
+ * payment that has already given everything back (a refund before the cancel) is skipped.
+ */
+export async function returnTendersOnCancel(
+  tx: Tx,
+  input: { organizationId: string; orderId: string; currency: string; customerId: string | null; payments: readonly Payment[] },
+): Promise<Array<{ payment: Payment; amount: bigint }>> {
+  const returned: Array<{ payment: Payment; amount: bigint }> = [];
+  for (const payment of input.payments) {
+    if (payment.provider !== GIFT_CARD_PROVIDER && payment.provider !== STORE_CREDIT_PROVIDER) continue;
+    const open = payment.capturedAmount - payment.refundedAmount;
+    if (open <= 0n) continue;
+    if (payment.provider === GIFT_CARD_PROVIDER) {
+      const entry = await tx.giftCardEntry.findFirst({ where: { paymentId: payment.id, kind: 'redeem' }, select: { giftCardId: true } });
+      if (!entry) throw new Error(`gift card payment ${payment.id} has no redeem entry`);
+      await creditGiftCard(tx, {
+        organizationId: input.organizationId,
+        giftCardId: entry.giftCardId,
+        amount: open,
+        orderId: input.orderId,
+        paymentId: payment.id,
+        note: 'order cancelled',
+      });
+    } else {
+      if (!input.customerId) throw new Error(`store credit payment ${payment.id} of an order without a customer`);
+      await creditStoreCredit(tx, {
+        organizationId: input.organizationId,
+        customerId: input.customerId,
+        amount: open,
+        currency: input.currency,
+        reason: 'Order cancelled',
+        sourceType: 'order_cancel',
+        sourceId: input.orderId,
+      });
+    }
+    returned.push({ payment, amount: open });
+  }
+  return returned;
 }

@@ -7,13 +7,22 @@ import type { Tx } from '../../db/client.js';
 import type { PaymentStatus } from '../../generated/prisma/client.js';
 import type { OrdersCtx } from './shared.js';
 
+/** What voidOnCancel reads of the cancelling order. */
+export interface CancellingOrder {
+  id: string;
+  grandTotal: bigint;
+  paymentStatus: PaymentStatus;
+  capturedAmount: bigint;
+  currency: string;
+  customerId: string | null;
+}
+
 export interface OrderPaymentPort {
-  /** Voids the payments of a cancelling order that collected nothing; null when it has no payment records. */
-  voidOnCancel(
-    tx: Tx,
-    ctx: OrdersCtx,
-    order: { id: string; grandTotal: bigint; paymentStatus: PaymentStatus; capturedAmount: bigint },
-  ): Promise<{ afterCommit: Array<() => Promise<void>>; paymentStatus: PaymentStatus } | null>;
+  /**
+   * Voids the payments of a cancelling order that collected nothing, and gives its gift-card and
+   * store-credit payments back to their card and account; null when it has no payment records.
+   */
+  voidOnCancel(tx: Tx, ctx: OrdersCtx, order: CancellingOrder): Promise<{ afterCommit: Array<() => Promise<void>>; paymentStatus: PaymentStatus } | null>;
   /** Schedules the capture of the remaining authorization when the store captures on fulfilment. */
   captureOnFulfilment(tx: Tx, ctx: Pick<OrdersCtx, 'services' | 'organization'>, orderId: string): Promise<void>;
 }

@@ -14,6 +14,8 @@ import type { OrdersCtx } from '../orders/shared.js';
 import { inTransaction } from '../orders/tx.js';
 import { orderView, type OrderView } from '../orders/views.js';
 import { ORDER_INCLUDE } from '../orders/views.js';
+import { returnTendersOnCancel } from '../gift-cards/tenders.js';
+import type { CancellingOrder } from '../orders/payment-port.js';
 import { paymentKeys } from './keys.js';
 import { capturable, lockPayments, paymentView, syncOrderPayment, updatePayment, type PaymentView } from './records.js';
 import type { PaymentProvider } from './provider.js';
@@ -150,10 +152,29 @@ export async function voidOrder(ctx: OrdersCtx, orderId: string): Promise<Captur
 export async function voidOnCancel(
   tx: Tx,
   ctx: OrdersCtx,
-  order: { id: string; grandTotal: bigint; paymentStatus: import('../../generated/prisma/client.js').PaymentStatus; capturedAmount: bigint },
+  order: CancellingOrder,
+  options: { returnTenders?: boolean } = {},
 ): Promise<{ afterCommit: Array<() => Promise<void>>; paymentStatus: import('../../generated/prisma/client.js').PaymentStatus } | null> {
   const payments = await lockPayments(tx, ctx.organization.id, order.id);
   if (!payments.length) return null;
+  // Gift cards and store credit go back to their card and account now, in the cancel's transaction
+  // (issue 27): a ledger tender has no provider to void, and the shopper's balance must not wait.
+  // Order edits void the old payment through here too but keep the tenders: they pass no returnTenders.
+  const returned = !options.returnTenders
+    ? []
+    : await returnTendersOnCancel(tx, {
+        organizationId: ctx.organization.id,
+        orderId: order.id,
+        currency: order.currency,
+        customerId: order.customerId,
+        payments,
+      });
+  let returnedTotal = 0n;
+  for (const { payment, amount } of returned) {
+    await updatePayment(tx, ctx, payment.id, { refundedAmount: payment.refundedAmount + amount, status: 'refunded' }, 'refunded');
+    returnedTotal += amount;
+  }
+  if (returnedTotal > 0n) await tx.order.update({ where: { id: order.id }, data: { refundedAmount: { increment: returnedTotal } } });
   const afterCommit: Array<() => Promise<void>> = [];
   for (const payment of payments) {
     if (!['pending', 'requires_action', 'authorized'].includes(payment.status) || Number(payment.capturedAmount) > 0) continue;

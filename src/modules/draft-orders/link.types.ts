@@ -1,0 +1,43 @@
+// GraphQL output types of draft payment links (link.ts). REST bodies are the same objects.
+import { builder } from '../../graphql/builder.js';
+import { OrderRef } from '../orders/types.js';
+import { PaymentRef } from '../payments/graph.js';
+import type { DraftLinkCheckoutResult, DraftLinkLine, DraftLinkView } from './link.js';
+
+const DraftLinkLineRef = builder.objectRef<DraftLinkLine>('DraftOrderLinkLine').implement({
+  description: 'A line of a payment link: what the shopper pays for.',
+  fields: (t) => ({
+    title: t.exposeString('title', { description: "The item's title" }),
+    sku: t.exposeString('sku', { nullable: true }),
+    quantity: t.exposeInt('quantity'),
+    unitPrice: t.field({ type: 'MinorUnits', description: "The unit price charged (the draft's custom price, else today's price)", resolve: (l) => l.unitPrice }),
+    totalPrice: t.field({ type: 'MinorUnits', description: 'The line total before tax, after its share of the discount', resolve: (l) => l.totalPrice }),
+  }),
+});
+
+export const DraftLinkRef = builder.objectRef<DraftLinkView>('DraftOrderLink').implement({
+  description: "A draft order's payment link as the shopper sees it: the lines and totals its checkout charges.",
+  fields: (t) => ({
+    currency: t.exposeString('currency'),
+    lines: t.field({ type: [DraftLinkLineRef], description: 'The lines, in order', resolve: (v) => v.lines }),
+    subtotal: t.field({ type: 'MinorUnits', resolve: (v) => v.subtotal }),
+    discountTotal: t.field({ type: 'MinorUnits', resolve: (v) => v.discountTotal }),
+    shippingTotal: t.field({ type: 'MinorUnits', resolve: (v) => v.shippingTotal }),
+    taxTotal: t.field({ type: 'MinorUnits', resolve: (v) => v.taxTotal }),
+    grandTotal: t.field({ type: 'MinorUnits', resolve: (v) => v.grandTotal }),
+    expiresAt: t.field({ type: 'DateTime', description: 'Until when the link works', resolve: (v) => v.expiresAt }),
+  }),
+});
+
+export const DraftLinkCheckoutRef = builder.objectRef<DraftLinkCheckoutResult>('DraftOrderLinkCheckout').implement({
+  description: 'The order a paid payment link became, and the payment started for it.',
+  fields: (t) => ({
+    order: t.field({ type: OrderRef, description: 'The order the draft became (pending until the payment confirms it)', resolve: (r) => r.order }),
+    payment: t.field({
+      type: PaymentRef,
+      nullable: true,
+      description: 'The payment started (null when there was nothing to pay). status requires_action: send the shopper through nextAction',
+      resolve: (r) => r.payment,
+    }),
+  }),
+});
