@@ -28,6 +28,7 @@ import { assignNumber, yearIn } from '../../src/modules/orders/numbers.js';
 import { unitsShare } from '../../src/modules/orders/money.js';
 import { orderPayload, orderView } from '../../src/modules/orders/views.js';
 import { originOf, recordEvent } from '../../src/events/outbox.js';
+import { EXCHANGE_CREDIT_PROVIDER } from '../../src/modules/returns/exchange.js';
 import { consumeOverride } from './auth.js';
 
 export interface ExchangeOptions {
@@ -273,6 +274,24 @@ export async function createExchange(ctx: Ctx, options: ExchangeOptions, input: 
   await recordStatusChange(tx, ctx, replacementId, 'pending', 'confirmed', { trigger: 'payment', reason: `exchange of ${order.number}`, actor });
   const number = await assignNumber(tx, org, 'order', yearIn(now, settings.timezone), replacementId);
 
+  // The credit carried over from the original order pays its part of the replacement.
+  const carried = Math.min(credit, replacementTotal);
+  if (carried > 0) {
+    await tx.payment.create({
+      data: {
+        organizationId: org,
+        orderId: replacementId,
+        provider: EXCHANGE_CREDIT_PROVIDER,
+        currency: order.currency,
+        amount: BigInt(carried),
+        authorizedAmount: BigInt(carried),
+        capturedAmount: BigInt(carried),
+        status: 'captured',
+        providerReference: `pos-exchange:${exchangeId}`,
+      },
+    });
+  }
+
   // 7. Money last: a decline rolls everything above back.
   let settlement = 'none';
   let providerReference: string | null = null;
@@ -281,8 +300,9 @@ export async function createExchange(ctx: Ctx, options: ExchangeOptions, input: 
   if (difference > 0) {
     // Paid at the counter: charged and captured at once (a card that needs 3-D Secure cannot be
     // completed here and counts as declined).
+    const chargeId = randomUUID();
     const payment = await provider.authorize({
-      paymentId: randomUUID(),
+      paymentId: chargeId,
       orderId: replacementId,
       organizationId: org,
       amount: difference,
@@ -303,7 +323,26 @@ export async function createExchange(ctx: Ctx, options: ExchangeOptions, input: 
     }
     settlement = 'charge';
     providerReference = payment.providerReference;
-    await tx.order.update({ where: { id: replacementId }, data: { paymentIntentId: payment.providerReference } });
+    await tx.order.update({ where: { id: replacementId }, data: { paymentIntentId: payment.providerReference, paymentProvider: provider.name } });
+    // The charge is a payment record of the replacement, as every provider payment is (refunds,
+    // captures and the provider's events find it there); the credit part is the core exchange's
+    // exchange_credit payment, so the replacement's payments add up to what it says was captured.
+    const captured = payment.status === 'captured' ? difference : 0;
+    await tx.payment.create({
+      data: {
+        id: chargeId,
+        organizationId: org,
+        orderId: replacementId,
+        provider: provider.name,
+        method: input.paymentMethodId ?? null,
+        currency: order.currency,
+        amount: BigInt(difference),
+        authorizedAmount: BigInt(difference),
+        capturedAmount: BigInt(captured),
+        status: captured ? 'captured' : 'pending',
+        providerReference: payment.providerReference,
+      },
+    });
   } else if (difference < 0) {
     const original = await tx.payment.findFirst({
       where: { orderId: order.id, providerReference: order.paymentIntentId! },

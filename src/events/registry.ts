@@ -40,6 +40,7 @@ export const EVENT_NAMES = [
   'return.refunded',
   'return.closed',
   'return.cancelled',
+  'return.exchanged',
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];

@@ -382,6 +382,8 @@ const FIELDS: Record<string, string> = {
   'ReturnRequestedVia.staff': 'Staff opened it for the customer',
   'ReturnStatus.closed': 'Finished without a refund (e.g. the refund went another way)',
   'ReturnStatus.requested': 'Asked for, waiting for staff to approve or reject',
+  'ReturnStatus.exchanged': 'An exchange settled: the replacement order made, the difference charged or refunded (final)',
+  'OrderReturnExchangeLine.totalPrice': 'unitPrice × quantity',
   'AnalyticsFilterInput.and': 'All of these filters must hold',
   'AnalyticsFilterInput.or': 'At least one of these filters must hold',
   'AnalyticsMemberType.time': 'A point in time (a time dimension)',

@@ -120,6 +120,7 @@ const STRING_IDS: Record<string, readonly string[]> = {
     'Query.catalogEntityFieldOwnership(storeId)',
     'Mutation.checkout(paymentMethodId)',
     'Mutation.posExchangeCreate(paymentMethodId)',
+    'Mutation.orderReturnExchange(paymentMethodId)',
     'Order.paymentIntentId',
     'Payment.intentId',
     'Mutation.draftOrderComplete(paymentMethodId)',

@@ -302,6 +302,12 @@ describe('POST /pos/exchanges', () => {
     expect(replacement).toMatchObject({ status: 'confirmed', paymentStatus: 'paid', grandTotal: 1500, currency: original.currency });
     expect(replacement.number).toMatch(/^ORD-\d{4}-\d{6}$/);
     expect(replacement.lineItems).toEqual([expect.objectContaining({ entityId: jacket, quantity: 1, unitPrice: 1500, fulfillmentStatus: 'fulfilled' })]);
+    // The charge is a payment record of the replacement; the credit is the core exchange's exchange_credit payment: together what it captured.
+    const payments = await t.app.db.payment.findMany({ where: { orderId: made.replacementOrderId }, orderBy: { amount: 'asc' } });
+    expect(payments.map((p) => [p.provider === 'exchange_credit' ? 'credit' : 'charge', Number(p.amount), p.providerReference?.startsWith('pi_') ?? false])).toEqual([
+      ['charge', 500, true],
+      ['credit', 1000, false],
+    ]);
     const [entry] = (await auditEntries('pos.exchangeCreate')).filter((e) => e.entityId === made.id);
     expect(entry).toBeDefined();
 

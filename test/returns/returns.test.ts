@@ -347,7 +347,8 @@ describe('receive and refund', () => {
 
 // ── the state table ──
 
-const ACTIONS = ['approve', 'reject', 'cancel', 'receive', 'refund', 'close'] as const;
+// exchange is an exchange's move only (test/returns/exchanges.test.ts has their table): a plain return refuses it.
+const ACTIONS = ['approve', 'reject', 'cancel', 'receive', 'refund', 'close', 'exchange'] as const;
 const LEGAL: Record<string, Record<string, string>> = {
   requested: { approve: 'approved', reject: 'rejected', cancel: 'cancelled' },
   approved: { cancel: 'cancelled', receive: 'received' },
@@ -373,6 +374,7 @@ const GQL_FIELD: Record<string, string> = {
   receive: 'orderReturnReceive',
   refund: 'orderReturnRefund',
   close: 'orderReturnClose',
+  exchange: 'orderReturnExchange',
 };
 
 describe('state table', () => {

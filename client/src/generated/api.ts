@@ -2113,7 +2113,7 @@ export interface paths {
         put?: never;
         /**
          * Ask for a return of one of my orders
-         * @description Within policies.returnWindowDays (default 30) of the order's last fulfillment: after it 403 with details.reason return_window_closed. Per line, at most fulfilled − the units of returns that still stand (not rejected or cancelled): more than the line's quantity is 422, more than is returnable is 409 (details.lines gives fulfilled, returned and returnable); concurrent returns of one order are serialized on the order row. Another customer's order is 404. Emits return.created. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
+         * @description Within policies.returnWindowDays (default 30) of the order's last fulfillment: after it 403 with details.reason return_window_closed. Per line, at most fulfilled − the units of returns that still stand (not rejected or cancelled): more than the line's quantity is 422, more than is returnable is 409 (details.lines gives fulfilled, returned and returnable); concurrent returns of one order are serialized on the order row. With exchangeLines it is an exchange (README: Exchanges): the outbound stock is reserved in the same transaction and released by reject, cancel or close; it settles with POST /returns/:id/exchange. Another customer's order is 404. Emits return.created. Needs a signed-in customer session (cookie or its bearer token): 401 without one, 403 for an API key.
          *
          *     Requires permission returns:create:own. A signed-in customer's session only (not an API key).
          *
@@ -2809,7 +2809,7 @@ export interface paths {
         put?: never;
         /**
          * Open a return of fulfilled units of an order (staff)
-         * @description Status requested. Staff are not bound by policies.returnWindowDays. Per line, at most fulfilled − the units of returns that still stand (not rejected or cancelled): more than the line's quantity is 422, more than is returnable is 409 (details.lines gives fulfilled, returned and returnable); concurrent returns of one order are serialized on the order row. Emits return.created.
+         * @description Status requested. Staff are not bound by policies.returnWindowDays. Per line, at most fulfilled − the units of returns that still stand (not rejected or cancelled): more than the line's quantity is 422, more than is returnable is 409 (details.lines gives fulfilled, returned and returnable); concurrent returns of one order are serialized on the order row. With exchangeLines it is an exchange (README: Exchanges): the outbound stock is reserved in the same transaction and released by reject, cancel or close; it settles with POST /returns/:id/exchange. Emits return.created.
          *
          *     Requires permission returns:create.
          *
@@ -3382,7 +3382,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a return before it is received
-         * @description requested or approved → cancelled (final; its units can be asked for again). Emits return.cancelled. Any other move is 422 INVALID_TRANSITION (details.allowed lists the moves allowed from the current status).
+         * @description requested or approved → cancelled (final; its units can be asked for again; an exchange's outbound reservation is released). Emits return.cancelled. Any other move is 422 INVALID_TRANSITION (details.allowed lists the moves allowed from the current status).
          *
          *     Requires permission returns:update.
          *
@@ -3406,13 +3406,37 @@ export interface paths {
         put?: never;
         /**
          * Close a received return without a refund
-         * @description received → closed (final; no money moves). Emits return.closed. Any other move is 422 INVALID_TRANSITION (details.allowed lists the moves allowed from the current status).
+         * @description received → closed (final; no money moves; an exchange's outbound reservation is released). Emits return.closed. Any other move is 422 INVALID_TRANSITION (details.allowed lists the moves allowed from the current status).
          *
          *     Requires permission returns:update.
          *
          *     GraphQL twin: `mutation { orderReturnClose }`.
          */
         post: operations["orderReturnClose"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/returns/{id}/exchange": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Settle a received exchange
+         * @description received → exchanged (an exchange only; a plain return is 422 INVALID_TRANSITION). In one transaction: the returned lines are refunded on the original order (their value, by the refund rules' amounts, is the credit); the replacement order (id exchangeOrderId) is made of the outbound lines, holding the stock reserved at creation, and paid by the credit; a positive difference (exchangeTotal − credit) is authorized and captured through the payment provider with paymentMethodId (default: the original order's), the provider's event confirming the replacement as at checkout (a decline is 409 reason payment_declined); a negative difference is refunded through the order refund service (daily cap 403, undo window) to method. Any refusal leaves the return received. Emits return.exchanged and orders.create.
+         *
+         *     Requires permission returns:update and orders:update.
+         *
+         *     GraphQL twin: `mutation { orderReturnExchange }`.
+         */
+        post: operations["orderReturnExchange"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3478,7 +3502,7 @@ export interface paths {
         put?: never;
         /**
          * Reject a requested return
-         * @description requested → rejected (final; its units can be asked for again). Emits return.rejected. Any other move is 422 INVALID_TRANSITION (details.allowed lists the moves allowed from the current status).
+         * @description requested → rejected (final; its units can be asked for again; an exchange's outbound reservation is released). Emits return.rejected. Any other move is 422 INVALID_TRANSITION (details.allowed lists the moves allowed from the current status).
          *
          *     Requires permission returns:update.
          *
@@ -7036,10 +7060,44 @@ export interface components {
             /** @description The customer's own words about it */
             customerNote?: string | null;
             /**
+             * Format: int64
+             * @description The returned lines' value credited toward the replacement; 0 until exchanged
+             */
+            exchangeCredit: number;
+            /**
+             * Format: date-time
+             * @description When it was exchanged
+             */
+            exchangedAt?: string | null;
+            /**
+             * Format: int64
+             * @description exchangeTotal − exchangeCredit once exchanged: positive was charged (exchangePaymentId), negative refunded (refundId); 0 until exchanged
+             */
+            exchangeDifference: number;
+            /** @description The outbound side of an exchange; empty for a plain return */
+            exchangeLines: components["schemas"]["OrderReturnExchangeLine"][];
+            /**
+             * Format: uuid
+             * @description The replacement order of an exchange: its id is chosen when the exchange opens, the order exists once exchanged. null for a plain return
+             */
+            exchangeOrderId?: string | null;
+            /**
+             * Format: uuid
+             * @description The payment of a positive difference, on the replacement order (GET /payments/:id)
+             */
+            exchangePaymentId?: string | null;
+            /**
+             * Format: int64
+             * @description Σ of the outbound lines; 0 for a plain return
+             */
+            exchangeTotal: number;
+            /**
              * Format: uuid
              * @description Identifier of the order return
              */
             id: string;
+            /** @description true for an exchange (a return opened with exchangeLines) */
+            isExchange: boolean;
             /** @description The returned lines with quantities and what happened to them on receipt */
             lines: components["schemas"]["OrderReturnLine"][];
             /**
@@ -7091,6 +7149,48 @@ export interface components {
              * @description When it was last changed
              */
             updatedAt: string;
+        };
+        /** @description An outbound line of an exchange: what the customer gets instead, priced and reserved when the exchange was opened. */
+        OrderReturnExchangeLine: {
+            /**
+             * Format: uuid
+             * @description UUID of the catalog entity
+             */
+            entityId: string;
+            /**
+             * Format: uuid
+             * @description Identifier of the order return exchange line
+             */
+            id: string;
+            /**
+             * Format: int32
+             * @description Number of units
+             */
+            quantity: number;
+            /**
+             * Format: int32
+             * @description Units held for the line: its quantity while the exchange is open; 0 once released (rejected, cancelled, closed); the replacement order's once exchanged
+             */
+            reservedQuantity: number;
+            /** @description Stock keeping unit */
+            sku: string;
+            /** @description Title shown to shoppers */
+            title: string;
+            /**
+             * Format: int64
+             * @description unitPrice × quantity
+             */
+            totalPrice: number;
+            /**
+             * Format: int64
+             * @description Catalog price in the order's currency and customer groups when the exchange was opened
+             */
+            unitPrice: number;
+            /**
+             * Format: uuid
+             * @description UUID of the variant (null or absent for the entity itself)
+             */
+            variantId?: string | null;
         };
         /** @description Units of one order line in a return. */
         OrderReturnLine: {
@@ -7861,7 +7961,7 @@ export interface components {
          * @description State of a return (README: Returns). requested → approved → received → refunded | closed; requested → rejected; requested, approved → cancelled.
          * @enum {string}
          */
-        ReturnStatus: "requested" | "approved" | "rejected" | "received" | "refunded" | "closed" | "cancelled";
+        ReturnStatus: "requested" | "approved" | "rejected" | "received" | "refunded" | "closed" | "cancelled" | "exchanged";
         /** @description Counts of one facet over the whole filtered result (disjunctive: its own filter is left out). */
         SearchFacet: {
             /** @description type, category, brand, status or an attribute name */
@@ -21988,6 +22088,14 @@ export interface operations {
                 "application/json": {
                     /** @description At most 2000 characters */
                     customerNote?: string;
+                    /** @description Makes it an exchange: [{ entityId, variantId?, quantity }] the customer gets instead, priced at the catalog price in the order's currency and customer groups and reserved now (409 reason insufficient_stock without stock; 422 for an unsellable or unpriced line) */
+                    exchangeLines?: {
+                        /** Format: uuid */
+                        entityId: string;
+                        quantity: number;
+                        /** Format: uuid */
+                        variantId?: string | null;
+                    }[];
                     /** @description [{ lineItemId, quantity }] */
                     lines: {
                         /** Format: uuid */
@@ -26152,6 +26260,14 @@ export interface operations {
                 "application/json": {
                     /** @description At most 2000 characters */
                     customerNote?: string;
+                    /** @description Makes it an exchange: [{ entityId, variantId?, quantity }] the customer gets instead, priced at the catalog price in the order's currency and customer groups and reserved now (409 reason insufficient_stock without stock; 422 for an unsellable or unpriced line) */
+                    exchangeLines?: {
+                        /** Format: uuid */
+                        entityId: string;
+                        quantity: number;
+                        /** Format: uuid */
+                        variantId?: string | null;
+                    }[];
                     /** @description [{ lineItemId, quantity }] */
                     lines: {
                         /** Format: uuid */
@@ -29354,7 +29470,7 @@ export interface operations {
                 orderId?: string;
                 /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
-                /** @description requested, approved, rejected, received, refunded, closed, cancelled */
+                /** @description requested, approved, rejected, received, refunded, closed, cancelled, exchanged */
                 status?: components["schemas"]["ReturnStatus"];
             };
             header?: never;
@@ -29862,6 +29978,150 @@ export interface operations {
         };
         responses: {
             /** @description Close a received return without a refund */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["OrderReturn"];
+                    };
+                };
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    orderReturnExchange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Return UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Where a credit above the replacement's total goes: original_payment (default) or store_credit (a guest order is 422)
+                     * @default original_payment
+                     */
+                    method?: components["schemas"]["RefundDestination"];
+                    /** @description The provider's payment method a positive difference is charged to (default: the original order's) */
+                    paymentMethodId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Settle a received exchange */
             200: {
                 headers: {
                     /** @description Requests allowed in the window */

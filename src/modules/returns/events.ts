@@ -10,6 +10,7 @@ export const RETURN_EVENTS = {
   refunded: 'return.refunded',
   closed: 'return.closed',
   cancelled: 'return.cancelled',
+  exchanged: 'return.exchanged',
 } as const;
 
 declare module '../../events/registry.js' {
@@ -21,5 +22,6 @@ declare module '../../events/registry.js' {
     'return.refunded': { return: ReturnPayload };
     'return.closed': { return: ReturnPayload };
     'return.cancelled': { return: ReturnPayload };
+    'return.exchanged': { return: ReturnPayload };
   }
 }

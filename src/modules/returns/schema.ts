@@ -6,7 +6,7 @@ import { defineOperation } from '../../graphql/operation.js';
 import { pageOf } from '../../graphql/pagination.js';
 import { pageInput, withGraphqlInput } from '../../graphql/zod-args.js';
 import { REFUND_REASON_MAX } from '../orders/refunds.js';
-import { createReturn, decideReturn, getReturn, listReturns, myOrderReturns, receiveReturn, refundReturn, RETURN_NOTE_MAX } from './service.js';
+import { createReturn, decideReturn, exchangeReturn, getReturn, listReturns, myOrderReturns, receiveReturn, refundReturn, RETURN_NOTE_MAX } from './service.js';
 import { RETURN_REASONS, RETURN_STATUSES } from './status.js';
 import { OrderReturnRef } from './types.js';
 import './events.js';
@@ -35,12 +35,30 @@ const receiveLineInput = withGraphqlInput(
     .describe('What happens to one line of the return on receipt'),
   'OrderReturnReceiveLineInput',
 );
+const exchangeLineInput = withGraphqlInput(
+  z
+    .object({ entityId: z.guid(), variantId: z.guid().nullish(), quantity: z.number().int().positive().max(10_000) })
+    .strict()
+    .describe('Units of a catalog entity (variant) the customer gets instead'),
+  'OrderReturnExchangeLineInput',
+);
 const createInput = {
   orderId: z.guid().describe('Order UUID'),
   lines: z.array(lineInput).min(1).max(500).describe('[{ lineItemId, quantity }]'),
   reasonCode: z.enum(RETURN_REASONS).describe(RETURN_REASONS.join(', ')),
   customerNote: z.string().max(RETURN_NOTE_MAX).optional().describe(`At most ${RETURN_NOTE_MAX} characters`),
+  exchangeLines: z
+    .array(exchangeLineInput)
+    .min(1)
+    .max(100)
+    .optional()
+    .describe(
+      "Makes it an exchange: [{ entityId, variantId?, quantity }] the customer gets instead, priced at the catalog price in the order's currency and customer groups " +
+        'and reserved now (409 reason insufficient_stock without stock; 422 for an unsellable or unpriced line)',
+    ),
 };
+const EXCHANGE_NOTE =
+  'With exchangeLines it is an exchange (README: Exchanges): the outbound stock is reserved in the same transaction and released by reject, cancel or close; it settles with POST /returns/:id/exchange.';
 const QUANTITY_RULE =
   "Per line, at most fulfilled − the units of returns that still stand (not rejected or cancelled): more than the line's quantity is 422, " +
   'more than is returnable is 409 (details.lines gives fulfilled, returned and returnable); concurrent returns of one order are serialized on the order row.';
@@ -52,7 +70,7 @@ defineOperation({
   name: 'orderReturnCreate',
   kind: 'mutation',
   summary: 'Open a return of fulfilled units of an order (staff)',
-  description: `Status requested. Staff are not bound by policies.returnWindowDays. ${QUANTITY_RULE} Emits return.created.`,
+  description: `Status requested. Staff are not bound by policies.returnWindowDays. ${QUANTITY_RULE} ${EXCHANGE_NOTE} Emits return.created.`,
   rest: { method: 'POST', path: '/orders/:id/returns', status: 201, pathArgs: { id: 'orderId' } },
   access: { permission: RETURN_PERMISSION.create },
   input: createInput,
@@ -67,7 +85,7 @@ defineOperation({
   summary: 'Ask for a return of one of my orders',
   description:
     `Within policies.returnWindowDays (default 30) of the order's last fulfillment: after it 403 with details.reason return_window_closed. ` +
-    `${QUANTITY_RULE} Another customer's order is 404. Emits return.created. ${SESSION_NOTE}`,
+    `${QUANTITY_RULE} ${EXCHANGE_NOTE} Another customer's order is 404. Emits return.created. ${SESSION_NOTE}`,
   rest: { method: 'POST', path: '/me/orders/:id/returns', status: 201, pathArgs: { id: 'orderId' } },
   access: { permission: RETURN_PERMISSION.createOwn, customerSession: true },
   input: createInput,
@@ -122,19 +140,19 @@ const MOVES = [
     name: 'orderReturnReject',
     action: 'reject',
     summary: 'Reject a requested return',
-    description: 'requested → rejected (final; its units can be asked for again). Emits return.rejected.',
+    description: "requested → rejected (final; its units can be asked for again; an exchange's outbound reservation is released). Emits return.rejected.",
   },
   {
     name: 'orderReturnCancel',
     action: 'cancel',
     summary: 'Cancel a return before it is received',
-    description: 'requested or approved → cancelled (final; its units can be asked for again). Emits return.cancelled.',
+    description: "requested or approved → cancelled (final; its units can be asked for again; an exchange's outbound reservation is released). Emits return.cancelled.",
   },
   {
     name: 'orderReturnClose',
     action: 'close',
     summary: 'Close a received return without a refund',
-    description: 'received → closed (final; no money moves). Emits return.closed.',
+    description: "received → closed (final; no money moves; an exchange's outbound reservation is released). Emits return.closed.",
   },
 ] as const;
 
@@ -189,4 +207,29 @@ defineOperation({
   output: OrderReturnRef,
   resolve: (ctx, input) => refundReturn(ctx, input.id, input),
   audit: auditOf('refund'),
+});
+
+defineOperation({
+  name: 'orderReturnExchange',
+  kind: 'mutation',
+  summary: 'Settle a received exchange',
+  description:
+    'received → exchanged (an exchange only; a plain return is 422 INVALID_TRANSITION). In one transaction: the returned lines are refunded on the original order ' +
+    "(their value, by the refund rules' amounts, is the credit); the replacement order (id exchangeOrderId) is made of the outbound lines, holding the stock reserved " +
+    'at creation, and paid by the credit; a positive difference (exchangeTotal − credit) is authorized and captured through the payment provider with paymentMethodId ' +
+    "(default: the original order's), the provider's event confirming the replacement as at checkout (a decline is 409 reason payment_declined); a negative difference " +
+    'is refunded through the order refund service (daily cap 403, undo window) to method. Any refusal leaves the return received. Emits return.exchanged and orders.create.',
+  rest: { method: 'POST', path: '/returns/:id/exchange' },
+  access: { permission: [RETURN_PERMISSION.update, 'orders:update'] },
+  input: {
+    id: returnId,
+    method: z
+      .enum(['original_payment', 'store_credit'])
+      .default('original_payment')
+      .describe("Where a credit above the replacement's total goes: original_payment (default) or store_credit (a guest order is 422)"),
+    paymentMethodId: z.string().min(1).max(255).optional().describe("The provider's payment method a positive difference is charged to (default: the original order's)"),
+  },
+  output: OrderReturnRef,
+  resolve: (ctx, input) => exchangeReturn(ctx, input.id, { method: input.method, paymentMethodId: input.paymentMethodId ?? null }),
+  audit: auditOf('exchange'),
 });

@@ -16,7 +16,11 @@ import { actorRecord, serviceCtx, type OrdersCtx } from '../orders/shared.js';
 import { inTransaction } from '../orders/tx.js';
 import { POLICY_DEFAULTS } from '../settings/groups.js';
 import { RETURN_EVENTS } from './events.js';
-import { allowedActions, findReturnTransition, RELEASED_STATUSES, STAMP, type ReturnAction } from './status.js';
+import { randomUUID } from 'node:crypto';
+import { releaseAuthorization } from '../payments/authorize.js';
+import { settleIfImmediate } from '../orders/refunds.js';
+import { releaseExchangeLines, reserveExchangeLines, settleExchange, type ExchangeLineInput, type SettleExchangeInput, type StartedExchangePayment } from './exchange.js';
+import { allowedActions, findReturnTransition, RELEASED_STATUSES, RELEASING_ACTIONS, STAMP, type ReturnAction, type ReturnKind } from './status.js';
 import { RETURN_INCLUDE, returnPayload, returnView, type ReturnRow, type ReturnView } from './views.js';
 
 export const RETURN_NOTE_MAX = 2000;
@@ -33,6 +37,8 @@ export interface CreateReturnInput {
   lines: ReturnLineInput[];
   reasonCode: ReturnReason;
   customerNote?: string | null;
+  /** An exchange: what the customer gets instead (exchange.ts). */
+  exchangeLines?: ExchangeLineInput[] | null;
 }
 
 type Via = 'staff' | 'customer';
@@ -130,6 +136,8 @@ export async function createReturn(ctx: ReturnsCtx, orderId: string, input: Crea
       });
     }
 
+    // An exchange: the outbound lines priced and their stock reserved in this transaction (409 without stock).
+    const exchange = input.exchangeLines?.length ? await reserveExchangeLines(tx, ctx, order.id, input.exchangeLines) : null;
     const actor = actorRecord(ctx);
     const created = await tx.orderReturn.create({
       data: {
@@ -140,6 +148,7 @@ export async function createReturn(ctx: ReturnsCtx, orderId: string, input: Crea
         requestedBy: actor.id,
         requestedVia: via,
         lines: { create: [...merged].map(([lineId, quantity]) => ({ lineId, quantity })) },
+        ...(exchange ? { exchangeOrderId: exchange.exchangeOrderId, exchangeTotal: BigInt(exchange.total), exchangeLines: { create: exchange.rows } } : {}),
       },
       include: RETURN_INCLUDE,
     });
@@ -200,10 +209,12 @@ async function lockReturn(tx: Tx, ctx: ReturnsCtx, id: string): Promise<ReturnRo
   return tx.orderReturn.findUniqueOrThrow({ where: { id }, include: RETURN_INCLUDE });
 }
 
+const kindOf = (row: ReturnRow): ReturnKind => (row.exchangeOrderId ? 'exchange' : 'return');
+
 function checkMove(row: ReturnRow, action: ReturnAction): ReturnStatus {
-  const move = findReturnTransition(row.status, action);
+  const move = findReturnTransition(row.status, action, kindOf(row));
   if (!move) {
-    const allowed = allowedActions(row.status);
+    const allowed = allowedActions(row.status, kindOf(row));
     throw new AppError(
       'INVALID_TRANSITION',
       `A return in status ${row.status} cannot be ${action === 'cancel' ? 'cancelled' : `${action}${action.endsWith('e') ? 'd' : 'ed'}`}${allowed.length ? ` (allowed: ${allowed.join(', ')})` : ' (it is final)'}`,
@@ -211,6 +222,7 @@ function checkMove(row: ReturnRow, action: ReturnAction): ReturnStatus {
         from: row.status,
         action,
         allowed,
+        kind: kindOf(row),
       },
     );
   }
@@ -232,8 +244,43 @@ export async function decideReturn(ctx: ReturnsCtx, id: string, action: 'approve
   return inTransaction(ctx.db, async (tx) => {
     const row = await lockReturn(tx, ctx, id);
     const to = checkMove(row, action);
+    // An exchange that ends without settling gives its outbound stock back.
+    if (RELEASING_ACTIONS.includes(action)) await releaseExchangeLines(tx, ctx, row);
     return finishMove(tx, ctx, row, to, note != null ? { staffNote: note } : {});
   });
+}
+
+/**
+ * received → exchanged (exchange.ts): the replacement order, the credit, the difference charged
+ * through the payment provider or refunded through the refund service. A refusal (a decline, the
+ * daily cap, units already refunded) leaves the return received and the provider's authorization
+ * given back.
+ */
+export async function exchangeReturn(ctx: ReturnsCtx, id: string, input: SettleExchangeInput): Promise<ReturnView> {
+  // One payment id for every attempt of the transaction: a retried attempt authorizes under the same key.
+  const started: StartedExchangePayment = { paymentId: randomUUID(), provider: null, payment: null };
+  let refundId: string | null = null;
+  let view: ReturnView;
+  try {
+    view = await inTransaction(
+      ctx.db,
+      async (tx) => {
+        started.provider = null;
+        started.payment = null;
+        const row = await lockReturn(tx, ctx, id);
+        const to = checkMove(row, 'exchange');
+        const settled = await settleExchange(tx, ctx, row, input, started);
+        refundId = settled.refundId;
+        return finishMove(tx, ctx, row, to, settled.data);
+      },
+      { timeout: ctx.services.payments.timeoutMs + 15_000 },
+    );
+  } catch (error) {
+    if (started.provider) await releaseAuthorization(ctx, started.provider, started.payment, 'exchange');
+    throw error;
+  }
+  if (refundId) await settleIfImmediate(ctx, refundId);
+  return view;
 }
 
 export interface ReceiveLineInput {

@@ -3,7 +3,7 @@ import { RefundDestinationEnum } from '../orders/types.js';
 import { builder } from '../../graphql/builder.js';
 import { defineEnum } from '../../graphql/enums.js';
 import { RETURN_REASONS, RETURN_STATUSES } from './status.js';
-import type { ReturnLineView, ReturnView } from './views.js';
+import type { ExchangeLineView, ReturnLineView, ReturnView } from './views.js';
 
 export const ReturnStatusEnum = defineEnum(
   'ReturnStatus',
@@ -35,6 +35,23 @@ const ReturnLineRef = builder.objectRef<ReturnLineView>('OrderReturnLine').imple
   }),
 });
 
+const ExchangeLineRef = builder.objectRef<ExchangeLineView>('OrderReturnExchangeLine').implement({
+  description: 'An outbound line of an exchange: what the customer gets instead, priced and reserved when the exchange was opened.',
+  fields: (t) => ({
+    id: t.field({ type: 'UUID', resolve: (l) => l.id }),
+    entityId: t.field({ type: 'UUID', resolve: (l) => l.entityId }),
+    variantId: t.field({ type: 'UUID', nullable: true, resolve: (l) => l.variantId }),
+    sku: t.exposeString('sku'),
+    title: t.exposeString('title'),
+    quantity: t.exposeInt('quantity'),
+    unitPrice: t.field({ type: 'MinorUnits', description: "Catalog price in the order's currency and customer groups when the exchange was opened", resolve: (l) => l.unitPrice }),
+    totalPrice: t.field({ type: 'MinorUnits', resolve: (l) => l.totalPrice }),
+    reservedQuantity: t.exposeInt('reservedQuantity', {
+      description: "Units held for the line: its quantity while the exchange is open; 0 once released (rejected, cancelled, closed); the replacement order's once exchanged",
+    }),
+  }),
+});
+
 export const OrderReturnRef = builder.objectRef<ReturnView>('OrderReturn').implement({
   description: 'A return (RMA) of fulfilled units of an order.',
   fields: (t) => ({
@@ -59,6 +76,28 @@ export const OrderReturnRef = builder.objectRef<ReturnView>('OrderReturn').imple
     refundedAt: t.field({ type: 'DateTime', nullable: true, resolve: (r) => r.refundedAt }),
     closedAt: t.field({ type: 'DateTime', nullable: true, resolve: (r) => r.closedAt }),
     cancelledAt: t.field({ type: 'DateTime', nullable: true, resolve: (r) => r.cancelledAt }),
+    isExchange: t.exposeBoolean('isExchange', { description: 'true for an exchange (a return opened with exchangeLines)' }),
+    exchangeLines: t.field({ type: [ExchangeLineRef], description: 'The outbound side of an exchange; empty for a plain return', resolve: (r) => r.exchangeLines }),
+    exchangeOrderId: t.field({
+      type: 'UUID',
+      nullable: true,
+      description: 'The replacement order of an exchange: its id is chosen when the exchange opens, the order exists once exchanged. null for a plain return',
+      resolve: (r) => r.exchangeOrderId,
+    }),
+    exchangeTotal: t.field({ type: 'MinorUnits', description: 'Σ of the outbound lines; 0 for a plain return', resolve: (r) => r.exchangeTotal }),
+    exchangeCredit: t.field({ type: 'MinorUnits', description: "The returned lines' value credited toward the replacement; 0 until exchanged", resolve: (r) => r.exchangeCredit }),
+    exchangeDifference: t.field({
+      type: 'MinorUnits',
+      description: 'exchangeTotal − exchangeCredit once exchanged: positive was charged (exchangePaymentId), negative refunded (refundId); 0 until exchanged',
+      resolve: (r) => r.exchangeDifference,
+    }),
+    exchangePaymentId: t.field({
+      type: 'UUID',
+      nullable: true,
+      description: 'The payment of a positive difference, on the replacement order (GET /payments/:id)',
+      resolve: (r) => r.exchangePaymentId,
+    }),
+    exchangedAt: t.field({ type: 'DateTime', nullable: true, resolve: (r) => r.exchangedAt }),
     createdAt: t.field({ type: 'DateTime', resolve: (r) => r.createdAt }),
     updatedAt: t.field({ type: 'DateTime', resolve: (r) => r.updatedAt }),
   }),

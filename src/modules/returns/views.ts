@@ -7,6 +7,7 @@ import { toNumber } from '../orders/shared.js';
 export const RETURN_INCLUDE = {
   lines: { include: { line: { select: { sku: true, title: true, entityId: true, variantId: true } } }, orderBy: { id: 'asc' } },
   order: { select: { number: true, currency: true, customerId: true } },
+  exchangeLines: { orderBy: { position: 'asc' } },
 } as const satisfies Prisma.OrderReturnInclude;
 
 export type ReturnRow = Prisma.OrderReturnGetPayload<{ include: typeof RETURN_INCLUDE }>;
@@ -21,6 +22,20 @@ export interface ReturnLineView {
   quantity: number;
   disposition: string | null;
   warehouseId: string | null;
+}
+
+/** One outbound line of an exchange. */
+export interface ExchangeLineView {
+  id: string;
+  entityId: string;
+  variantId: string | null;
+  sku: string;
+  title: string;
+  quantity: number;
+  unitPrice: number;
+  totalPrice: number;
+  /** Units still held for it (0 once released). */
+  reservedQuantity: number;
 }
 
 export interface ReturnView {
@@ -45,6 +60,14 @@ export interface ReturnView {
   refundedAt: Date | null;
   closedAt: Date | null;
   cancelledAt: Date | null;
+  isExchange: boolean;
+  exchangeLines: ExchangeLineView[];
+  exchangeOrderId: string | null;
+  exchangeTotal: number;
+  exchangeCredit: number;
+  exchangeDifference: number;
+  exchangePaymentId: string | null;
+  exchangedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -82,6 +105,25 @@ export function returnView(row: ReturnRow): ReturnView {
     refundedAt: row.refundedAt,
     closedAt: row.closedAt,
     cancelledAt: row.cancelledAt,
+    isExchange: row.exchangeOrderId !== null,
+    exchangeLines: row.exchangeLines.map((l) => ({
+      id: l.id,
+      entityId: l.entityId,
+      variantId: l.variantId,
+      sku: l.sku,
+      title: l.title,
+      quantity: l.quantity,
+      unitPrice: toNumber(l.unitPrice),
+      totalPrice: toNumber(l.totalPrice),
+      reservedQuantity: ((l.reservations ?? []) as Array<{ quantity: number }>).reduce((sum, r) => sum + r.quantity, 0),
+    })),
+    // The replacement order exists once the exchange settled; before, its id is only reserved.
+    exchangeOrderId: row.exchangeOrderId,
+    exchangeTotal: toNumber(row.exchangeTotal),
+    exchangeCredit: toNumber(row.exchangeCredit),
+    exchangeDifference: toNumber(row.exchangeDifference),
+    exchangePaymentId: row.exchangePaymentId,
+    exchangedAt: row.exchangedAt,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -101,6 +143,7 @@ export function returnPayload(view: ReturnView): ReturnPayload {
     refundedAt: iso(view.refundedAt),
     closedAt: iso(view.closedAt),
     cancelledAt: iso(view.cancelledAt),
+    exchangedAt: iso(view.exchangedAt),
     createdAt: view.createdAt.toISOString(),
     updatedAt: view.updatedAt.toISOString(),
   };
