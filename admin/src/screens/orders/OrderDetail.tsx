@@ -266,12 +266,12 @@ export default function OrderDetail() {
             <Title order={2} size="h4" mb="sm">
               Payments
             </Title>
-            {order.payments.map((p) => (
+            {(order.payments ?? []).map((p) => (
               <Text key={`${p.provider}|${p.status}|${p.amount}|${p.capturedAmount}|${p.refundedAmount}|${p.currency}`} size="sm">
                 {p.provider}: {p.status} · {money(p.amount, p.currency)} captured {money(p.capturedAmount, p.currency)} refunded {money(p.refundedAmount, p.currency)}
               </Text>
             ))}
-            {!order.payments.length && <Text size="sm">No payments.</Text>}
+            {!order.payments?.length && <Text size="sm">No payments.</Text>}
             <Title order={3} size="h5" mt="md">
               Fulfilments
             </Title>
