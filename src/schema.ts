@@ -31,6 +31,7 @@ import './modules/analytics/schema.js';
 import './modules/search/schema.js';
 import './modules/media/schema.js';
 import './modules/bulk/schema.js';
+import './modules/api-keys/schema.js';
 import './graphql/error-codes.js';
 // Relations between modules (resolved when selected, batched): after every module's own types.
 import './modules/pricing/graph.js';

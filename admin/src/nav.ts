@@ -41,6 +41,7 @@ export const coreScreens: Screen[] = [
   { path: 'promotions', label: 'Promotions', permission: 'promotions:read', component: lazy(() => import('./screens/Promotions')) },
   { path: 'tax', label: 'Tax classes', permission: 'tax:manage', component: lazy(() => import('./screens/TaxClasses')) },
   { path: 'reports', label: 'Reports', permission: 'analytics:read', component: lazy(() => import('./screens/Reports')) },
+  { path: 'api-keys', label: 'API keys', permission: 'apikeys:manage', component: lazy(() => import('./screens/ApiKeys')) },
   { path: 'webhooks', label: 'Webhooks', permission: 'webhooks:manage', component: lazy(() => import('./screens/Webhooks')) },
   { path: 'audit', label: 'Audit log', permission: 'audit:read', component: lazy(() => import('./screens/Audit')) },
   { path: 'jobs', label: 'Failed jobs', permission: 'jobs:admin', component: lazy(() => import('./screens/FailedJobs')) },

@@ -192,6 +192,12 @@ describe.runIf(runnable)('dashboard end to end (Chromium)', () => {
       await page.getByRole('link', { name: 'Orders' }).click();
       await page.getByRole('table', { name: 'Orders' }).waitFor();
       await audit('orders');
+      // The search filter: the order number finds exactly that order (and stays in the URL).
+      await page.getByLabel('Search').fill(order.orderNumber);
+      await page.getByLabel('Search').press('Enter');
+      await page.waitForURL(/[?&]q=/);
+      await page.getByRole('table', { name: 'Orders' }).getByRole('link', { name: order.orderNumber }).waitFor();
+      await expect.poll(() => page.getByRole('table', { name: 'Orders' }).locator('tbody tr').count()).toBe(1);
       await page.getByRole('link', { name: 'Reports' }).click();
       const table = page.getByRole('table', { name: 'Daily journal' });
       await table.waitFor();
@@ -249,6 +255,32 @@ describe.runIf(runnable)('dashboard end to end (Chromium)', () => {
       await audit('settings-forms');
     });
 
+    // API keys: mint a storefront key (shown once, in a dialog), it works; revoke it, it is refused.
+    await step(page, consoleLines, '08-api-keys', async () => {
+      await page.getByRole('link', { name: 'API keys', exact: true }).click();
+      await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
+      await audit('api-keys');
+      await page.getByLabel('Name').fill(`E2E storefront ${mark}`);
+      await page
+        .getByRole('textbox', { name: 'Scope' })
+        .or(page.getByRole('combobox', { name: 'Scope' }))
+        .first()
+        .click();
+      await page.getByRole('option', { name: 'storefront', exact: true }).click();
+      await page.getByRole('button', { name: 'Create key' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Your new API key' });
+      await dialog.waitFor();
+      await audit('api-key-created');
+      const key = (await dialog.getByTestId('minted-key').textContent())?.trim() ?? '';
+      expect(key).toMatch(/^cs_store_/);
+      expect((await t.request('/api/catalog/entities', { apiKey: key })).status).toBe(200);
+      await dialog.getByRole('button', { name: 'Done' }).click();
+      await page.getByRole('button', { name: `Revoke E2E storefront ${mark}` }).click();
+      await page.getByRole('dialog', { name: 'Revoke this API key?' }).getByRole('button', { name: 'Revoke key' }).click();
+      await page.getByRole('button', { name: `Revoke E2E storefront ${mark}` }).waitFor({ state: 'detached' });
+      expect((await t.request('/api/catalog/entities', { apiKey: key })).status).toBe(401);
+    });
+
     // The other screens open and pass axe too.
     for (const [label, heading] of [
       ['Customers', 'Customers'],
@@ -260,7 +292,7 @@ describe.runIf(runnable)('dashboard end to end (Chromium)', () => {
       ['Failed jobs', 'Failed jobs'],
       ['Settings', 'Settings'],
     ] as Array<[string, string]>) {
-      await step(page, consoleLines, `08-${label}`, async () => {
+      await step(page, consoleLines, `09-${label}`, async () => {
         await page.getByRole('link', { name: label, exact: true }).click();
         await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
         await audit(label);

@@ -1,7 +1,7 @@
 // Reports: the six built-in reports, each as a table with totals, a bar chart of its first
 // numeric column, and a CSV download (the same GET with Accept: text/csv, through the session).
 import { useState } from 'react';
-import { Button, Card, Group, Select, Table, Text, TextInput, Title } from '@mantine/core';
+import { Button, Card, Group, Progress, Select, Table, Text, TextInput, Title } from '@mantine/core';
 import { BarChart } from '@mantine/charts';
 import { useQuery } from 'urql';
 import { graphql } from '../gql';
@@ -43,15 +43,38 @@ function cell(value: unknown, type: string, currency: string): string {
   return String(value);
 }
 
-async function downloadCsv(name: string, params: Record<string, string>): Promise<void> {
+/** Bytes received of the CSV so far, and the whole size when the server sent a content-length. */
+interface DownloadProgress {
+  received: number;
+  total: number | null;
+}
+
+// The body is read chunk by chunk so the screen can show how far a long report has come.
+async function downloadCsv(name: string, params: Record<string, string>, onProgress: (progress: DownloadProgress) => void): Promise<void> {
   const query = new URLSearchParams(Object.entries(params).filter(([, v]) => v)).toString();
   const response = await fetch(`/api/analytics/reports/${name}${query ? `?${query}` : ''}`, { credentials: 'include', headers: { accept: 'text/csv' } });
-  const blob = await response.blob();
+  const total = Number(response.headers.get('content-length')) || null;
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  onProgress({ received, total });
+  const reader = response.body?.getReader();
+  while (reader) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    received += value.length;
+    onProgress({ received, total });
+  }
+  const blob = new Blob(chunks as BlobPart[], { type: response.headers.get('content-type') ?? 'text/csv' });
   const link = document.createElement('a');
   link.href = URL.createObjectURL(blob);
   link.download = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? `${name}.csv`;
   link.click();
   URL.revokeObjectURL(link.href);
+}
+
+function kilobytes(bytes: number): string {
+  return `${(bytes / 1024).toFixed(1)} KB`;
 }
 
 export default function Reports() {
@@ -60,6 +83,7 @@ export default function Reports() {
   const [date, setDate] = useState('');
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
+  const [download, setDownload] = useState<DownloadProgress | null>(null);
   const info = list?.analyticsReports?.find((r) => r.name === name);
   const params = info?.parameters ?? [];
   const variables = {
@@ -96,10 +120,36 @@ export default function Reports() {
         {params.includes('date') && <TextInput label="Date" placeholder="YYYY-MM-DD" value={date} onChange={(e) => setDate(e.currentTarget.value)} w={140} />}
         {params.includes('from') && <TextInput label="From" placeholder="YYYY-MM-DD" value={from} onChange={(e) => setFrom(e.currentTarget.value)} w={140} />}
         {params.includes('to') && <TextInput label="To" placeholder="YYYY-MM-DD" value={to} onChange={(e) => setTo(e.currentTarget.value)} w={140} />}
-        <Button variant="default" onClick={() => downloadCsv(name, { date: variables.date ?? '', from: variables.from ?? '', to: variables.to ?? '' })}>
+        <Button
+          variant="default"
+          loading={download !== null}
+          onClick={async () => {
+            setDownload({ received: 0, total: null });
+            try {
+              await downloadCsv(name, { date: variables.date ?? '', from: variables.from ?? '', to: variables.to ?? '' }, setDownload);
+            } finally {
+              setDownload(null);
+            }
+          }}
+        >
           Download CSV
         </Button>
       </Group>
+      {download && (
+        <div role="status" aria-live="polite">
+          <Text size="sm" mb={4}>
+            Preparing the CSV…{' '}
+            {download.received ? `${kilobytes(download.received)}${download.total ? ` of ${kilobytes(download.total)}` : ''} received` : 'waiting for the server'}
+          </Text>
+          <Progress
+            value={download.total ? Math.round((download.received / download.total) * 100) : 100}
+            striped
+            animated={!download.total}
+            aria-label="CSV download progress"
+            mb="md"
+          />
+        </div>
+      )}
       {info && (
         <Text size="sm" c="dimmed" mb="sm">
           {info.description}

@@ -243,6 +243,82 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/api-key-scopes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The declared API-key scopes, and whether the caller may mint keys of each
+         * @description Requires permission apikeys:manage.
+         *
+         *     GraphQL twin: `query { apiKeyScopes }`.
+         */
+        get: operations["apiKeyScopes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's API keys, oldest first (never the keys themselves)
+         * @description Requires permission apikeys:manage.
+         *
+         *     GraphQL twin: `query { apiKeys }`.
+         */
+        get: operations["apiKeys"];
+        put?: never;
+        /**
+         * Mint an API key for the caller; the answer holds the key, shown only this once
+         * @description The key acts for the calling user with the permissions of its scope, so the caller must hold every permission of that scope (403 otherwise: no key wider than its minter). expiresAt: at least a day ahead and within the scope’s keyExpiration.maxExpiresIn; absent, the key does not expire.
+         *
+         *     Requires permission apikeys:manage.
+         *
+         *     GraphQL twin: `mutation { apiKeyCreate }`.
+         */
+        post: operations["apiKeyCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/api-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key: refused from the next request on; revoking a revoked key changes nothing
+         * @description Needs every permission of the key’s scope, like minting it. The key a request is made with cannot revoke itself (422).
+         *
+         *     Requires permission apikeys:manage.
+         *
+         *     GraphQL twin: `mutation { apiKeyRevoke }`.
+         */
+        delete: operations["apiKeyRevoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/audit": {
         parameters: {
             query?: never;
@@ -2359,7 +2435,7 @@ export interface paths {
         };
         /**
          * List orders, newest first
-         * @description Filter by status. Callers with only orders:read:own see their own orders and get 404 for any other.
+         * @description Filters (all optional, combined with AND): status, paymentStatus, a createdAt window (createdFrom, createdTo, inclusive) and search. Callers with only orders:read:own see their own orders and get 404 for any other.
          *
          *     Requires one of the permissions orders:read, orders:read:own.
          *
@@ -4312,6 +4388,72 @@ export interface components {
             /** @description Title shown to shoppers */
             title: string;
         };
+        /** @description An API key of the organization, without its secret (only its hash is stored). */
+        ApiKey: {
+            /**
+             * Format: date-time
+             * @description When it was created
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Null: the key does not expire
+             */
+            expiresAt?: string | null;
+            /**
+             * Format: uuid
+             * @description Identifier of the api key
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description The last request made with the key (recorded at most once a minute)
+             */
+            lastUsedAt?: string | null;
+            /** @description The label given when the key was minted */
+            name?: string | null;
+            /** @description The API-key scope the key was minted against: one of the deployment's configured apiKeyScopes (admin, storefront and any a plugin or config adds), so a String */
+            scope: string;
+            /** @description The key's first characters (its scope prefix and a few more), to recognise it; never the whole key */
+            start?: string | null;
+            /** @description Whether the key is accepted now: active, revoked or expired */
+            status: components["schemas"]["ApiKeyStatus"];
+            /**
+             * Format: uuid
+             * @description The user the key acts for (whoever minted it from the dashboard; the service account for CLI keys)
+             */
+            userId: string;
+        };
+        /** @description A newly minted API key with the key itself: store it now, it is never shown again. */
+        ApiKeyCreated: {
+            /** @description The key as apiKeys lists it */
+            apiKey: components["schemas"]["ApiKey"];
+            /** @description The key, sent as the x-api-key header. Shown only in this answer. */
+            key: string;
+        };
+        /** @description A page of ApiKey items: `data` and `meta` (offset pagination, as REST has them), and the Relay connection fields `edges`, `pageInfo` and `totalCount`. */
+        ApiKeyPage: {
+            /** @description The items of this page, in list order */
+            data: components["schemas"]["ApiKey"][];
+            /** @description Pagination metadata */
+            meta: components["schemas"]["PageMeta"];
+        };
+        /** @description A declared API-key scope: what a key minted against it may do. */
+        ApiKeyScope: {
+            /** @description Free text describing it */
+            description: string;
+            /** @description Whether the caller holds every permission of the scope, and so may mint or revoke keys of it */
+            grantable: boolean;
+            /** @description The scope name, as apiKeyCreate takes it */
+            name: string;
+            /** @description Permission strings (module:action) a key alone holds */
+            permissions: string[];
+        };
+        /**
+         * @description Whether an API key is accepted now.
+         * @enum {string}
+         */
+        ApiKeyStatus: "active" | "revoked" | "expired";
         /** @description One privileged write: who did it (actor), what (event, entity), the state before and after where it makes sense, and the request. Written in the same transaction as the write. */
         AuditEntry: {
             /** @description User id (for an API key, the user it was minted for); null for the system */
@@ -10114,6 +10256,475 @@ export interface operations {
             };
             /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    apiKeyScopes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The declared API-key scopes, and whether the caller may mint keys of each */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ApiKeyScope"][];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    apiKeys: {
+        parameters: {
+            query?: {
+                /** @description Cursor mode: rows after this cursor (an `endCursor` or edge `cursor` of this same list and sort order) */
+                after?: string;
+                /** @description Cursor mode: rows before this cursor (a `startCursor` or edge `cursor` of this same list and sort order) */
+                before?: string;
+                /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                first?: number;
+                /** @description Cursor mode: at most this many rows before `before` (or up to the end); values above 100 are clamped to 100. Cursor mode: replaces limit */
+                last?: number;
+                /** @description Page size, default 50; values above 100 are clamped to 100 (meta.pagination.limit shows the applied value) */
+                limit?: number;
+                /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
+                page?: number;
+                /** @description Only keys in this state */
+                status?: components["schemas"]["ApiKeyStatus"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organization's API keys, oldest first (never the keys themselves) */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyPage"];
+                };
+            };
+            /** @description Not modified: If-None-Match matched the ETag of the 200 answer (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    apiKeyCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601; absent: no expiry
+                     */
+                    expiresAt?: string;
+                    /** @description A label, e.g. the integration that will use the key */
+                    name: string;
+                    /** @description The API-key scope the key was minted against: one of the deployment's configured apiKeyScopes (admin, storefront and any a plugin or config adds), so a String */
+                    scope: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Mint an API key for the caller; the answer holds the key, shown only this once */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ApiKeyCreated"];
+                    };
+                };
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    apiKeyRevoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoke an API key: refused from the next request on; revoking a revoked key changes nothing */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ApiKey"];
+                    };
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23512,6 +24123,10 @@ export interface operations {
                 after?: string;
                 /** @description Cursor mode: rows before this cursor (a `startCursor` or edge `cursor` of this same list and sort order) */
                 before?: string;
+                /** @description Only orders created at or after this instant (ISO 8601) */
+                createdFrom?: string;
+                /** @description Only orders created at or before this instant (ISO 8601) */
+                createdTo?: string;
                 /** @description Cursor mode: at most this many rows after `after` (or from the start); values above 100 are clamped to 100. Cursor mode: replaces limit */
                 first?: number;
                 /** @description Comma-separated embeds: payments (the order's payment records; one statement per page). An unknown name is 422. */
@@ -23522,6 +24137,10 @@ export interface operations {
                 limit?: number;
                 /** @description Page number, from 1 (offset mode; must stay 1 with a cursor) */
                 page?: number;
+                /** @description Only orders in this payment state: awaiting_payment, authorized, partially_paid, paid, partially_refunded, refunded, voided */
+                paymentStatus?: components["schemas"]["PaymentStatus"];
+                /** @description Part of the order number or of the customer email, case-insensitive (e.g. 000123 or @example.com) */
+                search?: string;
                 /** @description pending, confirmed, processing, partially_fulfilled, fulfilled, ready_for_pickup, picked_up, refunded, cancelled */
                 status?: components["schemas"]["OrderStatus"];
             };

@@ -13,7 +13,7 @@ import { withOrderIncludes } from '../payments/graph.js';
 import { createRefund, listRefunds, REFUND_REASON_MAX, refundCapStatus, undoRefund } from './refunds.js';
 import { getOrder, listOrders, updateOrderStatus } from './service.js';
 import { PERMISSION } from './shared.js';
-import { ORDER_STATUSES } from './status.js';
+import { ORDER_STATUSES, PAYMENT_STATUSES } from './status.js';
 import { orderTimeline } from './timeline.js';
 import { InvoiceEmailRef, OrderDocumentRef, OrderFulfillmentRef, OrderNoteRef, OrderRef, OrderRefundRef, RefundCapRef, TimelineEntryRef, type OrderDocumentView } from './types.js';
 import './events.js';
@@ -34,10 +34,22 @@ defineOperation({
   name: 'orders',
   kind: 'query',
   summary: 'List orders, newest first',
-  description: `Filter by status. ${readOwnNote}`,
+  description: `Filters (all optional, combined with AND): status, paymentStatus, a createdAt window (createdFrom, createdTo, inclusive) and search. ${readOwnNote}`,
   rest: { method: 'GET', path: '/orders', queryOnly: ['include'] },
   access: readAny,
-  input: { status: z.enum(ORDER_STATUSES).optional().describe(ORDER_STATUSES.join(', ')), ...pageInput(20, 100), include: orderInclude },
+  input: {
+    status: z.enum(ORDER_STATUSES).optional().describe(ORDER_STATUSES.join(', ')),
+    paymentStatus: z
+      .enum(PAYMENT_STATUSES)
+      .optional()
+      .describe(`Only orders in this payment state: ${PAYMENT_STATUSES.join(', ')}`),
+    createdFrom: z.coerce.date().optional().describe('Only orders created at or after this instant (ISO 8601)'),
+    createdTo: z.coerce.date().optional().describe('Only orders created at or before this instant (ISO 8601)'),
+    search: z.string().trim().min(1).max(200).optional().describe('Part of the order number or of the customer email, case-insensitive (e.g. 000123 or @example.com)'),
+    ...pageInput(20, 100),
+    include: orderInclude,
+  },
+  refine: (input) => (input.createdFrom && input.createdTo && input.createdTo < input.createdFrom ? [{ field: 'createdTo', message: 'must not be before createdFrom' }] : []),
   output: pageOf('Order', OrderRef),
   paginated: true,
   resolve: async (ctx, input) => withOrderIncludes(await listOrders(ctx, input), input.include),

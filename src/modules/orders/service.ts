@@ -6,6 +6,7 @@ import { notFound } from '../../errors.js';
 import type { OrderStatus, Prisma } from '../../generated/prisma/client.js';
 import { paginate, toPage, type Page, type PageInput } from '../../graphql/pagination.js';
 import { ORDER_NUMBER_RE } from './numbers.js';
+import type { PaymentStatusValue } from './status.js';
 import { actorRecord, ownOrdersOnly, type DbLike, type OrdersCtx } from './shared.js';
 import { inTransaction } from './tx.js';
 import { ORDER_INCLUDE, orderView, type OrderRow, type OrderView } from './views.js';
@@ -36,6 +37,31 @@ export async function getOrder(ctx: OrdersCtx, idOrNumber: string): Promise<Orde
 
 export interface OrderListInput {
   status?: OrderStatus;
+  paymentStatus?: PaymentStatusValue;
+  /** createdAt at or after this instant. */
+  createdFrom?: Date;
+  /** createdAt at or before this instant. */
+  createdTo?: Date;
+  /** Part of the order number or of the customer's email, case-insensitive. */
+  search?: string;
+}
+
+/** A term for Prisma's `contains` (ILIKE '%term%'), whose \\, % and _ would otherwise be pattern syntax. */
+function likeLiteral(term: string): string {
+  return term.replace(/[\\%_]/g, '\\$&');
+}
+
+/** The filters of the orders list as a Prisma where (the organization and own-orders scoping aside). */
+function listFilters(input: OrderListInput): Prisma.OrderWhereInput[] {
+  const search = input.search?.trim();
+  return [
+    input.status ? { status: input.status } : {},
+    input.paymentStatus ? { paymentStatus: input.paymentStatus } : {},
+    input.createdFrom || input.createdTo ? { createdAt: { ...(input.createdFrom ? { gte: input.createdFrom } : {}), ...(input.createdTo ? { lte: input.createdTo } : {}) } } : {},
+    search
+      ? { OR: [{ number: { contains: likeLiteral(search), mode: 'insensitive' as const } }, { customerEmail: { contains: likeLiteral(search), mode: 'insensitive' as const } }] }
+      : {},
+  ];
 }
 
 export async function listOrders(ctx: OrdersCtx, input: OrderListInput & PageInput): Promise<Page<OrderView>> {
@@ -44,7 +70,7 @@ export async function listOrders(ctx: OrdersCtx, input: OrderListInput & PageInp
   const where: Prisma.OrderWhereInput = {
     organizationId: ctx.organization.id,
     ...(own ? { customerId: own.customerId } : {}),
-    ...(input.status ? { status: input.status } : {}),
+    AND: listFilters(input),
   };
   return paginate(ctx, input, {
     list: 'orders',

@@ -90,3 +90,7 @@ export function pickupTargets(from: OrderStatus): OrderStatus[] {
 export function patchTargets(from: OrderStatus): OrderStatus[] {
   return ORDER_TRANSITIONS.filter((t) => t.trigger === 'patch' && t.from.includes(from)).map((t) => t.to);
 }
+
+/** An order's payment state (derived from its payments); the PaymentStatus enum's values. */
+export const PAYMENT_STATUSES = ['awaiting_payment', 'authorized', 'partially_paid', 'paid', 'partially_refunded', 'refunded', 'voided'] as const;
+export type PaymentStatusValue = (typeof PAYMENT_STATUSES)[number];

@@ -8,12 +8,12 @@ import type { TimelineEntry } from './timeline.js';
 import type { FulfillmentView, NoteView, OrderLineView, OrderView, RefundLineView, RefundView } from './views.js';
 import type { InvoiceEmailResult } from './documents/service.js';
 import { defineEnum } from '../../graphql/enums.js';
-import { ORDER_STATUSES } from './status.js';
+import { ORDER_STATUSES, PAYMENT_STATUSES } from './status.js';
 
 export const OrderStatusEnum = defineEnum('OrderStatus', ORDER_STATUSES, 'State of an order (PATCH /orders/:id/status follows the state table).');
 export const PaymentStatusEnum = defineEnum(
   'PaymentStatus',
-  ['awaiting_payment', 'authorized', 'partially_paid', 'paid', 'partially_refunded', 'refunded', 'voided'] as const,
+  PAYMENT_STATUSES,
   'Payment state of an order (derived from its payments: authorized — authorized, nothing captured yet; partially_paid — money captured for part of the total).',
 );
 export const LineFulfillmentStatusEnum = defineEnum(
