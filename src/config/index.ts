@@ -74,6 +74,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConfigInput
         .map((s) => s.trim())
         .filter(Boolean),
     };
+  if (env.DATABASE_REPLICA_MAX_LAG_MS) out.database = { ...out.database, replicaMaxLagMs: Number(env.DATABASE_REPLICA_MAX_LAG_MS) };
   if (env.DATABASE_READ_YOUR_WRITES_MS) out.database = { ...out.database, readYourWritesMs: Number(env.DATABASE_READ_YOUR_WRITES_MS) };
   if (env.RESPONSE_CACHE) out.cache = { ...out.cache, enabled: !['false', '0', 'off'].includes(env.RESPONSE_CACHE.toLowerCase()) };
   if (env.METRICS_TOKEN) out.metrics = { ...out.metrics, token: env.METRICS_TOKEN };

@@ -126,6 +126,11 @@ export const configSchema = z
         readYourWritesMs: z.number().int().nonnegative().default(2000),
         /** How often each replica is checked (reachable, still a standby). */
         replicaHealthIntervalMs: z.number().int().positive().default(1000),
+        /**
+         * A replica whose replay lag (measured by each health check) exceeds this is left out
+         * until it catches up: catalog reads may be this stale at most, give or take one check.
+         */
+        replicaMaxLagMs: z.number().int().nonnegative().default(10_000),
         /** A replica that does not give a connection within this long fails the read over to the primary. */
         replicaConnectTimeoutMs: z.number().int().positive().default(1000),
       })

@@ -57,6 +57,10 @@ const UNAVAILABLE_MESSAGES =
 // or outlived its timeout (rolled back): the server is saturated, the request may be retried.
 // Other P2028s (a transaction used after it ended) are bugs and stay 500.
 const TRANSACTION_TIMEOUT = /Unable to start a transaction in the given time|expired transaction|timeout for this transaction/i;
+// A missing database is a configuration fault however it is reported: PostgreSQL says 3D000, but
+// PgBouncer answers the same `database "x" does not exist` as 08P01 (its catch-all for pooler
+// errors), which the SQLSTATE test above would take for an outage.
+const MISSING_DATABASE = /database ".*" does not exist/;
 
 /**
  * True when `error` (or anything in its cause chain: ActorResolutionError, GraphQLError's
@@ -71,15 +75,17 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     const e = current as {
       code?: unknown;
       message?: unknown;
-      meta?: { driverAdapterError?: { cause?: { kind?: string; code?: string; originalCode?: string } } };
+      meta?: { driverAdapterError?: { cause?: { kind?: string; code?: string; originalCode?: string; originalMessage?: string; message?: string } } };
       cause?: unknown;
       originalError?: unknown;
     };
     const code = typeof e.code === 'string' ? e.code : '';
+    if (typeof e.message === 'string' && MISSING_DATABASE.test(e.message)) return false;
     if (UNAVAILABLE_PRISMA_CODES.has(code) || UNAVAILABLE_SOCKET_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code)) return true;
     if (code === 'P2028' && typeof e.message === 'string' && TRANSACTION_TIMEOUT.test(e.message)) return true;
     const adapterCause = e.meta?.driverAdapterError?.cause;
     if (adapterCause) {
+      if (MISSING_DATABASE.test(`${adapterCause.originalMessage ?? ''} ${adapterCause.message ?? ''}`)) return false;
       if (adapterCause.kind && UNAVAILABLE_ADAPTER_KINDS.has(adapterCause.kind)) return true;
       const sqlState = adapterCause.code ?? adapterCause.originalCode;
       if (sqlState && UNAVAILABLE_SQLSTATE.test(sqlState)) return true;

@@ -103,7 +103,11 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
   // Read replicas (db/replicas.ts): null without DATABASE_REPLICA_URLS, and then no request is
   // classified at all (classifyRequest parses GraphQL documents).
   const replicas = config.database.replicaUrls.length
-    ? createReplicaSet(config.database.replicaUrls, { healthIntervalMs: config.database.replicaHealthIntervalMs, connectTimeoutMs: config.database.replicaConnectTimeoutMs })
+    ? createReplicaSet(config.database.replicaUrls, {
+        healthIntervalMs: config.database.replicaHealthIntervalMs,
+        connectTimeoutMs: config.database.replicaConnectTimeoutMs,
+        maxLagMs: config.database.replicaMaxLagMs,
+      })
     : null;
   const writeRedis = replicas && config.redisUrl ? new (ioredis().Redis)(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : null;
   writeRedis?.on('error', () => undefined); // unreachable: each process remembers its own callers' writes

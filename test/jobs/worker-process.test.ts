@@ -52,6 +52,8 @@ async function startWorker(env: Record<string, string> = {}): Promise<Worker> {
     env: {
       ...inherited,
       DATABASE_URL: t.app.databaseUrl,
+      // LISTEN on this database without the pooler (the inherited one names the server's maintenance database).
+      DATABASE_DIRECT_URL: t.app.directUrl,
       COMMERCE_CONFIG: path.join(PACKAGE_ROOT, 'test/jobs/fixtures/worker.config.ts'),
       NODE_ENV: 'test',
       LOG_LEVEL: 'info',

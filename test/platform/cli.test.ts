@@ -31,7 +31,9 @@ beforeAll(async () => {
   t = await startTestApp();
   // The CLI signs the keys it mints with the server's secret (src/auth/key-signature.ts), as a
   // deployment's CLI and server share BETTER_AUTH_SECRET (or DATA_DIR's generated one).
-  env = { ...process.env, DATABASE_URL: t.app.databaseUrl, BETTER_AUTH_SECRET: t.app.config.auth.secret, LOG_LEVEL: 'silent' };
+  // DATABASE_DIRECT_URL: this database without the pooler (the inherited one names the server's
+  // maintenance database, where the CLI's migrations would go).
+  env = { ...process.env, DATABASE_URL: t.app.databaseUrl, DATABASE_DIRECT_URL: t.app.directUrl, BETTER_AUTH_SECRET: t.app.config.auth.secret, LOG_LEVEL: 'silent' };
 });
 afterAll(() => t?.close());
 

@@ -22,7 +22,7 @@ describe('removed development key settings', () => {
     fs.writeFileSync(file, JSON.stringify({ auth: { [name]: value } }));
     const result = await run(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
       cwd: PACKAGE_ROOT,
-      env: { ...process.env, COMMERCE_CONFIG: file, PORT: '0', DATABASE_URL: 'postgresql://127.0.0.1:1/none' },
+      env: { ...process.env, COMMERCE_CONFIG: file, PORT: '0', DATABASE_URL: 'postgresql://127.0.0.1:1/none', DATABASE_DIRECT_URL: '' },
       timeout: 110_000,
     }).then(
       () => ({ code: 0, stderr: '' }),

@@ -26,8 +26,8 @@ const config = { jobs: { shutdownGraceMs: 1000 } };
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  op = await operator(database.url);
-  server = await spawnProcess('server', { databaseUrl: database.url, config });
+  op = await operator(database.url, {}, database.directUrl);
+  server = await spawnProcess('server', { databaseUrl: database.url, directUrl: database.directUrl, config });
   store = await openStore(
     remoteApp(
       () => server.url,
@@ -99,7 +99,7 @@ describe('SIGKILL during concurrent checkouts', () => {
     await Promise.all(inFlight);
     expect((await victim.exited).signal).toBe('SIGKILL');
 
-    server = await spawnProcess('server', { databaseUrl: database.url, config });
+    server = await spawnProcess('server', { databaseUrl: database.url, directUrl: database.directUrl, config });
     // The shopper retries what got no answer, with the same idempotencyKey.
     for (const entry of carts.filter((e) => !answered.has(e.cart.id))) {
       let res = await checkout(entry);

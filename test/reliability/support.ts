@@ -151,6 +151,13 @@ export interface Child {
 
 export interface SpawnOptions {
   databaseUrl: string;
+  /**
+   * The same database without a pooler in between (DATABASE_DIRECT_URL), for LISTEN and the
+   * migration lock: createTestDatabase's directUrl when the suite runs through PgBouncer. Never
+   * inherited: the test process's DATABASE_DIRECT_URL names the shared server's maintenance
+   * database, not this process's database (the worker would LISTEN there and hear nothing).
+   */
+  directUrl?: string;
   /** The config module the process reads (COMMERCE_CONFIG): a JSON file this writes. */
   config: Record<string, unknown>;
   env?: Record<string, string>;
@@ -168,11 +175,22 @@ export async function spawnProcess(kind: 'server' | 'worker', options: SpawnOpti
   fs.writeFileSync(configPath, JSON.stringify({ env: 'test', logLevel: 'info', auth: { secret: AUTH_SECRET }, ...options.config }));
   // Vite puts BASE_URL='/' into the test process's environment; the server reads BASE_URL-like
   // variables as its public origin.
-  const { BASE_URL: _vite, REDIS_URL: _redis, DATABASE_URL: _db, ...inherited } = process.env;
+  const { BASE_URL: _vite, REDIS_URL: _redis, DATABASE_URL: _db, DATABASE_DIRECT_URL: _direct, ...inherited } = process.env;
+  const direct: Record<string, string> = options.directUrl && options.directUrl !== options.databaseUrl ? { DATABASE_DIRECT_URL: options.directUrl } : {};
   const entry = path.join(PACKAGE_ROOT, kind === 'server' ? 'src/server.ts' : 'src/worker.ts');
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: PACKAGE_ROOT,
-    env: { ...inherited, NODE_ENV: 'test', DATABASE_URL: options.databaseUrl, COMMERCE_CONFIG: configPath, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...options.env },
+    env: {
+      ...inherited,
+      NODE_ENV: 'test',
+      DATABASE_URL: options.databaseUrl,
+      ...direct,
+      COMMERCE_CONFIG: configPath,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      ...options.env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);
@@ -291,8 +309,9 @@ export interface Operator {
   close(): Promise<void>;
 }
 
-export async function operator(databaseUrl: string, overrides: ConfigInput = {}): Promise<Operator> {
-  const config = resolveConfig({ env: 'test', databaseUrl, logLevel: 'silent', auth: { secret: AUTH_SECRET } }, overrides);
+export async function operator(databaseUrl: string, overrides: ConfigInput = {}, directUrl?: string): Promise<Operator> {
+  const direct = directUrl && directUrl !== databaseUrl ? { databaseDirectUrl: directUrl } : {};
+  const config = resolveConfig({ env: 'test', databaseUrl, ...direct, logLevel: 'silent', auth: { secret: AUTH_SECRET } }, overrides);
   const runtime = await bootRuntime(config, { migrate: false, logger: createLogger('silent') });
   const organizationId = (await runtime.services.organizations.defaultOrganization()).id;
   return {
@@ -325,7 +344,15 @@ export async function startInProcess(kind: 'server' | 'worker', options: Omit<Sp
     },
   });
   const config = resolveConfig(
-    { env: 'test', databaseUrl: options.databaseUrl, logLevel: 'info', auth: { secret: AUTH_SECRET }, host: '127.0.0.1', port: 0 },
+    {
+      env: 'test',
+      databaseUrl: options.databaseUrl,
+      ...(options.directUrl && options.directUrl !== options.databaseUrl ? { databaseDirectUrl: options.directUrl } : {}),
+      logLevel: 'info',
+      auth: { secret: AUTH_SECRET },
+      host: '127.0.0.1',
+      port: 0,
+    },
     options.config as ConfigInput,
   );
   const logger = pino({ level: 'info' }, sink);

@@ -63,7 +63,7 @@ describe(SLOW ? 'two API processes and two workers on one database and one Redis
       throw new Error(`this test needs Redis at REDIS_URL (${REDIS_URL}): ${(error as Error).message}`);
     });
     database = await createTestDatabase();
-    op = await operator(database.url);
+    op = await operator(database.url, {}, database.directUrl);
     adminKey = await op.apiKey('admin');
     writerKeys = await Promise.all(Array.from({ length: Math.ceil(EVENTS / (LIMIT - 2)) }, () => op.apiKey('admin')));
     receiver = await startReceiver({ delayMs: 300 });
@@ -72,17 +72,19 @@ describe(SLOW ? 'two API processes and two workers on one database and one Redis
       // All four at once: the database is a migrated clone and its default organization exists
       // (the operator made it), so none of them has anything to create.
       const started = await Promise.all([
-        spawnProcess('server', { databaseUrl: database.url, config, env }),
-        spawnProcess('server', { databaseUrl: database.url, config, env }),
-        spawnProcess('worker', { databaseUrl: database.url, config, env }),
-        spawnProcess('worker', { databaseUrl: database.url, config, env }),
+        spawnProcess('server', { databaseUrl: database.url, directUrl: database.directUrl, config, env }),
+        spawnProcess('server', { databaseUrl: database.url, directUrl: database.directUrl, config, env }),
+        spawnProcess('worker', { databaseUrl: database.url, directUrl: database.directUrl, config, env }),
+        spawnProcess('worker', { databaseUrl: database.url, directUrl: database.directUrl, config, env }),
       ]);
       apis = started.slice(0, 2);
       workers = started.slice(2);
     } else {
       // Quick variant (the shared budget only): two apps in the test process, each with its own
       // limiter and Redis connection, as two processes would have.
-      apis = await Promise.all([0, 1].map(() => startInProcess('server', { databaseUrl: database.url, config: { ...config, redisUrl: REDIS_URL } })));
+      apis = await Promise.all(
+        [0, 1].map(() => startInProcess('server', { databaseUrl: database.url, directUrl: database.directUrl, config: { ...config, redisUrl: REDIS_URL } })),
+      );
     }
   }, 400_000);
 

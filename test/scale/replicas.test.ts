@@ -4,7 +4,8 @@
 // storefront read then answers the old row (it went to the replica), the writer's own reads the
 // new one (read-your-writes sends them to the primary for the window), and once the window is
 // over the writer reads the replica too. A standby stopped hard fails reads over to the primary;
-// restarted, it is used again after its health check passes.
+// restarted, it is used again after its health check passes. A second app with a small
+// replicaMaxLagMs leaves the paused (lagging) standby out until it has caught up.
 //
 // About 10–20 s (two clusters, migrations): behind COMMERCE_SLOW_TESTS=1.
 import path from 'node:path';
@@ -24,12 +25,13 @@ let primary: Cluster & { root: string };
 let standby: Cluster;
 let app: App;
 let server: Listening;
+let config: ReturnType<typeof resolveConfig>;
 let admin: string;
 let storefront: string;
 let entityId: string;
 
-async function call(urlPath: string, key: string, init: { method?: string; body?: unknown } = {}) {
-  const res = await fetch(server.url + urlPath, {
+async function call(urlPath: string, key: string, init: { method?: string; body?: unknown; base?: string } = {}) {
+  const res = await fetch((init.base ?? server.url) + urlPath, {
     method: init.method ?? (init.body ? 'POST' : 'GET'),
     headers: { 'x-api-key': key, ...(init.body ? { 'content-type': 'application/json' } : {}) },
     body: init.body ? JSON.stringify(init.body) : undefined,
@@ -38,8 +40,8 @@ async function call(urlPath: string, key: string, init: { method?: string; body?
   return { status: res.status, text, body: text ? JSON.parse(text) : null };
 }
 
-const nameOf = async (key: string) => {
-  const res = await call(`/api/catalog/entities/${entityId}`, key);
+const nameOf = async (key: string, base?: string) => {
+  const res = await call(`/api/catalog/entities/${entityId}`, key, { base });
   expect(res.status, res.text).toBe(200);
   return res.body.data.slug as string;
 };
@@ -60,7 +62,7 @@ describe.runIf(SLOW && hasPg15())('read replicas (real streaming standby)', () =
     await primary.query('create database commerce');
     await applyMigrations(primary.url('commerce'), MIGRATIONS_DIR);
     standby = await startStandby(primary);
-    const config = resolveConfig({
+    config = resolveConfig({
       env: 'test',
       baseUrl: 'http://localhost:3000',
       databaseUrl: primary.url('commerce'),
@@ -117,19 +119,69 @@ describe.runIf(SLOW && hasPg15())('read replicas (real streaming standby)', () =
     // Back and healthy: prove reads reach it again by making it lag once more.
     await until(async () => (await standby.query<{ r: boolean }>('select pg_is_in_recovery() as r'))[0]?.r === true);
     await new Promise((r) => setTimeout(r, 600)); // a few health-check rounds
+    // A fresh write replayed first: after its restart the standby's last replayed transaction is
+    // the old v2, and its age would count as lag (replicaMaxLagMs) once replay pauses.
+    expect((await call(`/api/catalog/entities/${entityId}`, admin, { method: 'PATCH', body: { slug: 'v3' } })).status).toBe(200);
+    await until(replayed('v3'));
     await standby.query('select pg_wal_replay_pause()');
     try {
-      const patched = await call(`/api/catalog/entities/${entityId}`, admin, { method: 'PATCH', body: { slug: 'v3' } });
+      const patched = await call(`/api/catalog/entities/${entityId}`, admin, { method: 'PATCH', body: { slug: 'v4' } });
       expect(patched.status, patched.text).toBe(200);
-      expect(await nameOf(storefront)).toBe('v2');
+      expect(await nameOf(storefront)).toBe('v3');
     } finally {
       await standby.query('select pg_wal_replay_resume()');
     }
   });
 
-  it('DATABASE_REPLICA_URLS and DATABASE_READ_YOUR_WRITES_MS configure it', () => {
-    const config = resolveConfig(configFromEnv({ DATABASE_REPLICA_URLS: 'postgresql://a/x, postgresql://b/x', DATABASE_READ_YOUR_WRITES_MS: '500' }));
-    expect(config.database).toMatchObject({ replicaUrls: ['postgresql://a/x', 'postgresql://b/x'], readYourWritesMs: 500 });
-    expect(resolveConfig({}).database.readYourWritesMs).toBe(2000);
+  it('a replica lagging more than replicaMaxLagMs is left out until it catches up; one within it keeps answering', async () => {
+    // A second app on the same primary and standby, with a small lag limit (the first one keeps
+    // the default, 10 s). Both read with the storefront key, which wrote nothing.
+    const MAX_LAG_MS = 3000;
+    const strict = await createApp(resolveConfig(config, { database: { replicaMaxLagMs: MAX_LAG_MS } }), { migrate: false });
+    const strictServer = await listen(strict.http, 0, '127.0.0.1');
+    const rename = async (slug: string) => expect((await call(`/api/catalog/entities/${entityId}`, admin, { method: 'PATCH', body: { slug } })).status).toBe(200);
+    // The lag the standby reports is the age of its last replayed transaction: a write replayed
+    // just before the pause starts it near zero.
+    const lagBehind = async (replayedSlug: string, pendingSlug: string) => {
+      await rename(replayedSlug);
+      await until(replayed(replayedSlug));
+      await standby.query('select pg_wal_replay_pause()');
+      await rename(pendingSlug);
+    };
+    try {
+      await lagBehind('w1', 'w2');
+      try {
+        // Behind by less than the limit: the replica still answers, with its old row.
+        expect(await nameOf(storefront, strictServer.url)).toBe('w1');
+        // Once the lag passes the limit (and a health check saw it), the strict app reads the primary...
+        await until(async () => (await nameOf(storefront, strictServer.url)) === 'w2', 20_000);
+        expect(await replayed('w1')()).toBe(true); // (the standby is still behind)
+        // ...while the lenient app (lag within its 10 s) still reads the replica.
+        expect(await nameOf(storefront)).toBe('w1');
+      } finally {
+        await standby.query('select pg_wal_replay_resume()');
+      }
+      await until(replayed('w2'));
+      await new Promise((r) => setTimeout(r, 600)); // a few health-check rounds
+      // Caught up: the strict app uses the replica again, shown by making it lag (briefly) once more.
+      await lagBehind('w3', 'w4');
+      try {
+        expect(await nameOf(storefront, strictServer.url)).toBe('w3');
+      } finally {
+        await standby.query('select pg_wal_replay_resume()');
+      }
+      await until(replayed('w4'));
+    } finally {
+      await strictServer.close();
+      await strict.close();
+    }
+  });
+
+  it('DATABASE_REPLICA_URLS, DATABASE_READ_YOUR_WRITES_MS and DATABASE_REPLICA_MAX_LAG_MS configure it', () => {
+    const config = resolveConfig(
+      configFromEnv({ DATABASE_REPLICA_URLS: 'postgresql://a/x, postgresql://b/x', DATABASE_READ_YOUR_WRITES_MS: '500', DATABASE_REPLICA_MAX_LAG_MS: '2500' }),
+    );
+    expect(config.database).toMatchObject({ replicaUrls: ['postgresql://a/x', 'postgresql://b/x'], readYourWritesMs: 500, replicaMaxLagMs: 2500 });
+    expect(resolveConfig({}).database).toMatchObject({ readYourWritesMs: 2000, replicaMaxLagMs: 10_000 });
   });
 });

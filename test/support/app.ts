@@ -24,8 +24,17 @@ export function databaseUrl(adminUrl: string, database: string): string {
   return url.toString();
 }
 
-/** A new database cloned from the migrated template. */
-export async function createTestDatabase(): Promise<{ url: string; name: string; drop(): Promise<void> }> {
+/**
+ * The server itself for a test database: when the suite runs through PgBouncer (.ci/run sets
+ * DATABASE_URL to the pooler and DATABASE_DIRECT_URL to PostgreSQL), DATABASE_DIRECT_URL's server
+ * with that database; otherwise `url` itself.
+ */
+export function directUrlFor(url: string, database: string): string {
+  return process.env.DATABASE_URL && process.env.DATABASE_DIRECT_URL ? databaseUrl(process.env.DATABASE_DIRECT_URL, database) : url;
+}
+
+/** A new database cloned from the migrated template (`directUrl`: the same database without the pooler). */
+export async function createTestDatabase(): Promise<{ url: string; directUrl: string; name: string; drop(): Promise<void> }> {
   const adminUrl = inject('adminUrl');
   const template = inject('templateDatabase');
   const name = template.replace('_tpl_', '_db_') + `_${randomBytes(4).toString('hex')}`;
@@ -38,6 +47,7 @@ export async function createTestDatabase(): Promise<{ url: string; name: string;
   }
   return {
     url: databaseUrl(adminUrl, name),
+    directUrl: directUrlFor(databaseUrl(adminUrl, name), name),
     name,
     async drop() {
       const c = new pg.Client({ connectionString: adminUrl });
@@ -91,7 +101,7 @@ export async function startTestApp(overrides: ConfigInput = {}, options: { logge
       baseUrl: TEST_BASE_URL,
       databaseUrl: database.url,
       // Through PgBouncer (.ci/run): LISTEN and migrations need the server itself.
-      ...(process.env.DATABASE_URL && process.env.DATABASE_DIRECT_URL ? { databaseDirectUrl: databaseUrl(process.env.DATABASE_DIRECT_URL, database.name) } : {}),
+      ...(database.directUrl !== database.url ? { databaseDirectUrl: database.directUrl } : {}),
       dataDir: path.join(PACKAGE_ROOT, '.test-data'),
       logLevel: 'silent',
       auth: { secret: 'test-secret-test-secret-test-secret-0123456789' },
