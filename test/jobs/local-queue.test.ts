@@ -55,8 +55,9 @@ async function listenerConnections(): Promise<number> {
   }
 }
 
+/** LISTEN needs a session of its own: the direct URL, never the pooler (.ci/run's PgBouncer pass). */
 function deps(db = t.app.db) {
-  return { db, config: t.app.config, logger: t.app.logger, services: t.app.services, databaseUrl: t.app.databaseUrl };
+  return { db, config: t.app.config, logger: t.app.logger, services: t.app.services, databaseUrl: t.app.directUrl };
 }
 
 describe('jobs.localQueueSize', () => {

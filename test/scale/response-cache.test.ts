@@ -46,6 +46,8 @@ beforeAll(async () => {
       env: 'test',
       baseUrl: TEST_BASE_URL,
       databaseUrl: a.app.databaseUrl,
+      // Its cache invalidation LISTENs: on the server itself, not through .ci/run's PgBouncer.
+      databaseDirectUrl: a.app.directUrl,
       dataDir: path.join(PACKAGE_ROOT, '.test-data'),
       logLevel: 'silent',
       auth: { secret: 'test-secret-test-secret-test-secret-0123456789' },
