@@ -176,6 +176,35 @@ export async function planTenderRefund(tx: Tx, orderId: string, amount: bigint):
   return parts;
 }
 
+/**
+ * Gives `amount` of one tender payment back to where it came from: the gift card it redeemed (a
+ * `refund_credit` entry) or the customer's store credit. Refunds and cancellation share it.
+ */
+async function creditTenderBack(
+  tx: Tx,
+  order: { organizationId: string; orderId: string; currency: string; customerId: string | null },
+  payment: Pick<Payment, 'id' | 'provider'>,
+  amount: bigint,
+  why: { note: string; reason: string; sourceType: string; sourceId: string },
+): Promise<void> {
+  if (payment.provider === GIFT_CARD_PROVIDER) {
+    const entry = await tx.giftCardEntry.findFirst({ where: { paymentId: payment.id, kind: 'redeem' }, select: { giftCardId: true } });
+    if (!entry) throw new Error(`gift card payment ${payment.id} has no redeem entry`);
+    await creditGiftCard(tx, { organizationId: order.organizationId, giftCardId: entry.giftCardId, amount, orderId: order.orderId, paymentId: payment.id, note: why.note });
+    return;
+  }
+  if (!order.customerId) throw new Error(`store credit payment ${payment.id} of an order without a customer`);
+  await creditStoreCredit(tx, {
+    organizationId: order.organizationId,
+    customerId: order.customerId,
+    amount,
+    currency: order.currency,
+    reason: why.reason,
+    sourceType: why.sourceType,
+    sourceId: why.sourceId,
+  });
+}
+
 /** Puts the planned parts back (ledger credits) and records them on the payments and the refund. */
 export async function applyTenderRefund(
   tx: Tx,
@@ -183,29 +212,12 @@ export async function applyTenderRefund(
 ): Promise<void> {
   for (const part of input.parts) {
     const payment = await tx.payment.findUniqueOrThrow({ where: { id: part.paymentId } });
-    if (part.provider === GIFT_CARD_PROVIDER) {
-      const entry = await tx.giftCardEntry.findFirst({ where: { paymentId: part.paymentId, kind: 'redeem' }, select: { giftCardId: true } });
-      if (!entry) throw new Error(`gift card payment ${part.paymentId} has no redeem entry`);
-      await creditGiftCard(tx, {
-        organizationId: input.organizationId,
-        giftCardId: entry.giftCardId,
-        amount: part.amount,
-        orderId: input.orderId,
-        paymentId: part.paymentId,
-        note: `refund ${input.refundId}`,
-      });
-    } else {
-      if (!input.customerId) throw new Error(`store credit payment ${part.paymentId} of an order without a customer`);
-      await creditStoreCredit(tx, {
-        organizationId: input.organizationId,
-        customerId: input.customerId,
-        amount: part.amount,
-        currency: input.currency,
-        reason: 'Refund of an order',
-        sourceType: 'refund',
-        sourceId: input.refundId,
-      });
-    }
+    await creditTenderBack(tx, input, payment, part.amount, {
+      note: `refund ${input.refundId}`,
+      reason: 'Refund of an order',
+      sourceType: 'refund',
+      sourceId: input.refundId,
+    });
     const refunded = payment.refundedAmount + part.amount;
     await tx.payment.update({ where: { id: payment.id }, data: { refundedAmount: refunded, status: refunded >= payment.capturedAmount ? 'refunded' : 'partially_refunded' } });
     await tx.paymentRefund.create({
@@ -230,29 +242,7 @@ export async function returnTendersOnCancel(
     if (payment.provider !== GIFT_CARD_PROVIDER && payment.provider !== STORE_CREDIT_PROVIDER) continue;
     const open = payment.capturedAmount - payment.refundedAmount;
     if (open <= 0n) continue;
-    if (payment.provider === GIFT_CARD_PROVIDER) {
-      const entry = await tx.giftCardEntry.findFirst({ where: { paymentId: payment.id, kind: 'redeem' }, select: { giftCardId: true } });
-      if (!entry) throw new Error(`gift card payment ${payment.id} has no redeem entry`);
-      await creditGiftCard(tx, {
-        organizationId: input.organizationId,
-        giftCardId: entry.giftCardId,
-        amount: open,
-        orderId: input.orderId,
-        paymentId: payment.id,
-        note: 'order cancelled',
-      });
-    } else {
-      if (!input.customerId) throw new Error(`store credit payment ${payment.id} of an order without a customer`);
-      await creditStoreCredit(tx, {
-        organizationId: input.organizationId,
-        customerId: input.customerId,
-        amount: open,
-        currency: input.currency,
-        reason: 'Order cancelled',
-        sourceType: 'order_cancel',
-        sourceId: input.orderId,
-      });
-    }
+    await creditTenderBack(tx, input, payment, open, { note: 'order cancelled', reason: 'Order cancelled', sourceType: 'order_cancel', sourceId: input.orderId });
     returned.push({ payment, amount: open });
   }
   return returned;
