@@ -476,11 +476,18 @@ describe('list and read', () => {
     const p = await product(store, { price: 100, stock: 100 });
     const order = await shippedOrder(store, [{ entityId: p, quantity: 25 }]);
     for (let i = 0; i < 22; i += 1) await openReturn(store, order.id, [{ lineItemId: order.lineItems[0].lineItemId, quantity: 1 }]);
+    // The counter is the whole app's: background work (event dispatch after the returns above, an
+    // API key's throttled last-use write) can land inside one window. The fewest of three reads is
+    // the list's own cost; a per-row query would still show in every one of them.
     const cost = async (limit: number) => {
-      const start = t.statements();
-      const res = await t.request(`/api/returns?orderId=${order.id}&limit=${limit}`, { apiKey: store.admin });
-      expect(res.body.data).toHaveLength(limit);
-      return t.statements() - start;
+      const counts: number[] = [];
+      for (let round = 0; round < 3; round += 1) {
+        const start = t.statements();
+        const res = await t.request(`/api/returns?orderId=${order.id}&limit=${limit}`, { apiKey: store.admin });
+        expect(res.body.data).toHaveLength(limit);
+        counts.push(t.statements() - start);
+      }
+      return Math.min(...counts);
     };
     const small = await cost(2);
     const large = await cost(20);
