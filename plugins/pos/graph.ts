@@ -106,6 +106,11 @@ function declare() {
   });
   const ExchangeRef = pluginObject<ExchangeView>('PosExchange', 'Lines of an order returned and a replacement order made, in one transaction.', {
     id: 'UUID',
+    returnId: {
+      type: 'UUID',
+      nullable: true,
+      description: 'The core return the exchange was made through (GET /api/returns/:id, status exchanged); null for exchanges made before POS used core exchanges',
+    },
     originalOrderId: 'UUID',
     replacementOrderId: 'UUID',
     refundId: 'UUID?',

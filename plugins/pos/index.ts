@@ -1,6 +1,6 @@
 // The point-of-sale plugin: operators sign in at a register with a PIN and get a per-shift API
 // key; a manager's PIN authorizes one named action through a single-use override token; an
-// exchange returns lines of an order and makes the replacement order in one transaction.
+// exchange is a core exchange (src/modules/returns) made at the counter in one transaction.
 // Routes under /api/pos (README.md has the flow and the rules). Enable it with
 // `plugins: [pos()]` in commerce.config.ts.
 import { z } from 'zod';
@@ -155,8 +155,9 @@ export function pos(options: PosOptions = {}): Plugin {
         .output(ExchangeRef)
         .summary('Return lines of an order and make the replacement order, in one transaction')
         .description(
-          'Returned lines must have been handed over (fulfilled) and not refunded. The difference (replacement total − credit for the returned lines) is charged to paymentMethodId or refunded to the original payment ' +
-            `through the payment adapter with an idempotency key derived from idempotencyKey; a refund over ${exchange.cashierRefundCap} needs refundOverrideToken (refund_over_cap), a unit price off the price list priceOverrideToken (price_override). ` +
+          'A core exchange (GET /api/returns/:id, returnId) opened, approved, received and settled at the counter in one transaction. Returned lines must have been handed over (fulfilled) and not refunded. ' +
+            'The difference (replacement total − credit for the returned lines) is charged to paymentMethodId (a payment pending until the provider confirms it, as at checkout) or refunded to the original payment through the refund service (undo window, daily cap); ' +
+            `a refund over ${exchange.cashierRefundCap} needs refundOverrideToken (refund_over_cap), a unit price off the price list priceOverrideToken (price_override). A replacement the credit pays is handed over (fulfilled) at once. ` +
             'Any refusal (422/409 with details.reason or the fields) leaves nothing written; the same idempotencyKey again answers the exchange already made (replayed: true).',
         )
         .permission('pos:manage')

@@ -40,6 +40,7 @@ import { authorizeOrderPayment, defaultReturnUrl, insertPayment, type StartedPay
 import { providerOf } from '../payments/capture.js';
 import type { PaymentProvider } from '../payments/provider.js';
 import { syncOrderPayment } from '../payments/records.js';
+import type { OrderRow } from '../orders/views.js';
 import type { ReturnRow } from './views.js';
 
 export interface ExchangeLineInput {
@@ -167,28 +168,7 @@ export async function settleExchange(tx: Tx, ctx: OrdersCtx, row: ReturnRow, inp
   if (!exchangeOrderId) throw new Error('returns: settleExchange of a plain return');
   const org = ctx.organization.id;
   const order = await lockOrder(tx, ctx, row.orderId);
-  const byId = new Map(order.lines.map((l) => [l.id, l]));
-  const issues: FieldIssue[] = [];
-  const credits = row.lines.map((rl, i) => {
-    const line = byId.get(rl.lineId);
-    if (!line) throw new Error(`returns: line ${rl.lineId} of return ${row.id} is not on its order`);
-    // The refund rules: units refunded already (a plain refund of the same units) cannot be credited again.
-    if (rl.quantity > line.quantity - line.refundedQuantity) {
-      issues.push({ field: `lines.${i}.quantity`, message: `only ${line.quantity - line.refundedQuantity} unit(s) of line ${line.id} are left to refund` });
-    }
-    const net = toNumber(line.totalPrice) - toNumber(line.discountTotal) + toNumber(line.taxTotal);
-    const amount = unitsShare(net, line.quantity, line.refundedQuantity + rl.quantity) - unitsShare(net, line.quantity, line.refundedQuantity);
-    return { lineId: line.id, quantity: rl.quantity, amount };
-  });
-  if (issues.length) throw validationFailed(issues, 'The returned lines cannot be credited');
-  const refundable = toNumber(order.capturedAmount) - toNumber(order.refundedAmount);
-  const credit = Math.max(
-    0,
-    Math.min(
-      refundable,
-      credits.reduce((sum, c) => sum + c.amount, 0),
-    ),
-  );
+  const { credits, credit } = exchangeCredit(order, row);
   const total = toNumber(row.exchangeTotal);
   const transfer = Math.min(credit, total);
   const difference = total - credit;
@@ -341,4 +321,58 @@ export async function settleExchange(tx: Tx, ctx: OrdersCtx, row: ReturnRow, inp
     },
     refundId,
   };
+}
+
+/**
+ * The credit an exchange's returned lines earn on their order (the refund rules' amount: each
+ * line's unitsShare of its net, tax included; never above what is left of the capture). 422 when
+ * units were refunded already. Used by settleExchange, and by callers that must know the
+ * difference before settling (the point of sale's cashier refund cap).
+ */
+export function exchangeCredit(order: OrderRow, row: { id: string; lines: Array<{ lineId: string; quantity: number }> }) {
+  const byId = new Map(order.lines.map((l) => [l.id, l]));
+  const issues: FieldIssue[] = [];
+  const credits = row.lines.map((rl, i) => {
+    const line = byId.get(rl.lineId);
+    if (!line) throw new Error(`returns: line ${rl.lineId} of return ${row.id} is not on its order`);
+    // The refund rules: units refunded already (a plain refund of the same units) cannot be credited again.
+    if (rl.quantity > line.quantity - line.refundedQuantity) {
+      issues.push({ field: `lines.${i}.quantity`, message: `only ${line.quantity - line.refundedQuantity} unit(s) of line ${line.id} are left to refund` });
+    }
+    const net = toNumber(line.totalPrice) - toNumber(line.discountTotal) + toNumber(line.taxTotal);
+    const amount = unitsShare(net, line.quantity, line.refundedQuantity + rl.quantity) - unitsShare(net, line.quantity, line.refundedQuantity);
+    return { lineId: line.id, quantity: rl.quantity, amount };
+  });
+  if (issues.length) throw validationFailed(issues, 'The returned lines cannot be credited');
+  const refundable = toNumber(order.capturedAmount) - toNumber(order.refundedAmount);
+  const credit = Math.max(
+    0,
+    Math.min(
+      refundable,
+      credits.reduce((sum, c) => sum + c.amount, 0),
+    ),
+  );
+  return { credits, credit };
+}
+
+/**
+ * Sets agreed unit prices on an open exchange's outbound lines (by position) and its total: a
+ * price a manager authorized at the point of sale instead of the catalog's. The caller checks the
+ * authorization; settlement then charges or refunds against these prices.
+ */
+export async function overrideExchangeLinePrices(tx: Tx, returnId: string, prices: Array<{ position: number; unitPrice: number }>): Promise<void> {
+  if (!prices.length) return;
+  const lines = await tx.orderReturnExchangeLine.findMany({ where: { returnId }, select: { id: true, position: true, quantity: true, totalPrice: true } });
+  const byPosition = new Map(prices.map((p) => [p.position, p.unitPrice]));
+  let total = 0;
+  for (const line of lines) {
+    const unit = byPosition.get(line.position);
+    if (unit === undefined) {
+      total += toNumber(line.totalPrice);
+      continue;
+    }
+    total += unit * line.quantity;
+    await tx.orderReturnExchangeLine.update({ where: { id: line.id }, data: { unitPrice: BigInt(unit), totalPrice: BigInt(unit * line.quantity) } });
+  }
+  await tx.orderReturn.update({ where: { id: returnId }, data: { exchangeTotal: BigInt(total) } });
 }
