@@ -20,7 +20,7 @@ import { onEvent, type SubscriberContext } from '../../events/subscribers.js';
 import { defineTask } from '../../jobs/tasks.js';
 import type { OrganizationRef } from '../../context.js';
 import type { Mailer } from '../orders/documents/mailer.js';
-import { GIFT_CARD_ENTITY_TYPE, recipientOf } from './product.js';
+import { GIFT_CARD_ENTITY_TYPE, isGiftCardType, recipientOf } from './product.js';
 import { issueGiftCardIn, type GiftCardIssuedView } from './service.js';
 import type { JobsCtx } from './expiry-schedule.js';
 
@@ -47,8 +47,12 @@ async function enqueueIfPaid(ctx: SubscriberContext, organizationId: string, ord
 
 // Required: a failure leaves the event undispatched and it is offered again, so no paid order is missed.
 const options = { name: 'gift-cards: issue purchased cards', required: true };
-onEvent('orders.create', (event, ctx) => enqueueIfPaid(ctx, event.organizationId, event.payload.order.id), options);
-onEvent('orders.statusChange', (event, ctx) => enqueueIfPaid(ctx, event.organizationId, event.payload.order.id), options);
+/** An order payload whose lines show no gift-card product needs no look (no statement per ordinary order). */
+function mayHaveGiftCards(order: { lineItems?: Array<{ entityType: string }> }): boolean {
+  return !Array.isArray(order.lineItems) || order.lineItems.some((l) => isGiftCardType(l.entityType));
+}
+onEvent('orders.create', (event, ctx) => (mayHaveGiftCards(event.payload.order) ? enqueueIfPaid(ctx, event.organizationId, event.payload.order.id) : undefined), options);
+onEvent('orders.statusChange', (event, ctx) => (mayHaveGiftCards(event.payload.order) ? enqueueIfPaid(ctx, event.organizationId, event.payload.order.id) : undefined), options);
 onEvent('payments.update', (event, ctx) => enqueueIfPaid(ctx, event.organizationId, event.payload.payment.orderId), options);
 
 interface IssueDeps {

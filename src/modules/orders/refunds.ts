@@ -128,13 +128,11 @@ export async function createRefund(ctx: OrdersCtx, orderId: string, input: Refun
       destination: input.destination ?? 'original_payment',
     });
     // Gift cards the refunded units issued are taken back, or the refund refused when they were used (422).
-    // biome-ignore lint/style/noNonNullAssertion: lines are built from merged, whose ids are all in byId
-    await revokeForRefund(
-      tx,
-      ctx.organization.id,
-      created.id,
-      lines.map((l) => ({ line: byId.get(l.lineId)!, quantity: l.quantity })),
-    );
+    const refundedLines = lines.flatMap((l) => {
+      const line = byId.get(l.lineId);
+      return line ? [{ line, quantity: l.quantity }] : [];
+    });
+    await revokeForRefund(tx, ctx.organization.id, created.id, refundedLines);
     for (const l of lines) await tx.orderLine.update({ where: { id: l.lineId }, data: { refundedQuantity: { increment: l.quantity } } });
     let shippingToMark = shippingAmount;
     for (const s of shippingRows) {
