@@ -14,6 +14,10 @@ import './modules/order-edits/schema.js';
 import './modules/draft-orders/schema.js';
 import './modules/payments/schema.js';
 import './modules/gift-cards/schema.js';
+// Gift-card products: the order-line fields, the paid-order issuing job and the expiry sweep.
+import './modules/gift-cards/graph.js';
+import './modules/gift-cards/purchase.js';
+import './modules/gift-cards/expiry.js';
 import './modules/store-credit/schema.js';
 import './plugins/viewer.schema.js';
 import './modules/returns/schema.js';

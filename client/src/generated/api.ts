@@ -516,7 +516,7 @@ export interface paths {
         put?: never;
         /**
          * Add an item to a cart
-         * @description Only active catalog entities can be added (an entity with variants is added as one of them). The unitPriceSnapshot stored is the resolved price when one exists, otherwise the one sent. Adding an item already in the cart adds to its quantity. A checked-out cart is 409. Emits cart.afterAddItem. Anonymous shoppers use guest carts; signed-in callers need cart:create, cart:read or cart:update. A customer reaches only their own carts; a guest cart needs its x-cart-token header; staff with orders:create:on-behalf reach every cart. An unreachable cart is 404.
+         * @description Only active catalog entities can be added (an entity with variants is added as one of them). The unitPriceSnapshot stored is the resolved price when one exists, otherwise the one sent. Adding an item already in the cart adds to its quantity. A checked-out cart is 409. A gift-card product (entity type giftCard) may name a giftCardRecipient (any other item: 422); adding it again replaces the recipient. Emits cart.afterAddItem. Anonymous shoppers use guest carts; signed-in callers need cart:create, cart:read or cart:update. A customer reaches only their own carts; a guest cart needs its x-cart-token header; staff with orders:create:on-behalf reach every cart. An unreachable cart is 404.
          *
          *     Public.
          *
@@ -800,7 +800,7 @@ export interface paths {
         head?: never;
         /**
          * Update a catalog entity
-         * @description Only the keys sent change. `metadata` replaces the whole object. `customFields` is a patch: a value sets the field, an explicit null clears it (422 for a required field), omitted keys are untouched. The type is fixed at creation. Emits catalog.update with the changed keys.
+         * @description Only the keys sent change. `metadata` replaces the whole object. `customFields` is a patch: a value sets the field, an explicit null clears it (422 for a required field), omitted keys are untouched. The type is set at creation; isGiftCard turns a product into a gift-card product (type giftCard) or back (type product) while it holds no custom-field values (422 otherwise). Emits catalog.update with the changed keys.
          *
          *     Requires permission catalog:update.
          *
@@ -4586,6 +4586,8 @@ export interface components {
              * @description UUID of the catalog entity
              */
             entityId: string;
+            /** @description Who receives the gift cards of a gift-card line */
+            giftCardRecipient?: components["schemas"]["GiftCardRecipient"] | null;
             /**
              * Format: uuid
              * @description UUID of the cart item
@@ -4883,6 +4885,8 @@ export interface components {
             id: string;
             /** @description Resolved when selected (over REST: embed `include=inventory`): Stock of the entity: totals, per variant, per warehouse and per level (needs inventory:read). Over REST null unless asked for. Over REST: present only with include=inventory. */
             inventory?: components["schemas"]["EntityAvailability"] | null;
+            /** @description type is giftCard: buying it issues one gift card per unit (the line price as balance) once the order is paid; no stock, no shipping */
+            isGiftCard: boolean;
             /** @description Media attachments (entity and variant level) with assets and renditions, by sortOrder. REST: with `include=media` (null otherwise); GraphQL: whenever selected. Over REST: present only with include=media. */
             media?: components["schemas"]["MediaAttachment"][] | null;
             /** @description User-defined key/value data, stored as given */
@@ -4909,7 +4913,7 @@ export interface components {
              * @description UUID of the tax class
              */
             taxClassId?: string | null;
-            /** @description For example product or digitalDownload */
+            /** @description For example product, digitalDownload or giftCard (a gift-card product: see isGiftCard) */
             type: string;
             /**
              * Format: date-time
@@ -5712,10 +5716,20 @@ export interface components {
             /** @description Name of the person the gift card is for */
             recipientName?: string | null;
             /**
+             * Format: date-time
+             * @description When a refund or cancel of its order line took it back (disabled, balance zeroed)
+             */
+            revokedAt?: string | null;
+            /**
              * Format: uuid
              * @description The order that bought it (gift-card products)
              */
             sourceOrderId?: string | null;
+            /**
+             * Format: uuid
+             * @description The gift-card order line that issued it (one card per unit)
+             */
+            sourceOrderLineId?: string | null;
             /** @description State, province or region */
             state: components["schemas"]["GiftCardState"];
             /**
@@ -5794,10 +5808,20 @@ export interface components {
             /** @description Name of the person the gift card is for */
             recipientName?: string | null;
             /**
+             * Format: date-time
+             * @description When a refund or cancel of its order line took it back (disabled, balance zeroed)
+             */
+            revokedAt?: string | null;
+            /**
              * Format: uuid
              * @description The order that bought it (gift-card products)
              */
             sourceOrderId?: string | null;
+            /**
+             * Format: uuid
+             * @description The gift-card order line that issued it (one card per unit)
+             */
+            sourceOrderLineId?: string | null;
             /** @description State, province or region */
             state: components["schemas"]["GiftCardState"];
             /**
@@ -5897,10 +5921,20 @@ export interface components {
             /** @description Name of the person the gift card is for */
             recipientName?: string | null;
             /**
+             * Format: date-time
+             * @description When a refund or cancel of its order line took it back (disabled, balance zeroed)
+             */
+            revokedAt?: string | null;
+            /**
              * Format: uuid
              * @description The order that bought it (gift-card products)
              */
             sourceOrderId?: string | null;
+            /**
+             * Format: uuid
+             * @description The gift-card order line that issued it (one card per unit)
+             */
+            sourceOrderLineId?: string | null;
             /** @description State, province or region */
             state: components["schemas"]["GiftCardState"];
             /**
@@ -5920,6 +5954,15 @@ export interface components {
             data: components["schemas"]["GiftCard"][];
             /** @description Pagination metadata */
             meta: components["schemas"]["PageMeta"];
+        };
+        /** @description Who receives the gift cards a gift-card line issues (emailed with the code once the order is paid). */
+        GiftCardRecipient: {
+            /** @description Email address */
+            email: string;
+            /** @description Personal message shown in the email */
+            message?: string | null;
+            /** @description Display name */
+            name?: string | null;
         };
         /**
          * @description Where a gift card stands now.
@@ -6918,6 +6961,10 @@ export interface components {
             fulfilledQuantity: number;
             /** @description Shipping state of the line */
             fulfillmentStatus: components["schemas"]["LineFulfillmentStatus"];
+            /** @description Who receives the gift cards of a gift-card line (null: the order email) */
+            giftCardRecipient?: components["schemas"]["GiftCardRecipient"] | null;
+            /** @description The gift cards this line issued once the order was paid (gift-card products: one per unit; masked codes), oldest first; empty for other lines */
+            giftCards: components["schemas"]["GiftCard"][];
             /**
              * Format: uuid
              * @description UUID of the order line
@@ -11644,6 +11691,18 @@ export interface operations {
                 "application/json": {
                     /** Format: uuid */
                     entityId: string;
+                    /** @description Who receives the gift cards this line issues (gift-card products only); without it they go to the order email */
+                    giftCardRecipient?: {
+                        /**
+                         * Format: email
+                         * @description Where the card is emailed
+                         */
+                        email: string;
+                        /** @description A personal message, shown in the email */
+                        message?: string;
+                        /** @description Shown in the email */
+                        name?: string;
+                    };
                     /** @description A positive whole number, at most 10000 */
                     quantity: number;
                     /** @description Unit price shown to the shopper, minor units; used only when no price resolves */
@@ -13853,6 +13912,8 @@ export interface operations {
                     customFields?: {
                         [key: string]: unknown;
                     };
+                    /** @description true: a gift-card product (type giftCard: each unit bought issues a gift card); false: a product */
+                    isGiftCard?: boolean;
                     /** @description Locale of the customFields values in this request, default en */
                     locale?: string;
                     /** @description Replaces the metadata object */

@@ -4,6 +4,8 @@ import { builder } from '../../graphql/builder.js';
 import { defineOperation } from '../../graphql/operation.js';
 import { money } from '../../graphql/zod-args.js';
 import { CART_TOKEN_HEADER } from './access.js';
+import { giftCardRecipientInput } from '../gift-cards/recipient-input.js';
+import { GiftCardRecipientRef } from '../gift-cards/recipient-graph.js';
 import { addCartItem, createCart, getCart, MAX_ITEM_QUANTITY, removeCartItem, updateCartItem } from './service.js';
 import type { CartItemView, CartView } from './views.js';
 import { defineEnum } from '../../graphql/enums.js';
@@ -17,6 +19,7 @@ export const CartItemRef = builder.objectRef<CartItemView>('CartItem').implement
     quantity: t.exposeInt('quantity'),
     unitPriceSnapshot: t.field({ type: 'MinorUnits', description: 'The resolved price when the item was added (checkout re-prices)', resolve: (i) => i.unitPriceSnapshot }),
     lineTotalSnapshot: t.field({ type: 'MinorUnits', resolve: (i) => i.lineTotalSnapshot }),
+    giftCardRecipient: t.field({ type: GiftCardRecipientRef, nullable: true, description: 'Who receives the gift cards of a gift-card line', resolve: (i) => i.giftCardRecipient }),
     createdAt: t.field({ type: 'DateTime', resolve: (i) => i.createdAt }),
     updatedAt: t.field({ type: 'DateTime', resolve: (i) => i.updatedAt }),
   }),
@@ -83,7 +86,7 @@ defineOperation({
   description:
     'Only active catalog entities can be added (an entity with variants is added as one of them). The unitPriceSnapshot stored is the ' +
     'resolved price when one exists, otherwise the one sent. Adding an item already in the cart adds to its quantity. A checked-out cart ' +
-    `is 409. Emits cart.afterAddItem. ${ACCESS}`,
+    `is 409. A gift-card product (entity type giftCard) may name a giftCardRecipient (any other item: 422); adding it again replaces the recipient. Emits cart.afterAddItem. ${ACCESS}`,
   rest: { method: 'POST', path: '/carts/:id/items', status: 201 },
   access: 'public',
   input: {
@@ -92,6 +95,7 @@ defineOperation({
     variantId: z.guid().optional(),
     quantity,
     unitPriceSnapshot: money().optional().describe('Unit price shown to the shopper, minor units; used only when no price resolves'),
+    giftCardRecipient: giftCardRecipientInput.optional(),
   },
   output: CartRef,
   resolve: (ctx, input) => addCartItem(ctx, input.id, input),

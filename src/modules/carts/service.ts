@@ -14,6 +14,7 @@ import { serviceCtx, type OrdersCtx } from '../orders/shared.js';
 import { actsForCustomers, assertCartReachable, newCartToken, requireCartPermission } from './access.js';
 import { CART_INCLUDE, cartItemView, cartView, type CartView } from './views.js';
 import './events.js';
+import { isGiftCardType, type GiftCardRecipient } from '../gift-cards/product.js';
 
 /** Units of one item in one cart. */
 export const MAX_ITEM_QUANTITY = 10_000;
@@ -97,6 +98,7 @@ export interface AddItemInput {
   variantId?: string | null;
   quantity: number;
   unitPriceSnapshot?: number | null;
+  giftCardRecipient?: GiftCardRecipient | null;
 }
 
 export async function addCartItem(ctx: CartCtx, cartId: string, input: AddItemInput): Promise<CartView> {
@@ -111,6 +113,8 @@ export async function addCartItem(ctx: CartCtx, cartId: string, input: AddItemIn
     assertOpen(cart);
     const reason = unsellableReason(sellable);
     if (reason) throw validationFailed([{ field: sellable?.variantMissing ? 'variantId' : 'entityId', message: reason }], `This item cannot be added: ${reason}`);
+    if (input.giftCardRecipient && !isGiftCardType(sellable?.entityType))
+      throw validationFailed([{ field: 'giftCardRecipient', message: 'only a gift-card product (entity type giftCard) takes a recipient' }]);
 
     const items = await tx.cartItem.findMany({ where: { cartId: cart.id }, orderBy: CART_INCLUDE.items.orderBy });
     const existing = items.find((i) => i.entityId === input.entityId && i.variantId === variantId);
@@ -124,7 +128,13 @@ export async function addCartItem(ctx: CartCtx, cartId: string, input: AddItemIn
 
     const now = new Date();
     const item: CartItem = existing
-      ? { ...existing, quantity, unitPriceSnapshot: BigInt(unitPrice), updatedAt: now }
+      ? {
+          ...existing,
+          quantity,
+          unitPriceSnapshot: BigInt(unitPrice),
+          giftCardRecipient: (input.giftCardRecipient ?? existing.giftCardRecipient) as CartItem['giftCardRecipient'],
+          updatedAt: now,
+        }
       : {
           id: randomUUID(),
           organizationId: ctx.organization.id,
@@ -133,6 +143,7 @@ export async function addCartItem(ctx: CartCtx, cartId: string, input: AddItemIn
           variantId,
           quantity,
           unitPriceSnapshot: BigInt(unitPrice),
+          giftCardRecipient: (input.giftCardRecipient ?? null) as CartItem['giftCardRecipient'],
           createdAt: now,
           updatedAt: now,
         };
@@ -144,9 +155,11 @@ export async function addCartItem(ctx: CartCtx, cartId: string, input: AddItemIn
     });
     await tx.$executeRaw`
       with item as (
-        insert into cart_items (id, organization_id, cart_id, entity_id, variant_id, quantity, unit_price_snapshot, created_at, updated_at)
-        values (${item.id}::uuid, ${item.organizationId}::uuid, ${item.cartId}::uuid, ${item.entityId}::uuid, ${item.variantId}::uuid, ${item.quantity}, ${item.unitPriceSnapshot}, ${item.createdAt}, ${item.updatedAt})
-        on conflict (id) do update set quantity = excluded.quantity, unit_price_snapshot = excluded.unit_price_snapshot, updated_at = excluded.updated_at
+        insert into cart_items (id, organization_id, cart_id, entity_id, variant_id, quantity, unit_price_snapshot, gift_card_recipient, created_at, updated_at)
+        values (${item.id}::uuid, ${item.organizationId}::uuid, ${item.cartId}::uuid, ${item.entityId}::uuid, ${item.variantId}::uuid, ${item.quantity}, ${item.unitPriceSnapshot},
+          ${item.giftCardRecipient === null ? null : JSON.stringify(item.giftCardRecipient)}::jsonb, ${item.createdAt}, ${item.updatedAt})
+        on conflict (id) do update set quantity = excluded.quantity, unit_price_snapshot = excluded.unit_price_snapshot, gift_card_recipient = excluded.gift_card_recipient,
+          updated_at = excluded.updated_at
       ),
       touched as (update carts set updated_at = ${now} where id = ${cart.id}::uuid),
       ev as (${event})

@@ -1,6 +1,7 @@
 // Cart shapes for GraphQL and REST.
 import type { Cart, CartItem } from '../../generated/prisma/client.js';
 import { toNumber } from '../orders/shared.js';
+import { recipientOf, type GiftCardRecipient } from '../gift-cards/product.js';
 
 export interface CartItemView {
   itemId: string;
@@ -10,6 +11,8 @@ export interface CartItemView {
   unitPriceSnapshot: number;
   /** unitPriceSnapshot × quantity, for display; checkout re-prices. */
   lineTotalSnapshot: number;
+  /** A gift-card line's recipient (null: the order email). */
+  giftCardRecipient: GiftCardRecipient | null;
   createdAt: Date;
   updatedAt: Date;
   /** The cart's currency (not a field of its own: the graph prices the item in it). */
@@ -43,6 +46,7 @@ export function cartItemView(row: CartItem): CartItemView {
     quantity: row.quantity,
     unitPriceSnapshot: unit,
     lineTotalSnapshot: unit * row.quantity,
+    giftCardRecipient: recipientOf(row.giftCardRecipient),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };

@@ -1,5 +1,6 @@
 // GraphQL output types of the catalog. REST bodies are the same objects (sofa selects every
 // field). Embeds on CatalogEntity are null unless the read's `include` named them.
+import { isGiftCardType } from '../gift-cards/product.js';
 import { builder } from '../../graphql/builder.js';
 import { includedValue } from './include.js';
 import { embedField } from '../../graphql/cost.js';
@@ -228,7 +229,11 @@ export const CatalogEntityRef = builder.objectRef<CatalogEntityView>('CatalogEnt
     'related data is embedded through the `include` argument; an embed that was not asked for is null.',
   fields: (t) => ({
     id: t.field({ type: 'UUID', resolve: (e) => e.id }),
-    type: t.exposeString('type', { description: 'For example product or digitalDownload' }),
+    type: t.exposeString('type', { description: 'For example product, digitalDownload or giftCard (a gift-card product: see isGiftCard)' }),
+    isGiftCard: t.boolean({
+      description: 'type is giftCard: buying it issues one gift card per unit (the line price as balance) once the order is paid; no stock, no shipping',
+      resolve: (e) => isGiftCardType(e.type),
+    }),
     slug: t.exposeString('slug', { description: 'Unique per organization' }),
     status: t.field({ type: CatalogEntityStatusEnum, description: 'Only active entities are visible without catalog:read:unpublished', resolve: (e) => e.status as never }),
     metadata: t.field({ type: 'JSONObject', resolve: (e) => e.metadata as Json }),

@@ -68,8 +68,10 @@ export async function loadSellables(db: DbLike, organizationId: string, requests
 
 /** The cart's items (oldest first) with what each sells, in one statement (checkout, after the cart lock). */
 export async function loadCartSellables(db: DbLike, organizationId: string, cartId: string): Promise<Array<{ item: CartLine; sellable: Sellable | null }>> {
-  const rows = await db.$queryRaw<Array<SellableRow & { item_id: string; item_entity_id: string; item_variant_id: string | null; quantity: number }>>`
-    select ci.id as item_id, ci.entity_id as item_entity_id, ci.variant_id as item_variant_id, ci.quantity,
+  const rows = await db.$queryRaw<
+    Array<SellableRow & { item_id: string; item_entity_id: string; item_variant_id: string | null; quantity: number; gift_card_recipient: Prisma.JsonValue | null }>
+  >`
+    select ci.id as item_id, ci.entity_id as item_entity_id, ci.variant_id as item_variant_id, ci.quantity, ci.gift_card_recipient,
       ${SELLABLE_COLUMNS}
     from cart_items ci
     left join catalog_entities e on e.id = ci.entity_id and e.organization_id = ${organizationId}::uuid
@@ -77,7 +79,7 @@ export async function loadCartSellables(db: DbLike, organizationId: string, cart
     where ci.cart_id = ${cartId}::uuid
     order by ci.created_at, ci.id`;
   return rows.map((row) => ({
-    item: { id: row.item_id, entityId: row.item_entity_id, variantId: row.item_variant_id, quantity: row.quantity },
+    item: { id: row.item_id, entityId: row.item_entity_id, variantId: row.item_variant_id, quantity: row.quantity, giftCardRecipient: row.gift_card_recipient },
     sellable: row.entity_id ? sellableFrom(row, row.item_variant_id) : null,
   }));
 }
@@ -87,6 +89,8 @@ export interface CartLine {
   entityId: string;
   variantId: string | null;
   quantity: number;
+  /** A gift-card line's recipient, copied to the order line. */
+  giftCardRecipient?: Prisma.JsonValue | null;
 }
 
 /** A sellable from its SELLABLE_COLUMNS (entity_id not null). */

@@ -83,6 +83,7 @@ export async function writeOrder(tx: Tx, w: OrderWrite, final: boolean): Promise
     tax_rate_bps: l.taxRateBps,
     tax_total: Number(l.taxTotal),
     reservations: l.reservations,
+    gift_card_recipient: l.giftCardRecipient,
   }));
   const changes = w.statusChanges.map((c) => ({
     from_status: c.fromStatus,
@@ -113,11 +114,12 @@ export async function writeOrder(tx: Tx, w: OrderWrite, final: boolean): Promise
     ),
     lines as (
       insert into order_lines (id, organization_id, order_id, position, entity_id, variant_id, entity_type, sku, title, quantity,
-        unit_price, total_price, discount_total, tax_class_id, tax_rate_bps, tax_total, reservations)
+        unit_price, total_price, discount_total, tax_class_id, tax_rate_bps, tax_total, reservations, gift_card_recipient)
       select x.id, ${o.organizationId}::uuid, ${o.id}::uuid, x.position, x.entity_id, x.variant_id, x.entity_type, x.sku, x.title, x.quantity,
-        x.unit_price, x.total_price, x.discount_total, x.tax_class_id, x.tax_rate_bps, x.tax_total, x.reservations
+        x.unit_price, x.total_price, x.discount_total, x.tax_class_id, x.tax_rate_bps, x.tax_total, x.reservations, x.gift_card_recipient
       from jsonb_to_recordset(${JSON.stringify(lines)}::jsonb) as x(id uuid, position int, entity_id uuid, variant_id uuid, entity_type text, sku text,
-        title text, quantity int, unit_price bigint, total_price bigint, discount_total bigint, tax_class_id uuid, tax_rate_bps int, tax_total bigint, reservations jsonb)
+        title text, quantity int, unit_price bigint, total_price bigint, discount_total bigint, tax_class_id uuid, tax_rate_bps int, tax_total bigint, reservations jsonb,
+        gift_card_recipient jsonb)
     ),
     changes as (
       insert into order_status_changes (id, organization_id, order_id, from_status, to_status, trigger, reason, actor_id, actor_kind, created_at)

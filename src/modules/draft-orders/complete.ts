@@ -165,6 +165,8 @@ export async function completeDraftWith(
           position: i,
           entityId: l.entityId,
           variantId: l.variantId,
+          // Draft lines name no recipient: the cards go to the order email.
+          giftCardRecipient: null,
           entityType: at(sellables, i).entityType,
           sku: at(sellables, i).sku,
           title: at(sellables, i).title,

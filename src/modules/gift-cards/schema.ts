@@ -74,6 +74,13 @@ function cardFields<T extends GiftCardView>(t: PothosSchemaTypes.ObjectFieldBuil
     recipientName: t.string({ nullable: true, resolve: (c) => c.recipientName }),
     note: t.string({ nullable: true, description: 'Staff note; not shown to shoppers', resolve: (c) => c.note }),
     sourceOrderId: t.field({ type: 'UUID', nullable: true, description: 'The order that bought it (gift-card products)', resolve: (c) => c.sourceOrderId }),
+    sourceOrderLineId: t.field({ type: 'UUID', nullable: true, description: 'The gift-card order line that issued it (one card per unit)', resolve: (c) => c.sourceOrderLineId }),
+    revokedAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When a refund or cancel of its order line took it back (disabled, balance zeroed)',
+      resolve: (c) => c.revokedAt,
+    }),
     disabledAt: t.field({ type: 'DateTime', nullable: true, resolve: (c) => c.disabledAt }),
     createdAt: t.field({ type: 'DateTime', resolve: (c) => c.createdAt }),
     updatedAt: t.field({ type: 'DateTime', resolve: (c) => c.updatedAt }),

@@ -9,6 +9,7 @@ import { originOf, recordEvent } from '../../events/outbox.js';
 import type { Tx } from '../../db/client.js';
 import { generateCode, hashCode, last4Of, maskCode } from './code.js';
 import { lockCardById, moveCard, unusableReason } from './ledger.js';
+import { scheduleExpirySweep, type JobsCtx } from './expiry-schedule.js';
 
 export type GiftCardState = 'active' | 'disabled' | 'expired' | 'empty';
 
@@ -26,6 +27,10 @@ export interface GiftCardView {
   recipientName: string | null;
   note: string | null;
   sourceOrderId: string | null;
+  /** The gift-card order line that issued it. */
+  sourceOrderLineId: string | null;
+  /** When a refund of that line took it back. */
+  revokedAt: Date | null;
   disabledAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
@@ -91,6 +96,8 @@ export function giftCardView(row: GiftCard): GiftCardView {
     recipientName: row.recipientName,
     note: row.note,
     sourceOrderId: row.sourceOrderId,
+    sourceOrderLineId: row.sourceOrderLineId,
+    revokedAt: row.revokedAt,
     disabledAt: row.disabledAt,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
@@ -119,6 +126,7 @@ export interface IssueInput {
   recipientName?: string | null;
   note?: string | null;
   sourceOrderId?: string | null;
+  sourceOrderLineId?: string | null;
 }
 
 /**
@@ -126,7 +134,7 @@ export interface IssueInput {
  * stored hashed. A hash collision with an existing card (79 random bits: practically never) is
  * retried with a new code.
  */
-export async function issueGiftCardIn(tx: Tx, ctx: Pick<ServiceContext, 'organization' | 'actor' | 'requestId'>, input: IssueInput): Promise<GiftCardIssuedView> {
+export async function issueGiftCardIn(tx: Tx, ctx: Pick<ServiceContext, 'organization' | 'actor' | 'requestId'> & JobsCtx, input: IssueInput): Promise<GiftCardIssuedView> {
   const amount = BigInt(input.initialBalance);
   if (amount <= 0n) throw validationFailed([{ field: 'initialBalance', message: 'must be > 0' }]);
   if (input.expiresAt && input.expiresAt <= new Date()) throw validationFailed([{ field: 'expiresAt', message: 'must be in the future' }]);
@@ -148,6 +156,7 @@ export async function issueGiftCardIn(tx: Tx, ctx: Pick<ServiceContext, 'organiz
             recipientName: input.recipientName ?? null,
             note: input.note ?? null,
             sourceOrderId: input.sourceOrderId ?? null,
+            sourceOrderLineId: input.sourceOrderLineId ?? null,
             createdBy: ctx.actor?.userId ?? null,
           },
         });
@@ -155,6 +164,7 @@ export async function issueGiftCardIn(tx: Tx, ctx: Pick<ServiceContext, 'organiz
       });
       const view = giftCardView(card);
       await recordEvent(tx, originOf(ctx), 'giftcards.issue', { giftCard: giftCardPayload(view) });
+      if (view.expiresAt) await scheduleExpirySweep(tx, ctx, view.expiresAt);
       return { ...view, code };
     } catch (error) {
       if (attempt < 3 && uniqueViolation(error)) continue;
@@ -163,7 +173,7 @@ export async function issueGiftCardIn(tx: Tx, ctx: Pick<ServiceContext, 'organiz
   }
 }
 
-export function issueGiftCard(ctx: ServiceContext, input: IssueInput): Promise<GiftCardIssuedView> {
+export function issueGiftCard(ctx: ServiceContext & JobsCtx, input: IssueInput): Promise<GiftCardIssuedView> {
   return withTransaction(ctx, (tx) => issueGiftCardIn(tx, ctx, input));
 }
 

@@ -26,6 +26,7 @@ import { creditStoreCredit } from '../store-credit/ledger.js';
 import { inTransaction } from './tx.js';
 import { restoreRefunded } from './refund-restore.js';
 import { applyTenderRefund, planTenderRefund } from '../gift-cards/tenders.js';
+import { restoreForUndoneRefund, revokeForRefund } from '../gift-cards/revoke.js';
 import { refundView, type RefundView } from './views.js';
 
 export const REFUND_REASON_MAX = 500;
@@ -126,6 +127,12 @@ export async function createRefund(ctx: OrdersCtx, orderId: string, input: Refun
       lines,
       destination: input.destination ?? 'original_payment',
     });
+    // Gift cards the refunded units issued are taken back, or the refund refused when they were used (422).
+    const refundedLines = lines.flatMap((l) => {
+      const line = byId.get(l.lineId);
+      return line ? [{ line, quantity: l.quantity }] : [];
+    });
+    await revokeForRefund(tx, ctx.organization.id, created.id, refundedLines);
     for (const l of lines) await tx.orderLine.update({ where: { id: l.lineId }, data: { refundedQuantity: { increment: l.quantity } } });
     let shippingToMark = shippingAmount;
     for (const s of shippingRows) {
@@ -249,6 +256,7 @@ export async function undoRefund(ctx: OrdersCtx, orderId: string, refundId: stri
       });
     }
     await restoreRefunded(tx, refund);
+    await restoreForUndoneRefund(tx, ctx.organization.id, refund.id);
     const updated = await tx.orderRefund.update({ where: { id: refund.id }, data: { status: 'undone', undoneAt: now, undoneBy: actor.id }, include: REFUND_INCLUDE });
     return refundView(updated);
   });

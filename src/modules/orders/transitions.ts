@@ -1,6 +1,7 @@
 // Status moves and line fulfilments, which call each other: a move to shipped/picked_up fulfils
 // every open line, and a fulfilment derives the order's status through a move. One file, so the
 // pair closes no import cycle; service.ts and fulfillments.ts re-export what others use.
+import { revokeForCancel } from '../gift-cards/revoke.js';
 import type { Tx } from '../../db/client.js';
 import { AppError, validationFailed } from '../../errors.js';
 import { originOf, recordEvent } from '../../events/outbox.js';
@@ -65,6 +66,8 @@ export async function moveOrder(tx: Tx, ctx: OrdersCtx, order: OrderRow, options
 
   const data: Prisma.OrderUpdateInput = { status: transition.to };
   const afterCommit: MoveResult['afterCommit'] = [];
+  // A cancelled order keeps no gift card it issued; a used one refuses the cancel (422).
+  if (transition.to === 'cancelled') await revokeForCancel(tx, ctx.organization.id, order.lines);
   for (const effect of transition.effects) {
     if (effect === 'releaseStock') {
       const moves = reservedMoves(order);

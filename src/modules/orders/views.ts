@@ -1,6 +1,7 @@
 // The shapes orders hand out (GraphQL types and REST bodies are built from them) and the
 // row → view mappers. Amounts are numbers of minor units (bigint in the database, always safe
 // integers here), so the same view serializes into event payloads.
+import { recipientOf, type GiftCardRecipient } from '../gift-cards/product.js';
 import type { ShippingLineView } from '../shipping/line-view.js';
 import type { Order, OrderFulfillment, OrderFulfillmentLine, OrderLine, OrderNote, OrderRefund, OrderRefundLine, Prisma } from '../../generated/prisma/client.js';
 import { toNumber } from './shared.js';
@@ -26,6 +27,8 @@ export interface OrderLineView {
   taxClassId: string | null;
   taxRateBps: number;
   taxTotal: number;
+  /** A gift-card line's recipient (null: the order email; absent on views not read from the row). */
+  giftCardRecipient?: GiftCardRecipient | null;
 }
 
 export interface OrderView {
@@ -64,6 +67,7 @@ export type OrderRow = Order & { lines: OrderLine[] };
 export function lineView(row: OrderLine): OrderLineView {
   return {
     lineItemId: row.id,
+    giftCardRecipient: recipientOf(row.giftCardRecipient),
     entityId: row.entityId,
     variantId: row.variantId,
     entityType: row.entityType,

@@ -15,6 +15,7 @@ import type { ServiceContext } from '../../db/transaction.js';
 import { taxIncluded } from '../checkout/totals.js';
 import { taxOn } from '../orders/money.js';
 import { DIGITAL_ENTITY_TYPES } from '../customers/digital.js';
+import { isGiftCardType } from '../gift-cards/product.js';
 import { resolveClassRate } from '../tax/resolver.js';
 import { priceWith, type Calculator } from './calculators.js';
 import { priceWithCarrier, type CarrierContext } from './carrier/price.js';
@@ -98,7 +99,8 @@ interface MethodRow {
 }
 
 export function shippableLines<L extends { entityType: string }>(lines: readonly L[]): L[] {
-  return lines.filter((l) => !DIGITAL_ENTITY_TYPES.includes(l.entityType));
+  // Downloads and gift cards (emailed) are never shipped.
+  return lines.filter((l) => !DIGITAL_ENTITY_TYPES.includes(l.entityType) && !isGiftCardType(l.entityType));
 }
 
 export interface Quote {

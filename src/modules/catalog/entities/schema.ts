@@ -92,7 +92,8 @@ defineOperation({
   summary: 'Update a catalog entity',
   description:
     'Only the keys sent change. `metadata` replaces the whole object. `customFields` is a patch: a value sets the field, ' +
-    'an explicit null clears it (422 for a required field), omitted keys are untouched. The type is fixed at creation. ' +
+    'an explicit null clears it (422 for a required field), omitted keys are untouched. The type is set at creation; isGiftCard ' +
+    'turns a product into a gift-card product (type giftCard) or back (type product) while it holds no custom-field values (422 otherwise). ' +
     'Emits catalog.update with the changed keys.',
   rest: { method: 'PATCH', path: '/catalog/entities/:id' },
   access: { permission: PERMISSION.update },
@@ -105,6 +106,7 @@ defineOperation({
     locale,
     taxClassId,
     sourceStoreId,
+    isGiftCard: z.boolean().optional().describe('true: a gift-card product (type giftCard: each unit bought issues a gift card); false: a product'),
   },
   output: CatalogEntityRef,
   resolve: (ctx, input) => updateEntity(ctx, input.id, input),

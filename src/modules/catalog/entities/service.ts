@@ -12,6 +12,7 @@ import { parseInclude, withIncludes } from '../include.js';
 import { assertTaxClass, inTransaction, PERMISSION, UUID_RE, lockEntity, mapWriteErrors, seesUnpublished, vendorScope, type CatalogCtx } from '../shared.js';
 import { runBeforeMetadataWrite } from '../hooks.js';
 import type { CatalogEntityView } from '../views.js';
+import { GIFT_CARD_ENTITY_TYPE, isGiftCardType } from '../../gift-cards/product.js';
 
 export const ENTITY_STATUSES = ['draft', 'active', 'archived', 'discontinued'] as const satisfies readonly CatalogEntityStatus[];
 
@@ -173,6 +174,20 @@ export interface EntityUpdateInput {
   locale: string;
   taxClassId?: string | null;
   sourceStoreId?: string | null;
+  /** Makes the entity a gift-card product (type giftCard), or a plain product again. */
+  isGiftCard?: boolean;
+}
+
+/**
+ * The type an update's isGiftCard asks for. The type selects the custom-field definitions, so it
+ * changes only while the entity holds no custom-field values (422 otherwise).
+ */
+async function nextType(tx: Prisma.TransactionClient, entity: { id: string; type: string }, isGiftCard: boolean | undefined): Promise<string> {
+  if (isGiftCard === undefined || isGiftCard === isGiftCardType(entity.type)) return entity.type;
+  if (await tx.catalogCustomField.count({ where: { entityId: entity.id } })) {
+    throw validationFailed([{ field: 'isGiftCard', message: `the entity has custom-field values of type ${entity.type}: clear them before changing what it is` }]);
+  }
+  return isGiftCard ? GIFT_CARD_ENTITY_TYPE : 'product';
 }
 
 /** PATCH: only given keys change; `customFields` is itself a patch (null clears a field). */
@@ -184,9 +199,11 @@ export async function updateEntity(ctx: CatalogCtx, id: string, input: EntityUpd
     () =>
       inTransaction(ctx, async (tx) => {
         const locked = await lockEntity(tx, ctx, id);
-        const fields = await validateCustomFields(tx, ctx, locked.type, input.customFields, 'update');
+        const type = await nextType(tx, locked, input.isGiftCard);
+        const fields = await validateCustomFields(tx, ctx, type, input.customFields, 'update');
         const changes = [
           ...(['slug', 'status', 'metadata', 'taxClassId', 'sourceStoreId'] as const).filter((key) => input[key] !== undefined),
+          ...(type !== locked.type ? ['type'] : []),
           ...[...fields.set.map((f) => f.name), ...fields.clear].map((name) => `customFields.${name}`),
         ];
         const current = await tx.catalogEntity.findUniqueOrThrow({ where: { id: locked.id } });
@@ -201,6 +218,7 @@ export async function updateEntity(ctx: CatalogCtx, id: string, input: EntityUpd
             ...(metadata !== undefined ? { metadata: metadata as Prisma.InputJsonObject } : {}),
             ...(input.taxClassId !== undefined ? { taxClassId: input.taxClassId } : {}),
             ...(input.sourceStoreId !== undefined ? { sourceStoreId: input.sourceStoreId } : {}),
+            ...(type !== locked.type ? { type } : {}),
             updatedAt: new Date(),
           },
         });
