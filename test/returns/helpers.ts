@@ -5,14 +5,14 @@ import type { TestApp } from '../support/app.js';
 import { checkoutBody, pay, placeOrder, setStatus, type Store } from '../orders/helpers.js';
 
 /** A customer's order: their own cart, checked out with their session. */
-export async function customerOrder(t: TestApp, token: string, items: Array<{ entityId: string; quantity?: number }>) {
+export async function customerOrder(t: TestApp, token: string, items: Array<{ entityId: string; quantity?: number }>, extra: Record<string, unknown> = {}) {
   const cart = await t.request('/api/carts', { bearer: token, body: { currency: 'USD' } });
   expect(cart.status, cart.text).toBe(201);
   for (const item of items) {
     const added = await t.request(`/api/carts/${cart.body.data.id}/items`, { bearer: token, body: { entityId: item.entityId, quantity: item.quantity ?? 1 } });
     expect(added.status, added.text).toBe(201);
   }
-  const order = await t.request('/api/checkout', { bearer: token, body: checkoutBody({ id: cart.body.data.id }) });
+  const order = await t.request('/api/checkout', { bearer: token, body: checkoutBody({ id: cart.body.data.id }, extra) });
   expect(order.status, order.text).toBe(201);
   return order.body.data;
 }

@@ -151,28 +151,35 @@ export interface TenderRefundPart {
   amount: bigint;
 }
 
+/** The payment that carries an exchange's credit onto its replacement order (returns/exchange.ts). */
+export const EXCHANGE_CREDIT_PROVIDER = 'exchange_credit';
+
+const LEDGER = [GIFT_CARD_PROVIDER, STORE_CREDIT_PROVIDER, EXCHANGE_CREDIT_PROVIDER];
+
 /**
- * How much of a refund goes back to the order's gift-card and store-credit payments: gift cards
- * first, then store credit, each oldest first, up to what each has not given back yet. The rest is
- * the provider's. Reads only; applyTenderRefund moves the money.
+ * How much of a refund goes back to the order's ledger payments. Gift cards first, then store
+ * credit, each oldest first, up to what each has not given back yet; then the provider's
+ * captures; last the exchange credit of a replacement order (returns/exchange.ts), which goes
+ * back as store credit — so a partial refund of an exchange that cost the customer extra returns
+ * the money they paid by card before the credit. Reads only; applyTenderRefund moves the money.
  */
 export async function planTenderRefund(tx: Tx, orderId: string, amount: bigint): Promise<TenderRefundPart[]> {
-  const payments = await tx.payment.findMany({
-    where: { orderId, provider: { in: [GIFT_CARD_PROVIDER, STORE_CREDIT_PROVIDER] } },
-    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-  });
-  payments.sort((a, b) => Number(a.provider === STORE_CREDIT_PROVIDER) - Number(b.provider === STORE_CREDIT_PROVIDER));
+  const payments = await tx.payment.findMany({ where: { orderId, status: { notIn: ['failed', 'voided'] } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  const rank = (p: Payment) => LEDGER.indexOf(p.provider);
+  const tenders = payments.filter((p) => rank(p) >= 0 && rank(p) < 2).sort((a, b) => rank(a) - rank(b));
   const parts: TenderRefundPart[] = [];
   let left = amount;
-  for (const p of payments) {
-    if (left <= 0n) break;
+  const take = (p: Payment) => {
     const open = p.capturedAmount - p.refundedAmount;
-    if (open <= 0n) continue;
-    // biome-ignore lint/complexity/useMathMinMax: bigint operands; Math.min does not accept bigint
-    const take = open < left ? open : left;
-    parts.push({ paymentId: p.id, provider: p.provider, amount: take });
-    left -= take;
-  }
+    if (left <= 0n || open <= 0n) return;
+    const part = smaller(open, left);
+    parts.push({ paymentId: p.id, provider: p.provider, amount: part });
+    left -= part;
+  };
+  for (const p of tenders) take(p);
+  const providerRoom = payments.filter((p) => rank(p) < 0).reduce((sum, p) => sum + p.capturedAmount - p.refundedAmount, 0n);
+  left -= smaller(providerRoom, left);
+  for (const p of payments.filter((x) => x.provider === EXCHANGE_CREDIT_PROVIDER)) take(p);
   return parts;
 }
 
@@ -193,7 +200,9 @@ async function creditTenderBack(
     await creditGiftCard(tx, { organizationId: order.organizationId, giftCardId: entry.giftCardId, amount, orderId: order.orderId, paymentId: payment.id, note: why.note });
     return;
   }
-  if (!order.customerId) throw new Error(`store credit payment ${payment.id} of an order without a customer`);
+  // Store credit, and an exchange credit (returned goods' value carried onto a replacement order:
+  // it goes back as store credit, the way the customer chose a swap over their money).
+  if (!order.customerId) throw new Error(`${payment.provider} payment ${payment.id} of an order without a customer`);
   await creditStoreCredit(tx, {
     organizationId: order.organizationId,
     customerId: order.customerId,
@@ -246,4 +255,9 @@ export async function returnTendersOnCancel(
     returned.push({ payment, amount: open });
   }
   return returned;
+}
+
+/** min of two bigints (Math.min takes numbers only). */
+function smaller(a: bigint, b: bigint): bigint {
+  return b < a ? b : a;
 }

@@ -8,18 +8,26 @@
 //   - confirm locks the order, refuses an order changed since the preview (fingerprint) or whose
 //     recomputed totals differ from the preview (409 EDIT_STALE), then applies in one transaction:
 //     lines, totals, shipping line, address, promotion uses, stock reservations (released for
-//     removed units, reserved for added ones) and the payment difference:
-//       nothing captured (awaiting payment, or authorized below the new total)
-//                          → the old payment is voided (payments/capture.ts voidOnCancel: in this
-//                            transaction, the provider told after commit) and the new total is
-//                            authorized through checkout's path (payments/authorize.ts): a new
-//                            payment record; the provider's event confirms the order as at checkout
-//       authorized (manual / on-fulfilment capture), new total ≤ authorized
-//                          → nothing moves: the capture takes what the order owes, not more
-//       paid, total lower  → a refund of the difference through the refund service (undo window, daily cap)
-//       paid, total higher → paymentStatus partially_paid: the order awaits the difference, which
-//                            the customer pays outside the edit (nothing is charged to the stored
-//                            method without them)
+//     removed units, reserved for added ones) and the payment difference. What is owed is
+//     newTotal − paid, where paid = capturedAmount − refundedAmount: gift cards, store credit, an
+//     exchange credit and provider captures, less what went back (the edit never asks the
+//     provider for what the tenders already paid):
+//       total unchanged    → nothing moves
+//       an open provider payment (started or authorized, nothing captured on it):
+//         authorized, owed ≤ its authorization → nothing moves: the capture takes what the order
+//                            owes (grandTotal − capturedAmount), not more
+//         otherwise        → the open payment is voided (payments/capture.ts voidOnCancel: in
+//                            this transaction, the provider told after commit) and, when
+//                            something is owed, that amount is authorized through checkout's path
+//                            (payments/authorize.ts): a new payment record; the provider's event
+//                            confirms the order as at checkout
+//       owed < 0           → the excess is refunded through the refund service (undo window, daily
+//                            cap): gift cards first, then store credit, then provider captures
+//       owed > 0, no open payment (paid)
+//                          → partially_paid: the order awaits the difference, which the customer
+//                            pays outside the edit (nothing is charged to the stored method
+//                            without them)
+//     The order's paymentStatus is then derived from its payment records (payments/records.ts).
 import { randomUUID } from 'node:crypto';
 import type { Db, Tx } from '../../db/client.js';
 import { AppError, conflict, notFound, validationFailed } from '../../errors.js';
@@ -29,7 +37,7 @@ import { priceOrder, type PricedOrder } from '../checkout/pricing.js';
 import { loadSellables, unsellableReason, type Sellable } from '../checkout/sellables.js';
 import { portsOf } from '../checkout/wiring.js';
 import { refundAmount, settleIfImmediate } from '../orders/refunds.js';
-import { findOrder, lockOrder, runAfterCommit } from '../orders/service.js';
+import { findOrder, lockOrder, recordStatusChange, runAfterCommit } from '../orders/service.js';
 import { actorRecord, orgSettings, serviceCtx, toNumber, type OrdersCtx } from '../orders/shared.js';
 import { at, entry } from '../orders/at.js';
 import { inTransaction } from '../orders/tx.js';
@@ -38,6 +46,7 @@ import { authorizeOrderPayment, defaultReturnUrl, insertPayment, releaseAuthoriz
 import { providerOf, voidOnCancel } from '../payments/capture.js';
 import type { PaymentProvider } from '../payments/provider.js';
 import { capturable, lockPayments, syncOrderPayment } from '../payments/records.js';
+import { LEDGER_TENDERS } from '../payments/refunds.js';
 import { isEmpty, normalizeOperations, orderFingerprint, planLines, type EditOperations, type PlannedLine } from './plan.js';
 import { EDITABLE_ORDER_STATUSES, editTransition, type EditTrigger, type PaymentAction } from './status.js';
 import { editPayload, editView, type EditLineView, type EditSnapshot, type EditView } from './views.js';
@@ -479,6 +488,11 @@ interface Started {
   payment: StartedPayment | null;
 }
 
+/** A provider payment still waiting for its money: started or authorized, nothing captured on it. */
+function isOpen(p: { status: string; capturedAmount: bigint }): boolean {
+  return (p.status === 'pending' || p.status === 'requires_action' || p.status === 'authorized') && p.capturedAmount === 0n;
+}
+
 /** Moves the payment difference (see the header). */
 async function settlePayment(
   tx: Tx,
@@ -489,26 +503,35 @@ async function settlePayment(
   afterCommit: Array<() => Promise<void>>,
   started: Started,
 ): Promise<{ action: PaymentAction; refundId: string | null }> {
-  const oldTotal = toNumber(order.grandTotal);
-  // Nothing captured yet: the order's payment is started (or only authorized) for the old total.
-  if (toNumber(order.capturedAmount) === 0 && (order.paymentStatus === 'awaiting_payment' || order.paymentStatus === 'authorized')) {
-    if (newTotal === oldTotal) return { action: 'none', refundId: null };
-    const payments = await lockPayments(tx, ctx.organization.id, order.id);
-    const authorized = payments.reduce((sum, p) => sum + capturable(p), 0);
-    // Manual / on-fulfilment capture: an authorization that covers the new total stays; the
-    // capture takes what the order owes (payments/capture.ts), not the whole authorization.
-    if (order.paymentStatus === 'authorized' && newTotal <= authorized) return { action: 'authorization_covers', refundId: null };
-    // Invoice terms (a draft completed with paymentPending): nothing was started, nothing to move.
+  // The total did not move (an address change): what is owed and the payments stay as they are.
+  if (newTotal === toNumber(order.grandTotal)) return { action: 'none', refundId: null };
+  const payments = await lockPayments(tx, ctx.organization.id, order.id);
+  // What the order has already been paid, net: gift cards, store credit, an exchange credit and
+  // provider captures, less what went (or is going) back. The edit moves only newTotal − paid.
+  const paid = toNumber(order.capturedAmount) - toNumber(order.refundedAmount);
+  const owed = newTotal - paid;
+  const open = payments.filter(isOpen);
+  const derive = async () => {
+    const current = await tx.order.findUniqueOrThrow({ where: { id: order.id }, select: { id: true, grandTotal: true, paymentStatus: true, capturedAmount: true } });
+    await syncOrderPayment(tx, current);
+  };
+  let action: PaymentAction = 'none';
+  let refundId: string | null = null;
+  if (open.length) {
+    const authorized = open.reduce((sum, p) => sum + capturable(p), 0);
+    // Manual / on-fulfilment capture: an authorization that covers what is still owed stays; the
+    // capture takes grandTotal − capturedAmount (payments/capture.ts), not the whole authorization.
+    if (owed > 0 && open.every((p) => p.status === 'authorized') && owed <= authorized) return { action: 'authorization_covers', refundId: null };
+    // Invoice terms (a draft completed with paymentPending) have no stored method: nothing to re-authorize.
     const methodId = order.paymentMethodId;
-    if (!methodId) return { action: 'none', refundId: null };
-    // Re-authorize the new total through checkout's path; the old payment is voided as a
-    // cancellation voids it (in this transaction, the provider told after commit).
-    const live = payments.filter((p) => p.status !== 'failed' && p.status !== 'voided');
-    const provider = order.paymentProvider ? providerOf(ctx, order.paymentProvider) : ctx.services.payments.provider;
-    const settings = await orgSettings(tx, ctx.organization.id);
+    if (owed > 0 && !methodId) return { action: 'none', refundId: null };
+    // The open payment no longer fits what is owed: voided as a cancellation voids it (in this
+    // transaction, the provider told after commit), keeping the order's tenders.
+    const provider = order.paymentProvider && !LEDGER_TENDERS.has(order.paymentProvider) ? providerOf(ctx, order.paymentProvider) : ctx.services.payments.provider;
     const voided = await voidOnCancel(tx, ctx, order);
     if (voided) afterCommit.push(...voided.afterCommit);
-    if (newTotal > 0) {
+    if (owed > 0 && methodId) {
+      const settings = await orgSettings(tx, ctx.organization.id);
       started.provider = provider;
       started.payment = await authorizeOrderPayment(
         tx,
@@ -517,10 +540,10 @@ async function settlePayment(
         {
           paymentId: started.paymentId,
           orderId: order.id,
-          amount: newTotal,
+          amount: owed,
           currency: order.currency,
           methodId,
-          captureMode: live.at(-1)?.captureMode ?? settings.payments.capture,
+          captureMode: open.at(-1)?.captureMode ?? settings.payments.capture,
           returnUrl: defaultReturnUrl(ctx),
           customerEmail: order.customerEmail,
           actionExpiryMinutes: settings.payments.actionExpiryMinutes,
@@ -532,25 +555,32 @@ async function settlePayment(
       );
       await insertPayment(tx, started.payment);
       await tx.order.update({ where: { id: order.id }, data: { paymentIntentId: started.payment.providerReference, paymentProvider: provider.name } });
+      action = 'reissued_intent';
     }
-    const current = await tx.order.findUniqueOrThrow({ where: { id: order.id }, select: { id: true, grandTotal: true, paymentStatus: true, capturedAmount: true } });
-    await syncOrderPayment(tx, current);
-    return { action: 'reissued_intent', refundId: null };
+  } else if (owed > 0) {
+    // A paid order whose total rose: the difference is collected outside this edit (a new payment
+    // from the customer); nothing is charged to the stored method without them.
+    action = 'awaiting_difference';
   }
-  const balance = toNumber(order.capturedAmount) - toNumber(order.refundedAmount);
-  // Covered again (an earlier edit left it awaiting a difference, or a short capture): paid.
-  if (newTotal <= balance && order.paymentStatus === 'partially_paid') await tx.order.update({ where: { id: order.id }, data: { paymentStatus: 'paid' } });
-  if (newTotal < balance) {
-    const refund = await refundAmount(tx, ctx, order, balance - newTotal, `order edit ${editId}`);
-    return { action: 'refund', refundId: refund.id };
+  // What was paid above the new total goes back through the refund rules (tenders first: their
+  // card or account, then the provider's captures; orders/refunds.ts settleRefund).
+  if (owed < 0) {
+    const refund = await refundAmount(tx, ctx, order, -owed, `order edit ${editId}`);
+    refundId = refund.id;
+    action = 'refund';
   }
-  // A paid order whose total rose: partially_paid, the difference is collected outside this edit
-  // (a new payment from the customer); nothing is charged to the stored method without them.
-  if (newTotal > balance) {
-    await tx.order.update({ where: { id: order.id }, data: { paymentStatus: 'partially_paid' } });
-    return { action: 'awaiting_difference', refundId: null };
+  await derive();
+  // An order still waiting for its provider whose tenders now cover the edited total has nothing
+  // left to wait for: confirmed now, as a checkout paid in full by tenders is.
+  if (order.status === 'pending' && open.length && owed <= 0) {
+    await tx.order.update({ where: { id: order.id }, data: { status: 'confirmed' } });
+    await recordStatusChange(tx, ctx, order.id, 'pending', 'confirmed', {
+      trigger: 'payment',
+      reason: 'paid by its gift cards and store credit after an edit',
+      actor: actorRecord(ctx),
+    });
   }
-  return { action: 'none', refundId: null };
+  return { action, refundId };
 }
 
 /** GET /orders/:id/edits, newest first. */

@@ -37,7 +37,7 @@ export const PAYMENT_ACTION_DESCRIPTIONS: Record<PaymentAction, string> = {
   refund: 'The difference was refunded through the refund rules (refundId)',
   awaiting_difference: 'The order is partially_paid until the difference is paid',
   reissued_intent:
-    'Nothing was captured yet: the old payment was voided and the new total authorized through the provider (a new payment record; paymentIntentId is its reference)',
+    "The order's open provider payment was voided and what is still owed (the new total less what gift cards, store credit and captures already paid) authorized through the provider (a new payment record; paymentIntentId is its reference)",
   authorization_covers:
     "The order's authorized payment (manual or on-fulfilment capture) covers the new total: the capture takes the new total, the rest of the authorization is released",
 };

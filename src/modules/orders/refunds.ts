@@ -16,7 +16,7 @@ import type { Db, Tx } from '../../db/client.js';
 import { AppError, conflict, forbidden, notFound, validationFailed } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { PaymentsService } from '../payments/service.js';
-import { paidOutPart, refundOrder, reopenFailedAllocations } from '../payments/refunds.js';
+import { paidOutPart, recordRefundWithoutProvider, refundOrder, reopenFailedAllocations } from '../payments/refunds.js';
 import { syncOrderPayment } from '../payments/records.js';
 import { unitsShare } from './money.js';
 import { findOrder, lockOrder } from './service.js';
@@ -188,6 +188,7 @@ export async function writeRefund(
       });
     }
   }
+  if ((input.destination ?? 'original_payment') === 'original_payment') await refuseGuestExchangeCredit(tx, order.id, amount);
   const created = await tx.orderRefund.create({
     data: {
       organizationId: ctx.organization.id,
@@ -209,6 +210,27 @@ export async function writeRefund(
   await tx.order.update({ where: { id: order.id }, data: { refundedAmount: { increment: BigInt(amount) } } });
   await scheduleRefundSettlement(tx, ctx, created.id, settings.refundUndoWindowMinutes * 60_000);
   return created;
+}
+
+/**
+ * The exchange credit of a replacement order goes back as store credit (gift-cards/tenders.ts
+ * planTenderRefund); a guest has no account to credit, so a guest's refund may take only what
+ * the provider charged and the other tenders (422 past it): the rest is the original order's
+ * money, refunded there.
+ */
+async function refuseGuestExchangeCredit(tx: Tx, orderId: string, amount: number): Promise<void> {
+  const order = await tx.order.findUniqueOrThrow({ where: { id: orderId }, select: { customerId: true } });
+  if (order.customerId) return;
+  const parts = await planTenderRefund(tx, orderId, BigInt(amount));
+  const credit = parts.filter((p) => p.provider === 'exchange_credit').reduce((sum, p) => sum + Number(p.amount), 0);
+  if (credit > 0) {
+    throw validationFailed([
+      {
+        field: 'amount',
+        message: `${credit} of this refund is the exchange credit of a guest order, which goes back as store credit and a guest has none: refund at most ${amount - credit} here`,
+      },
+    ]);
+  }
 }
 
 /**
@@ -329,8 +351,10 @@ export async function settleRefund(deps: SettleDeps, organizationId: string, ref
     }
     const refund = await tx.orderRefund.findUniqueOrThrow({ where: { id: refundId }, include: { lines: true, order: true } });
     if (refund.destination === 'store_credit' && refund.order.customerId) {
-      // Store credit (returns, issue 27) settles in the ledger, in this transaction: no provider call.
-      const order = refund.order;
+      // Store credit (returns, issue 27) settles in the ledger, in this transaction: no provider
+      // call. The order row first, as below.
+      await tx.$queryRaw`select id from orders where id = ${refund.orderId}::uuid for update`;
+      const order = await tx.order.findUniqueOrThrow({ where: { id: refund.orderId } });
       await creditStoreCredit(tx, {
         organizationId,
         customerId: order.customerId as string,
@@ -341,8 +365,9 @@ export async function settleRefund(deps: SettleDeps, organizationId: string, ref
         sourceId: refund.id,
         actor: refund.operatorId,
       });
+      await recordRefundWithoutProvider(tx, { organizationId, orderId: order.id, refundId: refund.id, amount: refund.amount });
       await tx.orderRefund.update({ where: { id: refund.id }, data: { status: 'succeeded', settledAt: new Date() } });
-      await markRefundedStatus(tx, order);
+      await syncOrderPayment(tx, order);
       return 'succeeded';
     }
     // The order row first (captures, confirms and events lock it before its payments).
@@ -436,11 +461,4 @@ export async function retryRefund(ctx: OrdersCtx, orderId: string, refundId: str
     ctx.logger.warn({ err: error, refundId }, 'refund settlement failed; the orders/settle-refund job retries it'),
   );
   return refundView(await ctx.db.orderRefund.findUniqueOrThrow({ where: { id: refundId }, include: REFUND_INCLUDE }));
-}
-
-/** The order's payment status after a refund settled: refunded once the settled refunds reach what was captured. */
-async function markRefundedStatus(tx: Tx, order: { id: string; capturedAmount: bigint }): Promise<void> {
-  const settled = await tx.orderRefund.aggregate({ where: { orderId: order.id, status: 'succeeded' }, _sum: { amount: true } });
-  const paidOut = toNumber(settled._sum.amount ?? 0n);
-  await tx.order.update({ where: { id: order.id }, data: { paymentStatus: paidOut >= toNumber(order.capturedAmount) ? 'refunded' : 'partially_refunded' } });
 }

@@ -21,8 +21,12 @@ import type { PaymentProviderEvent } from './provider.js';
 import type { PaymentsService } from './service.js';
 import { syncOrderPayment, updatePayment } from './records.js';
 
-/** Tenders kept in our own ledgers (gift cards, store credit): refunded without a provider call. */
-export const LEDGER_TENDERS = new Set(['gift_card', 'store_credit']);
+/**
+ * Tenders kept in our own ledgers, refunded without a provider call: gift cards, store credit, and
+ * the exchange credit a replacement order was paid with (returns/exchange.ts; it goes back as
+ * store credit, gift-cards/tenders.ts planTenderRefund).
+ */
+export const LEDGER_TENDERS = new Set(['gift_card', 'store_credit', 'exchange_credit']);
 
 const n = (value: bigint | number) => Number(value);
 
@@ -116,6 +120,33 @@ export async function refundOrder(
   return { ok: true };
 }
 
+/**
+ * A refund whose money leaves through no payment provider (paid out as store credit, or the
+ * exchange credit carried onto a replacement order) is still recorded against the order's
+ * payments — newest first, succeeded allocations without a provider reference — so every refund
+ * shows on the payments it came from and the order's paymentStatus is derived from them
+ * (records.ts syncOrderPayment) like any other refund's. Room held by pending allocations of
+ * other refunds is left to them.
+ */
+export async function recordRefundWithoutProvider(tx: Tx, input: { organizationId: string; orderId: string; refundId: string; amount: bigint }): Promise<void> {
+  const payments = await tx.payment.findMany({ where: { orderId: input.orderId, organizationId: input.organizationId, status: { notIn: ['failed', 'voided'] } } });
+  const pending = await tx.paymentRefund.groupBy({ by: ['paymentId'], where: { paymentId: { in: payments.map((p) => p.id) }, status: 'pending' }, _sum: { amount: true } });
+  const reserved = new Map(pending.map((r) => [r.paymentId, r._sum.amount ?? 0n]));
+  let left = input.amount;
+  for (const payment of refundSequence(payments)) {
+    if (left <= 0n) break;
+    const room = payment.capturedAmount - payment.refundedAmount - (reserved.get(payment.id) ?? 0n);
+    if (room <= 0n) continue;
+    const take = smaller(room, left);
+    await tx.paymentRefund.create({
+      data: { organizationId: input.organizationId, refundId: input.refundId, paymentId: payment.id, amount: take, status: 'succeeded', settledAt: new Date() },
+    });
+    const refunded = payment.refundedAmount + take;
+    await tx.payment.update({ where: { id: payment.id }, data: { refundedAmount: refunded, status: refunded >= payment.capturedAmount ? 'refunded' : 'partially_refunded' } });
+    left -= take;
+  }
+}
+
 /** Whether some part of the refund was already paid out (a retry must not give its quantities back twice). */
 export async function paidOutPart(tx: Tx, refundId: string): Promise<number> {
   const sum = await tx.paymentRefund.aggregate({ where: { refundId, status: 'succeeded' }, _sum: { amount: true } });
@@ -160,4 +191,9 @@ export async function refundEvent(tx: Tx, ctx: OrdersCtx, order: OrderRow, payme
   else await tx.order.update({ where: { id: order.id }, data: { refundedAmount: { decrement: allocation.amount } } });
   await syncOrderPayment(tx, order);
   return { outcome: 'refund_failed', afterCommit: [] };
+}
+
+/** min of two bigints (Math.min takes numbers only). */
+function smaller(a: bigint, b: bigint): bigint {
+  return b < a ? b : a;
 }

@@ -41,6 +41,8 @@ import { providerOf } from '../payments/capture.js';
 import type { PaymentProvider } from '../payments/provider.js';
 import { syncOrderPayment } from '../payments/records.js';
 import type { OrderRow } from '../orders/views.js';
+import { recordRefundWithoutProvider } from '../payments/refunds.js';
+import { EXCHANGE_CREDIT_PROVIDER } from '../gift-cards/tenders.js';
 import type { ReturnRow } from './views.js';
 
 export interface ExchangeLineInput {
@@ -52,7 +54,7 @@ export interface ExchangeLineInput {
 type Reservation = { warehouseId: string; quantity: number };
 
 /** The provider name of the payment that carries the returned goods' credit onto the replacement order. */
-export const EXCHANGE_CREDIT_PROVIDER = 'exchange_credit';
+export { EXCHANGE_CREDIT_PROVIDER };
 
 /**
  * Prices and reserves the outbound lines of a new exchange (the order row is locked by the
@@ -185,7 +187,7 @@ export async function settleExchange(tx: Tx, ctx: OrdersCtx, row: ReturnRow, inp
 
   // 1. The original order: the returned lines refunded; the part that pays for the replacement
   //    is settled at once (no money leaves), the rest goes through the refund service.
-  await tx.orderRefund.create({
+  const transferRefund = await tx.orderRefund.create({
     data: {
       organizationId: org,
       orderId: order.id,
@@ -202,11 +204,11 @@ export async function settleExchange(tx: Tx, ctx: OrdersCtx, row: ReturnRow, inp
     },
   });
   for (const c of credits) await tx.orderLine.update({ where: { id: c.lineId }, data: { refundedQuantity: { increment: c.quantity } } });
-  const refundedAmount = toNumber(order.refundedAmount) + transfer;
-  await tx.order.update({
-    where: { id: order.id },
-    data: { refundedAmount: BigInt(refundedAmount), paymentStatus: refundedAmount >= toNumber(order.capturedAmount) ? 'refunded' : 'partially_refunded' },
-  });
+  await tx.order.update({ where: { id: order.id }, data: { refundedAmount: { increment: BigInt(transfer) } } });
+  // The credit left the original payments (toward the replacement): recorded on them, and the
+  // order's paymentStatus derived from them as after any refund.
+  if (transfer > 0) await recordRefundWithoutProvider(tx, { organizationId: org, orderId: order.id, refundId: transferRefund.id, amount: BigInt(transfer) });
+  await syncOrderPayment(tx, order);
   let refundId: string | null = null;
   if (difference < 0) {
     const refund = await writeRefund(tx, ctx, order, settings, operator, {
