@@ -10,6 +10,7 @@ import { startTestApp, type TestApp } from '../support/app.js';
 import { race } from '../support/race.js';
 import { available, events, ORDER_TEST_CONFIG, openStore, pay, product, setSettings, type Store } from '../orders/helpers.js';
 import { customerOrder, moveReturn, openReturn, restockAll, ship, shippedOrder } from './helpers.js';
+import { otherOrganization } from '../inventory/helpers.js';
 
 let t: TestApp;
 let store: Store;
@@ -216,6 +217,32 @@ describe('settling an exchange', () => {
     // Closing it gives the outbound stock back.
     expect((await moveReturn(store, ret.id, 'close')).status).toBe(200);
     expect((await available(store, shirt)).reserved).toBe(0);
+  });
+});
+
+describe('an exchange in a store whose prices include tax', () => {
+  it('credits what was paid for the returned unit (the tax is inside the price), not the price plus its tax again', async () => {
+    const org = await otherOrganization(t);
+    const taxed: Store = await openStore(t, { organizationId: org.id });
+    await setSettings(taxed, 'policies', { refundUndoWindowMinutes: 0 });
+    const cls = await t.request('/api/tax/classes', { apiKey: taxed.admin, body: { name: `incl-${Date.now()}`, rateBps: 2000, isDefault: true } });
+    expect(cls.status, cls.text).toBe(201);
+    await setSettings(taxed, 'general', { pricesIncludeTax: true });
+    const shirt = await product(taxed, { price: 1200, stock: 5 });
+    const order = await shippedOrder(taxed, [{ entityId: shirt, quantity: 2 }]);
+    // 2 × 1 200 gross at 20 %: 400 of tax inside the 2 400 paid.
+    expect(order).toMatchObject({ grandTotal: 2400, taxTotal: 400 });
+    const opened = await openReturn(taxed, order.id, [{ lineItemId: order.lineItems[0].lineItemId, quantity: 1 }], { exchangeLines: [{ entityId: shirt, quantity: 1 }] });
+    expect(opened.status, opened.text).toBe(201);
+    expect((await moveReturn(taxed, opened.body.data.id, 'approve')).status).toBe(200);
+    const received = await moveReturn(taxed, opened.body.data.id, 'receive', restockAll(opened.body.data, taxed.warehouseId));
+    expect(received.status, received.text).toBe(200);
+    const res = await moveReturn(taxed, opened.body.data.id, 'exchange');
+    expect(res.status, res.text).toBe(200);
+    // One unit was paid 1 200 and the same shirt costs 1 200: even, nothing refunded or charged.
+    expect(res.body.data).toMatchObject({ status: 'exchanged', exchangeCredit: 1200, exchangeDifference: 0, refundId: null });
+    const original = (await t.request(`/api/orders/${order.id}`, { apiKey: taxed.admin })).body.data;
+    expect(original.refundedAmount).toBe(1200);
   });
 });
 

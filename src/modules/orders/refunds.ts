@@ -29,6 +29,16 @@ import { applyTenderRefund, planTenderRefund } from '../gift-cards/tenders.js';
 import { restoreForUndoneRefund, revokeForRefund } from '../gift-cards/revoke.js';
 import { refundView, type RefundView } from './views.js';
 
+/**
+ * What the shopper paid for an order line: its price less its discount, plus its tax unless the
+ * store's prices included tax (then the tax is inside the price already). Refunds and exchange
+ * credits both take their per-unit share of this.
+ */
+export function linePaidNet(order: { pricing: unknown }, line: { totalPrice: bigint | number; discountTotal: bigint | number; taxTotal: bigint | number }): number {
+  const inclusive = (order.pricing as { pricesIncludeTax?: unknown } | null)?.pricesIncludeTax === true;
+  return toNumber(line.totalPrice) - toNumber(line.discountTotal) + (inclusive ? 0 : toNumber(line.taxTotal));
+}
+
 export const REFUND_REASON_MAX = 500;
 const REFUND_INCLUDE = { lines: { orderBy: { lineId: 'asc' } } } as const;
 
@@ -86,12 +96,10 @@ export async function createRefund(ctx: OrdersCtx, orderId: string, input: Refun
       issues.push({ field: 'destination', message: 'a guest order has no customer to credit: refund to the original payment' });
     if (issues.length) throw validationFailed(issues);
 
-    const inclusive = (order.pricing as { pricesIncludeTax?: unknown } | null)?.pricesIncludeTax === true;
     const lines = [...merged].map(([lineId, quantity]) => {
       // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
       const row = byId.get(lineId)!;
-      // What the shopper paid for the line: its tax is inside the price when prices included tax.
-      const net = toNumber(row.totalPrice) - toNumber(row.discountTotal) + (inclusive ? 0 : toNumber(row.taxTotal));
+      const net = linePaidNet(order, row);
       const amount = unitsShare(net, row.quantity, row.refundedQuantity + quantity) - unitsShare(net, row.quantity, row.refundedQuantity);
       return { lineId, quantity, amount, refundedQuantity: row.refundedQuantity };
     });

@@ -32,7 +32,7 @@ import { loadSellables, unsellableReason } from '../checkout/sellables.js';
 import { portsOf } from '../checkout/wiring.js';
 import { unitsShare } from '../orders/money.js';
 import { assignNumber, yearIn } from '../orders/numbers.js';
-import { writeRefund, type RefundDestination } from '../orders/refunds.js';
+import { linePaidNet, writeRefund, type RefundDestination } from '../orders/refunds.js';
 import { lockOrder, recordStatusChange } from '../orders/service.js';
 import { actorRecord, calendarDay, orgSettings, serviceCtx, toNumber, type OrdersCtx } from '../orders/shared.js';
 import { orderPayload, orderView } from '../orders/views.js';
@@ -341,7 +341,7 @@ export function exchangeCredit(order: OrderRow, row: { id: string; lines: Array<
     if (rl.quantity > line.quantity - line.refundedQuantity) {
       issues.push({ field: `lines.${i}.quantity`, message: `only ${line.quantity - line.refundedQuantity} unit(s) of line ${line.id} are left to refund` });
     }
-    const net = toNumber(line.totalPrice) - toNumber(line.discountTotal) + toNumber(line.taxTotal);
+    const net = linePaidNet(order, line);
     const amount = unitsShare(net, line.quantity, line.refundedQuantity + rl.quantity) - unitsShare(net, line.quantity, line.refundedQuantity);
     return { lineId: line.id, quantity: rl.quantity, amount };
   });
