@@ -10,6 +10,7 @@ import { intersectPermissions, permissionsFromMap, rolePermissions, withoutSelfP
 import { verifyKeyGrant } from './key-signature.js';
 import { extendActor } from './actor-extensions.js';
 import { AppError } from '../errors.js';
+import { isDatabaseUnavailable } from '../db/errors.js';
 import type { Actor } from './actor-type.js';
 
 export type { Actor } from './actor-type.js';
@@ -140,13 +141,29 @@ export function createActorResolver(auth: Auth, config: Config, db: Db): ActorRe
     db.apikey.update({ where: { id }, data: { lastRequest: new Date(now) } }).catch(() => touched.delete(id));
   }
 
+  /**
+   * better-auth answers any failure of its session lookup with an APIError "Failed to get session"
+   * that drops the database's error, so an outage would read as a bug (500) on the session path
+   * while the API-key path, which queries Prisma itself, says 503. One `select 1` on this failure
+   * path recovers the reason: the database's own error when it cannot be reached, else the
+   * original error.
+   */
+  async function databaseCause(error: unknown): Promise<unknown> {
+    try {
+      await db.$queryRaw`select 1`;
+      return error;
+    } catch (databaseError) {
+      return isDatabaseUnavailable(databaseError) ? databaseError : error;
+    }
+  }
+
   async function fromSession(headers: Headers): Promise<Actor | null> {
     let session: { user: { id: string; role?: string | null; organizationId?: string | null; twoFactorEnabled?: boolean | null } } | null;
     try {
       session = (await auth.api.getSession({ headers })) as typeof session;
     } catch (error) {
       if (isCredentialRejection(error)) return null;
-      throw new ActorResolutionError('session', error);
+      throw new ActorResolutionError('session', await databaseCause(error));
     }
     if (!session?.user?.organizationId) return null;
     const role = session.user.role ?? 'customer';

@@ -1,5 +1,8 @@
-// When the database goes away: the readiness probe answers 503 (liveness stays 200), and a session check that cannot
-// run is a 500 (logged with stage, path and method), never an anonymous request.
+// When the database goes away: the readiness probe answers 503 (liveness stays 200), and a session or API-key check
+// that cannot run answers the same 503 (logged with stage, path and method), never an anonymous request (better-auth
+// drops the database's error from a failed session lookup; auth/actor.ts recovers it). The same
+// answers directly and through PgBouncer (.ci/run), where the pooler reports the dropped database first as
+// `database "x" does not exist` and then as `server login has been failing` (db/errors.ts).
 import { Writable } from 'node:stream';
 import pg from 'pg';
 import { pino } from 'pino';
@@ -49,19 +52,21 @@ describe('database unreachable', () => {
     expect(res.body).toEqual({ status: 'ok', version: '0.1.0' });
   });
 
-  it('a bearer request whose session check cannot run is a masked 500, not anonymous', async () => {
+  it('a bearer request whose session check cannot run is a 503 with Retry-After, not anonymous', async () => {
     const res = await t.request('/api/settings', { bearer: token });
-    expect(res.status).toBe(500);
-    expect(res.body).toEqual({ error: { code: 'INTERNAL_ERROR', message: 'Internal server error' } });
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({ error: { code: 'SERVICE_UNAVAILABLE', message: expect.stringContaining('temporarily unavailable') } });
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
     const requestId = res.headers.get('x-request-id');
-    const logged = lines.find((line) => line.reqId === requestId && line.level === 50);
+    const logged = lines.find((line) => line.reqId === requestId && line.level === 40);
     expect(logged).toMatchObject({ stage: 'session', path: '/api/settings', method: 'GET' });
   });
 
   it('so is an API-key request', async () => {
     const res = await t.request('/api/settings', { apiKey: key });
-    expect(res.status).toBe(500);
-    const logged = lines.find((line) => line.reqId === res.headers.get('x-request-id') && line.level === 50);
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({ error: { code: 'SERVICE_UNAVAILABLE', message: expect.stringContaining('temporarily unavailable') } });
+    const logged = lines.find((line) => line.reqId === res.headers.get('x-request-id') && line.level === 40);
     expect(logged).toMatchObject({ stage: 'api-key', path: '/api/settings', method: 'GET' });
   });
 });

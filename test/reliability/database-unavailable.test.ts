@@ -64,13 +64,15 @@ describe('isDatabaseUnavailable on real errors', () => {
     expect(isDatabaseUnavailable(error)).toBe(false);
   });
 
-  it('a database that does not exist is a configuration fault (500), not an outage', async () => {
+  // A database gone from under a booted process is the outage the readiness probe reports (503):
+  // behind PgBouncer the pooler reports it in the words of a down server (db/errors.ts).
+  it('a database that does not exist (dropped under a running process) is unavailable: 503', async () => {
     const url = new URL(database.url);
     url.pathname = '/commerce_no_such_database';
     const missing = createDb(url.toString()).db;
     const error = await errorOf(() => missing.$queryRaw`select 1`);
     await missing.$disconnect();
-    expect(isDatabaseUnavailable(error)).toBe(false);
+    expect(isDatabaseUnavailable(error)).toBe(true);
   });
 
   it('a constraint violation is not an outage', async () => {
