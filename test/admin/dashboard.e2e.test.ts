@@ -310,7 +310,8 @@ describe.runIf(runnable)('dashboard end to end (Chromium)', () => {
       await page.getByRole('link', { name: 'API keys', exact: true }).click();
       await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
       await audit('api-keys');
-      await page.getByLabel('Name').fill(`E2E storefront ${mark}`);
+      // By role: unnamed keys' revoke buttons ("Revoke Unnamed admin key …") also match a label search for Name.
+      await page.getByRole('textbox', { name: /^Name\b/ }).fill(`E2E storefront ${mark}`);
       await page
         .getByRole('textbox', { name: 'Scope' })
         .or(page.getByRole('combobox', { name: 'Scope' }))
