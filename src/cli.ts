@@ -54,6 +54,14 @@ function ttl(value: string): number {
 }
 
 /** Writes NAME=value into an env file, replacing an existing NAME line. */
+/**
+ * The name of a key minted without --name: the UTC minute it was minted (the list shows its scope
+ * beside it). Short enough for better-auth's 32-character name limit.
+ */
+export function cliKeyName(at = new Date()): string {
+  return `CLI key ${at.toISOString().slice(0, 16).replace('T', ' ')}`;
+}
+
 function saveEnv(file: string, name: string, value: string): void {
   const target = path.resolve(file);
   const lines = fs.existsSync(target)
@@ -96,7 +104,7 @@ export function buildCli(): Command {
     .command('create')
     .description('Mint an API key against a declared scope; the key is shown only now')
     .requiredOption('--scope <scope>', 'a scope declared in apiKeyScopes (see `commerce api-keys scopes`)')
-    .option('--name <name>', 'a label for the key')
+    .option('--name <name>', 'a label for the key (default: "CLI key <UTC date and minute>")')
     .option('--ttl <seconds>', `lifetime in seconds (at least ${MIN_API_KEY_TTL_SECONDS}); default: no expiry`, ttl)
     .option('--user <email>', 'the user the key acts for (default: the organization service account)')
     .option('--org <slug>', 'organization slug (default: the default organization)')
@@ -110,7 +118,8 @@ export function buildCli(): Command {
         const { mintApiKey } = await import('./auth/accounts.js');
         const minted = await mintApiKey(
           { auth: runtime.auth, config, db: runtime.db },
-          { scope: opts.scope, name: opts.name, ttlSeconds: opts.ttl, userEmail: opts.user, organizationId: organization.id },
+          // A key without --name still gets one, so the dashboard's API-keys list can tell it apart.
+          { scope: opts.scope, name: opts.name ?? cliKeyName(), ttlSeconds: opts.ttl, userEmail: opts.user, organizationId: organization.id },
         );
         if (opts.saveEnv) saveEnv(opts.saveEnv, opts.envVar, minted.key);
         if (opts.json) {

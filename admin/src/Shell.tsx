@@ -7,6 +7,7 @@ import { NavLink as RouterLink, Route, Routes, useLocation } from 'react-router-
 import { signOut } from './api/auth';
 import { visibleScreens } from './nav';
 import { useSession } from './session';
+import './shell.css';
 
 export function Shell() {
   const session = useSession();
@@ -41,7 +42,7 @@ export function Shell() {
           ))}
         </ScrollArea>
       </AppShell.Navbar>
-      <AppShell.Main>
+      <AppShell.Main className="shell-main">
         <Suspense fallback={<Loader aria-label="Loading screen" />}>
           <Routes>
             {screens.flatMap((s) => [

@@ -11,6 +11,8 @@ import { Provider } from 'urql';
 import { client } from './api/client';
 import { SessionProvider } from './session';
 import { Shell } from './Shell';
+import { preloadScreen } from './nav';
+import { prefetchFirstScreen } from './prefetch';
 
 // Darker shades than Mantine's defaults: axe-core's contrast rule (4.5:1) fails the default
 // primary (blue.6 under white text, and as the active nav label) and `dimmed` (gray.6) text.
@@ -30,6 +32,9 @@ const resolver: CSSVariablesResolver = () => ({
   light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)', '--mantine-color-error': 'var(--mantine-color-red-8)' },
   dark: {},
 });
+
+preloadScreen(window.location.pathname);
+prefetchFirstScreen(window.location);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

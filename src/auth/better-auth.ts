@@ -31,6 +31,10 @@ function apiKeyConfigurations(config: Config) {
     maximumPrefixLength: 32,
     apiKeyHeaders: API_KEY_HEADER,
     enableMetadata: true,
+    // `start` (what the API-keys list shows) is the whole scope prefix plus six random
+    // characters: better-auth's default of six characters in all is only the prefix, the same
+    // for every key of a scope, and tells no two keys apart.
+    startingCharactersConfig: { shouldStore: true, charactersLength: scope.prefix.length + 6 },
     // Our own rate limiter keys budgets by credential (http/rate-limit.ts); the plugin's
     // per-key counter would cost a write on every request.
     rateLimit: { enabled: false },

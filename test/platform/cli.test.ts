@@ -94,6 +94,15 @@ describe('commerce api-keys', () => {
     const storefront = await commerce('api-keys', 'create', '--scope', 'storefront', '--json');
     const storeKey = JSON.parse(storefront.stdout.trim().split('\n').pop()!).key;
     expect((await t.request('/api/settings', { apiKey: storeKey })).status).toBe(403);
+    // The dashboard's API-keys list tells them apart: a name (given, or "CLI key <date>"
+    // without --name), and a start of the whole prefix plus six random characters.
+    const listed = (await t.request('/api/api-keys?limit=100', { apiKey: key })).body.data as Array<{ id: string; name: string | null; start: string }>;
+    const adminId = JSON.parse(lines[0]!).id;
+    const storeId = JSON.parse(storefront.stdout.trim().split('\n')[0]!).id;
+    expect(listed.find((k) => k.id === adminId)).toMatchObject({ name: 'ci', start: key.slice(0, 'cs_admin_'.length + 6) });
+    const unnamed = listed.find((k) => k.id === storeId)!;
+    expect(unnamed.name).toMatch(/^CLI key \d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
+    expect(unnamed.start).toBe(storeKey.slice(0, 'cs_store_'.length + 6));
   });
 
   it('refuses a ttl under 86400 seconds and an unknown scope', async () => {

@@ -12,6 +12,14 @@ import { ListScreen, pagingVariables } from '../components/ListScreen';
 import type { Cursor } from '../components/Pager';
 import { dateTime } from '../format';
 
+/**
+ * What the list calls a key: its name, or for an unnamed one (minted before the CLI named its
+ * keys) its scope; the revoke button adds the start, which tells two unnamed keys apart.
+ */
+function keyLabel(k: { name?: string | null; scope: string }): string {
+  return k.name ?? `Unnamed ${k.scope} key`;
+}
+
 const ApiKeysQuery = graphql(`
   query AdminApiKeys($first: Int, $last: Int, $after: String, $before: String, $status: ApiKeyStatus) {
     apiKeyScopes {
@@ -111,7 +119,16 @@ export default function ApiKeys() {
       onPage={setCursor}
       rowKey={(k) => k.id}
       columns={[
-        { key: 'name', title: 'Name', render: (k) => k.name ?? '—' },
+        {
+          key: 'name',
+          title: 'Name',
+          render: (k) =>
+            k.name ?? (
+              <Text span size="sm" fs="italic">
+                {keyLabel(k)}
+              </Text>
+            ),
+        },
         { key: 'scope', title: 'Scope', render: (k) => k.scope },
         { key: 'start', title: 'Starts with', render: (k) => (k.start ? <Code>{k.start}…</Code> : '—') },
         // The orders list's payment badge style: it passes axe's contrast rule on striped rows (filled green.9 and light did not).
@@ -132,7 +149,13 @@ export default function ApiKeys() {
           title: 'Revoke',
           render: (k) =>
             k.status === 'active' ? (
-              <Button size="xs" variant="default" color="red" onClick={() => setConfirm({ id: k.id, name: k.name ?? null })} aria-label={`Revoke ${k.name ?? k.start ?? 'key'}`}>
+              <Button
+                size="xs"
+                variant="default"
+                color="red"
+                onClick={() => setConfirm({ id: k.id, name: keyLabel(k) })}
+                aria-label={`Revoke ${keyLabel(k)}${k.name ? '' : ` ${k.start ?? ''}`}`.trim()}
+              >
                 Revoke
               </Button>
             ) : null,

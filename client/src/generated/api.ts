@@ -1247,6 +1247,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/catalog/option-values/{optionValueId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Rename or relabel an option value
+         * @description Only the keys sent change: value (unique per option type; a duplicate is 409), label (null clears it). Variants that use the value show the new one at once; their stored SKU and title stay as they are. Emits catalog.update for the entity.
+         *
+         *     Requires permission catalog:update.
+         *
+         *     GraphQL twin: `mutation { catalogOptionValueUpdate }`.
+         */
+        patch: operations["catalogOptionValueUpdate"];
+        trace?: never;
+    };
+    "/api/catalog/options/{optionTypeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Rename, relabel or move an option type
+         * @description Only the keys sent change: name (unique per entity; a duplicate is 409), label (null clears it), sortOrder. Variants keep their values; their `options` are keyed by the new name at once. Emits catalog.update (changes: optionTypes, and variants on a rename).
+         *
+         *     Requires permission catalog:update.
+         *
+         *     GraphQL twin: `mutation { catalogOptionTypeUpdate }`.
+         */
+        patch: operations["catalogOptionTypeUpdate"];
+        trace?: never;
+    };
     "/api/catalog/options/{optionTypeId}/values": {
         parameters: {
             query?: never;
@@ -1265,6 +1313,30 @@ export interface paths {
          *     GraphQL twin: `mutation { catalogOptionValueCreate }`.
          */
         post: operations["catalogOptionValueCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/catalog/options/{optionTypeId}/values/order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Reorder the values of an option type
+         * @description Body `{ valueIds: [...] }`: every value of the option type exactly once, in the new display order (a missing, unknown or repeated id is 422). Variants list in the new order too. Answers the option type with its values. Emits catalog.update for the entity.
+         *
+         *     Requires permission catalog:update.
+         *
+         *     GraphQL twin: `mutation { catalogOptionValuesReorder }`.
+         */
+        put: operations["catalogOptionValuesReorder"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1294,7 +1366,7 @@ export interface paths {
         head?: never;
         /**
          * Update a variant
-         * @description Only the keys sent change: sku (unique per organization; a duplicate is 409), title, taxClassId (null clears it), metadata, weightGrams and lengthMm/widthMm/heightMm (shipping; null clears). Its option values are its identity and do not change. Emits catalog.update (changes: variants) for its entity.
+         * @description Only the keys sent change: sku (unique per organization; a duplicate is 409), title, status (active, draft or archived; only active variants are sold and listed to storefront readers), taxClassId (null clears it), metadata, weightGrams and lengthMm/widthMm/heightMm (shipping; null clears). Its option values are its identity and do not change. Emits catalog.update (changes: variants) for its entity.
          *
          *     Requires permission catalog:update.
          *
@@ -5110,6 +5182,8 @@ export interface components {
             optionValues: components["schemas"]["CatalogVariantOption"][];
             /** @description Unique per organization */
             sku: string;
+            /** @description Only active variants are sold; draft and archived ones are hidden from callers without catalog:read:unpublished */
+            status: components["schemas"]["CatalogVariantStatus"];
             /**
              * Format: uuid
              * @description Tax class of this variant; wins over the entity's
@@ -5157,6 +5231,11 @@ export interface components {
             /** @description The option value, e.g. Red */
             value: string;
         };
+        /**
+         * @description Lifecycle of a variant: only active variants are sold and shown to callers without catalog:read:unpublished.
+         * @enum {string}
+         */
+        CatalogVariantStatus: "active" | "draft" | "archived";
         /** @description Non-fatal outcomes of a checkout. */
         CheckoutMeta: {
             /** @description Failures of after-checkout hooks; the order stands regardless */
@@ -16021,6 +16100,8 @@ export interface operations {
                     optionValueIds?: string[];
                     /** @description Stock keeping unit, unique per organization; generated from the entity slug and option values when omitted */
                     sku?: string;
+                    /** @description active (sold), draft or archived: only active variants are sold and shown to storefront readers */
+                    status?: components["schemas"]["CatalogVariantStatus"];
                     /**
                      * Format: uuid
                      * @description Tax class of this variant; wins over the entity's
@@ -16496,6 +16577,8 @@ export interface operations {
                     };
                     /** @description Stock keeping unit, unique per organization; generated from the entity slug and option values when omitted */
                     sku?: string;
+                    /** @description active (sold), draft or archived: only active variants are sold and shown to storefront readers */
+                    status?: components["schemas"]["CatalogVariantStatus"];
                     /**
                      * Format: uuid
                      * @description Tax class of this variant; wins over the entity's
@@ -16901,6 +16984,286 @@ export interface operations {
             };
         };
     };
+    catalogOptionValueUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                optionValueId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    label?: string | null;
+                    /** @description New value, unique per option type */
+                    value?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Rename or relabel an option value */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CatalogOptionValue"];
+                    };
+                };
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    catalogOptionTypeUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                optionTypeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    label?: string | null;
+                    /** @description New axis name, unique per entity */
+                    name?: string;
+                    /** @description Position among the entity's axes */
+                    sortOrder?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Rename, relabel or move an option type */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CatalogOptionType"];
+                    };
+                };
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     catalogOptionValueCreate: {
         parameters: {
             query?: never;
@@ -16937,6 +17300,144 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["CatalogOptionValue"];
+                    };
+                };
+            };
+            /** @description The request cannot be read, or the operation costs too much. Codes: `BAD_REQUEST`, `QUERY_TOO_COSTLY` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid credentials. Codes: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing permission, or a cookie request from an untrusted origin. Codes: `FORBIDDEN`, `TWO_FACTOR_REQUIRED` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource or route does not exist. Codes: `NOT_FOUND` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body did not arrive in time. Codes: `REQUEST_TIMEOUT` */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicting state, for example a duplicate. Codes: `CONFLICT` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body above the limit. Codes: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Input refused, with the failing fields in details. Codes: `VALIDATION_FAILED`, `CHECKOUT_FAILED`, `INVALID_TRANSITION`, `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution. Codes: `SERVICE_UNAVAILABLE` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    catalogOptionValuesReorder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                optionTypeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Every value id of the option type, in display order */
+                    valueIds: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Reorder the values of an option type */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Unique id of this request (an incoming sane one is kept) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CatalogOptionType"];
                     };
                 };
             };
@@ -17166,6 +17667,8 @@ export interface operations {
                     };
                     /** @description Stock keeping unit, unique per organization; generated from the entity slug and option values when omitted */
                     sku?: string;
+                    /** @description active (sold), draft or archived: only active variants are sold and shown to storefront readers */
+                    status?: components["schemas"]["CatalogVariantStatus"];
                     /**
                      * Format: uuid
                      * @description Tax class of this variant; wins over the entity's

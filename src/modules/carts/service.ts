@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { eventInsertSql, originOf } from '../../events/outbox.js';
 import type { Cart, CartItem } from '../../generated/prisma/client.js';
 import { portsOf } from '../checkout/wiring.js';
-import { SELLABLE_COLUMNS, sellableFrom, unsellableReason, type Sellable, type SellableRequest, type SellableRow } from '../checkout/sellables.js';
+import { SELLABLE_COLUMNS, sellableFrom, unsellableIssue, unsellableReason, type Sellable, type SellableRequest, type SellableRow } from '../checkout/sellables.js';
 import type { RequestContext } from '../../context.js';
 import { serviceCtx, type OrdersCtx } from '../orders/shared.js';
 import { actsForCustomers, assertCartReachable, newCartToken, requireCartPermission } from './access.js';
@@ -112,7 +112,7 @@ export async function addCartItem(ctx: CartCtx, cartId: string, input: AddItemIn
     const { cart, sellable, customerGroupIds } = await lockCartWithSellable(tx, ctx, cartId, { entityId: input.entityId, variantId });
     assertOpen(cart);
     const reason = unsellableReason(sellable);
-    if (reason) throw validationFailed([{ field: sellable?.variantMissing ? 'variantId' : 'entityId', message: reason }], `This item cannot be added: ${reason}`);
+    if (reason) throw validationFailed([unsellableIssue(sellable, reason)], `This item cannot be added: ${reason}`);
     if (input.giftCardRecipient && !isGiftCardType(sellable?.entityType))
       throw validationFailed([{ field: 'giftCardRecipient', message: 'only a gift-card product (entity type giftCard) takes a recipient' }]);
 

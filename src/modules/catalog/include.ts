@@ -14,7 +14,7 @@
 import { Prisma, type CatalogAttributes, type CatalogEntity } from '../../generated/prisma/client.js';
 import { queryRows } from '../../db/raw.js';
 import { validationFailed } from '../../errors.js';
-import type { CatalogCtx } from './shared.js';
+import { seesUnpublished, type CatalogCtx } from './shared.js';
 import type { RequestContext } from '../../context.js';
 import { batchLoader, groupBy, viaRestFacade } from '../../graphql/loaders.js';
 import { loadEntityBrands, loadEntityCategories, loadOptionTypes, loadVariants } from './queries.js';
@@ -134,7 +134,9 @@ registerCatalogInclude({
   name: 'variants',
   description: 'Variants with their option values',
   async load(ctx, ids) {
-    return groupBy(await loadVariants(ctx.db, ctx.organization.id, { entityIds: ids }), (row) => row.entityId);
+    // Draft and archived variants are not sold: storefront readers do not see them.
+    const activeOnly = !seesUnpublished(ctx);
+    return groupBy(await loadVariants(ctx.db, ctx.organization.id, { entityIds: ids }, { activeOnly }), (row) => row.entityId);
   },
 });
 

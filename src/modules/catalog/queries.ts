@@ -14,6 +14,7 @@ interface VariantRow {
   entityId: string;
   sku: string;
   title: string | null;
+  status: string;
   taxClassId: string | null;
   weightGrams: number | null;
   lengthMm: number | null;
@@ -37,14 +38,23 @@ function byOptionOrder(a: VariantRow, b: VariantRow): number {
   return a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id);
 }
 
-/** Variants (with option values) of some entities, or some variants by id; in option order. */
-export async function loadVariants(db: Db | Tx, organizationId: string, by: { entityIds: string[] } | { ids: string[] }): Promise<VariantView[]> {
+/**
+ * Variants (with option values) of some entities, or some variants by id; in option order.
+ * `activeOnly` leaves out draft and archived variants (what storefront readers may see).
+ */
+export async function loadVariants(
+  db: Db | Tx,
+  organizationId: string,
+  by: { entityIds: string[] } | { ids: string[] },
+  options: { activeOnly?: boolean } = {},
+): Promise<VariantView[]> {
   const [column, ids] = 'entityIds' in by ? [Prisma.raw('v.entity_id'), by.entityIds] : [Prisma.raw('v.id'), by.ids];
   if (!ids.length) return [];
+  const statusFilter = options.activeOnly ? Prisma.sql`and v.status = 'active'` : Prisma.empty;
   const rows = await queryRows<VariantRow>(
     db,
     Prisma.sql`
-    select v.id, v.entity_id as "entityId", v.sku, v.title, v.tax_class_id as "taxClassId", v.metadata,
+    select v.id, v.entity_id as "entityId", v.sku, v.title, v.status::text as status, v.tax_class_id as "taxClassId", v.metadata,
            v.weight_grams as "weightGrams", v.length_mm as "lengthMm", v.width_mm as "widthMm", v.height_mm as "heightMm",
            v.created_at as "createdAt", v.updated_at as "updatedAt",
            coalesce(json_agg(json_build_object(
@@ -54,7 +64,7 @@ export async function loadVariants(db: Db | Tx, organizationId: string, by: { en
     left join catalog_variant_options vo on vo.variant_id = v.id
     left join catalog_option_values ov on ov.id = vo.option_value_id
     left join catalog_option_types t on t.id = ov.option_type_id
-    where v.organization_id = ${organizationId}::uuid and ${column} = any(${ids}::uuid[])
+    where v.organization_id = ${organizationId}::uuid and ${column} = any(${ids}::uuid[]) ${statusFilter}
     group by v.id`,
   );
   return rows.sort(byOptionOrder).map((row) => ({
@@ -62,6 +72,7 @@ export async function loadVariants(db: Db | Tx, organizationId: string, by: { en
     entityId: row.entityId,
     sku: row.sku,
     title: row.title,
+    status: row.status,
     taxClassId: row.taxClassId,
     weightGrams: row.weightGrams,
     lengthMm: row.lengthMm,

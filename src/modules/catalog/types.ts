@@ -19,7 +19,7 @@ import type {
   VariantOptionView,
   VariantView,
 } from './views.js';
-import type { VariantMatrix } from './variants/service.js';
+import { VARIANT_STATUSES, type VariantMatrix } from './variants/service.js';
 import { defineEnum } from '../../graphql/enums.js';
 import { ENTITY_STATUSES } from './entities/service.js';
 import { FIELD_TYPES } from './custom-fields/definitions.service.js';
@@ -28,6 +28,11 @@ import { OWNERS } from './ownership/service.js';
 type Json = Record<string, unknown>;
 
 export const CatalogEntityStatusEnum = defineEnum('CatalogEntityStatus', ENTITY_STATUSES, 'Lifecycle of a catalog entity.');
+export const CatalogVariantStatusEnum = defineEnum(
+  'CatalogVariantStatus',
+  VARIANT_STATUSES,
+  'Lifecycle of a variant: only active variants are sold and shown to callers without catalog:read:unpublished.',
+);
 export const CatalogFieldTypeEnum = defineEnum('CatalogFieldType', FIELD_TYPES, 'Value type of a custom field.');
 export const CatalogFieldOwnerEnum = defineEnum('CatalogFieldOwner', OWNERS, 'Who owns a field of an entity.');
 export const CatalogCustomFieldStatusEnum = defineEnum(
@@ -122,6 +127,11 @@ export const CatalogVariantRef = builder.objectRef<VariantView>('CatalogVariant'
     entityId: t.field({ type: 'UUID', resolve: (v) => v.entityId }),
     sku: t.exposeString('sku', { description: 'Unique per organization' }),
     title: t.exposeString('title', { nullable: true, description: 'Defaults to the option values joined by " / "' }),
+    status: t.field({
+      type: CatalogVariantStatusEnum,
+      description: 'Only active variants are sold; draft and archived ones are hidden from callers without catalog:read:unpublished',
+      resolve: (v) => v.status as never,
+    }),
     taxClassId: t.field({ type: 'UUID', nullable: true, description: "Tax class of this variant; wins over the entity's", resolve: (v) => v.taxClassId }),
     weightGrams: t.exposeInt('weightGrams', { nullable: true, description: 'Shipping weight in grams (weight-table shipping, max-weight eligibility)' }),
     lengthMm: t.exposeInt('lengthMm', { nullable: true, description: 'Package length in millimetres' }),

@@ -185,6 +185,8 @@ export interface VariantView {
   entityId: string;
   sku: string;
   title: string | null;
+  /** active | draft | archived: only active variants are sold and shown to storefront readers. */
+  status: string;
   taxClassId: string | null;
   /** Shipping weight and dimensions (shipping calculators and eligibility); null = not given. */
   weightGrams: number | null;

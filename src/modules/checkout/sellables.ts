@@ -18,6 +18,8 @@ export interface Sellable {
   hasVariants: boolean;
   /** The variant was named but is not a variant of this entity. */
   variantMissing: boolean;
+  /** The named variant's own status (active, draft, archived); null without a variant. */
+  variantStatus: string | null;
   sku: string;
   title: string;
   entityTaxClassId: string | null;
@@ -31,7 +33,7 @@ export interface Sellable {
 export const SELLABLE_COLUMNS = Prisma.sql`e.id as entity_id, e.type, e.slug, e.status::text as status, e.tax_class_id, e.metadata,
   (select a.title from catalog_attributes a where a.entity_id = e.id and a.locale = 'en') as entity_title,
   exists (select 1 from catalog_variants x where x.entity_id = e.id) as has_variants,
-  v.id as variant_id, v.sku as variant_sku, v.title as variant_title, v.tax_class_id as variant_tax_class_id`;
+  v.id as variant_id, v.sku as variant_sku, v.title as variant_title, v.status::text as variant_status, v.tax_class_id as variant_tax_class_id`;
 
 export interface SellableRow {
   entity_id: string | null;
@@ -45,6 +47,7 @@ export interface SellableRow {
   variant_id: string | null;
   variant_sku: string | null;
   variant_title: string | null;
+  variant_status: string | null;
   variant_tax_class_id: string | null;
 }
 
@@ -105,6 +108,7 @@ export function sellableFrom(row: SellableRow, requestedVariantId: string | null
     status: row.status,
     hasVariants: row.has_variants,
     variantMissing: requestedVariantId !== null && row.variant_id === null,
+    variantStatus: row.variant_status,
     sku: row.variant_sku ?? metadataSku ?? row.slug,
     title: row.variant_id ? `${baseTitle}${row.variant_title ? ` - ${row.variant_title}` : ''}` : baseTitle,
     entityTaxClassId: row.tax_class_id,
@@ -118,5 +122,18 @@ export function unsellableReason(sellable: Sellable | null): string | null {
   if (sellable.variantMissing) return 'variant not found for this entity';
   if (sellable.status !== 'active') return `catalog entity is ${sellable.status}, not active: only active entities can be sold`;
   if (sellable.hasVariants && !sellable.variantId) return 'this entity is sold by variant: choose one with variantId';
+  if (sellable.variantStatus && sellable.variantStatus !== 'active') return `variant is ${sellable.variantStatus}, not active: only active variants can be sold`;
   return null;
+}
+
+/**
+ * Where an unsellable item's 422 points and its machine-readable sub-code (details[].reason):
+ * clients tell "this variant is not for sale" (VARIANT_NOT_ACTIVE) from the entity's own status.
+ */
+export function unsellableIssue(sellable: Sellable | null, reason: string): { field: string; message: string; reason?: string } {
+  if (sellable?.variantMissing) return { field: 'variantId', message: reason };
+  if (sellable && sellable.status === 'active' && sellable.variantStatus && sellable.variantStatus !== 'active') {
+    return { field: 'variantId', message: reason, reason: 'VARIANT_NOT_ACTIVE' };
+  }
+  return { field: 'entityId', message: reason };
 }

@@ -108,6 +108,7 @@ function fromLine(line: OrderLine): Sellable {
     status: 'active',
     hasVariants: false,
     variantMissing: false,
+    variantStatus: null,
     sku: line.sku,
     title: line.title,
     entityTaxClassId: line.taxClassId,

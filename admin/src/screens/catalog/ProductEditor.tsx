@@ -1,6 +1,7 @@
 // The product editor. New: type, slug, title → catalogEntityCreate (+ the title for the locale).
 // Existing: status, attributes and custom fields per locale, brands, option types, the generated
-// variants matrix and each variant's SKU and title (editor/Variants.tsx), prices per currency and
+// variants matrix and each variant's SKU, title and status (editor/Variants.tsx), option names and
+// values renamed and reordered (editor/OptionTypes.tsx), prices per currency and
 // customer group edited in place (editor/Prices.tsx), media by drag and drop with preview, categories.
 // A 422 lands on the form field it names (api/errors.ts).
 import { useState } from 'react';
@@ -43,6 +44,7 @@ const EntityQuery = graphql(`
         id
         sku
         title
+        status
         options
       }
       brands {

@@ -6,56 +6,14 @@ import { Anchor, Badge, Button, Card, Group, Select, TextInput, Title } from '@m
 import { Link, useSearchParams } from 'react-router-dom';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../../gql';
+import { OrdersQuery, SIZES, ordersVariables, pageSize } from './ordersQuery';
 import type { AdminOrdersQuery, OrderStatus, PaymentStatus } from '../../gql/graphql';
 import { DataTable, type Column } from '../../components/DataTable';
 import { ErrorNote } from '../../components/ErrorNote';
 import { JobProgress } from '../../components/JobProgress';
-import { Pager, type Cursor } from '../../components/Pager';
+import { Pager } from '../../components/Pager';
+import type { Cursor } from '../../components/Pager';
 import { dateTime, money } from '../../format';
-
-const OrdersQuery = graphql(`
-  query AdminOrders(
-    $first: Int
-    $last: Int
-    $after: String
-    $before: String
-    $status: OrderStatus
-    $paymentStatus: PaymentStatus
-    $createdFrom: DateTime
-    $createdTo: DateTime
-    $search: String
-  ) {
-    orders(
-      first: $first
-      last: $last
-      after: $after
-      before: $before
-      status: $status
-      paymentStatus: $paymentStatus
-      createdFrom: $createdFrom
-      createdTo: $createdTo
-      search: $search
-    ) {
-      totalCount
-      pageInfo {
-        hasNextPage
-        hasPreviousPage
-        startCursor
-        endCursor
-      }
-      data {
-        id
-        orderNumber
-        status
-        paymentStatus
-        customerEmail
-        grandTotal
-        currency
-        placedAt
-      }
-    }
-  }
-`);
 
 // Every order as CSV: a background job (bulk module); its progress shows under the filters.
 const ExportOrders = graphql(`
@@ -70,7 +28,6 @@ type OrderRow = NonNullable<AdminOrdersQuery['orders']>['data'][number];
 
 const STATUSES: OrderStatus[] = ['pending', 'confirmed', 'processing', 'partially_fulfilled', 'fulfilled', 'ready_for_pickup', 'picked_up', 'refunded', 'cancelled'];
 const PAYMENT_STATUSES: PaymentStatus[] = ['awaiting_payment', 'authorized', 'partially_paid', 'paid', 'partially_refunded', 'refunded', 'voided'];
-const SIZES = ['25', '50', '100'];
 
 // Columns are module constants: the table re-renders its rows only when the page changes.
 const COLUMNS: Column<OrderRow>[] = [
@@ -102,13 +59,6 @@ const OrdersTable = memo(function OrdersTable({ rows }: { rows: readonly OrderRo
   return <DataTable caption="Orders" rows={rows} rowKey={(o) => o.id} columns={COLUMNS} />;
 });
 
-/** A YYYY-MM-DD from the date input as the start (or end) of that day, local time, for the API. */
-function dayBound(date: string | null, end: boolean): string | undefined {
-  if (!date) return undefined;
-  const at = new Date(`${date}T${end ? '23:59:59.999' : '00:00:00'}`);
-  return Number.isNaN(at.getTime()) ? undefined : at.toISOString();
-}
-
 export default function OrderList() {
   const [params, setParams] = useSearchParams();
   const [cursor, setCursor] = useState<Cursor>({});
@@ -117,7 +67,7 @@ export default function OrderList() {
   const from = params.get('from');
   const to = params.get('to');
   const search = params.get('q') ?? '';
-  const size = SIZES.includes(params.get('rows') ?? '') ? Number(params.get('rows')) : 25;
+  const size = pageSize(params);
   const [draft, setDraft] = useState(search);
   const [exporting, startExport] = useMutation(ExportOrders);
   const [exportJob, setExportJob] = useState<string | null>(null);
@@ -138,18 +88,7 @@ export default function OrderList() {
     setCursor({});
   }
 
-  const paging = cursor.before ? { last: size, before: cursor.before } : { first: size, after: cursor.after ?? undefined };
-  const [{ data, error }] = useQuery({
-    query: OrdersQuery,
-    variables: {
-      ...paging,
-      status,
-      paymentStatus,
-      createdFrom: dayBound(from, false),
-      createdTo: dayBound(to, true),
-      search: search || undefined,
-    },
-  });
+  const [{ data, error }] = useQuery({ query: OrdersQuery, variables: ordersVariables(params, cursor) });
   const page = data?.orders;
   const filtered = Boolean(status || paymentStatus || from || to || search);
   return (

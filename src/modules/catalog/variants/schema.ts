@@ -13,7 +13,9 @@ import {
   generateVariants,
   quickVariant,
   updateVariant,
+  VARIANT_STATUSES,
 } from './service.js';
+import { reorderOptionValues, updateOptionType, updateOptionValue } from './options.js';
 import { PERMISSION, jsonObject } from '../shared.js';
 import { CatalogOptionTypeRef, CatalogOptionValueRef, CatalogVariantMatrixRef, CatalogVariantRef } from '../types.js';
 
@@ -21,8 +23,10 @@ const id = z.guid().describe('Entity UUID');
 const axisName = z.string().min(1).max(64);
 const optionValue = z.string().min(1).max(200);
 const sku = z.string().trim().min(1).max(100).describe('Stock keeping unit, unique per organization; generated from the entity slug and option values when omitted');
+const variantStatus = z.enum(VARIANT_STATUSES).describe('active (sold), draft or archived: only active variants are sold and shown to storefront readers');
 const variantFields = {
   title: z.string().max(500).optional().describe('Defaults to the option values joined by " / "'),
+  status: variantStatus.optional(),
   taxClassId: z.guid().nullable().optional().describe("Tax class of this variant; wins over the entity's"),
   metadata: jsonObject.optional(),
 };
@@ -69,6 +73,53 @@ defineOperation({
   },
   output: CatalogOptionValueRef,
   resolve: (ctx, { optionTypeId, ...input }) => createOptionValue(ctx, optionTypeId, input),
+});
+
+defineOperation({
+  name: 'catalogOptionTypeUpdate',
+  kind: 'mutation',
+  summary: 'Rename, relabel or move an option type',
+  description:
+    'Only the keys sent change: name (unique per entity; a duplicate is 409), label (null clears it), sortOrder. Variants keep their values; ' +
+    'their `options` are keyed by the new name at once. Emits catalog.update (changes: optionTypes, and variants on a rename).',
+  rest: { method: 'PATCH', path: '/catalog/options/:optionTypeId' },
+  access: { permission: PERMISSION.update },
+  input: {
+    optionTypeId: z.guid(),
+    name: axisName.optional().describe('New axis name, unique per entity'),
+    label: z.string().max(200).nullable().optional(),
+    sortOrder: z.number().int().min(0).max(10_000).optional().describe("Position among the entity's axes"),
+  },
+  output: CatalogOptionTypeRef,
+  resolve: (ctx, { optionTypeId, ...input }) => updateOptionType(ctx, optionTypeId, input),
+});
+
+defineOperation({
+  name: 'catalogOptionValueUpdate',
+  kind: 'mutation',
+  summary: 'Rename or relabel an option value',
+  description:
+    'Only the keys sent change: value (unique per option type; a duplicate is 409), label (null clears it). Variants that use the value ' +
+    'show the new one at once; their stored SKU and title stay as they are. Emits catalog.update for the entity.',
+  rest: { method: 'PATCH', path: '/catalog/option-values/:optionValueId' },
+  access: { permission: PERMISSION.update },
+  input: { optionValueId: z.guid(), value: optionValue.optional().describe('New value, unique per option type'), label: z.string().max(200).nullable().optional() },
+  output: CatalogOptionValueRef,
+  resolve: (ctx, { optionValueId, ...input }) => updateOptionValue(ctx, optionValueId, input),
+});
+
+defineOperation({
+  name: 'catalogOptionValuesReorder',
+  kind: 'mutation',
+  summary: 'Reorder the values of an option type',
+  description:
+    'Body `{ valueIds: [...] }`: every value of the option type exactly once, in the new display order (a missing, unknown or repeated id ' +
+    'is 422). Variants list in the new order too. Answers the option type with its values. Emits catalog.update for the entity.',
+  rest: { method: 'PUT', path: '/catalog/options/:optionTypeId/values/order' },
+  access: { permission: PERMISSION.update },
+  input: { optionTypeId: z.guid(), valueIds: z.array(z.guid()).min(1).max(MAX_VALUES_PER_AXIS).describe('Every value id of the option type, in display order') },
+  output: CatalogOptionTypeRef,
+  resolve: (ctx, { optionTypeId, valueIds }) => reorderOptionValues(ctx, optionTypeId, valueIds),
 });
 
 defineOperation({
@@ -160,7 +211,8 @@ defineOperation({
   kind: 'mutation',
   summary: 'Update a variant',
   description:
-    'Only the keys sent change: sku (unique per organization; a duplicate is 409), title, taxClassId (null clears it), metadata, ' +
+    'Only the keys sent change: sku (unique per organization; a duplicate is 409), title, status (active, draft or archived; only active ' +
+    'variants are sold and listed to storefront readers), taxClassId (null clears it), metadata, ' +
     'weightGrams and lengthMm/widthMm/heightMm (shipping; null clears). ' +
     'Its option values are its identity and do not change. Emits catalog.update (changes: variants) for its entity.',
   rest: { method: 'PATCH', path: '/catalog/variants/:variantId' },
@@ -169,6 +221,7 @@ defineOperation({
     variantId: z.guid(),
     sku: sku.optional(),
     title: z.string().max(500).nullable().optional(),
+    status: variantStatus.optional(),
     taxClassId: variantFields.taxClassId,
     metadata: variantFields.metadata,
     weightGrams: shippingMeasure.describe('Shipping weight in grams'),

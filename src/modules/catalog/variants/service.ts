@@ -21,6 +21,10 @@ export const MAX_VALUES_PER_AXIS = 100;
 export const MAX_MATRIX = 1000;
 const MAX_SKU_LENGTH = 100;
 
+/** A variant's lifecycle; only active variants are sold (carts refuse the others). */
+export const VARIANT_STATUSES = ['active', 'draft', 'archived'] as const;
+export type VariantStatus = (typeof VARIANT_STATUSES)[number];
+
 type Json = Record<string, unknown>;
 type OptionTypeRow = Prisma.CatalogOptionTypeGetPayload<{ include: typeof OPTION_TYPE_INCLUDE }>;
 interface Pick1 {
@@ -196,6 +200,7 @@ function ordered(types: OptionTypeRow[], picks: Pick1[]): Pick1[] {
 interface NewVariant {
   sku?: string;
   title?: string;
+  status?: VariantStatus;
   taxClassId?: string | null;
   metadata?: Json;
 }
@@ -216,6 +221,7 @@ async function insertVariants(
       entityId: entity.id,
       sku: combo.sku ?? generatedSku(skuPrefix ?? entity.slug, values),
       title: combo.title ?? titleOf(values),
+      status: combo.status ?? 'active',
       optionKey: optionKey(combo.picks.map((p) => p.optionValueId)),
       taxClassId: combo.taxClassId ?? null,
       metadata: (combo.metadata ?? {}) as Prisma.InputJsonObject,
@@ -407,6 +413,7 @@ export async function bulkVariants(ctx: CatalogCtx, entityId: string, input: { a
 export interface VariantUpdateInput {
   sku?: string;
   title?: string | null;
+  status?: VariantStatus;
   taxClassId?: string | null;
   metadata?: Json;
   weightGrams?: number | null;
@@ -421,7 +428,7 @@ async function variantEntity(ctx: CatalogCtx, variantId: string): Promise<string
   return variant.entityId;
 }
 
-/** Changes a variant's SKU, title, tax class or metadata (its option values are its identity). */
+/** Changes a variant's SKU, title, status, tax class or metadata (its option values are its identity). */
 export async function updateVariant(ctx: CatalogCtx, variantId: string, input: VariantUpdateInput): Promise<VariantView> {
   const entityId = await variantEntity(ctx, variantId);
   await assertTaxClass(ctx.db, ctx, input.taxClassId);
@@ -435,6 +442,7 @@ export async function updateVariant(ctx: CatalogCtx, variantId: string, input: V
           data: {
             ...(input.sku !== undefined ? { sku: input.sku } : {}),
             ...(input.title !== undefined ? { title: input.title } : {}),
+            ...(input.status !== undefined ? { status: input.status } : {}),
             ...(input.taxClassId !== undefined ? { taxClassId: input.taxClassId } : {}),
             ...(input.metadata !== undefined ? { metadata: input.metadata as Prisma.InputJsonObject } : {}),
             ...(input.weightGrams !== undefined ? { weightGrams: input.weightGrams } : {}),

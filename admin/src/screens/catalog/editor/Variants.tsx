@@ -1,9 +1,10 @@
-// Options and variants of an entity: option types (and a new value for one), the generated matrix,
-// one variant added by its option values, and each variant's SKU and title edited in its row (a
-// duplicate SKU is 409 and lands on the SKU field). Option values are a variant's identity
+// Options and variants of an entity: option types (renamed, reordered and extended in
+// OptionTypes.tsx), the generated matrix, one variant added by its option values, and each
+// variant's SKU, title and status edited in its row (a duplicate SKU is 409 and lands on the SKU
+// field; only active variants are sold). Option values are a variant's identity
 // (catalogVariantUpdate does not change them): another combination is another variant.
 import { useState } from 'react';
-import { Button, Group, Select, Table, Text, TextInput } from '@mantine/core';
+import { Button, Group, NativeSelect, Select, Table, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useForm } from 'react-hook-form';
 import { useMutation } from 'urql';
@@ -11,17 +12,16 @@ import { graphql } from '../../../gql';
 import { applyFieldIssues, errorMessage } from '../../../api/errors';
 import { ErrorNote } from '../../../components/ErrorNote';
 import { money } from '../../../format';
+import type { CatalogVariantStatus } from '../../../gql/graphql';
+import { OptionTypes, type OptionType } from './OptionTypes';
+
+export type { OptionType } from './OptionTypes';
+
+const STATUSES: CatalogVariantStatus[] = ['active', 'draft', 'archived'];
 
 const CreateOptionType = graphql(`
   mutation AdminOptionTypeCreate($id: UUID!, $name: String!, $values: [String!]) {
     catalogOptionTypeCreate(id: $id, name: $name, values: $values) {
-      id
-    }
-  }
-`);
-const CreateOptionValue = graphql(`
-  mutation AdminOptionValueCreate($optionTypeId: UUID!, $value: String!) {
-    catalogOptionValueCreate(optionTypeId: $optionTypeId, value: $value) {
       id
     }
   }
@@ -43,11 +43,12 @@ const QuickCreateVariant = graphql(`
   }
 `);
 const UpdateVariant = graphql(`
-  mutation AdminVariantUpdate($variantId: UUID!, $sku: String, $title: String) {
-    catalogVariantUpdate(variantId: $variantId, sku: $sku, title: $title) {
+  mutation AdminVariantUpdate($variantId: UUID!, $sku: String, $title: String, $status: CatalogVariantStatus) {
+    catalogVariantUpdate(variantId: $variantId, sku: $sku, title: $title, status: $status) {
       id
       sku
       title
+      status
     }
   }
 `);
@@ -59,15 +60,11 @@ const DeleteVariant = graphql(`
   }
 `);
 
-export interface OptionType {
-  id: string;
-  name: string;
-  values: { id: string; value: string }[];
-}
 export interface Variant {
   id: string;
   sku: string;
   title?: string | null;
+  status?: CatalogVariantStatus;
   options: Record<string, unknown>;
 }
 export interface PriceRow {
@@ -87,13 +84,15 @@ export function optionsLabel(v: Variant): string {
 function VariantRow({ variant, prices, onChanged }: { variant: Variant; prices: PriceRow[]; onChanged(): void }) {
   const [state, update] = useMutation(UpdateVariant);
   const [deleteState, remove] = useMutation(DeleteVariant);
-  const form = useForm<{ sku: string; title: string }>({ values: { sku: variant.sku, title: variant.title ?? '' } });
+  const form = useForm<{ sku: string; title: string; status: CatalogVariantStatus }>({
+    values: { sku: variant.sku, title: variant.title ?? '', status: variant.status ?? 'active' },
+  });
   const formId = `variant-${variant.id}`;
   const label = optionsLabel(variant) || variant.sku;
   const submit = form.handleSubmit(async (values) => {
-    const result = await update({ variantId: variant.id, sku: values.sku.trim(), title: values.title.trim() || undefined });
+    const result = await update({ variantId: variant.id, sku: values.sku.trim(), title: values.title.trim() || undefined, status: values.status });
     if (result.error) {
-      const unplaced = applyFieldIssues(result.error, ['sku', 'title'], form.setError);
+      const unplaced = applyFieldIssues(result.error, ['sku', 'title', 'status'], form.setError);
       // A duplicate SKU is a 409 without details: it still belongs on the SKU field.
       if (unplaced) form.setError('sku', { message: unplaced });
       return;
@@ -122,6 +121,9 @@ function VariantRow({ variant, prices, onChanged }: { variant: Variant; prices: 
       <Table.Td>{optionsLabel(variant) || '—'}</Table.Td>
       <Table.Td>
         <TextInput form={formId} aria-label={`Title of ${label}`} size="xs" placeholder="Option values" {...form.register('title')} error={form.formState.errors.title?.message} />
+      </Table.Td>
+      <Table.Td>
+        <NativeSelect form={formId} aria-label={`Status of ${label}`} size="xs" data={STATUSES} {...form.register('status')} error={form.formState.errors.status?.message} />
       </Table.Td>
       <Table.Td>
         {prices
@@ -178,39 +180,6 @@ function AddVariant({ entityId, optionTypes, onChanged }: { entityId: string; op
   );
 }
 
-function AddOptionValue({ optionType, onChanged }: { optionType: OptionType; onChanged(): void }) {
-  const [state, create] = useMutation(CreateOptionValue);
-  const [value, setValue] = useState('');
-  async function add() {
-    const result = await create({ optionTypeId: optionType.id, value: value.trim() });
-    if (!result.error) {
-      setValue('');
-      onChanged();
-    }
-  }
-  return (
-    <Group gap="xs" align="center">
-      <Text size="sm" w={220}>
-        <b>{optionType.name}</b>: {optionType.values.map((v) => v.value).join(', ')}
-      </Text>
-      <TextInput
-        aria-label={`New ${optionType.name} value`}
-        placeholder={`New ${optionType.name} value`}
-        size="xs"
-        value={value}
-        onChange={(e) => setValue(e.currentTarget.value)}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter' && value.trim()) void add();
-        }}
-        error={state.error ? errorMessage(state.error) : undefined}
-      />
-      <Button size="xs" variant="default" onClick={add} disabled={!value.trim()} loading={state.fetching}>
-        Add value
-      </Button>
-    </Group>
-  );
-}
-
 export function Variants({
   entityId,
   slug,
@@ -244,9 +213,7 @@ export function Variants({
   }
   return (
     <>
-      {optionTypes.map((o) => (
-        <AddOptionValue key={o.id} optionType={o} onChanged={onChanged} />
-      ))}
+      <OptionTypes optionTypes={optionTypes} onChanged={onChanged} />
       <Group align="end" mt="sm">
         <TextInput label="Option name" placeholder="Size" value={optionName} onChange={(e) => setOptionName(e.currentTarget.value)} />
         <TextInput label="Values (comma separated)" placeholder="S, M, L" value={optionValues} onChange={(e) => setOptionValues(e.currentTarget.value)} />
@@ -258,13 +225,14 @@ export function Variants({
         </Button>
       </Group>
       <ErrorNote error={optionState.error ?? generateState.error} />
-      <Table.ScrollContainer minWidth={760} mt="sm">
+      <Table.ScrollContainer minWidth={880} mt="sm">
         <Table aria-label="Variants">
           <Table.Thead>
             <Table.Tr>
               <Table.Th>SKU</Table.Th>
               <Table.Th>Options</Table.Th>
               <Table.Th>Title</Table.Th>
+              <Table.Th>Status</Table.Th>
               <Table.Th>Prices</Table.Th>
               <Table.Th>Actions</Table.Th>
             </Table.Tr>
