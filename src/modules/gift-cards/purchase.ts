@@ -47,13 +47,19 @@ async function enqueueIfPaid(ctx: SubscriberContext, organizationId: string, ord
 
 // Required: a failure leaves the event undispatched and it is offered again, so no paid order is missed.
 const options = { name: 'gift-cards: issue purchased cards', required: true };
-/** An order payload whose lines show no gift-card product needs no look (no statement per ordinary order). */
-function mayHaveGiftCards(order: { lineItems?: Array<{ entityType: string }> }): boolean {
+/**
+ * An order payload whose lines show no gift-card product needs no look (no statement per ordinary
+ * order). A payload without an order (an event recorded by hand or by an older version) names
+ * nothing to issue: it must not throw, or this required subscriber would hold the event back from
+ * every webhook forever.
+ */
+function mayHaveGiftCards(order: { id: string; lineItems?: Array<{ entityType: string }> } | null | undefined): order is { id: string } {
+  if (!order?.id) return false;
   return !Array.isArray(order.lineItems) || order.lineItems.some((l) => isGiftCardType(l.entityType));
 }
 onEvent('orders.create', (event, ctx) => (mayHaveGiftCards(event.payload.order) ? enqueueIfPaid(ctx, event.organizationId, event.payload.order.id) : undefined), options);
 onEvent('orders.statusChange', (event, ctx) => (mayHaveGiftCards(event.payload.order) ? enqueueIfPaid(ctx, event.organizationId, event.payload.order.id) : undefined), options);
-onEvent('payments.update', (event, ctx) => enqueueIfPaid(ctx, event.organizationId, event.payload.payment.orderId), options);
+onEvent('payments.update', (event, ctx) => enqueueIfPaid(ctx, event.organizationId, event.payload.payment?.orderId), options);
 
 interface IssueDeps {
   organization: OrganizationRef;
