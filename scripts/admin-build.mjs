@@ -11,11 +11,14 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const adminDir = path.join(root, 'admin');
 const distDir = path.join(adminDir, 'dist');
 const hashFile = path.join(distDir, '.source-hash');
-const SKIP = new Set(['dist', 'screens', 'node_modules']);
+// Top-level folders of admin/ that are not sources: the bundle, admin:screens' screenshots and
+// installed packages. Matched by path, not by name: admin/src/screens holds the screens' sources,
+// and skipping every folder called "screens" left the bundle stale after a screen was edited.
+const SKIP = new Set(['dist', 'screens', 'node_modules'].map((name) => path.join(adminDir, name)));
 
 function files(dir) {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    if (SKIP.has(entry.name)) return [];
+    if (SKIP.has(path.join(dir, entry.name))) return [];
     const full = path.join(dir, entry.name);
     return entry.isDirectory() ? files(full) : [full];
   });

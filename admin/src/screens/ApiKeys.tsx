@@ -130,7 +130,20 @@ export default function ApiKeys() {
             ),
         },
         { key: 'scope', title: 'Scope', render: (k) => k.scope },
-        { key: 'start', title: 'Starts with', render: (k) => (k.start ? <Code>{k.start}…</Code> : '—') },
+        // The code chip holds exactly the key's first characters (what a user matches against their
+        // secret); the ellipsis outside it says the key goes on, rather than that the cell was cut.
+        {
+          key: 'start',
+          title: 'Starts with',
+          render: (k) =>
+            k.start ? (
+              <Text span size="sm" style={{ whiteSpace: 'nowrap' }} title={`The key starts with ${k.start}`}>
+                <Code>{k.start}</Code> …
+              </Text>
+            ) : (
+              '—'
+            ),
+        },
         // The orders list's payment badge style: it passes axe's contrast rule on striped rows (filled green.9 and light did not).
         {
           key: 'status',

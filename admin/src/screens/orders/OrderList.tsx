@@ -1,7 +1,7 @@
 // Orders: filters (status, payment status, a created-at window, search by number or customer
 // email), page size and cursor paging. The filters and the page size live in the URL
 // (?status=&payment=&from=&to=&q=&rows=), so a filtered list can be linked and reloaded.
-import { memo, useState } from 'react';
+import { memo, useRef, useState } from 'react';
 import { Anchor, Badge, Button, Card, Group, Select, TextInput, Title } from '@mantine/core';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useMutation, useQuery } from 'urql';
@@ -14,6 +14,7 @@ import { JobProgress } from '../../components/JobProgress';
 import { Pager } from '../../components/Pager';
 import type { Cursor } from '../../components/Pager';
 import { dateTime, money } from '../../format';
+import { prefetchedPolicy } from '../../prefetch';
 
 // Every order as CSV: a background job (bulk module); its progress shows under the filters.
 const ExportOrders = graphql(`
@@ -88,7 +89,14 @@ export default function OrderList() {
     setCursor({});
   }
 
-  const [{ data, error }] = useQuery({ query: OrdersQuery, variables: ordersVariables(params, cursor) });
+  const variables = ordersVariables(params, cursor);
+  // The page load's prefetch answered (or is answering) these variables: the first query reads
+  // them from the cache instead of asking again. Later variables (and a return to the first ones) ask as usual.
+  const [firstPolicy] = useState(() => prefetchedPolicy(variables));
+  const firstVariables = useRef(JSON.stringify(variables));
+  const movedOn = useRef(false);
+  if (!movedOn.current && JSON.stringify(variables) !== firstVariables.current) movedOn.current = true;
+  const [{ data, error }] = useQuery({ query: OrdersQuery, variables, requestPolicy: movedOn.current ? undefined : firstPolicy });
   const page = data?.orders;
   const filtered = Boolean(status || paymentStatus || from || to || search);
   return (
