@@ -9,9 +9,9 @@
 //   1. an advisory lock on the idempotency key; a key already used answers the exchange it made
 //   2. the original order locked; it must be paid, and the returned units handed over and not
 //      refunded (the route's 422 naming returnLines.N.quantity)
-//   3. the core return opened with the replacement lines (priced and reserved by the core); a
-//      unit price off the catalog needs a manager's price_override token and is set on the open
-//      exchange through the core's overrideExchangeLinePrices
+//   3. the core return opened with the replacement lines (priced — tax included — and reserved by
+//      the core); a unit price off the catalog needs a manager's price_override token and is set
+//      on the open exchange through the core's overrideExchangeLinePrices, which taxes it again
 //   4. approved and received at once: the goods back into the warehouse their line shipped from
 //   5. the difference from the core's own credit (exchangeCredit): a positive one needs
 //      paymentMethodId (no silent charge of the stored card at the counter), a refund above
@@ -145,7 +145,7 @@ export async function createExchange(ctx: Ctx, options: ExchangeOptions, input: 
   }
   if (issues.length) throw validationFailed(issues, 'The exchange cannot be made as asked');
 
-  // 3. The core exchange: the replacement lines priced at the catalog and their stock reserved.
+  // 3. The core exchange: the replacement lines priced (catalog price, tax) and their stock reserved.
   const opened = await step(() =>
     createReturn(
       ctx,
@@ -174,11 +174,13 @@ export async function createExchange(ctx: Ctx, options: ExchangeOptions, input: 
   const exchangeId = randomUUID();
   const overrideIds: string[] = [];
   const usedFor = `exchange:${exchangeId}`;
+  // What the replacement costs is the core's exchangeTotal: its lines taxed as checkout taxes an
+  // order (an overridden price's tax recomputed by the core), not the bare sum of unit prices.
+  let replacementTotal = opened.exchangeTotal;
   if (overridden.length) {
     overrideIds.push((await consumeOverride(tx, ctx, input.priceOverrideToken as string, 'price_override', usedFor, 'priceOverrideToken')).id);
-    await overrideExchangeLinePrices(tx, opened.id, overridden);
+    replacementTotal = await overrideExchangeLinePrices(tx, ctx, opened.id, overridden);
   }
-  const replacementTotal = input.newLines.reduce((sum, l, i) => sum + (overridden.find((o) => o.position === i)?.unitPrice ?? catalog.get(i) ?? 0) * l.quantity, 0);
 
   // 4. Approved and received at the counter: the goods back where their line shipped from.
   await audited(ctx, 'approve', await step(() => decideReturn(ctx, opened.id, 'approve', null)));

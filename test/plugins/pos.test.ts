@@ -582,6 +582,34 @@ describe('manager overrides', () => {
     expect(await snapshot(order, [shirt, scarf])).toEqual(before);
   });
 
+  it('an overridden price is taxed again at the new price, and the difference is against the tax-included total', async () => {
+    // A taxed scarf (its own class, 10 %) for an untaxed shirt: only the scarf's line carries tax.
+    const cls = await t.request('/api/tax/classes', { apiKey: store.admin, body: { name: `pos-tax-${Date.now()}`, rateBps: 1000 } });
+    expect(cls.status, cls.text).toBe(201);
+    const taxedScarf = await product(store, { price: 800, stock: 5, title: 'Taxed scarf', taxClassId: cls.body.data.id });
+    const token = (await override(cashierKey, manager.userId, '2468')).body.data.token;
+    const order = await handedOver([{ entityId: shirt, quantity: 1 }]);
+    const res = await exchange({
+      orderId: order.id,
+      returnLines: [{ lineItemId: order.lineItems[0].lineItemId, quantity: 1 }],
+      newLines: [{ entityId: taxedScarf, quantity: 1, unitPrice: 600 }],
+      priceOverrideToken: token,
+    });
+    expect(res.status, res.text).toBe(201);
+    // 600 + 10 % = 660 for the scarf (its catalog 800 would have been 880); the shirt was paid 1000: 340 back.
+    expect(res.body.data).toMatchObject({ credit: 1000, replacementTotal: 660, difference: -340, settlement: 'refund' });
+    const core = (await t.request(`/api/returns/${res.body.data.returnId}`, { apiKey: store.admin })).body.data;
+    expect(core).toMatchObject({
+      exchangeTotal: 660,
+      exchangeTaxTotal: 60,
+      exchangeDifference: -340,
+      exchangeLines: [{ unitPrice: 600, totalPrice: 600, discountTotal: 0, taxRateBps: 1000, taxTotal: 60 }],
+    });
+    const replacement = (await t.request(`/api/orders/${res.body.data.replacementOrderId}`, { apiKey: store.admin })).body.data;
+    expect(replacement).toMatchObject({ subtotal: 600, taxTotal: 60, discountTotal: 0, shippingTotal: 0, grandTotal: 660, capturedAmount: 660, paymentStatus: 'paid' });
+    expect(replacement.lineItems).toMatchObject([{ unitPrice: 600, taxRateBps: 1000, taxTotal: 60 }]);
+  });
+
   it('one token, two exchanges at once: one is made, the other is 409', async () => {
     const token = (await override(cashierKey, manager.userId, '2468')).body.data.token;
     const orders = [await handedOver([{ entityId: shirt, quantity: 1 }]), await handedOver([{ entityId: shirt, quantity: 1 }])];

@@ -17,6 +17,12 @@
 // of (capturedAmount − refundedAmount); the exchange credit moves between the two orders without
 // the provider. Stock: the outbound units are fulfilled by the replacement, or released.
 // (Replacement orders are not themselves returned or refunded in the run.)
+// Tax: each run picks a rate (none, 8.25 % or 20 %, the products' own tax class) and the store's
+// mode (prices with or without tax), so every order, edit, refund and exchange credit carries tax.
+// An exchange's outbound side is priced like any order: the replacement's grandTotal is the
+// exchange's exchangeTotal (tax included), its tax the exchange's exchangeTaxTotal, its figures add
+// up as checkout's do (subtotal − discount + tax when not inside the prices = grandTotal; the lines'
+// tax and discount sum to the order's) and it ships free.
 // Tenders and edits: an order may be paid in part by a gift card and in part by the customer's
 // store credit (the provider charges the rest), and before it ships it may be edited up or down
 // (order-edits: an increase leaves it awaiting the difference, which the customer then pays as a
@@ -28,7 +34,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { available, ORDER_TEST_CONFIG, openStore, pay, paymentSucceeded, product, sendWebhook, setSettings, setStatus, type Store } from '../orders/helpers.js';
+import { available, ORDER_TEST_CONFIG, openStore, pay, paymentSucceeded, product, sendWebhook, setSettings, setStatus, unique, type Store } from '../orders/helpers.js';
 import { customerOrder, moveReturn, openReturn } from './helpers.js';
 
 const RUNS = 4;
@@ -153,9 +159,21 @@ describe('conservation over random orders (gift cards, store credit, edits), ret
       fc.asyncProperty(
         fc.array(command, { minLength: 2, maxLength: 7 }),
         fc.tuple(fc.integer({ min: 1, max: 5000 }), fc.integer({ min: 1, max: 5000 })),
-        async (commands, prices) => {
+        fc.record({ rateBps: fc.constantFrom(0, 825, 2000), inclusive: fc.boolean() }),
+        async (commands, prices, tax) => {
           const shopper = await t.signIn('customer');
-          const products = [await product(store, { price: prices[0], stock: INITIAL_STOCK }), await product(store, { price: prices[1], stock: INITIAL_STOCK })];
+          // The run's tax: a class of its own on its products (other runs' products keep theirs), and the store's mode.
+          let taxClassId: string | undefined;
+          if (tax.rateBps) {
+            const cls = await t.request('/api/tax/classes', { apiKey: store.admin, body: { name: unique('tax').toLowerCase(), rateBps: tax.rateBps } });
+            expect(cls.status, cls.text).toBe(201);
+            taxClassId = cls.body.data.id;
+          }
+          await setSettings(store, 'general', { pricesIncludeTax: tax.inclusive });
+          const products = [
+            await product(store, { price: prices[0], stock: INITIAL_STOCK, taxClassId }),
+            await product(store, { price: prices[1], stock: INITIAL_STOCK, taxClassId }),
+          ];
           const orders: ModelOrder[] = [];
           const fulfilled = [0, 0];
           const restocked = [0, 0];
@@ -230,6 +248,15 @@ describe('conservation over random orders (gift cards, store credit, edits), ret
               const ex = settled.body.data;
               expect(ex.exchangeDifference).toBe(ex.exchangeTotal - ex.exchangeCredit);
               let replacement = (await t.request(`/api/orders/${ex.exchangeOrderId}`, { apiKey: store.admin })).body.data;
+              // Priced like any order: the exchange's tax-included total is the replacement's, whose figures add up.
+              expect(replacement.grandTotal).toBe(ex.exchangeTotal);
+              expect(replacement.taxTotal).toBe(ex.exchangeTaxTotal);
+              expect(replacement.shippingTotal).toBe(0);
+              expect(replacement.pricing.pricesIncludeTax).toBe(tax.inclusive);
+              expect(replacement.subtotal - replacement.discountTotal + (tax.inclusive ? 0 : replacement.taxTotal)).toBe(replacement.grandTotal);
+              expect(replacement.lineItems.reduce((sum: number, l: any) => sum + l.taxTotal, 0)).toBe(replacement.taxTotal);
+              expect(replacement.lineItems.reduce((sum: number, l: any) => sum + l.discountTotal, 0)).toBe(replacement.discountTotal);
+              if (!tax.rateBps) expect(replacement.taxTotal).toBe(0);
               if (ex.exchangeDifference > 0) {
                 replacement = await pay(store, { id: replacement.id, paymentIntentId: replacement.paymentIntentId, grandTotal: ex.exchangeDifference });
               }
@@ -345,7 +372,11 @@ describe('conservation over random orders (gift cards, store credit, edits), ret
       {
         numRuns: RUNS,
         // Always tried besides the random runs: a card paying part of an order whose total an edit then raises.
-        examples: [[[{ kind: 'order', qty: [1, 1], card: 700, credit: 0, edit: 4 }], [1000, 1000]]],
+        // And an exchange for a pricier item in a store whose prices include tax.
+        examples: [
+          [[{ kind: 'order', qty: [1, 1], card: 700, credit: 0, edit: 4 }], [1000, 1000], { rateBps: 825, inclusive: false }],
+          [[{ kind: 'exchange', order: 0, line: 0, qty: 1, out: 1, outQty: 2, end: 'exchange', restock: true }], [1200, 3000], { rateBps: 2000, inclusive: true }],
+        ],
       },
     );
   }, 600_000);

@@ -3578,7 +3578,7 @@ export interface paths {
         put?: never;
         /**
          * Settle a received exchange
-         * @description received → exchanged (an exchange only; a plain return is 422 INVALID_TRANSITION). In one transaction: the returned lines are refunded on the original order (their value, by the refund rules' amounts, is the credit); the replacement order (id exchangeOrderId) is made of the outbound lines, holding the stock reserved at creation, and paid by the credit; a positive difference (exchangeTotal − credit) is authorized and captured through the payment provider with paymentMethodId (default: the original order's), the provider's event confirming the replacement as at checkout (a decline is 409 reason payment_declined); a negative difference is refunded through the order refund service (daily cap 403, undo window) to method. Any refusal leaves the return received. Emits return.exchanged and orders.create.
+         * @description received → exchanged (an exchange only; a plain return is 422 INVALID_TRANSITION). In one transaction: the returned lines are refunded on the original order (their value, by the refund rules' amounts, tax included, is the credit); the replacement order (id exchangeOrderId) is made of the outbound lines with the tax they were priced with (grandTotal exchangeTotal), holding the stock reserved at creation, and paid by the credit; a positive difference (exchangeTotal − credit) is authorized and captured through the payment provider with paymentMethodId (default: the original order's), the provider's event confirming the replacement as at checkout (a decline is 409 reason payment_declined); a negative difference is refunded through the order refund service (daily cap 403, undo window) to method. Any refusal leaves the return received. Emits return.exchanged and orders.create.
          *
          *     Requires permission returns:update and orders:update.
          *
@@ -7356,7 +7356,12 @@ export interface components {
             exchangePaymentId?: string | null;
             /**
              * Format: int64
-             * @description Σ of the outbound lines; 0 for a plain return
+             * @description Σ of the outbound lines' taxTotal (part of exchangeTotal in either tax mode); 0 for a plain return
+             */
+            exchangeTaxTotal: number;
+            /**
+             * Format: int64
+             * @description What the replacement order costs, tax included (its grandTotal): Σ of the outbound lines' totalPrice − discountTotal, plus their taxTotal when prices exclude tax; 0 for a plain return
              */
             exchangeTotal: number;
             /**
@@ -7421,6 +7426,11 @@ export interface components {
         /** @description An outbound line of an exchange: what the customer gets instead, priced and reserved when the exchange was opened. */
         OrderReturnExchangeLine: {
             /**
+             * Format: int64
+             * @description The line's share of a discount; 0: no promotion code of the original order is applied to its replacement
+             */
+            discountTotal: number;
+            /**
              * Format: uuid
              * @description UUID of the catalog entity
              */
@@ -7442,6 +7452,16 @@ export interface components {
             reservedQuantity: number;
             /** @description Stock keeping unit */
             sku: string;
+            /**
+             * Format: int32
+             * @description The tax rate applied, in basis points (2000 = 20 %), at the original order's address as checkout resolves it
+             */
+            taxRateBps: number;
+            /**
+             * Format: int64
+             * @description Tax on totalPrice − discountTotal, computed as checkout computes it: added on top in a tax-exclusive store, contained in the price when the prices include tax (then nothing is added); it becomes the replacement order line's taxTotal
+             */
+            taxTotal: number;
             /** @description Title shown to shoppers */
             title: string;
             /**
@@ -7451,7 +7471,7 @@ export interface components {
             totalPrice: number;
             /**
              * Format: int64
-             * @description Catalog price in the order's currency and customer groups when the exchange was opened
+             * @description Catalog price in the order's currency and customer groups when the exchange was opened (or a price a manager agreed at the point of sale), as listed: with tax when the store's prices include it
              */
             unitPrice: number;
             /**
@@ -23263,7 +23283,7 @@ export interface operations {
                 "application/json": {
                     /** @description At most 2000 characters */
                     customerNote?: string;
-                    /** @description Makes it an exchange: [{ entityId, variantId?, quantity }] the customer gets instead, priced at the catalog price in the order's currency and customer groups and reserved now (409 reason insufficient_stock without stock; 422 for an unsellable or unpriced line) */
+                    /** @description Makes it an exchange: [{ entityId, variantId?, quantity }] the customer gets instead, priced at the catalog price in the order's currency and customer groups, taxed as checkout taxes an order (the store's tax mode, the order's address and exemption; no promotion code, no shipping), and reserved now (409 reason insufficient_stock without stock; 422 for an unsellable or unpriced line) */
                     exchangeLines?: {
                         /** Format: uuid */
                         entityId: string;
@@ -27443,7 +27463,7 @@ export interface operations {
                 "application/json": {
                     /** @description At most 2000 characters */
                     customerNote?: string;
-                    /** @description Makes it an exchange: [{ entityId, variantId?, quantity }] the customer gets instead, priced at the catalog price in the order's currency and customer groups and reserved now (409 reason insufficient_stock without stock; 422 for an unsellable or unpriced line) */
+                    /** @description Makes it an exchange: [{ entityId, variantId?, quantity }] the customer gets instead, priced at the catalog price in the order's currency and customer groups, taxed as checkout taxes an order (the store's tax mode, the order's address and exemption; no promotion code, no shipping), and reserved now (409 reason insufficient_stock without stock; 422 for an unsellable or unpriced line) */
                     exchangeLines?: {
                         /** Format: uuid */
                         entityId: string;

@@ -1,21 +1,35 @@
 // Exchanges (issue 27 item 2): a return whose outbound side is new lines (the same or other
 // variants). One mechanism for staff, the customer portal and the point of sale:
 //
-//   creation  the outbound lines are priced at the catalog price in the order's currency and
-//             customer groups, and their stock is reserved in the return's transaction under
-//             order:<exchangeOrderId> (the id the replacement order will get), so the reservation
-//             simply becomes the replacement order's when the exchange settles. No stock: 409.
+//   creation  the outbound lines are priced like any order: the catalog price in the order's
+//             currency and customer groups, then checkout's pricing path (checkout/pricing.ts
+//             priceOrder, shared with order edits and draft orders) for tax — the store's mode
+//             (prices with or without tax), the order's customer groups (exemption) and its
+//             shipping address (tax zone; digital goods where the store is). No promotion code is
+//             redeemed: the replacement is a new order, and the original's codes were spent on the
+//             original (its discount is inside the credit, linePaidNet); re-redeeming them would
+//             record a second use and give an order-level discount twice. priceOrder applies no
+//             promotion without a code, so there is no discount today (the columns carry it should
+//             that change). No shipping: the replacement ships free (the settings' flat rate is
+//             not charged). exchangeTotal is what the replacement costs, tax included — the same
+//             footing as the credit, which is what was paid (tax included). The stock is reserved
+//             in the return's transaction under order:<exchangeOrderId> (the id the replacement
+//             order will get), so the reservation simply becomes the replacement order's when the
+//             exchange settles. No stock: 409.
 //   reject, cancel, close
 //             the reservation is released.
 //   exchange  (received → exchanged) settles, in one transaction:
 //               credit C = the returned lines' share of what was paid (the refund rules' amount:
 //                          unitsShare of each line's net, tax included; never above what is
 //                          left of the capture)
-//               total  T = Σ outbound lines
+//               total  T = exchangeTotal (the outbound lines less discount, plus their tax in a
+//                          tax-exclusive store)
 //               - the original order gets a refund row of min(C, T) for the returned lines,
 //                 settled at once without the provider: that money pays for the replacement;
 //               - the replacement order (id exchangeOrderId, the outbound lines with their
-//                 reservations) gets an exchange_credit payment of min(C, T), captured;
+//                 reservations, their discount and tax, grandTotal T, pricing recording the tax
+//                 mode they were priced in, as checkout writes an order) gets an exchange_credit
+//                 payment of min(C, T), captured;
 //               - T > C: the difference is authorized through payments/authorize.ts (the one way
 //                 to start a payment) with the given or the original order's payment method; the
 //                 provider's event confirms the replacement as at checkout;
@@ -28,7 +42,8 @@ import type { Tx } from '../../db/client.js';
 import { AppError, conflict, validationFailed, type FieldIssue } from '../../errors.js';
 import { originOf, recordEvent } from '../../events/outbox.js';
 import type { Prisma } from '../../generated/prisma/client.js';
-import { loadSellables, unsellableReason } from '../checkout/sellables.js';
+import { priceOrder } from '../checkout/pricing.js';
+import { loadSellables, unsellableReason, type Sellable } from '../checkout/sellables.js';
 import { portsOf } from '../checkout/wiring.js';
 import { unitsShare } from '../orders/money.js';
 import { assignNumber, yearIn } from '../orders/numbers.js';
@@ -62,7 +77,7 @@ export { EXCHANGE_CREDIT_PROVIDER };
  */
 export async function reserveExchangeLines(tx: Tx, ctx: OrdersCtx, orderId: string, lines: ExchangeLineInput[]) {
   const org = ctx.organization.id;
-  const order = await tx.order.findUniqueOrThrow({ where: { id: orderId }, select: { currency: true, customerGroupIds: true } });
+  const order = await tx.order.findUniqueOrThrow({ where: { id: orderId }, select: PRICING_ORDER_SELECT });
   const sellables = await loadSellables(
     tx,
     org,
@@ -86,6 +101,20 @@ export async function reserveExchangeLines(tx: Tx, ctx: OrdersCtx, orderId: stri
   if (issues.length) throw validationFailed(issues);
 
   const exchangeOrderId = randomUUID();
+  // Every line has a sellable and a price here (unsellableReason(null) and a null price are issues above).
+  const priced = await priceExchange(
+    tx,
+    ctx,
+    order,
+    exchangeOrderId,
+    lines.map((l, i) => ({
+      entityId: l.entityId,
+      variantId: l.variantId ?? null,
+      quantity: l.quantity,
+      unitPrice: lineAt(prices, i) as number,
+      sellable: lineAt(sellables, i) as Sellable,
+    })),
+  );
   const reference = `order:${exchangeOrderId}`;
   // Checkout's lock order (entity, variant), so two reservations never deadlock.
   const order_ = lines.map((_, i) => i).sort((a, b) => cmp(lines[a], lines[b]));
@@ -105,8 +134,7 @@ export async function reserveExchangeLines(tx: Tx, ctx: OrdersCtx, orderId: stri
   const reserved = new Map<number, Reservation[]>(order_.map((i, k) => [i, got[k] ?? []]));
   const rows = lines.map((l, i) => {
     const sellable = sellables[i];
-    const unit = prices[i];
-    if (!sellable || unit === null || unit === undefined) throw new Error('returns: an exchange line passed the checks without a sellable or a price');
+    if (!sellable) throw new Error('returns: an exchange line passed the checks without a sellable');
     return {
       position: i,
       entityId: l.entityId,
@@ -115,12 +143,74 @@ export async function reserveExchangeLines(tx: Tx, ctx: OrdersCtx, orderId: stri
       sku: sellable.sku,
       title: sellable.title,
       quantity: l.quantity,
-      unitPrice: BigInt(unit),
-      totalPrice: BigInt(unit * l.quantity),
+      ...lineAt(priced.lines, i),
       reservations: (reserved.get(i) ?? []) as unknown as Prisma.InputJsonValue,
     };
   });
-  return { exchangeOrderId, total: rows.reduce((sum, r) => sum + Number(r.totalPrice), 0), rows };
+  return { exchangeOrderId, total: priced.total, pricing: priced.pricing, rows };
+}
+
+/** What pricing an exchange reads of its original order. */
+const PRICING_ORDER_SELECT = { currency: true, customerGroupIds: true, customerId: true, shippingAddress: true } as const;
+type PricingOrder = Prisma.OrderGetPayload<{ select: typeof PRICING_ORDER_SELECT }>;
+
+interface ExchangePricingLine {
+  entityId: string;
+  variantId: string | null;
+  quantity: number;
+  unitPrice: number;
+  sellable: Sellable;
+}
+
+/** An outbound line's figures, as an order line stores them. */
+interface PricedExchangeLine {
+  unitPrice: bigint;
+  totalPrice: bigint;
+  discountTotal: bigint;
+  taxClassId: string | null;
+  taxRateBps: number;
+  taxTotal: bigint;
+}
+
+/** The tax context an order records in its `pricing` (checkout/tax-context.ts). */
+type TaxPricing = { pricesIncludeTax: boolean; taxExempt: boolean; taxExemptionNote: string | null };
+
+/**
+ * The outbound lines priced by checkout's own path (priceOrder) as a new order of the original
+ * order's customer, groups and address: no promotion code, no shipping (see the header). Answers
+ * each line's figures, the replacement's grandTotal and the tax context it was computed in. An
+ * external tax provider that fails is a 503 and nothing is written, as at checkout.
+ */
+async function priceExchange(tx: Tx, ctx: OrdersCtx, order: PricingOrder, exchangeOrderId: string, lines: ExchangePricingLine[]) {
+  const settings = await orgSettings(tx, ctx.organization.id);
+  const priced = await priceOrder(tx, ctx, {
+    currency: order.currency,
+    groups: order.customerGroupIds,
+    address: ((order.shippingAddress as Record<string, unknown> | null) ?? { country: '' }) as { country: string },
+    customerId: order.customerId,
+    orderId: exchangeOrderId,
+    codes: [],
+    // The replacement ships free: without a shipping method priceOrder falls back to the flat
+    // rule, which must not charge the settings' flat rate on an exchange.
+    settings: { ...settings, shipping: { flatRate: 0, freeOver: null } },
+    lines,
+    shipping: { enabled: false, methodId: null, cartMethodId: null, cartId: null },
+  });
+  const { totals, rates, providerRates } = priced;
+  return {
+    lines: lines.map(
+      (l, i): PricedExchangeLine => ({
+        unitPrice: BigInt(l.unitPrice),
+        totalPrice: BigInt(lineAt(totals.lines, i).totalPrice),
+        discountTotal: BigInt(lineAt(totals.lines, i).discountTotal),
+        taxClassId: lineAt(rates, i).taxClassId,
+        taxRateBps: providerRates?.[i] ?? lineAt(rates, i).rateBps,
+        taxTotal: BigInt(lineAt(totals.lines, i).taxTotal),
+      }),
+    ),
+    total: totals.grandTotal,
+    pricing: priced.tax.pricing as TaxPricing,
+  };
 }
 
 function cmp(a: ExchangeLineInput | undefined, b: ExchangeLineInput | undefined): number {
@@ -221,7 +311,18 @@ export async function settleExchange(tx: Tx, ctx: OrdersCtx, row: ReturnRow, inp
     refundId = refund.id;
   }
 
-  // 2. The replacement order, its lines holding the reservations made at creation.
+  // 2. The replacement order, its lines holding the reservations made at creation, with the
+  //    figures they were priced at then (discount and tax per line; the order's totals their sums,
+  //    as checkout writes them), and the tax mode they were priced in: refunds of it (linePaidNet),
+  //    documents and reports read the mode from the order itself.
+  const sum = (pick: (l: ReturnRow['exchangeLines'][number]) => bigint) => row.exchangeLines.reduce((acc, l) => acc + pick(l), 0n);
+  const pricing = {
+    promotions: [],
+    freeShipping: false,
+    shipping: { flatRate: 0, freeOver: null },
+    ...((row.exchangePricing as Prisma.JsonObject | null) ?? {}),
+    exchange: { returnId: row.id, originalOrderId: order.id, credit, difference },
+  };
   await tx.order.create({
     data: {
       id: exchangeOrderId,
@@ -233,10 +334,13 @@ export async function settleExchange(tx: Tx, ctx: OrdersCtx, row: ReturnRow, inp
       status: 'pending',
       paymentStatus: 'awaiting_payment',
       currency: order.currency,
-      subtotal: BigInt(total),
+      subtotal: sum((l) => l.totalPrice),
+      discountTotal: sum((l) => l.discountTotal),
+      taxTotal: sum((l) => l.taxTotal),
+      shippingTotal: 0n,
       grandTotal: BigInt(total),
       shippingAddress: (order.shippingAddress ?? undefined) as Prisma.InputJsonValue | undefined,
-      pricing: { exchange: { returnId: row.id, originalOrderId: order.id, credit, difference } } as Prisma.InputJsonObject,
+      pricing: pricing as Prisma.InputJsonObject,
       paymentMethodId: difference > 0 ? methodId : null,
       placedAt: now,
     },
@@ -254,6 +358,10 @@ export async function settleExchange(tx: Tx, ctx: OrdersCtx, row: ReturnRow, inp
       quantity: l.quantity,
       unitPrice: l.unitPrice,
       totalPrice: l.totalPrice,
+      discountTotal: l.discountTotal,
+      taxClassId: l.taxClassId,
+      taxRateBps: l.taxRateBps,
+      taxTotal: l.taxTotal,
       reservations: (l.reservations ?? []) as Prisma.InputJsonValue,
     })),
   });
@@ -358,23 +466,59 @@ export function exchangeCredit(order: OrderRow, row: { id: string; lines: Array<
 }
 
 /**
- * Sets agreed unit prices on an open exchange's outbound lines (by position) and its total: a
- * price a manager authorized at the point of sale instead of the catalog's. The caller checks the
- * authorization; settlement then charges or refunds against these prices.
+ * Sets agreed unit prices on an open exchange's outbound lines (by position): a price a manager
+ * authorized at the point of sale instead of the catalog's. The outbound side is priced again by
+ * the path that priced it at creation (priceExchange: tax in the store's mode at the order's
+ * address), the other lines at the price they have, so an overridden line's tax follows its new
+ * price. Answers the new exchangeTotal (tax included), which settlement then charges or refunds
+ * against. The caller locks the return and checks the authorization.
  */
-export async function overrideExchangeLinePrices(tx: Tx, returnId: string, prices: Array<{ position: number; unitPrice: number }>): Promise<void> {
-  if (!prices.length) return;
-  const lines = await tx.orderReturnExchangeLine.findMany({ where: { returnId }, select: { id: true, position: true, quantity: true, totalPrice: true } });
+export async function overrideExchangeLinePrices(tx: Tx, ctx: OrdersCtx, returnId: string, prices: Array<{ position: number; unitPrice: number }>): Promise<number> {
+  const ret = await tx.orderReturn.findFirstOrThrow({
+    where: { id: returnId, organizationId: ctx.organization.id },
+    select: { exchangeOrderId: true, exchangeTotal: true, exchangeLines: { orderBy: { position: 'asc' } }, order: { select: PRICING_ORDER_SELECT } },
+  });
+  if (!prices.length) return toNumber(ret.exchangeTotal);
+  if (!ret.exchangeOrderId) throw new Error('returns: overrideExchangeLinePrices of a plain return');
   const byPosition = new Map(prices.map((p) => [p.position, p.unitPrice]));
-  let total = 0;
-  for (const line of lines) {
-    const unit = byPosition.get(line.position);
-    if (unit === undefined) {
-      total += toNumber(line.totalPrice);
-      continue;
-    }
-    total += unit * line.quantity;
-    await tx.orderReturnExchangeLine.update({ where: { id: line.id }, data: { unitPrice: BigInt(unit), totalPrice: BigInt(unit * line.quantity) } });
-  }
-  await tx.orderReturn.update({ where: { id: returnId }, data: { exchangeTotal: BigInt(total) } });
+  const lines = ret.exchangeLines;
+  // The catalog rows as they are now (tax classes); a row gone since the exchange opened is what its line recorded.
+  const found = await loadSellables(
+    tx,
+    ctx.organization.id,
+    lines.map((l) => ({ entityId: l.entityId, variantId: l.variantId })),
+  );
+  const priced = await priceExchange(
+    tx,
+    ctx,
+    ret.order,
+    ret.exchangeOrderId,
+    lines.map((l, i) => ({
+      entityId: l.entityId,
+      variantId: l.variantId,
+      quantity: l.quantity,
+      unitPrice: byPosition.get(l.position) ?? toNumber(l.unitPrice),
+      sellable: found[i] ?? recordedSellable(l),
+    })),
+  );
+  for (const [i, line] of lines.entries()) await tx.orderReturnExchangeLine.update({ where: { id: line.id }, data: lineAt(priced.lines, i) });
+  await tx.orderReturn.update({ where: { id: returnId }, data: { exchangeTotal: BigInt(priced.total), exchangePricing: priced.pricing } });
+  return priced.total;
+}
+
+/** The sellable of an outbound line whose catalog row is gone: what the line itself recorded. */
+function recordedSellable(line: ReturnRow['exchangeLines'][number]): Sellable {
+  return {
+    entityId: line.entityId,
+    variantId: line.variantId,
+    entityType: line.entityType,
+    status: 'active',
+    hasVariants: false,
+    variantMissing: false,
+    variantStatus: null,
+    sku: line.sku,
+    title: line.title,
+    entityTaxClassId: line.taxClassId,
+    variantTaxClassId: null,
+  };
 }

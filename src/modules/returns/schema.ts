@@ -53,7 +53,8 @@ const createInput = {
     .max(100)
     .optional()
     .describe(
-      "Makes it an exchange: [{ entityId, variantId?, quantity }] the customer gets instead, priced at the catalog price in the order's currency and customer groups " +
+      "Makes it an exchange: [{ entityId, variantId?, quantity }] the customer gets instead, priced at the catalog price in the order's currency and customer groups, " +
+        "taxed as checkout taxes an order (the store's tax mode, the order's address and exemption; no promotion code, no shipping), " +
         'and reserved now (409 reason insufficient_stock without stock; 422 for an unsellable or unpriced line)',
     ),
 };
@@ -215,8 +216,8 @@ defineOperation({
   summary: 'Settle a received exchange',
   description:
     'received → exchanged (an exchange only; a plain return is 422 INVALID_TRANSITION). In one transaction: the returned lines are refunded on the original order ' +
-    "(their value, by the refund rules' amounts, is the credit); the replacement order (id exchangeOrderId) is made of the outbound lines, holding the stock reserved " +
-    'at creation, and paid by the credit; a positive difference (exchangeTotal − credit) is authorized and captured through the payment provider with paymentMethodId ' +
+    "(their value, by the refund rules' amounts, tax included, is the credit); the replacement order (id exchangeOrderId) is made of the outbound lines with the tax " +
+    'they were priced with (grandTotal exchangeTotal), holding the stock reserved at creation, and paid by the credit; a positive difference (exchangeTotal − credit) is authorized and captured through the payment provider with paymentMethodId ' +
     "(default: the original order's), the provider's event confirming the replacement as at checkout (a decline is 409 reason payment_declined); a negative difference " +
     'is refunded through the order refund service (daily cap 403, undo window) to method. Any refusal leaves the return received. Emits return.exchanged and orders.create.',
   rest: { method: 'POST', path: '/returns/:id/exchange' },

@@ -148,7 +148,9 @@ export async function createReturn(ctx: ReturnsCtx, orderId: string, input: Crea
         requestedBy: actor.id,
         requestedVia: via,
         lines: { create: [...merged].map(([lineId, quantity]) => ({ lineId, quantity })) },
-        ...(exchange ? { exchangeOrderId: exchange.exchangeOrderId, exchangeTotal: BigInt(exchange.total), exchangeLines: { create: exchange.rows } } : {}),
+        ...(exchange
+          ? { exchangeOrderId: exchange.exchangeOrderId, exchangeTotal: BigInt(exchange.total), exchangePricing: exchange.pricing, exchangeLines: { create: exchange.rows } }
+          : {}),
       },
       include: RETURN_INCLUDE,
     });

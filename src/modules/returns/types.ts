@@ -44,8 +44,25 @@ const ExchangeLineRef = builder.objectRef<ExchangeLineView>('OrderReturnExchange
     sku: t.exposeString('sku'),
     title: t.exposeString('title'),
     quantity: t.exposeInt('quantity'),
-    unitPrice: t.field({ type: 'MinorUnits', description: "Catalog price in the order's currency and customer groups when the exchange was opened", resolve: (l) => l.unitPrice }),
-    totalPrice: t.field({ type: 'MinorUnits', resolve: (l) => l.totalPrice }),
+    unitPrice: t.field({
+      type: 'MinorUnits',
+      description:
+        "Catalog price in the order's currency and customer groups when the exchange was opened (or a price a manager agreed at the point of sale), as listed: with tax when the store's prices include it",
+      resolve: (l) => l.unitPrice,
+    }),
+    totalPrice: t.field({ type: 'MinorUnits', description: 'unitPrice × quantity', resolve: (l) => l.totalPrice }),
+    discountTotal: t.field({
+      type: 'MinorUnits',
+      description: "The line's share of a discount; 0: no promotion code of the original order is applied to its replacement",
+      resolve: (l) => l.discountTotal,
+    }),
+    taxRateBps: t.exposeInt('taxRateBps', { description: "The tax rate applied, in basis points (2000 = 20 %), at the original order's address as checkout resolves it" }),
+    taxTotal: t.field({
+      type: 'MinorUnits',
+      description:
+        "Tax on totalPrice − discountTotal, computed as checkout computes it: added on top in a tax-exclusive store, contained in the price when the prices include tax (then nothing is added); it becomes the replacement order line's taxTotal",
+      resolve: (l) => l.taxTotal,
+    }),
     reservedQuantity: t.exposeInt('reservedQuantity', {
       description: "Units held for the line: its quantity while the exchange is open; 0 once released (rejected, cancelled, closed); the replacement order's once exchanged",
     }),
@@ -84,7 +101,17 @@ export const OrderReturnRef = builder.objectRef<ReturnView>('OrderReturn').imple
       description: 'The replacement order of an exchange: its id is chosen when the exchange opens, the order exists once exchanged. null for a plain return',
       resolve: (r) => r.exchangeOrderId,
     }),
-    exchangeTotal: t.field({ type: 'MinorUnits', description: 'Σ of the outbound lines; 0 for a plain return', resolve: (r) => r.exchangeTotal }),
+    exchangeTotal: t.field({
+      type: 'MinorUnits',
+      description:
+        "What the replacement order costs, tax included (its grandTotal): Σ of the outbound lines' totalPrice − discountTotal, plus their taxTotal when prices exclude tax; 0 for a plain return",
+      resolve: (r) => r.exchangeTotal,
+    }),
+    exchangeTaxTotal: t.field({
+      type: 'MinorUnits',
+      description: "Σ of the outbound lines' taxTotal (part of exchangeTotal in either tax mode); 0 for a plain return",
+      resolve: (r) => r.exchangeTaxTotal,
+    }),
     exchangeCredit: t.field({ type: 'MinorUnits', description: "The returned lines' value credited toward the replacement; 0 until exchanged", resolve: (r) => r.exchangeCredit }),
     exchangeDifference: t.field({
       type: 'MinorUnits',

@@ -34,6 +34,11 @@ export interface ExchangeLineView {
   quantity: number;
   unitPrice: number;
   totalPrice: number;
+  /** The line's share of a discount (none applies to an exchange today: 0). */
+  discountTotal: number;
+  taxRateBps: number;
+  /** Tax on totalPrice − discountTotal: added on top in a tax-exclusive store, contained in a tax-inclusive one. */
+  taxTotal: number;
   /** Units still held for it (0 once released). */
   reservedQuantity: number;
 }
@@ -64,6 +69,8 @@ export interface ReturnView {
   exchangeLines: ExchangeLineView[];
   exchangeOrderId: string | null;
   exchangeTotal: number;
+  /** Σ of the outbound lines' tax (inside exchangeTotal either way). */
+  exchangeTaxTotal: number;
   exchangeCredit: number;
   exchangeDifference: number;
   exchangePaymentId: string | null;
@@ -115,11 +122,15 @@ export function returnView(row: ReturnRow): ReturnView {
       quantity: l.quantity,
       unitPrice: toNumber(l.unitPrice),
       totalPrice: toNumber(l.totalPrice),
+      discountTotal: toNumber(l.discountTotal),
+      taxRateBps: l.taxRateBps,
+      taxTotal: toNumber(l.taxTotal),
       reservedQuantity: ((l.reservations ?? []) as Array<{ quantity: number }>).reduce((sum, r) => sum + r.quantity, 0),
     })),
     // The replacement order exists once the exchange settled; before, its id is only reserved.
     exchangeOrderId: row.exchangeOrderId,
     exchangeTotal: toNumber(row.exchangeTotal),
+    exchangeTaxTotal: row.exchangeLines.reduce((sum, l) => sum + toNumber(l.taxTotal), 0),
     exchangeCredit: toNumber(row.exchangeCredit),
     exchangeDifference: toNumber(row.exchangeDifference),
     exchangePaymentId: row.exchangePaymentId,
