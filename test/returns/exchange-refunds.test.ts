@@ -80,7 +80,7 @@ describe('refunding a replacement order', () => {
     expect(original.payments).toEqual(originalBefore.payments);
   });
 
-  it('with destination store_credit: all of it as the customer\'s store credit, no provider call', async () => {
+  it("with destination store_credit: all of it as the customer's store credit, no provider call", async () => {
     const shopper = await t.signIn('customer');
     const cheap = await product(store, { price: 1000, stock: 5 });
     const dear = await product(store, { price: 2500, stock: 5 });

@@ -1,7 +1,7 @@
 // Taking back the cards a gift-card line issued when the line is refunded or its order cancelled
 // (and giving them back when that refund is undone or fails at the provider: restoreForUndoneRefund).
-// Rule: a card whose balance is untouched (only its `issue` entry: never redeemed, adjusted or
-// credited) is revoked — disabled, its balance zeroed by an `adjust` entry, `revokedAt` and the
+// Rule: a card whose balance is untouched (its initial balance, never redeemed, credited or
+// expired; adjustments that net to nothing, like a revocation undone, do not count) is revoked — disabled, its balance zeroed by an `adjust` entry, `revokedAt` and the
 // refund recorded —; when the cards to take back include one that was used, the refund or cancel
 // is refused with 422 GIFT_CARD_ALREADY_USED and nothing changes (the caller's transaction rolls
 // back). Runs inside the refund's or cancel's transaction, under the order lock they hold.
@@ -18,9 +18,15 @@ interface RevokeLine {
   refundedQuantity: number;
 }
 
+/**
+ * Never spent: its balance is its initial value and it was never redeemed, credited or expired.
+ * `adjust` entries that net to nothing (the balance check) do not count: a revocation and the
+ * restoration of an undone or failed refund are such a pair, and the card must stay revocable
+ * after them (a retried refund takes it back again).
+ */
 async function untouched(tx: Tx, card: GiftCard): Promise<boolean> {
   if (card.balance !== card.initialBalance) return false;
-  return (await tx.giftCardEntry.count({ where: { giftCardId: card.id, kind: { not: 'issue' } } })) === 0;
+  return (await tx.giftCardEntry.count({ where: { giftCardId: card.id, kind: { notIn: ['issue', 'adjust'] } } })) === 0;
 }
 
 /**

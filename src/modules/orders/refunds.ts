@@ -252,11 +252,7 @@ export async function writeRefund(
  * goods did come back and the exchange did settle; only the replacement is undone). Answers the
  * refund, or null when the order has no exchange credit left.
  */
-export async function refundExchangeCreditOnCancel(
-  tx: Tx,
-  ctx: OrdersCtx,
-  order: { id: string; currency: string },
-): Promise<{ id: string; amount: number } | null> {
+export async function refundExchangeCreditOnCancel(tx: Tx, ctx: OrdersCtx, order: { id: string; currency: string }): Promise<{ id: string; amount: number } | null> {
   const credit = await tx.payment.findFirst({ where: { orderId: order.id, provider: EXCHANGE_CREDIT_PROVIDER, status: { notIn: ['failed', 'voided'] } } });
   if (!credit) return null;
   // The order's amounts as they are now (the cancel's own tender returns may have moved them).

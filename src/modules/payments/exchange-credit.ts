@@ -47,7 +47,11 @@ async function sum(tx: Tx, where: NonNullable<Parameters<Tx['paymentRefund']['ag
  * on it less the paybacks made or pending through it.
  */
 async function sourceRoom(tx: Tx, source: Pick<Payment, 'id' | 'orderId'>): Promise<bigint> {
-  const parked = await sum(tx, { paymentId: source.id, status: 'succeeded', refund: { orderId: source.orderId, reason: { startsWith: 'exchange ', endsWith: EXCHANGE_TRANSFER_SUFFIX } } });
+  const parked = await sum(tx, {
+    paymentId: source.id,
+    status: 'succeeded',
+    refund: { orderId: source.orderId, reason: { startsWith: 'exchange ', endsWith: EXCHANGE_TRANSFER_SUFFIX } },
+  });
   const paidBack = await sum(tx, { paymentId: source.id, status: { in: [...STANDING] }, refund: { orderId: { not: source.orderId } } });
   return parked - paidBack;
 }
@@ -57,7 +61,13 @@ async function sourceRoom(tx: Tx, source: Pick<Payment, 'id' | 'orderId'>): Prom
  * (see the header), in the order the transfer recorded them (newest payment first). Reads only;
  * answers the parts and what no source could take (`left` > 0: the caller refuses the refund).
  */
-export async function planExchangePayback(tx: Tx, organizationId: string, credit: Pick<Payment, 'id' | 'orderId' | 'providerReference'>, amount: bigint, depth = 0): Promise<{ parts: PaybackPart[]; left: bigint }> {
+export async function planExchangePayback(
+  tx: Tx,
+  organizationId: string,
+  credit: Pick<Payment, 'id' | 'orderId' | 'providerReference'>,
+  amount: bigint,
+  depth = 0,
+): Promise<{ parts: PaybackPart[]; left: bigint }> {
   const parts: PaybackPart[] = [];
   let left = amount;
   const returnId = credit.providerReference?.startsWith('return:') ? credit.providerReference.slice('return:'.length) : null;

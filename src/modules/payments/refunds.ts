@@ -118,12 +118,18 @@ export async function refundOrder(
     if (payback && LEDGER_TENDERS.has(payment.provider)) {
       // The original order was paid by a gift card or store credit: the credit goes back to it.
       const original = await tx.order.findUniqueOrThrow({ where: { id: payment.orderId }, select: { customerId: true } });
-      await creditTenderBack(tx, { organizationId: refund.organizationId, orderId: payment.orderId, currency: payment.currency, customerId: original.customerId }, payment, allocation.amount, {
-        note: `refund ${refund.id} of replacement order ${refund.orderId}`,
-        reason: 'Refund of an exchange credit',
-        sourceType: 'refund',
-        sourceId: refund.id,
-      });
+      await creditTenderBack(
+        tx,
+        { organizationId: refund.organizationId, orderId: payment.orderId, currency: payment.currency, customerId: original.customerId },
+        payment,
+        allocation.amount,
+        {
+          note: `refund ${refund.id} of replacement order ${refund.orderId}`,
+          reason: 'Refund of an exchange credit',
+          sourceType: 'refund',
+          sourceId: refund.id,
+        },
+      );
       await tx.paymentRefund.update({ where: { id: allocation.id }, data: { status: 'succeeded', settledAt: new Date() } });
       await countPayback(tx, deps, refund.orderId, allocation.amount);
       continue;
