@@ -19,10 +19,10 @@
 // source at most what its own transfer put there.
 import type { Tx } from '../../db/client.js';
 import type { Payment } from '../../generated/prisma/client.js';
+import { EXCHANGE_CREDIT_PROVIDER } from '../gift-cards/tenders.js';
 
 /** The reason suffix returns/exchange.ts gives the transfer refund on the original order. */
 export const EXCHANGE_TRANSFER_SUFFIX = ': credit toward the replacement order';
-export const EXCHANGE_CREDIT = 'exchange_credit';
 
 export interface PaybackPart {
   /** A payment of the original order (or of an earlier one, along a chain of exchanges). */
@@ -91,7 +91,7 @@ export async function planExchangePayback(
     const drawn = await sum(tx, { paymentId: source.paymentId, status: { in: [...STANDING] }, refund: { orderId: credit.orderId } });
     const take = smaller(smaller(source.amount - drawn, await sourceRoom(tx, source.payment)), left);
     if (take <= 0n) continue;
-    if (source.payment.provider === EXCHANGE_CREDIT) {
+    if (source.payment.provider === EXCHANGE_CREDIT_PROVIDER) {
       // The original order was itself a replacement: its credit's own sources.
       const deeper = await planExchangePayback(tx, organizationId, source.payment, take, depth + 1);
       parts.push(...deeper.parts);

@@ -21,7 +21,7 @@
 import type { Tx } from '../../db/client.js';
 import type { Payment } from '../../generated/prisma/client.js';
 import { restoreForUndoneRefund } from '../gift-cards/revoke.js';
-import { creditTenderBack, type TenderRefundPart } from '../gift-cards/tenders.js';
+import { creditTenderBack, EXCHANGE_CREDIT_PROVIDER, type TenderRefundPart } from '../gift-cards/tenders.js';
 import { restoreRefunded } from '../orders/refund-restore.js';
 import type { OrdersCtx } from '../orders/shared.js';
 import type { OrderRow } from '../orders/views.js';
@@ -30,7 +30,7 @@ import { paymentKeys } from './keys.js';
 import type { PaymentProviderEvent } from './provider.js';
 import type { PaymentsService } from './service.js';
 import { syncOrderPayment, updatePayment } from './records.js';
-import { EXCHANGE_CREDIT, planExchangePayback } from './exchange-credit.js';
+import { planExchangePayback } from './exchange-credit.js';
 
 /**
  * Tenders kept in our own ledgers, never refunded by a provider call of their own: gift cards,
@@ -174,7 +174,7 @@ export async function refundOrder(
 
 /** A payback succeeded (or failed after all: -1): the replacement order's exchange_credit payment gave that much back. */
 async function countPayback(tx: Tx, deps: Pick<RefundDeps, 'ctx'>, orderId: string, amount: bigint, direction: 1n | -1n = 1n): Promise<void> {
-  const credit = await tx.payment.findFirst({ where: { orderId, provider: EXCHANGE_CREDIT }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  const credit = await tx.payment.findFirst({ where: { orderId, provider: EXCHANGE_CREDIT_PROVIDER }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
   if (!credit) throw new Error(`payments: a payback of order ${orderId}, which has no exchange_credit payment`);
   const refunded = credit.refundedAmount + direction * amount;
   const status = refunded <= 0n ? 'captured' : refunded >= credit.capturedAmount ? 'refunded' : 'partially_refunded';
