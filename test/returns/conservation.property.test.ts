@@ -16,13 +16,17 @@
 // captured through the provider − paid out − credited = Σ over every order, replacements included,
 // of (capturedAmount − refundedAmount); the exchange credit moves between the two orders without
 // the provider. Stock: the outbound units are fulfilled by the replacement, or released.
-// (Replacement orders are not themselves returned or refunded in the run.)
 // Tax: each run picks a rate (none, 8.25 % or 20 %, the products' own tax class) and the store's
 // mode (prices with or without tax), so every order, edit, refund and exchange credit carries tax.
 // An exchange's outbound side is priced like any order: the replacement's grandTotal is the
 // exchange's exchangeTotal (tax included), its tax the exchange's exchangeTaxTotal, its figures add
 // up as checkout's do (subtotal − discount + tax when not inside the prices = grandTotal; the lines'
 // tax and discount sum to the order's) and it ships free.
+// A replacement is then shipped, cancelled before it ships (its unpaid difference voided, its
+// exchange credit refunded back through the original order's payment), or shipped and refunded in
+// full (the difference through its own payment, the credit through the original's — or all of it
+// as store credit when a customer's refund asks for it); orders are a guest's or the customer's,
+// and a guest's exchange credit always goes back through the original payment.
 // Tenders and edits: an order may be paid in part by a gift card and in part by the customer's
 // store credit (the provider charges the rest), and before it ships it may be edited up or down
 // (order-edits: an increase leaves it awaiting the difference, which the customer then pays as a
@@ -34,7 +38,21 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { available, ORDER_TEST_CONFIG, openStore, pay, paymentSucceeded, product, sendWebhook, setSettings, setStatus, unique, type Store } from '../orders/helpers.js';
+import {
+  available,
+  checkout,
+  guestCart,
+  ORDER_TEST_CONFIG,
+  openStore,
+  pay,
+  paymentSucceeded,
+  product,
+  sendWebhook,
+  setSettings,
+  setStatus,
+  type Store,
+  unique,
+} from '../orders/helpers.js';
 import { customerOrder, moveReturn, openReturn } from './helpers.js';
 
 const RUNS = 4;
@@ -51,10 +69,21 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 type Command =
-  | { kind: 'order'; qty: [number, number]; card: number; credit: number; edit: number }
+  | { kind: 'order'; qty: [number, number]; card: number; credit: number; edit: number; guest: boolean }
   | { kind: 'return'; order: number; line: number; qty: number; end: 'refund' | 'close' | 'cancel' | 'reject'; restock: boolean; credit: boolean }
   | { kind: 'refund'; order: number; line: number; qty: number }
-  | { kind: 'exchange'; order: number; line: number; qty: number; out: 0 | 1; outQty: number; end: 'exchange' | 'close' | 'cancel'; restock: boolean };
+  | {
+      kind: 'exchange';
+      order: number;
+      line: number;
+      qty: number;
+      out: 0 | 1;
+      outQty: number;
+      end: 'exchange' | 'close' | 'cancel';
+      restock: boolean;
+      after: 'ship' | 'cancel' | 'refund';
+      toCredit: boolean;
+    };
 
 const command: fc.Arbitrary<Command> = fc.oneof(
   fc.record({
@@ -65,6 +94,8 @@ const command: fc.Arbitrary<Command> = fc.oneof(
     credit: fc.constantFrom(0, 0, 500),
     // The quantity of the order's last line after an edit before it ships (0: no edit).
     edit: fc.integer({ min: 0, max: 4 }),
+    // A guest's order (no store credit: `credit` is ignored).
+    guest: fc.boolean(),
   }),
   fc.record({
     kind: fc.constant('return' as const),
@@ -85,6 +116,10 @@ const command: fc.Arbitrary<Command> = fc.oneof(
     outQty: fc.integer({ min: 1, max: 3 }),
     end: fc.constantFrom('exchange' as const, 'exchange' as const, 'close' as const, 'cancel' as const),
     restock: fc.boolean(),
+    // What becomes of the replacement: shipped; cancelled before it ships; shipped and refunded in full.
+    after: fc.constantFrom('ship' as const, 'ship' as const, 'cancel' as const, 'refund' as const),
+    // A customer's refund of the replacement as store credit (else: the original payments).
+    toCredit: fc.boolean(),
   }),
 );
 
@@ -98,6 +133,15 @@ interface ModelLine {
 interface ModelOrder {
   id: string;
   lines: ModelLine[];
+  guest: boolean;
+}
+
+/** A guest's order of `items` (tenders: gift cards only), placed with the storefront key. */
+async function guestOrder(items: Array<{ entityId: string; quantity: number }>, tenders: Record<string, unknown>): Promise<any> {
+  const cart = await guestCart(store, items);
+  const res = await checkout(store, cart, { body: tenders });
+  expect(res.status, res.text).toBe(201);
+  return res.body.data;
 }
 
 async function shopperId(token: string): Promise<string> {
@@ -183,7 +227,7 @@ describe('conservation over random orders (gift cards, store credit, edits), ret
 
           const cards: string[] = [];
           const customerId = await shopperId(shopper.token);
-          for (const c of [{ kind: 'order', qty: [1, 1], card: 0, credit: 0, edit: 0 } as Command, ...commands]) {
+          for (const c of [{ kind: 'order', qty: [1, 1], card: 0, credit: 0, edit: 0, guest: false } as Command, ...commands]) {
             if (c.kind === 'order') {
               const items = c.qty.map((quantity, i) => ({ entityId: products[i]!, quantity })).filter((i) => i.quantity > 0);
               const tenders: Record<string, unknown> = {};
@@ -193,7 +237,7 @@ describe('conservation over random orders (gift cards, store credit, edits), ret
                 cards.push(gc.body.data.id);
                 tenders.giftCardCodes = [gc.body.data.code];
               }
-              if (c.credit) {
+              if (c.credit && !c.guest) {
                 const given = await t.request(`/api/customers/${customerId}/store-credit`, {
                   apiKey: store.admin,
                   body: { type: 'credit', amount: c.credit, currency: 'USD', reason: 'property run' },
@@ -201,14 +245,14 @@ describe('conservation over random orders (gift cards, store credit, edits), ret
                 expect(given.status, given.text).toBe(200);
                 tenders.useStoreCredit = true;
               }
-              let placed = await customerOrder(t, shopper.token, items, tenders);
+              let placed = c.guest ? await guestOrder(items, tenders) : await customerOrder(t, shopper.token, items, tenders);
               if (c.edit) placed = await editOrder(placed, c.edit);
               const order = await settleAndShip(placed.id);
               const lines = order.lineItems.map(
                 (l: any) => ({ id: l.lineItemId, product: l.entityId === products[0] ? 0 : 1, quantity: l.quantity, returned: 0, refunded: 0 }) as ModelLine,
               );
               for (const l of lines) fulfilled[l.product]! += l.quantity;
-              orders.push({ id: order.id, lines });
+              orders.push({ id: order.id, lines, guest: c.guest });
               continue;
             }
             const order = orders[c.order % orders.length]!;
@@ -257,6 +301,15 @@ describe('conservation over random orders (gift cards, store credit, edits), ret
               expect(replacement.lineItems.reduce((sum: number, l: any) => sum + l.taxTotal, 0)).toBe(replacement.taxTotal);
               expect(replacement.lineItems.reduce((sum: number, l: any) => sum + l.discountTotal, 0)).toBe(replacement.discountTotal);
               if (!tax.rateBps) expect(replacement.taxTotal).toBe(0);
+              replacements.push(replacement.id);
+              if (c.after === 'cancel') {
+                // Before it ships, its difference (if any) unpaid: voided; its credit goes back to the original order's payments.
+                const cancelled = await setStatus(store, replacement.id, 'cancelled');
+                expect(cancelled.status, cancelled.text).toBe(200);
+                const after = (await t.request(`/api/orders/${replacement.id}`, { apiKey: store.admin })).body.data;
+                expect(after).toMatchObject({ status: 'cancelled', refundedAmount: after.capturedAmount });
+                continue;
+              }
               if (ex.exchangeDifference > 0) {
                 replacement = await pay(store, { id: replacement.id, paymentIntentId: replacement.paymentIntentId, grandTotal: ex.exchangeDifference });
               }
@@ -264,7 +317,15 @@ describe('conservation over random orders (gift cards, store credit, edits), ret
               expect((await setStatus(store, replacement.id, 'processing')).status).toBe(200);
               expect((await t.request(`/api/orders/${replacement.id}/fulfillments`, { apiKey: store.admin, body: {} })).status).toBe(201);
               fulfilled[c.out]! += c.outQty;
-              replacements.push(replacement.id);
+              if (c.after === 'refund') {
+                const destination = c.toCredit && !order.guest ? 'store_credit' : 'original_payment';
+                const res = await t.request(`/api/orders/${replacement.id}/refunds`, {
+                  apiKey: store.admin,
+                  body: { lines: replacement.lineItems.map((l: any) => ({ lineItemId: l.lineItemId, quantity: l.quantity })), destination },
+                });
+                expect(res.status, res.text).toBe(201);
+                expect(res.body.data).toMatchObject({ status: 'succeeded', amount: replacement.grandTotal });
+              }
               continue;
             }
             if (c.kind === 'refund') {
@@ -296,7 +357,7 @@ describe('conservation over random orders (gift cards, store credit, edits), ret
               expect((await moveReturn(store, id, 'close')).status).toBe(200);
               continue;
             }
-            const refunded = await moveReturn(store, id, 'refund', { method: c.credit ? 'store_credit' : 'original_payment' });
+            const refunded = await moveReturn(store, id, 'refund', { method: c.credit && !order.guest ? 'store_credit' : 'original_payment' });
             if (line.refunded + c.qty > line.quantity) {
               // A plain refund already took these units: the refund rules refuse, the return stays received.
               expect(refunded.status, refunded.text).toBe(422);
@@ -314,10 +375,14 @@ describe('conservation over random orders (gift cards, store credit, edits), ret
           let net = 0;
           for (const id of replacements) {
             const got = (await t.request(`/api/orders/${id}`, { apiKey: store.admin })).body.data;
-            expect(got.capturedAmount).toBe(got.grandTotal);
-            expect(got.refundedAmount).toBe(0);
+            // Shipped: paid in full; cancelled: its credit refunded; refunded: all of it.
+            if (got.status === 'cancelled') expect(got.refundedAmount).toBe(got.capturedAmount);
+            else {
+              expect(got.capturedAmount).toBe(got.grandTotal);
+              expect([0, got.grandTotal]).toContain(got.refundedAmount);
+            }
             captured += got.capturedAmount;
-            net += got.capturedAmount;
+            net += got.capturedAmount - got.refundedAmount;
           }
           for (const o of orders) {
             const got = (await t.request(`/api/orders/${o.id}`, { apiKey: store.admin })).body.data;
@@ -374,8 +439,22 @@ describe('conservation over random orders (gift cards, store credit, edits), ret
         // Always tried besides the random runs: a card paying part of an order whose total an edit then raises.
         // And an exchange for a pricier item in a store whose prices include tax.
         examples: [
-          [[{ kind: 'order', qty: [1, 1], card: 700, credit: 0, edit: 4 }], [1000, 1000], { rateBps: 825, inclusive: false }],
-          [[{ kind: 'exchange', order: 0, line: 0, qty: 1, out: 1, outQty: 2, end: 'exchange', restock: true }], [1200, 3000], { rateBps: 2000, inclusive: true }],
+          [[{ kind: 'order', qty: [1, 1], card: 700, credit: 0, edit: 4, guest: false }], [1000, 1000], { rateBps: 825, inclusive: false }],
+          [
+            [{ kind: 'exchange', order: 0, line: 0, qty: 1, out: 1, outQty: 2, end: 'exchange', restock: true, after: 'ship', toCredit: false }],
+            [1200, 3000],
+            { rateBps: 2000, inclusive: true },
+          ],
+          // A guest's exchange whose replacement is refunded, then one that is cancelled with its difference unpaid.
+          [
+            [
+              { kind: 'order', qty: [1, 1], card: 0, credit: 0, edit: 0, guest: true },
+              { kind: 'exchange', order: 1, line: 0, qty: 1, out: 1, outQty: 1, end: 'exchange', restock: true, after: 'refund', toCredit: false },
+              { kind: 'exchange', order: 1, line: 1, qty: 1, out: 0, outQty: 3, end: 'exchange', restock: true, after: 'cancel', toCredit: false },
+            ],
+            [1200, 900],
+            { rateBps: 825, inclusive: false },
+          ],
         ],
       },
     );

@@ -1,7 +1,8 @@
 // Refunds after an exchange, and payment status always derived from the payment records:
 //   - a replacement order (paid by the exchange credit, plus a charged difference) can be refunded:
 //     what the provider charged goes back through the provider first, the exchange credit after
-//     it, as store credit (a guest has no account: 422 for that part);
+//     it, back through the original order's payment (guests and customers alike), or all of it as
+//     store credit when the refund asks for destination store_credit (a customer only);
 //   - a refund paid out as store credit, and the credit an exchange carries onto its replacement,
 //     are recorded on the payments they came from, so paymentStatus (derived from the payments)
 //     matches the order's amounts after any mix of refunds.
@@ -28,9 +29,12 @@ async function creditBalance(customerId: string): Promise<number> {
   const account = await t.app.db.storeCreditAccount.findFirst({ where: { customerId, currency: 'USD' } });
   return Number(account?.balance ?? 0n);
 }
-function refund(orderId: string, lineItemId: string, quantity: number) {
-  return t.request(`/api/orders/${orderId}/refunds`, { apiKey: store.admin, body: { lines: [{ lineItemId, quantity }] } });
+function refund(orderId: string, lineItemId: string, quantity: number, extra: Record<string, unknown> = {}) {
+  return t.request(`/api/orders/${orderId}/refunds`, { apiKey: store.admin, body: { lines: [{ lineItemId, quantity }], ...extra } });
 }
+/** The provider's refunds of a payment of the original order that carry the replacement's refund (paybacks of its exchange credit). */
+const paybacks = (replacementId: string, original: any) =>
+  providerRefunds(replacementId).filter((c) => original.payments.some((p: any) => p.id === c.input.paymentId && p.provider !== 'exchange_credit'));
 
 /** Ships `order`, exchanges its first unit for `quantity` of `outbound`, pays a positive difference; answers the replacement. */
 async function exchanged(order: any, outbound: string, quantity: number): Promise<{ replacement: any; credit: number; difference: number }> {
@@ -48,7 +52,7 @@ async function exchanged(order: any, outbound: string, quantity: number): Promis
 }
 
 describe('refunding a replacement order', () => {
-  it('in full: the charged difference goes back through the provider, the exchange credit as store credit', async () => {
+  it("in full: the charged difference goes back through the provider, the exchange credit through the original order's payment", async () => {
     const shopper = await t.signIn('customer');
     const cheap = await product(store, { price: 1000, stock: 5 });
     const dear = await product(store, { price: 2500, stock: 5 });
@@ -56,17 +60,40 @@ describe('refunding a replacement order', () => {
     const { replacement, credit, difference } = await exchanged(order, dear, 1);
     expect(difference).toBeGreaterThan(0);
     const before = await creditBalance(order.customerId);
+    const originalBefore = await getOrder(order.id);
     const res = await refund(replacement.id, replacement.lineItems[0].lineItemId, 1);
     expect(res.status, res.text).toBe(201);
-    expect(res.body.data).toMatchObject({ amount: replacement.grandTotal, status: 'succeeded' });
-    expect(providerRefunds(replacement.id).reduce((sum, c) => sum + c.input.amount, 0)).toBe(difference);
-    expect(await creditBalance(order.customerId)).toBe(before + credit);
+    expect(res.body.data).toMatchObject({ amount: replacement.grandTotal, status: 'succeeded', destination: 'original_payment' });
+    // Two provider refunds carry the replacement's refund: the difference on its own payment, the credit on the original's.
+    expect(providerRefunds(replacement.id).reduce((sum, c) => sum + c.input.amount, 0)).toBe(difference + credit);
+    expect(paybacks(replacement.id, originalBefore).map((c) => c.input.amount)).toEqual([credit]);
+    expect(await creditBalance(order.customerId)).toBe(before);
     const after = await getOrder(replacement.id);
     expect(after).toMatchObject({ paymentStatus: 'refunded', refundedAmount: replacement.grandTotal });
     expect(after.payments.map((p: any) => [p.provider, p.status, p.refundedAmount]).sort()).toEqual([
       ['exchange_credit', 'refunded', credit],
       ['offline', 'refunded', difference],
     ]);
+    // The original's payment counted the credit when it left (the exchange): its records do not move again.
+    const original = await getOrder(order.id);
+    expect(original).toMatchObject({ refundedAmount: originalBefore.refundedAmount, paymentStatus: originalBefore.paymentStatus });
+    expect(original.payments).toEqual(originalBefore.payments);
+  });
+
+  it("with destination store_credit: all of it as the customer's store credit, no provider call", async () => {
+    const shopper = await t.signIn('customer');
+    const cheap = await product(store, { price: 1000, stock: 5 });
+    const dear = await product(store, { price: 2500, stock: 5 });
+    const order = await ship(store, await customerOrder(t, shopper.token, [{ entityId: cheap }]));
+    const { replacement, credit, difference } = await exchanged(order, dear, 1);
+    const before = await creditBalance(order.customerId);
+    const calls = providerRefunds(replacement.id).length;
+    const res = await refund(replacement.id, replacement.lineItems[0].lineItemId, 1, { destination: 'store_credit' });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.data).toMatchObject({ amount: credit + difference, status: 'succeeded', destination: 'store_credit' });
+    expect(providerRefunds(replacement.id)).toHaveLength(calls);
+    expect(await creditBalance(order.customerId)).toBe(before + credit + difference);
+    expect(await getOrder(replacement.id)).toMatchObject({ paymentStatus: 'refunded', refundedAmount: replacement.grandTotal });
   });
 
   it('in part: the provider-charged difference is given back before the exchange credit', async () => {
@@ -76,30 +103,39 @@ describe('refunding a replacement order', () => {
     const order = await ship(store, await customerOrder(t, shopper.token, [{ entityId: cheap }]));
     const { replacement, credit, difference } = await exchanged(order, dear, 2);
     const before = await creditBalance(order.customerId);
+    const originalBefore = await getOrder(order.id);
     const res = await refund(replacement.id, replacement.lineItems[0].lineItemId, 1);
     expect(res.status, res.text).toBe(201);
     const amount = res.body.data.amount as number;
     expect(amount).toBeLessThanOrEqual(difference);
     expect(providerRefunds(replacement.id).reduce((sum, c) => sum + c.input.amount, 0)).toBe(amount);
-    expect(await creditBalance(order.customerId)).toBe(before);
-    // The second unit: the rest of the difference by provider, the credit as store credit.
+    expect(paybacks(replacement.id, originalBefore)).toEqual([]);
+    // The second unit: the rest of the difference by provider, the credit through the original order's payment.
     const rest = await refund(replacement.id, replacement.lineItems[0].lineItemId, 1);
     expect(rest.status, rest.text).toBe(201);
-    expect(providerRefunds(replacement.id).reduce((sum, c) => sum + c.input.amount, 0)).toBe(difference);
-    expect(await creditBalance(order.customerId)).toBe(before + credit);
+    expect(providerRefunds(replacement.id).reduce((sum, c) => sum + c.input.amount, 0)).toBe(difference + credit);
+    expect(paybacks(replacement.id, originalBefore).map((c) => c.input.amount)).toEqual([credit]);
+    expect(await creditBalance(order.customerId)).toBe(before);
     expect(await getOrder(replacement.id)).toMatchObject({ paymentStatus: 'refunded', refundedAmount: replacement.grandTotal });
   });
 
-  it("a guest's replacement: the exchange-credit part is refused with 422 (no account to credit), nothing written", async () => {
+  it("a guest's replacement: the exchange credit goes back through the original order's payment", async () => {
     const cheap = await product(store, { price: 1000, stock: 5 });
     const same = await product(store, { price: 1000, stock: 5 });
     const order = await shippedOrder(store, [{ entityId: cheap }]);
-    const { replacement } = await exchanged(order, same, 1);
+    const { replacement, credit } = await exchanged(order, same, 1);
+    const originalBefore = await getOrder(order.id);
     const res = await refund(replacement.id, replacement.lineItems[0].lineItemId, 1);
-    expect(res.status, res.text).toBe(422);
-    expect(res.body.error.details[0].field).toBe('amount');
-    expect(await getOrder(replacement.id)).toMatchObject({ paymentStatus: 'paid', refundedAmount: 0 });
-    expect(await t.app.db.orderRefund.count({ where: { orderId: replacement.id } })).toBe(0);
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.data).toMatchObject({ amount: credit, status: 'succeeded', destination: 'original_payment' });
+    const calls = providerRefunds(replacement.id);
+    expect(calls.map((c) => [c.input.paymentId, c.input.providerReference, c.input.amount])).toEqual([
+      [originalBefore.payments[0].id, originalBefore.payments[0].providerReference, credit],
+    ]);
+    expect(await getOrder(replacement.id)).toMatchObject({ paymentStatus: 'refunded', refundedAmount: credit });
+    // A guest's store credit is not asked for: still 422.
+    const refused = await refund(replacement.id, replacement.lineItems[0].lineItemId, 1, { destination: 'store_credit' });
+    expect(refused.status, refused.text).toBe(422);
   });
 });
 

@@ -2885,7 +2885,7 @@ export interface paths {
         put?: never;
         /**
          * Refund order lines
-         * @description A line above quantity − refundedQuantity is 422. The amount is derived from the order's own unit prices, discounts and taxes (shipping is refunded with shipping: true, what is left of it, tax included) and never exceeds what was captured (409 when nothing is left to refund). Past the operator's daily cap (policies.refundDailyCap, in the organization's timezone) the refund is 403. The refund stays pending while it can be undone (policies.refundUndoWindowMinutes, default 15), then goes through the payment adapter with the refund id as idempotency key. reason: at most 500 characters.
+         * @description A line above quantity − refundedQuantity is 422. The amount is derived from the order's own unit prices, discounts and taxes (shipping is refunded with shipping: true, what is left of it, tax included) and never exceeds what was captured (409 when nothing is left to refund). Past the operator's daily cap (policies.refundDailyCap, in the organization's timezone) the refund is 403. The refund stays pending while it can be undone (policies.refundUndoWindowMinutes, default 15), then goes through the payment adapter with the refund id as idempotency key. reason: at most 500 characters. A replacement order's exchange credit (an exchange's returned goods' value) goes back through the original order's payment (guests always; store credit only with destination: store_credit).
          *
          *     Requires permission orders:update.
          *
@@ -27049,6 +27049,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description original_payment (default): the payments the order was paid with — a replacement order's exchange credit goes back through the original order's payment; store_credit: the whole refund as the customer's store credit (a guest order is 422) */
+                    destination?: components["schemas"]["RefundDestination"];
                     /** @description [{ lineItemId, quantity }]; may be empty when shipping is true */
                     lines: {
                         /** Format: uuid */

@@ -1,6 +1,7 @@
-// Taking back the cards a gift-card line issued when the line is refunded or its order cancelled.
-// Rule: a card whose balance is untouched (only its `issue` entry: never redeemed, adjusted or
-// credited) is revoked — disabled, its balance zeroed by an `adjust` entry, `revokedAt` and the
+// Taking back the cards a gift-card line issued when the line is refunded or its order cancelled
+// (and giving them back when that refund is undone or fails at the provider: restoreForUndoneRefund).
+// Rule: a card whose balance is untouched (its initial balance, never redeemed, credited or
+// expired; adjustments that net to nothing, like a revocation undone, do not count) is revoked — disabled, its balance zeroed by an `adjust` entry, `revokedAt` and the
 // refund recorded —; when the cards to take back include one that was used, the refund or cancel
 // is refused with 422 GIFT_CARD_ALREADY_USED and nothing changes (the caller's transaction rolls
 // back). Runs inside the refund's or cancel's transaction, under the order lock they hold.
@@ -17,9 +18,15 @@ interface RevokeLine {
   refundedQuantity: number;
 }
 
+/**
+ * Never spent: its balance is its initial value and it was never redeemed, credited or expired.
+ * `adjust` entries that net to nothing (the balance check) do not count: a revocation and the
+ * restoration of an undone or failed refund are such a pair, and the card must stay revocable
+ * after them (a retried refund takes it back again).
+ */
 async function untouched(tx: Tx, card: GiftCard): Promise<boolean> {
   if (card.balance !== card.initialBalance) return false;
-  return (await tx.giftCardEntry.count({ where: { giftCardId: card.id, kind: { not: 'issue' } } })) === 0;
+  return (await tx.giftCardEntry.count({ where: { giftCardId: card.id, kind: { notIn: ['issue', 'adjust'] } } })) === 0;
 }
 
 /**
@@ -79,13 +86,21 @@ export async function revokeForCancel(tx: Tx, organizationId: string, lines: Rev
   return revoked;
 }
 
-/** An undone refund gives its line the cards it revoked back (balance restored, enabled again). */
-export async function restoreForUndoneRefund(tx: Tx, organizationId: string, refundId: string): Promise<number> {
+/**
+ * An undone refund — or one the provider refused with nothing of it paid out (orders/refunds.ts
+ * settleRefund, payments/refunds.ts refundEvent) — gives its line the cards it revoked back:
+ * enabled again, the balance the revocation zeroed restored by an `adjust` entry (so no entry
+ * leaves a negative balance). Revoking at refund time and restoring on failure, rather than
+ * revoking only once the money has gone, keeps a card unspendable for the whole time its money
+ * may be on its way back to the buyer. A retry of the refund revokes them again (refused, 422,
+ * if one was spent meanwhile).
+ */
+export async function restoreForUndoneRefund(tx: Tx, organizationId: string, refundId: string, note = `refund ${refundId} undone`): Promise<number> {
   const cards = await tx.giftCard.findMany({ where: { organizationId, revokedByRefundId: refundId }, orderBy: { id: 'asc' }, select: { id: true } });
   for (const { id } of cards) {
     const card = await lockCardById(tx, organizationId, id);
     if (!card) continue;
-    const back = await moveCard(tx, card, { organizationId, kind: 'adjust', amount: card.initialBalance - card.balance, note: `refund ${refundId} undone` });
+    const back = await moveCard(tx, card, { organizationId, kind: 'adjust', amount: card.initialBalance - card.balance, note });
     await tx.giftCard.update({ where: { id: back.id }, data: { status: 'active', disabledAt: null, revokedAt: null, revokedByRefundId: null } });
   }
   return cards.length;

@@ -2,7 +2,10 @@
 // them in its own transaction before the payment provider is called, so the provider charges only
 // what they leave; each tender becomes a `payments` row (provider `gift_card` or `store_credit`,
 // captured at once) beside the provider's. Refunds give money back to these tenders first (see
-// planTenderRefund), then to the provider.
+// planTenderRefund), then to the provider. The exchange credit of a replacement order (returns/
+// exchange.ts) is planned here too, last, but it is not paid back here: it goes back through the
+// original order's payments it came from (payments/exchange-credit.ts, run by payments/refunds.ts
+// refundOrder), or as store credit when the refund's destination is store credit.
 //
 // Order of tenders: gift cards, then store credit, then the provider for the rest. Several gift
 // cards are redeemed in the order of their code hashes (not the order given): every checkout locks
@@ -160,10 +163,19 @@ const LEDGER = [GIFT_CARD_PROVIDER, STORE_CREDIT_PROVIDER, EXCHANGE_CREDIT_PROVI
  * How much of a refund goes back to the order's ledger payments. Gift cards first, then store
  * credit, each oldest first, up to what each has not given back yet; then the provider's
  * captures; last the exchange credit of a replacement order (returns/exchange.ts), which goes
- * back as store credit — so a partial refund of an exchange that cost the customer extra returns
- * the money they paid by card before the credit. Reads only; applyTenderRefund moves the money.
+ * back through the original order's payments (payments/exchange-credit.ts) — so a partial refund
+ * of an exchange that cost the customer extra returns the money they paid by card for the
+ * difference before the credit. A refund pinned to one payment (`pinnedPaymentId`: a cancelled
+ * replacement order's exchange credit) takes only that payment. Reads only; applyTenderRefund
+ * moves the gift-card and store-credit parts, refundOrder the exchange-credit parts.
  */
-export async function planTenderRefund(tx: Tx, orderId: string, amount: bigint): Promise<TenderRefundPart[]> {
+export async function planTenderRefund(tx: Tx, orderId: string, amount: bigint, pinnedPaymentId: string | null = null): Promise<TenderRefundPart[]> {
+  if (pinnedPaymentId) {
+    const pinned = await tx.payment.findFirst({ where: { id: pinnedPaymentId, orderId, status: { notIn: ['failed', 'voided'] } } });
+    if (!pinned || LEDGER.indexOf(pinned.provider) < 0) return [];
+    const open = pinned.capturedAmount - pinned.refundedAmount;
+    return open > 0n ? [{ paymentId: pinned.id, provider: pinned.provider, amount: smaller(open, amount) }] : [];
+  }
   const payments = await tx.payment.findMany({ where: { orderId, status: { notIn: ['failed', 'voided'] } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
   const rank = (p: Payment) => LEDGER.indexOf(p.provider);
   const tenders = payments.filter((p) => rank(p) >= 0 && rank(p) < 2).sort((a, b) => rank(a) - rank(b));
@@ -185,9 +197,11 @@ export async function planTenderRefund(tx: Tx, orderId: string, amount: bigint):
 
 /**
  * Gives `amount` of one tender payment back to where it came from: the gift card it redeemed (a
- * `refund_credit` entry) or the customer's store credit. Refunds and cancellation share it.
+ * `refund_credit` entry) or the customer's store credit. Refunds, cancellation and the way back
+ * of an exchange credit (payments/exchange-credit.ts, when the original order was paid by a card
+ * or store credit) share it.
  */
-async function creditTenderBack(
+export async function creditTenderBack(
   tx: Tx,
   order: { organizationId: string; orderId: string; currency: string; customerId: string | null },
   payment: Pick<Payment, 'id' | 'provider'>,
@@ -200,8 +214,8 @@ async function creditTenderBack(
     await creditGiftCard(tx, { organizationId: order.organizationId, giftCardId: entry.giftCardId, amount, orderId: order.orderId, paymentId: payment.id, note: why.note });
     return;
   }
-  // Store credit, and an exchange credit (returned goods' value carried onto a replacement order:
-  // it goes back as store credit, the way the customer chose a swap over their money).
+  // An exchange credit is never given back here: it goes back through the original order's payments.
+  if (payment.provider !== STORE_CREDIT_PROVIDER) throw new Error(`${payment.provider} payment ${payment.id} is not a gift card or store credit`);
   if (!order.customerId) throw new Error(`${payment.provider} payment ${payment.id} of an order without a customer`);
   await creditStoreCredit(tx, {
     organizationId: order.organizationId,
@@ -214,7 +228,7 @@ async function creditTenderBack(
   });
 }
 
-/** Puts the planned parts back (ledger credits) and records them on the payments and the refund. */
+/** Puts the planned gift-card and store-credit parts back (ledger credits) and records them on the payments and the refund. */
 export async function applyTenderRefund(
   tx: Tx,
   input: { organizationId: string; orderId: string; refundId: string; currency: string; customerId: string | null; parts: readonly TenderRefundPart[] },

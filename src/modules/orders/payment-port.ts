@@ -19,8 +19,9 @@ export interface CancellingOrder {
 
 export interface OrderPaymentPort {
   /**
-   * Voids the payments of a cancelling order that collected nothing, and gives its gift-card and
-   * store-credit payments back to their card and account; null when it has no payment records.
+   * Voids the payments of a cancelling order that collected nothing, gives its gift-card and
+   * store-credit payments back to their card and account, and a replacement order's exchange
+   * credit back through a refund to the original order's payment; null when it has no payment records.
    */
   voidOnCancel(tx: Tx, ctx: OrdersCtx, order: CancellingOrder): Promise<{ afterCommit: Array<() => Promise<void>>; paymentStatus: PaymentStatus } | null>;
   /** Schedules the capture of the remaining authorization when the store captures on fulfilment. */

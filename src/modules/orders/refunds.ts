@@ -12,6 +12,21 @@
 // allocation per payment, idempotency key <payment>:refund:<refund>:<attempt>) only once the undo
 // window has passed — `settleRefund`, run by the `orders/settle-refund` job at the deadline, or at
 // once when the window is 0 — so an undo never has to claw back a refund already paid out.
+//
+// Exchange credit (issue 27). A replacement order (returns/exchange.ts) is paid in part or in full
+// by an `exchange_credit` payment: money the customer paid on the original order. The rule for
+// where that part of a refund goes is the refund's destination, for guests and customers alike:
+//   - original_payment (the default, and the only one a guest has): back through the original
+//     order's payment(s) it came from — a provider refund of the original's card, or a credit back
+//     to the gift card / store credit that paid it (payments/exchange-credit.ts) — under this
+//     refund's rules (daily cap, undo window, settlement, retry);
+//   - store_credit (a customer only): the whole refund as store credit, as for any order.
+// Cancelling a replacement order gives its exchange credit back the same way: a refund of the
+// credit pinned to that payment (`OrderRefund.paymentId`; refundExchangeCreditOnCancel).
+//
+// Gift cards a refund took back (gift-cards/revoke.ts) are given back when nothing of the refund
+// was paid out in the end (the provider refused it): the refund failed, the buyer keeps the money
+// and the cards; a retry takes them back again.
 import type { Db, Tx } from '../../db/client.js';
 import { AppError, conflict, forbidden, notFound, validationFailed } from '../../errors.js';
 import type { Logger } from '../../logger.js';
@@ -27,6 +42,7 @@ import { inTransaction } from './tx.js';
 import { restoreRefunded } from './refund-restore.js';
 import { applyTenderRefund, planTenderRefund } from '../gift-cards/tenders.js';
 import { restoreForUndoneRefund, revokeForRefund } from '../gift-cards/revoke.js';
+import { EXCHANGE_CREDIT_PROVIDER } from '../gift-cards/tenders.js';
 import { refundView, type RefundView } from './views.js';
 
 /**
@@ -49,9 +65,10 @@ export interface RefundInput {
   reason?: string | null;
   /**
    * Where the money goes when the refund settles (returns, issue 27): the original payment (the
-   * provider, the default) or the customer's store credit (a guest order has none: 422).
+   * provider, the default; a replacement order's exchange credit goes back through the original
+   * order's payments) or the customer's store credit (a guest order has none: 422).
    */
-  destination?: RefundDestination;
+  destination?: RefundDestination | null;
 }
 
 export type RefundDestination = 'original_payment' | 'store_credit';
@@ -179,12 +196,16 @@ export async function writeRefund(
     reason: string | null;
     lines: Array<{ lineId: string; quantity: number; amount: number }>;
     destination?: 'original_payment' | 'store_credit';
+    /** The one payment the refund gives back (a cancelled replacement order's exchange credit). */
+    paymentId?: string | null;
+    /** false: not counted against a cap when written (the system cancelling an order has none). */
+    cap?: boolean;
   },
 ) {
   const { amount, shippingAmount } = input;
   const now = new Date();
   const day = calendarDay(now, settings.timezone);
-  if (settings.refundDailyCap !== null) {
+  if (settings.refundDailyCap !== null && input.cap !== false) {
     await tx.$executeRaw`select pg_advisory_xact_lock(hashtextextended(${`refund-cap:${ctx.organization.id}:${operator.id}`}, 0))`;
     const used = await usedToday(tx, ctx.organization.id, operator.id, day);
     if (used + amount > settings.refundDailyCap) {
@@ -196,7 +217,6 @@ export async function writeRefund(
       });
     }
   }
-  if ((input.destination ?? 'original_payment') === 'original_payment') await refuseGuestExchangeCredit(tx, order.id, amount);
   const created = await tx.orderRefund.create({
     data: {
       organizationId: ctx.organization.id,
@@ -209,6 +229,7 @@ export async function writeRefund(
       operatorKind: operator.kind,
       operatorDay: day,
       destination: input.destination ?? 'original_payment',
+      paymentId: input.paymentId ?? null,
       undoDeadline: new Date(now.getTime() + settings.refundUndoWindowMinutes * 60_000),
       createdAt: now,
       lines: { create: input.lines.map((l) => ({ lineId: l.lineId, quantity: l.quantity, amount: BigInt(l.amount) })) },
@@ -221,24 +242,51 @@ export async function writeRefund(
 }
 
 /**
- * The exchange credit of a replacement order goes back as store credit (gift-cards/tenders.ts
- * planTenderRefund); a guest has no account to credit, so a guest's refund may take only what
- * the provider charged and the other tenders (422 past it): the rest is the original order's
- * money, refunded there.
+ * Cancelling a replacement order (an order move to cancelled, through the payments' order port)
+ * gives its exchange credit back: a refund of what is left of the exchange_credit payment (never
+ * more than is left of the order's capture), pinned to that payment, destination the original
+ * payment (see the header), written in the cancel's transaction under the refund rules — the
+ * cancelling operator's daily cap (403 refuses the cancel; the system cancelling after a failed
+ * payment has no cap), the undo window, then settlement. The original order gets a note on its
+ * timeline naming the cancelled replacement and the refund; its return stays `exchanged` (the
+ * goods did come back and the exchange did settle; only the replacement is undone). Answers the
+ * refund, or null when the order has no exchange credit left.
  */
-async function refuseGuestExchangeCredit(tx: Tx, orderId: string, amount: number): Promise<void> {
-  const order = await tx.order.findUniqueOrThrow({ where: { id: orderId }, select: { customerId: true } });
-  if (order.customerId) return;
-  const parts = await planTenderRefund(tx, orderId, BigInt(amount));
-  const credit = parts.filter((p) => p.provider === 'exchange_credit').reduce((sum, p) => sum + Number(p.amount), 0);
-  if (credit > 0) {
-    throw validationFailed([
-      {
-        field: 'amount',
-        message: `${credit} of this refund is the exchange credit of a guest order, which goes back as store credit and a guest has none: refund at most ${amount - credit} here`,
+export async function refundExchangeCreditOnCancel(tx: Tx, ctx: OrdersCtx, order: { id: string; currency: string }): Promise<{ id: string; amount: number } | null> {
+  const credit = await tx.payment.findFirst({ where: { orderId: order.id, provider: EXCHANGE_CREDIT_PROVIDER, status: { notIn: ['failed', 'voided'] } } });
+  if (!credit) return null;
+  // The order's amounts as they are now (the cancel's own tender returns may have moved them).
+  const current = await tx.order.findUniqueOrThrow({ where: { id: order.id }, select: { number: true, capturedAmount: true, refundedAmount: true } });
+  const pendingOnCredit = await tx.orderRefund.aggregate({ where: { orderId: order.id, paymentId: credit.id, status: 'pending' }, _sum: { amount: true } });
+  const open = toNumber(credit.capturedAmount) - toNumber(credit.refundedAmount) - toNumber(pendingOnCredit._sum.amount ?? 0n);
+  const amount = Math.min(open, toNumber(current.capturedAmount) - toNumber(current.refundedAmount));
+  if (amount <= 0) return null;
+  const actor = actorRecord(ctx);
+  const operator = actor.id ? { id: actor.id, kind: actor.kind } : { id: 'system', kind: 'system' };
+  const settings = await orgSettings(tx, ctx.organization.id);
+  const created = await writeRefund(tx, ctx, order, settings, operator, {
+    amount,
+    shippingAmount: 0,
+    reason: "order cancelled: its exchange credit goes back to the original order's payment",
+    lines: [],
+    destination: 'original_payment',
+    paymentId: credit.id,
+    cap: actor.id !== null,
+  });
+  const returnId = credit.providerReference?.startsWith('return:') ? credit.providerReference.slice('return:'.length) : null;
+  const ret = returnId ? await tx.orderReturn.findFirst({ where: { id: returnId, organizationId: ctx.organization.id }, select: { orderId: true } }) : null;
+  if (ret) {
+    await tx.orderNote.create({
+      data: {
+        organizationId: ctx.organization.id,
+        orderId: ret.orderId,
+        body: `Replacement order ${current.number} of exchange ${returnId} was cancelled: its exchange credit of ${amount} ${order.currency} (minor units) goes back to this order's payment (refund ${created.id}).`,
+        authorId: operator.id === 'system' ? null : operator.id,
+        authorKind: operator.kind,
       },
-    ]);
+    });
   }
+  return { id: created.id, amount };
 }
 
 /**
@@ -385,19 +433,24 @@ export async function settleRefund(deps: SettleDeps, organizationId: string, ref
     // this transaction and only once the provider's part succeeded (so a retry plans them again
     // from the same balances); the provider's payments refund the rest (payments/refunds.ts),
     // and no provider is called when the tenders take it all.
-    const tenderParts = await planTenderRefund(tx, order.id, refund.amount);
+    // A replacement order's exchange credit goes back through the original order's payments: its
+    // parts are planned and paid with the provider's (payments/refunds.ts refundOrder).
+    const tenderParts = await planTenderRefund(tx, order.id, refund.amount, refund.paymentId);
+    const ledgerParts = tenderParts.filter((p) => p.provider !== EXCHANGE_CREDIT_PROVIDER);
+    const creditParts = tenderParts.filter((p) => p.provider === EXCHANGE_CREDIT_PROVIDER);
     const toProvider = refund.amount - tenderParts.reduce((sum, p) => sum + p.amount, 0n);
     const result =
-      toProvider === 0n
+      toProvider === 0n && !creditParts.length
         ? ({ ok: true } as const)
         : await refundOrder(
             tx,
             { payments: deps.payments, ctx: { organization: { id: organizationId } as never, actor: null, requestId: `refund:${refund.id}` } },
             { ...refund, amount: toProvider },
             { refundId: refund.id, orderId: order.id, orderNumber: order.number },
+            creditParts,
           );
     if (result.ok) {
-      await applyTenderRefund(tx, { organizationId, orderId: order.id, refundId: refund.id, currency: refund.currency, customerId: order.customerId, parts: tenderParts });
+      await applyTenderRefund(tx, { organizationId, orderId: order.id, refundId: refund.id, currency: refund.currency, customerId: order.customerId, parts: ledgerParts });
       await tx.orderRefund.update({
         where: { id: refund.id },
         data: { status: 'succeeded', providerRefundId: await providerRefundIdOf(tx, refund.id), failureReason: null, settledAt: new Date() },
@@ -406,9 +459,13 @@ export async function settleRefund(deps: SettleDeps, organizationId: string, ref
       return 'succeeded';
     }
     deps.logger.warn({ refundId, orderId: order.id, code: result.code }, `refund refused by the payment provider: ${result.message}`);
-    // Nothing paid out: the order's amounts and quantities are as before the refund. (A refund
-    // split over several payments that paid out part keeps them: its retry pays the rest.)
-    if ((await paidOutPart(tx, refund.id)) === 0) await restoreRefunded(tx, refund);
+    // Nothing paid out: the order's amounts and quantities are as before the refund, and the gift
+    // cards it took back are live again (gift-cards/revoke.ts). (A refund split over several
+    // payments that paid out part keeps them: its retry pays the rest.)
+    if ((await paidOutPart(tx, refund.id)) === 0) {
+      await restoreRefunded(tx, refund);
+      await restoreForUndoneRefund(tx, organizationId, refund.id, `refund ${refund.id} failed at the provider`);
+    }
     await tx.orderRefund.update({ where: { id: refund.id }, data: { status: 'failed', failureReason: `${result.code}: ${result.message}`, settledAt: new Date() } });
     return 'failed';
   });
@@ -448,6 +505,12 @@ export async function retryRefund(ctx: OrdersCtx, orderId: string, refundId: str
       if (toNumber(order.refundedAmount) + toNumber(refund.amount) > toNumber(order.capturedAmount))
         issues.push({ field: 'amount', message: 'is above what is left of the captured amount' });
       if (issues.length) throw validationFailed(issues);
+      // The gift cards its failure gave back are taken back again (422 if one was spent since).
+      const refundedLines = refund.lines.flatMap((l) => {
+        const line = byId.get(l.lineId);
+        return line ? [{ line, quantity: l.quantity }] : [];
+      });
+      await revokeForRefund(tx, ctx.organization.id, refund.id, refundedLines);
       for (const l of refund.lines) await tx.orderLine.update({ where: { id: l.lineId }, data: { refundedQuantity: { increment: l.quantity } } });
       let shipping = toNumber(refund.shippingAmount);
       if (shipping > 0) {

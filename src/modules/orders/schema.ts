@@ -164,7 +164,8 @@ defineOperation({
     `(shipping is refunded with shipping: true, what is left of it, tax included) and never exceeds what was captured (409 when nothing is left to refund). Past the ` +
     `operator's daily cap (policies.refundDailyCap, in the organization's timezone) the refund is 403. The refund stays pending ` +
     `while it can be undone (policies.refundUndoWindowMinutes, default 15), then goes through the payment adapter with the refund id ` +
-    `as idempotency key. reason: at most ${REFUND_REASON_MAX} characters.`,
+    `as idempotency key. reason: at most ${REFUND_REASON_MAX} characters. A replacement order's exchange credit (an exchange's returned goods' value) goes ` +
+    `back through the original order's payment (guests always; store credit only with destination: store_credit).`,
   rest: { method: 'POST', path: '/orders/:id/refunds', status: 201 },
   access: { permission: PERMISSION.update },
   input: {
@@ -172,6 +173,13 @@ defineOperation({
     lines: z.array(lineInput).max(500).describe('[{ lineItemId, quantity }]; may be empty when shipping is true'),
     shipping: z.boolean().optional().describe("Also refund what is left of the order's shipping lines, tax included"),
     reason: z.string().max(REFUND_REASON_MAX).optional(),
+    destination: z
+      .enum(['original_payment', 'store_credit'])
+      .optional()
+      .describe(
+        "original_payment (default): the payments the order was paid with — a replacement order's exchange credit goes back through the original order's payment; " +
+          "store_credit: the whole refund as the customer's store credit (a guest order is 422)",
+      ),
   },
   refine: (input) => (input.lines.length || input.shipping ? [] : [{ field: 'lines', message: 'must name at least one line, unless shipping is true' }]),
   output: OrderRefundRef,
