@@ -82,6 +82,7 @@ export function createDb(rawUrl: string, options: DbOptions = {}): { db: Db; cou
     };
   });
   const adapter = new PrismaPg(pool, { disposeExternalPool: true });
+  captureTransactionConnections(adapter);
   const counter: SqlCounter = { statements: 0, roundTrips: 0 };
   if (!options.countStatements) {
     const db = new PrismaClient({ adapter });
@@ -106,6 +107,89 @@ export function createDb(rawUrl: string, options: DbOptions = {}): { db: Db; cou
 }
 
 const pools = new WeakMap<object, { pool: pg.Pool; counter: SqlCounter | null; pgbouncer: boolean }>();
+
+/**
+ * The pooled connection an interactive transaction runs on, known to `directTransaction` callers
+ * (db/direct.ts sends their hot statements on it without Prisma's per-statement work). `open`
+ * turns false the moment Prisma sends COMMIT or ROLLBACK (a commit, a rollback, its own timeout),
+ * so a late direct statement is refused instead of running on a connection back in the pool.
+ */
+interface TxConnection {
+  client: pg.PoolClient | null;
+  open: boolean;
+  counter: SqlCounter | null;
+}
+const capturing = new AsyncLocalStorage<TxConnection>();
+const txConnections = new WeakMap<object, TxConnection>();
+
+/**
+ * Lets the adapter tell which connection a transaction started inside `directTransaction` got:
+ * Prisma calls startTransaction in the caller's async context, where the holder waits.
+ */
+function captureTransactionConnections(adapter: PrismaPg): void {
+  const connect = adapter.connect.bind(adapter);
+  adapter.connect = async () => {
+    const driver = await connect();
+    const start = driver.startTransaction.bind(driver);
+    driver.startTransaction = async (isolationLevel) => {
+      const transaction = await start(isolationLevel);
+      const holder = capturing.getStore();
+      // The first transaction of the scope only: a service inside it that opens a transaction of
+      // its own on the root client gets another connection, which is not the holder's.
+      if (holder && !holder.client) {
+        holder.client = (transaction as unknown as { client: pg.PoolClient }).client;
+        holder.open = true;
+        const close = () => {
+          holder.open = false;
+        };
+        const executeRaw = transaction.executeRaw.bind(transaction);
+        transaction.executeRaw = (query) => {
+          if (query.sql === 'COMMIT' || query.sql === 'ROLLBACK') close();
+          return executeRaw(query);
+        };
+        const commit = transaction.commit.bind(transaction);
+        const rollback = transaction.rollback.bind(transaction);
+        transaction.commit = () => (close(), commit());
+        transaction.rollback = () => (close(), rollback());
+      }
+      return transaction;
+    };
+    return driver;
+  };
+}
+
+/**
+ * `db.$transaction(fn, options)`, with the transaction's connection known to db/direct.ts, which
+ * then sends statements on it straight through node-postgres. Inside a transaction already
+ * (db is a transaction client) it nests as $transaction does (a SAVEPOINT on the same connection).
+ */
+export function directTransaction<T>(db: Db | Tx, fn: (tx: Tx) => Promise<T>, options?: { maxWait?: number; timeout?: number }): Promise<T> {
+  const outer = txConnections.get(db);
+  const client = db as Db;
+  if (outer) {
+    return client.$transaction((tx) => {
+      txConnections.set(tx, outer);
+      return fn(tx);
+    }, options);
+  }
+  const entry = pools.get(db);
+  if (!entry) return client.$transaction(fn, options);
+  const holder: TxConnection = { client: null, open: false, counter: entry.counter };
+  return capturing.run(holder, () =>
+    client.$transaction((tx) => {
+      if (holder.client) txConnections.set(tx, holder);
+      return fn(tx);
+    }, options),
+  );
+}
+
+/** Where db/direct.ts sends a statement for `db`: the transaction's own connection, the root client's pool, or nowhere (Prisma then). */
+export function directTarget(db: unknown): { queryable: pg.PoolClient | pg.Pool; counter: SqlCounter | null } | 'closed' | undefined {
+  const connection = txConnections.get(db as object);
+  if (connection) return connection.open && connection.client ? { queryable: connection.client, counter: connection.counter } : 'closed';
+  const entry = pools.get(db as object);
+  return entry ? { queryable: entry.pool, counter: entry.counter } : undefined;
+}
 
 /**
  * The node-postgres pool under a client made by createDb, for the few hot statements that are

@@ -2,11 +2,12 @@
 // entities; the snapshot is the resolved price when one exists), change an item's quantity,
 // remove it. Writes lock the cart row, so they serialize with each other and with checkout, and a
 // checked-out cart refuses changes (409).
-import type { Tx } from '../../db/client.js';
+import { directTransaction, type Tx } from '../../db/client.js';
+import { rawExecute, rawQuery } from '../../db/direct.js';
 import { conflict, forbidden, notFound, validationFailed } from '../../errors.js';
 import { randomUUID } from 'node:crypto';
 import { eventInsertSql, originOf } from '../../events/outbox.js';
-import type { Cart, CartItem } from '../../generated/prisma/client.js';
+import { Prisma, type Cart, type CartItem } from '../../generated/prisma/client.js';
 import { portsOf } from '../checkout/wiring.js';
 import { SELLABLE_COLUMNS, sellableFrom, unsellableIssue, unsellableReason, type Sellable, type SellableRequest, type SellableRow } from '../checkout/sellables.js';
 import type { RequestContext } from '../../context.js';
@@ -79,9 +80,12 @@ export async function createCart(ctx: CartCtx, input: { currency: string; custom
     createdAt: now,
     updatedAt: now,
   };
-  await ctx.db.$executeRaw`
+  await rawExecute(
+    ctx.db,
+    Prisma.sql`
     insert into carts (id, organization_id, currency, customer_id, token_hash, status, created_at, updated_at)
-    values (${row.id}::uuid, ${row.organizationId}::uuid, ${row.currency}, ${row.customerId}, ${row.tokenHash}, 'open', ${now}, ${now})`;
+    values (${row.id}::uuid, ${row.organizationId}::uuid, ${row.currency}, ${row.customerId}, ${row.tokenHash}, 'open', ${now}, ${now})`,
+  );
   return cartView({ ...row, items: [] }, token?.token ?? null);
 }
 
@@ -106,7 +110,7 @@ export async function addCartItem(ctx: CartCtx, cartId: string, input: AddItemIn
   // Four round trips besides BEGIN/COMMIT: the cart lock with the item's catalog row, the cart's
   // items (after the lock), the price, and one write of the item, the cart's updated_at and the
   // event. The answer is built from the rows read and written, not re-read.
-  return ctx.db.$transaction(async (tx) => {
+  return directTransaction(ctx.db, async (tx) => {
     const variantId = input.variantId ?? null;
     // The cart customer's own groups price the item (issue 25): the same price checkout will charge.
     const { cart, sellable, customerGroupIds } = await lockCartWithSellable(tx, ctx, cartId, { entityId: input.entityId, variantId });
@@ -116,7 +120,7 @@ export async function addCartItem(ctx: CartCtx, cartId: string, input: AddItemIn
     if (input.giftCardRecipient && !isGiftCardType(sellable?.entityType))
       throw validationFailed([{ field: 'giftCardRecipient', message: 'only a gift-card product (entity type giftCard) takes a recipient' }]);
 
-    const items = await tx.cartItem.findMany({ where: { cartId: cart.id }, orderBy: CART_INCLUDE.items.orderBy });
+    const items = await cartItems(tx, cart.id);
     const existing = items.find((i) => i.entityId === input.entityId && i.variantId === variantId);
     const quantity = (existing?.quantity ?? 0) + input.quantity;
     if (quantity > MAX_ITEM_QUANTITY) throw validationFailed([{ field: 'quantity', message: `at most ${MAX_ITEM_QUANTITY} units of one item per cart` }]);
@@ -153,7 +157,9 @@ export async function addCartItem(ctx: CartCtx, cartId: string, input: AddItemIn
       item: { ...view, createdAt: view.createdAt.toISOString(), updatedAt: view.updatedAt.toISOString() },
       addedQuantity: input.quantity,
     });
-    await tx.$executeRaw`
+    await rawExecute(
+      tx,
+      Prisma.sql`
       with item as (
         insert into cart_items (id, organization_id, cart_id, entity_id, variant_id, quantity, unit_price_snapshot, gift_card_recipient, created_at, updated_at)
         values (${item.id}::uuid, ${item.organizationId}::uuid, ${item.cartId}::uuid, ${item.entityId}::uuid, ${item.variantId}::uuid, ${item.quantity}, ${item.unitPriceSnapshot},
@@ -163,7 +169,8 @@ export async function addCartItem(ctx: CartCtx, cartId: string, input: AddItemIn
       ),
       touched as (update carts set updated_at = ${now} where id = ${cart.id}::uuid),
       ev as (${event})
-      select 1`;
+      select 1`,
+    );
     const rows = existing ? items.map((i) => (i.id === item.id ? item : i)) : [...items, item];
     // The order CART_INCLUDE reads items in: created, then id.
     rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -178,27 +185,28 @@ async function lockCartWithSellable(
   id: string,
   request: SellableRequest,
 ): Promise<{ cart: LockedCart & { row: Cart }; sellable: Sellable | null; customerGroupIds: string[] }> {
-  const rows = await tx.$queryRaw<
-    Array<
-      SellableRow & {
-        cart_id: string;
-        cart_currency: string;
-        customer_id: string | null;
-        token_hash: string | null;
-        cart_status: string;
-        created_at: Date;
-        updated_at: Date;
-        customer_group_ids: string[] | null;
-      }
-    >
-  >`
+  const rows = await rawQuery<
+    SellableRow & {
+      cart_id: string;
+      cart_currency: string;
+      customer_id: string | null;
+      token_hash: string | null;
+      cart_status: string;
+      created_at: Date;
+      updated_at: Date;
+      customer_group_ids: string[] | null;
+    }
+  >(
+    tx,
+    Prisma.sql`
     select c.id as cart_id, c.currency as cart_currency, c.customer_id, c.token_hash, c.status::text as cart_status, c.created_at, c.updated_at, ${SELLABLE_COLUMNS},
       (select p.customer_group_ids from customers p where p.id = c.customer_id and p.organization_id = ${ctx.organization.id}::uuid) as customer_group_ids
     from carts c
     left join catalog_entities e on e.id = ${request.entityId}::uuid and e.organization_id = ${ctx.organization.id}::uuid
     left join catalog_variants v on v.id = ${request.variantId}::uuid and v.entity_id = e.id
     where c.id = ${id}::uuid and c.organization_id = ${ctx.organization.id}::uuid
-    for update of c`;
+    for update of c`,
+  );
   const r = rows[0];
   if (!r) throw notFound('Cart');
   const cart = { id: r.cart_id, currency: r.cart_currency, customerId: r.customer_id, tokenHash: r.token_hash, status: r.cart_status };
@@ -214,6 +222,16 @@ async function lockCartWithSellable(
     updatedAt: r.updated_at,
   };
   return { cart: { ...cart, row }, sellable: r.entity_id ? sellableFrom(r, request.variantId) : null, customerGroupIds: r.customer_group_ids ?? [] };
+}
+
+/** The cart's items as tx.cartItem.findMany({ where: { cartId }, orderBy: CART_INCLUDE.items.orderBy }) reads them, one statement. */
+async function cartItems(tx: Tx, cartId: string): Promise<CartItem[]> {
+  return rawQuery<CartItem>(
+    tx,
+    Prisma.sql`select id, organization_id as "organizationId", cart_id as "cartId", entity_id as "entityId", variant_id as "variantId", quantity,
+      unit_price_snapshot as "unitPriceSnapshot", gift_card_recipient as "giftCardRecipient", created_at as "createdAt", updated_at as "updatedAt"
+    from cart_items where cart_id = ${cartId}::uuid order by created_at, id`,
+  );
 }
 
 async function findItem(tx: Tx, cartId: string, itemId: string) {

@@ -5,6 +5,8 @@
 // the profile of the order's customer. The items are read in the next statement, after
 // the lock is held, so an item added just before checkout is never missed.
 import type { Tx } from '../../db/client.js';
+import { rawQuery } from '../../db/direct.js';
+import { Prisma } from '../../generated/prisma/client.js';
 import { notFound } from '../../errors.js';
 import { assertCartReachable } from '../carts/access.js';
 import type { CartCtx } from '../carts/service.js';
@@ -40,7 +42,9 @@ interface Row {
 /** Locks the cart of the organization for the rest of the transaction; 404 when absent or unreachable. */
 export async function lockCheckoutCart(tx: Tx, ctx: CartCtx, cartId: string, customerId: string | null = null): Promise<{ cart: CheckoutCart; settings: OrgSettings }> {
   const org = ctx.organization.id;
-  const rows = await tx.$queryRaw<Row[]>`
+  const rows = await rawQuery<Row>(
+    tx,
+    Prisma.sql`
     select c.id, c.currency, c.customer_id, c.token_hash, c.status::text as status, c.shipping_method_id,
       exists (select 1 from shipping_methods m where m.organization_id = ${org}::uuid and m.is_active) as has_shipping_methods,
       (select u.email from users u where u.id = c.customer_id and u.organization_id = ${org}::uuid) as customer_email,
@@ -49,7 +53,8 @@ export async function lockCheckoutCart(tx: Tx, ctx: CartCtx, cartId: string, cus
         where s.organization_id = ${org}::uuid and s."group" = any(${[...ORDER_SETTING_GROUPS]}::text[])) as settings
     from carts c
     where c.id = ${cartId}::uuid and c.organization_id = ${org}::uuid
-    for update of c`;
+    for update of c`,
+  );
   const row = rows[0];
   if (!row) throw notFound('Cart');
   assertCartReachable(ctx, { customerId: row.customer_id, tokenHash: row.token_hash });

@@ -50,7 +50,7 @@ import './hooks.js';
 import { shippingLineRow } from '../shipping/checkout.js';
 import { shippingLineView } from '../shipping/line-view.js';
 import { authorizeOrderPayment, defaultReturnUrl, releaseAuthorization } from '../payments/authorize.js';
-import { paymentView, type PaymentView } from '../payments/records.js';
+import { paymentView, paymentWrittenNow, type PaymentView } from '../payments/records.js';
 import { PAYMENTS_MANAGE } from '../payments/permissions.js';
 import { applyTenders, recordTenderPayments, wantsTenders, type AppliedTender, type TenderContext } from '../gift-cards/tenders.js';
 
@@ -489,17 +489,19 @@ async function runCheckout(ctx: CheckoutCtx, input: CheckoutInput): Promise<Chec
     data: outcome.order,
     meta: { hookErrors, replayed: false },
     payment: written
-      ? paymentView({
-          ...written,
-          capturedAmount: 0n,
-          refundedAmount: 0n,
-          expired: false,
-          failureCode: null,
-          failureMessage: null,
-          captureCount: 0,
-          updatedAt: written.createdAt,
-          nextAction: written.nextAction as Prisma.JsonValue,
-        })
+      ? paymentWrittenNow(
+          paymentView({
+            ...written,
+            capturedAmount: 0n,
+            refundedAmount: 0n,
+            expired: false,
+            failureCode: null,
+            failureMessage: null,
+            captureCount: 0,
+            updatedAt: written.createdAt,
+            nextAction: written.nextAction as Prisma.JsonValue,
+          }),
+        )
       : null,
   };
 }

@@ -5,6 +5,7 @@
 // built here in full (ids, timestamps, defaults), so nothing has to be read back and the views
 // come from the same objects that were written.
 import type { Tx } from '../../db/client.js';
+import { rawQuery } from '../../db/direct.js';
 import type { EventOrigin } from '../../events/outbox.js';
 import { Prisma, type Order, type OrderLine, type OrderShippingLine } from '../../generated/prisma/client.js';
 import type { OrderPayload } from '../orders/views.js';
@@ -97,7 +98,9 @@ export async function writeOrder(tx: Tx, w: OrderWrite, final: boolean): Promise
   const number = final
     ? Prisma.sql`(select ${numberSql(w.numbering.prefix, w.numbering.year, Prisma.sql`value`)} as number from next)`
     : Prisma.sql`(select ${`pending:${o.id}`}::text as number)`;
-  const rows = await tx.$queryRaw<Array<{ number: string }>>`
+  const rows = await rawQuery<{ number: string }>(
+    tx,
+    Prisma.sql`
     with ${final ? Prisma.sql`next as (${counterSql(o.organizationId, w.numbering.year)}),` : Prisma.empty}
     ord as (
       insert into orders (id, organization_id, number, cart_id, customer_id, customer_email, status, payment_status, currency,
@@ -133,7 +136,8 @@ export async function writeOrder(tx: Tx, w: OrderWrite, final: boolean): Promise
     ${w.shippingLines?.length ? Prisma.sql`, ship as (${shippingLinesSql(o.organizationId, o.id, w.shippingLines)})` : Prisma.empty}
     ${w.payment ? Prisma.sql`, pay as (${paymentSql(w.payment)})` : Prisma.empty}
     ${final ? Prisma.sql`, ev as (${eventSql(w.event.origin, w.event.payload, Prisma.sql`ord`)})` : Prisma.empty}
-    select number from ord`;
+    select number from ord`,
+  );
   // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   return rows[0]!.number;
 }
@@ -174,7 +178,9 @@ function shippingLinesSql(organizationId: string, orderId: string, lines: OrderS
 /** After the beforeCommit hooks: the order's real number and its orders.create event, in one statement. */
 export async function assignNumberAndRecord(tx: Tx, w: OrderWrite): Promise<string> {
   const o = w.order;
-  const rows = await tx.$queryRaw<Array<{ number: string }>>`
+  const rows = await rawQuery<{ number: string }>(
+    tx,
+    Prisma.sql`
     with next as (${counterSql(o.organizationId, w.numbering.year)}),
     upd as (
       update orders set number = ${numberSql(w.numbering.prefix, w.numbering.year, Prisma.sql`next.value`)}
@@ -182,7 +188,8 @@ export async function assignNumberAndRecord(tx: Tx, w: OrderWrite): Promise<stri
       returning orders.number
     ),
     ev as (${eventSql(w.event.origin, w.event.payload, Prisma.sql`upd`)})
-    select number from upd`;
+    select number from upd`,
+  );
   // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   return rows[0]!.number;
 }

@@ -13,6 +13,8 @@
 // seen by the second's choice; callers with repeated pairs use reserveMany.
 import { conflict } from '../../errors.js';
 import type { ServiceContext } from '../../db/transaction.js';
+import { rawQuery } from '../../db/direct.js';
+import { Prisma } from '../../generated/prisma/client.js';
 
 export interface ReserveLine {
   entityId: string;
@@ -46,7 +48,9 @@ export async function reserveLines(ctx: ServiceContext, lines: readonly ReserveL
   if (!lines.length) return [];
   if (!distinctStockKeys(lines)) throw new Error('reserveLines: an (entity, variant) pair is named twice; use reserveMany');
   const org = ctx.organization.id;
-  const rows = await ctx.db.$queryRaw<Row[]>`
+  const rows = await rawQuery<Row>(
+    ctx.db,
+    Prisma.sql`
     with req as (
       select r.entity_id, coalesce(r.variant_id::text, '') as variant_key, r.variant_id, r.qty, r.reference, r.warehouse_id, r.idx::int as idx
       from unnest(${lines.map((l) => l.entityId)}::uuid[], ${lines.map((l) => l.variantId)}::uuid[], ${lines.map((l) => l.quantity)}::int[], ${lines.map((l) => l.reference)}::text[],
@@ -83,7 +87,8 @@ export async function reserveLines(ctx: ServiceContext, lines: readonly ReserveL
       (select max(k.on_hand - k.reserved) from locked k where k.entity_id = r.entity_id and k.variant_key = r.variant_key
         and (r.warehouse_id is null or k.warehouse_id = r.warehouse_id))::int as available
     from req r left join upd u on u.idx = r.idx
-    order by r.idx`;
+    order by r.idx`,
+  );
   // The first line nothing could cover; if all could (the UPDATE's re-check cannot refuse a locked
   // row, so this is defensive), the first line left unreserved.
   const missing = rows.find((row) => !row.coverable) ?? rows.find((row) => !row.warehouse_id);

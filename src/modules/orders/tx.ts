@@ -1,7 +1,7 @@
 // Transactions for order writes: generous waits (checkout holds row locks while the payment
 // provider answers), and a retry when PostgreSQL picks the transaction as a deadlock or
 // serialization victim — a concurrency outcome, not the caller's fault, so never a 5xx.
-import type { Db, Tx } from '../../db/client.js';
+import { directTransaction, type Db, type Tx } from '../../db/client.js';
 import { Prisma } from '../../generated/prisma/client.js';
 
 const RETRYABLE_SQLSTATES = new Set(['40P01', '40001']);
@@ -31,7 +31,7 @@ export interface TxOptions {
 export async function inTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>, options: TxOptions = {}): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await db.$transaction(fn, { maxWait: options.maxWait ?? 15_000, timeout: options.timeout ?? 30_000 });
+      return await directTransaction(db, fn, { maxWait: options.maxWait ?? 15_000, timeout: options.timeout ?? 30_000 });
     } catch (error) {
       if (attempt >= ATTEMPTS || !isRetryableConflict(error)) throw error;
     }

@@ -10,7 +10,7 @@ import { validationFailed } from '../../errors.js';
 import { OrderRef } from '../orders/types.js';
 import type { OrderView } from '../orders/views.js';
 import { PAYMENT_STATUSES, type PaymentNextAction } from './provider.js';
-import { paymentView, type PaymentView } from './records.js';
+import { isPaymentWrittenNow, paymentView, type PaymentView } from './records.js';
 
 export const PaymentRecordStatusEnum = defineEnum('PaymentRecordStatus', PAYMENT_STATUSES, 'State of one payment record.', {
   pending: 'Sent to the provider; its confirmation (event) has not arrived',
@@ -92,24 +92,26 @@ export const PaymentRef = builder.objectRef<PaymentView>('Payment').implement({
       type: [PaymentEventRef],
       description: 'Provider events received for this payment, oldest first',
       resolve: (p, _args, ctx) =>
-        batchLoader<PaymentEventView[]>(
-          ctx,
-          'payments.events',
-          async (ids) => {
-            const rows = await ctx.db.paymentEvent.findMany({
-              where: { organizationId: ctx.organization.id, paymentId: { in: ids } },
-              orderBy: [{ receivedAt: 'asc' }, { eventId: 'asc' }],
-              select: { eventId: true, type: true, outcome: true, receivedAt: true, paymentId: true },
-            });
-            return groupBy(
-              rows,
-              // biome-ignore lint/style/noNonNullAssertion: the query selects paymentId in ids, so it is never null here
-              (r) => r.paymentId!,
-              (r) => ({ eventId: r.eventId, type: r.type, outcome: r.outcome, receivedAt: r.receivedAt }),
-            );
-          },
-          () => [],
-        ).load(p.id),
+        isPaymentWrittenNow(p)
+          ? []
+          : batchLoader<PaymentEventView[]>(
+              ctx,
+              'payments.events',
+              async (ids) => {
+                const rows = await ctx.db.paymentEvent.findMany({
+                  where: { organizationId: ctx.organization.id, paymentId: { in: ids } },
+                  orderBy: [{ receivedAt: 'asc' }, { eventId: 'asc' }],
+                  select: { eventId: true, type: true, outcome: true, receivedAt: true, paymentId: true },
+                });
+                return groupBy(
+                  rows,
+                  // biome-ignore lint/style/noNonNullAssertion: the query selects paymentId in ids, so it is never null here
+                  (r) => r.paymentId!,
+                  (r) => ({ eventId: r.eventId, type: r.type, outcome: r.outcome, receivedAt: r.receivedAt }),
+                );
+              },
+              () => [],
+            ).load(p.id),
     }),
   }),
 });

@@ -45,6 +45,24 @@ export interface PaymentView {
 
 const n = (value: bigint | number) => Number(value);
 
+/**
+ * Views of payments written in the answering request's own transaction (checkout's): no provider
+ * event can name a payment before its row commits, and the answer shows the payment as it was
+ * written, so its `events` are the empty list without a read.
+ */
+const writtenInRequest = new WeakSet<PaymentView>();
+
+/** Marks `view` as written in this request (see writtenInRequest). */
+export function paymentWrittenNow(view: PaymentView): PaymentView {
+  writtenInRequest.add(view);
+  return view;
+}
+
+/** Whether `view` is a payment written in this request, whose events are known to be none. */
+export function isPaymentWrittenNow(view: PaymentView): boolean {
+  return writtenInRequest.has(view);
+}
+
 export function capturable(p: Pick<Payment, 'status' | 'authorizedAmount' | 'capturedAmount'>): number {
   return p.status === 'authorized' || p.status === 'partially_captured' ? Math.max(0, n(p.authorizedAmount) - n(p.capturedAmount)) : 0;
 }

@@ -13,6 +13,7 @@
 // No base price in the currency → null (the caller decides: 404 on the route, refusal at checkout).
 // A batch of lines costs one SQL statement whatever its size.
 import type { ServiceContext } from '../../db/transaction.js';
+import { rawQuery } from '../../db/direct.js';
 import { Prisma, type Price, type PriceModifier } from '../../generated/prisma/client.js';
 import { discounted, percentOf } from './rounding.js';
 
@@ -67,7 +68,9 @@ export async function resolvePrices(ctx: ServiceContext, context: PriceContextIn
       and (m.entity_id is null or m.entity_id = any(${entityIds}::uuid[]))
       and (m.customer_group_id is null or m.customer_group_id = any(${groups}::text[]))
       and (m.valid_from is null or m.valid_from <= ${at}) and (m.valid_until is null or m.valid_until > ${at})`;
-  const [row] = await ctx.db.$queryRaw<Array<{ prices: PriceJson[]; modifiers: ModifierJson[]; memberships: Array<{ entityId: string; categoryId: string }> }>>`
+  const [row] = await rawQuery<{ prices: PriceJson[]; modifiers: ModifierJson[]; memberships: Array<{ entityId: string; categoryId: string }> }>(
+    ctx.db,
+    Prisma.sql`
     select
       (select coalesce(json_agg(json_build_object('id', p.id, 'organizationId', p.organization_id, 'entityId', p.entity_id, 'variantId', p.variant_id,
           'currency', p.currency, 'amount', p.amount::text, 'customerGroupId', p.customer_group_id, 'scopeKey', p.scope_key,
@@ -82,7 +85,8 @@ export async function resolvePrices(ctx: ServiceContext, context: PriceContextIn
       (select coalesce(json_agg(json_build_object('entityId', c.entity_id, 'categoryId', c.category_id)), '[]'::json)
         from catalog_entity_categories c
         where c.organization_id = ${org}::uuid and c.entity_id = any(${entityIds}::uuid[])
-          and exists (select 1 from price_modifiers m where ${modifierFilter} and m.category_id is not null)) as memberships`;
+          and exists (select 1 from price_modifiers m where ${modifierFilter} and m.category_id is not null)) as memberships`,
+  );
   // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
   const prices = row!.prices.map(priceFromJson);
   // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line

@@ -11,6 +11,7 @@
 // class's own rate, exactly as before zones existed.
 // One SQL statement for any number of lines.
 import type { ServiceContext } from '../../db/transaction.js';
+import { rawQuery } from '../../db/direct.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { normalizeDestination, type TaxDestination } from './destination.js';
 
@@ -72,7 +73,9 @@ export async function resolveTaxRates(ctx: ServiceContext, lines: readonly TaxLi
   const variantIds = lines.map((line) => line.variantId ?? null);
   const fallback = normalizeDestination(destination);
   const dest = lines.map((line) => normalizeDestination(line.destination) ?? fallback);
-  const rows = await ctx.db.$queryRaw<Row[]>`
+  const rows = await rawQuery<Row>(
+    ctx.db,
+    Prisma.sql`
     with lines as (
       select * from unnest(${entityIds}::uuid[], ${variantIds}::uuid[], ${dest.map((d) => d?.countryCode ?? null)}::text[],
         ${dest.map((d) => d?.region ?? '')}::text[], ${dest.map((d) => d?.postalCode ?? '')}::text[])
@@ -93,7 +96,8 @@ export async function resolveTaxRates(ctx: ServiceContext, lines: readonly TaxLi
     left join tax_classes ec on ec.id = e.tax_class_id and ec.organization_id = ${org}::uuid and ec.is_active
     left join default_class dc on true
     ${zoneRateSql(org, Prisma.sql`coalesce(vc.id, ec.id, dc.id)`, Prisma.sql`l.country`, Prisma.sql`l.region`, Prisma.sql`l.postal`)}
-    order by l.idx`;
+    order by l.idx`,
+  );
   return rows.map((row, index) => {
     // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     const line = lines[index]!;
