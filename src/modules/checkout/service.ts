@@ -193,7 +193,7 @@ async function runCheckout(ctx: CheckoutCtx, input: CheckoutInput): Promise<Chec
       ctx.db,
       async (tx) => {
         paymentRow = null;
-        const { cart, settings } = await lockCheckoutCart(tx, ctx, input.cartId, customer.customerId);
+        const { cart, settings } = await lockCheckoutCart(tx, ctx, input.cartId, customer.customerId, paymentId);
         if (cart.status !== 'open') {
           const again = key ? await replayOf(tx, ctx, scope, key, requestHash, input.cartId) : null;
           if (again) return { order: again, replayed: true };
@@ -329,6 +329,7 @@ async function runCheckout(ctx: CheckoutCtx, input: CheckoutInput): Promise<Chec
             provider,
             {
               paymentId,
+              attemptNumber: cart.paymentAttempt,
               orderId,
               amount: toCharge,
               currency: cart.currency,

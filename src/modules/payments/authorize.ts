@@ -51,6 +51,8 @@ export interface AuthorizeOrderInput {
    * The payment's id is derived from it (see the header); read it from the answer.
    */
   paymentId: string;
+  /** The attempt number of that root when the caller read it in a statement it runs anyway (checkout's cart lock); absent: read here. */
+  attemptNumber?: number;
   orderId: string;
   amount: number;
   currency: string;
@@ -81,7 +83,7 @@ export async function authorizeOrderPayment(
   input: AuthorizeOrderInput,
   errors: AuthorizeErrors,
 ): Promise<StartedPayment> {
-  const attempt = await currentAttempt(tx, input.paymentId);
+  const attempt = input.attemptNumber === undefined ? await currentAttempt(tx, input.paymentId) : { root: input.paymentId, n: input.attemptNumber };
   const paymentId = attemptPaymentId(attempt, {
     provider: provider.name,
     amount: input.amount,
