@@ -20,6 +20,7 @@ import './schema.js';
 import { createHttpApp, type HttpApp } from './http/app.js';
 import { createJobsService } from './jobs/service.js';
 import { createPaymentsService } from './modules/payments/service.js';
+import { createPaymentAttemptLedger } from './modules/payments/attempts.js';
 import { orderPaymentPort } from './modules/payments/order-port.js';
 import { createMailer } from './modules/orders/documents/mailer.js';
 import { customerLifecycle } from './modules/customers/identity.js';
@@ -45,6 +46,7 @@ export function createServices(db: Db, config: Config, logger: Logger, auth: Aut
   return {
     organizations: createOrganizationDirectory(db),
     payments: createPaymentsService(config, logger),
+    paymentAttempts: createPaymentAttemptLedger(db),
     orderPayments: orderPaymentPort,
     mailer: createMailer(config),
     inventory: inventoryService,

@@ -1587,7 +1587,7 @@ export interface paths {
         put?: never;
         /**
          * Create a draft order for a customer or a guest email
-         * @description Lines may carry a custom unitPrice with a priceReason (422 without one). Nothing is reserved or charged until completion. open → sent (POST /draft-orders/:id/send: a payment link emailed; again: a new link, the old one dies) → completed (POST /draft-orders/:id/complete, or the shopper paying through the link). PATCH and DELETE while open or sent; a PATCH of a sent draft moves it back to open and kills its link. A completed draft is 409 (details.reason INVALID_TRANSITION).
+         * @description Lines may carry a custom unitPrice with a priceReason (422 without one). A gift-card product (entity type giftCard) may name a giftCardRecipient (any other line: 422); its line reserves no stock, and once the order is paid its cards are issued and emailed (to the recipient, else the order email). Nothing is reserved or charged until completion. open → sent (POST /draft-orders/:id/send: a payment link emailed; again: a new link, the old one dies) → completed (POST /draft-orders/:id/complete, or the shopper paying through the link). PATCH and DELETE while open or sent; a PATCH of a sent draft moves it back to open and kills its link. A completed draft is 409 (details.reason INVALID_TRANSITION).
          *
          *     Requires permission drafts:manage.
          *
@@ -1629,7 +1629,7 @@ export interface paths {
         head?: never;
         /**
          * Change an open draft order
-         * @description Replaces the fields given (lines as a whole). open → sent (POST /draft-orders/:id/send: a payment link emailed; again: a new link, the old one dies) → completed (POST /draft-orders/:id/complete, or the shopper paying through the link). PATCH and DELETE while open or sent; a PATCH of a sent draft moves it back to open and kills its link. A completed draft is 409 (details.reason INVALID_TRANSITION).
+         * @description Replaces the fields given (lines as a whole). A gift-card product (entity type giftCard) may name a giftCardRecipient (any other line: 422); its line reserves no stock, and once the order is paid its cards are issued and emailed (to the recipient, else the order email). open → sent (POST /draft-orders/:id/send: a payment link emailed; again: a new link, the old one dies) → completed (POST /draft-orders/:id/complete, or the shopper paying through the link). PATCH and DELETE while open or sent; a PATCH of a sent draft moves it back to open and kills its link. A completed draft is 409 (details.reason INVALID_TRANSITION).
          *
          *     Requires permission drafts:manage.
          *
@@ -2587,7 +2587,7 @@ export interface paths {
         put?: never;
         /**
          * Preview an edit of an unfulfilled order
-         * @description Operations: addLines (priced today), removeLineIds, quantities (new quantity per line) and shippingAddress. Kept lines keep the unit price they were sold at; promotions, shipping and tax are recomputed over the new lines and address exactly as checkout prices an order. Answers a pending edit with before, after and difference; nothing on the order changes until it is confirmed. Only an order that is pending, confirmed or processing with no unit fulfilled and no line refunded can be edited (409 otherwise). An added item that cannot be sold or has no price, or an edited order that no longer qualifies for its promotion codes, is 422. Emits orders.edit (action created).
+         * @description Operations: addLines (priced today), removeLineIds, quantities (new quantity per line) and shippingAddress. Kept lines keep the unit price they were sold at; promotions, shipping and tax are recomputed over the new lines and address exactly as checkout prices an order. Answers a pending edit with before, after and difference; nothing on the order changes until it is confirmed. Only an order that is pending, confirmed or processing with no unit fulfilled and no line refunded can be edited (409 otherwise). An added item that cannot be sold or has no price, or an edited order that no longer qualifies for its promotion codes, is 422. An added gift-card product (entity type giftCard) may name a giftCardRecipient (any other line: 422) and reserves no stock; its cards are issued once the edited order is paid. Lowering or removing a gift-card line whose cards were issued is 409 (refund the line instead). Emits orders.edit (action created).
          *
          *     Requires permission orders:update.
          *
@@ -5473,6 +5473,8 @@ export interface components {
              * @description UUID of the catalog entity
              */
             entityId: string;
+            /** @description Who receives the gift cards of a gift-card line (null: the order email) */
+            giftCardRecipient?: components["schemas"]["GiftCardRecipient"] | null;
             /** @description Why the custom price */
             priceReason?: string | null;
             /**
@@ -19212,6 +19214,18 @@ export interface operations {
                     lines: {
                         /** Format: uuid */
                         entityId: string;
+                        /** @description Who receives the gift cards this line issues (gift-card products only); without it they go to the order email */
+                        giftCardRecipient?: {
+                            /**
+                             * Format: email
+                             * @description Where the card is emailed
+                             */
+                            email: string;
+                            /** @description A personal message, shown in the email */
+                            message?: string;
+                            /** @description Shown in the email */
+                            name?: string;
+                        };
                         /** @description Why the custom unitPrice (required with it) */
                         priceReason?: string;
                         quantity: number;
@@ -19598,6 +19612,18 @@ export interface operations {
                     lines?: {
                         /** Format: uuid */
                         entityId: string;
+                        /** @description Who receives the gift cards this line issues (gift-card products only); without it they go to the order email */
+                        giftCardRecipient?: {
+                            /**
+                             * Format: email
+                             * @description Where the card is emailed
+                             */
+                            email: string;
+                            /** @description A personal message, shown in the email */
+                            message?: string;
+                            /** @description Shown in the email */
+                            name?: string;
+                        };
                         /** @description Why the custom unitPrice (required with it) */
                         priceReason?: string;
                         quantity: number;
@@ -25206,6 +25232,18 @@ export interface operations {
                     addLines?: {
                         /** Format: uuid */
                         entityId: string;
+                        /** @description Who receives the gift cards this line issues (gift-card products only); without it they go to the order email */
+                        giftCardRecipient?: {
+                            /**
+                             * Format: email
+                             * @description Where the card is emailed
+                             */
+                            email: string;
+                            /** @description A personal message, shown in the email */
+                            message?: string;
+                            /** @description Shown in the email */
+                            name?: string;
+                        };
                         quantity: number;
                         /** Format: uuid */
                         variantId?: string;

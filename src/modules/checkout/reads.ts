@@ -3,7 +3,8 @@
 // cart's items: the organization's order settings (shipping rule, timezone for the number's
 // year, tax mode and exemptions) and the email of the cart's customer, and the customer groups on
 // the profile of the order's customer. The items are read in the next statement, after
-// the lock is held, so an item added just before checkout is never missed.
+// the lock is held, so an item added just before checkout is never missed. It also reads how many
+// attempts of this checkout's payment ended (payments/attempts.ts), which the payment id needs.
 import type { Tx } from '../../db/client.js';
 import { rawQuery } from '../../db/direct.js';
 import { Prisma } from '../../generated/prisma/client.js';
@@ -24,6 +25,8 @@ export interface CheckoutCart {
   /** Shipping (issue 25): the method chosen on the cart, and whether the store has any active method. */
   shippingMethodId: string | null;
   hasShippingMethods: boolean;
+  /** The attempt number of the checkout's payment (payments/attempts.ts currentAttempt, read here to save a round trip). */
+  paymentAttempt: number;
 }
 
 interface Row {
@@ -37,10 +40,17 @@ interface Row {
   shipping_method_id: string | null;
   has_shipping_methods: boolean;
   settings: Array<{ group: string; values: unknown }> | null;
+  payment_attempt: number;
 }
 
 /** Locks the cart of the organization for the rest of the transaction; 404 when absent or unreachable. */
-export async function lockCheckoutCart(tx: Tx, ctx: CartCtx, cartId: string, customerId: string | null = null): Promise<{ cart: CheckoutCart; settings: OrgSettings }> {
+export async function lockCheckoutCart(
+  tx: Tx,
+  ctx: CartCtx,
+  cartId: string,
+  customerId: string | null = null,
+  paymentAttemptRoot: string | null = null,
+): Promise<{ cart: CheckoutCart; settings: OrgSettings }> {
   const org = ctx.organization.id;
   const rows = await rawQuery<Row>(
     tx,
@@ -50,7 +60,8 @@ export async function lockCheckoutCart(tx: Tx, ctx: CartCtx, cartId: string, cus
       (select u.email from users u where u.id = c.customer_id and u.organization_id = ${org}::uuid) as customer_email,
       (select p.customer_group_ids from customers p where p.id = coalesce(${customerId}::text, c.customer_id) and p.organization_id = ${org}::uuid) as customer_group_ids,
       (select json_agg(json_build_object('group', s."group", 'values', s."values")) from settings s
-        where s.organization_id = ${org}::uuid and s."group" = any(${[...ORDER_SETTING_GROUPS]}::text[])) as settings
+        where s.organization_id = ${org}::uuid and s."group" = any(${[...ORDER_SETTING_GROUPS]}::text[])) as settings,
+      (select coalesce(max(e.attempt) + 1, 0)::int from payment_attempt_ends e where e.root = ${paymentAttemptRoot}::uuid) as payment_attempt
     from carts c
     where c.id = ${cartId}::uuid and c.organization_id = ${org}::uuid
     for update of c`,
@@ -68,6 +79,7 @@ export async function lockCheckoutCart(tx: Tx, ctx: CartCtx, cartId: string, cus
       customerGroupIds: row.customer_group_ids ?? [],
       shippingMethodId: row.shipping_method_id,
       hasShippingMethods: row.has_shipping_methods,
+      paymentAttempt: row.payment_attempt ?? 0,
     },
     settings: settingsFrom(row.settings ?? []),
   };

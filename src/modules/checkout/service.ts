@@ -50,6 +50,7 @@ import './hooks.js';
 import { shippingLineRow } from '../shipping/checkout.js';
 import { shippingLineView } from '../shipping/line-view.js';
 import { authorizeOrderPayment, defaultReturnUrl, releaseAuthorization } from '../payments/authorize.js';
+import { paymentAttemptRoot } from '../payments/attempts.js';
 import { paymentView, paymentWrittenNow, type PaymentView } from '../payments/records.js';
 import { PAYMENTS_MANAGE } from '../payments/permissions.js';
 import { applyTenders, recordTenderPayments, wantsTenders, type AppliedTender, type TenderContext } from '../gift-cards/tenders.js';
@@ -177,7 +178,11 @@ async function runCheckout(ctx: CheckoutCtx, input: CheckoutInput): Promise<Chec
   if (input.captureMode && !(ctx.actor && (hasPermission(ctx.actor.permissions, PAYMENTS_MANAGE) || actsForCustomers(ctx)))) {
     throw forbidden('captureMode is for staff checkouts (payments:manage or orders:create:on-behalf)');
   }
-  const paymentId = randomUUID();
+  // The payment's logical attempt (payments/attempts.ts): a retry of this request after a crash
+  // derives the same payment id and provider key, so the provider's first authorization is reused.
+  // The caller's idempotency key names it (bound to the request, as its replay is); without one,
+  // the cart does (it converts once; a changed cart changes the amount, and with it the payment).
+  const paymentId = paymentAttemptRoot(ctx.organization.id, key ? `checkout:key:${scope}:${key}:${requestHash}` : `checkout:cart:${input.cartId}`);
   let paymentRow: PaymentRow | null = null;
   const orderId = randomUUID();
   const codes = [...new Set((input.promotionCodes ?? []).map((c) => c.trim()).filter(Boolean))];
@@ -188,7 +193,7 @@ async function runCheckout(ctx: CheckoutCtx, input: CheckoutInput): Promise<Chec
       ctx.db,
       async (tx) => {
         paymentRow = null;
-        const { cart, settings } = await lockCheckoutCart(tx, ctx, input.cartId, customer.customerId);
+        const { cart, settings } = await lockCheckoutCart(tx, ctx, input.cartId, customer.customerId, paymentId);
         if (cart.status !== 'open') {
           const again = key ? await replayOf(tx, ctx, scope, key, requestHash, input.cartId) : null;
           if (again) return { order: again, replayed: true };
@@ -324,6 +329,7 @@ async function runCheckout(ctx: CheckoutCtx, input: CheckoutInput): Promise<Chec
             provider,
             {
               paymentId,
+              attemptNumber: cart.paymentAttempt,
               orderId,
               amount: toCharge,
               currency: cart.currency,

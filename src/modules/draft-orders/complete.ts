@@ -22,8 +22,10 @@ import { orderPayload, orderView, type OrderRow, type OrderView } from '../order
 import { shippingLineRow } from '../shipping/checkout.js';
 import { shippingLineView } from '../shipping/line-view.js';
 import { authorizeOrderPayment, defaultReturnUrl, releaseAuthorization, type StartedPayment } from '../payments/authorize.js';
+import { paymentAttemptRoot } from '../payments/attempts.js';
 import { lockOpenDraft } from './service.js';
 import { priceDraft } from './pricing.js';
+import { isGiftCardType } from '../gift-cards/product.js';
 
 export interface CompleteInput {
   paymentPending?: boolean | null;
@@ -54,7 +56,9 @@ export async function completeDraftWith(
   if (!input.paymentPending && !input.paymentMethodId) throw validationFailed([{ field: 'paymentMethodId', message: 'required unless paymentPending is true' }]);
   const payments = ctx.services.payments;
   const provider = payments.provider;
-  const paymentId = randomUUID();
+  // The draft is the payment's logical attempt (payments/attempts.ts): a retry after a crash
+  // (staff's or the shopper's through the link) reuses the provider's first authorization.
+  const attemptRoot = paymentAttemptRoot(ctx.organization.id, `draft:${id}`);
   let started: StartedPayment | null = null;
   try {
     return await inTransaction(
@@ -69,9 +73,12 @@ export async function completeDraftWith(
         const ports = portsOf(ctx.services);
         const { totals, rates, shippingOption, tax } = priced;
 
-        // Stock, only now, in checkout's lock order.
+        // Stock, only now, in checkout's lock order. Gift-card products are issued, not picked from
+        // a shelf: as at checkout they reserve nothing (their cards are issued once the order is paid).
+        const giftCard = lines.map((_, i) => isGiftCardType(at(sellables, i).entityType));
         const order = lines
           .map((_, i) => i)
+          .filter((i) => !giftCard[i])
           .sort((a, b) => at(lines, a).entityId.localeCompare(at(lines, b).entityId) || (at(lines, a).variantId ?? '').localeCompare(at(lines, b).variantId ?? ''));
         const reservedSorted = await ports.inventory
           .reserve(
@@ -98,7 +105,7 @@ export async function completeDraftWith(
             ctx,
             provider,
             {
-              paymentId,
+              paymentId: attemptRoot,
               orderId,
               amount: totals.grandTotal,
               currency: draft.currency,
@@ -165,8 +172,8 @@ export async function completeDraftWith(
           position: i,
           entityId: l.entityId,
           variantId: l.variantId,
-          // Draft lines name no recipient: the cards go to the order email.
-          giftCardRecipient: null,
+          // As checkout copies a cart item's: a gift-card line's recipient (none: the order email).
+          giftCardRecipient: giftCard[i] ? ((l.giftCardRecipient ?? null) as Prisma.JsonValue) : null,
           entityType: at(sellables, i).entityType,
           sku: at(sellables, i).sku,
           title: at(sellables, i).title,
@@ -210,7 +217,7 @@ export async function completeDraftWith(
         const number = await writeOrder(tx, write, true);
         // The link's hash stays: a second visit answers that the draft is completed, not that the link is unknown.
         await tx.draftOrder.update({ where: { id: draft.id }, data: { status: 'completed', orderId, completedAt: now } });
-        return { order: { ...view, number }, paymentId: started ? paymentId : null };
+        return { order: { ...view, number }, paymentId: started ? (started as StartedPayment).id : null };
       },
       { timeout: payments.timeoutMs + 15_000 },
     );

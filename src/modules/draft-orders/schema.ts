@@ -6,6 +6,7 @@ import { defineOperation } from '../../graphql/operation.js';
 import { pageOf } from '../../graphql/pagination.js';
 import { money, pageInput, withGraphqlInput } from '../../graphql/zod-args.js';
 import { address } from '../checkout/schema.js';
+import { giftCardRecipientInput } from '../gift-cards/recipient-input.js';
 import { OrderRef } from '../orders/types.js';
 import { completeDraft } from './complete.js';
 import { DRAFT_LINK_MAX_TTL_DAYS, DRAFT_LINK_PATH, DRAFT_LINK_TTL_DAYS, draftLink, draftLinkCheckout, sendDraft } from './link.js';
@@ -23,6 +24,7 @@ const line = withGraphqlInput(
       quantity: z.number().int().positive().max(10_000),
       unitPrice: money().optional().describe("A custom unit price, minor units (needs priceReason); default the price list's price at completion"),
       priceReason: z.string().min(1).max(DRAFT_REASON_MAX).optional().describe('Why the custom unitPrice (required with it)'),
+      giftCardRecipient: giftCardRecipientInput.optional(),
     })
     .strict()
     .describe('A draft line'),
@@ -43,6 +45,8 @@ const fields = {
   shippingMethodId: z.guid().optional(),
   note: z.string().max(DRAFT_NOTE_MAX).optional(),
 };
+const GIFT_CARD_LINES =
+  'A gift-card product (entity type giftCard) may name a giftCardRecipient (any other line: 422); its line reserves no stock, and once the order is paid its cards are issued and emailed (to the recipient, else the order email).';
 const currency = z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as USD');
 const audit = { entityType: 'draft_order', entityId: (_input: unknown, draft: unknown) => (draft as DraftView).id };
 const moves =
@@ -54,7 +58,7 @@ defineOperation({
   name: 'draftOrderCreate',
   kind: 'mutation',
   summary: 'Create a draft order for a customer or a guest email',
-  description: `Lines may carry a custom unitPrice with a priceReason (422 without one). Nothing is reserved or charged until completion. ${moves}`,
+  description: `Lines may carry a custom unitPrice with a priceReason (422 without one). ${GIFT_CARD_LINES} Nothing is reserved or charged until completion. ${moves}`,
   rest: { method: 'POST', path: '/draft-orders', status: 201 },
   access: { permission: PERMISSION },
   input: { currency, lines: z.array(line).min(1).max(200).describe('The lines, in order'), ...fields },
@@ -90,7 +94,7 @@ defineOperation({
   name: 'draftOrderUpdate',
   kind: 'mutation',
   summary: 'Change an open draft order',
-  description: `Replaces the fields given (lines as a whole). ${moves}`,
+  description: `Replaces the fields given (lines as a whole). ${GIFT_CARD_LINES} ${moves}`,
   rest: { method: 'PATCH', path: '/draft-orders/:id' },
   access: { permission: PERMISSION },
   input: { id: z.guid(), currency: currency.optional(), lines: z.array(line).min(1).max(200).optional().describe('Replaces every line'), ...fields },

@@ -20,6 +20,8 @@ import { conflict, notFound, validationFailed } from '../../errors.js';
 import { paginate, type Page, type PageInput } from '../../graphql/pagination.js';
 import { actorRecord, type OrdersCtx } from '../orders/shared.js';
 import { inTransaction } from '../orders/tx.js';
+import { loadSellables } from '../checkout/sellables.js';
+import { isGiftCardType, type GiftCardRecipient } from '../gift-cards/product.js';
 import { draftView, type DraftLine, type DraftView } from './views.js';
 
 export const DRAFT_NOTE_MAX = 2000;
@@ -29,7 +31,14 @@ export interface DraftInput {
   customerId?: string | null;
   email?: string | null;
   currency?: string;
-  lines?: Array<{ entityId: string; variantId?: string | null; quantity: number; unitPrice?: number | null; priceReason?: string | null }>;
+  lines?: Array<{
+    entityId: string;
+    variantId?: string | null;
+    quantity: number;
+    unitPrice?: number | null;
+    priceReason?: string | null;
+    giftCardRecipient?: GiftCardRecipient | null;
+  }>;
   discount?: { amount: number; reason?: string | null } | null;
   shippingAddress?: Record<string, unknown> | null;
   shippingMethodId?: string | null;
@@ -47,7 +56,23 @@ function normalizeLines(lines: NonNullable<DraftInput['lines']>): DraftLine[] {
     quantity: l.quantity,
     unitPrice: l.unitPrice ?? null,
     priceReason: l.unitPrice === undefined || l.unitPrice === null ? null : (l.priceReason ?? null),
+    giftCardRecipient: l.giftCardRecipient ?? null,
   }));
+}
+
+/** A recipient only on a gift-card product's line (as a cart item takes one): 422 naming the line otherwise. */
+async function assertRecipients(ctx: OrdersCtx, lines: DraftLine[]): Promise<void> {
+  const named = lines.map((l, i) => ({ l, i })).filter(({ l }) => l.giftCardRecipient);
+  if (!named.length) return;
+  const found = await loadSellables(
+    ctx.db,
+    ctx.organization.id,
+    named.map(({ l }) => ({ entityId: l.entityId, variantId: l.variantId })),
+  );
+  const issues = named.flatMap(({ i }, k) =>
+    isGiftCardType(found[k]?.entityType) ? [] : [{ field: `lines.${i}.giftCardRecipient`, message: 'only a gift-card product (entity type giftCard) takes a recipient' }],
+  );
+  if (issues.length) throw validationFailed(issues);
 }
 
 async function assertCustomer(ctx: OrdersCtx, customerId: string | null | undefined): Promise<void> {
@@ -59,6 +84,8 @@ async function assertCustomer(ctx: OrdersCtx, customerId: string | null | undefi
 export async function createDraft(ctx: OrdersCtx, input: DraftInput & { currency: string; lines: NonNullable<DraftInput['lines']> }): Promise<DraftView> {
   if (!input.customerId && !input.email) throw validationFailed([{ field: 'email', message: 'name the customer (customerId) or a guest email' }]);
   await assertCustomer(ctx, input.customerId);
+  const lines = normalizeLines(input.lines);
+  await assertRecipients(ctx, lines);
   const actor = actorRecord(ctx);
   const row = await ctx.db.draftOrder.create({
     data: {
@@ -66,7 +93,7 @@ export async function createDraft(ctx: OrdersCtx, input: DraftInput & { currency
       customerId: input.customerId ?? null,
       email: input.email ?? null,
       currency: input.currency,
-      lines: normalizeLines(input.lines) as unknown as Prisma.InputJsonValue,
+      lines: lines as unknown as Prisma.InputJsonValue,
       discountAmount: BigInt(input.discount?.amount ?? 0),
       discountReason: input.discount?.reason ?? null,
       shippingAddress: (input.shippingAddress ?? undefined) as Prisma.InputJsonValue | undefined,
@@ -120,6 +147,8 @@ export async function lockOpenDraft(tx: Tx, ctx: OrdersCtx, id: string, to: Draf
 
 export async function updateDraft(ctx: OrdersCtx, id: string, input: DraftInput): Promise<DraftView> {
   await assertCustomer(ctx, input.customerId);
+  const lines = input.lines ? normalizeLines(input.lines) : null;
+  if (lines) await assertRecipients(ctx, lines);
   return inTransaction(ctx.db, async (tx) => {
     const row = await lockOpenDraft(tx, ctx, id, 'updated');
     const customerId = input.customerId !== undefined ? input.customerId : row.customerId;
@@ -128,7 +157,7 @@ export async function updateDraft(ctx: OrdersCtx, id: string, input: DraftInput)
     // An edit of a sent draft kills its link (it priced other lines): back to open, send again.
     const data: Prisma.DraftOrderUpdateInput = { customerId, email, status: 'open', linkTokenHash: null, linkExpiresAt: null };
     if (input.currency) data.currency = input.currency;
-    if (input.lines) data.lines = normalizeLines(input.lines) as unknown as Prisma.InputJsonValue;
+    if (lines) data.lines = lines as unknown as Prisma.InputJsonValue;
     if (input.discount !== undefined) {
       data.discountAmount = BigInt(input.discount?.amount ?? 0);
       data.discountReason = input.discount?.reason ?? null;

@@ -3,6 +3,7 @@ import { builder } from '../../graphql/builder.js';
 import { AddressRef, type AddressView } from '../../graphql/address.js';
 import { defineEnum } from '../../graphql/enums.js';
 import { TimelineActorRef } from '../orders/types.js';
+import { GiftCardRecipientRef } from '../gift-cards/recipient-graph.js';
 import type { DraftLine, DraftView } from './views.js';
 
 const DraftOrderStatusEnum = defineEnum(
@@ -24,6 +25,12 @@ const DraftLineRef = builder.objectRef<DraftLine>('DraftOrderLine').implement({
     quantity: t.exposeInt('quantity'),
     unitPrice: t.field({ type: 'MinorUnits', nullable: true, description: "A custom unit price; null: the price list's price at completion", resolve: (l) => l.unitPrice }),
     priceReason: t.exposeString('priceReason', { nullable: true, description: 'Why the custom price' }),
+    giftCardRecipient: t.field({
+      type: GiftCardRecipientRef,
+      nullable: true,
+      description: 'Who receives the gift cards of a gift-card line (null: the order email)',
+      resolve: (l) => l.giftCardRecipient ?? null,
+    }),
   }),
 });
 

@@ -1,5 +1,6 @@
 // What a draft order looks like to callers (REST bodies and GraphQL objects are the same values).
 import type { DraftOrder } from '../../generated/prisma/client.js';
+import { recipientOf, type GiftCardRecipient } from '../gift-cards/product.js';
 
 export interface DraftLine {
   entityId: string;
@@ -9,6 +10,8 @@ export interface DraftLine {
   unitPrice: number | null;
   /** Why the custom price (required with unitPrice). */
   priceReason: string | null;
+  /** A gift-card line's recipient, copied to the order line as checkout copies a cart item's (null: the order email). */
+  giftCardRecipient?: GiftCardRecipient | null;
 }
 
 export interface DraftView {
@@ -40,7 +43,7 @@ export function draftView(row: DraftOrder): DraftView {
     customerId: row.customerId,
     email: row.email,
     currency: row.currency,
-    lines: row.lines as unknown as DraftLine[],
+    lines: (row.lines as unknown as DraftLine[]).map((l) => ({ ...l, giftCardRecipient: recipientOf(l.giftCardRecipient) })),
     discount: { amount: Number(row.discountAmount), reason: row.discountReason },
     shippingAddress: (row.shippingAddress as Record<string, unknown> | null) ?? null,
     shippingMethodId: row.shippingMethodId,

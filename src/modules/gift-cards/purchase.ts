@@ -3,7 +3,8 @@
 // line's recipient (or the order email) with its code.
 //
 // When: an outbox subscriber looks at the events that can leave an order paid (orders.create — a
-// checkout the tenders paid in full —, orders.statusChange, payments.update) and, when the order
+// checkout the tenders paid in full, or a draft completed —, orders.statusChange, payments.update,
+// orders.edit confirmed) and, when the order
 // is paid and has gift-card lines, enqueues `gift-cards/issue-purchased` in the dispatch
 // transaction. The same order may be enqueued several times (a paid event dispatched twice, a
 // capture after the confirmation): the job is idempotent.
@@ -35,8 +36,11 @@ declare module '../../jobs/tasks.js' {
 /** Payment states in which what was bought is owed (a partial refund of other lines included). */
 const PAID_STATES = ['paid', 'partially_refunded'];
 
-async function enqueueIfPaid(ctx: SubscriberContext, organizationId: string, orderId: string | null | undefined): Promise<void> {
-  if (!orderId) return;
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+async function enqueueIfPaid(ctx: SubscriberContext, organizationId: string, orderId: unknown): Promise<void> {
+  // A payload naming no order, or something that is not an order id, names nothing to issue (and must not fail the cast below).
+  if (typeof orderId !== 'string' || !UUID_RE.test(orderId)) return;
   const rows = await ctx.db.$queryRaw<Array<{ id: string }>>`
     select o.id from orders o
     where o.id = ${orderId}::uuid and o.organization_id = ${organizationId}::uuid
@@ -60,6 +64,11 @@ function mayHaveGiftCards(order: { id: string; lineItems?: Array<{ entityType: s
 onEvent('orders.create', (event, ctx) => (mayHaveGiftCards(event.payload.order) ? enqueueIfPaid(ctx, event.organizationId, event.payload.order.id) : undefined), options);
 onEvent('orders.statusChange', (event, ctx) => (mayHaveGiftCards(event.payload.order) ? enqueueIfPaid(ctx, event.organizationId, event.payload.order.id) : undefined), options);
 onEvent('payments.update', (event, ctx) => enqueueIfPaid(ctx, event.organizationId, event.payload.payment?.orderId), options);
+// An edit can add a gift-card line to an order that stays paid (its total unchanged, or lowered and
+// refunded): no payment or status event follows, so the confirmed edit itself is the cue. An edit
+// whose difference is still owed leaves the order partially_paid, and the payment that settles it
+// (payments.update) enqueues then.
+onEvent('orders.edit', (event, ctx) => (event.payload?.action === 'confirmed' ? enqueueIfPaid(ctx, event.organizationId, event.payload.edit?.orderId) : undefined), options);
 
 interface IssueDeps {
   organization: OrganizationRef;

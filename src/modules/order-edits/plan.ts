@@ -4,12 +4,13 @@ import { createHash } from 'node:crypto';
 import { validationFailed, type FieldIssue } from '../../errors.js';
 import type { OrderRow } from '../orders/views.js';
 import type { ShippingAddress } from '../checkout/service.js';
+import type { GiftCardRecipient } from '../gift-cards/product.js';
 
 /** The same address checkout takes. */
 export type EditAddress = ShippingAddress;
 
 export interface EditOperations {
-  addLines: Array<{ entityId: string; variantId: string | null; quantity: number }>;
+  addLines: Array<{ entityId: string; variantId: string | null; quantity: number; giftCardRecipient?: GiftCardRecipient | null }>;
   removeLineIds: string[];
   quantities: Array<{ lineItemId: string; quantity: number }>;
   shippingAddress: EditAddress | null;
@@ -23,16 +24,23 @@ export interface PlannedLine {
   quantity: number;
   /** The quantity the order holds now (0 for a new line). */
   previousQuantity: number;
+  /** A new gift-card line's recipient (null: the order email; kept lines keep theirs). */
+  giftCardRecipient: GiftCardRecipient | null;
 }
 
 export function normalizeOperations(input: {
-  addLines?: Array<{ entityId: string; variantId?: string | null; quantity: number }> | null;
+  addLines?: Array<{ entityId: string; variantId?: string | null; quantity: number; giftCardRecipient?: GiftCardRecipient | null }> | null;
   removeLineIds?: string[] | null;
   quantities?: Array<{ lineItemId: string; quantity: number }> | null;
   shippingAddress?: EditAddress | null;
 }): EditOperations {
   return {
-    addLines: (input.addLines ?? []).map((l) => ({ entityId: l.entityId, variantId: l.variantId ?? null, quantity: l.quantity })),
+    addLines: (input.addLines ?? []).map((l) => ({
+      entityId: l.entityId,
+      variantId: l.variantId ?? null,
+      quantity: l.quantity,
+      ...(l.giftCardRecipient ? { giftCardRecipient: l.giftCardRecipient } : {}),
+    })),
     removeLineIds: input.removeLineIds ?? [],
     quantities: input.quantities ?? [],
     shippingAddress: input.shippingAddress ?? null,
@@ -59,8 +67,22 @@ export function planLines(order: OrderRow, ops: EditOperations): PlannedLine[] {
   if (issues.length) throw validationFailed(issues);
   const kept: PlannedLine[] = order.lines
     .filter((l) => !removed.has(l.id))
-    .map((l) => ({ lineItemId: l.id, entityId: l.entityId, variantId: l.variantId, quantity: quantities.get(l.id) ?? l.quantity, previousQuantity: l.quantity }));
-  const added: PlannedLine[] = ops.addLines.map((l) => ({ lineItemId: null, entityId: l.entityId, variantId: l.variantId, quantity: l.quantity, previousQuantity: 0 }));
+    .map((l) => ({
+      lineItemId: l.id,
+      entityId: l.entityId,
+      variantId: l.variantId,
+      quantity: quantities.get(l.id) ?? l.quantity,
+      previousQuantity: l.quantity,
+      giftCardRecipient: null,
+    }));
+  const added: PlannedLine[] = ops.addLines.map((l) => ({
+    lineItemId: null,
+    entityId: l.entityId,
+    variantId: l.variantId,
+    quantity: l.quantity,
+    previousQuantity: 0,
+    giftCardRecipient: l.giftCardRecipient ?? null,
+  }));
   const lines = [...kept, ...added];
   if (!lines.length) throw validationFailed([{ field: 'removeLineIds', message: 'an edit cannot remove every line: cancel the order instead' }]);
   return lines;

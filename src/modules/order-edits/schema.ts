@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { defineOperation } from '../../graphql/operation.js';
 import { withGraphqlInput } from '../../graphql/zod-args.js';
 import { address } from '../checkout/schema.js';
+import { giftCardRecipientInput } from '../gift-cards/recipient-input.js';
 import { PERMISSION } from '../orders/shared.js';
 import { cancelEdit, confirmEdit, createEdit, EDIT_REASON_MAX, listEdits } from './service.js';
 import { OrderEditRef } from './types.js';
@@ -12,7 +13,12 @@ import type { EditView } from './views.js';
 const orderId = z.string().min(1).max(64).describe('Order UUID or number (ORD-YYYY-NNNNNN)');
 const addLine = withGraphqlInput(
   z
-    .object({ entityId: z.guid(), variantId: z.guid().optional(), quantity: z.number().int().positive().max(10_000) })
+    .object({
+      entityId: z.guid(),
+      variantId: z.guid().optional(),
+      quantity: z.number().int().positive().max(10_000),
+      giftCardRecipient: giftCardRecipientInput.optional(),
+    })
     .strict()
     .describe('A line to add, priced today'),
   'OrderEditAddLineInput',
@@ -35,7 +41,9 @@ defineOperation({
     'they were sold at; promotions, shipping and tax are recomputed over the new lines and address exactly as checkout prices an order. ' +
     'Answers a pending edit with before, after and difference; nothing on the order changes until it is confirmed. Only an order that is ' +
     'pending, confirmed or processing with no unit fulfilled and no line refunded can be edited (409 otherwise). An added item that cannot be ' +
-    'sold or has no price, or an edited order that no longer qualifies for its promotion codes, is 422. Emits orders.edit (action created).',
+    'sold or has no price, or an edited order that no longer qualifies for its promotion codes, is 422. An added gift-card product (entity type giftCard) ' +
+    'may name a giftCardRecipient (any other line: 422) and reserves no stock; its cards are issued once the edited order is paid. Lowering or ' +
+    'removing a gift-card line whose cards were issued is 409 (refund the line instead). Emits orders.edit (action created).',
   rest: { method: 'POST', path: '/orders/:id/edits', status: 201 },
   access: { permission: PERMISSION.update },
   input: {

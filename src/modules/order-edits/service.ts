@@ -43,10 +43,12 @@ import { at, entry } from '../orders/at.js';
 import { inTransaction } from '../orders/tx.js';
 import type { OrderRow } from '../orders/views.js';
 import { authorizeOrderPayment, defaultReturnUrl, insertPayment, releaseAuthorization, type StartedPayment } from '../payments/authorize.js';
+import { paymentAttemptRoot } from '../payments/attempts.js';
 import { providerOf, voidOnCancel } from '../payments/capture.js';
 import type { PaymentProvider } from '../payments/provider.js';
 import { capturable, lockPayments, syncOrderPayment } from '../payments/records.js';
 import { LEDGER_TENDERS } from '../payments/refunds.js';
+import { isGiftCardType } from '../gift-cards/product.js';
 import { isEmpty, normalizeOperations, orderFingerprint, planLines, type EditOperations, type PlannedLine } from './plan.js';
 import { EDITABLE_ORDER_STATUSES, editTransition, type EditTrigger, type PaymentAction } from './status.js';
 import { editPayload, editView, type EditLineView, type EditSnapshot, type EditView } from './views.js';
@@ -140,8 +142,12 @@ async function computeEdit(tx: Tx, ctx: OrdersCtx, order: OrderRow, ops: EditOpe
     const reason = unsellableReason(sellable);
     if (reason || !sellable) issues.push({ field: `addLines.${i - firstAdded}.entityId`, message: reason ?? 'catalog entity not found' });
     else sellables.push(sellable);
+    // As a cart item: only a gift-card product names who receives its cards.
+    if (p.giftCardRecipient && sellable && !isGiftCardType(sellable.entityType))
+      issues.push({ field: `addLines.${i - firstAdded}.giftCardRecipient`, message: 'only a gift-card product (entity type giftCard) takes a recipient' });
   });
   if (issues.length) throw validationFailed(issues);
+  await assertIssuedCardsKept(tx, order, planned);
   const ports = portsOf(ctx.services);
   const addedIdx = planned.map((p, i) => (p.lineItemId ? -1 : i)).filter((i) => i >= 0);
   const resolved = await ports.prices.resolve(
@@ -205,6 +211,26 @@ async function computeEdit(tx: Tx, ctx: OrdersCtx, order: OrderRow, ops: EditOpe
     shippingAddress: address,
   };
   return { planned, sellables, unitPrices, priced, address, after };
+}
+
+/**
+ * A gift-card line whose cards were issued keeps at least that many units: an edit that lowered or
+ * removed it would hand money back for cards that stay spendable (a refund of the line revokes
+ * them instead). Live and revoked cards both count, as the issuing job counts them, so no unit is
+ * ever issued twice. One statement, only for orders with gift-card lines.
+ */
+async function assertIssuedCardsKept(tx: Tx, order: OrderRow, planned: PlannedLine[]): Promise<void> {
+  const giftLines = order.lines.filter((l) => isGiftCardType(l.entityType));
+  if (!giftLines.length) return;
+  const issued = await tx.giftCard.groupBy({ by: ['sourceOrderLineId'], where: { sourceOrderLineId: { in: giftLines.map((l) => l.id) } }, _count: true });
+  const kept = new Map(planned.filter((p) => p.lineItemId).map((p) => [p.lineItemId, p.quantity]));
+  const short = issued.filter((row) => row.sourceOrderLineId && (kept.get(row.sourceOrderLineId) ?? 0) < row._count);
+  if (short.length) {
+    throw conflict('The gift cards of this line were already issued: it cannot be lowered or removed by an edit (refund the line instead, which revokes unused cards)', {
+      reason: 'GIFT_CARDS_ISSUED',
+      lines: short.map((row) => ({ lineItemId: row.sourceOrderLineId, issued: row._count })),
+    });
+  }
 }
 
 /** Thrown to roll a preview's nested transaction back while keeping its result. */
@@ -293,8 +319,9 @@ export async function confirmEdit(ctx: OrdersCtx, orderId: string, editId: strin
   const actor = actorRecord(ctx);
   const afterCommit: Array<() => Promise<void>> = [];
   let refundId: string | null = null;
-  // One payment id for every attempt of the transaction: a retried attempt re-authorizes under the same key.
-  const started: Started = { paymentId: randomUUID(), provider: null, payment: null };
+  // The edit is the payment's logical attempt (payments/attempts.ts): a retried transaction, or a
+  // retry of this request after a crash, authorizes under the same id and provider key.
+  const started: Started = { paymentId: paymentAttemptRoot(ctx.organization.id, `edit:${editId}`), provider: null, payment: null };
   let view: EditView;
   try {
     view = await inTransaction(
@@ -381,7 +408,8 @@ async function applyLines(tx: Tx, ctx: OrdersCtx, order: OrderRow, c: Computed):
   if (releases.length) await ports.inventory.release(serviceCtx(ctx, tx), releases);
 
   // 2. reserve what raised quantities and added lines need, in checkout's lock order
-  const wants = c.planned.map((p, i) => ({ i, extra: p.quantity - p.previousQuantity })).filter((w) => w.extra > 0);
+  // Gift-card lines are issued, not picked: as at checkout they hold no stock.
+  const wants = c.planned.map((p, i) => ({ i, extra: p.quantity - p.previousQuantity })).filter((w) => w.extra > 0 && !isGiftCardType(at(c.sellables, w.i).entityType));
   wants.sort((a, b) => {
     const x = at(c.planned, a.i);
     const y = at(c.planned, b.i);
@@ -446,6 +474,8 @@ async function applyLines(tx: Tx, ctx: OrdersCtx, order: OrderRow, c: Computed):
         entityType: at(c.sellables, i).entityType,
         sku: at(c.sellables, i).sku,
         title: at(c.sellables, i).title,
+        // Stored as checkout stores a cart item's: the issuing job reads it once the order is paid.
+        ...(p.giftCardRecipient && isGiftCardType(at(c.sellables, i).entityType) ? { giftCardRecipient: p.giftCardRecipient as unknown as Prisma.InputJsonValue } : {}),
         ...figures(i),
       })),
     });

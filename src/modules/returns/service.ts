@@ -16,7 +16,7 @@ import { actorRecord, serviceCtx, type OrdersCtx } from '../orders/shared.js';
 import { inTransaction } from '../orders/tx.js';
 import { POLICY_DEFAULTS } from '../settings/groups.js';
 import { RETURN_EVENTS } from './events.js';
-import { randomUUID } from 'node:crypto';
+import { paymentAttemptRoot } from '../payments/attempts.js';
 import { releaseAuthorization } from '../payments/authorize.js';
 import { settleIfImmediate } from '../orders/refunds.js';
 import { releaseExchangeLines, reserveExchangeLines, settleExchange, type ExchangeLineInput, type SettleExchangeInput, type StartedExchangePayment } from './exchange.js';
@@ -260,7 +260,7 @@ export async function decideReturn(ctx: ReturnsCtx, id: string, action: 'approve
  */
 export async function exchangeReturn(ctx: ReturnsCtx, id: string, input: SettleExchangeInput): Promise<ReturnView> {
   // One payment id for every attempt of the transaction: a retried attempt authorizes under the same key.
-  const started: StartedExchangePayment = { paymentId: randomUUID(), provider: null, payment: null };
+  const started: StartedExchangePayment = { paymentId: paymentAttemptRoot(ctx.organization.id, `exchange:${id}`), provider: null, payment: null };
   let refundId: string | null = null;
   let view: ReturnView;
   try {
