@@ -55,10 +55,15 @@ function hasRecursiveVariable(schema: GraphQLSchema, document: DocumentNode): bo
   return false;
 }
 
-export function useCompiledExecution(): Plugin {
+/**
+ * The compiled form of an execution's document, or null to run it on graphql-js (first sighting,
+ * or not compilable). Used by the plugin below (/graphql) and by the REST facade's executor
+ * (http/rest-facade.ts), whose per-route documents are the same objects on every request.
+ */
+export function createCompiler(): (args: ExecutionArgs) => CompiledQuery | null {
   const documents = new WeakMap<DocumentNode, Map<string, Entry>>();
 
-  function compiled(args: ExecutionArgs): CompiledQuery | null {
+  return function compiled(args: ExecutionArgs): CompiledQuery | null {
     let byOperation = documents.get(args.document);
     if (!byOperation) documents.set(args.document, (byOperation = new Map()));
     const key = args.operationName ?? '';
@@ -80,8 +85,11 @@ export function useCompiledExecution(): Plugin {
     }
     byOperation.set(key, result);
     return result;
-  }
+  };
+}
 
+export function useCompiledExecution(): Plugin {
+  const compiled = createCompiler();
   return {
     onExecute({ args, setExecuteFn }) {
       const query = compiled(args);
