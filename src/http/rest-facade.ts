@@ -13,7 +13,7 @@
 //   - explicit nulls in a JSON body reach nullable arguments (sofa would drop them),
 //   - a success status chosen by the operation (`ctx.rest.status`, one of `rest.otherStatuses`),
 //   - 404 NOT_FOUND for anything sofa has no route for, including its built-in /webhook routes.
-import { useSofa as createSofaHandler } from 'sofa-api';
+import type { useSofa as CreateSofaHandler } from 'sofa-api';
 import { execute as executeOnGraphqlJs, Kind, type ExecutionArgs, type ExecutionResult, type GraphQLError, type GraphQLSchema } from 'graphql';
 import { MapperKind, mapSchema } from '@graphql-tools/utils';
 import { accessRefusal, operations, restPathArg } from '../graphql/operation.js';
@@ -30,7 +30,7 @@ import { createCompiler } from '../graphql/jit.js';
 import { executionObserver } from '../observability/graphql-observer.js';
 import type { Metrics } from '../observability/metrics.js';
 
-type Sofa = ReturnType<typeof createSofaHandler>;
+type Sofa = ReturnType<typeof CreateSofaHandler>;
 /** One route of sofa's router (fets keeps them in `__routes`, for mounting a router in another). */
 interface SofaRoute {
   method?: string;
@@ -53,7 +53,6 @@ export interface RestFacadeOptions {
 export interface RestFacade {
   /** Answers one /api request (a sofa route, or 404) with the request's context. */
   serve(request: Request, pathname: string, ctx: RequestContext): Promise<Response>;
-  sofa(): Sofa;
   /** The schema sofa routes on (no graph-only relations): /api/doc derives its responses from it. */
   restSchema(): GraphQLSchema;
 }
@@ -85,7 +84,9 @@ export function withoutGraphOnlyFields(schema: GraphQLSchema): GraphQLSchema {
 }
 
 export function restFacade(options: RestFacadeOptions): RestFacade {
-  let built: { sofa: Sofa; restSchema: GraphQLSchema; handlers: Map<CompiledRoute, { handler: SofaRoute['handler']; pattern: RegExp }> } | null = null;
+  let built: Promise<{ sofa: Sofa; handlers: Map<CompiledRoute, { handler: SofaRoute['handler']; pattern: RegExp }> }> | null = null;
+  let restSchema: GraphQLSchema | null = null;
+  const schemaForRest = (): GraphQLSchema => (restSchema ??= withoutGraphOnlyFields(fullSchema));
   const fullSchema = options.schema;
   const compiler = options.jit ? createCompiler() : null;
   const observe = executionObserver(options.metrics);
@@ -220,14 +221,19 @@ export function restFacade(options: RestFacadeOptions): RestFacade {
     return wrap(maskedResult(result, ctx));
   }
 
-  function build(): NonNullable<typeof built> {
-    const restSchema = withoutGraphOnlyFields(fullSchema);
+  /**
+   * sofa's router, built on the first REST request: loading sofa-api and building ~300 routes is
+   * a good part of a second of CPU that `npm start` need not spend before it is ready (issue 30
+   * goal 5). /api/doc does not need it (it is derived from restSchema and the registry).
+   */
+  async function build(): Promise<Awaited<NonNullable<typeof built>>> {
+    const { useSofa: createSofaHandler } = await import('sofa-api');
     const sofa = createSofaHandler({
       basePath: options.basePath,
       // sofa derives each route's selection (and its OpenAPI response) from this schema: the
       // relations only the graph resolves are left out, so REST bodies and statement counts stay
       // as they were. Execution still runs against the full schema (see execute above).
-      schema: restSchema,
+      schema: schemaForRest(),
       routes: routes as never,
       depthLimit: 2,
       // An endpoint must be named for sofa (fets) to record paths and response schemas at all;
@@ -260,17 +266,11 @@ export function restFacade(options: RestFacadeOptions): RestFacade {
       if (!sofaRoute) throw new Error(`sofa built no route for ${key}`);
       handlers.set(route, { handler: sofaRoute.handler, pattern: new RegExp(route.pattern.source.replace(/\\?\/\?\$$/, '$')) });
     }
-    return { sofa, restSchema, handlers };
-  }
-
-  function ready(): NonNullable<typeof built> {
-    built ??= build();
-    return built;
+    return { sofa, handlers };
   }
 
   return {
-    sofa: () => ready().sofa,
-    restSchema: () => ready().restSchema,
+    restSchema: schemaForRest,
     async serve(request, pathname, ctx) {
       const route = findRoute(compiled, request.method, pathname);
       if (!route) return errorResponse(404, 'NOT_FOUND', `No route ${request.method} ${pathname}`);
@@ -284,8 +284,9 @@ export function restFacade(options: RestFacadeOptions): RestFacade {
       ctx.rest.facade = true;
       const rewritten = await rewriteBody(request, route, ctx.rest);
       if (rewritten instanceof Response) return rewritten;
+      built ??= build();
       // biome-ignore lint/style/noNonNullAssertion: build() gives every compiled route its handler
-      const { handler, pattern } = ready().handlers.get(route)!;
+      const { handler, pattern } = (await built).handlers.get(route)!;
       const match = pattern.exec(pathname);
       if (!match) return errorResponse(404, 'NOT_FOUND', `No route ${request.method} ${pathname}`);
       // sofa reads path parameters from request.params, decoded, by the names it was given.
