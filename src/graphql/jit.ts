@@ -67,14 +67,19 @@ export function createCompiler(): (args: ExecutionArgs) => CompiledQuery | null 
   // execution, by which time it is there (until then documents stay on graphql-js, as on a first
   // sighting). An ES import, so it shares this process's ESM graphql with the schema.
   let jit: typeof import('graphql-jit') | null = null;
-  let loading: Promise<unknown> | null = null;
+  let requested = false;
 
   return function compiled(args: ExecutionArgs): CompiledQuery | null {
-    loading ??= import('graphql-jit').then((module) => {
-      jit = module;
-    });
-    if (!jit) return null;
-    const { compileQuery, isCompiledQuery } = jit;
+    if (!requested) {
+      requested = true;
+      // A module that cannot load leaves every document on graphql-js, as an uncompilable one.
+      import('graphql-jit').then(
+        (module) => {
+          jit = module;
+        },
+        () => undefined,
+      );
+    }
     let byOperation = documents.get(args.document);
     if (!byOperation) documents.set(args.document, (byOperation = new Map()));
     const key = args.operationName ?? '';
@@ -85,6 +90,9 @@ export function createCompiler(): (args: ExecutionArgs) => CompiledQuery | null 
     }
     if (entry === 'uncompilable') return null;
     if (entry !== 'seen') return entry;
+    // Still loading: stays 'seen', compiled on an execution once the module is there.
+    if (!jit) return null;
+    const { compileQuery, isCompiledQuery } = jit;
     if (hasRecursiveVariable(args.schema, args.document)) {
       byOperation.set(key, 'uncompilable');
       return null;
