@@ -12,7 +12,9 @@
 // this machine allows at all. Then the checkout and job-queue benches run as they do alone.
 //
 //   npm run bench            BENCH_SECONDS (5), BENCH_CONNECTIONS (50), BENCH_ROUNDS (3),
-//                            BENCH_PRODUCTS (100), BENCH_ONLY=http to skip checkout, jobs and the production start/RSS run
+//                            BENCH_PRODUCTS (100), BENCH_ONLY=http to skip checkout, jobs and the production start/RSS run,
+//                            BENCH_SCENARIOS=settings,entity,adapter to run only the scenarios and floors whose name
+//                            holds one of these words (the goals of the others then read "not measured")
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -24,6 +26,12 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const products = Number(process.env.BENCH_PRODUCTS ?? 100);
+const only = (process.env.BENCH_SCENARIOS ?? '')
+  .split(',')
+  .map((word) => word.trim())
+  .filter(Boolean);
+/** Whether BENCH_SCENARIOS (unset: everything) selects the scenario of this name. */
+const selected = (name: string) => !only.length || only.some((word) => name.includes(word));
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -251,6 +259,7 @@ try {
     { scenario: { name: 'anonymous request refused by the rate limiter (429)', url: `${app.info.url}/api/settings/general` }, expectFailures: true },
   ];
   for (const { scenario, expectFailures } of scenarios) {
+    if (!selected(scenario.name)) continue;
     const bytes = await probe(scenario, expectFailures);
     rows.push({ ...(await measure(baseline, app, scenario, expectFailures)), bytes });
     console.error(`done: ${scenario.name}`);
@@ -272,6 +281,7 @@ try {
       { name: 'floor: Yoga `{ __typename }`, no auth, no SQL', url: `${floors.info.graphql}/graphql?query=%7B__typename%7D` },
     ];
     for (const scenario of floorScenarios) {
+      if (!selected(scenario.name)) continue;
       const bytes = await probe(scenario);
       rows.push({ ...(await measure(baseline, floors, scenario, false, false)), bytes });
       console.error(`done: ${scenario.name}`);

@@ -1,20 +1,18 @@
 // Builds the OpenAPI document without a server or database, and the SDK types from it.
-// The facade learns the schema when Yoga hands it over; one in-process request through Yoga (no
-// resolver runs for `__typename`) makes sure that has happened.
+// The facade derives the REST schema from the schema it is given (no request needed).
 import openapiTS, { astToString } from 'openapi-typescript';
 import { buildSchema } from '../src/schema.js';
 import { createGraphqlServer } from '../src/graphql/yoga.js';
 import { buildOpenApiDocument } from '../src/http/openapi.js';
 
 export async function offlineOpenApiDocument(): Promise<Record<string, unknown>> {
-  const { yoga, facade } = createGraphqlServer({
+  const { facade } = createGraphqlServer({
     schema: buildSchema(),
     // Limits and exposure do not shape the document.
     limits: { maxDepth: 12, maxAliases: 30, maxCost: 5000, maxTokens: 5000 },
     exposure: { graphiql: false, publicIntrospection: true, suggestions: true, costPerPoint: 100, jit: false },
     version: '0.0.0',
   });
-  await yoga.fetch('http://localhost/graphql?query=%7B__typename%7D', {}, { ctx: {} as never });
   return buildOpenApiDocument(facade.restSchema(), { title: 'Commerce API', version: '0.0.0', cookieName: 'commerce.session_token' });
 }
 

@@ -10,7 +10,7 @@
 // has no context, and reached the request through an AsyncLocalStorage: on Node 20 that
 // storage's promise hooks cost 11–15% of the CPU of every request (bench, same run). Yoga's
 // hook still runs after ours, for errors outside execution (it finds ours already safe).
-import { GraphQLError } from 'graphql';
+import { GraphQLError, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from '../logger.js';
 import { isClientAbort } from '../logger.js';
@@ -95,6 +95,21 @@ export function maskError(error: unknown, message: string, scope: ErrorScope | n
   });
 }
 
+/**
+ * An execution result with its errors masked with the request's context (see the file comment);
+ * the same result when nothing changed. Used by the plugin below (/graphql) and by the REST
+ * facade's executor (http/rest-facade.ts).
+ */
+export function maskedResult<R extends ExecutionResult>(result: R, scope: ErrorScope & { rest?: { retryAfterSeconds?: number } }): R {
+  if (!result.errors?.length) return result;
+  const errors = result.errors.map((error) => maskError(error, UNEXPECTED_ERROR_MESSAGE, scope));
+  if (scope.rest && errors.some((error) => (error as GraphQLError).extensions?.code === DATABASE_UNAVAILABLE.code)) {
+    scope.rest.retryAfterSeconds = DATABASE_UNAVAILABLE.retryAfterSeconds;
+  }
+  // biome-ignore lint/style/noNonNullAssertion: errors is non-empty (checked above)
+  return errors.some((masked, i) => masked !== result.errors![i]) ? { ...result, errors: errors as GraphQLError[] } : result;
+}
+
 /** Masks an execution result's errors with the request's context (see the file comment). */
 export function useRequestErrorMasking(): Plugin {
   return {
@@ -103,12 +118,8 @@ export function useRequestErrorMasking(): Plugin {
       return {
         onExecuteDone({ result, setResult }) {
           if (!('errors' in result) || !result.errors?.length) return;
-          const errors = result.errors.map((error) => maskError(error, UNEXPECTED_ERROR_MESSAGE, scope));
-          if (scope.rest && errors.some((error) => (error as GraphQLError).extensions?.code === DATABASE_UNAVAILABLE.code)) {
-            scope.rest.retryAfterSeconds = DATABASE_UNAVAILABLE.retryAfterSeconds;
-          }
-          // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
-          if (errors.some((masked, i) => masked !== result.errors![i])) setResult({ ...result, errors: errors as GraphQLError[] });
+          const masked = maskedResult(result, scope);
+          if (masked !== result) setResult(masked);
         },
       };
     },

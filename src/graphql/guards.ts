@@ -6,7 +6,7 @@
 //    field, or a page with every relation selected, cost what they do (finding: aliases
 //    multiplied work under one rate-limit unit);
 //  - introspection for anonymous callers and customers only when graphql.publicIntrospection.
-import { Kind, type DocumentNode, type FragmentDefinitionNode, type SelectionSetNode, type OperationDefinitionNode } from 'graphql';
+import { Kind, type DocumentNode, type ExecutionArgs, type FragmentDefinitionNode, type SelectionSetNode, type OperationDefinitionNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { RequestContext } from '../context.js';
 import { AppError } from '../errors.js';
@@ -60,37 +60,48 @@ function mayIntrospect(ctx: RequestContext): boolean {
   return Boolean(actor && (actor.kind === 'apiKey' || (actor.role !== null && INTROSPECTION_ROLES.has(actor.role) && !actor.customerId)));
 }
 
-export function useRequestGuards(options: { costPerPoint: number; maxCost: number; publicIntrospection: boolean }): Plugin<RequestContext> {
+export interface GuardOptions {
+  costPerPoint: number;
+  maxCost: number;
+  publicIntrospection: boolean;
+}
+
+/**
+ * The refusal these guards give an operation before it executes (introspection, cost, the rate
+ * charge of its cost), or null to run it. One function for both ways in: the envelop plugin
+ * below (/graphql) and the REST facade's executor (http/rest-facade.ts).
+ */
+export async function executionRefusal(args: ExecutionArgs, options: GuardOptions): Promise<AppError | null> {
+  const ctx = args.contextValue as RequestContext;
+  if (!options.publicIntrospection && !mayIntrospect(ctx)) {
+    const operation = operationOf(args.document, args.operationName);
+    const fragments = new Map<string, FragmentDefinitionNode>();
+    for (const d of args.document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+    if (operation && introspects(operation.selectionSet, fragments)) return new AppError('FORBIDDEN', 'Introspection is available to staff and API keys only');
+  }
+  // Before any resolver runs (REST routes execute here too, without GraphQL validation).
+  const cost = operationCost(args.schema, args.document, args.operationName, args.variableValues as Record<string, unknown> | null, {
+    rest: viaRestFacade(ctx),
+    restQuery: ctx.rest?.queryArgs,
+  });
+  const refusal = costRefusal(cost, options.maxCost);
+  if (refusal) return refusal;
+  if (!ctx.rateLimit) return null;
+  const points = Math.max(1, Math.ceil(cost.cost / options.costPerPoint));
+  try {
+    await ctx.rateLimit.charge(points - 1);
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
+  }
+  return null;
+}
+
+export function useRequestGuards(options: GuardOptions): Plugin<RequestContext> {
   return {
     async onExecute({ args, setResultAndStopExecution }) {
-      const ctx = args.contextValue as RequestContext;
-      if (!options.publicIntrospection && !mayIntrospect(ctx)) {
-        const operation = operationOf(args.document, args.operationName);
-        const fragments = new Map<string, FragmentDefinitionNode>();
-        for (const d of args.document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
-        if (operation && introspects(operation.selectionSet, fragments)) {
-          setResultAndStopExecution({ errors: [new AppError('FORBIDDEN', 'Introspection is available to staff and API keys only')] });
-          return;
-        }
-      }
-      // Before any resolver runs (REST routes execute here too, without GraphQL validation).
-      const cost = operationCost(args.schema, args.document, args.operationName, args.variableValues as Record<string, unknown> | null, {
-        rest: viaRestFacade(ctx),
-        restQuery: ctx.rest?.queryArgs,
-      });
-      const refusal = costRefusal(cost, options.maxCost);
-      if (refusal) {
-        setResultAndStopExecution({ errors: [refusal] });
-        return;
-      }
-      if (!ctx.rateLimit) return;
-      const points = Math.max(1, Math.ceil(cost.cost / options.costPerPoint));
-      try {
-        await ctx.rateLimit.charge(points - 1);
-      } catch (error) {
-        if (error instanceof AppError) setResultAndStopExecution({ errors: [error] });
-        else throw error;
-      }
+      const refusal = await executionRefusal(args as ExecutionArgs, options);
+      if (refusal) setResultAndStopExecution({ errors: [refusal] });
     },
   };
 }

@@ -22,7 +22,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import type { CompiledQuery } from 'graphql-jit';
 
 type Entry = CompiledQuery | 'seen' | 'uncompilable';
 
@@ -55,10 +55,31 @@ function hasRecursiveVariable(schema: GraphQLSchema, document: DocumentNode): bo
   return false;
 }
 
-export function useCompiledExecution(): Plugin {
+/**
+ * The compiled form of an execution's document, or null to run it on graphql-js (first sighting,
+ * or not compilable). Used by the plugin below (/graphql) and by the REST facade's executor
+ * (http/rest-facade.ts), whose per-route documents are the same objects on every request.
+ */
+export function createCompiler(): (args: ExecutionArgs) => CompiledQuery | null {
   const documents = new WeakMap<DocumentNode, Map<string, Entry>>();
+  // graphql-jit (with fast-json-stringify and ajv, ~130 ms of CPU) is loaded when the first
+  // document executes, not at start-up (issue 30 goal 5); a document is compiled on its second
+  // execution, by which time it is there (until then documents stay on graphql-js, as on a first
+  // sighting). An ES import, so it shares this process's ESM graphql with the schema.
+  let jit: typeof import('graphql-jit') | null = null;
+  let requested = false;
 
-  function compiled(args: ExecutionArgs): CompiledQuery | null {
+  return function compiled(args: ExecutionArgs): CompiledQuery | null {
+    if (!requested) {
+      requested = true;
+      // A module that cannot load leaves every document on graphql-js, as an uncompilable one.
+      import('graphql-jit').then(
+        (module) => {
+          jit = module;
+        },
+        () => undefined,
+      );
+    }
     let byOperation = documents.get(args.document);
     if (!byOperation) documents.set(args.document, (byOperation = new Map()));
     const key = args.operationName ?? '';
@@ -69,6 +90,9 @@ export function useCompiledExecution(): Plugin {
     }
     if (entry === 'uncompilable') return null;
     if (entry !== 'seen') return entry;
+    // Still loading: stays 'seen', compiled on an execution once the module is there.
+    if (!jit) return null;
+    const { compileQuery, isCompiledQuery } = jit;
     if (hasRecursiveVariable(args.schema, args.document)) {
       byOperation.set(key, 'uncompilable');
       return null;
@@ -80,8 +104,11 @@ export function useCompiledExecution(): Plugin {
     }
     byOperation.set(key, result);
     return result;
-  }
+  };
+}
 
+export function useCompiledExecution(): Plugin {
+  const compiled = createCompiler();
   return {
     onExecute({ args, setExecuteFn }) {
       const query = compiled(args);

@@ -4,9 +4,10 @@
 // multipart `mediaUpload` then reached PostgreSQL (22021) and answered INTERNAL_ERROR. Once Yoga
 // has parsed the request, its variables and string literals are checked here: VALIDATION_FAILED
 // naming where, before anything runs.
-import { Kind, visit, type DocumentNode } from 'graphql';
+import { Kind, visit, type DocumentNode, type ExecutionArgs } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { RequestContext } from '../context.js';
+import type { AppError } from '../errors.js';
 import { findNul, nulIssue } from '../http/input-guard.js';
 
 function literalWithNul(document: DocumentNode): boolean {
@@ -19,14 +20,21 @@ function literalWithNul(document: DocumentNode): boolean {
   return found;
 }
 
+/** The NUL refusal of a multipart request's variables or literals, or null (REST routes check it too). */
+export function multipartNulRefusal(args: Pick<ExecutionArgs, 'contextValue' | 'variableValues' | 'document'>): AppError | null {
+  const ctx = args.contextValue as RequestContext;
+  if (!/^multipart\//i.test(ctx.request?.headers.get('content-type') ?? '')) return null;
+  const inVariables = findNul(args.variableValues ?? {});
+  if (inVariables) return nulIssue(`variables.${inVariables}`);
+  if (literalWithNul(args.document)) return nulIssue('query');
+  return null;
+}
+
 export function useMultipartNulGuard(): Plugin<RequestContext> {
   return {
     onExecute({ args, setResultAndStopExecution }) {
-      const ctx = args.contextValue as RequestContext;
-      if (!/^multipart\//i.test(ctx.request?.headers.get('content-type') ?? '')) return;
-      const inVariables = findNul(args.variableValues ?? {});
-      if (inVariables) setResultAndStopExecution({ errors: [nulIssue(`variables.${inVariables}`)] });
-      else if (literalWithNul(args.document)) setResultAndStopExecution({ errors: [nulIssue('query')] });
+      const refusal = multipartNulRefusal(args as ExecutionArgs);
+      if (refusal) setResultAndStopExecution({ errors: [refusal] });
     },
   };
 }

@@ -1,6 +1,6 @@
-// Yoga serves /graphql (GraphiQL for browsers, inlined: no CDN) and, through the REST facade
-// plugin, every /api route sofa generates. The per-request context is built by the HTTP layer
-// and handed in as the server context.
+// Yoga serves /graphql (GraphiQL for browsers, inlined: no CDN); the REST facade made here serves
+// every /api route sofa generates, beside Yoga (http/rest-facade.ts). The per-request context is
+// built by the HTTP layer and handed in as the server context.
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { renderGraphiQL as RenderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { lazyModule } from '../lazy.js';
@@ -83,7 +83,18 @@ export function createGraphqlServer(options: {
 }) {
   giveRootTypesDefinitions(options.schema);
   const observer = useGraphqlObserver(options.metrics ?? null);
-  const facade = restFacade({ basePath: REST_BASE_PATH, title: 'Commerce API', version: options.version });
+  const guards = { costPerPoint: options.exposure.costPerPoint, maxCost: options.limits.maxCost, publicIntrospection: options.exposure.publicIntrospection };
+  // /api runs beside Yoga, not through it (http/rest-facade.ts), with the same guards, masking,
+  // compiled execution and observation as the plugins below.
+  const facade = restFacade({
+    basePath: REST_BASE_PATH,
+    title: 'Commerce API',
+    version: options.version,
+    schema: options.schema,
+    guards,
+    metrics: options.metrics ?? null,
+    jit: options.exposure.jit,
+  });
   const yoga: YogaServerInstance<ServerContext, RequestContext> = createYoga<ServerContext, RequestContext>({
     schema: options.schema,
     graphqlEndpoint: '/graphql',
@@ -106,9 +117,8 @@ export function createGraphqlServer(options: {
       useAutomaticPersistedQueries(),
       useFieldErrorDetails(),
       ...limitPlugins(options.limits, { suggestions: options.exposure.suggestions }),
-      useRequestGuards({ costPerPoint: options.exposure.costPerPoint, maxCost: options.limits.maxCost, publicIntrospection: options.exposure.publicIntrospection }),
+      useRequestGuards(guards),
       useMultipartNulGuard(),
-      facade,
       ...(options.exposure.jit ? [useCompiledExecution()] : []),
       // Last: it wraps the execute function the plugins above settled on.
       ...(observer ? [observer] : []),

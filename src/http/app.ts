@@ -1,7 +1,7 @@
 // Composes the HTTP app. No business logic here: every request goes
 //   request id → CORS preflight → body limit → actor → rate limit → origin check → organization
 // and then to better-auth (/api/auth/*), a meta handler (/api/health, /api/doc, /api/reference)
-// or Yoga (/graphql, and /api/* through the sofa REST facade).
+// or Yoga (/graphql) or the sofa REST facade (/api/*, beside Yoga: http/rest-facade.ts).
 import { performance } from 'node:perf_hooks';
 import type { RequestContext, OrganizationRef } from '../context.js';
 import type { Runtime } from '../runtime.js';
@@ -292,21 +292,23 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
       const cached = await responseCache.hit(lookup);
       if (cached) return { response: cached, rate, actor };
     }
+    // /graphql through Yoga; every other /api path through the REST facade, beside Yoga.
+    const answer = (req: Request, c: RequestContext): Promise<Response> => (path === '/graphql' ? Promise.resolve(yoga.fetch(req, { ctx: c })) : facade.serve(req, path, c));
     let response: Response;
     if (replica) {
       // A replica that cannot answer (down, restarting) fails the read over to the primary,
       // once, and stays out until its health check passes.
       const retry = request.clone();
-      response = await yoga.fetch(request, { ctx });
+      response = await answer(request, ctx);
       if (ctx.rest.retryAfterSeconds) {
         // biome-ignore lint/style/noNonNullAssertion: replica is only ever set from replicas.pick() above
         replicas!.markDown(replica);
         scope.logger.warn({ replica: new URL(replica.url).host }, 'read replica unavailable; read answered by the primary');
         const primaryCtx: RequestContext = { ...ctx, db, loaders: new Map(), rest: {} };
-        response = await yoga.fetch(retry, { ctx: primaryCtx });
+        response = await answer(retry, primaryCtx);
         ctx.rest = primaryCtx.rest;
       }
-    } else response = await answeredWrite(scope.requestId, await yoga.fetch(request, { ctx }));
+    } else response = await answeredWrite(scope.requestId, await answer(request, ctx));
     if (responseCache && lookup) response = await responseCache.store(lookup, response);
     if (ctx.rest.retryAfterSeconds && !response.headers.has('retry-after')) response.headers.set('retry-after', String(ctx.rest.retryAfterSeconds));
     return { response, rate: rateLimit.last ?? rate, actor };

@@ -1,6 +1,11 @@
-// The REST facade: sofa-api generates /api routes from the GraphQL fields, running each as a
-// GraphQL operation through Yoga's own execution (so auth, masking and plugins are the same
-// as /graphql). This is @graphql-yoga/plugin-sofa's small plugin plus what the contract needs:
+// The REST facade: sofa-api generates /api routes from the GraphQL fields, and each request runs
+// the route sofa built for it (its handler: variables from path, query and body, its one fixed
+// document, its answer) with a per-route compiled execution (graphql-jit) outside Yoga's envelop
+// pipeline (issue 30). The rules /graphql applies around execution are the same functions here
+// (graphql/guards.ts cost, rate charge and introspection; graphql/multipart-nul.ts; the error
+// masking of graphql/error-masking.ts; the operation metrics and span of graphql-observer.ts),
+// and the rules inside it (scope-auth, validation, audit) live in the resolvers both paths run.
+// What the contract needs beyond sofa:
 //   - REST-only query keys (`rest.queryOnly`: `include`) read outside the GraphQL arguments,
 //   - success bodies in `{ data }` (paginated fields already have the `{ data, meta }` shape),
 //   - errors as `{ error: { code, message, details? } }` with the REST status,
@@ -8,9 +13,8 @@
 //   - explicit nulls in a JSON body reach nullable arguments (sofa would drop them),
 //   - a success status chosen by the operation (`ctx.rest.status`, one of `rest.otherStatuses`),
 //   - 404 NOT_FOUND for anything sofa has no route for, including its built-in /webhook routes.
-import { useSofa as createSofaHandler } from 'sofa-api';
-import type { Plugin, YogaInitialContext } from 'graphql-yoga';
-import { Kind, type ExecutionArgs, type ExecutionResult, type GraphQLError, type GraphQLSchema } from 'graphql';
+import type { useSofa as CreateSofaHandler } from 'sofa-api';
+import { execute as executeOnGraphqlJs, Kind, type ExecutionArgs, type ExecutionResult, type GraphQLError, type GraphQLSchema } from 'graphql';
 import { MapperKind, mapSchema } from '@graphql-tools/utils';
 import { accessRefusal, operations, restPathArg } from '../graphql/operation.js';
 import type { RequestContext } from '../context.js';
@@ -19,14 +23,52 @@ import { structuredArgumentIssues } from '../graphql/zod-args.js';
 import { structuredValueIssues } from './input-coercion.js';
 import { errorResponse, restErrorFromGraphQL, takeUnexpectedErrors } from './rest-errors.js';
 import { compileRoute, pathParamIssues, type CompiledRoute } from './path-params.js';
+import { executionRefusal, type GuardOptions } from '../graphql/guards.js';
+import { multipartNulRefusal } from '../graphql/multipart-nul.js';
+import { maskedResult } from '../graphql/error-masking.js';
+import { createCompiler } from '../graphql/jit.js';
+import { executionObserver } from '../observability/graphql-observer.js';
+import type { Metrics } from '../observability/metrics.js';
 
-type Sofa = ReturnType<typeof createSofaHandler>;
-type Enveloped = ReturnType<Parameters<NonNullable<Plugin['onYogaInit']>>[0]['yoga']['getEnveloped']>;
+type Sofa = ReturnType<typeof CreateSofaHandler>;
+/** One route of sofa's router (fets keeps them in `__routes`, for mounting a router in another). */
+interface SofaRoute {
+  method?: string;
+  path: string;
+  handler(request: Request, serverContext: { ctx: RequestContext }): Promise<Response | undefined> | Response | undefined;
+}
 
 export interface RestFacadeOptions {
   basePath: string;
   title: string;
   version: string;
+  /** The full schema (execution runs on it; sofa routes on it without the graph-only relations). */
+  schema: GraphQLSchema;
+  guards: GuardOptions;
+  metrics: Metrics | null;
+  /** Compiled execution (config graphql.jit), as on /graphql. */
+  jit: boolean;
+}
+
+export interface RestFacade {
+  /** Answers one /api request (a sofa route, or 404) with the request's context. */
+  serve(request: Request, pathname: string, ctx: RequestContext): Promise<Response>;
+  /** The schema sofa routes on (no graph-only relations): /api/doc derives its responses from it. */
+  restSchema(): GraphQLSchema;
+}
+
+/**
+ * The route a method and path select, as sofa's router (fets) would: a path without parameters
+ * first, then the parameterized ones in declaration order.
+ */
+function findRoute(routes: readonly CompiledRoute[], method: string, pathname: string): CompiledRoute | undefined {
+  let found: CompiledRoute | undefined;
+  for (const route of routes) {
+    if (route.method !== method || !route.pattern.test(pathname)) continue;
+    if (!route.params.length) return route;
+    found ??= route;
+  }
+  return found;
 }
 
 /**
@@ -41,12 +83,13 @@ export function withoutGraphOnlyFields(schema: GraphQLSchema): GraphQLSchema {
   });
 }
 
-export function restFacade(options: RestFacadeOptions): Plugin & { sofa: () => Sofa; restSchema: () => GraphQLSchema } {
-  let sofa: Sofa;
-  let restSchema: GraphQLSchema;
-  let fullSchema: GraphQLSchema;
-  let getEnveloped: (ctx: unknown) => Enveloped;
-  const envelopedByContext = new WeakMap<object, Enveloped>();
+export function restFacade(options: RestFacadeOptions): RestFacade {
+  let built: Promise<{ sofa: Sofa; handlers: Map<CompiledRoute, { handler: SofaRoute['handler']; pattern: RegExp }> }> | null = null;
+  let restSchema: GraphQLSchema | null = null;
+  const schemaForRest = (): GraphQLSchema => (restSchema ??= withoutGraphOnlyFields(fullSchema));
+  const fullSchema = options.schema;
+  const compiler = options.jit ? createCompiler() : null;
+  const observe = executionObserver(options.metrics);
   const registered = [...operations.values()].filter((op) => op.rest);
   const routes = Object.fromEntries(
     registered.map((op) => [
@@ -154,89 +197,112 @@ export function restFacade(options: RestFacadeOptions): Plugin & { sofa: () => S
     return { ...args, variableValues: variables };
   }
 
+  /**
+   * One route's execution: the guards and the multipart NUL rule of /graphql first, then the
+   * route's document compiled once (graphql-jit; graphql-js until it is, as on /graphql), the
+   * errors masked with the request's context, the operation observed. The envelop plugins of
+   * /graphql call the same functions in the same order (graphql/yoga.ts).
+   */
+  async function execute(sofaArgs: ExecutionArgs): Promise<ExecutionResult> {
+    const args = withExplicitNulls({ ...sofaArgs, schema: fullSchema });
+    const ctx = args.contextValue as RequestContext;
+    let result: ExecutionResult;
+    const refusal = multipartNulRefusal(args) ?? (await executionRefusal(args, options.guards));
+    if (refusal) result = { errors: [refusal] };
+    else {
+      const observation = observe?.(args);
+      const query = compiler?.(args);
+      const run = () => (query ? query.query(args.rootValue, args.contextValue, args.variableValues ?? {}) : executeOnGraphqlJs(args));
+      result = await (observation ? observation.run(run) : run());
+      result = maskedResult(result, ctx);
+      observation?.done(result);
+      return wrap(result);
+    }
+    return wrap(maskedResult(result, ctx));
+  }
+
+  /**
+   * sofa's router, built on the first REST request: loading sofa-api and building ~300 routes is
+   * a good part of a second of CPU that `npm start` need not spend before it is ready (issue 30
+   * goal 5). /api/doc does not need it (it is derived from restSchema and the registry).
+   */
+  async function build(): Promise<Awaited<NonNullable<typeof built>>> {
+    const { useSofa: createSofaHandler } = await import('sofa-api');
+    const sofa = createSofaHandler({
+      basePath: options.basePath,
+      // sofa derives each route's selection (and its OpenAPI response) from this schema: the
+      // relations only the graph resolves are left out, so REST bodies and statement counts stay
+      // as they were. Execution still runs against the full schema (see execute above).
+      schema: schemaForRest(),
+      routes: routes as never,
+      depthLimit: 2,
+      // An endpoint must be named for sofa (fets) to record paths and response schemas at all;
+      // /api/doc serves the post-processed document, and the facade never routes to this one.
+      openAPI: { info: { title: options.title, version: options.version }, endpoint: '/__sofa-openapi.json' },
+      swaggerUI: { endpoint: false as never },
+      // How our scalars look in JSON, for the response schemas sofa derives.
+      customScalars: {
+        UUID: { type: 'string', format: 'uuid' },
+        DateTime: { type: 'string', format: 'date-time' },
+        MinorUnits: { type: 'integer', format: 'int64', description: 'Integer minor units of the currency' },
+        JSON: {},
+        JSONObject: { type: 'object', additionalProperties: true },
+      },
+      // The request's context was built by the HTTP layer (http/app.ts) before sofa saw it.
+      context: (serverContext: { ctx: RequestContext }) => serverContext.ctx,
+      execute,
+      errorHandler: (errors: ReadonlyArray<GraphQLError>) => restErrorFromGraphQL(errors),
+    } as never);
+    // Each declared route's handler in sofa's router, by the method and path it was given: the
+    // facade dispatches to it directly (the route is already found, see serve), which is what
+    // sofa's router does after its own URLPattern scan. The pattern is sofa's path exactly (no
+    // trailing slash), so a URL sofa's router would not match stays 404.
+    const byKey = new Map<string, SofaRoute>();
+    for (const route of (sofa as unknown as { __routes: SofaRoute[] }).__routes) byKey.set(`${route.method} ${route.path}`, route);
+    const handlers = new Map<CompiledRoute, { handler: SofaRoute['handler']; pattern: RegExp }>();
+    for (const route of compiled) {
+      const key = `${route.method} ${routes[`${route.operation.kind === 'query' ? 'Query' : 'Mutation'}.${route.operation.name}`]?.path}`;
+      const sofaRoute = byKey.get(key);
+      if (!sofaRoute) throw new Error(`sofa built no route for ${key}`);
+      handlers.set(route, { handler: sofaRoute.handler, pattern: new RegExp(route.pattern.source.replace(/\\?\/\?\$$/, '$')) });
+    }
+    return { sofa, handlers };
+  }
+
   return {
-    sofa: () => sofa,
-    /** The schema sofa routes on (no graph-only relations): /api/doc derives its responses from it. */
-    restSchema: () => restSchema,
-    onYogaInit({ yoga }) {
-      getEnveloped = yoga.getEnveloped as never;
-    },
-    onSchemaChange({ schema }) {
-      fullSchema = schema;
-      restSchema = withoutGraphOnlyFields(schema);
-      sofa = createSofaHandler({
-        basePath: options.basePath,
-        // sofa derives each route's selection (and its OpenAPI response) from this schema: the
-        // relations only the graph resolves are left out, so REST bodies and statement counts stay
-        // as they were. Execution still runs against the full schema (see execute below).
-        schema: restSchema,
-        routes: routes as never,
-        depthLimit: 2,
-        // An endpoint must be named for sofa (fets) to record paths and response schemas at all;
-        // /api/doc serves the post-processed document, and the facade never routes to this one.
-        openAPI: { info: { title: options.title, version: options.version }, endpoint: '/__sofa-openapi.json' },
-        swaggerUI: { endpoint: false as never },
-        // How our scalars look in JSON, for the response schemas sofa derives.
-        customScalars: {
-          UUID: { type: 'string', format: 'uuid' },
-          DateTime: { type: 'string', format: 'date-time' },
-          MinorUnits: { type: 'integer', format: 'int64', description: 'Integer minor units of the currency' },
-          JSON: {},
-          JSONObject: { type: 'object', additionalProperties: true },
-        },
-        context(serverContext: YogaInitialContext) {
-          const enveloped = getEnveloped(serverContext);
-          return Promise.resolve(enveloped.contextFactory(serverContext as never)).then((contextValue) => {
-            envelopedByContext.set(contextValue as object, enveloped);
-            return contextValue;
-          });
-        },
-        async execute(args: ExecutionArgs) {
-          const enveloped = envelopedByContext.get(args.contextValue as object);
-          if (!enveloped) throw new TypeError('Illegal invocation.');
-          return wrap((await enveloped.execute(withExplicitNulls({ ...args, schema: fullSchema }))) as ExecutionResult);
-        },
-        errorHandler: (errors: ReadonlyArray<GraphQLError>) => restErrorFromGraphQL(errors),
-      } as never);
-    },
-    onRequest({ request, endResponse, serverContext, url }) {
-      if (!url.pathname.startsWith(options.basePath)) return;
-      const route = compiled.find((r) => r.method === request.method && r.pattern.test(url.pathname));
-      if (!route) {
-        endResponse(errorResponse(404, 'NOT_FOUND', `No route ${request.method} ${url.pathname}`));
-        return;
-      }
+    restSchema: schemaForRest,
+    async serve(request, pathname, ctx) {
+      const route = findRoute(compiled, request.method, pathname);
+      if (!route) return errorResponse(404, 'NOT_FOUND', `No route ${request.method} ${pathname}`);
       // Who may call comes before what was sent: sofa parses path, query and body values before
       // the field (and its scope-auth check) runs, and would answer 422 first.
-      const refusal = accessRefusal(route.operation.access, (serverContext as { ctx?: RequestContext }).ctx?.actor ?? null);
-      if (refusal) {
-        endResponse(errorResponse(refusal.status, refusal.code, refusal.message));
-        return;
-      }
+      const refusal = accessRefusal(route.operation.access, ctx.actor);
+      if (refusal) return errorResponse(refusal.status, refusal.code, refusal.message);
       // Then the path: a malformed id is 422 naming its parameter before the field runs.
-      const pathIssues = pathParamIssues(route, url.pathname);
-      if (pathIssues.length) {
-        endResponse(errorResponse(422, 'VALIDATION_FAILED', 'Input validation failed', pathIssues));
-        return;
-      }
-      const restState = (serverContext as { ctx?: RequestContext }).ctx?.rest;
-      if (restState) restState.facade = true;
-      return rewriteBody(request, route, restState).then(async (rewritten) => {
-        if (rewritten instanceof Response) return endResponse(rewritten);
-        const response = await sofa.handleRequest(rewritten, serverContext as never);
-        if (!response) return endResponse(errorResponse(404, 'NOT_FOUND', `No route ${request.method} ${url.pathname}`));
-        for (const error of takeUnexpectedErrors(response)) {
-          (serverContext as { ctx?: RequestContext }).ctx?.logger.error({ err: error }, 'unexpected error in REST facade');
-        }
-        // An operation whose success status depends on its outcome chose it on its context.
-        const chosen = (serverContext as { ctx?: RequestContext }).ctx?.rest.status;
-        const allowed = route.operation.rest?.otherStatuses;
-        if (chosen && response.ok && allowed?.includes(chosen as 200) && chosen !== response.status) {
-          endResponse(new Response(response.body, { status: chosen, headers: response.headers }));
-        } else {
-          endResponse(response);
-        }
-      });
+      const pathIssues = pathParamIssues(route, pathname);
+      if (pathIssues.length) return errorResponse(422, 'VALIDATION_FAILED', 'Input validation failed', pathIssues);
+      ctx.rest.facade = true;
+      const rewritten = await rewriteBody(request, route, ctx.rest);
+      if (rewritten instanceof Response) return rewritten;
+      built ??= build();
+      // biome-ignore lint/style/noNonNullAssertion: build() gives every compiled route its handler
+      const { handler, pattern } = (await built).handlers.get(route)!;
+      const match = pattern.exec(pathname);
+      if (!match) return errorResponse(404, 'NOT_FOUND', `No route ${request.method} ${pathname}`);
+      // sofa reads path parameters from request.params, decoded, by the names it was given.
+      const params: Record<string, string> = {};
+      // biome-ignore lint/style/noNonNullAssertion: compiled routes are declared ones, with a REST route
+      route.params.forEach((name, i) => (params[restPathArg(route.operation.rest!, name)] = decodeURIComponent(match[i + 1] ?? '')));
+      Object.defineProperty(rewritten, 'params', { value: params, configurable: true });
+      const response = await handler(rewritten, { ctx });
+      if (!response) return errorResponse(404, 'NOT_FOUND', `No route ${request.method} ${pathname}`);
+      for (const error of takeUnexpectedErrors(response)) ctx.logger.error({ err: error }, 'unexpected error in REST facade');
+      // An operation whose success status depends on its outcome chose it on its context.
+      const chosen = ctx.rest.status;
+      const allowed = route.operation.rest?.otherStatuses;
+      if (chosen && response.ok && allowed?.includes(chosen as 200) && chosen !== response.status)
+        return new Response(response.body, { status: chosen, headers: response.headers });
+      return response;
     },
   };
 }

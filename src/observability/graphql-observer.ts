@@ -24,9 +24,54 @@ function endSpan(span: Span, failed: boolean): void {
   span.end();
 }
 
-export function useGraphqlObserver(metrics: Metrics | null): Plugin | null {
+/** One operation's execution, observed: `run` makes its span the active context, `done` records it. */
+export interface ExecutionObservation {
+  run<T>(execute: () => T): T;
+  done(result: { errors?: readonly { extensions?: Record<string, unknown> }[] }): void;
+  /** A streamed result (async iterable): the span ends, no duration is recorded. */
+  streamed(): void;
+}
+
+/**
+ * Starts observing executions (the duration histogram by operation name and first error code, and
+ * the execute span), or null when neither metrics nor tracing is on. The plugin below uses it for
+ * /graphql, the REST facade's executor (http/rest-facade.ts) for REST routes.
+ */
+export function executionObserver(metrics: Metrics | null): ((args: { document: DocumentNode; operationName?: string | null }) => ExecutionObservation) | null {
   const tracing = tracingActive();
   if (!metrics && !tracing) return null;
+  const tracer = () => trace.getTracer(TRACER_NAME);
+  return (args) => {
+    const started = performance.now();
+    const operation = getOperationAST(args.document, args.operationName);
+    const name = operation?.name?.value ?? null;
+    let span: Span | undefined;
+    let spanContext: ReturnType<typeof context.active> | undefined;
+    if (tracing) {
+      span = tracer().startSpan(`graphql.execute ${operation?.operation ?? 'query'} ${name ?? 'anonymous'}`, {
+        attributes: { 'graphql.operation.name': name ?? 'anonymous', 'graphql.operation.type': operation?.operation ?? 'unknown' },
+      });
+      spanContext = trace.setSpan(context.active(), span);
+    }
+    return {
+      run: (execute) => (spanContext ? context.with(spanContext, execute) : execute()),
+      streamed: () => span?.end(),
+      done(result) {
+        const code = firstErrorCode(result);
+        metrics?.graphqlOperation(name, code, (performance.now() - started) / 1000);
+        if (span) {
+          if (code) span.setAttribute('graphql.error.code', code);
+          endSpan(span, code !== null);
+        }
+      },
+    };
+  };
+}
+
+export function useGraphqlObserver(metrics: Metrics | null): Plugin | null {
+  const tracing = tracingActive();
+  const observeExecution = executionObserver(metrics);
+  if (!observeExecution) return null;
   const tracer = () => trace.getTracer(TRACER_NAME);
   return {
     // A document refused before execution still counts in the operation series, with the code
@@ -50,29 +95,15 @@ export function useGraphqlObserver(metrics: Metrics | null): Plugin | null {
       };
     },
     onExecute({ args, executeFn, setExecuteFn }) {
-      const started = performance.now();
-      const operation = getOperationAST(args.document as DocumentNode, args.operationName);
-      const name = operation?.name?.value ?? null;
-      let span: Span | undefined;
-      if (tracing) {
-        span = tracer().startSpan(`graphql.execute ${operation?.operation ?? 'query'} ${name ?? 'anonymous'}`, {
-          attributes: { 'graphql.operation.name': name ?? 'anonymous', 'graphql.operation.type': operation?.operation ?? 'unknown' },
-        });
-        const spanContext = trace.setSpan(context.active(), span);
-        setExecuteFn((executeArgs) => context.with(spanContext, () => executeFn(executeArgs)));
-      }
+      const observation = observeExecution(args as { document: DocumentNode; operationName?: string | null });
+      if (tracing) setExecuteFn((executeArgs) => observation.run(() => executeFn(executeArgs)));
       return {
         onExecuteDone({ result }) {
           if (isAsyncIterable(result)) {
-            span?.end();
+            observation.streamed();
             return;
           }
-          const code = firstErrorCode(result);
-          metrics?.graphqlOperation(name, code, (performance.now() - started) / 1000);
-          if (span) {
-            if (code) span.setAttribute('graphql.error.code', code);
-            endSpan(span, code !== null);
-          }
+          observation.done(result);
         },
       };
     },
