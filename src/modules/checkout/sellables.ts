@@ -36,6 +36,26 @@ export const SELLABLE_COLUMNS = Prisma.sql`e.id as entity_id, e.type, e.slug, e.
   exists (select 1 from catalog_variants x where x.entity_id = e.id) as has_variants,
   v.id as variant_id, v.sku as variant_sku, v.title as variant_title, v.status::text as variant_status, v.tax_class_id as variant_tax_class_id`;
 
+/**
+ * The sellable of a line whose catalog row is gone (deleted or archived since it was sold): what
+ * the line itself recorded. Order edits keep such a line; an exchange re-prices its outbound lines.
+ */
+export function recordedSellable(line: { entityId: string; variantId: string | null; entityType: string; sku: string; title: string; taxClassId: string | null }): Sellable {
+  return {
+    entityId: line.entityId,
+    variantId: line.variantId,
+    entityType: line.entityType,
+    status: 'active',
+    hasVariants: false,
+    variantMissing: false,
+    variantStatus: null,
+    sku: line.sku,
+    title: line.title,
+    entityTaxClassId: line.taxClassId,
+    variantTaxClassId: null,
+  };
+}
+
 export interface SellableRow {
   entity_id: string | null;
   type: string;

@@ -32,9 +32,9 @@ import { randomUUID } from 'node:crypto';
 import type { Db, Tx } from '../../db/client.js';
 import { AppError, conflict, notFound, validationFailed } from '../../errors.js';
 import { originOf, recordEvent } from '../../events/outbox.js';
-import type { OrderLine, Prisma } from '../../generated/prisma/client.js';
+import type { Prisma } from '../../generated/prisma/client.js';
 import { priceOrder, type PricedOrder } from '../checkout/pricing.js';
-import { loadSellables, unsellableReason, type Sellable } from '../checkout/sellables.js';
+import { loadSellables, recordedSellable, unsellableReason, type Sellable } from '../checkout/sellables.js';
 import { portsOf } from '../checkout/wiring.js';
 import { refundAmount, settleIfImmediate } from '../orders/refunds.js';
 import { findOrder, lockOrder, recordStatusChange, runAfterCommit } from '../orders/service.js';
@@ -101,22 +101,6 @@ interface Computed {
   after: EditSnapshot;
 }
 
-/** The sellable of a kept line whose catalog row is gone: what the order line itself says. */
-function fromLine(line: OrderLine): Sellable {
-  return {
-    entityId: line.entityId,
-    variantId: line.variantId,
-    entityType: line.entityType,
-    status: 'active',
-    hasVariants: false,
-    variantMissing: false,
-    variantStatus: null,
-    sku: line.sku,
-    title: line.title,
-    entityTaxClassId: line.taxClassId,
-    variantTaxClassId: null,
-  };
-}
 
 /**
  * Prices the edited order inside `tx`: gives the order's promotion uses back and redeems its codes
@@ -136,7 +120,7 @@ async function computeEdit(tx: Tx, ctx: OrdersCtx, order: OrderRow, ops: EditOpe
   planned.forEach((p, i) => {
     const sellable = found[i] ?? null;
     if (p.lineItemId) {
-      sellables.push(sellable ?? fromLine(entry(byId, p.lineItemId)));
+      sellables.push(sellable ?? recordedSellable(entry(byId, p.lineItemId)));
       return;
     }
     const reason = unsellableReason(sellable);

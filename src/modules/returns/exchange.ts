@@ -43,7 +43,7 @@ import { AppError, conflict, validationFailed, type FieldIssue } from '../../err
 import { originOf, recordEvent } from '../../events/outbox.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { priceOrder } from '../checkout/pricing.js';
-import { loadSellables, unsellableReason, type Sellable } from '../checkout/sellables.js';
+import { loadSellables, recordedSellable, unsellableReason, type Sellable } from '../checkout/sellables.js';
 import { portsOf } from '../checkout/wiring.js';
 import { unitsShare } from '../orders/money.js';
 import { assignNumber, yearIn } from '../orders/numbers.js';
@@ -506,19 +506,3 @@ export async function overrideExchangeLinePrices(tx: Tx, ctx: OrdersCtx, returnI
   return priced.total;
 }
 
-/** The sellable of an outbound line whose catalog row is gone: what the line itself recorded. */
-function recordedSellable(line: ReturnRow['exchangeLines'][number]): Sellable {
-  return {
-    entityId: line.entityId,
-    variantId: line.variantId,
-    entityType: line.entityType,
-    status: 'active',
-    hasVariants: false,
-    variantMissing: false,
-    variantStatus: null,
-    sku: line.sku,
-    title: line.title,
-    entityTaxClassId: line.taxClassId,
-    variantTaxClassId: null,
-  };
-}
