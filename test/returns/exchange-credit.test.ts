@@ -83,6 +83,26 @@ describe("a guest's replacement order refunded", () => {
     await expectConserved([order.id, replacement.id]);
   });
 
+  it("finds the credit's source by the return it names, not by a refund's reason text a staff refund can copy", async () => {
+    const p = await product(store, { price: 1800, stock: 5 });
+    const order = await shippedOrder(store, [{ entityId: p, quantity: 2 }]);
+    const { ret, replacement } = await exchange(order, p);
+    // A staff refund of the other unit whose free-text reason reads like the exchange's own transfer.
+    const copied = await refund(order.id, order.lineItems[0].lineItemId, 1, { reason: `exchange ${ret.id} (changed_mind): credit toward the replacement order` });
+    expect(copied.status, copied.text).toBe(201);
+    const rows = await t.app.db.orderRefund.findMany({ where: { orderId: order.id }, orderBy: { createdAt: 'asc' } });
+    expect(rows.map((r) => [Number(r.amount), r.exchangeReturnId])).toEqual([
+      [ret.exchangeCredit, ret.id],
+      [1800, null],
+    ]);
+    const back = await refund(replacement.id, replacement.lineItems[0].lineItemId, 1);
+    expect(back.status, back.text).toBe(201);
+    expect(back.body.data).toMatchObject({ amount: ret.exchangeCredit, status: 'succeeded' });
+    const paidBack = log().filter((c) => c.kind === 'refund' && c.input.metadata?.orderId === replacement.id);
+    expect(paidBack.map((c) => [c.input.amount, c.result.ok])).toEqual([[ret.exchangeCredit, true]]);
+    await expectConserved([order.id, replacement.id]);
+  });
+
   it('inside the undo window nothing is paid; undone, nothing moves; the daily cap refuses it (403) with nothing written', async () => {
     const p = await product(store, { price: 900, stock: 5 });
     const order = await shippedOrder(store, [{ entityId: p }]);

@@ -101,7 +101,6 @@ interface Computed {
   after: EditSnapshot;
 }
 
-
 /**
  * Prices the edited order inside `tx`: gives the order's promotion uses back and redeems its codes
  * again over the new lines (the caller rolls this back for a preview).

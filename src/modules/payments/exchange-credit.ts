@@ -1,7 +1,8 @@
 // The way back of an exchange credit (issue 27). An exchange moves the returned goods' value from
 // the original order O to its replacement R without the provider (returns/exchange.ts): O gets a
 // settled "transfer" refund recorded on the payments it was paid with (succeeded payment_refunds
-// rows, no provider call: payments/refunds.ts recordRefundWithoutProvider), R an `exchange_credit`
+// rows, no provider call: payments/refunds.ts recordRefundWithoutProvider; the refund names the
+// return in exchange_return_id, never recognised by its free-text reason), R an `exchange_credit`
 // payment of the same amount (providerReference `return:<returnId>`). The credit is money the
 // customer paid on O, so when a refund of R reaches the credit (or R is cancelled) and the refund's
 // destination is the original payment — always for a guest, who has no store credit — it goes back
@@ -20,9 +21,6 @@
 import type { Tx } from '../../db/client.js';
 import type { Payment } from '../../generated/prisma/client.js';
 import { EXCHANGE_CREDIT_PROVIDER } from '../gift-cards/tenders.js';
-
-/** The reason suffix returns/exchange.ts gives the transfer refund on the original order. */
-export const EXCHANGE_TRANSFER_SUFFIX = ': credit toward the replacement order';
 
 export interface PaybackPart {
   /** A payment of the original order (or of an earlier one, along a chain of exchanges). */
@@ -50,7 +48,7 @@ async function sourceRoom(tx: Tx, source: Pick<Payment, 'id' | 'orderId'>): Prom
   const parked = await sum(tx, {
     paymentId: source.id,
     status: 'succeeded',
-    refund: { orderId: source.orderId, reason: { startsWith: 'exchange ', endsWith: EXCHANGE_TRANSFER_SUFFIX } },
+    refund: { orderId: source.orderId, exchangeReturnId: { not: null } },
   });
   const paidBack = await sum(tx, { paymentId: source.id, status: { in: [...STANDING] }, refund: { orderId: { not: source.orderId } } });
   return parked - paidBack;
@@ -76,7 +74,7 @@ export async function planExchangePayback(
   const ret = await tx.orderReturn.findFirst({ where: { id: returnId, organizationId }, select: { orderId: true } });
   if (!ret) return { parts, left };
   const transfer = await tx.orderRefund.findFirst({
-    where: { orderId: ret.orderId, organizationId, reason: { startsWith: `exchange ${returnId} `, endsWith: EXCHANGE_TRANSFER_SUFFIX } },
+    where: { orderId: ret.orderId, organizationId, exchangeReturnId: returnId },
     select: { id: true },
   });
   if (!transfer) return { parts, left };

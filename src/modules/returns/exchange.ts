@@ -284,6 +284,8 @@ export async function settleExchange(tx: Tx, ctx: OrdersCtx, row: ReturnRow, inp
       amount: BigInt(transfer),
       currency: order.currency,
       reason: `${reason}: credit toward the replacement order`,
+      // What the way back of the credit (payments/exchange-credit.ts) finds this refund by.
+      exchangeReturnId: row.id,
       operatorId: operator.id,
       operatorKind: operator.kind,
       operatorDay: calendarDay(now, settings.timezone),
@@ -505,4 +507,3 @@ export async function overrideExchangeLinePrices(tx: Tx, ctx: OrdersCtx, returnI
   await tx.orderReturn.update({ where: { id: returnId }, data: { exchangeTotal: BigInt(priced.total), exchangePricing: priced.pricing } });
   return priced.total;
 }
-
