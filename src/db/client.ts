@@ -202,19 +202,23 @@ export function sqlPool(db: unknown): { query(config: pg.QueryConfig): Promise<{
   if (!entry) return undefined;
   const { pool, counter, pgbouncer } = entry;
   return {
-    query: (named: pg.QueryConfig) => {
-      if (counter) counter.statements += 1;
-      // Behind PgBouncer in transaction mode a statement name is dropped: parsed each time.
-      const config = pgbouncer && named.name ? { text: named.text, values: named.values } : named;
-      // Statements sent here bypass Prisma, so Prisma's instrumentation never sees them, and
-      // @opentelemetry/instrumentation-pg cannot hook pg loaded as an ES module: they get their
-      // span here, only inside a traced operation (a polling claim with no parent stays unspanned).
-      if (!tracingActive() || !trace.getActiveSpan()) return pool.query(config);
-      return inSpan(config.name ? `pg.query ${config.name}` : 'pg.query', { kind: SpanKind.CLIENT, attributes: { 'db.system': 'postgresql', 'db.statement': config.text } }, () =>
-        pool.query(config),
-      );
-    },
+    // Behind PgBouncer in transaction mode a statement name is dropped: parsed each time.
+    query: (named: pg.QueryConfig) => queryCounted(pool, counter, pgbouncer && named.name ? { text: named.text, values: named.values } : named),
   };
+}
+
+/**
+ * One statement sent straight through node-postgres (sqlPool, db/direct.ts), counted in the
+ * SqlCounter like Prisma's. Such statements bypass Prisma, so Prisma's instrumentation never sees
+ * them, and @opentelemetry/instrumentation-pg cannot hook pg loaded as an ES module: they get their
+ * span here, only inside a traced operation (a polling claim with no parent stays unspanned).
+ */
+export function queryCounted(queryable: pg.Pool | pg.PoolClient, counter: SqlCounter | null, config: pg.QueryConfig): Promise<pg.QueryResult> {
+  if (counter) counter.statements += 1;
+  if (!tracingActive() || !trace.getActiveSpan()) return queryable.query(config);
+  return inSpan(config.name ? `pg.query ${config.name}` : 'pg.query', { kind: SpanKind.CLIENT, attributes: { 'db.system': 'postgresql', 'db.statement': config.text } }, () =>
+    queryable.query(config),
+  );
 }
 
 /** The pool's connections now (metrics): all open, idle, and callers waiting for one. */

@@ -12,10 +12,8 @@
 // parameters to JSON and back, its query interpreter, decoding the result by column type); a
 // checkout visit sends twenty of them.
 import pg from 'pg';
-import { inSpan, SpanKind, tracingActive } from '../observability/trace-context.js';
-import { trace } from '@opentelemetry/api';
 import { Prisma } from '../generated/prisma/client.js';
-import { directTarget, type Db, type Tx } from './client.js';
+import { directTarget, queryCounted, type Db, type Tx } from './client.js';
 
 /** Prisma's text for a Date parameter (adapter-pg formatDateTime): UTC, no zone, milliseconds only when set. */
 function prismaDateTime(date: Date): string {
@@ -97,11 +95,7 @@ async function send(db: Db | Tx, sql: Prisma.Sql): Promise<pg.QueryResult | null
       code: 'P2028',
       clientVersion: Prisma.prismaVersion.client,
     });
-  if (target.counter) target.counter.statements += 1;
-  const config: pg.QueryConfig = { text: sql.text, values: sql.values.map((v) => parameter(v)), types };
-  // Prisma's instrumentation never sees these: they get their span here, inside a traced operation only.
-  if (!tracingActive() || !trace.getActiveSpan()) return target.queryable.query(config);
-  return inSpan('pg.query', { kind: SpanKind.CLIENT, attributes: { 'db.system': 'postgresql', 'db.statement': config.text } }, () => target.queryable.query(config));
+  return queryCounted(target.queryable, target.counter, { text: sql.text, values: sql.values.map((v) => parameter(v)), types });
 }
 
 /** The rows of `sql`, as `db.$queryRaw(sql)` answers them (see the header). */
