@@ -29,6 +29,9 @@ const violations: Record<string, AxeViolation[]> = {};
 
 async function audit(screen: string): Promise<void> {
   await page.waitForLoadState('networkidle').catch(() => undefined);
+  // Let CSS transitions end first (a modal fading in, a button's press style): axe measures colour
+  // contrast as painted, and mid-fade a button over the overlay read as too faint once in CI.
+  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
   violations[screen] = await axeViolations(page);
 }
 
