@@ -31,7 +31,15 @@ async function audit(screen: string): Promise<void> {
   await page.waitForLoadState('networkidle').catch(() => undefined);
   // Let CSS transitions end first (a modal fading in, a button's press style): axe measures colour
   // contrast as painted, and mid-fade a button over the overlay read as too faint once in CI.
-  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
+  // Endless animations (a loader's spin) never finish: only the finite ones are awaited.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime)))
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
   violations[screen] = await axeViolations(page);
 }
 
