@@ -37,10 +37,14 @@ export async function recordEvent<N extends EventName>(tx: Tx, origin: EventOrig
 
 /**
  * The same event as an INSERT statement (created now, by this process's clock as recordEvent's rows are), for a set-based write that records its event in the
- * statement that makes the change (one round trip): `with ..., ev as (${eventInsertSql(...)})`.
+ * statement that makes the change (one round trip): `with ..., ev as (${eventInsertSql(...)})`. With `when` (a condition, e.g. `exists (select 1 from changed)`),
+ * the event is written only if it holds: a conditional write records its event only when it wrote.
  */
-export function eventInsertSql<N extends EventName>(origin: EventOrigin, type: N, payload: EventPayload<N>): Prisma.Sql {
+export function eventInsertSql<N extends EventName>(origin: EventOrigin, type: N, payload: EventPayload<N>, when?: Prisma.Sql): Prisma.Sql {
   markCacheTouched(origin.requestId, origin.organizationId, type);
-  return Prisma.sql`insert into events (id, organization_id, type, payload, actor_id, request_id, traceparent, created_at)
-    values (gen_random_uuid(), ${origin.organizationId}::uuid, ${type}, ${JSON.stringify(payload)}::jsonb, ${origin.actorId ?? null}, ${origin.requestId ?? null}, ${origin.traceparent ?? currentTraceparent()}, ${new Date()})`;
+  const values = Prisma.sql`gen_random_uuid(), ${origin.organizationId}::uuid, ${type}::text, ${JSON.stringify(payload)}::jsonb, ${origin.actorId ?? null}::text, ${origin.requestId ?? null}::text,
+      ${origin.traceparent ?? currentTraceparent()}::text, ${new Date()}::timestamptz`;
+  return when
+    ? Prisma.sql`insert into events (id, organization_id, type, payload, actor_id, request_id, traceparent, created_at) select ${values} where ${when}`
+    : Prisma.sql`insert into events (id, organization_id, type, payload, actor_id, request_id, traceparent, created_at) values (${values})`;
 }

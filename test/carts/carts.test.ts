@@ -58,6 +58,60 @@ describe('guest carts', () => {
     expect(added[1]!.payload.item).toMatchObject({ itemId: item.itemId, quantity: 5, unitPriceSnapshot: 1999 });
   });
 
+  it('parallel adds to one cart all count: each sees the one before (no lost update), one event each', async () => {
+    const cart = await guestCart(store);
+    const other = await product(store, { price: 500, stock: 20 });
+    const sends = Array.from({ length: 8 }, (_, i) =>
+      t.request(`/api/carts/${cart.id}/items`, { headers: cart.headers, body: { entityId: i % 2 ? other : productId, quantity: 1 } }),
+    );
+    const answers = await Promise.all(sends);
+    for (const res of answers) expect(res.status, res.text).toBe(201);
+    const read = await t.request(`/api/carts/${cart.id}`, { headers: cart.headers });
+    expect(read.body.data.items.map((i: { entityId: string; quantity: number }) => [i.entityId, i.quantity]).sort()).toEqual(
+      [
+        [productId, 4],
+        [other, 4],
+      ].sort(),
+    );
+    const added = (await events(t, 'cart.afterAddItem')).filter((e) => e.payload.cart.id === cart.id);
+    expect(added).toHaveLength(8);
+    // Every add saw a different cart: the quantities its event reports are 1..4 for each item.
+    for (const entityId of [productId, other])
+      expect(
+        added
+          .filter((e) => e.payload.item.entityId === entityId)
+          .map((e) => e.payload.item.quantity)
+          .sort(),
+      ).toEqual([1, 2, 3, 4]);
+  });
+
+  it('an add that races a change of the cart on another connection reads again; one that races checkout is refused', async () => {
+    const cart = await guestCart(store, [{ entityId: productId, quantity: 1 }]);
+    // Another connection locks the cart, and while the add waits on it, changes the cart (as a
+    // quantity change, a removal or checkout would): the add must not write over what it read before.
+    let pending: Promise<{ status: number; text: string; body: any }> | undefined;
+    await t.app.db.$transaction(async (tx) => {
+      await tx.$queryRaw`select 1 from carts where id = ${cart.id}::uuid for update`;
+      pending = t.request(`/api/carts/${cart.id}/items`, { headers: cart.headers, body: { entityId: productId, quantity: 2 } });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await tx.$executeRaw`update cart_items set quantity = 5 where cart_id = ${cart.id}::uuid`;
+      await tx.$executeRaw`update carts set updated_at = now() where id = ${cart.id}::uuid`;
+    });
+    const res = await pending!;
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.data.items[0].quantity).toBe(7);
+
+    let late: Promise<{ status: number; text: string; body: any }> | undefined;
+    await t.app.db.$transaction(async (tx) => {
+      await tx.$queryRaw`select 1 from carts where id = ${cart.id}::uuid for update`;
+      late = t.request(`/api/carts/${cart.id}/items`, { headers: cart.headers, body: { entityId: productId, quantity: 1 } });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await tx.$executeRaw`update carts set status = 'converted' where id = ${cart.id}::uuid`;
+    });
+    expect((await late!).status).toBe(409);
+    expect((await t.request(`/api/carts/${cart.id}`, { headers: cart.headers })).body.data.items[0].quantity).toBe(7);
+  });
+
   it('keeps the sent snapshot when no price resolves, and refuses an item with neither', async () => {
     const unpriced = await product(store, { price: null, stock: 5 });
     const cart = await guestCart(store);

@@ -64,6 +64,6 @@ describe('checkout SQL cost', () => {
     const add = await costOf(() => t.request(`/api/carts/${cartId}/items`, { headers, body: { entityId, quantity: 1 } }), 201);
     console.info(`cart create ${create.roundTrips} round trips / ${create.statements} statements; add item ${add.roundTrips} / ${add.statements}`);
     expect(create.roundTrips).toBeLessThanOrEqual(1);
-    expect(add.roundTrips).toBeLessThanOrEqual(6);
+    expect(add.roundTrips).toBeLessThanOrEqual(2);
   });
 });

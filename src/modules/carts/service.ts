@@ -8,10 +8,10 @@ import { conflict, forbidden, notFound, validationFailed } from '../../errors.js
 import { randomUUID } from 'node:crypto';
 import { eventInsertSql, originOf } from '../../events/outbox.js';
 import { Prisma, type Cart, type CartItem } from '../../generated/prisma/client.js';
-import { portsOf } from '../checkout/wiring.js';
-import { SELLABLE_COLUMNS, sellableFrom, unsellableIssue, unsellableReason, type Sellable, type SellableRequest, type SellableRow } from '../checkout/sellables.js';
+import { pricesFrom, priceInputsSql, type PriceInputsRow } from '../pricing/resolver.js';
+import { SELLABLE_COLUMNS, sellableFrom, unsellableIssue, unsellableReason, type SellableRequest, type SellableRow } from '../checkout/sellables.js';
 import type { RequestContext } from '../../context.js';
-import { serviceCtx, type OrdersCtx } from '../orders/shared.js';
+import type { OrdersCtx } from '../orders/shared.js';
 import { actsForCustomers, assertCartReachable, newCartToken, requireCartPermission } from './access.js';
 import { CART_INCLUDE, cartItemView, cartView, type CartView } from './views.js';
 import './events.js';
@@ -107,105 +107,148 @@ export interface AddItemInput {
 
 export async function addCartItem(ctx: CartCtx, cartId: string, input: AddItemInput): Promise<CartView> {
   requireCartPermission(ctx, 'update');
-  // Four round trips besides BEGIN/COMMIT: the cart lock with the item's catalog row, the cart's
-  // items (after the lock), the price, and one write of the item, the cart's updated_at and the
-  // event. The answer is built from the rows read and written, not re-read.
+  // Two round trips and no transaction: one statement reads the cart, the item's catalog row, the
+  // cart's items and the item's price inputs (one snapshot); one statement writes the item, the
+  // cart's updated_at and the event, only if the cart row is still the version read (its xmin).
+  // Every change of a cart's items or status updates the cart row, so an unchanged version means
+  // nothing the answer depends on changed: the write is what the locked read-modify-write wrote.
+  // A changed version (a concurrent write to the cart) reads again; after a few misses the cart is
+  // locked first (the write then cannot miss). The answer is built from the rows read and written.
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const view = await tryAddItem(ctx, ctx.db, cartId, input);
+    if (view) return view;
+  }
   return directTransaction(ctx.db, async (tx) => {
-    const variantId = input.variantId ?? null;
-    // The cart customer's own groups price the item (issue 25): the same price checkout will charge.
-    const { cart, sellable, customerGroupIds } = await lockCartWithSellable(tx, ctx, cartId, { entityId: input.entityId, variantId });
-    assertOpen(cart);
-    const reason = unsellableReason(sellable);
-    if (reason) throw validationFailed([unsellableIssue(sellable, reason)], `This item cannot be added: ${reason}`);
-    if (input.giftCardRecipient && !isGiftCardType(sellable?.entityType))
-      throw validationFailed([{ field: 'giftCardRecipient', message: 'only a gift-card product (entity type giftCard) takes a recipient' }]);
-
-    const items = await cartItems(tx, cart.id);
-    const existing = items.find((i) => i.entityId === input.entityId && i.variantId === variantId);
-    const quantity = (existing?.quantity ?? 0) + input.quantity;
-    if (quantity > MAX_ITEM_QUANTITY) throw validationFailed([{ field: 'quantity', message: `at most ${MAX_ITEM_QUANTITY} units of one item per cart` }]);
-    const [resolved] = await portsOf(ctx.services).prices.resolve(serviceCtx(ctx, tx), [
-      { entityId: input.entityId, variantId, currency: cart.currency, customerGroupIds, quantity },
-    ]);
-    const unitPrice = resolved ?? input.unitPriceSnapshot ?? null;
-    if (unitPrice === null) throw validationFailed([{ field: 'unitPriceSnapshot', message: `this item has no price in ${cart.currency}: send unitPriceSnapshot` }]);
-
-    const now = new Date();
-    const item: CartItem = existing
-      ? {
-          ...existing,
-          quantity,
-          unitPriceSnapshot: BigInt(unitPrice),
-          giftCardRecipient: (input.giftCardRecipient ?? existing.giftCardRecipient) as CartItem['giftCardRecipient'],
-          updatedAt: now,
-        }
-      : {
-          id: randomUUID(),
-          organizationId: ctx.organization.id,
-          cartId: cart.id,
-          entityId: input.entityId,
-          variantId,
-          quantity,
-          unitPriceSnapshot: BigInt(unitPrice),
-          giftCardRecipient: (input.giftCardRecipient ?? null) as CartItem['giftCardRecipient'],
-          createdAt: now,
-          updatedAt: now,
-        };
-    const view = cartItemView(item);
-    const event = eventInsertSql(originOf(ctx), 'cart.afterAddItem', {
-      cart: { id: cart.id, currency: cart.currency, customerId: cart.customerId },
-      item: { ...view, createdAt: view.createdAt.toISOString(), updatedAt: view.updatedAt.toISOString() },
-      addedQuantity: input.quantity,
-    });
-    await rawExecute(
-      tx,
-      Prisma.sql`
-      with item as (
-        insert into cart_items (id, organization_id, cart_id, entity_id, variant_id, quantity, unit_price_snapshot, gift_card_recipient, created_at, updated_at)
-        values (${item.id}::uuid, ${item.organizationId}::uuid, ${item.cartId}::uuid, ${item.entityId}::uuid, ${item.variantId}::uuid, ${item.quantity}, ${item.unitPriceSnapshot},
-          ${item.giftCardRecipient === null ? null : JSON.stringify(item.giftCardRecipient)}::jsonb, ${item.createdAt}, ${item.updatedAt})
-        on conflict (id) do update set quantity = excluded.quantity, unit_price_snapshot = excluded.unit_price_snapshot, gift_card_recipient = excluded.gift_card_recipient,
-          updated_at = excluded.updated_at
-      ),
-      touched as (update carts set updated_at = ${now} where id = ${cart.id}::uuid),
-      ev as (${event})
-      select 1`,
-    );
-    const rows = existing ? items.map((i) => (i.id === item.id ? item : i)) : [...items, item];
-    // The order CART_INCLUDE reads items in: created, then id.
-    rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    return cartView({ ...cart.row, updatedAt: now, items: rows });
+    await rawQuery(tx, Prisma.sql`select 1 from carts where id = ${cartId}::uuid and organization_id = ${ctx.organization.id}::uuid for update`);
+    const view = await tryAddItem(ctx, tx, cartId, input);
+    if (!view) throw new Error('cart changed while locked');
+    return view;
   });
 }
 
-/** lockCart, reading the full cart row and the catalog row of the item about to be added in the same statement. */
-async function lockCartWithSellable(
-  tx: Tx,
-  ctx: CartCtx,
-  id: string,
-  request: SellableRequest,
-): Promise<{ cart: LockedCart & { row: Cart }; sellable: Sellable | null; customerGroupIds: string[] }> {
-  const rows = await rawQuery<
-    SellableRow & {
-      cart_id: string;
-      cart_currency: string;
-      customer_id: string | null;
-      token_hash: string | null;
-      cart_status: string;
-      created_at: Date;
-      updated_at: Date;
-      customer_group_ids: string[] | null;
-    }
-  >(
-    tx,
+/** One read and one conditional write of addCartItem; null when the cart changed in between. */
+async function tryAddItem(ctx: CartCtx, db: OrdersCtx['db'] | Tx, cartId: string, input: AddItemInput): Promise<CartView | null> {
+  const variantId = input.variantId ?? null;
+  const at = new Date();
+  // The cart customer's own groups price the item (issue 25): the same price checkout will charge.
+  const { cart, version, sellable, items, priceInputs } = await readCartForAdd(db, ctx, cartId, { entityId: input.entityId, variantId }, at);
+  assertOpen(cart);
+  const reason = unsellableReason(sellable);
+  if (reason) throw validationFailed([unsellableIssue(sellable, reason)], `This item cannot be added: ${reason}`);
+  if (input.giftCardRecipient && !isGiftCardType(sellable?.entityType))
+    throw validationFailed([{ field: 'giftCardRecipient', message: 'only a gift-card product (entity type giftCard) takes a recipient' }]);
+
+  const existing = items.find((i) => i.entityId === input.entityId && i.variantId === variantId);
+  const quantity = (existing?.quantity ?? 0) + input.quantity;
+  if (quantity > MAX_ITEM_QUANTITY) throw validationFailed([{ field: 'quantity', message: `at most ${MAX_ITEM_QUANTITY} units of one item per cart` }]);
+  // The price resolver's rules (pricing/resolver.ts) on the inputs read above.
+  const [resolved] = pricesFrom(priceInputs, cart.currency, [{ entityId: input.entityId, variantId, quantity }], at);
+  const unitPrice = resolved ? Number(resolved.unitAmount) : (input.unitPriceSnapshot ?? null);
+  if (unitPrice === null) throw validationFailed([{ field: 'unitPriceSnapshot', message: `this item has no price in ${cart.currency}: send unitPriceSnapshot` }]);
+
+  const now = new Date();
+  const item: CartItem = existing
+    ? {
+        ...existing,
+        quantity,
+        unitPriceSnapshot: BigInt(unitPrice),
+        giftCardRecipient: (input.giftCardRecipient ?? existing.giftCardRecipient) as CartItem['giftCardRecipient'],
+        updatedAt: now,
+      }
+    : {
+        id: randomUUID(),
+        organizationId: ctx.organization.id,
+        cartId: cart.id,
+        entityId: input.entityId,
+        variantId,
+        quantity,
+        unitPriceSnapshot: BigInt(unitPrice),
+        giftCardRecipient: (input.giftCardRecipient ?? null) as CartItem['giftCardRecipient'],
+        createdAt: now,
+        updatedAt: now,
+      };
+  const view = cartItemView(item);
+  const event = eventInsertSql(
+    originOf(ctx),
+    'cart.afterAddItem',
+    {
+      cart: { id: cart.id, currency: cart.currency, customerId: cart.customerId },
+      item: { ...view, createdAt: view.createdAt.toISOString(), updatedAt: view.updatedAt.toISOString() },
+      addedQuantity: input.quantity,
+    },
+    Prisma.sql`exists (select 1 from touched)`,
+  );
+  const [written] = await rawQuery<{ n: number }>(
+    db,
     Prisma.sql`
-    select c.id as cart_id, c.currency as cart_currency, c.customer_id, c.token_hash, c.status::text as cart_status, c.created_at, c.updated_at, ${SELLABLE_COLUMNS},
-      (select p.customer_group_ids from customers p where p.id = c.customer_id and p.organization_id = ${ctx.organization.id}::uuid) as customer_group_ids
-    from carts c
-    left join catalog_entities e on e.id = ${request.entityId}::uuid and e.organization_id = ${ctx.organization.id}::uuid
+    with touched as (update carts set updated_at = ${now}::timestamptz where id = ${cart.id}::uuid and status = 'open' and xmin = ${version}::xid returning id),
+    item as (
+      insert into cart_items (id, organization_id, cart_id, entity_id, variant_id, quantity, unit_price_snapshot, gift_card_recipient, created_at, updated_at)
+      select ${item.id}::uuid, ${item.organizationId}::uuid, touched.id, ${item.entityId}::uuid, ${item.variantId}::uuid, ${item.quantity}::int, ${item.unitPriceSnapshot}::bigint,
+        ${item.giftCardRecipient === null ? null : JSON.stringify(item.giftCardRecipient)}::jsonb, ${item.createdAt}::timestamptz, ${item.updatedAt}::timestamptz
+      from touched
+      on conflict (id) do update set quantity = excluded.quantity, unit_price_snapshot = excluded.unit_price_snapshot, gift_card_recipient = excluded.gift_card_recipient,
+        updated_at = excluded.updated_at
+    ),
+    ev as (${event})
+    select count(*)::int as n from touched`,
+  );
+  if (!written?.n) return null;
+  const rows = existing ? items.map((i) => (i.id === item.id ? item : i)) : [...items, item];
+  // The order CART_INCLUDE reads items in: created, then id.
+  rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return cartView({ ...cart.row, updatedAt: now, items: rows });
+}
+
+interface ItemJson {
+  id: string;
+  entityId: string;
+  variantId: string | null;
+  quantity: number;
+  unitPriceSnapshot: string;
+  giftCardRecipient: Prisma.JsonValue | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
+ * The cart (404 when absent or unreachable) with its row version (xmin), the catalog row of the
+ * item about to be added, the cart's items as tx.cartItem.findMany({ where: { cartId }, orderBy:
+ * CART_INCLUDE.items.orderBy }) reads them, and the price inputs of the item in the cart's
+ * currency for its customer's groups: one statement, one snapshot.
+ */
+async function readCartForAdd(db: OrdersCtx['db'] | Tx, ctx: CartCtx, id: string, request: SellableRequest, at: Date) {
+  const org = ctx.organization.id;
+  const utc = (column: string) => Prisma.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+  const rows = await rawQuery<
+    SellableRow &
+      PriceInputsRow & {
+        cart_id: string;
+        cart_currency: string;
+        customer_id: string | null;
+        token_hash: string | null;
+        cart_status: string;
+        cart_version: string;
+        created_at: Date;
+        updated_at: Date;
+        customer_group_ids: string[] | null;
+        items: ItemJson[];
+      }
+  >(
+    db,
+    Prisma.sql`
+    select ct.id as cart_id, ct.currency as cart_currency, ct.customer_id, ct.token_hash, ct.status::text as cart_status, ct.xmin::text as cart_version, ct.created_at, ct.updated_at,
+      ${SELLABLE_COLUMNS}, g.ids as customer_group_ids,
+      (select coalesce(json_agg(json_build_object('id', i.id, 'entityId', i.entity_id, 'variantId', i.variant_id, 'quantity', i.quantity,
+          'unitPriceSnapshot', i.unit_price_snapshot::text, 'giftCardRecipient', i.gift_card_recipient,
+          'createdAt', ${utc('i.created_at')}, 'updatedAt', ${utc('i.updated_at')}) order by i.created_at, i.id), '[]'::json)
+        from cart_items i where i.cart_id = ct.id) as items,
+      ${priceInputsSql(org, { currency: Prisma.sql`ct.currency`, groups: Prisma.sql`coalesce(g.ids, '{}'::text[])`, entityIds: Prisma.sql`array[${request.entityId}::uuid]` }, at)}
+    from carts ct
+    left join lateral (select p.customer_group_ids as ids from customers p where p.id = ct.customer_id and p.organization_id = ${org}::uuid) g on true
+    left join catalog_entities e on e.id = ${request.entityId}::uuid and e.organization_id = ${org}::uuid
     left join catalog_variants v on v.id = ${request.variantId}::uuid and v.entity_id = e.id
-    where c.id = ${id}::uuid and c.organization_id = ${ctx.organization.id}::uuid
-    for update of c`,
+    where ct.id = ${id}::uuid and ct.organization_id = ${org}::uuid`,
   );
   const r = rows[0];
   if (!r) throw notFound('Cart');
@@ -214,24 +257,32 @@ async function lockCartWithSellable(
   // The shipping choice is not read here (cart views do not show it; shipping/cart.ts does).
   const row: Cart = {
     ...cart,
-    organizationId: ctx.organization.id,
+    organizationId: org,
     status: r.cart_status as Cart['status'],
     shippingMethodId: null,
     shippingAddress: null,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
-  return { cart: { ...cart, row }, sellable: r.entity_id ? sellableFrom(r, request.variantId) : null, customerGroupIds: r.customer_group_ids ?? [] };
-}
-
-/** The cart's items as tx.cartItem.findMany({ where: { cartId }, orderBy: CART_INCLUDE.items.orderBy }) reads them, one statement. */
-async function cartItems(tx: Tx, cartId: string): Promise<CartItem[]> {
-  return rawQuery<CartItem>(
-    tx,
-    Prisma.sql`select id, organization_id as "organizationId", cart_id as "cartId", entity_id as "entityId", variant_id as "variantId", quantity,
-      unit_price_snapshot as "unitPriceSnapshot", gift_card_recipient as "giftCardRecipient", created_at as "createdAt", updated_at as "updatedAt"
-    from cart_items where cart_id = ${cartId}::uuid order by created_at, id`,
-  );
+  const items: CartItem[] = r.items.map((i) => ({
+    id: i.id,
+    organizationId: org,
+    cartId: r.cart_id,
+    entityId: i.entityId,
+    variantId: i.variantId,
+    quantity: i.quantity,
+    unitPriceSnapshot: BigInt(i.unitPriceSnapshot),
+    giftCardRecipient: i.giftCardRecipient,
+    createdAt: new Date(i.createdAt),
+    updatedAt: new Date(i.updatedAt),
+  }));
+  return {
+    cart: { ...cart, row },
+    version: r.cart_version,
+    sellable: r.entity_id ? sellableFrom(r, request.variantId) : null,
+    items,
+    priceInputs: { prices: r.prices, modifiers: r.modifiers, memberships: r.memberships },
+  };
 }
 
 async function findItem(tx: Tx, cartId: string, itemId: string) {

@@ -56,45 +56,61 @@ function unitAfter(base: bigint, modifier: PriceModifier): bigint {
 
 export async function resolvePrices(ctx: ServiceContext, context: PriceContextInput, queries: readonly PriceQuery[]): Promise<Array<ResolvedPrice | null>> {
   if (!queries.length) return [];
-  const org = ctx.organization.id;
   const at = context.at ?? new Date();
   const groups = [...new Set(context.customerGroupIds ?? [])];
   const entityIds = [...new Set(queries.map((q) => q.entityId))];
-
   // One statement (one round trip) for the prices, the modifiers in force and, when a modifier
   // is category-scoped, the entities' category links; rows come back as JSON (bigint as text).
-  const modifierFilter = Prisma.sql`m.organization_id = ${org}::uuid and m.is_active
-      and ((m.currency is null and m.type = 'percentage') or m.currency = ${context.currency})
-      and (m.entity_id is null or m.entity_id = any(${entityIds}::uuid[]))
-      and (m.customer_group_id is null or m.customer_group_id = any(${groups}::text[]))
-      and (m.valid_from is null or m.valid_from <= ${at}) and (m.valid_until is null or m.valid_until > ${at})`;
-  const [row] = await rawQuery<{ prices: PriceJson[]; modifiers: ModifierJson[]; memberships: Array<{ entityId: string; categoryId: string }> }>(
+  const [row] = await rawQuery<PriceInputsRow>(
     ctx.db,
-    Prisma.sql`
-    select
+    Prisma.sql`select ${priceInputsSql(ctx.organization.id, { currency: Prisma.sql`${context.currency}::text`, groups: Prisma.sql`${groups}::text[]`, entityIds: Prisma.sql`${entityIds}::uuid[]` }, at)}`,
+  );
+  // biome-ignore lint/style/noNonNullAssertion: a select without from answers one row
+  return pricesFrom(row!, context.currency, queries, at);
+}
+
+/** The columns priceInputsSql selects (prices, modifiers in force, category links), as JSON. */
+export interface PriceInputsRow {
+  prices: PriceJson[];
+  modifiers: ModifierJson[];
+  memberships: Array<{ entityId: string; categoryId: string }>;
+}
+
+/**
+ * The select-list of what resolving prices reads (columns prices, modifiers and memberships):
+ * currency, groups (text[]) and entityIds (uuid[]) are SQL expressions, so a caller can take them
+ * from a row it reads in the same statement (the cart of carts/service.ts addCartItem). Its subqueries
+ * name their tables p, m and ec: an outer row the expressions read must use other names.
+ */
+export function priceInputsSql(org: string, on: { currency: Prisma.Sql; groups: Prisma.Sql; entityIds: Prisma.Sql }, at: Date): Prisma.Sql {
+  const modifierFilter = Prisma.sql`m.organization_id = ${org}::uuid and m.is_active
+      and ((m.currency is null and m.type = 'percentage') or m.currency = ${on.currency})
+      and (m.entity_id is null or m.entity_id = any(${on.entityIds}))
+      and (m.customer_group_id is null or m.customer_group_id = any(${on.groups}))
+      and (m.valid_from is null or m.valid_from <= ${at}) and (m.valid_until is null or m.valid_until > ${at})`;
+  return Prisma.sql`
       (select coalesce(json_agg(json_build_object('id', p.id, 'organizationId', p.organization_id, 'entityId', p.entity_id, 'variantId', p.variant_id,
           'currency', p.currency, 'amount', p.amount::text, 'customerGroupId', p.customer_group_id, 'scopeKey', p.scope_key,
           'createdAt', p.created_at, 'updatedAt', p.updated_at)), '[]'::json)
         from prices p
-        where p.organization_id = ${org}::uuid and p.currency = ${context.currency} and p.entity_id = any(${entityIds}::uuid[])
-          and (p.customer_group_id is null or p.customer_group_id = any(${groups}::text[]))) as prices,
+        where p.organization_id = ${org}::uuid and p.currency = ${on.currency} and p.entity_id = any(${on.entityIds})
+          and (p.customer_group_id is null or p.customer_group_id = any(${on.groups}))) as prices,
       (select coalesce(json_agg(json_build_object('id', m.id, 'organizationId', m.organization_id, 'name', m.name, 'type', m.type, 'value', m.value::text,
           'currency', m.currency, 'entityId', m.entity_id, 'categoryId', m.category_id, 'customerGroupId', m.customer_group_id, 'minQuantity', m.min_quantity,
           'validFrom', m.valid_from, 'validUntil', m.valid_until, 'isActive', m.is_active, 'createdAt', m.created_at, 'updatedAt', m.updated_at)), '[]'::json)
         from price_modifiers m where ${modifierFilter}) as modifiers,
-      (select coalesce(json_agg(json_build_object('entityId', c.entity_id, 'categoryId', c.category_id)), '[]'::json)
-        from catalog_entity_categories c
-        where c.organization_id = ${org}::uuid and c.entity_id = any(${entityIds}::uuid[])
-          and exists (select 1 from price_modifiers m where ${modifierFilter} and m.category_id is not null)) as memberships`,
-  );
-  // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
-  const prices = row!.prices.map(priceFromJson);
-  // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
-  const modifiers = row!.modifiers.map(modifierFromJson);
-  // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
-  const memberships = row!.memberships;
+      (select coalesce(json_agg(json_build_object('entityId', ec.entity_id, 'categoryId', ec.category_id)), '[]'::json)
+        from catalog_entity_categories ec
+        where ec.organization_id = ${org}::uuid and ec.entity_id = any(${on.entityIds})
+          and exists (select 1 from price_modifiers m where ${modifierFilter} and m.category_id is not null)) as memberships`;
+}
+
+/** The best price of each query from what priceInputsSql read (see the header for the rules). */
+export function pricesFrom(row: PriceInputsRow, currency: string, queries: readonly PriceQuery[], at: Date): Array<ResolvedPrice | null> {
+  const prices = row.prices.map(priceFromJson);
+  const modifiers = row.modifiers.map(modifierFromJson);
   const categoriesOf = new Map<string, Set<string>>();
-  for (const m of memberships) {
+  for (const m of row.memberships) {
     const set = categoriesOf.get(m.entityId) ?? new Set<string>();
     set.add(m.categoryId);
     categoriesOf.set(m.entityId, set);
@@ -125,7 +141,7 @@ export async function resolvePrices(ctx: ServiceContext, context: PriceContextIn
     return {
       entityId: query.entityId,
       variantId,
-      currency: context.currency,
+      currency,
       quantity,
       priceId: base.id,
       customerGroupId: base.customerGroupId,
