@@ -27,6 +27,32 @@ async function promotion(body: Record<string, unknown>): Promise<string> {
 }
 
 describe('checkout', () => {
+  it('a checkout that waits for a change of the cart made on another connection prices the cart as changed, not as read before', async () => {
+    const first = await product(store, { price: 1_000, stock: 10 });
+    const second = await product(store, { price: 2_500, stock: 10 });
+    const cart = await guestCart(store, [{ entityId: first }]);
+    // Another connection holds the cart's lock; checkout's first statement (which reads the
+    // items with the lock) waits, and meanwhile the cart gets a second item and a new quantity.
+    let pending: Promise<{ status: number; text: string; body: any }> | undefined;
+    await t.app.db.$transaction(async (tx) => {
+      await tx.$queryRaw`select 1 from carts where id = ${cart.id}::uuid for update`;
+      pending = checkout(store, cart);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await tx.$executeRaw`update cart_items set quantity = 2 where cart_id = ${cart.id}::uuid`;
+      await tx.$executeRaw`insert into cart_items (id, organization_id, cart_id, entity_id, quantity, unit_price_snapshot, updated_at)
+        select gen_random_uuid(), organization_id, id, ${second}::uuid, 1, 1, now() from carts where id = ${cart.id}::uuid`;
+      await tx.$executeRaw`update carts set updated_at = now() where id = ${cart.id}::uuid`;
+    });
+    const res = await pending!;
+    expect(res.status, res.text).toBe(201);
+    const lines = res.body.data.lineItems.map((l: { entityId: string; quantity: number; unitPrice: number }) => [l.entityId, l.quantity, l.unitPrice]);
+    expect(lines).toEqual([
+      [first, 2, 1_000],
+      [second, 1, 2_500],
+    ]);
+    expect(res.body.data.subtotal).toBe(4_500);
+  });
+
   it('turns a cart into an order: re-priced lines, promotion, tax per line, shipping, totals', async () => {
     await setSettings(store, 'shipping', { flatRate: 500, freeOver: 100_000 });
     const standard = await taxClass(2000);

@@ -5,6 +5,8 @@
 // reservations and promotion uses with everything else.
 import type { ServiceContext } from '../../db/transaction.js';
 import type { TaxDestination } from '../tax/destination.js';
+import type { Prisma } from '../../generated/prisma/client.js';
+import type { PriceInputsRow } from '../pricing/resolver.js';
 
 export interface PriceQuery {
   entityId: string;
@@ -17,6 +19,13 @@ export interface PriceQuery {
 export interface PricePort {
   /** The best unit price (minor units) per query, or null when the item has no price in that currency. */
   resolve(ctx: ServiceContext, queries: PriceQuery[]): Promise<Array<number | null>>;
+  /**
+   * resolve in two halves, for a caller that reads what pricing needs in a statement it sends
+   * anyway (checkout's cart lock): the select-list over SQL expressions for the currency, the
+   * groups (text[]) and the entity ids (uuid[]), and the same answer as resolve from its row.
+   */
+  inputsSql(organizationId: string, on: { currency: Prisma.Sql; groups: Prisma.Sql; entityIds: Prisma.Sql }, at: Date): Prisma.Sql;
+  fromInputs(row: PriceInputsRow, queries: PriceQuery[], at: Date): Array<number | null>;
 }
 
 export interface TaxQuery {

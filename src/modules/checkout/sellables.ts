@@ -90,25 +90,31 @@ export async function loadSellables(db: DbLike, organizationId: string, requests
   return out;
 }
 
-/** The cart's items (oldest first) with what each sells, in one statement (checkout, after the cart lock). */
-export async function loadCartSellables(db: DbLike, organizationId: string, cartId: string): Promise<Array<{ item: CartLine; sellable: Sellable | null }>> {
-  const rows = await rawQuery<
-    SellableRow & { item_id: string; item_entity_id: string; item_variant_id: string | null; quantity: number; gift_card_recipient: Prisma.JsonValue | null }
-  >(
-    db,
-    Prisma.sql`
+/** A cart item's row with its sellable's columns, as CART_LINES_SQL selects it. */
+export type CartLineRow = SellableRow & { item_id: string; item_entity_id: string; item_variant_id: string | null; quantity: number; gift_card_recipient: Prisma.JsonValue | null };
+
+/** The items (oldest first) of the cart whose id is the SQL expression `cartId`, with what each sells (see loadCartSellables). */
+export function cartLinesSql(organizationId: string, cartId: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`
     select ci.id as item_id, ci.entity_id as item_entity_id, ci.variant_id as item_variant_id, ci.quantity, ci.gift_card_recipient,
       ${SELLABLE_COLUMNS}
     from cart_items ci
     left join catalog_entities e on e.id = ci.entity_id and e.organization_id = ${organizationId}::uuid
     left join catalog_variants v on v.id = ci.variant_id and v.entity_id = e.id
-    where ci.cart_id = ${cartId}::uuid
-    order by ci.created_at, ci.id`,
-  );
+    where ci.cart_id = ${cartId}
+    order by ci.created_at, ci.id`;
+}
+
+export function cartLinesFrom(rows: CartLineRow[]): Array<{ item: CartLine; sellable: Sellable | null }> {
   return rows.map((row) => ({
     item: { id: row.item_id, entityId: row.item_entity_id, variantId: row.item_variant_id, quantity: row.quantity, giftCardRecipient: row.gift_card_recipient },
     sellable: row.entity_id ? sellableFrom(row, row.item_variant_id) : null,
   }));
+}
+
+/** The cart's items (oldest first) with what each sells, in one statement (checkout, after the cart lock). */
+export async function loadCartSellables(db: DbLike, organizationId: string, cartId: string): Promise<Array<{ item: CartLine; sellable: Sellable | null }>> {
+  return cartLinesFrom(await rawQuery<CartLineRow>(db, cartLinesSql(organizationId, Prisma.sql`${cartId}::uuid`)));
 }
 
 export interface CartLine {

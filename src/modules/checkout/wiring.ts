@@ -20,6 +20,13 @@ export function portsOf(services: Services): CheckoutPorts {
         );
         return resolved.map((price) => (price ? Number(price.unitAmount) : null));
       },
+      inputsSql: (organizationId, on, at) => services.pricing.priceInputsSql(organizationId, on, at),
+      fromInputs(row, queries, at) {
+        if (!queries.length) return [];
+        // biome-ignore lint/style/noNonNullAssertion: checked non-empty above
+        const currency = queries[0]!.currency;
+        return services.pricing.pricesFrom(row, currency, queries, at).map((price) => (price ? Number(price.unitAmount) : null));
+      },
     },
     taxes: {
       async resolve(ctx, lines) {

@@ -2,10 +2,10 @@
 // ctx.services.pricing is `pricingService`; every function takes a ServiceContext whose db may be
 // the caller's transaction client.
 import { findPrice, listPrices } from './prices.service.js';
-import { resolvePrice, resolvePrices } from './resolver.js';
+import { priceInputsSql, pricesFrom, resolvePrice, resolvePrices } from './resolver.js';
 import { discounted, percentOf } from './rounding.js';
 
-export const pricingService = { resolvePrice, resolvePrices, findPrice, listPrices, percentOf, discounted };
+export const pricingService = { resolvePrice, resolvePrices, priceInputsSql, pricesFrom, findPrice, listPrices, percentOf, discounted };
 export type PricingService = typeof pricingService;
 export type { ResolvedPrice, PriceQuery, PriceContextInput } from './resolver.js';
 
