@@ -141,4 +141,9 @@ for (const k of keys) {
   const rt = k === 'visit' ? '' : `${results.A![0]!.rts[k].toFixed(2)}→${results.B![0]!.rts[k].toFixed(2)}`;
   console.log(`| ${k} | ${a.toFixed(2)} | ${b.toFixed(2)} | ${(b / a).toFixed(3)} | ${st} | ${rt} |`);
 }
+// The median of each round's own B/A (A and B ran back to back in it) swings less with the load than the ratio of the two medians.
+for (const k of keys) {
+  const ratios = results.A!.map((a, i) => results.B![i]![k] / a[k]);
+  console.log(`median per-round B/A ${k}: ${median(ratios).toFixed(3)}`);
+}
 console.log('per-round B/A visit:', results.A!.map((a, i) => (results.B![i]!.visit / a.visit).toFixed(3)).join(' '));
