@@ -24,5 +24,9 @@ if (entry === 'server' && process.env.ADMIN_BUILD !== '0') {
 if (target.kind === 'source') {
   const { register } = await import('tsx/esm/api');
   register();
+} else {
+  // dist/ is a bundle (scripts/build.mjs): its source maps name the src/ and node_modules/ lines
+  // in stack traces. Applies to modules loaded from here on; costs ~5% of the start's CPU.
+  process.setSourceMapsEnabled(true);
 }
 await import(pathToFileURL(target.file).href);
