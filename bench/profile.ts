@@ -2,7 +2,8 @@
 // (bench/support/server.ts under node --cpu-prof) while autocannon loads one scenario, then a
 // summary of where its CPU went: self time by package/file and by function. For finding what to
 // cut in the request path (issue 30); the ratios to the floors come from `npm run bench`.
-//   scenarios: settings, entity, list, graphql-list, card-rest, card-graphql
+//   scenarios: settings, entity, list, graphql-list, card-rest, card-graphql, graphql-settings, graphql-entity
+//   (graphql-settings and graphql-entity: bench:peer's trivial read and by-id read on /graphql)
 //   BENCH_SECONDS (10), BENCH_CONNECTIONS (20), BENCH_PROFILE_DIR (.bench-profiles), BENCH_TOP (40)
 import fs from 'node:fs';
 import path from 'node:path';
@@ -30,6 +31,10 @@ const scenarios: Record<string, Partial<Scenario>> = {
   list: { url: list('variants,attributes,pricing') },
   'graphql-list': graphql(
     '{ catalogEntities(limit: 20) { data { id slug type status metadata createdAt updatedAt attributes { locale title description seoTitle seoDescription } variants { id sku title options metadata } pricing { id currency amount variantId } } } }',
+  ),
+  'graphql-settings': graphql('{ settingsGroup(group: "general") }'),
+  'graphql-entity': graphql(
+    `{ catalogEntity(idOrSlug: "${app.info.entityId}") { id slug status attributes { locale title description } variants { id sku title options } pricing { id currency amount variantId } } }`,
   ),
   'card-rest': { url: list('variants,attributes,pricing,categories,brands,inventory') },
   'card-graphql': graphql(

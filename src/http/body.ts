@@ -16,6 +16,25 @@ export class BodyTimeoutError extends Error {
 
 const WITHOUT_BODY = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/**
+ * The bytes readBody buffered, by the request it handed on, and their text once decoded: later
+ * readers of a JSON body (the NUL guard, Yoga's request parser) take the text from here instead of
+ * cloning the body stream and reading it again (two web streams, a tee and a decode per reader).
+ */
+const buffered = new WeakMap<Request, { bytes: Buffer; text?: string }>();
+
+/**
+ * The body of a request readBody handed on, decoded as `Request.text()` decodes it (UTF-8, a
+ * leading byte-order mark dropped, malformed sequences replaced), or null when readBody did not
+ * buffer this request's body (none, or another request object).
+ */
+export function bufferedText(request: Request): string | null {
+  const entry = buffered.get(request);
+  if (!entry) return null;
+  entry.text ??= new TextDecoder().decode(entry.bytes);
+  return entry.text;
+}
+
 /** Bytes per second a body must keep up, beyond the timeout, to be read to its end. */
 export const MIN_BODY_RATE = 64 * 1024;
 
@@ -60,5 +79,7 @@ export async function readBody(request: Request, limit: number, timeoutMs: numbe
   const headers = new Headers(request.headers);
   headers.delete('transfer-encoding');
   headers.set('content-length', String(size));
-  return new Request(request.url, { method: request.method, headers, body: size ? body : undefined, signal: request.signal });
+  const read = new Request(request.url, { method: request.method, headers, body: size ? body : undefined, signal: request.signal });
+  if (size) buffered.set(read, { bytes: body });
+  return read;
 }

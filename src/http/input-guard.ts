@@ -8,6 +8,7 @@
 //    400,000 levels (an 800 KB body) overflowed the stack of a recursive walk, anonymously.
 import { AppError } from '../errors.js';
 import { nulPathParam } from './path-params.js';
+import { bufferedText } from './body.js';
 
 const NUL_ESCAPE = /\\u0000/i;
 
@@ -79,7 +80,8 @@ export async function rejectNulCharacters(request: Request, url: URL): Promise<v
   const type = request.headers.get('content-type') ?? '';
   const textual = type.includes('json') || type.includes('x-www-form-urlencoded') || type.startsWith('text/') || type.includes('graphql');
   if (!textual) return; // multipart uploads and binary bodies are checked by their own routes
-  const text = await request.clone().text();
+  // The bytes http/body.ts already holds, rather than a clone of the body stream read again.
+  const text = bufferedText(request) ?? (await request.clone().text());
   const json = type.includes('json');
   if (json && jsonDeeperThan(text, MAX_JSON_DEPTH)) throw new AppError('BAD_REQUEST', `JSON body nested deeper than ${MAX_JSON_DEPTH} levels`);
   const hasRaw = text.includes('\u0000');
