@@ -1,19 +1,21 @@
 // CatalogEntity.title(locale) and description(locale): what a storefront shows, without
-// filtering `attributes` by hand. Batched: every entity of a response asking for the same
-// locale is one statement (plus one settings read per request for the store's default locale),
-// whatever the page size. Graph-only: REST embeds attributes through include=attributes.
+// filtering `attributes` by hand. Batched: read from the response level's `attributes` batch
+// (every locale of every entity of the level in one statement, shared with the `attributes`
+// field when both are selected), plus one settings read per request for the store's default
+// locale, whatever the page size. Graph-only: REST embeds attributes through include=attributes.
 import type { RequestContext } from '../../context.js';
+import { queryRows } from '../../db/raw.js';
 import { validationFailed } from '../../errors.js';
+import { Prisma } from '../../generated/prisma/client.js';
 import { builder } from '../../graphql/builder.js';
 import { batchLoader, graphOnly } from '../../graphql/loaders.js';
-import { DEFAULT_LOCALE, localeSchema } from './shared.js';
+import { loadIncluded } from './include.js';
+import { DEFAULT_LOCALE, localeSchema, type CatalogCtx } from './shared.js';
 import { CatalogEntityRef } from './types.js';
+import type { AttributesView } from './views.js';
 
-type Ctx = Pick<RequestContext, 'db' | 'organization' | 'loaders'>;
-interface Texts {
-  title: string | null;
-  description: string | null;
-}
+type Ctx = CatalogCtx & Pick<RequestContext, 'loaders'>;
+type Texts = Pick<AttributesView, 'title' | 'description'>;
 
 /** The store's default locale: settings general.locale, else en. One read per request. */
 function defaultLocale(ctx: Ctx): Promise<string> {
@@ -21,33 +23,22 @@ function defaultLocale(ctx: Ctx): Promise<string> {
     ctx,
     'settings.generalLocale',
     async (keys) => {
-      const row = await ctx.db.setting.findFirst({ where: { organizationId: ctx.organization.id, group: 'general' }, select: { values: true } });
-      const locale = (row?.values as { locale?: unknown } | null)?.locale;
+      // Raw SQL on the pool (db/raw.ts), as the settings read itself: Prisma's per-statement work is most of a read this small.
+      const [row] = await queryRows<{ values: { locale?: unknown } | null }>(
+        ctx.db,
+        Prisma.sql`select "values" from settings where organization_id = ${ctx.organization.id}::uuid and "group" = 'general'`,
+      );
+      const locale = row?.values?.locale;
       return new Map(keys.map((key) => [key, typeof locale === 'string' ? locale : DEFAULT_LOCALE]));
     },
     () => DEFAULT_LOCALE,
   ).load('org');
 }
 
-/** Title and description of entities in locales; one statement per batch of (entity, locale) keys. */
-function loadTexts(ctx: Ctx, entityId: string, locale: string): Promise<Texts | null> {
-  return batchLoader<Texts | null>(
-    ctx,
-    'catalog.textsByEntityLocale',
-    async (keys) => {
-      const byLocale = new Map<string, string[]>();
-      for (const key of keys) {
-        const [loc, id] = key.split('\u0000') as [string, string];
-        byLocale.set(loc, [...(byLocale.get(loc) ?? []), id]);
-      }
-      const rows = await ctx.db.catalogAttributes.findMany({
-        where: { organizationId: ctx.organization.id, OR: [...byLocale].map(([loc, ids]) => ({ locale: loc, entityId: { in: ids } })) },
-        select: { entityId: true, locale: true, title: true, description: true },
-      });
-      return new Map(rows.map((row) => [`${row.locale}\u0000${row.entityId}`, { title: row.title, description: row.description }]));
-    },
-    () => null,
-  ).load(`${locale}\u0000${entityId}`);
+/** Title and description of an entity in a locale, from the `attributes` batch of its response level. */
+async function loadTexts(ctx: Ctx, entityId: string, locale: string): Promise<Texts | null> {
+  const rows = await loadIncluded<AttributesView[]>(ctx, 'attributes', entityId);
+  return rows.find((row) => row.locale === locale) ?? null;
 }
 
 async function text(ctx: Ctx, entityId: string, requested: string | null | undefined, which: keyof Texts): Promise<string | null> {
