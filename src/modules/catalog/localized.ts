@@ -35,21 +35,17 @@ function defaultLocale(ctx: Ctx): Promise<string> {
   ).load('org');
 }
 
-/** Title and description of an entity in a locale, from the `attributes` batch of its response level. */
-async function loadTexts(ctx: Ctx, entityId: string, locale: string): Promise<Texts | null> {
-  const rows = await loadIncluded<AttributesView[]>(ctx, 'attributes', entityId);
-  return rows.find((row) => row.locale === locale) ?? null;
-}
-
-async function text(ctx: Ctx, entityId: string, requested: string | null | undefined, which: keyof Texts): Promise<string | null> {
-  let locale: string;
-  if (requested === null || requested === undefined) locale = await defaultLocale(ctx);
-  else {
-    const parsed = localeSchema.safeParse(requested);
-    if (!parsed.success) throw validationFailed([{ field: 'locale', message: parsed.error.issues[0]?.message ?? 'invalid locale' }]);
-    locale = parsed.data;
-  }
-  return (await loadTexts(ctx, entityId, locale))?.[which] ?? null;
+/**
+ * Title or description of an entity in a locale (default the store's), from the `attributes` batch
+ * of its response level. Promise chains rather than async functions: a card asks this twice per
+ * entity of a page.
+ */
+function text(ctx: Ctx, entityId: string, requested: string | null | undefined, which: keyof Texts): Promise<string | null> {
+  const pick = (locale: string) => loadIncluded<AttributesView[]>(ctx, 'attributes', entityId).then((rows) => rows.find((row) => row.locale === locale)?.[which] ?? null);
+  if (requested === null || requested === undefined) return defaultLocale(ctx).then(pick);
+  const parsed = localeSchema.safeParse(requested);
+  if (!parsed.success) return Promise.reject(validationFailed([{ field: 'locale', message: parsed.error.issues[0]?.message ?? 'invalid locale' }]));
+  return pick(parsed.data);
 }
 
 const localeArg = "BCP 47 locale, e.g. en or de-DE; default the store's (settings general.locale, else en)";
