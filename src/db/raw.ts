@@ -7,12 +7,15 @@
 // Why: Prisma spends about as much CPU again as node-postgres on each raw statement (its
 // interpreter, result deserialization by column type, tracing hooks); the catalog's include
 // statements run on every list page.
+import type pg from 'pg';
 import type { Prisma } from '../generated/prisma/client.js';
 import { sqlPool, type Db, type Tx } from './client.js';
+import { rawReadTypes } from './timestamps.js';
 
 export async function queryRows<T>(db: Db | Tx, sql: Prisma.Sql): Promise<T[]> {
   const pool = sqlPool(db);
   if (!pool) return (db as Db).$queryRaw<T[]>(sql);
-  const result = await pool.query({ text: sql.text, values: sql.values as unknown[] });
+  // timestamptz decoded by db/timestamps.ts (the same Date, without postgres-date's regular expressions).
+  const result = await pool.query({ text: sql.text, values: sql.values as unknown[], types: rawReadTypes as pg.CustomTypesConfig });
   return result.rows as T[];
 }

@@ -286,6 +286,12 @@ export interface ListSpec<Row, View, Where, Order extends object> {
   orderBy: Order[];
   findMany: (args: { where: Where; orderBy: Order[]; skip: number; take: number }) => Promise<Row[]>;
   count: (where: Where) => Promise<number>;
+  /**
+   * Optional: an offset page and the list's size read together (one raw statement instead of
+   * findMany and count), for lists read on every storefront page. Same `where` and `orderBy`
+   * as the Prisma reads, which cursor pages still use.
+   */
+  page?: (window: { skip: number; take: number }) => Promise<{ rows: Row[]; total: number }>;
   view: (rows: Row[]) => View[] | Promise<View[]>;
 }
 
@@ -308,6 +314,10 @@ export async function paginate<Row, View, Where, Order extends object>(ctx: List
   const request = cursorRequest(input);
 
   if (!request) {
+    if (spec.page) {
+      const { rows, total } = await spec.page(pageWindow(input));
+      return offsetPage(rows, total, input, spec.view, cursorOf);
+    }
     const [rows, total] = await Promise.all([spec.findMany({ where: spec.where, orderBy: spec.orderBy, ...pageWindow(input) }), spec.count(spec.where)]);
     return offsetPage(rows, total, input, spec.view, cursorOf);
   }

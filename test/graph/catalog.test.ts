@@ -224,6 +224,8 @@ describe('catalog relations resolve when selected', () => {
       return Math.min(...runs);
     };
     const bare = await count(`/api/catalog/entities?type=${type}&limit=100`);
+    // The page and its total: one statement (entities/service.ts entityPage).
+    expect(bare).toBe(1);
     // include=variants: one statement for the page's variants and one for their availability.
     expect(await count(`/api/catalog/entities?type=${type}&limit=100&include=variants`)).toBe(bare + 2);
   });

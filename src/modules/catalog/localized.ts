@@ -1,19 +1,21 @@
 // CatalogEntity.title(locale) and description(locale): what a storefront shows, without
-// filtering `attributes` by hand. Batched: every entity of a response asking for the same
-// locale is one statement (plus one settings read per request for the store's default locale),
-// whatever the page size. Graph-only: REST embeds attributes through include=attributes.
+// filtering `attributes` by hand. Batched: read from the response level's `attributes` batch
+// (every locale of every entity of the level in one statement, shared with the `attributes`
+// field when both are selected), plus one settings read per request for the store's default
+// locale, whatever the page size. Graph-only: REST embeds attributes through include=attributes.
 import type { RequestContext } from '../../context.js';
+import { queryRows } from '../../db/raw.js';
 import { validationFailed } from '../../errors.js';
+import { Prisma } from '../../generated/prisma/client.js';
 import { builder } from '../../graphql/builder.js';
 import { batchLoader, graphOnly } from '../../graphql/loaders.js';
-import { DEFAULT_LOCALE, localeSchema } from './shared.js';
+import { loadIncluded } from './include.js';
+import { DEFAULT_LOCALE, localeSchema, type CatalogCtx } from './shared.js';
 import { CatalogEntityRef } from './types.js';
+import type { AttributesView } from './views.js';
 
-type Ctx = Pick<RequestContext, 'db' | 'organization' | 'loaders'>;
-interface Texts {
-  title: string | null;
-  description: string | null;
-}
+type Ctx = CatalogCtx & Pick<RequestContext, 'loaders'>;
+type Texts = Pick<AttributesView, 'title' | 'description'>;
 
 /** The store's default locale: settings general.locale, else en. One read per request. */
 function defaultLocale(ctx: Ctx): Promise<string> {
@@ -21,44 +23,29 @@ function defaultLocale(ctx: Ctx): Promise<string> {
     ctx,
     'settings.generalLocale',
     async (keys) => {
-      const row = await ctx.db.setting.findFirst({ where: { organizationId: ctx.organization.id, group: 'general' }, select: { values: true } });
-      const locale = (row?.values as { locale?: unknown } | null)?.locale;
+      // Raw SQL on the pool (db/raw.ts), as the settings read itself: Prisma's per-statement work is most of a read this small.
+      const [row] = await queryRows<{ values: { locale?: unknown } | null }>(
+        ctx.db,
+        Prisma.sql`select "values" from settings where organization_id = ${ctx.organization.id}::uuid and "group" = 'general'`,
+      );
+      const locale = row?.values?.locale;
       return new Map(keys.map((key) => [key, typeof locale === 'string' ? locale : DEFAULT_LOCALE]));
     },
     () => DEFAULT_LOCALE,
   ).load('org');
 }
 
-/** Title and description of entities in locales; one statement per batch of (entity, locale) keys. */
-function loadTexts(ctx: Ctx, entityId: string, locale: string): Promise<Texts | null> {
-  return batchLoader<Texts | null>(
-    ctx,
-    'catalog.textsByEntityLocale',
-    async (keys) => {
-      const byLocale = new Map<string, string[]>();
-      for (const key of keys) {
-        const [loc, id] = key.split('\u0000') as [string, string];
-        byLocale.set(loc, [...(byLocale.get(loc) ?? []), id]);
-      }
-      const rows = await ctx.db.catalogAttributes.findMany({
-        where: { organizationId: ctx.organization.id, OR: [...byLocale].map(([loc, ids]) => ({ locale: loc, entityId: { in: ids } })) },
-        select: { entityId: true, locale: true, title: true, description: true },
-      });
-      return new Map(rows.map((row) => [`${row.locale}\u0000${row.entityId}`, { title: row.title, description: row.description }]));
-    },
-    () => null,
-  ).load(`${locale}\u0000${entityId}`);
-}
-
-async function text(ctx: Ctx, entityId: string, requested: string | null | undefined, which: keyof Texts): Promise<string | null> {
-  let locale: string;
-  if (requested === null || requested === undefined) locale = await defaultLocale(ctx);
-  else {
-    const parsed = localeSchema.safeParse(requested);
-    if (!parsed.success) throw validationFailed([{ field: 'locale', message: parsed.error.issues[0]?.message ?? 'invalid locale' }]);
-    locale = parsed.data;
-  }
-  return (await loadTexts(ctx, entityId, locale))?.[which] ?? null;
+/**
+ * Title or description of an entity in a locale (default the store's), from the `attributes` batch
+ * of its response level. Promise chains rather than async functions: a card asks this twice per
+ * entity of a page.
+ */
+function text(ctx: Ctx, entityId: string, requested: string | null | undefined, which: keyof Texts): Promise<string | null> {
+  const pick = (locale: string) => loadIncluded<AttributesView[]>(ctx, 'attributes', entityId).then((rows) => rows.find((row) => row.locale === locale)?.[which] ?? null);
+  if (requested === null || requested === undefined) return defaultLocale(ctx).then(pick);
+  const parsed = localeSchema.safeParse(requested);
+  if (!parsed.success) return Promise.reject(validationFailed([{ field: 'locale', message: parsed.error.issues[0]?.message ?? 'invalid locale' }]));
+  return pick(parsed.data);
 }
 
 const localeArg = "BCP 47 locale, e.g. en or de-DE; default the store's (settings general.locale, else en)";

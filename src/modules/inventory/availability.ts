@@ -7,6 +7,8 @@
 // row is reported with zeros and `tracked: false`, whether or not it exists: availability never
 // tells a caller which ids exist in another organization.
 import type { ServiceContext } from '../../db/transaction.js';
+import { queryRows } from '../../db/raw.js';
+import { Prisma } from '../../generated/prisma/client.js';
 
 export interface StockFigures {
   onHand: number;
@@ -51,11 +53,16 @@ function untracked(entityId: string): EntityAvailability {
 export async function checkAvailability(ctx: ServiceContext, entityIds: readonly string[]): Promise<EntityAvailability[]> {
   const ids = [...new Set(entityIds.map((id) => id.toLowerCase()))];
   if (!ids.length) return [];
-  const rows = await ctx.db.inventoryLevel.findMany({
-    where: { organizationId: ctx.organization.id, entityId: { in: ids } },
-    select: { entityId: true, variantId: true, warehouseId: true, onHand: true, reserved: true },
-    orderBy: [{ entityId: 'asc' }, { variantKey: 'asc' }, { warehouseId: 'asc' }],
-  });
+  // Raw SQL on the pool (db/raw.ts): this runs for every catalog page with include=inventory
+  // or variant stock; the rows are the ones Prisma's findMany gave (int4 figures as numbers).
+  const rows = await queryRows<{ entityId: string; variantId: string | null; warehouseId: string; onHand: number; reserved: number }>(
+    ctx.db,
+    Prisma.sql`
+    select entity_id as "entityId", variant_id as "variantId", warehouse_id as "warehouseId", on_hand as "onHand", reserved
+    from inventory_levels
+    where organization_id = ${ctx.organization.id}::uuid and entity_id = any(${ids}::uuid[])
+    order by entity_id, variant_key, warehouse_id`,
+  );
   const byEntity = new Map<string, EntityAvailability>(ids.map((id) => [id, untracked(id)]));
   for (const row of rows) {
     // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line

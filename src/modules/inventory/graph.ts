@@ -15,10 +15,8 @@ builder.objectField(CatalogVariantRef, 'stock', (t) =>
     nullable: true,
     authScopes: { permission: 'inventory:read' },
     description: 'Stock of this variant over every warehouse (needs inventory:read); null when it has no stock level',
-    resolve: async (variant, _args, ctx) => {
-      const entity = await loadIncluded<EntityAvailability | null>(ctx, 'inventory', variant.entityId);
-      return entity?.variants?.find((v) => v.variantId === variant.id) ?? null;
-    },
+    resolve: (variant, _args, ctx) =>
+      loadIncluded<EntityAvailability | null>(ctx, 'inventory', variant.entityId).then((entity) => entity?.variants?.find((v) => v.variantId === variant.id) ?? null),
   }),
 );
 graphOnly('CatalogVariant', 'stock');
