@@ -5,7 +5,8 @@
 import type { Config } from '../config/index.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../observability/metrics.js';
-import { cacheableHeaders, createResponseCache, type ResponseCache } from './response-cache.js';
+import { etagFor, withKnownBody } from '../http/conditional.js';
+import { cacheableHeaders, createResponseCache, type CachedAnswer, type ResponseCache } from './response-cache.js';
 import { graphqlKey, isCacheableRestPath, PersistedCatalogDocuments, restKey, type CacheCaller } from './key.js';
 
 export interface CacheLookup {
@@ -75,6 +76,11 @@ export function createHttpResponseCache(deps: { config: Config; databaseUrl: str
     metrics: deps.metrics,
   });
   const documents = new PersistedCatalogDocuments();
+  /**
+   * Each kept answer's bytes and ETag, made on its first hit and reused by the next ones (the
+   * LRU hands back the same entry object until it is dropped, and the map lets go with it).
+   */
+  const encoded = new WeakMap<CachedAnswer, { bytes: Uint8Array<ArrayBuffer>; etag: string }>();
 
   return {
     async lookup(request, url, caller) {
@@ -97,9 +103,16 @@ export function createHttpResponseCache(deps: { config: Config; databaseUrl: str
     async hit(lookup) {
       const found = await cache.get(lookup.organizationId, lookup.key);
       if (!found) return null;
+      let ready = encoded.get(found.answer);
+      if (!ready) {
+        const bytes = Buffer.from(found.answer.body);
+        ready = { bytes, etag: etagFor(bytes) };
+        encoded.set(found.answer, ready);
+      }
       const headers = new Headers(found.answer.headers);
       headers.set('x-cache', 'hit');
-      return new Response(found.answer.body, { status: 200, headers });
+      // The body travels as known bytes (http/conditional.ts), not as a stream to read again.
+      return withKnownBody(new Response(null, { status: 200, headers }), ready.bytes, ready.etag);
     },
     async store(lookup, response) {
       const headers = new Headers(response.headers);
