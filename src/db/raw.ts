@@ -10,9 +10,14 @@
 import type { Prisma } from '../generated/prisma/client.js';
 import { sqlPool, type Db, type Tx } from './client.js';
 
-export async function queryRows<T>(db: Db | Tx, sql: Prisma.Sql): Promise<T[]> {
+/**
+ * `name`: a statement whose text never changes (only its values) may be named, so each pooled
+ * connection parses and plans it once and then only binds it (node-postgres prepared
+ * statements). sqlPool sends it unnamed behind PgBouncer in transaction mode (`?pgbouncer=true`).
+ */
+export async function queryRows<T>(db: Db | Tx, sql: Prisma.Sql, name?: string): Promise<T[]> {
   const pool = sqlPool(db);
   if (!pool) return (db as Db).$queryRaw<T[]>(sql);
-  const result = await pool.query({ text: sql.text, values: sql.values as unknown[] });
+  const result = await pool.query(name ? { name, text: sql.text, values: sql.values as unknown[] } : { text: sql.text, values: sql.values as unknown[] });
   return result.rows as T[];
 }
