@@ -162,6 +162,11 @@ export function restFacade(options: RestFacadeOptions): RestFacade {
   function takeQueryOnly(request: Request, route: CompiledRoute, rest: RequestContext['rest'] | undefined): Request {
     const keys = route.operation.rest?.queryOnly;
     if (!keys?.length) return request;
+    if (!request.url.includes('?')) {
+      // No query string, nothing to take (and no URL to parse: a product page without include).
+      if (rest) rest.queryArgs = {};
+      return request;
+    }
     const url = new URL(request.url);
     const taken: Record<string, string | string[]> = {};
     for (const key of keys) {
