@@ -2,8 +2,8 @@
 // (bench/support/server.ts under node --cpu-prof) while autocannon loads one scenario, then a
 // summary of where its CPU went: self time by package/file and by function. For finding what to
 // cut in the request path (issue 30); the ratios to the floors come from `npm run bench`.
-//   scenarios: settings, entity, list, graphql-list, card-rest, card-graphql, graphql-settings, graphql-entity
-//   (graphql-settings and graphql-entity: bench:peer's trivial read and by-id read on /graphql)
+//   scenarios: settings, entity, list, cached (the list for a storefront key: warm response cache hits), graphql-list, card-rest, card-graphql,
+//   graphql-settings, graphql-entity (bench:peer's trivial read and by-id read on /graphql)
 //   BENCH_SECONDS (10), BENCH_CONNECTIONS (20), BENCH_PROFILE_DIR (.bench-profiles), BENCH_TOP (40)
 import fs from 'node:fs';
 import path from 'node:path';
@@ -29,6 +29,7 @@ const scenarios: Record<string, Partial<Scenario>> = {
   settings: { url: `${app.info.url}/api/settings/general` },
   entity: { url: `${app.info.url}/api/catalog/entities/${app.info.entityId}` },
   list: { url: list('variants,attributes,pricing') },
+  cached: { url: list('variants,attributes,pricing'), headers: { 'x-api-key': app.info.storefrontKey! } },
   'graphql-list': graphql(
     '{ catalogEntities(limit: 20) { data { id slug type status metadata createdAt updatedAt attributes { locale title description seoTitle seoDescription } variants { id sku title options metadata } pricing { id currency amount variantId } } } }',
   ),

@@ -3,7 +3,7 @@
 // ones its child benches print (checkout, production) into one table at the end.
 
 export interface Goal {
-  /** Which goal of issue 30 (1, 2, 4, 5, or 'card' for the storefront card comparison). */
+  /** Which goal of issue 30 (1, 2, 3, 4, 5, or 'card' for the storefront card comparison). */
   goal: string;
   name: string;
   /** What was measured, in `unit`; null when nothing was measured (no request completed): FAIL. */

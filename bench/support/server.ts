@@ -1,6 +1,7 @@
 // A bench target: boots the real app in its own process (so the load generator does not share
-// its event loop) on a fresh database, mints an admin API key, and prints
-// `{"url", "key"}` as one JSON line. On SIGUSR2 it prints `{"statements": n, "roundTrips": m}`
+// its event loop) on a fresh database, mints an admin API key and a storefront one (as
+// `commerce api-keys create --scope storefront` does), and prints `{"url", "key", "storefrontKey"}`
+// as one JSON line. On SIGUSR2 it prints `{"statements": n, "roundTrips": m}`
 // (SQL statements and round trips sent so far), which the driver turns into statements per request.
 import pg from 'pg';
 import { createApp } from '../../src/app.js';
@@ -48,6 +49,8 @@ await startTracing({ serviceName: 'commerce-bench' });
 const app = await createApp(config, { countStatements: true });
 const organization = await app.services.organizations.defaultOrganization();
 const { key } = await mintApiKey({ auth: app.auth, config, db: app.db }, { scope: 'admin', organizationId: organization.id });
+// The storefront's key: its catalog reads are the shared response cache's (src/cache).
+const { key: storefrontKey } = await mintApiKey({ auth: app.auth, config, db: app.db }, { scope: 'storefront', organizationId: organization.id });
 await app.db.setting.create({ data: { organizationId: organization.id, group: 'general', values: { currency: 'USD', timezone: 'UTC', locale: 'en' } } });
 // BENCH_PRODUCTS=n: n active products with 6 variants (size × color), English attributes and
 // a USD price each, written through the services so the rows are what the API would write.
@@ -70,7 +73,7 @@ if (products > 0) {
 }
 const listening = await listen(app.http, 0, '127.0.0.1');
 // databaseUrl: benches that need bulk data (bench/analytics.ts) seed it with SQL straight into this database.
-console.log(JSON.stringify({ url: listening.url, key, databaseUrl: url.toString(), organizationId: organization.id, entityId: sample[0] ?? '' }));
+console.log(JSON.stringify({ url: listening.url, key, storefrontKey, databaseUrl: url.toString(), organizationId: organization.id, entityId: sample[0] ?? '' }));
 
 // cpuMicros: the process's CPU time so far (bench/tracing.ts: CPU per request, which a busy
 // machine disturbs far less than req/s).

@@ -203,7 +203,7 @@ export function sqlPool(db: unknown): { query(config: pg.QueryConfig): Promise<{
   const { pool, counter, pgbouncer } = entry;
   return {
     // Behind PgBouncer in transaction mode a statement name is dropped: parsed each time.
-    query: (named: pg.QueryConfig) => queryCounted(pool, counter, pgbouncer && named.name ? { text: named.text, values: named.values } : named),
+    query: (named: pg.QueryConfig) => queryCounted(pool, counter, pgbouncer && named.name ? { ...named, name: undefined } : named),
   };
 }
 

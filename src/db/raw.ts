@@ -12,10 +12,16 @@ import type { Prisma } from '../generated/prisma/client.js';
 import { sqlPool, type Db, type Tx } from './client.js';
 import { rawReadTypes } from './timestamps.js';
 
-export async function queryRows<T>(db: Db | Tx, sql: Prisma.Sql): Promise<T[]> {
+/**
+ * `name`: a statement whose text never changes (only its values) may be named, so each pooled
+ * connection parses and plans it once and then only binds it (node-postgres prepared
+ * statements). sqlPool sends it unnamed behind PgBouncer in transaction mode (`?pgbouncer=true`).
+ */
+export async function queryRows<T>(db: Db | Tx, sql: Prisma.Sql, name?: string): Promise<T[]> {
   const pool = sqlPool(db);
   if (!pool) return (db as Db).$queryRaw<T[]>(sql);
   // timestamptz decoded by db/timestamps.ts (the same Date, without postgres-date's regular expressions).
-  const result = await pool.query({ text: sql.text, values: sql.values as unknown[], types: rawReadTypes as pg.CustomTypesConfig });
+  const query = { text: sql.text, values: sql.values as unknown[], types: rawReadTypes as pg.CustomTypesConfig };
+  const result = await pool.query(name ? { ...query, name } : query);
   return result.rows as T[];
 }

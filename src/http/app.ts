@@ -66,6 +66,20 @@ function isJson(headers: Headers): boolean {
   return type.startsWith('application/json') || type.startsWith('application/graphql-response+json');
 }
 
+/**
+ * The final headers as a plain object when no header repeats (set-cookie is the only one that
+ * may): the adapter then writes status and headers in one writeHead call instead of setting
+ * each header on the response first (@whatwg-node/server sendNodeResponse).
+ */
+function plainHeaders(headers: Headers): Headers | Record<string, string> {
+  if (headers.has('set-cookie')) return headers;
+  const plain: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    plain[name] = value;
+  });
+  return plain;
+}
+
 export function createHttpApp(deps: HttpAppDeps): HttpApp {
   const { config, db, auth, services, logger, version } = deps;
   const schema = buildSchema();
@@ -391,7 +405,9 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
             response = errorResponse(500, 'INTERNAL_ERROR', 'Internal server error');
           }
         }
-        const headers = new Headers(response.headers);
+        // The adapter's own Headers (whatwg-node): a lazy copy over plain Maps, where Node's
+        // (undici) validates every name and value through WebIDL conversions on each call.
+        const headers = new yoga.fetchAPI.Headers(response.headers);
         headers.set('x-request-id', requestId);
         if (rate) for (const [name, value] of Object.entries(rateLimitHeaders(rate))) headers.set(name, value);
         if (response.status === 429 && !headers.has('retry-after')) headers.set('retry-after', String(rate?.retryAfter ?? 1));
@@ -418,7 +434,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
         // writes its buffer in one call, where Node's would wrap the bytes in a ReadableStream the
         // adapter then pumps chunk by chunk (~4% of a small request's CPU in the profile).
         const sendable = body !== null && !(body instanceof Uint8Array) && isJson(headers) ? new Uint8Array(await response.arrayBuffer()) : body;
-        return new yoga.fetchAPI.Response(sendable, { status, headers });
+        return new yoga.fetchAPI.Response(sendable, { status, headers: plainHeaders(headers) });
       }
     }
   }

@@ -19,7 +19,20 @@ export interface ConditionalInput {
   shareable: boolean;
 }
 
-function etagFor(body: Uint8Array): string {
+/**
+ * Answers whose body bytes and ETag are already known (a response-cache hit: http/app.ts), so
+ * conditional() neither reads nor hashes the body again. Hashing and encoding a list page of
+ * ~100 KB on every hit was a third of a hit's CPU (bench/profile.ts cached).
+ */
+const knownBodies = new WeakMap<Response, { body: Uint8Array<ArrayBuffer>; etag: string }>();
+
+/** Marks `response` as carrying `body` (its bytes, to send as they are) with this ETag. */
+export function withKnownBody(response: Response, body: Uint8Array<ArrayBuffer>, etag: string): Response {
+  knownBodies.set(response, { body, etag });
+  return response;
+}
+
+export function etagFor(body: Uint8Array): string {
   // sha1 is a content fingerprint here, not a security boundary; it is the cheapest of
   // node's hashes on short bodies. The one-shot hash() skips the Hash object createHash builds
   // (about 5× less CPU for a body of a few hundred bytes, measured on Node 20; Node 20.11, which
@@ -51,21 +64,27 @@ function isPublicCatalogRead(path: string): boolean {
  * already holds it. `headers` are the final headers the answer will carry (mutated in place).
  */
 export async function conditional(input: ConditionalInput, response: Response, headers: Headers): Promise<{ status: number; body: BodyInit | null }> {
+  const known = knownBodies.get(response);
   const eligible =
     (input.method === 'GET' || input.method === 'HEAD') &&
     response.status === 200 &&
-    response.body !== null &&
+    (known !== undefined || response.body !== null) &&
     !headers.has('etag') &&
     !(headers.get('content-type') ?? '').startsWith('text/event-stream') &&
     (input.path.startsWith('/api/') || input.path === '/graphql') &&
     !input.path.startsWith('/api/auth/') &&
     !headers.has('set-cookie');
-  if (!eligible) return { status: response.status, body: response.body };
-  const length = Number(headers.get('content-length') ?? 0);
-  if (length > MAX_TAGGED_BYTES) return { status: response.status, body: response.body };
-  const body = new Uint8Array(await response.arrayBuffer());
-  if (body.byteLength > MAX_TAGGED_BYTES) return { status: response.status, body };
-  const etag = etagFor(body);
+  if (!eligible) return { status: response.status, body: known ? known.body : response.body };
+  let body: Uint8Array<ArrayBuffer>;
+  let etag: string;
+  if (known) ({ body, etag } = known);
+  else {
+    const length = Number(headers.get('content-length') ?? 0);
+    if (length > MAX_TAGGED_BYTES) return { status: response.status, body: response.body };
+    body = new Uint8Array(await response.arrayBuffer());
+    if (body.byteLength > MAX_TAGGED_BYTES) return { status: response.status, body };
+    etag = etagFor(body);
+  }
   headers.set('etag', etag);
   if (!headers.has('cache-control')) {
     headers.set('cache-control', input.shareable && isPublicCatalogRead(input.path) ? `public, max-age=${PUBLIC_CATALOG_MAX_AGE}` : 'private, no-cache');

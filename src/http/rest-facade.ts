@@ -57,6 +57,42 @@ export interface RestFacade {
   restSchema(): GraphQLSchema;
 }
 
+/** The first path segment under the base path (`catalog` of /api/catalog/entities/:id); `*` for a parameter. */
+function firstSegment(basePath: string, path: string): string {
+  const rest = path.startsWith(`${basePath}/`) ? path.slice(basePath.length + 1) : '';
+  const end = rest.indexOf('/');
+  const segment = end < 0 ? rest : rest.slice(0, end);
+  return segment.startsWith(':') ? '*' : segment;
+}
+
+/**
+ * The routes a request may match, by method and first segment, each list in declaration order:
+ * a request tests the few routes of its resource, not all ~300 (the scan was ~2% of a settings
+ * read's CPU). A segment no route declares gets the routes whose first segment is a parameter.
+ */
+function routeIndex(basePath: string, routes: readonly CompiledRoute[]): (method: string, pathname: string) => readonly CompiledRoute[] {
+  const declared = new Map<string, CompiledRoute[]>();
+  const segments = new Set<string>();
+  for (const route of routes) {
+    // biome-ignore lint/style/noNonNullAssertion: compiled routes are declared ones, with a REST route
+    segments.add(firstSegment('', route.operation.rest!.path));
+  }
+  for (const route of routes) {
+    // biome-ignore lint/style/noNonNullAssertion: compiled routes are declared ones, with a REST route
+    const own = firstSegment('', route.operation.rest!.path);
+    for (const segment of own === '*' ? [...segments] : [own]) {
+      const key = `${route.method} ${segment}`;
+      const list = declared.get(key) ?? [];
+      list.push(route);
+      declared.set(key, list);
+    }
+  }
+  return (method, pathname) => {
+    const segment = firstSegment(basePath, pathname);
+    return declared.get(`${method} ${segments.has(segment) ? segment : '*'}`) ?? [];
+  };
+}
+
 /**
  * The route a method and path select, as sofa's router (fets) would: a path without parameters
  * first, then the parameterized ones in declaration order.
@@ -108,6 +144,7 @@ export function restFacade(options: RestFacadeOptions): RestFacade {
     ]),
   );
   const compiled: CompiledRoute[] = registered.map((op) => compileRoute(options.basePath, op));
+  const candidates = routeIndex(options.basePath, compiled);
   const paginated = new Set(registered.filter((op) => op.paginated).map((op) => op.name));
 
   function wrap(result: ExecutionResult): ExecutionResult {
@@ -125,6 +162,11 @@ export function restFacade(options: RestFacadeOptions): RestFacade {
   function takeQueryOnly(request: Request, route: CompiledRoute, rest: RequestContext['rest'] | undefined): Request {
     const keys = route.operation.rest?.queryOnly;
     if (!keys?.length) return request;
+    if (!request.url.includes('?')) {
+      // No query string, nothing to take (and no URL to parse: a product page without include).
+      if (rest) rest.queryArgs = {};
+      return request;
+    }
     const url = new URL(request.url);
     const taken: Record<string, string | string[]> = {};
     for (const key of keys) {
@@ -272,7 +314,7 @@ export function restFacade(options: RestFacadeOptions): RestFacade {
   return {
     restSchema: schemaForRest,
     async serve(request, pathname, ctx) {
-      const route = findRoute(compiled, request.method, pathname);
+      const route = findRoute(candidates(request.method, pathname), request.method, pathname);
       if (!route) return errorResponse(404, 'NOT_FOUND', `No route ${request.method} ${pathname}`);
       // Who may call comes before what was sent: sofa parses path, query and body values before
       // the field (and its scope-auth check) runs, and would answer 422 first.

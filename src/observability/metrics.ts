@@ -170,18 +170,41 @@ export function createMetrics(db: Db): Metrics {
     return name;
   }
 
+  /**
+   * Each label combination's series, looked up once: prom-client's observe(labels, value) sorts
+   * and joins the label object into its key on every call, on every request. The labels are
+   * bounded (see the file's head), so these maps are too.
+   */
+  const durationSeries = new Map<string, { observe(value: number): void }>();
+  const sqlSeries = new Map<string, { observe(value: number): void }>();
+  const operationSeries = new Map<string, { observe(value: number): void }>();
+
   return {
     registry,
     contentType: registry.contentType,
     httpRequest(method, route, status, seconds, sqlStatements) {
-      httpDuration.observe({ method: METHODS.has(method) ? method : 'other', route, status_class: statusClass(status) }, seconds);
-      if (sqlStatements !== null) sqlPerRequest.observe({ route }, sqlStatements);
+      const label = METHODS.has(method) ? method : 'other';
+      const cls = statusClass(status);
+      const key = `${label} ${cls} ${route}`;
+      let duration = durationSeries.get(key);
+      if (!duration) durationSeries.set(key, (duration = httpDuration.labels({ method: label, route, status_class: cls })));
+      duration.observe(seconds);
+      if (sqlStatements !== null) {
+        let sql = sqlSeries.get(route);
+        if (!sql) sqlSeries.set(route, (sql = sqlPerRequest.labels({ route })));
+        sql.observe(sqlStatements);
+      }
     },
     rateLimitRefusal(route) {
       rateLimited.inc({ route });
     },
     graphqlOperation(name, errorCode, seconds) {
-      graphqlDuration.observe({ operation: operationLabel(name), error_code: errorCodeLabel(errorCode) }, seconds);
+      const operation = operationLabel(name);
+      const code = errorCodeLabel(errorCode);
+      const key = `${code} ${operation}`;
+      let series = operationSeries.get(key);
+      if (!series) operationSeries.set(key, (series = graphqlDuration.labels({ operation, error_code: code })));
+      series.observe(seconds);
     },
     job(task, outcome, seconds) {
       jobDuration.observe({ task: taskLabel(task), outcome }, seconds);

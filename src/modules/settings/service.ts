@@ -30,7 +30,12 @@ export async function getAllSettings(ctx: Ctx): Promise<Record<string, Json>> {
 export async function getSettingsGroup(ctx: Ctx, group: string): Promise<Json> {
   assertGroupName(group);
   // Straight to node-postgres (db/raw.ts): Prisma's own work was ~13% of this read's CPU.
-  const [row] = await queryRows<{ values: Json }>(ctx.db, Prisma.sql`select "values" from settings where organization_id = ${ctx.organization.id}::uuid and "group" = ${group}`);
+  // Named: read on every settings request, same text each time (db/raw.ts).
+  const [row] = await queryRows<{ values: Json }>(
+    ctx.db,
+    Prisma.sql`select "values" from settings where organization_id = ${ctx.organization.id}::uuid and "group" = ${group}`,
+    'settings_group',
+  );
   return row?.values ?? {};
 }
 

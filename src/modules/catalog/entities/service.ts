@@ -131,12 +131,15 @@ export async function findReadableEntity(ctx: CatalogCtx, idOrSlug: string): Pro
   // The read behind every product page: straight to node-postgres (db/raw.ts), the same row
   // Prisma's findFirst returned, without its per-statement interpreter. The column list mirrors
   // model CatalogEntity in prisma/schema.prisma: a column added there must be added here too.
-  const key = UUID_RE.test(idOrSlug) ? Prisma.sql`id = ${idOrSlug}::uuid` : Prisma.sql`slug = ${idOrSlug}`;
+  const byId = UUID_RE.test(idOrSlug);
+  const key = byId ? Prisma.sql`id = ${idOrSlug}::uuid` : Prisma.sql`slug = ${idOrSlug}`;
   const [row] = await queryRows<CatalogEntity>(
     ctx.db,
     Prisma.sql`select id, organization_id as "organizationId", type, slug, status::text as status, metadata, tax_class_id as "taxClassId",
                       source_store_id as "sourceStoreId", published_at as "publishedAt", created_at as "createdAt", updated_at as "updatedAt"
                from catalog_entities where organization_id = ${ctx.organization.id}::uuid and ${key}`,
+    // Named (one text per key kind): parsed once per connection, not on every product page.
+    byId ? 'catalog_entity_by_id' : 'catalog_entity_by_slug',
   );
   if (!row || (row.status !== 'active' && !seesUnpublished(ctx))) throw notFound('Catalog entity');
   return row;
