@@ -79,8 +79,10 @@ export function createActorResolver(auth: Auth, config: Config, db: Db): ActorRe
   async function fromApiKey(key: string): Promise<Actor | null> {
     const scope = prefixes.find((p) => key.startsWith(p.prefix))?.name;
     if (!scope) return null;
-    // Keyed by the key as sent: a hit skips hashing it (a SHA-256 per request on the hot reads).
-    const cached = verified.get(key);
+    // Keyed by the key's hash, not the key: the process keeps no API-key secret in memory
+    // between requests (a heap snapshot would show it). The SHA-256 costs under a microsecond.
+    const hashed = hashApiKey(key);
+    const cached = verified.get(hashed);
     const now = Date.now();
     // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     if (cached && cached.cachedAt > now - API_KEY_CACHE_MS && (cached.expiresAt === null || cached.expiresAt > now) && !revokedKeys.has(cached.actor.apiKeyId!)) {
@@ -88,12 +90,12 @@ export function createActorResolver(auth: Auth, config: Config, db: Db): ActorRe
       touch(cached.actor.apiKeyId!);
       return cached.actor;
     }
-    verified.delete(key);
-    const actor = await lookupApiKey(hashApiKey(key), scope);
+    verified.delete(hashed);
+    const actor = await lookupApiKey(hashed, scope);
     // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
     if (actor && !revokedKeys.has(actor.actor.apiKeyId!)) {
       if (verified.size >= 10_000) verified.clear();
-      verified.set(key, { actor: actor.actor, expiresAt: actor.expiresAt, cachedAt: now });
+      verified.set(hashed, { actor: actor.actor, expiresAt: actor.expiresAt, cachedAt: now });
     }
     return actor?.actor ?? null;
   }
