@@ -375,7 +375,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
             ({ actor, rate } = upload.admission);
             response = upload.refusal;
           } else {
-            const request = await readBody(incoming, bodyLimit, config.bodyReadTimeoutMs);
+            const request = await readBody(incoming, bodyLimit, config.bodyReadTimeoutMs, yoga.fetchAPI);
             await rejectNulCharacters(request, url);
             ({ response, rate, actor } = await route(request, url.pathname, { requestId, logger: requestLogger }, server, upload?.admission));
           }

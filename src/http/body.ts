@@ -41,7 +41,13 @@ export const MIN_BODY_RATE = 64 * 1024;
 /** Room for multipart boundaries and small fields on top of the file limit (the body limit of upload requests). */
 export const MULTIPART_ALLOWANCE_BYTES = 64 * 1024;
 
-export async function readBody(request: Request, limit: number, timeoutMs: number): Promise<Request> {
+/**
+ * The request with its body read (to the limit, in time) and buffered. Given `fetchAPI` (Yoga's),
+ * a body other than multipart is handed on in whatwg-node's Request (bufferedRequestClass); a
+ * multipart one (an upload) stays in Node's, whose body stream the upload parsers (media/upload.ts
+ * busboy, Yoga's formData()) and their 400/413 answers were built on.
+ */
+export async function readBody(request: Request, limit: number, timeoutMs: number, fetchAPI?: FetchApi): Promise<Request> {
   if (WITHOUT_BODY.has(request.method) || !request.body) return request;
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (declared > limit) throw new BodyTooLargeError();
@@ -76,10 +82,43 @@ export async function readBody(request: Request, limit: number, timeoutMs: numbe
     clearTimeout(timer);
   }
   const body = Buffer.concat(chunks, size);
-  const headers = new Headers(request.headers);
+  const multipart = /^multipart\//i.test(request.headers.get('content-type') ?? '');
+  const { Request: Forwarded, Headers: ForwardedHeaders } = fetchAPI && !multipart ? { Request: bufferedRequestClass(fetchAPI.Request), Headers: fetchAPI.Headers } : globalThis;
+  const headers = new ForwardedHeaders(request.headers);
   headers.delete('transfer-encoding');
   headers.set('content-length', String(size));
-  const read = new Request(request.url, { method: request.method, headers, body: size ? body : undefined, signal: request.signal });
+  const read = new Forwarded(request.url, { method: request.method, headers, body: size ? body : undefined, signal: request.signal });
   if (size) buffered.set(read, { bytes: body });
   return read;
+}
+
+/** The fetch API the buffered request is built with (Yoga's: whatwg-node's on Node). */
+export interface FetchApi {
+  Request: typeof Request;
+  Headers: typeof Headers;
+}
+
+const bufferedClasses = new WeakMap<typeof Request, typeof Request>();
+
+/**
+ * whatwg-node's Request keeps a Buffer body as bytes (text(), json() and arrayBuffer() answer from
+ * them; a stream is made only if someone asks for `body`), where Node's (undici) wraps it in a web
+ * ReadableStream at construction and every read pumps that stream. Its text() is
+ * Buffer#toString, which keeps a leading byte-order mark: text() and json() here decode as
+ * Request.text() does (bufferedText), so what sofa, better-auth and the webhooks read is unchanged.
+ */
+function bufferedRequestClass(Base: typeof Request): typeof Request {
+  let Buffered = bufferedClasses.get(Base);
+  if (!Buffered) {
+    Buffered = class BufferedRequest extends Base {
+      override text(): Promise<string> {
+        return Promise.resolve(bufferedText(this) ?? '');
+      }
+      override json(): Promise<unknown> {
+        return this.text().then((text) => JSON.parse(text) as unknown);
+      }
+    };
+    bufferedClasses.set(Base, Buffered);
+  }
+  return Buffered;
 }
