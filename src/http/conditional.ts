@@ -41,6 +41,27 @@ export function etagFor(body: Uint8Array): string {
   return `"${tag}"`;
 }
 
+/**
+ * Whether the answer has a body (a null body is passed through untagged). A GET answer with a
+ * positive Content-Length has one, and `response.body` is not asked: on whatwg-node's Response
+ * (sofa's Response.json, Yoga's) that getter builds a stream over a fresh UTF-8 encoding of the
+ * whole JSON text, which bodyBytes() then encodes once more (about half of the ETag's cost on
+ * a ~110 KB list page).
+ */
+function hasBody(method: string, response: Response, headers: Headers): boolean {
+  if (method === 'GET' && Number(headers.get('content-length')) > 0) return true;
+  return response.body !== null;
+}
+
+/**
+ * The body's bytes, read once. whatwg-node's arrayBuffer() resolves to the Buffer it encoded
+ * (typed as an ArrayBuffer): wrapping that in a new Uint8Array would copy it; it is already one.
+ */
+async function bodyBytes(response: Response): Promise<Uint8Array<ArrayBuffer>> {
+  const read: ArrayBuffer | Uint8Array<ArrayBuffer> = await response.arrayBuffer();
+  return read instanceof Uint8Array ? read : new Uint8Array(read);
+}
+
 /** RFC 9110 §13.1.2: weak comparison, a list of tags or `*`. */
 function matches(ifNoneMatch: string, etag: string): boolean {
   if (ifNoneMatch.trim() === '*') return true;
@@ -68,7 +89,7 @@ export async function conditional(input: ConditionalInput, response: Response, h
   const eligible =
     (input.method === 'GET' || input.method === 'HEAD') &&
     response.status === 200 &&
-    (known !== undefined || response.body !== null) &&
+    (known !== undefined || hasBody(input.method, response, headers)) &&
     !headers.has('etag') &&
     !(headers.get('content-type') ?? '').startsWith('text/event-stream') &&
     (input.path.startsWith('/api/') || input.path === '/graphql') &&
@@ -81,7 +102,7 @@ export async function conditional(input: ConditionalInput, response: Response, h
   else {
     const length = Number(headers.get('content-length') ?? 0);
     if (length > MAX_TAGGED_BYTES) return { status: response.status, body: response.body };
-    body = new Uint8Array(await response.arrayBuffer());
+    body = await bodyBytes(response);
     if (body.byteLength > MAX_TAGGED_BYTES) return { status: response.status, body };
     etag = etagFor(body);
   }

@@ -13,6 +13,7 @@
 //   - explicit nulls in a JSON body reach nullable arguments (sofa would drop them),
 //   - a success status chosen by the operation (`ctx.rest.status`, one of `rest.otherStatuses`),
 //   - 404 NOT_FOUND for anything sofa has no route for, including its built-in /webhook routes.
+import { createRequire } from 'node:module';
 import type { useSofa as CreateSofaHandler } from 'sofa-api';
 import { execute as executeOnGraphqlJs, Kind, type ExecutionArgs, type ExecutionResult, type GraphQLError, type GraphQLSchema } from 'graphql';
 import { MapperKind, mapSchema } from '@graphql-tools/utils';
@@ -36,6 +37,53 @@ interface SofaRoute {
   method?: string;
   path: string;
   handler(request: Request, serverContext: { ctx: RequestContext }): Promise<Response | undefined> | Response | undefined;
+}
+
+/** qs's parse, as sofa calls it (no options). */
+export type QueryParser = (query: string | undefined) => Record<string, unknown>;
+
+/**
+ * The request sofa's handler (sofa-api router.js useHandler) is given when the URL has a query
+ * string. The handler picks each declared variable as `params[name]` when `name in params`, else
+ * as `qs.parse(url.split('?')[1])[name] || body[name]`: it parses the query string once per
+ * variable (11 times for a catalog list, ~3% of its CPU). Here it is parsed once, with sofa's own
+ * qs, and its truthy values go into `params` under the path parameters (which still win, as in
+ * sofa); the URL sofa sees has no query string, so an absent or empty key still falls through to
+ * the body. Every variable gets the value, coercion and error sofa would have given it. A view
+ * rather than a new Request or a redefined `url`: the caller's request keeps its URL, and a
+ * GET's headers are not copied. It has what the handler reads (url, params, body, text) and what
+ * a reader of the request would expect (method, headers).
+ */
+export function withParsedQuery(request: Request, pathParams: Record<string, string>, parse: QueryParser): Request {
+  const url = request.url;
+  const mark = url.indexOf('?');
+  let parsed: Record<string, unknown> | null = null;
+  if (mark >= 0) {
+    try {
+      parsed = parse(url.split('?')[1]);
+    } catch {
+      // sofa meets the same failure parsing the URL as sent, and answers it as it always has.
+    }
+  }
+  if (!parsed) {
+    // sofa reads path parameters from request.params, decoded, by the names it was given.
+    Object.defineProperty(request, 'params', { value: pathParams, configurable: true });
+    return request;
+  }
+  // Own data properties (fromEntries, not assignment): a key named like an Object.prototype
+  // member stays a key. Path parameters are assigned over them, as sofa checks them first.
+  const params: Record<string, unknown> = Object.fromEntries(Object.entries(parsed).filter(([, value]) => value));
+  Object.assign(params, pathParams);
+  return {
+    url: url.slice(0, mark),
+    params,
+    method: request.method,
+    headers: request.headers,
+    get body() {
+      return request.body;
+    },
+    text: () => request.text(),
+  } as unknown as Request;
 }
 
 export interface RestFacadeOptions {
@@ -120,7 +168,7 @@ export function withoutGraphOnlyFields(schema: GraphQLSchema): GraphQLSchema {
 }
 
 export function restFacade(options: RestFacadeOptions): RestFacade {
-  let built: Promise<{ sofa: Sofa; handlers: Map<CompiledRoute, { handler: SofaRoute['handler']; pattern: RegExp }> }> | null = null;
+  let built: Promise<{ sofa: Sofa; handlers: Map<CompiledRoute, { handler: SofaRoute['handler']; pattern: RegExp }>; parseQuery: QueryParser }> | null = null;
   let restSchema: GraphQLSchema | null = null;
   const schemaForRest = (): GraphQLSchema => (restSchema ??= withoutGraphOnlyFields(fullSchema));
   const fullSchema = options.schema;
@@ -270,6 +318,10 @@ export function restFacade(options: RestFacadeOptions): RestFacade {
    */
   async function build(): Promise<Awaited<NonNullable<typeof built>>> {
     const { useSofa: createSofaHandler } = await import('sofa-api');
+    // The qs sofa parses query strings with, resolved from sofa's own package (not a copy of ours):
+    // withParsedQuery must give every variable what sofa's parse would.
+    const requireFromSofa = createRequire(createRequire(import.meta.url).resolve('sofa-api'));
+    const parseQuery = (requireFromSofa('qs') as { parse: QueryParser }).parse;
     const sofa = createSofaHandler({
       basePath: options.basePath,
       // sofa derives each route's selection (and its OpenAPI response) from this schema: the
@@ -308,7 +360,7 @@ export function restFacade(options: RestFacadeOptions): RestFacade {
       if (!sofaRoute) throw new Error(`sofa built no route for ${key}`);
       handlers.set(route, { handler: sofaRoute.handler, pattern: new RegExp(route.pattern.source.replace(/\\?\/\?\$$/, '$')) });
     }
-    return { sofa, handlers };
+    return { sofa, handlers, parseQuery };
   }
 
   return {
@@ -327,16 +379,16 @@ export function restFacade(options: RestFacadeOptions): RestFacade {
       const rewritten = await rewriteBody(request, route, ctx.rest);
       if (rewritten instanceof Response) return rewritten;
       built ??= build();
+      const { handlers, parseQuery } = await built;
       // biome-ignore lint/style/noNonNullAssertion: build() gives every compiled route its handler
-      const { handler, pattern } = (await built).handlers.get(route)!;
+      const { handler, pattern } = handlers.get(route)!;
       const match = pattern.exec(pathname);
       if (!match) return errorResponse(404, 'NOT_FOUND', `No route ${request.method} ${pathname}`);
       // sofa reads path parameters from request.params, decoded, by the names it was given.
       const params: Record<string, string> = {};
       // biome-ignore lint/style/noNonNullAssertion: compiled routes are declared ones, with a REST route
       route.params.forEach((name, i) => (params[restPathArg(route.operation.rest!, name)] = decodeURIComponent(match[i + 1] ?? '')));
-      Object.defineProperty(rewritten, 'params', { value: params, configurable: true });
-      const response = await handler(rewritten, { ctx });
+      const response = await handler(withParsedQuery(rewritten, params, parseQuery), { ctx });
       if (!response) return errorResponse(404, 'NOT_FOUND', `No route ${request.method} ${pathname}`);
       for (const error of takeUnexpectedErrors(response)) ctx.logger.error({ err: error }, 'unexpected error in REST facade');
       // An operation whose success status depends on its outcome chose it on its context.
