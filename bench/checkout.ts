@@ -6,6 +6,7 @@
 //   node --import tsx bench/checkout.ts      (BENCH_SECONDS, BENCH_CLIENTS, BENCH_PRODUCTS, BENCH_CPU_PROF)
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import { call as callAt } from './support/checkout-visits.js';
 import { startTarget } from './support/driver.js';
 import { goalLine } from './support/goals.js';
 
@@ -19,14 +20,8 @@ const server = await startTarget('bench/support/server.ts', process.env, process
 const base = server.info.url!;
 const admin = { 'x-api-key': server.info.key!, 'content-type': 'application/json' };
 
-async function call(path: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}): Promise<{ status: number; body: any }> {
-  const response = await fetch(base + path, {
-    method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-    headers: { 'content-type': 'application/json', ...init.headers },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null };
+function call(path: string, init: Parameters<typeof callAt>[2] = {}): Promise<{ status: number; body: any }> {
+  return callAt(base, path, init);
 }
 
 async function must(path: string, init: Parameters<typeof call>[1], expected = [200, 201]): Promise<any> {
