@@ -16,7 +16,6 @@ import { useMultipartNulGuard } from './multipart-nul.js';
 import { useAutomaticPersistedQueries } from './apq.js';
 import { useFieldErrorDetails } from './field-errors.js';
 import { useCompiledExecution } from './jit.js';
-import { useBufferedJsonBody } from './buffered-body.js';
 import type { Metrics } from '../observability/metrics.js';
 import { useGraphqlObserver } from '../observability/graphql-observer.js';
 
@@ -118,8 +117,9 @@ export function createGraphqlServer(options: {
     // sets Content-Length to the bytes read). Yoga's own limit (25 MB) piped every body through
     // one more TransformStream into a new Request: ~0.2 ms of a trivial query's CPU.
     maxRequestBodySize: false,
+    // Yoga's JSON parser calls request.json(): http/body.ts hands on a request whose json() parses
+    // the bytes it already buffered, so no body stream is read again here.
     plugins: [
-      useBufferedJsonBody(),
       useRequestErrorMasking(),
       useAutomaticPersistedQueries(),
       useFieldErrorDetails(),
