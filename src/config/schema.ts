@@ -306,6 +306,12 @@ export const configSchema = z
          * graphql-jit instead of interpreting them with graphql-js (src/graphql/jit.ts).
          */
         jit: z.boolean().default(true),
+        /**
+         * Run POSTs whose document Yoga has already validated outside Yoga's pipeline, with the
+         * same guards, masking and result processing (src/graphql/fast-lane.ts). Off: every
+         * /graphql request goes through Yoga.
+         */
+        fastLane: z.boolean().default(true),
       })
       .prefault({}),
     /**

@@ -27,40 +27,67 @@ function apqError(message: string, code: string): GraphQLError {
 }
 
 /** Whose entries a request reads and writes. */
-function storeScope(context: { ctx?: RequestContext } | undefined): string {
-  const ctx = context?.ctx;
+function storeScope(ctx: RequestContext | undefined): string {
   return `${ctx?.organization.id ?? '-'}|${ctx?.rateLimit?.caller ?? '-'}`;
 }
 
-export function useAutomaticPersistedQueries(options: { maxEntries?: number } = {}): Plugin<Record<string, unknown>, { ctx?: RequestContext }> {
+export interface PersistedQueryParams {
+  query?: unknown;
+  extensions?: unknown;
+}
+
+export interface PersistedQueryStore {
+  /**
+   * The document a request runs: its own `query` when it persists none, the stored one for a
+   * persisted hash (registering a sent document under its hash first). Throws the protocol's
+   * refusals (PERSISTED_QUERY_INVALID, _HASH_MISMATCH, _NOT_FOUND) as GraphQL errors.
+   */
+  resolve(params: PersistedQueryParams, ctx: RequestContext | undefined): unknown;
+}
+
+/**
+ * One process's store of persisted documents, shared by the Yoga plugin below and /graphql's
+ * fast lane (graphql/fast-lane.ts), so a hash registered on one way in answers on the other.
+ */
+export function createPersistedQueryStore(options: { maxEntries?: number } = {}): PersistedQueryStore {
   const max = options.maxEntries ?? APQ_MAX_ENTRIES;
   const store = new Map<string, string>();
   const remember = (key: string, query: string) => {
     store.delete(key);
     store.set(key, query);
-    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
+    // biome-ignore lint/style/noNonNullAssertion: the store holds more than max entries here, so it has a first key
     if (store.size > max) store.delete(store.keys().next().value!);
   };
   return {
-    onParams({ params, setParams, context }) {
+    resolve(params, ctx) {
       const persisted = (params.extensions as { persistedQuery?: PersistedQueryExtension } | undefined)?.persistedQuery;
-      if (!persisted) return;
+      if (!persisted) return params.query;
       if (persisted.version !== 1 || typeof persisted.sha256Hash !== 'string' || !/^[0-9a-f]{64}$/i.test(persisted.sha256Hash)) {
         throw apqError('Unsupported persisted query: send version 1 with a sha256Hash of 64 hex digits', 'PERSISTED_QUERY_INVALID');
       }
       const hash = persisted.sha256Hash.toLowerCase();
-      const key = `${storeScope(context)}|${hash}`;
+      const key = `${storeScope(ctx)}|${hash}`;
       if (params.query) {
-        if (createHash('sha256').update(params.query).digest('hex') !== hash) {
+        if (typeof params.query !== 'string' || createHash('sha256').update(params.query).digest('hex') !== hash) {
           throw apqError('provided sha does not match query', 'PERSISTED_QUERY_HASH_MISMATCH');
         }
         remember(key, params.query);
-        return;
+        return params.query;
       }
       const query = store.get(key);
       if (query === undefined) throw apqError('PersistedQueryNotFound', 'PERSISTED_QUERY_NOT_FOUND');
       remember(key, query); // most recently used stays longest
-      setParams({ ...params, query });
+      return query;
+    },
+  };
+}
+
+export function useAutomaticPersistedQueries(store: PersistedQueryStore = createPersistedQueryStore()): Plugin<Record<string, unknown>, { ctx?: RequestContext }> {
+  return {
+    onParams({ params, setParams, context }) {
+      if (!(params.extensions as { persistedQuery?: unknown } | undefined)?.persistedQuery) return;
+      const query = store.resolve(params, context?.ctx);
+      if (query !== params.query) setParams({ ...params, query: query as string });
     },
   };
 }

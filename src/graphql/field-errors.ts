@@ -33,12 +33,18 @@ function withDetails(error: GraphQLError): GraphQLError {
   });
 }
 
+/** A result whose variable errors carry their details (the plugin below; /graphql's fast lane too). */
+export function withFieldErrorDetails<R extends ExecutionResult>(result: R): R {
+  if (!Array.isArray(result.errors) || !result.errors.length) return result;
+  return { ...result, errors: result.errors.map((error) => withDetails(error as GraphQLError)) };
+}
+
 export function useFieldErrorDetails(): Plugin {
   return {
     onExecutionResult({ result, setResult }) {
       const single = result as ExecutionResult;
       if (!single || !Array.isArray(single.errors) || !single.errors.length) return;
-      setResult({ ...single, errors: single.errors.map((error) => withDetails(error as GraphQLError)) });
+      setResult(withFieldErrorDetails(single));
     },
   };
 }

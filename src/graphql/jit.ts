@@ -107,8 +107,7 @@ export function createCompiler(): (args: ExecutionArgs) => CompiledQuery | null 
   };
 }
 
-export function useCompiledExecution(): Plugin {
-  const compiled = createCompiler();
+export function useCompiledExecution(compiled: ReturnType<typeof createCompiler> = createCompiler()): Plugin {
   return {
     onExecute({ args, setExecuteFn }) {
       const query = compiled(args);

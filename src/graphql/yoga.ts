@@ -13,11 +13,12 @@ import { maskError, useRequestErrorMasking, UNEXPECTED_ERROR_MESSAGE } from './e
 import { limitPlugins, type GraphqlLimits } from './limits.js';
 import { useRequestGuards } from './guards.js';
 import { useMultipartNulGuard } from './multipart-nul.js';
-import { useAutomaticPersistedQueries } from './apq.js';
+import { createPersistedQueryStore, useAutomaticPersistedQueries } from './apq.js';
 import { useFieldErrorDetails } from './field-errors.js';
-import { useCompiledExecution } from './jit.js';
+import { createCompiler, useCompiledExecution } from './jit.js';
+import { createFastLane } from './fast-lane.js';
 import type { Metrics } from '../observability/metrics.js';
-import { useGraphqlObserver } from '../observability/graphql-observer.js';
+import { executionObserver, useGraphqlObserver } from '../observability/graphql-observer.js';
 
 export interface ServerContext {
   ctx: RequestContext;
@@ -95,6 +96,11 @@ export function createGraphqlServer(options: {
     metrics: options.metrics ?? null,
     jit: options.exposure.jit,
   });
+  // One store of persisted documents and one compiler for Yoga and the fast lane alike.
+  const persisted = createPersistedQueryStore();
+  const compiler = options.exposure.jit ? createCompiler() : null;
+  // /graphql requests whose document Yoga has validated run outside its pipeline (fast-lane.ts).
+  const lane = createFastLane({ schema: options.schema, guards, persisted, compiler, observe: executionObserver(options.metrics ?? null), fetchAPI: () => yoga.fetchAPI });
   const yoga: YogaServerInstance<ServerContext, RequestContext> = createYoga<ServerContext, RequestContext>({
     schema: options.schema,
     graphqlEndpoint: '/graphql',
@@ -121,15 +127,17 @@ export function createGraphqlServer(options: {
     // the bytes it already buffered, so no body stream is read again here.
     plugins: [
       useRequestErrorMasking(),
-      useAutomaticPersistedQueries(),
+      useAutomaticPersistedQueries(persisted),
       useFieldErrorDetails(),
       ...limitPlugins(options.limits, { suggestions: options.exposure.suggestions }),
       useRequestGuards(guards),
       useMultipartNulGuard(),
-      ...(options.exposure.jit ? [useCompiledExecution()] : []),
+      ...(compiler ? [useCompiledExecution(compiler)] : []),
       // Last: it wraps the execute function the plugins above settled on.
       ...(observer ? [observer] : []),
+      // Tells the fast lane which documents passed parsing and validation (graphql/fast-lane.ts).
+      lane.plugin,
     ],
   });
-  return { yoga, facade };
+  return { yoga, facade, lane };
 }

@@ -84,7 +84,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
   const { config, db, auth, services, logger, version } = deps;
   const schema = buildSchema();
   const production = config.env === 'production';
-  const { yoga, facade } = createGraphqlServer({
+  const { yoga, facade, lane } = createGraphqlServer({
     schema,
     limits: config.graphql,
     version,
@@ -307,7 +307,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
       if (cached) return { response: cached, rate, actor };
     }
     // /graphql through Yoga; every other /api path through the REST facade, beside Yoga.
-    const answer = (req: Request, c: RequestContext): Promise<Response> => (path === '/graphql' ? Promise.resolve(yoga.fetch(req, { ctx: c })) : facade.serve(req, path, c));
+    const answer = (req: Request, c: RequestContext): Promise<Response> => (path === '/graphql' ? graphql(req, c) : facade.serve(req, path, c));
     let response: Response;
     if (replica) {
       // A replica that cannot answer (down, restarting) fails the read over to the primary,
@@ -326,6 +326,11 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
     if (responseCache && lookup) response = await responseCache.store(lookup, response);
     if (ctx.rest.retryAfterSeconds && !response.headers.has('retry-after')) response.headers.set('retry-after', String(ctx.rest.retryAfterSeconds));
     return { response, rate: rateLimit.last ?? rate, actor };
+  }
+
+  /** /graphql: the fast lane when it can answer exactly as Yoga would (graphql/fast-lane.ts), else Yoga. */
+  async function graphql(request: Request, ctx: RequestContext): Promise<Response> {
+    return (config.graphql.fastLane ? await lane.serve(request, ctx) : null) ?? yoga.fetch(request, { ctx });
   }
 
   /**

