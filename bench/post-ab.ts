@@ -4,6 +4,8 @@
 // server CPU per request of each round read from the server (process.cpuUsage through SIGUSR2). Absolute ms swing
 // with the machine's load; the B/A ratio of the same run much less (issue 30).
 //   node --import tsx bench/post-ab.ts <A bench/support/server.ts> <B bench/support/server.ts>   (ROUNDS 7, REQUESTS 3000, CLIENTS 10)
+// AB_PATH (/graphql), AB_METHOD (POST), AB_BODY (the settings query; '' for none), AB_KEY (admin | storefront) choose
+// another request; BENCH_PRODUCTS seeds a catalog for it; A_ENV / B_ENV ("NAME=value,...") add to one side's environment.
 import autocannon from 'autocannon';
 import { startTarget, type Target } from './support/driver.js';
 
@@ -11,7 +13,12 @@ const [aScript, bScript] = process.argv.slice(2);
 const rounds = Number(process.env.ROUNDS ?? 7);
 const requests = Number(process.env.REQUESTS ?? 3000);
 const clients = Number(process.env.CLIENTS ?? 10);
-const body = JSON.stringify({ query: '{ settingsGroup(group: "general") }' });
+const path = process.env.AB_PATH ?? '/graphql';
+const method = process.env.AB_METHOD ?? 'POST';
+const body = process.env.AB_BODY ?? JSON.stringify({ query: '{ settingsGroup(group: "general") }' });
+const keyOf = (t: Target) => (process.env.AB_KEY === 'storefront' ? t.info.storefrontKey! : t.info.key!);
+const headersOf = (t: Target) => ({ 'x-api-key': keyOf(t), ...(body ? { 'content-type': 'application/json' } : {}) });
+const sideEnv = (spec: string | undefined) => Object.fromEntries((spec ?? '').split(',').filter(Boolean).map((pair) => pair.split('=') as [string, string]));
 
 async function cpu(t: Target): Promise<number> {
   t.child.kill('SIGUSR2');
@@ -22,10 +29,10 @@ async function cpu(t: Target): Promise<number> {
 async function round(t: Target, amount: number): Promise<number> {
   const before = await cpu(t);
   const result = await autocannon({
-    url: `${t.info.url}/graphql`,
-    method: 'POST',
-    headers: { 'x-api-key': t.info.key!, 'content-type': 'application/json' },
-    body,
+    url: `${t.info.url}${path}`,
+    method: method as 'GET',
+    headers: headersOf(t),
+    ...(body ? { body } : {}),
     connections: clients,
     amount,
   });
@@ -39,10 +46,10 @@ const median = (v: number[]) => {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
 
-const A = await startTarget(aScript!, process.env);
-const B = await startTarget(bScript!, process.env);
+const A = await startTarget(aScript!, { ...process.env, ...sideEnv(process.env.A_ENV) });
+const B = await startTarget(bScript!, { ...process.env, ...sideEnv(process.env.B_ENV) });
 for (const t of [A, B]) {
-  const probe = await fetch(`${t.info.url}/graphql`, { method: 'POST', headers: { 'x-api-key': t.info.key!, 'content-type': 'application/json' }, body });
+  const probe = await fetch(`${t.info.url}${path}`, { method, headers: headersOf(t), ...(body ? { body } : {}) });
   const text = await probe.text();
   if (probe.status !== 200 || text.includes('"errors"')) throw new Error(`${probe.status} ${text.slice(0, 300)}`);
   await round(t, requests); // warm-up
