@@ -18,7 +18,13 @@ const method = process.env.AB_METHOD ?? 'POST';
 const body = process.env.AB_BODY ?? JSON.stringify({ query: '{ settingsGroup(group: "general") }' });
 const keyOf = (t: Target) => (process.env.AB_KEY === 'storefront' ? t.info.storefrontKey! : t.info.key!);
 const headersOf = (t: Target) => ({ 'x-api-key': keyOf(t), ...(body ? { 'content-type': 'application/json' } : {}) });
-const sideEnv = (spec: string | undefined) => Object.fromEntries((spec ?? '').split(',').filter(Boolean).map((pair) => pair.split('=') as [string, string]));
+const sideEnv = (spec: string | undefined) =>
+  Object.fromEntries(
+    (spec ?? '')
+      .split(',')
+      .filter(Boolean)
+      .map((pair) => pair.split('=') as [string, string]),
+  );
 
 async function cpu(t: Target): Promise<number> {
   t.child.kill('SIGUSR2');
