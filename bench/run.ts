@@ -22,6 +22,7 @@
 //                            BENCH_SCENARIOS=settings,entity,adapter to run only the scenarios and floors whose name
 //                            holds one of these words (the goals of the others then read "not measured")
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import { load, startTarget, type Result, type Scenario, type Target } from './support/driver.js';
@@ -173,6 +174,7 @@ const ENTITY = 'GET /api/catalog/entities/:id';
 const LIST_REST = 'GET /api/catalog/entities?limit=20&include=variants,attributes,pricing';
 const LIST_GRAPHQL = 'POST /graphql catalogEntities(limit: 20) same fields';
 const LIST_CACHED = 'storefront key, warm shared cache: GET /api/catalog/entities?limit=20&include=variants,attributes,pricing';
+const LIST_CACHED_GRAPHQL = 'storefront key, warm shared cache: POST /graphql persisted catalogEntities(limit: 20), same fields as the GraphQL list';
 const CARD_REST = 'storefront card, REST: GET /api/catalog/entities?limit=20&include=variants,attributes,pricing,categories,brands,inventory';
 const CARD_GRAPHQL = 'storefront card, GraphQL: catalogEntities(limit: 20) with per-variant price(currency) and stock, categories, brands';
 const FLOOR_SETTINGS = 'floor: node:http + pg, the settings read and nothing else';
@@ -224,18 +226,21 @@ function httpGoals(rows: Row[]): Goal[] {
   for (const name of [LIST_REST, LIST_GRAPHQL]) {
     goals.push(bounded('2', `${name}: server CPU per request`, cpu(name), listFloor, 2, `≤ 2 × 5-statement floor ${fmt(listFloor)}`));
   }
-  const cached = row(LIST_CACHED);
-  const cachedRatio = cached?.rps ? cached.ratio : null;
-  goals.push({
-    goal: '3',
-    name: `${LIST_CACHED}: req/s ratio to raw node:http`,
-    measured: cachedRatio,
-    floor: 0.15,
-    rule: '≥ 0.15× (every answer a cache hit)',
-    ratio: null,
-    unit: '×',
-    pass: cachedRatio !== null && cachedRatio >= 0.15,
-  });
+  // Goal 3, for the list page as REST sends it and as a persisted GraphQL query.
+  for (const name of [LIST_CACHED, LIST_CACHED_GRAPHQL]) {
+    const cached = row(name);
+    const cachedRatio = cached?.rps ? cached.ratio : null;
+    goals.push({
+      goal: '3',
+      name: `${name}: req/s ratio to raw node:http`,
+      measured: cachedRatio,
+      floor: 0.15,
+      rule: '≥ 0.15× (every answer a cache hit)',
+      ratio: null,
+      unit: '×',
+      pass: cachedRatio !== null && cachedRatio >= 0.15,
+    });
+  }
   goals.push(bounded('card', 'storefront card over GraphQL: server CPU per request', cpu(CARD_GRAPHQL), cpu(CARD_REST), 1, '≤ the REST full include'));
   return goals;
 }
@@ -260,7 +265,8 @@ try {
     query:
       '{ catalogEntities(limit: 20) { data { id slug type status title description attributes { locale title description } categories { id slug name } brands { id slug name } pricing { id currency amount variantId } variants { id sku title options price(currency: "USD") { unitAmount currency } stock { onHand reserved available } } } } }',
   });
-  const scenarios: Array<{ scenario: Scenario; expectFailures?: boolean; cacheHit?: boolean }> = [
+  const persistedList = JSON.stringify({ extensions: { persistedQuery: { version: 1, sha256Hash: createHash('sha256').update(JSON.parse(graphqlList).query).digest('hex') } } });
+  const scenarios: Array<{ scenario: Scenario; expectFailures?: boolean; cacheHit?: boolean; prime?: unknown }> = [
     { scenario: { name: SETTINGS, url: `${app.info.url}/api/settings/general`, headers: auth } },
     { scenario: { name: ENTITY, url: `${app.info.url}/api/catalog/entities/${app.info.entityId}`, headers: auth } },
     { scenario: { name: 'GET /api/catalog/entities?limit=20', url: list(''), headers: auth } },
@@ -275,6 +281,19 @@ try {
         headers: { ...auth, 'content-type': 'application/json' },
         body: graphqlList,
       },
+    },
+    // Goal 3 over GraphQL: the list query persisted (APQ) by a storefront key, whose catalog
+    // reads the shared cache keeps; the hash alone is sent, as a storefront does once registered.
+    {
+      scenario: {
+        name: LIST_CACHED_GRAPHQL,
+        url: `${app.info.url}/graphql`,
+        method: 'POST',
+        headers: { ...storefront, 'content-type': 'application/json' },
+        body: persistedList,
+      },
+      cacheHit: true,
+      prime: { ...JSON.parse(persistedList), query: JSON.parse(graphqlList).query },
     },
     // The storefront card (issue 30): what a product grid shows, over REST with every embed it
     // needs and over GraphQL with per-variant price(currency) and stock. The GraphQL page must
@@ -291,8 +310,10 @@ try {
     },
     { scenario: { name: 'anonymous request refused by the rate limiter (429)', url: `${app.info.url}/api/settings/general` }, expectFailures: true },
   ];
-  for (const { scenario, expectFailures, cacheHit } of scenarios) {
+  for (const { scenario, expectFailures, cacheHit, prime } of scenarios) {
     if (!selected(scenario.name)) continue;
+    // A persisted query is registered once with its document (the client's first request).
+    if (prime) await (await fetch(scenario.url, { method: 'POST', headers: scenario.headers, body: JSON.stringify(prime) })).text();
     const bytes = await probe(scenario, expectFailures, cacheHit);
     rows.push({ ...(await measure(baseline, app, scenario, expectFailures)), bytes });
     console.error(`done: ${scenario.name}`);

@@ -6,6 +6,7 @@ import type { Config } from '../config/index.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import { etagFor, withKnownBody } from '../http/conditional.js';
+import { bufferedText } from '../http/body.js';
 import { cacheableHeaders, createResponseCache, type CachedAnswer, type ResponseCache } from './response-cache.js';
 import { graphqlKey, isCacheableRestPath, PersistedCatalogDocuments, restKey, type CacheCaller } from './key.js';
 
@@ -53,7 +54,8 @@ function paramsFromQueryString(url: URL): GraphqlParams | null {
 async function graphqlParams(request: Request, url: URL): Promise<GraphqlParams | null> {
   if (request.method === 'GET') return paramsFromQueryString(url);
   if (request.method !== 'POST' || !(request.headers.get('content-type') ?? '').startsWith('application/json')) return null;
-  const text = await request.clone().text();
+  // The bytes readBody buffered (http/body.ts); a copy of the body stream only for a request it did not read.
+  const text = bufferedText(request) ?? (await request.clone().text());
   if (!text.includes('persistedQuery')) return null; // the common case, without parsing
   try {
     const parsed = JSON.parse(text) as unknown;
@@ -65,6 +67,8 @@ async function graphqlParams(request: Request, url: URL): Promise<GraphqlParams 
 
 /** Memoized REST keys kept at most (then the memo starts over): bounds what distinct URLs can hold. */
 const MAX_MEMOIZED_KEYS = 10_000;
+/** Persisted-query bodies longer than this (a registration with its document) are not memoized. */
+const MAX_MEMOIZED_BODY = 2048;
 
 export function createHttpResponseCache(deps: { config: Config; databaseUrl: string; logger: Logger; metrics: Metrics | null }): HttpResponseCache | null {
   const { config } = deps;
@@ -84,6 +88,8 @@ export function createHttpResponseCache(deps: { config: Config; databaseUrl: str
    * canonicalizing and hashing the query on each hit was ~7% of a hit's CPU (bench/profile.ts cached).
    */
   const restKeys = new Map<string, string>();
+  /** Persisted GraphQL keys by caller kind, Accept and body (lookup), with the document's hash. */
+  const graphqlKeys = new Map<string, { hash: string; key: string }>();
   /**
    * Each kept answer's bytes and ETag, made on its first hit and reused by the next ones (the
    * LRU hands back the same entry object until it is dropped, and the map lets go with it).
@@ -95,6 +101,14 @@ export function createHttpResponseCache(deps: { config: Config; databaseUrl: str
       if (!caller) return null;
       let key: string | null = null;
       if (url.pathname === '/graphql') {
+        // A storefront sends the same few hash-only bodies over and over: their keys by caller
+        // kind, Accept and body, while the hash stays known as a catalog document.
+        const body = request.method === 'POST' ? bufferedText(request) : null;
+        const memo = body !== null && body.length <= MAX_MEMOIZED_BODY ? `${caller.kind}\n${request.headers.get('accept') ?? ''}\n${body}` : null;
+        const remembered = memo === null ? undefined : graphqlKeys.get(memo);
+        if (remembered && documents.cacheable(remembered.hash)) {
+          return { organizationId: caller.organizationId, key: remembered.key, generation: cache.generation(caller.organizationId) };
+        }
         const params = await graphqlParams(request, url);
         const hash = params?.extensions?.persistedQuery?.sha256Hash;
         if (!params || typeof hash !== 'string' || !/^[0-9a-f]{64}$/.test(hash)) return null;
@@ -102,6 +116,10 @@ export function createHttpResponseCache(deps: { config: Config; databaseUrl: str
         if (!cacheable) return null;
         const variables = params.variables && typeof params.variables === 'object' ? (params.variables as Record<string, unknown>) : {};
         key = graphqlKey(caller, hash, params.operationName, variables, request.headers.get('accept'));
+        if (memo !== null) {
+          if (graphqlKeys.size >= MAX_MEMOIZED_KEYS) graphqlKeys.clear();
+          graphqlKeys.set(memo, { hash, key });
+        }
       } else if (request.method === 'GET' && isCacheableRestPath(url.pathname)) {
         // restKey depends on the caller's kind and the URL's path and query only.
         const memo = `${caller.kind} ${url.pathname}${url.search}`;
