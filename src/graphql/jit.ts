@@ -10,6 +10,7 @@
 // envelop's @envelop/graphql-jit was not used: on a compile failure it answers the request with
 // the compiler's errors instead of falling back, and it compiles every one-off document.
 import {
+  GraphQLError,
   getNamedType,
   isInputObjectType,
   Kind,
@@ -23,6 +24,10 @@ import {
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { CompiledQuery } from 'graphql-jit';
+
+function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
 
 type Entry = CompiledQuery | 'seen' | 'uncompilable';
 
@@ -107,14 +112,38 @@ export function createCompiler(): (args: ExecutionArgs) => CompiledQuery | null 
   };
 }
 
+/**
+ * A request error (a variable its type refuses, a missing required one: no `data` at all) with
+ * the HTTP 400 that Yoga's own executor (@graphql-tools/executor) gives it. graphql-jit reports it
+ * as graphql-js does, without one, so the same request was 400 until its document was compiled
+ * and 200 after. Errors during execution (`data` present) are left as they are.
+ */
+export function withRequestErrorStatus(result: ExecutionResult): ExecutionResult {
+  if (!result.errors?.length || 'data' in result) return result;
+  // Copies: graphql-js defines `extensions` read-only and not configurable.
+  const errors = result.errors.map((error) => {
+    const extensions = (error.extensions ?? {}) as Record<string, unknown>;
+    return new GraphQLError(error.message, {
+      nodes: error.nodes,
+      source: error.source,
+      positions: error.positions,
+      path: error.path,
+      originalError: error.originalError,
+      extensions: { ...extensions, http: { ...((extensions.http as object | undefined) ?? {}), status: 400 } },
+    });
+  });
+  return { ...result, errors };
+}
+
 export function useCompiledExecution(compiled: ReturnType<typeof createCompiler> = createCompiler()): Plugin {
   return {
     onExecute({ args, setExecuteFn }) {
       const query = compiled(args);
       if (query) {
-        setExecuteFn(((executeArgs: ExecutionArgs) => query.query(executeArgs.rootValue, executeArgs.contextValue, executeArgs.variableValues ?? {})) as never as (
-          args: ExecutionArgs,
-        ) => Promise<ExecutionResult>);
+        setExecuteFn(((executeArgs: ExecutionArgs) => {
+          const result = query.query(executeArgs.rootValue, executeArgs.contextValue, executeArgs.variableValues ?? {});
+          return isPromise(result) ? result.then(withRequestErrorStatus) : withRequestErrorStatus(result);
+        }) as never as (args: ExecutionArgs) => Promise<ExecutionResult>);
       }
     },
   };

@@ -101,6 +101,19 @@ describe('the /graphql fast lane answers as Yoga does', () => {
     expect(refused.errors[0].extensions.code).toBe('FORBIDDEN');
   });
 
+  it('answers a request error 400 on every sighting, before and after its document is compiled', async () => {
+    const query = `mutation Missing${Date.now()}($id: UUID!) { catalogEntityPublish(id: $id) { id } }`;
+    for (const s of [lane, yoga]) {
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        const answer = await send(s, 'admin', { query });
+        statuses.push(answer.status);
+        expect(JSON.parse(answer.body).errors[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'id', message: 'is required' }] });
+      }
+      expect(statuses).toEqual([400, 400, 400, 400]);
+    }
+  });
+
   it('answers a persisted hash registered through Yoga, per caller', async () => {
     const query = `query Persisted${Date.now()} { settingsGroup(group: "general") }`;
     const extensions = { persistedQuery: { version: 1, sha256Hash: sha(query) } };
