@@ -4,6 +4,7 @@
 // only in the message text ('Variable "$id" got invalid value "x" at "input.id"; ...').
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { withExtensions } from './error-copy.js';
 
 const VARIABLE_ERROR =
   /^Variable "\$([A-Za-z_][A-Za-z0-9_]*)" (?:got invalid value .*?(?: at "([^"]+)")?; |of required type "[^"]+" was not provided|of non-null type "[^"]+" must not be null)(.*)$/s;
@@ -23,14 +24,7 @@ function withDetails(error: GraphQLError): GraphQLError {
   if (error.extensions?.details !== undefined) return error;
   const details = variableErrorDetails(error.message);
   if (!details) return error;
-  return new GraphQLError(error.message, {
-    nodes: error.nodes,
-    source: error.source,
-    positions: error.positions,
-    path: error.path,
-    originalError: error.originalError,
-    extensions: { ...error.extensions, code: 'VALIDATION_FAILED', restStatus: 422, details },
-  });
+  return withExtensions(error, { ...error.extensions, code: 'VALIDATION_FAILED', restStatus: 422, details });
 }
 
 /** A result whose variable errors carry their details (the plugin below; /graphql's fast lane too). */

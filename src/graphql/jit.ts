@@ -10,7 +10,6 @@
 // envelop's @envelop/graphql-jit was not used: on a compile failure it answers the request with
 // the compiler's errors instead of falling back, and it compiles every one-off document.
 import {
-  GraphQLError,
   getNamedType,
   isInputObjectType,
   Kind,
@@ -24,6 +23,7 @@ import {
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { CompiledQuery } from 'graphql-jit';
+import { withExtensions } from './error-copy.js';
 
 function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
@@ -120,17 +120,9 @@ export function createCompiler(): (args: ExecutionArgs) => CompiledQuery | null 
  */
 export function withRequestErrorStatus(result: ExecutionResult): ExecutionResult {
   if (!result.errors?.length || 'data' in result) return result;
-  // Copies: graphql-js defines `extensions` read-only and not configurable.
   const errors = result.errors.map((error) => {
     const extensions = (error.extensions ?? {}) as Record<string, unknown>;
-    return new GraphQLError(error.message, {
-      nodes: error.nodes,
-      source: error.source,
-      positions: error.positions,
-      path: error.path,
-      originalError: error.originalError,
-      extensions: { ...extensions, http: { ...((extensions.http as object | undefined) ?? {}), status: 400 } },
-    });
+    return withExtensions(error, { ...extensions, http: { ...((extensions.http as object | undefined) ?? {}), status: 400 } });
   });
   return { ...result, errors };
 }
