@@ -26,7 +26,7 @@ import type { PersistedQueryStore } from './apq.js';
 import { maskedResult, maskError, UNEXPECTED_ERROR_MESSAGE } from './error-masking.js';
 import { withFieldErrorDetails } from './field-errors.js';
 import { executionRefusal, type GuardOptions } from './guards.js';
-import { withRequestErrorStatus, type createCompiler } from './jit.js';
+import type { createCompiler } from './jit.js';
 import { multipartNulRefusal } from './multipart-nul.js';
 import type { executionObserver } from '../observability/graphql-observer.js';
 
@@ -159,10 +159,8 @@ export function createFastLane(options: FastLaneOptions): FastLane {
     if (refusal) return maskedResult({ errors: [refusal] }, ctx);
     const observation = options.observe?.(args);
     const query = options.compiler?.(args);
-    const execute = async () =>
-      query
-        ? withRequestErrorStatus(await query.query(args.rootValue, args.contextValue, args.variableValues ?? {}))
-        : (normalizedExecutor(args) as Promise<ExecutionResult> | ExecutionResult);
+    const execute = () =>
+      query ? query.query(args.rootValue, args.contextValue, args.variableValues ?? {}) : (normalizedExecutor(args) as Promise<ExecutionResult> | ExecutionResult);
     const result = maskedResult(await (observation ? observation.run(execute) : execute()), ctx);
     observation?.done(result);
     return result;

@@ -24,7 +24,12 @@ function withDetails(error: GraphQLError): GraphQLError {
   if (error.extensions?.details !== undefined) return error;
   const details = variableErrorDetails(error.message);
   if (!details) return error;
-  return withExtensions(error, { ...error.extensions, code: 'VALIDATION_FAILED', restStatus: 422, details });
+  // A request error in GraphQL-over-HTTP's terms: 400 for clients that accept
+  // application/graphql-response+json, 200 for application/json (`spec`: Yoga then keeps 200).
+  // Yoga's executor marks it 400 for both and graphql-jit not at all, so the same request was
+  // answered 400 on its first sighting and 200 once compiled; this decides it for both engines.
+  const http = { ...((error.extensions?.http as object | undefined) ?? {}), status: 400, spec: true };
+  return withExtensions(error, { ...error.extensions, code: 'VALIDATION_FAILED', restStatus: 422, details, http });
 }
 
 /** A result whose variable errors carry their details (the plugin below; /graphql's fast lane too). */

@@ -23,11 +23,6 @@ import {
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { CompiledQuery } from 'graphql-jit';
-import { withExtensions } from './error-copy.js';
-
-function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
-  return typeof (value as { then?: unknown } | null)?.then === 'function';
-}
 
 type Entry = CompiledQuery | 'seen' | 'uncompilable';
 
@@ -112,30 +107,14 @@ export function createCompiler(): (args: ExecutionArgs) => CompiledQuery | null 
   };
 }
 
-/**
- * A request error (a variable its type refuses, a missing required one: no `data` at all) with
- * the HTTP 400 that Yoga's own executor (@graphql-tools/executor) gives it. graphql-jit reports it
- * as graphql-js does, without one, so the same request was 400 until its document was compiled
- * and 200 after. Errors during execution (`data` present) are left as they are.
- */
-export function withRequestErrorStatus(result: ExecutionResult): ExecutionResult {
-  if (!result.errors?.length || 'data' in result) return result;
-  const errors = result.errors.map((error) => {
-    const extensions = (error.extensions ?? {}) as Record<string, unknown>;
-    return withExtensions(error, { ...extensions, http: { ...((extensions.http as object | undefined) ?? {}), status: 400 } });
-  });
-  return { ...result, errors };
-}
-
 export function useCompiledExecution(compiled: ReturnType<typeof createCompiler> = createCompiler()): Plugin {
   return {
     onExecute({ args, setExecuteFn }) {
       const query = compiled(args);
       if (query) {
-        setExecuteFn(((executeArgs: ExecutionArgs) => {
-          const result = query.query(executeArgs.rootValue, executeArgs.contextValue, executeArgs.variableValues ?? {});
-          return isPromise(result) ? result.then(withRequestErrorStatus) : withRequestErrorStatus(result);
-        }) as never as (args: ExecutionArgs) => Promise<ExecutionResult>);
+        setExecuteFn(((executeArgs: ExecutionArgs) => query.query(executeArgs.rootValue, executeArgs.contextValue, executeArgs.variableValues ?? {})) as never as (
+          args: ExecutionArgs,
+        ) => Promise<ExecutionResult>);
       }
     },
   };
