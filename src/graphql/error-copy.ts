@@ -1,5 +1,6 @@
 // graphql-js defines a GraphQLError's `extensions` read-only and not configurable: amending them
-// means a copy that keeps everything else (message, locations, path, the original error).
+// means a copy that keeps everything else (message, locations, path, the original error). Used by
+// the error masking (catalogue codes) and the variable-error details.
 import { GraphQLError } from 'graphql';
 
 export function withExtensions(error: GraphQLError, extensions: Record<string, unknown>): GraphQLError {

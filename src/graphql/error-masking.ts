@@ -17,6 +17,7 @@ import { isClientAbort } from '../logger.js';
 import { isDatabaseUnavailable } from '../db/errors.js';
 import { DATABASE_UNAVAILABLE } from '../http/rest-errors.js';
 import { STATUS_BY_CODE } from '../error-codes.js';
+import { withExtensions } from './error-copy.js';
 
 /** The message of a masked error (also given to Yoga, so both paths say the same). */
 export const UNEXPECTED_ERROR_MESSAGE = 'Unexpected error.';
@@ -50,13 +51,8 @@ function withCatalogueCode(error: GraphQLError): GraphQLError {
       : code === undefined || code === 'GRAPHQL_VALIDATION_FAILED'
         ? 'GRAPHQL_VALIDATION_FAILED'
         : 'BAD_REQUEST';
-  return new GraphQLError(error.message, {
-    nodes: error.nodes,
-    source: error.source,
-    positions: error.positions,
-    path: error.path,
-    extensions: { ...error.extensions, code: next },
-  });
+  // Only parse/validation errors come here (no original error): the copy keeps what they have.
+  return withExtensions(error, { ...error.extensions, code: next });
 }
 
 export interface ErrorScope {
