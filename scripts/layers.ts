@@ -31,6 +31,7 @@ export const LAYERS: ReadonlyArray<{ name: string; why: string; paths: readonly 
       'src/paths.ts',
       'src/lazy.ts',
       'src/runtime-flags.ts',
+      'src/async-storage.ts',
     ],
   },
   {

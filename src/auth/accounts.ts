@@ -3,7 +3,7 @@
 import type { Config } from '../config/index.js';
 import type { Db, Tx } from '../db/client.js';
 import { hashApiKey } from './key-hash.js';
-import { signUpTarget, type Auth } from './better-auth.js';
+import { authCall, type Auth } from './better-auth.js';
 import { signKeyGrant } from './key-signature.js';
 
 import { MIN_API_KEY_TTL_SECONDS } from './api-key-rules.js';
@@ -27,9 +27,10 @@ export async function createUser(deps: { auth: Auth; config: Config }, input: Cr
     throw new AccountError(`unknown role ${input.role}; configured roles: ${Object.keys(deps.config.auth.roles).join(', ')}`);
   }
   try {
-    const result = await signUpTarget.run({ organizationId: input.organizationId, role: input.role }, () =>
-      deps.auth.api.signUpEmail({ body: { email: input.email, password: input.password, name: input.name } }),
-    );
+    const result = await authCall(() => deps.auth.api.signUpEmail({ body: { email: input.email, password: input.password, name: input.name } }), {
+      organizationId: input.organizationId,
+      role: input.role,
+    });
     return result.user as { id: string; email: string; name: string; role: string; organizationId: string };
   } catch (error) {
     throw new AccountError(`could not create user ${input.email}: ${(error as Error).message}`);
@@ -79,15 +80,17 @@ export async function mintApiKey(deps: { auth: Auth; config: Config; db: Db | Tx
   if (!user) throw new AccountError(`no user ${input.userId ?? input.userEmail}`);
   if (user.organizationId !== input.organizationId) throw new AccountError(`user ${user.email} belongs to another organization`);
   try {
-    const created = await deps.auth.api.createApiKey({
-      body: {
-        configId: input.scope,
-        name: input.name,
-        expiresIn: input.ttlSeconds ?? null,
-        userId: user.id,
-        metadata: { organizationId: input.organizationId, role: user.role },
-      },
-    });
+    const created = await authCall(() =>
+      deps.auth.api.createApiKey({
+        body: {
+          configId: input.scope,
+          name: input.name,
+          expiresIn: input.ttlSeconds ?? null,
+          userId: user.id,
+          metadata: { organizationId: input.organizationId, role: user.role },
+        },
+      }),
+    );
     // The grant's signature (auth/key-signature.ts): without it the actor resolver refuses the key.
     const grant = { hashedKey: hashApiKey(created.key), scope: input.scope, organizationId: input.organizationId, userId: user.id };
     const signature = signKeyGrant(authSecret(deps.auth), grant);

@@ -5,7 +5,7 @@
 import type { Config } from '../config/index.js';
 import { hashApiKey } from './key-hash.js';
 import type { Db } from '../db/client.js';
-import { API_KEY_HEADER, scopePermissions, type Auth } from './better-auth.js';
+import { API_KEY_HEADER, authCall, scopePermissions, type Auth } from './better-auth.js';
 import { intersectPermissions, permissionsFromMap, rolePermissions, withoutSelfPermissions } from './permissions.js';
 import { verifyKeyGrant } from './key-signature.js';
 import { extendActor } from './actor-extensions.js';
@@ -162,7 +162,7 @@ export function createActorResolver(auth: Auth, config: Config, db: Db): ActorRe
   async function fromSession(headers: Headers): Promise<Actor | null> {
     let session: { user: { id: string; role?: string | null; organizationId?: string | null; twoFactorEnabled?: boolean | null } } | null;
     try {
-      session = (await auth.api.getSession({ headers })) as typeof session;
+      session = (await authCall(() => auth.api.getSession({ headers }))) as typeof session;
     } catch (error) {
       if (isCredentialRejection(error)) return null;
       throw new ActorResolutionError('session', await databaseCause(error));

@@ -3,13 +3,14 @@
 // has its own prefix and expiry bounds). Roles and organizations are ours: `role` and
 // `organizationId` are server-set user fields, never accepted from sign-up input.
 import { randomUUID } from 'node:crypto';
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { betterAuth } from 'better-auth';
 // Subpaths, not the plugins barrel (which loads every better-auth plugin: ~0.3 s per CLI start).
 import { bearer } from 'better-auth/plugins/bearer';
 import { twoFactor } from 'better-auth/plugins/two-factor';
 import { prismaAdapter } from '@better-auth/prisma-adapter';
 import { apiKey } from '@better-auth/api-key';
+import { getCurrentAuthContextAsyncLocalStorage, getCurrentDBAdapterAsyncLocalStorage, getRequestStateAsyncLocalStorage } from '@better-auth/core/context';
+import { libraryStorages, ScopedStorage } from '../async-storage.js';
 import type { Config } from '../config/index.js';
 import type { Db } from '../db/client.js';
 import { permissionsFromMap } from './permissions.js';
@@ -17,10 +18,34 @@ import { authMail, type MailSender } from './mail.js';
 
 /**
  * Who a new user becomes: the organization the request resolved to, and the role (customer
- * for public sign-up; the CLI sets staff, admin or owner). Set around every call into
- * better-auth, read by the user-create hook.
+ * for public sign-up; the CLI sets staff, admin or owner). Set around the calls into better-auth
+ * that may create a user (authCall), read by the user-create hook.
  */
-export const signUpTarget = new AsyncLocalStorage<{ organizationId: string; role?: string }>();
+export interface SignUpTarget {
+  organizationId: string;
+  role?: string;
+}
+const signUpTarget = new ScopedStorage<SignUpTarget>();
+
+/**
+ * better-auth's own AsyncLocalStorages (endpoint, request-state and adapter contexts): it runs
+ * them inside each of its calls and never disables them, which left Node's promise hooks on for
+ * every later request of the process (src/async-storage.ts). Known once the getters resolve.
+ */
+const betterAuthStorages: Array<{ disable(): void }> = [];
+void Promise.all([getCurrentAuthContextAsyncLocalStorage(), getRequestStateAsyncLocalStorage(), getCurrentDBAdapterAsyncLocalStorage()]).then((storages) => {
+  betterAuthStorages.push(...storages);
+});
+const aroundBetterAuthCall = libraryStorages(() => betterAuthStorages);
+
+/**
+ * Every call into better-auth goes through here (the auth routes, session checks, sign-up and
+ * key minting): with the sign-up target when the call may create a user, and with better-auth's
+ * storages disabled once no call into it is in flight.
+ */
+export function authCall<R>(fn: () => Promise<R>, target?: SignUpTarget): Promise<R> {
+  return aroundBetterAuthCall(() => (target ? signUpTarget.run(target, fn) : fn()));
+}
 
 export const API_KEY_HEADER = 'x-api-key';
 

@@ -80,6 +80,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConfigInput
   if (env.METRICS_TOKEN) out.metrics = { ...out.metrics, token: env.METRICS_TOKEN };
   if (env.METRICS_ENABLED) out.metrics = { ...out.metrics, enabled: !['false', '0', 'off'].includes(env.METRICS_ENABLED.toLowerCase()) };
   if (env.METRICS_PORT) out.metrics = { ...out.metrics, port: Number(env.METRICS_PORT) };
+  if (env.METRICS_SQL_STATEMENTS_SAMPLE_RATE) out.metrics = { ...out.metrics, sqlStatementsSampleRate: Number(env.METRICS_SQL_STATEMENTS_SAMPLE_RATE) };
   if (env.LOG_LEVEL) out.logLevel = env.LOG_LEVEL as Config['logLevel'];
   const secret = env.BETTER_AUTH_SECRET ?? env.AUTH_SECRET;
   if (secret) out.auth = { ...out.auth, secret };

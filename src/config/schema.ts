@@ -173,12 +173,17 @@ export const configSchema = z
      * bound to 127.0.0.1 (the worker's only way). Neither: off in production; in development and
      * test served on the API port without a token (a local Prometheus scrapes it as is).
      * `enabled: false` (METRICS_ENABLED=false) turns metrics off whatever else is set.
+     * `sqlStatementsSampleRate` (METRICS_SQL_STATEMENTS_SAMPLE_RATE): the share of requests whose
+     * SQL statements are counted for commerce_http_request_sql_statements, besides each route's
+     * first request (default 0.01; 1 counts every request, 0 none). Counting costs every concurrent request
+     * Node's promise hooks while a counted one is in flight (observability/request-observer.ts).
      */
     metrics: z
       .object({
         enabled: z.boolean().optional(),
         token: z.string().min(16).optional(),
         port: z.number().int().min(0).max(65535).optional(),
+        sqlStatementsSampleRate: z.number().min(0).max(1).optional(),
       })
       .default({}),
     auth: z

@@ -1,7 +1,7 @@
 // Prisma client factory: Prisma 7's Rust-free client over node-postgres (@prisma/adapter-pg).
 import '../runtime-flags.js'; // first: V8 flags before Prisma's WebAssembly compiles
 import { PrismaPg } from '@prisma/adapter-pg';
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { ScopedStorage } from '../async-storage.js';
 import pg from 'pg';
 import { trace } from '@opentelemetry/api';
 import { inSpan, SpanKind, tracingActive } from '../observability/trace-context.js';
@@ -42,11 +42,11 @@ export interface DbOptions {
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 
 /**
- * Round trips sent inside a scope (the HTTP app opens one per request when metrics are on, for
- * the SQL-statements-per-request histogram). Never entered when metrics are off: an
- * AsyncLocalStorage that is never run costs nothing.
+ * Round trips sent inside a scope: the HTTP app opens one around the requests it samples for the
+ * SQL-statements-per-request histogram (observability/request-observer.ts). Enabled only while
+ * such a request is in flight (src/async-storage.ts).
  */
-export const statementScope = new AsyncLocalStorage<{ statements: number }>();
+export const statementScope = new ScopedStorage<{ statements: number }>();
 
 /**
  * `?pgbouncer=true` on a connection URL (Prisma's convention): the URL reaches PostgreSQL through
@@ -119,7 +119,7 @@ interface TxConnection {
   open: boolean;
   counter: SqlCounter | null;
 }
-const capturing = new AsyncLocalStorage<TxConnection>();
+const capturing = new ScopedStorage<TxConnection>();
 const txConnections = new WeakMap<object, TxConnection>();
 
 /**

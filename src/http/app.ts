@@ -8,7 +8,7 @@ import type { Runtime } from '../runtime.js';
 import { AppError } from '../errors.js';
 import { isClientAbort, type Logger } from '../logger.js';
 import { ActorResolutionError, createActorResolver, type Actor } from '../auth/actor.js';
-import { signUpTarget } from '../auth/better-auth.js';
+import { authCall } from '../auth/better-auth.js';
 import { buildSchema } from '../graphql/schema.js';
 import { createGraphqlServer } from '../graphql/yoga.js';
 import { readBody, BodyTimeoutError, BodyTooLargeError, MULTIPART_ALLOWANCE_BYTES } from './body.js';
@@ -30,7 +30,7 @@ import { matchRawRoute, serveRawRoute } from './raw-routes.js';
 import { conditional } from './conditional.js';
 import { hasPermission, MEDIA_WRITE } from '../auth/permissions.js';
 import { METRICS_PATH, metricsAnswer, metricsEnabled, metricsOnApiPort } from '../observability/metrics-http.js';
-import { requestObserver } from '../observability/request-observer.js';
+import { DEFAULT_SQL_STATEMENTS_SAMPLE_RATE, requestObserver } from '../observability/request-observer.js';
 import { createHttpResponseCache } from '../cache/http.js';
 import type { CacheCaller } from '../cache/key.js';
 import { takeCacheTouched } from '../events/cache-signal.js';
@@ -109,7 +109,10 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
   const metricsApi = metricsOnApiPort(config);
   const serveAdmin = createAdminServer();
   // Requests are measured (and traced) only when something reads the result: zero cost otherwise.
-  const { observed, observe } = requestObserver({ metrics: metricsEnabled(config) ? services.metrics : null });
+  const { observed, observe } = requestObserver({
+    metrics: metricsEnabled(config) ? services.metrics : null,
+    sqlStatementsSampleRate: config.metrics.sqlStatementsSampleRate ?? DEFAULT_SQL_STATEMENTS_SAMPLE_RATE,
+  });
   // The shared response cache of storefront catalog reads (src/cache); null when disabled.
   const databaseUrl = deps.directUrl ?? deps.databaseUrl ?? config.databaseUrl;
   const responseCache = databaseUrl ? createHttpResponseCache({ config, databaseUrl, logger, metrics: metricsEnabled(config) ? services.metrics : null }) : null;
@@ -212,11 +215,12 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
   /** Runs one request; returns the response and the rate decision whose headers it carries. */
   async function route(
     request: Request,
-    path: string,
+    url: URL,
     scope: { requestId: string; logger: Logger },
     server?: { clientAddress?: string },
     admitted?: Admission,
   ): Promise<{ response: Response; rate?: RateDecision; actor?: Actor | null }> {
+    const path = url.pathname;
     if (request.method === 'OPTIONS') return { response: preflightResponse(request, cors) };
 
     if (path === METRICS_PATH && metricsApi.served) {
@@ -248,7 +252,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
       if (refusal) return { response: errorResponse(403, 'FORBIDDEN', refusal), rate };
       const organization = await resolveOrganization(request, null);
       const forAuth = await revokeSessionById(path, await withoutFetchMetadataForCredentiallessClient(admitted.request), { db, callerUserId });
-      const response = await signUpTarget.run({ organizationId: organization.id }, () => auth.handler(forAuth));
+      const response = await authCall(() => auth.handler(forAuth), { organizationId: organization.id });
       return { response: await wrapAuthResponse(await withoutSessionTokens(path, response)), rate };
     }
 
@@ -301,7 +305,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
     const raw = matchRawRoute(request.method, path, request.headers.get('accept'));
     if (raw) return { response: await answeredWrite(scope.requestId, await serveRawRoute(raw, ctx)), rate, actor };
     const caller = responseCache ? cacheCaller(request, actor, organization) : null;
-    const lookup = responseCache && caller ? await responseCache.lookup(request, new URL(request.url), caller) : null;
+    const lookup = responseCache && caller ? await responseCache.lookup(request, url, caller) : null;
     if (responseCache && lookup) {
       const cached = await responseCache.hit(lookup);
       if (cached) return { response: cached, rate, actor };
@@ -382,7 +386,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
           } else {
             const request = await readBody(incoming, bodyLimit, config.bodyReadTimeoutMs, yoga.fetchAPI);
             await rejectNulCharacters(request, url);
-            ({ response, rate, actor } = await route(request, url.pathname, { requestId, logger: requestLogger }, server, upload?.admission));
+            ({ response, rate, actor } = await route(request, url, { requestId, logger: requestLogger }, server, upload?.admission));
           }
         } catch (error) {
           if (error instanceof BodyTimeoutError) {

@@ -1,5 +1,5 @@
 // Measures and traces one HTTP request around the whole pipeline (http/app.ts): the duration
-// histogram by route template, the SQL statements it sent, 429 refusals, and the server span
+// histogram by route template, the SQL statements it sent (sampled: statementSampler), 429 refusals, and the server span
 // (child of an incoming `traceparent`). With metrics off and tracing off, app.ts never calls it.
 import { performance } from 'node:perf_hooks';
 import { context, propagation, SpanKind, SpanStatusCode, trace, type TextMapGetter } from '@opentelemetry/api';
@@ -21,15 +21,41 @@ function pathOf(url: string): string {
   return end < 0 ? url.slice(start) : url.slice(start, end);
 }
 
-export function requestObserver(options: { metrics: Metrics | null }) {
+/** One request in a hundred, besides each route's first (config metrics.sqlStatementsSampleRate). */
+export const DEFAULT_SQL_STATEMENTS_SAMPLE_RATE = 0.01;
+
+/**
+ * Which requests count their SQL statements: each route's first one, then `rate` of the rest,
+ * evenly (with 0.01, one in a hundred). Counting needs the statement scope's AsyncLocalStorage,
+ * and while one counted request is in flight Node 20 runs its promise hooks for every request of
+ * the process (src/async-storage.ts): counting them all cost 8–20% of a read's CPU. Route
+ * templates are a bounded set (route-label.ts), so is this map.
+ */
+export function statementSampler(rate: number): (route: string) => boolean {
+  const credit = new Map<string, number>();
+  return (route) => {
+    if (rate <= 0) return false;
+    const owed = credit.get(route);
+    if (owed === undefined) {
+      credit.set(route, 0);
+      return true;
+    }
+    const next = owed + rate;
+    credit.set(route, next >= 1 ? next - 1 : next);
+    return next >= 1;
+  };
+}
+
+export function requestObserver(options: { metrics: Metrics | null; sqlStatementsSampleRate: number }) {
   const { metrics } = options;
   const tracing = tracingActive();
+  const counted = statementSampler(options.sqlStatementsSampleRate);
   async function observe(request: Request, serve: (request: Request) => Promise<Response>): Promise<Response> {
     const started = performance.now();
     const path = pathOf(request.url);
     const route = routeTemplate(request.method, path);
-    const scope = { statements: 0 };
-    const run = () => (metrics ? statementScope.run(scope, () => serve(request)) : serve(request));
+    const scope = metrics && counted(route) ? { statements: 0 } : null;
+    const run = () => (scope ? statementScope.run(scope, () => serve(request)) : serve(request));
     let response: Response;
     if (tracing) {
       const parent = propagation.extract(context.active(), request.headers, headerGetter);
@@ -51,7 +77,7 @@ export function requestObserver(options: { metrics: Metrics | null }) {
       response = await run();
     }
     if (metrics) {
-      metrics.httpRequest(request.method, route, response.status, (performance.now() - started) / 1000, scope.statements);
+      metrics.httpRequest(request.method, route, response.status, (performance.now() - started) / 1000, scope ? scope.statements : null);
       if (response.status === 429) metrics.rateLimitRefusal(route);
     }
     return response;

@@ -110,6 +110,14 @@ describe('GET /metrics', () => {
     expect(Number(sum?.[1])).toBeGreaterThanOrEqual(1);
   });
 
+  it('counts the statements of a sample of requests: each route’s first, then one in a hundred', async () => {
+    // Counting holds Node's promise hooks on for every concurrent request (src/async-storage.ts).
+    for (let i = 0; i < 5; i += 1) expect((await t.request(`/api/returns/${randomUUID()}`, { apiKey: adminKey })).status).toBe(404);
+    const { text } = await scrape(t.url);
+    expect(text).toMatch(/commerce_http_request_duration_seconds_count\{method="GET",route="\/api\/returns\/:id",status_class="4xx"\} 5\n/);
+    expect(text).toMatch(/commerce_http_request_sql_statements_count\{route="\/api\/returns\/:id"\} 1\n/);
+  });
+
   it('keeps the series count constant under 1,000 distinct paths and ids', async () => {
     const round = async (n: number) => {
       for (let i = 0; i < n; i += 1) {
