@@ -70,7 +70,13 @@ const MAX_MEMOIZED_KEYS = 10_000;
 /** Persisted-query bodies longer than this (a registration with its document) are not memoized. */
 const MAX_MEMOIZED_BODY = 2048;
 
-export function createHttpResponseCache(deps: { config: Config; databaseUrl: string; logger: Logger; metrics: Metrics | null }): HttpResponseCache | null {
+export function createHttpResponseCache(deps: {
+  config: Config;
+  databaseUrl: string;
+  logger: Logger;
+  metrics: Metrics | null;
+  fetchAPI: { Headers: typeof Headers; Response: typeof Response };
+}): HttpResponseCache | null {
   const { config } = deps;
   if (!config.cache.enabled) return null;
   const cache: ResponseCache = createResponseCache({
@@ -142,10 +148,13 @@ export function createHttpResponseCache(deps: { config: Config; databaseUrl: str
         ready = { bytes, etag: etagFor(bytes) };
         encoded.set(found.answer, ready);
       }
-      const headers = new Headers(found.answer.headers);
+      // whatwg-node's Headers (the adapter's: serve() copies them cheaply, where undici's
+      // validate every name and value) write set() into the array they were made from: each
+      // answer gets its own copy of the kept pairs, or every later hit would carry this one's.
+      const headers = new deps.fetchAPI.Headers(found.answer.headers.map(([name, value]): [string, string] => [name, value]));
       headers.set('x-cache', 'hit');
       // The body travels as known bytes (http/conditional.ts), not as a stream to read again.
-      return withKnownBody(new Response(null, { status: 200, headers }), ready.bytes, ready.etag);
+      return withKnownBody(new deps.fetchAPI.Response(null, { status: 200, headers }), ready.bytes, ready.etag);
     },
     async store(lookup, response) {
       const headers = new Headers(response.headers);

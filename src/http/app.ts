@@ -115,7 +115,9 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
   });
   // The shared response cache of storefront catalog reads (src/cache); null when disabled.
   const databaseUrl = deps.directUrl ?? deps.databaseUrl ?? config.databaseUrl;
-  const responseCache = databaseUrl ? createHttpResponseCache({ config, databaseUrl, logger, metrics: metricsEnabled(config) ? services.metrics : null }) : null;
+  const responseCache = databaseUrl
+    ? createHttpResponseCache({ config, databaseUrl, logger, metrics: metricsEnabled(config) ? services.metrics : null, fetchAPI: yoga.fetchAPI })
+    : null;
 
   // Read replicas (db/replicas.ts): null without DATABASE_REPLICA_URLS, and then no request is
   // classified at all (classifyRequest parses GraphQL documents).
