@@ -2,9 +2,11 @@
 // (bench/support/server.ts under node --cpu-prof) while autocannon loads one scenario, then a
 // summary of where its CPU went: self time by package/file and by function. For finding what to
 // cut in the request path (issue 30); the ratios to the floors come from `npm run bench`.
-//   scenarios: settings, entity, list, cached (the list for a storefront key: warm response cache hits), graphql-list, card-rest, card-graphql,
+//   scenarios: settings, entity, list, cached (the list for a storefront key: warm response cache hits), cached-graphql
+//   (the same as a persisted GraphQL query), graphql-list, card-rest, card-graphql,
 //   graphql-settings, graphql-entity (bench:peer's trivial read and by-id read on /graphql)
 //   BENCH_SECONDS (10), BENCH_CONNECTIONS (20), BENCH_PROFILE_DIR (.bench-profiles), BENCH_TOP (40)
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { load, startTarget, type Scenario } from './support/driver.js';
@@ -26,14 +28,21 @@ const graphql = (query: string): Partial<Scenario> => ({
   headers: { ...auth, 'content-type': 'application/json' },
   body: JSON.stringify({ query }),
 });
+const LIST_QUERY =
+  '{ catalogEntities(limit: 20) { data { id slug type status metadata createdAt updatedAt attributes { locale title description seoTitle seoDescription } variants { id sku title options metadata } pricing { id currency amount variantId } } } }';
 const scenarios: Record<string, Partial<Scenario>> = {
   settings: { url: `${app.info.url}/api/settings/general` },
   entity: { url: `${app.info.url}/api/catalog/entities/${app.info.entityId}` },
   list: { url: list('variants,attributes,pricing') },
   cached: { url: list('variants,attributes,pricing'), headers: { 'x-api-key': app.info.storefrontKey! } },
-  'graphql-list': graphql(
-    '{ catalogEntities(limit: 20) { data { id slug type status metadata createdAt updatedAt attributes { locale title description seoTitle seoDescription } variants { id sku title options metadata } pricing { id currency amount variantId } } } }',
-  ),
+  // The same list as a persisted query (hash only) of a storefront key: warm cache hits on /graphql.
+  'cached-graphql': {
+    url: `${app.info.url}/graphql`,
+    method: 'POST',
+    headers: { 'x-api-key': app.info.storefrontKey!, 'content-type': 'application/json' },
+    body: JSON.stringify({ extensions: { persistedQuery: { version: 1, sha256Hash: createHash('sha256').update(LIST_QUERY).digest('hex') } } }),
+  },
+  'graphql-list': graphql(LIST_QUERY),
   'graphql-settings': graphql('{ settingsGroup(group: "general") }'),
   'graphql-entity': graphql(
     `{ catalogEntity(idOrSlug: "${app.info.entityId}") { id slug status attributes { locale title description } variants { id sku title options } pricing { id currency amount variantId } } }`,
@@ -46,6 +55,10 @@ const scenarios: Record<string, Partial<Scenario>> = {
 const chosen = scenarios[which];
 if (!chosen) throw new Error(`unknown scenario ${which}; one of ${Object.keys(scenarios).join(', ')}`);
 const scenario = { name: which, headers: auth, ...chosen } as Scenario;
+// A persisted query is registered once with its document, as a storefront's first request does.
+if (which === 'cached-graphql') {
+  await (await fetch(scenario.url, { method: 'POST', headers: scenario.headers, body: JSON.stringify({ ...JSON.parse(scenario.body!), query: LIST_QUERY }) })).text();
+}
 const probe = await fetch(scenario.url, { method: scenario.method ?? 'GET', headers: scenario.headers, body: scenario.body });
 const text = await probe.text();
 if (probe.status !== 200 || text.includes('"errors"')) throw new Error(`${which}: ${probe.status} ${text.slice(0, 300)}`);

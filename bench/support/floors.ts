@@ -9,6 +9,12 @@
 //                                           cheaper than this on this machine.
 //   /sql/list-json                          the same list page built as JSON by PostgreSQL in one
 //                                           statement, sent as it comes: Node does almost nothing.
+//   /kept                                   node:http sending the list page a storefront key gets
+//                                           from the response cache (goal 3): the same bytes and
+//                                           headers, taken from the app once at start and held in
+//                                           memory. What answering a warm hit costs with no
+//                                           pipeline at all: the bytes to the socket and the client
+//                                           reading them, on the same two cores.
 //   /adapter                                the fixed stack's server adapter (@whatwg-node/server,
 //                                           the one Yoga runs on) answering the settings body.
 //   /graphql?query={__typename}             Yoga itself with a one-field schema: no auth, no SQL.
@@ -24,6 +30,14 @@ const databaseUrl = process.env.FLOOR_DATABASE_URL!;
 const organizationId = process.env.FLOOR_ORGANIZATION_ID!;
 const entityId = process.env.FLOOR_ENTITY_ID!;
 const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+// FLOOR_KEPT_URL: the app's cached list page, with FLOOR_KEPT_KEY (a storefront key) as its caller.
+const kept = process.env.FLOOR_KEPT_URL ? await fetch(process.env.FLOOR_KEPT_URL, { headers: { 'x-api-key': process.env.FLOOR_KEPT_KEY ?? '' } }) : null;
+const keptBody = kept ? Buffer.from(await kept.arrayBuffer()) : Buffer.alloc(0);
+const keptHeaders: Record<string, string | number> = { 'content-length': keptBody.length };
+for (const name of ['content-type', 'cache-control', 'vary', 'etag', 'x-cache']) {
+  const value = kept?.headers.get(name);
+  if (value) keptHeaders[name] = value;
+}
 
 const SETTINGS = 'select "values" from settings where organization_id = $1 and "group" = $2';
 const ENTITY = `select id, type, slug, status, metadata, created_at, updated_at from catalog_entities where organization_id = $1 and id = $2`;
@@ -112,6 +126,10 @@ const sqlServer = http.createServer(async (req, res) => {
     if (req.url === '/sql/settings') return send(res, 200, { data: (await query('settings', SETTINGS, [organizationId, 'general']))[0]!.values });
     if (req.url === '/sql/entity') return send(res, 200, { data: entityBody((await query('entity', ENTITY, [organizationId, entityId]))[0]!) });
     if (req.url === '/sql/list') return send(res, 200, await list(20));
+    if (req.url === '/kept') {
+      res.writeHead(200, keptHeaders);
+      return res.end(keptBody);
+    }
     if (req.url === '/sql/list-json') {
       const body = (await query('list_json', LIST_JSON, [organizationId, 20]))[0]!.body as string;
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });

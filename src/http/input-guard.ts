@@ -76,12 +76,16 @@ export async function rejectNulCharacters(request: Request, url: URL): Promise<v
   if (/%00/.test(url.search)) {
     for (const [key, value] of url.searchParams) if (value.includes('\u0000') || key.includes('\u0000')) throw nulIssue(key.replaceAll('\u0000', ''));
   }
-  if (!request.body || request.method === 'GET' || request.method === 'HEAD') return;
+  if (request.method === 'GET' || request.method === 'HEAD') return;
   const type = request.headers.get('content-type') ?? '';
   const textual = type.includes('json') || type.includes('x-www-form-urlencoded') || type.startsWith('text/') || type.includes('graphql');
   if (!textual) return; // multipart uploads and binary bodies are checked by their own routes
   // The bytes http/body.ts already holds, rather than a clone of the body stream read again.
-  const text = bufferedText(request) ?? (await request.clone().text());
+  // Asked first: reading `request.body` of a buffered request makes a web stream over its bytes
+  // (whatwg-node builds it on first access), which nothing here reads.
+  const held = bufferedText(request);
+  if (held === null && !request.body) return;
+  const text = held ?? (await request.clone().text());
   const json = type.includes('json');
   if (json && jsonDeeperThan(text, MAX_JSON_DEPTH)) throw new AppError('BAD_REQUEST', `JSON body nested deeper than ${MAX_JSON_DEPTH} levels`);
   const hasRaw = text.includes('\u0000');
