@@ -25,6 +25,7 @@ import {
   isInterfaceType,
   isObjectType,
   valueFromASTUntyped,
+  visit,
   type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
@@ -177,6 +178,40 @@ function costOf(
   return total;
 }
 
+/** Arguments whose values the walk reads (declaredSize's first/last/limit, the include argument). */
+const COST_ARGUMENTS = new Set(['first', 'last', 'limit', 'include']);
+
+/** The variables a document's cost can depend on: every one inside a size or include argument. */
+function costVariables(document: DocumentNode): string[] {
+  const names = new Set<string>();
+  visit(document, {
+    Argument(node) {
+      if (COST_ARGUMENTS.has(node.name.value)) {
+        visit(node.value, {
+          Variable(variable) {
+            names.add(variable.name.value);
+          },
+        });
+      }
+      return false;
+    },
+  });
+  return [...names];
+}
+
+/**
+ * Costs already computed, by schema and document, then by what the walk reads that varies from
+ * one request to the next: the operation name, the REST flag and include, and the values of the
+ * document's cost variables (costVariables). Everything else the walk reads is the document and
+ * the schema themselves. A REST route runs the same document on every request and a storefront
+ * sends the same few queries (Yoga's parse cache hands back the same document): the walk of a
+ * checkout's full Order selection was ~2% of a checkout visit's CPU.
+ */
+const computed = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, { variables: string[]; costs: Map<string, OperationCost> }>>();
+/** Costs kept per document at most (then its memo starts over), and the longest key kept. */
+const MAX_COSTS_PER_DOCUMENT = 256;
+const MAX_COST_KEY = 1024;
+
 /** The operation's cost (objects it may build) and the first list loop it enters, if any. */
 export function operationCost(
   schema: GraphQLSchema,
@@ -185,11 +220,46 @@ export function operationCost(
   variables?: Record<string, unknown> | null,
   options: { rest?: boolean; restQuery?: Readonly<Record<string, unknown>> } = {},
 ): OperationCost {
+  let bySchema = computed.get(schema);
+  if (!bySchema) computed.set(schema, (bySchema = new WeakMap()));
+  let entry = bySchema.get(document);
+  if (!entry) bySchema.set(document, (entry = { variables: costVariables(document), costs: new Map() }));
+  const given = variables ?? {};
+  let key: string | null;
+  try {
+    // [value] for a variable given (null included), 0 for one absent (its default applies).
+    key = JSON.stringify([
+      operationName ?? null,
+      options.rest ?? false,
+      options.rest ? (options.restQuery?.include ?? null) : null,
+      entry.variables.map((name) => (name in given ? [given[name]] : 0)),
+    ]);
+  } catch {
+    key = null; // a value JSON cannot hold: computed, not kept
+  }
+  if (key !== null && key.length > MAX_COST_KEY) key = null;
+  const known = key === null ? undefined : entry.costs.get(key);
+  if (known) return known;
+  const cost = walkCost(schema, document, operationName, given, options);
+  if (key !== null) {
+    if (entry.costs.size >= MAX_COSTS_PER_DOCUMENT) entry.costs.clear();
+    entry.costs.set(key, cost);
+  }
+  return cost;
+}
+
+function walkCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  variables: Record<string, unknown>,
+  options: { rest?: boolean; restQuery?: Readonly<Record<string, unknown>> },
+): OperationCost {
   const operation = operationOf(document, operationName);
   if (!operation) return { cost: 0 };
   const rootType = operation.operation === 'mutation' ? schema.getMutationType() : operation.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
   if (!(rootType instanceof GraphQLObjectType)) return { cost: 0 };
-  const walk: Walk = { schema, fragments: new Map(), variables: variables ?? {}, defaults: new Map(), rest: options.rest ?? false, restQuery: options.restQuery };
+  const walk: Walk = { schema, fragments: new Map(), variables, defaults: new Map(), rest: options.rest ?? false, restQuery: options.restQuery };
   for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) walk.fragments.set(d.name.value, d);
   for (const v of operation.variableDefinitions ?? []) if (v.defaultValue) walk.defaults.set(v.variable.name.value, valueFromASTUntyped(v.defaultValue));
   const cost = costOf(operation.selectionSet, rootType, 1, undefined, [], walk, true);

@@ -194,3 +194,37 @@ describe('1. property: every accepted query costs at least the objects it return
     expect(accepted).toBeGreaterThan(20);
   }, 300_000);
 });
+
+describe('2. the cost memo answers what the walk would', () => {
+  // operationCost keeps the cost of a document by the values it depends on (graphql/cost.ts): the
+  // same document object asked again with other sizes, includes or defaults must not get an
+  // earlier answer.
+  it('keys on size variables, defaults, the REST include and the operation name', () => {
+    const schema = buildSchema();
+    const document = parse(`query Page($n: Int = 5, $m: Int) { catalogEntities(limit: $n) { data { id variants { id } } } }
+      query Other { orders(limit: 2) { data { id } } }`);
+    const at = (variables: Record<string, unknown> | null, operationName = 'Page') => operationCost(schema, document, operationName, variables).cost;
+    const fresh = (variables: Record<string, unknown> | null, operationName = 'Page') => operationCost(schema, parse(document.loc!.source.body), operationName, variables).cost;
+    for (const variables of [{ n: 20 }, { n: 3 }, {}, { n: null }, { n: 20, m: 7 }, { m: 1 }]) {
+      expect(at(variables), JSON.stringify(variables)).toBe(fresh(variables));
+      expect(at(variables), JSON.stringify(variables)).toBe(fresh(variables)); // asked twice: from the memo
+    }
+    expect(at({ n: 20 })).toBeGreaterThan(at({ n: 3 }));
+    // Absent: the default (5) applies; null: no size, the field's own default.
+    expect(at({})).toBe(fresh({ n: 5 }));
+    expect(at(null, 'Other')).toBe(fresh(null, 'Other'));
+    expect(at(null, 'Other')).not.toBe(at(null));
+
+    const rest = parse('query($limit: Int) { catalogEntities(limit: $limit) { data { id variants { id } attributes { locale } } } }');
+    const viaRest = (include: string | undefined, limit: number) =>
+      operationCost(schema, rest, null, { limit }, { rest: true, restQuery: include === undefined ? {} : { include } }).cost;
+    const none = viaRest(undefined, 10);
+    const variants = viaRest('variants', 10);
+    const both = viaRest('variants,attributes', 10);
+    expect(variants).toBeGreaterThan(none);
+    expect(both).toBeGreaterThan(variants);
+    expect(viaRest('variants', 10)).toBe(variants);
+    expect(viaRest('variants', 40)).toBeGreaterThan(variants);
+    expect(operationCost(schema, rest, null, { limit: 10 }).cost).toBe(operationCost(schema, parse(rest.loc!.source.body), null, { limit: 10 }).cost);
+  });
+});
