@@ -145,6 +145,13 @@ describe('catalog relations resolve when selected', () => {
     }
     console.log(`graph catalog title/description statements: 10 entities = ${ten.count}, 100 entities = ${hundred.count}`);
     expect(hundred.count).toBe(ten.count);
+    // No statement of their own: the store's default locale comes with the attributes batch.
+    const attributesOnly = await measured(
+      `query($type: String, $limit: Int) { catalogEntities(type: $type, limit: $limit, sort: "slug:asc") { data { id attributes { locale } } } }`,
+      { type, limit: 10 },
+      storefront,
+    );
+    expect(ten.count).toBe(attributesOnly.count);
 
     // The store's default locale comes from settings general.locale.
     const settings = await t.request('/api/settings/general', { method: 'PATCH', apiKey: admin, body: { locale: 'de' } });

@@ -19,6 +19,7 @@ import type { RequestContext } from '../../context.js';
 import { batchLoader, groupBy, viaRestFacade } from '../../graphql/loaders.js';
 import { loadEntityBrands, loadEntityCategories, loadOptionTypes, loadVariants } from './queries.js';
 import { attributesView, customFieldView, entityView, type CatalogEntityView } from './views.js';
+import { knowStoreLocale, storeLocaleColumn } from './store-locale.js';
 
 export interface CatalogIncluder<T = unknown> {
   /** The name callers put in `include` (also the CatalogEntity field that shows it). */
@@ -117,16 +118,23 @@ registerCatalogInclude({
   description: 'Localized attributes, one item per locale',
   async load(ctx, ids) {
     // Raw SQL on the pool (db/raw.ts): this runs for every list page that embeds attributes.
-    const rows = await queryRows<CatalogAttributes>(
+    // With the store's default locale on each row (store-locale.ts): titles without a locale
+    // read these rows and that locale, and get both from this one statement.
+    const rows = await queryRows<CatalogAttributes & { storeLocale: string | null }>(
       ctx.db,
       Prisma.sql`
       select entity_id as "entityId", locale, organization_id as "organizationId", title, description,
-             seo_title as "seoTitle", seo_description as "seoDescription", created_at as "createdAt", updated_at as "updatedAt"
+             seo_title as "seoTitle", seo_description as "seoDescription", created_at as "createdAt", updated_at as "updatedAt",
+             ${storeLocaleColumn(ctx.organization.id)} as "storeLocale"
       from catalog_attributes
       where organization_id = ${ctx.organization.id}::uuid and entity_id = any(${ids}::uuid[])
       order by entity_id, locale`,
     );
-    return groupBy(rows.map(attributesView), (row) => row.entityId);
+    if (rows.length) knowStoreLocale(ctx, rows[0]?.storeLocale);
+    return groupBy(
+      rows.map(({ storeLocale: _locale, ...row }) => attributesView(row)),
+      (row) => row.entityId,
+    );
   },
 });
 

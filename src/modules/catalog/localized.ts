@@ -1,39 +1,21 @@
 // CatalogEntity.title(locale) and description(locale): what a storefront shows, without
 // filtering `attributes` by hand. Batched: read from the response level's `attributes` batch
 // (every locale of every entity of the level in one statement, shared with the `attributes`
-// field when both are selected), plus one settings read per request for the store's default
-// locale, whatever the page size. Graph-only: REST embeds attributes through include=attributes.
+// field when both are selected), which also carries the store's default locale
+// (store-locale.ts): no statement of their own, whatever the page size. Graph-only: REST embeds
+// attributes through include=attributes.
 import type { RequestContext } from '../../context.js';
-import { queryRows } from '../../db/raw.js';
 import { validationFailed } from '../../errors.js';
-import { Prisma } from '../../generated/prisma/client.js';
 import { builder } from '../../graphql/builder.js';
-import { batchLoader, graphOnly } from '../../graphql/loaders.js';
+import { graphOnly } from '../../graphql/loaders.js';
 import { loadIncluded } from './include.js';
-import { DEFAULT_LOCALE, localeSchema, type CatalogCtx } from './shared.js';
+import { localeSchema, type CatalogCtx } from './shared.js';
+import { storeLocale } from './store-locale.js';
 import { CatalogEntityRef } from './types.js';
 import type { AttributesView } from './views.js';
 
 type Ctx = CatalogCtx & Pick<RequestContext, 'loaders'>;
 type Texts = Pick<AttributesView, 'title' | 'description'>;
-
-/** The store's default locale: settings general.locale, else en. One read per request. */
-function defaultLocale(ctx: Ctx): Promise<string> {
-  return batchLoader<string>(
-    ctx,
-    'settings.generalLocale',
-    async (keys) => {
-      // Raw SQL on the pool (db/raw.ts), as the settings read itself: Prisma's per-statement work is most of a read this small.
-      const [row] = await queryRows<{ values: { locale?: unknown } | null }>(
-        ctx.db,
-        Prisma.sql`select "values" from settings where organization_id = ${ctx.organization.id}::uuid and "group" = 'general'`,
-      );
-      const locale = row?.values?.locale;
-      return new Map(keys.map((key) => [key, typeof locale === 'string' ? locale : DEFAULT_LOCALE]));
-    },
-    () => DEFAULT_LOCALE,
-  ).load('org');
-}
 
 /**
  * Title or description of an entity in a locale (default the store's), from the `attributes` batch
@@ -42,7 +24,13 @@ function defaultLocale(ctx: Ctx): Promise<string> {
  */
 function text(ctx: Ctx, entityId: string, requested: string | null | undefined, which: keyof Texts): Promise<string | null> {
   const pick = (locale: string) => loadIncluded<AttributesView[]>(ctx, 'attributes', entityId).then((rows) => rows.find((row) => row.locale === locale)?.[which] ?? null);
-  if (requested === null || requested === undefined) return defaultLocale(ctx).then(pick);
+  if (requested === null || requested === undefined) {
+    // The rows first: their batch also tells the store's locale (store-locale.ts), and an entity
+    // with none has no title in any locale.
+    return loadIncluded<AttributesView[]>(ctx, 'attributes', entityId).then((rows) =>
+      rows.length ? storeLocale(ctx).then((locale) => rows.find((row) => row.locale === locale)?.[which] ?? null) : null,
+    );
+  }
   const parsed = localeSchema.safeParse(requested);
   if (!parsed.success) return Promise.reject(validationFailed([{ field: 'locale', message: parsed.error.issues[0]?.message ?? 'invalid locale' }]));
   return pick(parsed.data);
