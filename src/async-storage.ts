@@ -50,7 +50,7 @@ export class ScopedStorage<T> {
     return this.storage.getStore();
   }
 
-  /** Runs in flight now (tests; metrics). */
+  /** Runs in flight now (test/platform/async-storage.test.ts reads it). */
   get inFlight(): number {
     return this.calls.inFlight;
   }

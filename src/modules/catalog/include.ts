@@ -131,10 +131,7 @@ registerCatalogInclude({
       order by entity_id, locale`,
     );
     if (rows.length) knowStoreLocale(ctx, rows[0]?.storeLocale);
-    return groupBy(
-      rows.map(({ storeLocale: _locale, ...row }) => attributesView(row)),
-      (row) => row.entityId,
-    );
+    return groupBy(rows.map(attributesView), (row) => row.entityId);
   },
 });
 

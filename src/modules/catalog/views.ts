@@ -75,8 +75,9 @@ export function entityPayload(row: CatalogEntity): CatalogEntityPayload {
 
 export type AttributesView = Omit<CatalogAttributes, 'organizationId'>;
 
-export function attributesView(row: CatalogAttributes): AttributesView {
-  const { organizationId: _org, ...view } = row;
+/** `storeLocale`: the column the attributes batch reads beside the rows (store-locale.ts), not part of the view. */
+export function attributesView(row: CatalogAttributes & { storeLocale?: unknown }): AttributesView {
+  const { organizationId: _org, storeLocale: _storeLocale, ...view } = row;
   return view;
 }
 
