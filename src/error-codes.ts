@@ -147,6 +147,11 @@ export const ERROR_CODES = {
     meaning: 'Rate limit exceeded; retry after the `Retry-After` header',
     details: context('When to retry', { required: ['retryAfter'], properties: { retryAfter: { type: 'integer', description: 'Seconds' } } }),
   },
+  REQUEST_HEADER_FIELDS_TOO_LARGE: {
+    status: 431,
+    surface: 'both',
+    meaning: 'The request line and headers together are above the server limit (16 KB: a long query string counts); the connection is closed',
+  },
   CLIENT_CLOSED_REQUEST: { status: 499, surface: 'both', meaning: 'The client hung up before the answer (logged; nobody reads this answer)' },
   INTERNAL_ERROR: { status: 500, surface: 'both', meaning: 'Unexpected error: the message is masked and the error logged with the request id' },
   SERVICE_UNAVAILABLE: {

@@ -3,6 +3,7 @@
 // cutting a request (shutdown() below).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { createServerAdapter } from '@whatwg-node/server';
 import type { HttpApp } from './app.js';
 
@@ -31,6 +32,33 @@ export interface Listening {
   close(graceMs?: number): Promise<void>;
 }
 
+/**
+ * Requests Node's HTTP parser refuses before any handler runs, answered with the error envelope
+ * every other 4xx carries (Node's own answer has no body): a request line and headers above
+ * the 16 KB limit (a long query string) 431, chunk extensions too large 413, headers that did
+ * not arrive in time 408, anything else unreadable 400. Written only when Node would write its
+ * own (the socket is writable and no answer of an earlier request on it has started), then the
+ * connection is closed, as Node does.
+ */
+const PARSER_REFUSALS: Record<string, { status: number; code: string; message: string }> = {
+  HPE_HEADER_OVERFLOW: { status: 431, code: 'REQUEST_HEADER_FIELDS_TOO_LARGE', message: 'Request line and headers above 16 KB: send long filters in fewer or shorter parameters' },
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'Chunk extensions above the limit' },
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, code: 'REQUEST_TIMEOUT', message: 'Request headers not received in time' },
+};
+const UNREADABLE = { status: 400, code: 'BAD_REQUEST', message: 'The request is not valid HTTP' };
+
+function answerClientError(error: Error & { code?: string }, socket: Duplex & { _httpMessage?: { headersSent?: boolean } | null }): void {
+  // Node's default handler (lib/_http_server.js socketOnError) checks the same: an answer in flight on the socket must not be corrupted.
+  if (error.code !== 'ECONNRESET' && socket.writable && !socket._httpMessage?.headersSent) {
+    const refusal = PARSER_REFUSALS[error.code ?? ''] ?? UNREADABLE;
+    const body = JSON.stringify({ error: { code: refusal.code, message: refusal.message } });
+    socket.write(
+      `HTTP/1.1 ${refusal.status} ${http.STATUS_CODES[refusal.status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
+}
+
 export async function listen(app: HttpApp, port: number, host: string): Promise<Listening> {
   let draining = false;
   const adapter = createServerAdapter<{ req: http.IncomingMessage; res: http.ServerResponse }>(async (request, context) => {
@@ -42,6 +70,7 @@ export async function listen(app: HttpApp, port: number, host: string): Promise<
   });
   const server = http.createServer(adapter);
   server.keepAliveTimeout = 65_000;
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());

@@ -27,6 +27,7 @@ const ERROR_STATUSES: Record<number, string> = {
   413: 'Body above the limit',
   422: 'Input refused, with the failing fields in details',
   429: 'Rate limit exceeded; see Retry-After',
+  431: 'The request line and headers are above the server limit; the connection is closed',
   500: 'Unexpected error; the message is masked and the full error logged with the request id',
   503: 'Temporarily unavailable (retry after Retry-After): the database cannot be reached, or the organization could not be resolved under strict resolution',
 };
@@ -77,7 +78,7 @@ function errorResponse(status: number, description = ERROR_STATUSES[status] ?? '
 
 /**
  * The error statuses an operation can answer: every route can be refused by the rate limiter
- * (429), fail unexpectedly (500) or lose its database (503), and name a missing resource or
+ * (429) or for a request line and headers above the server limit (431, http/listen.ts), fail unexpectedly (500) or lose its database (503), and name a missing resource or
  * route (404) or bad input (422); a route needing credentials adds 401/403; a body adds 400
  * (malformed JSON, nested too deep), 408 (body-read timeout) and 413; a list, or a route taking
  * `include`, adds 400 QUERY_TOO_COSTLY; a mutation adds 409.
@@ -85,7 +86,8 @@ function errorResponse(status: number, description = ERROR_STATUSES[status] ?? '
 function errorResponses(op: Pick<RegisteredOperation, 'access' | 'kind' | 'paginated'> & { input?: RegisteredOperation['input'] }, hasBody: boolean): Json {
   // Public routes too: a presented credential that is invalid is 401, and a public route may
   // still refuse (a cart of another customer, a cookie write from an untrusted origin) with 403.
-  const statuses = new Set([401, 403, 404, 422, 429, 500, 503]);
+  // Any request can carry a request line and headers above the server's limit (431).
+  const statuses = new Set([401, 403, 404, 422, 429, 431, 500, 503]);
   if (hasBody) [400, 408, 413].forEach((s) => statuses.add(s));
   if (op.paginated || (op.input && 'include' in op.input.shape)) statuses.add(400);
   if (op.kind === 'mutation') statuses.add(409);

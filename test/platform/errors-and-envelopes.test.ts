@@ -111,6 +111,17 @@ describe('error envelopes', () => {
     expect(ok.status).toBe(200);
   });
 
+  it('431 REQUEST_HEADER_FIELDS_TOO_LARGE with the envelope for a request line above 16 KB, and the server keeps serving', async () => {
+    // Refused by Node's HTTP parser before any handler runs (http/listen.ts answers it).
+    const long = await t.request(`/api/audit?event=${'a'.repeat(20_000)}`, { apiKey: adminKey });
+    expect(long.status, long.text).toBe(431);
+    expect(long.body.error.code).toBe('REQUEST_HEADER_FIELDS_TOO_LARGE');
+    expect(typeof long.body.error.message).toBe('string');
+    expect(long.headers.get('content-type')).toContain('application/json');
+    const next = await t.request('/api/settings/general', { apiKey: adminKey });
+    expect(next.status).toBe(200);
+  });
+
   it('422 VALIDATION_FAILED with the failing fields in details', async () => {
     const res = await t.request('/api/settings/policies', { method: 'PATCH', apiKey: adminKey, body: { refundDailyCap: 'lots', refundUndoWindowMinutes: -1 } });
     expect(res.status).toBe(422);

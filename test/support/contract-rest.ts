@@ -152,8 +152,8 @@ export function restContract(loadDocument: () => Promise<Json>, options: { count
         if (UNDOCUMENTED.some((u) => u.pattern.test(pathname) && (!u.method || u.method === answer.method.toUpperCase()))) return;
         // Not a documented operation: the document promises 404 with the error body; the edge's
         // checks that run before routing (NUL characters 422, body limit 413, rate limit 429,
-        // malformed body 400) answer the same error body first.
-        if (![400, 404, 413, 422, 429].includes(answer.status))
+        // malformed body 400, request line and headers above the limit 431) answer the same error body first.
+        if (![400, 404, 413, 422, 429, 431].includes(answer.status))
           fail(answer, 'no such operation in /api/doc', `an undocumented path or method must answer 404 (or an edge 4xx), got ${answer.status}`);
         const validate = validator(ajv, '/components/schemas/ErrorResponse');
         if (!validate(answer.body)) fail(answer, 'undocumented route: ErrorResponse', describeErrors(validate.errors));

@@ -5651,10 +5651,11 @@ export interface components {
                  * @description TWO_FACTOR_REQUIRED (403): This role must sign in with two factors; only enrolment is open to this session
                  *     REQUEST_TIMEOUT (408): The request body did not arrive within the body-read timeout; the connection is closed
                  *     PAYLOAD_TOO_LARGE (413): The body (or an uploaded file) is above the limit
+                 *     REQUEST_HEADER_FIELDS_TOO_LARGE (431): The request line and headers together are above the server limit (16 KB: a long query string counts); the connection is closed
                  *     INTERNAL_ERROR (500): Unexpected error: the message is masked and the error logged with the request id
                  * @enum {string}
                  */
-                code: "TWO_FACTOR_REQUIRED" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "INTERNAL_ERROR";
+                code: "TWO_FACTOR_REQUIRED" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "REQUEST_HEADER_FIELDS_TOO_LARGE" | "INTERNAL_ERROR";
                 /** @description For people; may change */
                 message: string;
             } | {
@@ -9189,6 +9190,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -9285,6 +9295,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9437,6 +9456,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -9579,6 +9607,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -9703,6 +9740,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9841,6 +9887,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -9961,6 +10016,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -10054,6 +10118,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10212,6 +10285,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -10305,6 +10387,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10429,6 +10520,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -10522,6 +10622,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10644,6 +10753,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10794,6 +10912,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -10891,6 +11018,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11028,6 +11164,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -11152,6 +11297,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11514,6 +11668,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error (INTERNAL_ERROR) */
             500: {
                 headers: {
@@ -11654,6 +11817,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -11750,6 +11922,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11914,6 +12095,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -12013,6 +12203,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12153,6 +12352,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12315,6 +12523,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -12417,6 +12634,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12537,6 +12763,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12691,6 +12926,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -12788,6 +13032,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12944,6 +13197,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -13059,6 +13321,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13214,6 +13485,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -13311,6 +13591,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13465,6 +13754,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -13590,6 +13888,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13756,6 +14063,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -13871,6 +14187,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -13969,6 +14294,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14134,6 +14468,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -14266,6 +14609,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -14364,6 +14716,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14518,6 +14879,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -14651,6 +15021,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -14750,6 +15129,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14890,6 +15278,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -14989,6 +15386,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15129,6 +15535,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15282,6 +15697,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -15422,6 +15846,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -15554,6 +15987,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -15653,6 +16095,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15795,6 +16246,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15946,6 +16406,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -16071,6 +16540,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16228,6 +16706,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16397,6 +16884,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -16550,6 +17046,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16731,6 +17236,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -16860,6 +17374,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -16979,6 +17502,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17118,6 +17650,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17266,6 +17807,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -17399,6 +17949,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17544,6 +18103,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -17641,6 +18209,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17798,6 +18375,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18008,6 +18594,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -18130,6 +18725,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -18226,6 +18830,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18374,6 +18987,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -18470,6 +19092,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18620,6 +19251,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -18742,6 +19382,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18898,6 +19547,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -19042,6 +19700,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -19157,6 +19824,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19354,6 +20030,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -19449,6 +20134,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19553,6 +20247,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19752,6 +20455,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -19885,6 +20597,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20030,6 +20751,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -20149,6 +20879,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20303,6 +21042,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -20399,6 +21147,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20546,6 +21303,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -20685,6 +21451,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -20805,6 +21580,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21075,6 +21859,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -21171,6 +21964,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21296,6 +22098,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21442,6 +22253,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -21561,6 +22381,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21725,6 +22554,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -21877,6 +22715,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -21990,6 +22837,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22144,6 +23000,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -22239,6 +23104,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22360,6 +23234,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -22453,6 +23336,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22609,6 +23501,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -22706,6 +23607,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22835,6 +23745,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -22938,6 +23857,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -23034,6 +23962,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23171,6 +24108,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -23267,6 +24213,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23429,6 +24384,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -23532,6 +24496,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -23625,6 +24598,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23769,6 +24751,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -23862,6 +24853,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23974,6 +24974,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error (INTERNAL_ERROR) */
             500: {
                 headers: {
@@ -24079,6 +25088,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -24169,6 +25187,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24329,6 +25356,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -24427,6 +25463,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24575,6 +25620,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -24699,6 +25753,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24838,6 +25901,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -24946,6 +26018,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25092,6 +26173,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -25188,6 +26278,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25374,6 +26473,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -25500,6 +26608,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25640,6 +26757,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -25736,6 +26862,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25890,6 +27025,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -25991,6 +27135,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error (INTERNAL_ERROR) */
             500: {
                 headers: {
@@ -26085,6 +27238,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26224,6 +27386,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -26320,6 +27491,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26468,6 +27648,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -26567,6 +27756,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26712,6 +27910,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -26850,6 +28057,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -26944,6 +28160,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27047,6 +28272,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27202,6 +28436,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -27335,6 +28578,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -27461,6 +28713,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27623,6 +28884,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -27763,6 +29033,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -27859,6 +29138,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27998,6 +29286,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -28127,6 +29424,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -28220,6 +29526,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28368,6 +29683,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -28461,6 +29785,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded (TOO_MANY_REQUESTS); see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28598,6 +29931,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error (INTERNAL_ERROR) */
             500: {
                 headers: {
@@ -28727,6 +30069,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error (INTERNAL_ERROR) */
             500: {
                 headers: {
@@ -28846,6 +30197,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -29019,6 +30379,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -29171,6 +30540,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -29292,6 +30670,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -29449,6 +30836,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -29546,6 +30942,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -29691,6 +31096,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -29794,6 +31208,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -29915,6 +31338,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -30089,6 +31521,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -30185,6 +31626,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -30362,6 +31812,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -30487,6 +31946,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -30633,6 +32101,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -30800,6 +32277,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -30896,6 +32382,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -31042,6 +32537,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -31174,6 +32678,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -31320,6 +32833,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -31457,6 +32979,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -31615,6 +33146,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -31752,6 +33292,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -31898,6 +33447,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -32028,6 +33586,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -32130,6 +33697,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -32248,6 +33824,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -32346,6 +33931,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -32493,6 +34087,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -32586,6 +34189,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -32726,6 +34338,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -32819,6 +34440,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -32959,6 +34589,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -33052,6 +34691,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -33192,6 +34840,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -33285,6 +34942,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -33425,6 +35091,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -33518,6 +35193,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -33658,6 +35342,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -33754,6 +35447,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -34063,6 +35765,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -34159,6 +35870,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -34264,6 +35984,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -34576,6 +36305,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -34669,6 +36407,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -34818,6 +36565,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -34914,6 +36670,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -35019,6 +36784,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -35171,6 +36945,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -35271,6 +37054,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -35364,6 +37156,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -35515,6 +37316,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -35613,6 +37423,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -35767,6 +37586,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -35865,6 +37693,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -36021,6 +37858,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -36119,6 +37965,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -36278,6 +38133,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -36371,6 +38235,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -36491,6 +38364,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -36637,6 +38519,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -36734,6 +38625,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -36865,6 +38765,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Unexpected error; the message is masked and the full error logged with the request id. Codes: `INTERNAL_ERROR` */
             500: {
                 headers: {
@@ -36960,6 +38869,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -37082,6 +39000,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -37213,6 +39140,15 @@ export interface operations {
             };
             /** @description Rate limit exceeded; see Retry-After. Codes: `TOO_MANY_REQUESTS` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are above the server limit; the connection is closed. Codes: `REQUEST_HEADER_FIELDS_TOO_LARGE` */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
