@@ -198,6 +198,20 @@ describe('catalog relations resolve when selected', () => {
   });
 
   it('refuses a bad currency on a nested price with the field in extensions.details', async () => {
+    // Valid arguments are remembered by value (pricing/graph.ts checkedArgs): answering them first
+    // must not let a near miss through, nor a quantity out of range.
+    const valid = await t.graphql(
+      `query($type: String) { catalogEntities(type: $type, limit: 1) { data { price(currency: "USD", quantity: 1) { unitAmount } } } }`,
+      { type },
+      { apiKey: storefront },
+    );
+    expect(valid.body.errors).toBeUndefined();
+    const zero = await t.graphql(
+      `query($type: String) { catalogEntities(type: $type, limit: 1) { data { price(currency: "USD", quantity: 0) { unitAmount } } } }`,
+      { type },
+      { apiKey: storefront },
+    );
+    expect(zero.body.errors?.[0]?.extensions?.details).toEqual([expect.objectContaining({ field: 'quantity' })]);
     const res = await t.graphql(
       `query($type: String) { catalogEntities(type: $type, limit: 1) { data { price(currency: "usd") { unitAmount } } } }`,
       { type },

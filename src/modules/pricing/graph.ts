@@ -19,10 +19,30 @@ interface PriceArgs {
   quantity?: number | null;
 }
 
-function checkedArgs(args: PriceArgs): { currency: string; groups: string[]; quantity: number } {
+interface CheckedArgs {
+  currency: string;
+  groups: readonly string[];
+  quantity: number;
+  /** The request's batch of resolved prices these arguments go to. */
+  batchKey: string;
+}
+
+/**
+ * Arguments already found valid, by their exact values (JSON: no two inputs share a key): a
+ * storefront card asks for `price(currency:)` on every variant of a page with the same
+ * arguments, and each ask validated them again (zod, a Set, a sort). Only valid ones are kept,
+ * at most MAX_VALID_ARGS (then it starts over), so junk input cannot grow it.
+ */
+const validArgs = new Map<string, CheckedArgs>();
+const MAX_VALID_ARGS = 1_000;
+
+function checkedArgs(args: PriceArgs): CheckedArgs {
+  const memo = JSON.stringify([args.currency, args.quantity ?? null, args.customerGroupIds ?? null]);
+  const known = validArgs.get(memo);
+  if (known) return known;
   const details: Array<{ field: string; message: string }> = [];
   const currency = currencySchema.safeParse(args.currency);
-  // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
+  // biome-ignore lint/style/noNonNullAssertion: a failed parse has at least one issue
   if (!currency.success) details.push({ field: 'currency', message: currency.error.issues[0]!.message });
   const groups = [...new Set(args.customerGroupIds ?? [])].sort();
   groups.forEach((group, index) => {
@@ -31,7 +51,15 @@ function checkedArgs(args: PriceArgs): { currency: string; groups: string[]; qua
   const quantity = args.quantity ?? 1;
   if (!Number.isInteger(quantity) || quantity < 1 || quantity > 1_000_000) details.push({ field: 'quantity', message: 'must be a whole number from 1 to 1000000' });
   if (details.length) throw validationFailed(details, 'Input validation failed');
-  return { currency: args.currency, groups, quantity };
+  const checked: CheckedArgs = Object.freeze({
+    currency: args.currency,
+    groups: Object.freeze(groups),
+    quantity,
+    batchKey: `pricing.resolved.${args.currency}.${quantity}.${groups.join(',')}`,
+  });
+  if (validArgs.size >= MAX_VALID_ARGS) validArgs.clear();
+  validArgs.set(memo, checked);
+  return checked;
 }
 
 /**
@@ -40,17 +68,17 @@ function checkedArgs(args: PriceArgs): { currency: string; groups: string[]; qua
  * customer groups there is nothing to wait for before the batch (one promise per variant fewer).
  */
 function loadResolved(ctx: RequestContext, entityId: string, variantId: string | null, args: PriceArgs): Promise<ResolvedPrice | null> {
-  let checked: ReturnType<typeof checkedArgs>;
+  let checked: CheckedArgs;
   try {
     checked = checkedArgs(args);
   } catch (error) {
     return Promise.reject(error);
   }
-  const { currency, groups, quantity } = checked;
+  const { currency, groups, quantity, batchKey } = checked;
   const load = () =>
     batchLoader<ResolvedPrice | null>(
       ctx,
-      `pricing.resolved.${currency}.${quantity}.${groups.join(',')}`,
+      batchKey,
       async (keys) => {
         const queries = keys.map((key) => {
           const [entity, variant] = key.split('/');

@@ -46,11 +46,11 @@ export interface ResolvedPrice {
   totalAmount: bigint;
 }
 
-function inWindow(modifier: PriceModifier, at: Date): boolean {
+function inWindow(modifier: ModifierInput, at: Date): boolean {
   return (!modifier.validFrom || modifier.validFrom <= at) && (!modifier.validUntil || modifier.validUntil > at);
 }
 
-function unitAfter(base: bigint, modifier: PriceModifier): bigint {
+function unitAfter(base: bigint, modifier: ModifierInput): bigint {
   return modifier.type === 'percentage' ? discounted(base, percentOf(base, modifier.value)) : discounted(base, modifier.value);
 }
 
@@ -89,15 +89,14 @@ export function priceInputsSql(org: string, on: { currency: Prisma.Sql; groups: 
       and (m.customer_group_id is null or m.customer_group_id = any(${on.groups}))
       and (m.valid_from is null or m.valid_from <= ${at}) and (m.valid_until is null or m.valid_until > ${at})`;
   return Prisma.sql`
-      (select coalesce(json_agg(json_build_object('id', p.id, 'organizationId', p.organization_id, 'entityId', p.entity_id, 'variantId', p.variant_id,
-          'currency', p.currency, 'amount', p.amount::text, 'customerGroupId', p.customer_group_id, 'scopeKey', p.scope_key,
-          'createdAt', p.created_at, 'updatedAt', p.updated_at)), '[]'::json)
+      (select coalesce(json_agg(json_build_object('id', p.id, 'entityId', p.entity_id, 'variantId', p.variant_id,
+          'amount', p.amount::text, 'customerGroupId', p.customer_group_id)), '[]'::json)
         from prices p
         where p.organization_id = ${org}::uuid and p.currency = ${on.currency} and p.entity_id = any(${on.entityIds})
           and (p.customer_group_id is null or p.customer_group_id = any(${on.groups}))) as prices,
-      (select coalesce(json_agg(json_build_object('id', m.id, 'organizationId', m.organization_id, 'name', m.name, 'type', m.type, 'value', m.value::text,
-          'currency', m.currency, 'entityId', m.entity_id, 'categoryId', m.category_id, 'customerGroupId', m.customer_group_id, 'minQuantity', m.min_quantity,
-          'validFrom', m.valid_from, 'validUntil', m.valid_until, 'isActive', m.is_active, 'createdAt', m.created_at, 'updatedAt', m.updated_at)), '[]'::json)
+      (select coalesce(json_agg(json_build_object('id', m.id, 'type', m.type, 'value', m.value::text,
+          'entityId', m.entity_id, 'categoryId', m.category_id, 'minQuantity', m.min_quantity,
+          'validFrom', m.valid_from, 'validUntil', m.valid_until)), '[]'::json)
         from price_modifiers m where ${modifierFilter}) as modifiers,
       (select coalesce(json_agg(json_build_object('entityId', ec.entity_id, 'categoryId', ec.category_id)), '[]'::json)
         from catalog_entity_categories ec
@@ -107,7 +106,15 @@ export function priceInputsSql(org: string, on: { currency: Prisma.Sql; groups: 
 
 /** The best price of each query from what priceInputsSql read (see the header for the rules). */
 export function pricesFrom(row: PriceInputsRow, currency: string, queries: readonly PriceQuery[], at: Date): Array<ResolvedPrice | null> {
-  const prices = row.prices.map(priceFromJson);
+  // Each entity's prices in the order they came: a storefront page asks for every variant of 20
+  // entities, and filtering the whole list per variant was quadratic in the page.
+  const pricesOf = new Map<string, PriceInput[]>();
+  for (const json of row.prices) {
+    const price = priceFromJson(json);
+    const list = pricesOf.get(price.entityId);
+    if (list) list.push(price);
+    else pricesOf.set(price.entityId, [price]);
+  }
   const modifiers = row.modifiers.map(modifierFromJson);
   const categoriesOf = new Map<string, Set<string>>();
   for (const m of row.memberships) {
@@ -119,15 +126,15 @@ export function pricesFrom(row: PriceInputsRow, currency: string, queries: reado
   return queries.map((query) => {
     const quantity = query.quantity ?? 1;
     const variantId = query.variantId ?? null;
-    const ofEntity = prices.filter((p) => p.entityId === query.entityId);
+    const ofEntity = pricesOf.get(query.entityId) ?? [];
     const own = variantId ? ofEntity.filter((p) => p.variantId === variantId) : [];
     const candidates = own.length ? own : ofEntity.filter((p) => p.variantId === null);
     if (!candidates.length) return null;
-    // biome-ignore lint/style/noNonNullAssertion: predates the rule (issue 31), not reviewed yet: justify here or remove it when touching this line
-    const base = candidates.reduce<Price>((best, p) => (p.amount < best.amount || (p.amount === best.amount && p.customerGroupId === null) ? p : best), candidates[0]!);
+    // biome-ignore lint/style/noNonNullAssertion: candidates is not empty (checked above)
+    const base = candidates.reduce<PriceInput>((best, p) => (p.amount < best.amount || (p.amount === best.amount && p.customerGroupId === null) ? p : best), candidates[0]!);
 
     let unit = base.amount;
-    let applied: PriceModifier | null = null;
+    let applied: ModifierInput | null = null;
     for (const modifier of modifiers) {
       if (modifier.entityId && modifier.entityId !== query.entityId) continue;
       if (modifier.categoryId && !categoriesOf.get(query.entityId)?.has(modifier.categoryId)) continue;
@@ -160,28 +167,32 @@ export async function resolvePrice(ctx: ServiceContext, query: PriceQuery & Pric
   return resolved ?? null;
 }
 
-type PriceJson = Omit<Price, 'amount' | 'createdAt' | 'updatedAt'> & { amount: string; createdAt: string; updatedAt: string };
-type ModifierJson = Omit<PriceModifier, 'value' | 'validFrom' | 'validUntil' | 'createdAt' | 'updatedAt'> & {
-  value: string;
-  validFrom: string | null;
-  validUntil: string | null;
-  createdAt: string;
-  updatedAt: string;
-};
+/**
+ * What resolving reads of a price and of a modifier, and nothing else: the statement builds these
+ * objects as JSON for every price of a page's entities (a storefront card: ~140), so columns
+ * nobody reads (timestamps, names, organization) are neither built, sent, parsed nor turned
+ * into Dates. The currency, the groups and whether a modifier is active are the statement's filter.
+ */
+type PriceInput = Pick<Price, 'id' | 'entityId' | 'variantId' | 'amount' | 'customerGroupId'>;
+type ModifierInput = Pick<PriceModifier, 'id' | 'type' | 'value' | 'entityId' | 'categoryId' | 'minQuantity' | 'validFrom' | 'validUntil'>;
+type PriceJson = Omit<PriceInput, 'amount'> & { amount: string };
+type ModifierJson = Omit<ModifierInput, 'value' | 'validFrom' | 'validUntil'> & { value: string; validFrom: string | null; validUntil: string | null };
 
 const dateOrNull = (v: string | null) => (v === null ? null : new Date(v));
 
-function priceFromJson(p: PriceJson): Price {
-  return { ...p, amount: BigInt(p.amount), createdAt: new Date(p.createdAt), updatedAt: new Date(p.updatedAt) };
+function priceFromJson(p: PriceJson): PriceInput {
+  return { id: p.id, entityId: p.entityId, variantId: p.variantId, amount: BigInt(p.amount), customerGroupId: p.customerGroupId };
 }
 
-function modifierFromJson(m: ModifierJson): PriceModifier {
+function modifierFromJson(m: ModifierJson): ModifierInput {
   return {
-    ...m,
+    id: m.id,
+    type: m.type,
     value: BigInt(m.value),
+    entityId: m.entityId,
+    categoryId: m.categoryId,
+    minQuantity: m.minQuantity,
     validFrom: dateOrNull(m.validFrom),
     validUntil: dateOrNull(m.validUntil),
-    createdAt: new Date(m.createdAt),
-    updatedAt: new Date(m.updatedAt),
   };
 }
