@@ -25,7 +25,7 @@ interface ErrorCodeInfo {
 const ErrorCodeInfoRef = builder.objectRef<ErrorCodeInfo>('ErrorCodeInfo').implement({
   description: 'One entry of the error catalogue',
   fields: (t) => ({
-    code: t.field({ type: ErrorCodeEnum, resolve: (info) => info.code }),
+    code: t.expose('code', { type: ErrorCodeEnum }),
     status: t.exposeInt('status', { description: 'HTTP status over REST (and `extensions.restStatus` over GraphQL)' }),
     meaning: t.exposeString('meaning', { description: 'What the code means, for people (stable per code)' }),
     graphqlOnly: t.exposeBoolean('graphqlOnly', { description: 'Raised by the GraphQL transport only (parse, validation, persisted queries)' }),

@@ -451,7 +451,7 @@ export const PaginationRef = builder.objectRef<Pagination>('Pagination').impleme
 
 export const PageMetaRef = builder.objectRef<{ pagination: Pagination }>('PageMeta').implement({
   description: 'Metadata of a list page.',
-  fields: (t) => ({ pagination: t.field({ type: PaginationRef, description: 'Position of this page in the list', resolve: (meta) => meta.pagination }) }),
+  fields: (t) => ({ pagination: t.expose('pagination', { type: PaginationRef, description: 'Position of this page in the list' }) }),
 });
 
 export const PageInfoRef = builder.objectRef<PageInfo>('PageInfo').implement({
@@ -485,7 +485,7 @@ export function pageOf<T>(name: string, item: unknown) {
     description: `A page of ${name} items: \`data\` and \`meta\` (offset pagination, as REST has them), and the Relay connection fields \`edges\`, \`pageInfo\` and \`totalCount\`.`,
     fields: (t) => ({
       data: t.field({ type: [item as never], description: 'The items of this page, in list order', resolve: (page) => page.data as never }),
-      meta: t.field({ type: PageMetaRef, description: 'Pagination metadata', resolve: (page) => page.meta }),
+      meta: t.expose('meta', { type: PageMetaRef, description: 'Pagination metadata' }),
       edges: t.field({
         type: [edge],
         description: 'The items of this page with their cursors (Relay connection)',

@@ -26,7 +26,7 @@ const ReportInfoRef = builder.objectRef<ReturnType<typeof reportList>[number]>('
     title: t.exposeString('title'),
     description: t.exposeString('description'),
     parameters: t.exposeStringList('parameters'),
-    columns: t.field({ type: [ColumnRef], resolve: (r) => r.columns }),
+    columns: t.expose('columns', { type: [ColumnRef] }),
   }),
 });
 
@@ -34,11 +34,11 @@ const ReportMetaRef = builder.objectRef<ReportResult['meta']>('ReportMeta').impl
   fields: (t) => ({
     report: t.exposeString('report'),
     title: t.exposeString('title'),
-    parameters: t.field({ type: 'JSONObject', description: 'The days the report covers (date, or from and to)', resolve: (m) => m.parameters }),
+    parameters: t.expose('parameters', { type: 'JSONObject', description: 'The days the report covers (date, or from and to)' }),
     timezone: t.exposeString('timezone'),
     currency: t.exposeString('currency', { nullable: true, description: 'settings general.currency; amounts are minor units of it' }),
-    columns: t.field({ type: [ColumnRef], resolve: (m) => m.columns }),
-    totals: t.field({ type: 'JSONObject', nullable: true, resolve: (m) => m.totals }),
+    columns: t.expose('columns', { type: [ColumnRef] }),
+    totals: t.expose('totals', { type: 'JSONObject', nullable: true }),
     generatedAt: t.exposeString('generatedAt'),
   }),
 });
@@ -46,7 +46,7 @@ const ReportMetaRef = builder.objectRef<ReportResult['meta']>('ReportMeta').impl
 const ReportResultRef = builder.objectRef<ReportResult>('ReportResult').implement({
   fields: (t) => ({
     data: t.field({ type: ['JSONObject'], resolve: (r) => r.data as never }),
-    meta: t.field({ type: ReportMetaRef, resolve: (r) => r.meta }),
+    meta: t.expose('meta', { type: ReportMetaRef }),
   }),
 });
 

@@ -30,9 +30,9 @@ const ModelMetaRef = builder.objectRef<ModelMeta>('AnalyticsModelMeta').implemen
   fields: (t) => ({
     name: t.exposeString('name'),
     title: t.exposeString('title'),
-    measures: t.field({ type: [MemberMetaRef], resolve: (m) => m.measures }),
-    dimensions: t.field({ type: [MemberMetaRef], resolve: (m) => m.dimensions }),
-    segments: t.field({ type: [SegmentMetaRef], resolve: (m) => m.segments }),
+    measures: t.expose('measures', { type: [MemberMetaRef] }),
+    dimensions: t.expose('dimensions', { type: [MemberMetaRef] }),
+    segments: t.expose('segments', { type: [SegmentMetaRef] }),
     joins: t.exposeStringList('joins', { description: 'Models whose dimensions may be mixed into queries of this model' }),
   }),
 });
@@ -48,7 +48,7 @@ const ResultRef = builder.objectRef<AnalyticsResult>('AnalyticsQueryResult').imp
   description: 'Rows keyed by member name (time buckets as Model.member.granularity), and what was run.',
   fields: (t) => ({
     data: t.field({ type: ['JSONObject'], resolve: (r) => r.data as never }),
-    meta: t.field({ type: ResultMetaRef, resolve: (r) => r.meta }),
+    meta: t.expose('meta', { type: ResultMetaRef }),
   }),
 });
 

@@ -20,15 +20,15 @@ const SCOPE_DESCRIPTION =
 const ApiKeyRef = builder.objectRef<ApiKeyView>('ApiKey').implement({
   description: 'An API key of the organization, without its secret (only its hash is stored).',
   fields: (t) => ({
-    id: t.field({ type: 'UUID', resolve: (k) => k.id }),
+    id: t.expose('id', { type: 'UUID' }),
     name: t.exposeString('name', { nullable: true, description: 'The label given when the key was minted' }),
     scope: t.exposeString('scope', { description: SCOPE_DESCRIPTION }),
     start: t.exposeString('start', { nullable: true, description: "The key's first characters (its scope prefix and a few more), to recognise it; never the whole key" }),
-    status: t.field({ type: ApiKeyStatusEnum, description: 'Whether the key is accepted now: active, revoked or expired', resolve: (k) => k.status }),
-    userId: t.field({ type: 'UUID', description: 'The user the key acts for (whoever minted it from the dashboard; the service account for CLI keys)', resolve: (k) => k.userId }),
-    expiresAt: t.field({ type: 'DateTime', nullable: true, description: 'Null: the key does not expire', resolve: (k) => k.expiresAt }),
-    lastUsedAt: t.field({ type: 'DateTime', nullable: true, description: 'The last request made with the key (recorded at most once a minute)', resolve: (k) => k.lastUsedAt }),
-    createdAt: t.field({ type: 'DateTime', resolve: (k) => k.createdAt }),
+    status: t.expose('status', { type: ApiKeyStatusEnum, description: 'Whether the key is accepted now: active, revoked or expired' }),
+    userId: t.expose('userId', { type: 'UUID', description: 'The user the key acts for (whoever minted it from the dashboard; the service account for CLI keys)' }),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true, description: 'Null: the key does not expire' }),
+    lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true, description: 'The last request made with the key (recorded at most once a minute)' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
 
@@ -36,7 +36,7 @@ const ApiKeyCreatedRef = builder.objectRef<CreatedKey>('ApiKeyCreated').implemen
   description: 'A newly minted API key with the key itself: store it now, it is never shown again.',
   fields: (t) => ({
     key: t.exposeString('key', { description: 'The key, sent as the x-api-key header. Shown only in this answer.' }),
-    apiKey: t.field({ type: ApiKeyRef, description: 'The key as apiKeys lists it', resolve: (c) => c.apiKey }),
+    apiKey: t.expose('apiKey', { type: ApiKeyRef, description: 'The key as apiKeys lists it' }),
   }),
 });
 

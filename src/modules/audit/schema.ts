@@ -15,7 +15,7 @@ export const AuditEntryRef = builder.objectRef<AuditEntryView>('AuditEntry').imp
     'One privileged write: who did it (actor), what (event, entity), the state before and after where it makes sense, and ' +
     'the request. Written in the same transaction as the write.',
   fields: (t) => ({
-    id: t.field({ type: 'UUID', resolve: (e) => e.id }),
+    id: t.expose('id', { type: 'UUID' }),
     event: t.exposeString('event', { description: 'Dotted, e.g. settings.update, pricing.create, orders.statusChange' }),
     entityType: t.exposeString('entityType', { description: 'e.g. settings, price, promotion, catalog_entity, inventory' }),
     entityId: t.exposeString('entityId', {
@@ -25,10 +25,10 @@ export const AuditEntryRef = builder.objectRef<AuditEntryView>('AuditEntry').imp
     actorId: t.exposeString('actorId', { nullable: true, description: 'User id (for an API key, the user it was minted for); null for the system' }),
     actorType: t.field({ type: ActorKindEnum, resolve: (a) => a.actorType as never }),
     apiKeyId: t.exposeString('apiKeyId', { nullable: true }),
-    before: t.field({ type: 'JSON', nullable: true, resolve: (e) => e.before }),
-    after: t.field({ type: 'JSON', nullable: true, resolve: (e) => e.after }),
+    before: t.expose('before', { type: 'JSON', nullable: true }),
+    after: t.expose('after', { type: 'JSON', nullable: true }),
     requestId: t.exposeString('requestId', { nullable: true }),
-    createdAt: t.field({ type: 'DateTime', resolve: (e) => e.createdAt }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
 

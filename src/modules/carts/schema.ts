@@ -13,35 +13,34 @@ const CartStatusEnum = defineEnum('CartStatus', ['open', 'converted'] as const, 
 
 export const CartItemRef = builder.objectRef<CartItemView>('CartItem').implement({
   fields: (t) => ({
-    itemId: t.field({ type: 'UUID', resolve: (i) => i.itemId }),
-    entityId: t.field({ type: 'UUID', resolve: (i) => i.entityId }),
-    variantId: t.field({ type: 'UUID', nullable: true, resolve: (i) => i.variantId }),
+    itemId: t.expose('itemId', { type: 'UUID' }),
+    entityId: t.expose('entityId', { type: 'UUID' }),
+    variantId: t.expose('variantId', { type: 'UUID', nullable: true }),
     quantity: t.exposeInt('quantity'),
-    unitPriceSnapshot: t.field({ type: 'MinorUnits', description: 'The resolved price when the item was added (checkout re-prices)', resolve: (i) => i.unitPriceSnapshot }),
-    lineTotalSnapshot: t.field({ type: 'MinorUnits', resolve: (i) => i.lineTotalSnapshot }),
-    giftCardRecipient: t.field({ type: GiftCardRecipientRef, nullable: true, description: 'Who receives the gift cards of a gift-card line', resolve: (i) => i.giftCardRecipient }),
-    createdAt: t.field({ type: 'DateTime', resolve: (i) => i.createdAt }),
-    updatedAt: t.field({ type: 'DateTime', resolve: (i) => i.updatedAt }),
+    unitPriceSnapshot: t.expose('unitPriceSnapshot', { type: 'MinorUnits', description: 'The resolved price when the item was added (checkout re-prices)' }),
+    lineTotalSnapshot: t.expose('lineTotalSnapshot', { type: 'MinorUnits' }),
+    giftCardRecipient: t.expose('giftCardRecipient', { type: GiftCardRecipientRef, nullable: true, description: 'Who receives the gift cards of a gift-card line' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
 
 export const CartRef = builder.objectRef<CartView>('Cart').implement({
   description: `A shopping cart. A guest cart (no customer) is reachable only with the cartToken returned at its creation, sent as the ${CART_TOKEN_HEADER} header.`,
   fields: (t) => ({
-    id: t.field({ type: 'UUID', resolve: (c) => c.id }),
+    id: t.expose('id', { type: 'UUID' }),
     currency: t.exposeString('currency'),
-    customerId: t.field({
+    customerId: t.expose('customerId', {
       type: 'UUID',
       nullable: true,
       description: "The customer (their account's user id, as Customer.id); null for a guest cart",
-      resolve: (c) => c.customerId,
     }),
     status: t.field({ type: CartStatusEnum, resolve: (c) => c.status as never }),
-    items: t.field({ type: [CartItemRef], resolve: (c) => c.items }),
-    subtotalSnapshot: t.field({ type: 'MinorUnits', resolve: (c) => c.subtotalSnapshot }),
+    items: t.expose('items', { type: [CartItemRef] }),
+    subtotalSnapshot: t.expose('subtotalSnapshot', { type: 'MinorUnits' }),
     cartToken: t.exposeString('cartToken', { nullable: true, description: `Only in the answer that created a guest cart: keep it and send it as ${CART_TOKEN_HEADER}` }),
-    createdAt: t.field({ type: 'DateTime', resolve: (c) => c.createdAt }),
-    updatedAt: t.field({ type: 'DateTime', resolve: (c) => c.updatedAt }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
 

@@ -44,53 +44,53 @@ export const CatalogCustomFieldStatusEnum = defineEnum(
 export const CatalogAttributesRef = builder.objectRef<AttributesView>('CatalogAttributes').implement({
   description: 'Localized texts of an entity for one locale.',
   fields: (t) => ({
-    entityId: t.field({ type: 'UUID', resolve: (a) => a.entityId }),
+    entityId: t.expose('entityId', { type: 'UUID' }),
     locale: t.exposeString('locale', { description: 'BCP 47 locale, e.g. en or de-DE' }),
     title: t.exposeString('title', { nullable: true }),
     description: t.exposeString('description', { nullable: true }),
     seoTitle: t.exposeString('seoTitle', { nullable: true }),
     seoDescription: t.exposeString('seoDescription', { nullable: true }),
-    createdAt: t.field({ type: 'DateTime', resolve: (a) => a.createdAt }),
-    updatedAt: t.field({ type: 'DateTime', resolve: (a) => a.updatedAt }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
 
 export const CatalogCategoryRef = builder.objectRef<CategoryView>('CatalogCategory').implement({
   description: 'A node of the category tree.',
   fields: (t) => ({
-    id: t.field({ type: 'UUID', resolve: (c) => c.id }),
+    id: t.expose('id', { type: 'UUID' }),
     name: t.exposeString('name'),
     slug: t.exposeString('slug', { description: 'Unique per organization' }),
     description: t.exposeString('description', { nullable: true }),
-    parentId: t.field({ type: 'UUID', nullable: true, description: 'Parent category; null for a root', resolve: (c) => c.parentId }),
+    parentId: t.expose('parentId', { type: 'UUID', nullable: true, description: 'Parent category; null for a root' }),
     sortOrder: t.exposeInt('sortOrder', { description: 'Ascending order among siblings' }),
-    metadata: t.field({ type: 'JSONObject', resolve: (c) => c.metadata }),
-    createdAt: t.field({ type: 'DateTime', resolve: (c) => c.createdAt }),
-    updatedAt: t.field({ type: 'DateTime', resolve: (c) => c.updatedAt }),
+    metadata: t.expose('metadata', { type: 'JSONObject' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
 
 export const CatalogBrandRef = builder.objectRef<BrandView>('CatalogBrand').implement({
   description: 'A brand entities can belong to.',
   fields: (t) => ({
-    id: t.field({ type: 'UUID', resolve: (b) => b.id }),
+    id: t.expose('id', { type: 'UUID' }),
     name: t.exposeString('name'),
     slug: t.exposeString('slug', { description: 'Unique per organization' }),
     description: t.exposeString('description', { nullable: true }),
     logoUrl: t.exposeString('logoUrl', { nullable: true }),
     websiteUrl: t.exposeString('websiteUrl', { nullable: true }),
     sortOrder: t.exposeInt('sortOrder'),
-    metadata: t.field({ type: 'JSONObject', resolve: (b) => b.metadata }),
-    createdAt: t.field({ type: 'DateTime', resolve: (b) => b.createdAt }),
-    updatedAt: t.field({ type: 'DateTime', resolve: (b) => b.updatedAt }),
+    metadata: t.expose('metadata', { type: 'JSONObject' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
 
 export const CatalogOptionValueRef = builder.objectRef<OptionValueView>('CatalogOptionValue').implement({
   description: 'One value of an option type (L, red).',
   fields: (t) => ({
-    id: t.field({ type: 'UUID', resolve: (v) => v.id }),
-    optionTypeId: t.field({ type: 'UUID', resolve: (v) => v.optionTypeId }),
+    id: t.expose('id', { type: 'UUID' }),
+    optionTypeId: t.expose('optionTypeId', { type: 'UUID' }),
     value: t.exposeString('value'),
     label: t.exposeString('label', { nullable: true }),
     sortOrder: t.exposeInt('sortOrder'),
@@ -100,22 +100,22 @@ export const CatalogOptionValueRef = builder.objectRef<OptionValueView>('Catalog
 export const CatalogOptionTypeRef = builder.objectRef<OptionTypeView>('CatalogOptionType').implement({
   description: 'An option axis of an entity (size, color) with its values.',
   fields: (t) => ({
-    id: t.field({ type: 'UUID', resolve: (o) => o.id }),
-    entityId: t.field({ type: 'UUID', resolve: (o) => o.entityId }),
+    id: t.expose('id', { type: 'UUID' }),
+    entityId: t.expose('entityId', { type: 'UUID' }),
     name: t.exposeString('name', { description: 'Unique per entity' }),
     label: t.exposeString('label', { nullable: true }),
     sortOrder: t.exposeInt('sortOrder'),
-    createdAt: t.field({ type: 'DateTime', resolve: (o) => o.createdAt }),
-    values: t.field({ type: [CatalogOptionValueRef], resolve: (o) => o.values }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    values: t.expose('values', { type: [CatalogOptionValueRef] }),
   }),
 });
 
 export const CatalogVariantOptionRef = builder.objectRef<VariantOptionView>('CatalogVariantOption').implement({
   description: 'The value a variant takes on one option type.',
   fields: (t) => ({
-    optionTypeId: t.field({ type: 'UUID', resolve: (o) => o.optionTypeId }),
+    optionTypeId: t.expose('optionTypeId', { type: 'UUID' }),
     optionName: t.exposeString('optionName'),
-    optionValueId: t.field({ type: 'UUID', resolve: (o) => o.optionValueId }),
+    optionValueId: t.expose('optionValueId', { type: 'UUID' }),
     value: t.exposeString('value'),
   }),
 });
@@ -123,8 +123,8 @@ export const CatalogVariantOptionRef = builder.objectRef<VariantOptionView>('Cat
 export const CatalogVariantRef = builder.objectRef<VariantView>('CatalogVariant').implement({
   description: 'One sellable combination of option values.',
   fields: (t) => ({
-    id: t.field({ type: 'UUID', resolve: (v) => v.id }),
-    entityId: t.field({ type: 'UUID', resolve: (v) => v.entityId }),
+    id: t.expose('id', { type: 'UUID' }),
+    entityId: t.expose('entityId', { type: 'UUID' }),
     sku: t.exposeString('sku', { description: 'Unique per organization' }),
     title: t.exposeString('title', { nullable: true, description: 'Defaults to the option values joined by " / "' }),
     status: t.field({
@@ -132,28 +132,28 @@ export const CatalogVariantRef = builder.objectRef<VariantView>('CatalogVariant'
       description: 'Only active variants are sold; draft and archived ones are hidden from callers without catalog:read:unpublished',
       resolve: (v) => v.status as never,
     }),
-    taxClassId: t.field({ type: 'UUID', nullable: true, description: "Tax class of this variant; wins over the entity's", resolve: (v) => v.taxClassId }),
+    taxClassId: t.expose('taxClassId', { type: 'UUID', nullable: true, description: "Tax class of this variant; wins over the entity's" }),
     weightGrams: t.exposeInt('weightGrams', { nullable: true, description: 'Shipping weight in grams (weight-table shipping, max-weight eligibility)' }),
     lengthMm: t.exposeInt('lengthMm', { nullable: true, description: 'Package length in millimetres' }),
     widthMm: t.exposeInt('widthMm', { nullable: true, description: 'Package width in millimetres' }),
     heightMm: t.exposeInt('heightMm', { nullable: true, description: 'Package height in millimetres' }),
-    metadata: t.field({ type: 'JSONObject', resolve: (v) => v.metadata }),
-    optionValues: t.field({ type: [CatalogVariantOptionRef], resolve: (v) => v.optionValues }),
+    metadata: t.expose('metadata', { type: 'JSONObject' }),
+    optionValues: t.expose('optionValues', { type: [CatalogVariantOptionRef] }),
     options: t.field({
       type: 'JSONObject',
       description: 'The option values keyed by option type name: { "size": "L", "color": "red" }',
       resolve: (v) => Object.fromEntries(v.optionValues.map((o) => [o.optionName, o.value])),
     }),
-    createdAt: t.field({ type: 'DateTime', resolve: (v) => v.createdAt }),
-    updatedAt: t.field({ type: 'DateTime', resolve: (v) => v.updatedAt }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
 
 export const CatalogVariantMatrixRef = builder.objectRef<VariantMatrix>('CatalogVariantMatrix').implement({
   description: 'The variants of a requested option matrix: those this call created and those that already existed.',
   fields: (t) => ({
-    created: t.field({ type: [CatalogVariantRef], resolve: (m) => m.created }),
-    existing: t.field({ type: [CatalogVariantRef], resolve: (m) => m.existing }),
+    created: t.expose('created', { type: [CatalogVariantRef] }),
+    existing: t.expose('existing', { type: [CatalogVariantRef] }),
   }),
 });
 
@@ -198,32 +198,32 @@ export const CatalogCustomFieldProposalRef = builder.objectRef<ProposalView>('Ca
 export const CatalogFieldDefinitionRef = builder.objectRef<FieldDefinitionView>('CatalogFieldDefinition').implement({
   description: 'A custom field of an entity type.',
   fields: (t) => ({
-    id: t.field({ type: 'UUID', resolve: (d) => d.id }),
+    id: t.expose('id', { type: 'UUID' }),
     entityType: t.exposeString('entityType'),
     name: t.exposeString('name', { description: 'Key under customFields; unique per organization and entity type' }),
     label: t.exposeString('label', { nullable: true }),
     description: t.exposeString('description', { nullable: true }),
-    type: t.field({ type: CatalogFieldTypeEnum, resolve: (d) => d.type as never }),
+    type: t.expose('type', { type: CatalogFieldTypeEnum }),
     enumValues: t.exposeStringList('enumValues', { description: 'Allowed values of an enum field' }),
     required: t.exposeBoolean('required'),
     filterable: t.exposeBoolean('filterable', { description: 'Indexed for search filters and facets' }),
-    archivedAt: t.field({ type: 'DateTime', nullable: true, resolve: (d) => d.archivedAt }),
-    createdAt: t.field({ type: 'DateTime', resolve: (d) => d.createdAt }),
-    updatedAt: t.field({ type: 'DateTime', resolve: (d) => d.updatedAt }),
+    archivedAt: t.expose('archivedAt', { type: 'DateTime', nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
 
 export const CatalogFieldOwnershipRef = builder.objectRef<FieldOwnershipView>('CatalogFieldOwnership').implement({
   description: 'Who owns a field of an entity, optionally per store and per variant.',
   fields: (t) => ({
-    id: t.field({ type: 'UUID', resolve: (o) => o.id }),
-    entityId: t.field({ type: 'UUID', resolve: (o) => o.entityId }),
+    id: t.expose('id', { type: 'UUID' }),
+    entityId: t.expose('entityId', { type: 'UUID' }),
     fieldPath: t.exposeString('fieldPath'),
-    owner: t.field({ type: CatalogFieldOwnerEnum, resolve: (o) => o.owner as never }),
+    owner: t.expose('owner', { type: CatalogFieldOwnerEnum }),
     storeId: t.exposeString('storeId', { nullable: true }),
-    variantId: t.field({ type: 'UUID', nullable: true, resolve: (o) => o.variantId }),
-    createdAt: t.field({ type: 'DateTime', resolve: (o) => o.createdAt }),
-    updatedAt: t.field({ type: 'DateTime', resolve: (o) => o.updatedAt }),
+    variantId: t.expose('variantId', { type: 'UUID', nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
 
@@ -238,7 +238,7 @@ export const CatalogEntityRef = builder.objectRef<CatalogEntityView>('CatalogEnt
     'resolves when selected (batched: one SQL statement per relation per level, whatever the page size). Over REST ' +
     'related data is embedded through the `include` argument; an embed that was not asked for is null.',
   fields: (t) => ({
-    id: t.field({ type: 'UUID', resolve: (e) => e.id }),
+    id: t.expose('id', { type: 'UUID' }),
     type: t.exposeString('type', { description: 'For example product, digitalDownload or giftCard (a gift-card product: see isGiftCard)' }),
     isGiftCard: t.boolean({
       description: 'type is giftCard: buying it issues one gift card per unit (the line price as balance) once the order is paid; no stock, no shipping',
@@ -247,11 +247,11 @@ export const CatalogEntityRef = builder.objectRef<CatalogEntityView>('CatalogEnt
     slug: t.exposeString('slug', { description: 'Unique per organization' }),
     status: t.field({ type: CatalogEntityStatusEnum, description: 'Only active entities are visible without catalog:read:unpublished', resolve: (e) => e.status as never }),
     metadata: t.field({ type: 'JSONObject', resolve: (e) => e.metadata as Json }),
-    taxClassId: t.field({ type: 'UUID', nullable: true, resolve: (e) => e.taxClassId }),
+    taxClassId: t.expose('taxClassId', { type: 'UUID', nullable: true }),
     sourceStoreId: t.exposeString('sourceStoreId', { nullable: true, description: 'Set for entities sourced from a connected store' }),
-    publishedAt: t.field({ type: 'DateTime', nullable: true, description: 'First move to active', resolve: (e) => e.publishedAt }),
-    createdAt: t.field({ type: 'DateTime', resolve: (e) => e.createdAt }),
-    updatedAt: t.field({ type: 'DateTime', resolve: (e) => e.updatedAt }),
+    publishedAt: t.expose('publishedAt', { type: 'DateTime', nullable: true, description: 'First move to active' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     attributes: t.field({
       type: [CatalogAttributesRef],
       nullable: true,

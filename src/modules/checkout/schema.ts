@@ -11,8 +11,8 @@ import { PaymentRef } from '../payments/graph.js';
 const CheckoutResultRef = builder.objectRef<CheckoutResult>('CheckoutResult').implement({
   description: 'The order created by checkout (data) and non-fatal hook errors (meta.hookErrors).',
   fields: (t) => ({
-    data: t.field({ type: OrderRef, resolve: (r) => r.data }),
-    meta: t.field({ type: CheckoutMetaRef, resolve: (r) => r.meta }),
+    data: t.expose('data', { type: OrderRef }),
+    meta: t.expose('meta', { type: CheckoutMetaRef }),
     payment: t.field({
       type: PaymentRef,
       nullable: true,

@@ -11,7 +11,7 @@ import type { DownloadLink, OrderDownloads } from './downloads.js';
 export const CustomerAddressRef = builder.objectRef<CustomerAddressView>('CustomerAddress').implement({
   description: 'A saved address of a customer.',
   fields: (t) => ({
-    id: t.field({ type: 'UUID', resolve: (a) => a.id }),
+    id: t.expose('id', { type: 'UUID' }),
     firstName: t.exposeString('firstName'),
     lastName: t.exposeString('lastName'),
     company: t.exposeString('company', { nullable: true }),
@@ -24,7 +24,7 @@ export const CustomerAddressRef = builder.objectRef<CustomerAddressView>('Custom
     phone: t.exposeString('phone', { nullable: true }),
     isDefaultShipping: t.exposeBoolean('isDefaultShipping'),
     isDefaultBilling: t.exposeBoolean('isDefaultBilling'),
-    createdAt: t.field({ type: 'DateTime', resolve: (a) => a.createdAt }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
 
@@ -54,15 +54,15 @@ export const CustomerRef = builder.objectRef<CustomerSummaryView>('Customer').im
   fields: (t) => ({
     ...profileFields(t),
     ordersCount: t.exposeInt('ordersCount'),
-    lifetimeValue: t.field({ type: 'MinorUnits', description: 'Captured minus refunded over all orders, minor units', resolve: (c) => c.lifetimeValue }),
-    lastOrderAt: t.field({ type: 'DateTime', nullable: true, resolve: (c) => c.lastOrderAt }),
+    lifetimeValue: t.expose('lifetimeValue', { type: 'MinorUnits', description: 'Captured minus refunded over all orders, minor units' }),
+    lastOrderAt: t.expose('lastOrderAt', { type: 'DateTime', nullable: true }),
   }),
 });
 
 const ShipmentRef = builder.objectRef<TrackingView['lines'][number]['shipments'][number]>('OrderLineShipment').implement({
   description: 'Units of one order line sent in one fulfillment.',
   fields: (t) => ({
-    fulfillmentId: t.field({ type: 'UUID', resolve: (s) => s.fulfillmentId }),
+    fulfillmentId: t.expose('fulfillmentId', { type: 'UUID' }),
     quantity: t.exposeInt('quantity'),
     carrier: t.exposeString('carrier', { nullable: true }),
     trackingNumber: t.exposeString('trackingNumber', { nullable: true }),
@@ -72,33 +72,33 @@ const ShipmentRef = builder.objectRef<TrackingView['lines'][number]['shipments']
 
 const TrackingLineRef = builder.objectRef<TrackingView['lines'][number]>('OrderTrackingLine').implement({
   fields: (t) => ({
-    lineItemId: t.field({ type: 'UUID', resolve: (l) => l.lineItemId }),
+    lineItemId: t.expose('lineItemId', { type: 'UUID' }),
     sku: t.exposeString('sku'),
     title: t.exposeString('title'),
     quantity: t.exposeInt('quantity'),
     fulfilledQuantity: t.exposeInt('fulfilledQuantity'),
     fulfillmentStatus: t.field({ type: LineFulfillmentStatusEnum, resolve: (l) => l.fulfillmentStatus as never }),
-    shipments: t.field({ type: [ShipmentRef], resolve: (l) => l.shipments }),
+    shipments: t.expose('shipments', { type: [ShipmentRef] }),
   }),
 });
 
 export const OrderTrackingRef = builder.objectRef<TrackingView>('OrderTracking').implement({
   description: "An order's fulfillments with carrier, tracking number and URL, and per line what was shipped in which.",
   fields: (t) => ({
-    orderId: t.field({ type: 'UUID', resolve: (v) => v.orderId }),
+    orderId: t.expose('orderId', { type: 'UUID' }),
     orderNumber: t.exposeString('orderNumber'),
     status: t.field({ type: OrderStatusEnum, resolve: (o) => o.status as never }),
-    fulfillments: t.field({ type: [OrderFulfillmentRef], resolve: (v) => v.fulfillments }),
-    lines: t.field({ type: [TrackingLineRef], resolve: (v) => v.lines }),
+    fulfillments: t.expose('fulfillments', { type: [OrderFulfillmentRef] }),
+    lines: t.expose('lines', { type: [TrackingLineRef] }),
   }),
 });
 
 const SkippedLineRef = builder.objectRef<SkippedLine>('ReorderSkippedLine').implement({
   description: 'An order line that could not go into the new cart, and why.',
   fields: (t) => ({
-    lineItemId: t.field({ type: 'UUID', resolve: (l) => l.lineItemId }),
-    entityId: t.field({ type: 'UUID', resolve: (l) => l.entityId }),
-    variantId: t.field({ type: 'UUID', nullable: true, resolve: (l) => l.variantId }),
+    lineItemId: t.expose('lineItemId', { type: 'UUID' }),
+    entityId: t.expose('entityId', { type: 'UUID' }),
+    variantId: t.expose('variantId', { type: 'UUID', nullable: true }),
     sku: t.exposeString('sku'),
     title: t.exposeString('title'),
     quantity: t.exposeInt('quantity'),
@@ -108,27 +108,27 @@ const SkippedLineRef = builder.objectRef<SkippedLine>('ReorderSkippedLine').impl
 
 const ReorderMetaRef = builder.objectRef<ReorderResult['meta']>('ReorderMeta').implement({
   fields: (t) => ({
-    orderId: t.field({ type: 'UUID', resolve: (m) => m.orderId }),
+    orderId: t.expose('orderId', { type: 'UUID' }),
     orderNumber: t.exposeString('orderNumber'),
-    skipped: t.field({ type: [SkippedLineRef], resolve: (m) => m.skipped }),
+    skipped: t.expose('skipped', { type: [SkippedLineRef] }),
   }),
 });
 
 export const ReorderResultRef = builder.objectRef<ReorderResult>('ReorderResult').implement({
   description: 'The new cart (data) and the lines left out (meta.skipped).',
   fields: (t) => ({
-    data: t.field({ type: CartRef, resolve: (r) => r.data }),
-    meta: t.field({ type: ReorderMetaRef, resolve: (r) => r.meta }),
+    data: t.expose('data', { type: CartRef }),
+    meta: t.expose('meta', { type: ReorderMetaRef }),
   }),
 });
 
 const DownloadLinkRef = builder.objectRef<DownloadLink>('OrderDownloadLink').implement({
   description: 'A file bought with a digital order line: a signed URL that serves the bytes until expiresAt, no session needed.',
   fields: (t) => ({
-    lineItemId: t.field({ type: 'UUID', resolve: (d) => d.lineItemId }),
-    entityId: t.field({ type: 'UUID', resolve: (d) => d.entityId }),
-    variantId: t.field({ type: 'UUID', nullable: true, resolve: (d) => d.variantId }),
-    mediaAssetId: t.field({ type: 'UUID', resolve: (d) => d.mediaAssetId }),
+    lineItemId: t.expose('lineItemId', { type: 'UUID' }),
+    entityId: t.expose('entityId', { type: 'UUID' }),
+    variantId: t.expose('variantId', { type: 'UUID', nullable: true }),
+    mediaAssetId: t.expose('mediaAssetId', { type: 'UUID' }),
     title: t.exposeString('title', { description: "The order line's title" }),
     alt: t.exposeString('alt', { nullable: true, description: "The asset's alt text" }),
     mimeType: t.exposeString('mimeType', { description: 'Media type of the file, read from its bytes at upload (e.g. application/pdf)' }),
@@ -141,7 +141,7 @@ const DownloadLinkRef = builder.objectRef<DownloadLink>('OrderDownloadLink').imp
 export const OrderDownloadsRef = builder.objectRef<OrderDownloads>('OrderDownloads').implement({
   description: 'Download links of the digital lines (entity type digitalDownload, media with role download) of a paid order.',
   fields: (t) => ({
-    orderId: t.field({ type: 'UUID', resolve: (v) => v.orderId }),
+    orderId: t.expose('orderId', { type: 'UUID' }),
     orderNumber: t.exposeString('orderNumber'),
     paymentStatus: t.field({
       type: PaymentStatusEnum,

@@ -10,8 +10,8 @@ const DraftLinkLineRef = builder.objectRef<DraftLinkLine>('DraftOrderLinkLine').
     title: t.exposeString('title', { description: "The item's title" }),
     sku: t.exposeString('sku', { nullable: true }),
     quantity: t.exposeInt('quantity'),
-    unitPrice: t.field({ type: 'MinorUnits', description: "The unit price charged (the draft's custom price, else today's price)", resolve: (l) => l.unitPrice }),
-    totalPrice: t.field({ type: 'MinorUnits', description: 'The line total before tax, after its share of the discount', resolve: (l) => l.totalPrice }),
+    unitPrice: t.expose('unitPrice', { type: 'MinorUnits', description: "The unit price charged (the draft's custom price, else today's price)" }),
+    totalPrice: t.expose('totalPrice', { type: 'MinorUnits', description: 'The line total before tax, after its share of the discount' }),
   }),
 });
 
@@ -19,20 +19,20 @@ export const DraftLinkRef = builder.objectRef<DraftLinkView>('DraftOrderLink').i
   description: "A draft order's payment link as the shopper sees it: the lines and totals its checkout charges.",
   fields: (t) => ({
     currency: t.exposeString('currency'),
-    lines: t.field({ type: [DraftLinkLineRef], description: 'The lines, in order', resolve: (v) => v.lines }),
-    subtotal: t.field({ type: 'MinorUnits', resolve: (v) => v.subtotal }),
-    discountTotal: t.field({ type: 'MinorUnits', resolve: (v) => v.discountTotal }),
-    shippingTotal: t.field({ type: 'MinorUnits', resolve: (v) => v.shippingTotal }),
-    taxTotal: t.field({ type: 'MinorUnits', resolve: (v) => v.taxTotal }),
-    grandTotal: t.field({ type: 'MinorUnits', resolve: (v) => v.grandTotal }),
-    expiresAt: t.field({ type: 'DateTime', description: 'Until when the link works', resolve: (v) => v.expiresAt }),
+    lines: t.expose('lines', { type: [DraftLinkLineRef], description: 'The lines, in order' }),
+    subtotal: t.expose('subtotal', { type: 'MinorUnits' }),
+    discountTotal: t.expose('discountTotal', { type: 'MinorUnits' }),
+    shippingTotal: t.expose('shippingTotal', { type: 'MinorUnits' }),
+    taxTotal: t.expose('taxTotal', { type: 'MinorUnits' }),
+    grandTotal: t.expose('grandTotal', { type: 'MinorUnits' }),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime', description: 'Until when the link works' }),
   }),
 });
 
 export const DraftLinkCheckoutRef = builder.objectRef<DraftLinkCheckoutResult>('DraftOrderLinkCheckout').implement({
   description: 'The order a paid payment link became, and the payment started for it.',
   fields: (t) => ({
-    order: t.field({ type: OrderRef, description: 'The order the draft became (pending until the payment confirms it)', resolve: (r) => r.order }),
+    order: t.expose('order', { type: OrderRef, description: 'The order the draft became (pending until the payment confirms it)' }),
     payment: t.field({
       type: PaymentRef,
       nullable: true,

@@ -20,10 +20,10 @@ const DraftOrderStatusEnum = defineEnum(
 const DraftLineRef = builder.objectRef<DraftLine>('DraftOrderLine').implement({
   description: 'A line of a draft order.',
   fields: (t) => ({
-    entityId: t.field({ type: 'UUID', resolve: (l) => l.entityId }),
-    variantId: t.field({ type: 'UUID', nullable: true, resolve: (l) => l.variantId }),
+    entityId: t.expose('entityId', { type: 'UUID' }),
+    variantId: t.expose('variantId', { type: 'UUID', nullable: true }),
     quantity: t.exposeInt('quantity'),
-    unitPrice: t.field({ type: 'MinorUnits', nullable: true, description: "A custom unit price; null: the price list's price at completion", resolve: (l) => l.unitPrice }),
+    unitPrice: t.expose('unitPrice', { type: 'MinorUnits', nullable: true, description: "A custom unit price; null: the price list's price at completion" }),
     priceReason: t.exposeString('priceReason', { nullable: true, description: 'Why the custom price' }),
     giftCardRecipient: t.field({
       type: GiftCardRecipientRef,
@@ -37,7 +37,7 @@ const DraftLineRef = builder.objectRef<DraftLine>('DraftOrderLine').implement({
 const DraftDiscountRef = builder.objectRef<DraftView['discount']>('DraftOrderDiscount').implement({
   description: 'A manual discount staff gave the draft.',
   fields: (t) => ({
-    amount: t.field({ type: 'MinorUnits', description: 'A manual discount on the order, spread over the lines by value', resolve: (d) => d.amount }),
+    amount: t.expose('amount', { type: 'MinorUnits', description: 'A manual discount on the order, spread over the lines by value' }),
     reason: t.exposeString('reason', { nullable: true }),
   }),
 });
@@ -45,23 +45,23 @@ const DraftDiscountRef = builder.objectRef<DraftView['discount']>('DraftOrderDis
 export const DraftOrderRef = builder.objectRef<DraftView>('DraftOrder').implement({
   description: 'An order staff are building for a customer or a guest email; completed into a real order.',
   fields: (t) => ({
-    id: t.field({ type: 'UUID', resolve: (d) => d.id }),
-    status: t.field({ type: DraftOrderStatusEnum, description: 'open, sent or completed', resolve: (d) => d.status }),
-    customerId: t.field({ type: 'UUID', nullable: true, description: "The customer (their account's user id)", resolve: (d) => d.customerId }),
+    id: t.expose('id', { type: 'UUID' }),
+    status: t.expose('status', { type: DraftOrderStatusEnum, description: 'open, sent or completed' }),
+    customerId: t.expose('customerId', { type: 'UUID', nullable: true, description: "The customer (their account's user id)" }),
     email: t.exposeString('email', { nullable: true, description: 'The guest email (customers use their account address)' }),
     currency: t.exposeString('currency'),
-    lines: t.field({ type: [DraftLineRef], description: 'The lines, in order', resolve: (d) => d.lines }),
-    discount: t.field({ type: DraftDiscountRef, description: 'The manual discount (amount 0: none)', resolve: (d) => d.discount }),
+    lines: t.expose('lines', { type: [DraftLineRef], description: 'The lines, in order' }),
+    discount: t.expose('discount', { type: DraftDiscountRef, description: 'The manual discount (amount 0: none)' }),
     shippingAddress: t.field({ type: AddressRef, nullable: true, resolve: (d) => d.shippingAddress as AddressView | null }),
-    shippingMethodId: t.field({ type: 'UUID', nullable: true, resolve: (d) => d.shippingMethodId }),
+    shippingMethodId: t.expose('shippingMethodId', { type: 'UUID', nullable: true }),
     note: t.exposeString('note', { nullable: true }),
-    orderId: t.field({ type: 'UUID', nullable: true, description: 'The order it became (completed)', resolve: (d) => d.orderId }),
-    createdBy: t.field({ type: TimelineActorRef, description: 'Who created the draft', resolve: (d) => d.createdBy }),
-    createdAt: t.field({ type: 'DateTime', resolve: (d) => d.createdAt }),
-    updatedAt: t.field({ type: 'DateTime', resolve: (d) => d.updatedAt }),
-    completedAt: t.field({ type: 'DateTime', nullable: true, resolve: (d) => d.completedAt }),
+    orderId: t.expose('orderId', { type: 'UUID', nullable: true, description: 'The order it became (completed)' }),
+    createdBy: t.expose('createdBy', { type: TimelineActorRef, description: 'Who created the draft' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true }),
     sentTo: t.exposeString('sentTo', { nullable: true, description: 'The address the payment link was last emailed to' }),
-    sentAt: t.field({ type: 'DateTime', nullable: true, description: 'When the payment link was last emailed', resolve: (d) => d.sentAt }),
+    sentAt: t.expose('sentAt', { type: 'DateTime', nullable: true, description: 'When the payment link was last emailed' }),
     linkExpiresAt: t.field({
       type: 'DateTime',
       nullable: true,

@@ -90,15 +90,15 @@ function cardFields<T extends GiftCardView>(t: PothosSchemaTypes.ObjectFieldBuil
 export const GiftCardEntryRef = builder.objectRef<GiftCardEntryView>('GiftCardEntry').implement({
   description: 'One move of a gift card balance (its ledger).',
   fields: (t) => ({
-    id: t.field({ type: 'UUID', resolve: (e) => e.id }),
+    id: t.expose('id', { type: 'UUID' }),
     kind: t.field({ type: GiftCardEntryKindEnum, resolve: (e) => e.kind as never }),
-    amount: t.field({ type: 'MinorUnits', description: 'Signed: credits positive, debits negative', resolve: (e) => e.amount }),
-    balanceAfter: t.field({ type: 'MinorUnits', resolve: (e) => e.balanceAfter }),
-    orderId: t.field({ type: 'UUID', nullable: true, resolve: (e) => e.orderId }),
-    paymentId: t.field({ type: 'UUID', nullable: true, resolve: (e) => e.paymentId }),
+    amount: t.expose('amount', { type: 'MinorUnits', description: 'Signed: credits positive, debits negative' }),
+    balanceAfter: t.expose('balanceAfter', { type: 'MinorUnits' }),
+    orderId: t.expose('orderId', { type: 'UUID', nullable: true }),
+    paymentId: t.expose('paymentId', { type: 'UUID', nullable: true }),
     note: t.string({ nullable: true, resolve: (c) => c.note }),
     actorId: t.string({ nullable: true, description: 'The user or API key that moved it; null for the system', resolve: (c) => c.actorId }),
-    createdAt: t.field({ type: 'DateTime', resolve: (e) => e.createdAt }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
 
@@ -111,7 +111,7 @@ export const GiftCardDetailRef = builder.objectRef<GiftCardDetailView>('GiftCard
   description: `A gift card with its ledger, oldest entry first. ${CARD_DOC}`,
   fields: (t) => ({
     ...cardFields(t),
-    entries: t.field({ type: [GiftCardEntryRef], resolve: (c) => c.entries }),
+    entries: t.expose('entries', { type: [GiftCardEntryRef] }),
   }),
 });
 
@@ -129,9 +129,9 @@ export const GiftCardBalanceRef = builder.objectRef<GiftCardBalanceView>('GiftCa
     maskedCode: t.string({ resolve: (c) => c.maskedCode }),
     last4: t.string({ resolve: (c) => c.last4 }),
     currency: t.string({ resolve: (c) => c.currency }),
-    balance: t.field({ type: 'MinorUnits', resolve: (c) => c.balance }),
-    state: t.field({ type: GiftCardStateEnum, resolve: (c) => c.state as never }),
-    expiresAt: t.field({ type: 'DateTime', nullable: true, resolve: (c) => c.expiresAt }),
+    balance: t.expose('balance', { type: 'MinorUnits' }),
+    state: t.expose('state', { type: GiftCardStateEnum }),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true }),
     usable: t.exposeBoolean('usable', { description: 'Whether it can pay an order in its currency now' }),
   }),
 });

@@ -28,93 +28,93 @@ export const MAX_CHECK_IDS = 100;
 export const WarehouseRef = builder.objectRef<WarehouseView>('Warehouse').implement({
   description: 'A stock location. `code` is unique per organization; one warehouse is the default.',
   fields: (t) => ({
-    id: t.field({ type: 'UUID', resolve: (w) => w.id }),
+    id: t.expose('id', { type: 'UUID' }),
     name: t.exposeString('name'),
     code: t.exposeString('code'),
     address: t.field({ type: AddressRef, nullable: true, resolve: (w) => w.address as AddressView | null }),
     isDefault: t.exposeBoolean('isDefault', { description: 'Where stock goes when no warehouse is named' }),
-    createdAt: t.field({ type: 'DateTime', resolve: (w) => w.createdAt }),
-    updatedAt: t.field({ type: 'DateTime', resolve: (w) => w.updatedAt }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
 
 export const InventoryLevelRef = builder.objectRef<LevelView>('InventoryLevel').implement({
   description: 'Stock of one entity (or variant) in one warehouse.',
   fields: (t) => ({
-    id: t.field({ type: 'UUID', resolve: (l) => l.id }),
-    entityId: t.field({ type: 'UUID', resolve: (l) => l.entityId }),
-    variantId: t.field({ type: 'UUID', nullable: true, description: 'Null for entity-level stock', resolve: (l) => l.variantId }),
-    warehouseId: t.field({ type: 'UUID', resolve: (l) => l.warehouseId }),
+    id: t.expose('id', { type: 'UUID' }),
+    entityId: t.expose('entityId', { type: 'UUID' }),
+    variantId: t.expose('variantId', { type: 'UUID', nullable: true, description: 'Null for entity-level stock' }),
+    warehouseId: t.expose('warehouseId', { type: 'UUID' }),
     onHand: t.exposeInt('onHand'),
     reserved: t.exposeInt('reserved', { description: 'Held by reservations (carts, orders)' }),
     available: t.exposeInt('available', { description: 'onHand − reserved' }),
-    unitCost: t.field({ type: 'MinorUnits', nullable: true, description: 'Moving average cost per unit, organization currency; null = unknown', resolve: (l) => l.unitCost }),
-    inventoryValue: t.field({ type: 'MinorUnits', nullable: true, description: 'Value at cost: onHand × unitCost', resolve: (l) => l.inventoryValue }),
+    unitCost: t.expose('unitCost', { type: 'MinorUnits', nullable: true, description: 'Moving average cost per unit, organization currency; null = unknown' }),
+    inventoryValue: t.expose('inventoryValue', { type: 'MinorUnits', nullable: true, description: 'Value at cost: onHand × unitCost' }),
     reorderThreshold: t.exposeInt('reorderThreshold'),
     lowStock: t.exposeBoolean('lowStock', { description: 'available ≤ reorderThreshold' }),
-    lastRestockedAt: t.field({ type: 'DateTime', nullable: true, resolve: (l) => l.lastRestockedAt }),
-    createdAt: t.field({ type: 'DateTime', resolve: (l) => l.createdAt }),
-    updatedAt: t.field({ type: 'DateTime', resolve: (l) => l.updatedAt }),
+    lastRestockedAt: t.expose('lastRestockedAt', { type: 'DateTime', nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
 
 export const InventoryMovementRef = builder.objectRef<MovementView>('InventoryMovement').implement({
   description: 'One change of on hand: the ledger row of an adjustment or of reserved units leaving with an order.',
   fields: (t) => ({
-    id: t.field({ type: 'UUID', resolve: (m) => m.id }),
-    levelId: t.field({ type: 'UUID', resolve: (m) => m.levelId }),
-    entityId: t.field({ type: 'UUID', resolve: (m) => m.entityId }),
-    variantId: t.field({ type: 'UUID', nullable: true, resolve: (m) => m.variantId }),
-    warehouseId: t.field({ type: 'UUID', resolve: (m) => m.warehouseId }),
-    type: t.field({ type: AdjustmentTypeEnum, description: 'The adjustment type (a reserved sale consumed by checkout is sale)', resolve: (m) => m.type as never }),
+    id: t.expose('id', { type: 'UUID' }),
+    levelId: t.expose('levelId', { type: 'UUID' }),
+    entityId: t.expose('entityId', { type: 'UUID' }),
+    variantId: t.expose('variantId', { type: 'UUID', nullable: true }),
+    warehouseId: t.expose('warehouseId', { type: 'UUID' }),
+    type: t.expose('type', { type: AdjustmentTypeEnum, description: 'The adjustment type (a reserved sale consumed by checkout is sale)' }),
     quantity: t.exposeInt('quantity', { description: 'Signed change of on hand' }),
     onHandAfter: t.exposeInt('onHandAfter'),
-    unitCost: t.field({ type: 'MinorUnits', nullable: true, resolve: (m) => m.unitCost }),
+    unitCost: t.expose('unitCost', { type: 'MinorUnits', nullable: true }),
     reference: t.exposeString('reference', { nullable: true }),
     note: t.exposeString('note', { nullable: true }),
     actorId: t.exposeString('actorId', { nullable: true }),
-    createdAt: t.field({ type: 'DateTime', resolve: (m) => m.createdAt }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
 
 const InventoryAdjustmentRef = builder.objectRef<AdjustResult>('InventoryAdjustment').implement({
   description: 'An applied adjustment: the movement written and the level after it.',
   fields: (t) => ({
-    movement: t.field({ type: InventoryMovementRef, resolve: (r) => r.movement }),
-    level: t.field({ type: InventoryLevelRef, resolve: (r) => r.level }),
+    movement: t.expose('movement', { type: InventoryMovementRef }),
+    level: t.expose('level', { type: InventoryLevelRef }),
   }),
 });
 
 const InventoryReservationRef = builder.objectRef<ReservationView>('InventoryReservation').implement({
   description: 'Stock held for a cart or an order.',
   fields: (t) => ({
-    id: t.field({ type: 'UUID', resolve: (r) => r.id }),
-    levelId: t.field({ type: 'UUID', resolve: (r) => r.levelId }),
-    entityId: t.field({ type: 'UUID', resolve: (r) => r.entityId }),
-    variantId: t.field({ type: 'UUID', nullable: true, resolve: (r) => r.variantId }),
-    warehouseId: t.field({ type: 'UUID', resolve: (r) => r.warehouseId }),
+    id: t.expose('id', { type: 'UUID' }),
+    levelId: t.expose('levelId', { type: 'UUID' }),
+    entityId: t.expose('entityId', { type: 'UUID' }),
+    variantId: t.expose('variantId', { type: 'UUID', nullable: true }),
+    warehouseId: t.expose('warehouseId', { type: 'UUID' }),
     quantity: t.exposeInt('quantity'),
     released: t.exposeInt('released'),
     consumed: t.exposeInt('consumed'),
     outstanding: t.exposeInt('outstanding', { description: 'quantity − released − consumed' }),
     reference: t.exposeString('reference', { nullable: true }),
-    createdAt: t.field({ type: 'DateTime', resolve: (r) => r.createdAt }),
-    updatedAt: t.field({ type: 'DateTime', resolve: (r) => r.updatedAt }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
 
 const InventoryReservationResultRef = builder.objectRef<ReservationResult>('InventoryReservationResult').implement({
   description: 'A new reservation and the level it holds stock in.',
   fields: (t) => ({
-    id: t.field({ type: 'UUID', description: 'Reservation id (release with reservationId)', resolve: (r) => r.id }),
-    entityId: t.field({ type: 'UUID', resolve: (r) => r.entityId }),
-    variantId: t.field({ type: 'UUID', nullable: true, resolve: (r) => r.variantId }),
-    warehouseId: t.field({ type: 'UUID', resolve: (r) => r.warehouseId }),
+    id: t.expose('id', { type: 'UUID', description: 'Reservation id (release with reservationId)' }),
+    entityId: t.expose('entityId', { type: 'UUID' }),
+    variantId: t.expose('variantId', { type: 'UUID', nullable: true }),
+    warehouseId: t.expose('warehouseId', { type: 'UUID' }),
     quantity: t.exposeInt('quantity'),
     outstanding: t.exposeInt('outstanding'),
     reference: t.exposeString('reference', { nullable: true }),
-    createdAt: t.field({ type: 'DateTime', resolve: (r) => r.createdAt }),
-    level: t.field({ type: InventoryLevelRef, resolve: (r) => r.level }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    level: t.expose('level', { type: InventoryLevelRef }),
   }),
 });
 
@@ -122,8 +122,8 @@ const InventoryReleaseRef = builder.objectRef<SettleResult>('InventoryRelease').
   description: 'Reserved units given back: the reservations settled and the levels after.',
   fields: (t) => ({
     quantity: t.exposeInt('quantity'),
-    reservations: t.field({ type: [InventoryReservationRef], resolve: (r) => r.reservations }),
-    levels: t.field({ type: [InventoryLevelRef], resolve: (r) => r.levels }),
+    reservations: t.expose('reservations', { type: [InventoryReservationRef] }),
+    levels: t.expose('levels', { type: [InventoryLevelRef] }),
   }),
 });
 
@@ -131,8 +131,8 @@ const AVAILABLE_DOC = 'onHand − reserved; totals add levels up floored at 0';
 
 const LevelAvailabilityRef = builder.objectRef<LevelAvailability>('LevelAvailability').implement({
   fields: (t) => ({
-    variantId: t.field({ type: 'UUID', nullable: true, resolve: (l) => l.variantId }),
-    warehouseId: t.field({ type: 'UUID', resolve: (l) => l.warehouseId }),
+    variantId: t.expose('variantId', { type: 'UUID', nullable: true }),
+    warehouseId: t.expose('warehouseId', { type: 'UUID' }),
     onHand: t.exposeInt('onHand'),
     reserved: t.exposeInt('reserved'),
     available: t.exposeInt('available', { description: 'onHand − reserved' }),
@@ -142,7 +142,7 @@ const LevelAvailabilityRef = builder.objectRef<LevelAvailability>('LevelAvailabi
 export const VariantStockRef = builder.objectRef<VariantAvailability>('VariantStock').implement({
   description: 'Stock of one variant over every warehouse (inventory:read). Shoppers read ProductVariant availability (`CatalogVariant.availability`) instead.',
   fields: (t) => ({
-    variantId: t.field({ type: 'UUID', nullable: true, description: 'Null for entity-level stock', resolve: (v) => v.variantId }),
+    variantId: t.expose('variantId', { type: 'UUID', nullable: true, description: 'Null for entity-level stock' }),
     onHand: t.exposeInt('onHand'),
     reserved: t.exposeInt('reserved'),
     available: t.exposeInt('available', { description: AVAILABLE_DOC }),
@@ -151,7 +151,7 @@ export const VariantStockRef = builder.objectRef<VariantAvailability>('VariantSt
 
 const WarehouseAvailabilityRef = builder.objectRef<WarehouseAvailability>('WarehouseAvailability').implement({
   fields: (t) => ({
-    warehouseId: t.field({ type: 'UUID', resolve: (w) => w.warehouseId }),
+    warehouseId: t.expose('warehouseId', { type: 'UUID' }),
     onHand: t.exposeInt('onHand'),
     reserved: t.exposeInt('reserved'),
     available: t.exposeInt('available', { description: AVAILABLE_DOC }),
@@ -161,15 +161,15 @@ const WarehouseAvailabilityRef = builder.objectRef<WarehouseAvailability>('Wareh
 export const EntityAvailabilityRef = builder.objectRef<EntityAvailability>('EntityAvailability').implement({
   description: 'Availability of one entity: in total, per variant, per warehouse and per level.',
   fields: (t) => ({
-    entityId: t.field({ type: 'UUID', resolve: (e) => e.entityId }),
+    entityId: t.expose('entityId', { type: 'UUID' }),
     tracked: t.exposeBoolean('tracked', { description: 'The entity has stock levels at all' }),
     inStock: t.exposeBoolean('inStock', { description: 'available > 0' }),
     onHand: t.exposeInt('onHand'),
     reserved: t.exposeInt('reserved'),
     available: t.exposeInt('available', { description: AVAILABLE_DOC }),
-    variants: t.field({ type: [VariantStockRef], resolve: (e) => e.variants }),
-    warehouses: t.field({ type: [WarehouseAvailabilityRef], resolve: (e) => e.warehouses }),
-    levels: t.field({ type: [LevelAvailabilityRef], resolve: (e) => e.levels }),
+    variants: t.expose('variants', { type: [VariantStockRef] }),
+    warehouses: t.expose('warehouses', { type: [WarehouseAvailabilityRef] }),
+    levels: t.expose('levels', { type: [LevelAvailabilityRef] }),
   }),
 });
 

@@ -45,7 +45,7 @@ const JobOutcomeRef = builder.objectRef<JobOutcome>('JobRunOutcome').implement({
   fields: (t) => ({
     id: t.expose('id', { type: 'UUID' }),
     taskSlug: t.exposeString('taskSlug'),
-    status: t.field({ type: JobRunStatusEnum, resolve: (o) => o.status as never }),
+    status: t.expose('status', { type: JobRunStatusEnum }),
     attempts: t.exposeInt('attempts'),
     error: t.exposeString('error', { nullable: true }),
     waitUntil: t.expose('waitUntil', { type: 'DateTime', nullable: true }),
@@ -63,7 +63,7 @@ const JobRunReportRef = builder.objectRef<CronRunReport>('JobRunReport').impleme
     retrying: t.exposeInt('retrying', { description: 'Failed and back to pending for another attempt' }),
     failed: t.exposeInt('failed'),
     released: t.exposeInt('released', { description: 'Exclusive jobs left pending because their key was busy' }),
-    jobs: t.field({ type: [JobOutcomeRef], resolve: (report) => report.jobs }),
+    jobs: t.expose('jobs', { type: [JobOutcomeRef] }),
   }),
 });
 

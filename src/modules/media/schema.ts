@@ -34,10 +34,10 @@ const MediaOriginEnum = builder.enumType('MediaOrigin', {
 export const MediaAssetRef = builder.objectRef<MediaAssetView>('MediaAsset').implement({
   description: 'A stored file: an image or a document.',
   fields: (t) => ({
-    id: t.field({ type: 'UUID', resolve: (a) => a.id }),
-    origin: t.field({ type: MediaOriginEnum, resolve: (a) => a.origin }),
+    id: t.expose('id', { type: 'UUID' }),
+    origin: t.expose('origin', { type: MediaOriginEnum }),
     confidence: t.exposeFloat('confidence', { nullable: true }),
-    derivedFromAssetId: t.field({ type: 'UUID', nullable: true, resolve: (a) => a.derivedFromAssetId }),
+    derivedFromAssetId: t.expose('derivedFromAssetId', { type: 'UUID', nullable: true }),
     alt: t.exposeString('alt', { nullable: true }),
     mimeType: t.exposeString('mimeType', { description: 'Detected from the bytes' }),
     size: t.exposeInt('size', { description: 'Bytes' }),
@@ -45,24 +45,24 @@ export const MediaAssetRef = builder.objectRef<MediaAssetView>('MediaAsset').imp
     height: t.exposeInt('height', { nullable: true }),
     checksum: t.exposeString('checksum', { description: 'SHA-256 of the bytes, hex' }),
     url: t.exposeString('url', { description: 'Signed URL of the bytes, valid until urlExpiresAt' }),
-    urlExpiresAt: t.field({ type: 'DateTime', resolve: (a) => a.urlExpiresAt }),
-    createdAt: t.field({ type: 'DateTime', resolve: (a) => a.createdAt }),
-    updatedAt: t.field({ type: 'DateTime', resolve: (a) => a.updatedAt }),
+    urlExpiresAt: t.expose('urlExpiresAt', { type: 'DateTime' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
 
 export const MediaAttachmentRef = builder.objectRef<MediaAttachmentView>('MediaAttachment').implement({
   description: 'An asset shown on an entity or on one of its variants.',
   fields: (t) => ({
-    id: t.field({ type: 'UUID', resolve: (a) => a.id }),
-    entityId: t.field({ type: 'UUID', resolve: (a) => a.entityId }),
-    variantId: t.field({ type: 'UUID', nullable: true, resolve: (a) => a.variantId }),
-    mediaAssetId: t.field({ type: 'UUID', resolve: (a) => a.mediaAssetId }),
+    id: t.expose('id', { type: 'UUID' }),
+    entityId: t.expose('entityId', { type: 'UUID' }),
+    variantId: t.expose('variantId', { type: 'UUID', nullable: true }),
+    mediaAssetId: t.expose('mediaAssetId', { type: 'UUID' }),
     role: t.exposeString('role', { description: 'e.g. gallery, thumbnail, download' }),
     sortOrder: t.exposeInt('sortOrder'),
-    asset: t.field({ type: MediaAssetRef, resolve: (a) => a.asset }),
-    renditions: t.field({ type: [MediaAssetRef], description: 'Web-sized WebP renditions, narrowest first', resolve: (a) => a.renditions }),
-    createdAt: t.field({ type: 'DateTime', resolve: (a) => a.createdAt }),
+    asset: t.expose('asset', { type: MediaAssetRef }),
+    renditions: t.expose('renditions', { type: [MediaAssetRef], description: 'Web-sized WebP renditions, narrowest first' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
 

@@ -18,28 +18,28 @@ const OrderEditPaymentActionEnum = defineEnum(
 const EditLineRef = builder.objectRef<EditLineView>('OrderEditLine').implement({
   description: 'A line of the order before or after an edit.',
   fields: (t) => ({
-    lineItemId: t.field({ type: 'UUID', nullable: true, description: 'null for a line the edit adds, until it is confirmed', resolve: (l) => l.lineItemId }),
-    entityId: t.field({ type: 'UUID', resolve: (l) => l.entityId }),
-    variantId: t.field({ type: 'UUID', nullable: true, resolve: (l) => l.variantId }),
+    lineItemId: t.expose('lineItemId', { type: 'UUID', nullable: true, description: 'null for a line the edit adds, until it is confirmed' }),
+    entityId: t.expose('entityId', { type: 'UUID' }),
+    variantId: t.expose('variantId', { type: 'UUID', nullable: true }),
     sku: t.exposeString('sku'),
     title: t.exposeString('title'),
     quantity: t.exposeInt('quantity'),
-    unitPrice: t.field({ type: 'MinorUnits', resolve: (l) => l.unitPrice }),
-    totalPrice: t.field({ type: 'MinorUnits', description: 'unitPrice × quantity', resolve: (l) => l.totalPrice }),
-    discountTotal: t.field({ type: 'MinorUnits', resolve: (l) => l.discountTotal }),
-    taxTotal: t.field({ type: 'MinorUnits', resolve: (l) => l.taxTotal }),
+    unitPrice: t.expose('unitPrice', { type: 'MinorUnits' }),
+    totalPrice: t.expose('totalPrice', { type: 'MinorUnits', description: 'unitPrice × quantity' }),
+    discountTotal: t.expose('discountTotal', { type: 'MinorUnits' }),
+    taxTotal: t.expose('taxTotal', { type: 'MinorUnits' }),
   }),
 });
 
 const EditSnapshotRef = builder.objectRef<EditSnapshot>('OrderEditSnapshot').implement({
   description: "The order's lines, totals and address on one side of an edit.",
   fields: (t) => ({
-    lineItems: t.field({ type: [EditLineRef], description: 'The lines, in order', resolve: (s) => s.lineItems }),
-    subtotal: t.field({ type: 'MinorUnits', resolve: (s) => s.subtotal }),
-    discountTotal: t.field({ type: 'MinorUnits', resolve: (s) => s.discountTotal }),
-    taxTotal: t.field({ type: 'MinorUnits', resolve: (s) => s.taxTotal }),
-    shippingTotal: t.field({ type: 'MinorUnits', resolve: (s) => s.shippingTotal }),
-    grandTotal: t.field({ type: 'MinorUnits', resolve: (s) => s.grandTotal }),
+    lineItems: t.expose('lineItems', { type: [EditLineRef], description: 'The lines, in order' }),
+    subtotal: t.expose('subtotal', { type: 'MinorUnits' }),
+    discountTotal: t.expose('discountTotal', { type: 'MinorUnits' }),
+    taxTotal: t.expose('taxTotal', { type: 'MinorUnits' }),
+    shippingTotal: t.expose('shippingTotal', { type: 'MinorUnits' }),
+    grandTotal: t.expose('grandTotal', { type: 'MinorUnits' }),
     shippingAddress: t.field({ type: AddressRef, nullable: true, resolve: (s) => s.shippingAddress as AddressView | null }),
   }),
 });
@@ -47,8 +47,8 @@ const EditSnapshotRef = builder.objectRef<EditSnapshot>('OrderEditSnapshot').imp
 const EditAddLineRef = builder.objectRef<EditOperations['addLines'][number]>('OrderEditAddedLine').implement({
   description: 'A line the edit adds, priced today.',
   fields: (t) => ({
-    entityId: t.field({ type: 'UUID', resolve: (l) => l.entityId }),
-    variantId: t.field({ type: 'UUID', nullable: true, resolve: (l) => l.variantId }),
+    entityId: t.expose('entityId', { type: 'UUID' }),
+    variantId: t.expose('variantId', { type: 'UUID', nullable: true }),
     quantity: t.exposeInt('quantity'),
   }),
 });
@@ -56,7 +56,7 @@ const EditAddLineRef = builder.objectRef<EditOperations['addLines'][number]>('Or
 const EditQuantityRef = builder.objectRef<EditOperations['quantities'][number]>('OrderEditQuantity').implement({
   description: 'A new quantity the edit gives an order line.',
   fields: (t) => ({
-    lineItemId: t.field({ type: 'UUID', resolve: (l) => l.lineItemId }),
+    lineItemId: t.expose('lineItemId', { type: 'UUID' }),
     quantity: t.exposeInt('quantity'),
   }),
 });
@@ -64,9 +64,9 @@ const EditQuantityRef = builder.objectRef<EditOperations['quantities'][number]>(
 const EditOperationsRef = builder.objectRef<EditOperations>('OrderEditOperations').implement({
   description: 'What the edit asked for.',
   fields: (t) => ({
-    addLines: t.field({ type: [EditAddLineRef], description: 'Lines to add', resolve: (o) => o.addLines }),
+    addLines: t.expose('addLines', { type: [EditAddLineRef], description: 'Lines to add' }),
     removeLineIds: t.field({ type: ['UUID'], description: 'Line item ids to remove', resolve: (o) => o.removeLineIds }),
-    quantities: t.field({ type: [EditQuantityRef], description: 'New quantities of order lines', resolve: (o) => o.quantities }),
+    quantities: t.expose('quantities', { type: [EditQuantityRef], description: 'New quantities of order lines' }),
     shippingAddress: t.field({ type: AddressRef, nullable: true, resolve: (o) => o.shippingAddress as AddressView | null }),
   }),
 });
@@ -74,19 +74,19 @@ const EditOperationsRef = builder.objectRef<EditOperations>('OrderEditOperations
 export const OrderEditRef = builder.objectRef<EditView>('OrderEdit').implement({
   description: 'An edit of an unfulfilled order: its operations, the order before, the previewed (then applied) order after, and the payment difference.',
   fields: (t) => ({
-    id: t.field({ type: 'UUID', resolve: (e) => e.id }),
-    orderId: t.field({ type: 'UUID', resolve: (e) => e.orderId }),
-    status: t.field({ type: OrderEditStatusEnum, description: 'pending, confirmed or cancelled', resolve: (e) => e.status }),
-    operations: t.field({ type: EditOperationsRef, description: 'What the edit asked for', resolve: (e) => e.operations }),
-    before: t.field({ type: EditSnapshotRef, description: 'The order when the edit was previewed', resolve: (e) => e.before }),
-    after: t.field({ type: EditSnapshotRef, description: 'The previewed order; once confirmed, the order as applied (with the new line ids)', resolve: (e) => e.after }),
-    difference: t.field({ type: 'MinorUnits', description: 'after.grandTotal − before.grandTotal (negative: money goes back)', resolve: (e) => e.difference }),
-    paymentAction: t.field({ type: OrderEditPaymentActionEnum, nullable: true, description: 'Set when confirmed', resolve: (e) => e.paymentAction }),
-    refundId: t.field({ type: 'UUID', nullable: true, description: 'The refund of the difference (paymentAction refund)', resolve: (e) => e.refundId }),
+    id: t.expose('id', { type: 'UUID' }),
+    orderId: t.expose('orderId', { type: 'UUID' }),
+    status: t.expose('status', { type: OrderEditStatusEnum, description: 'pending, confirmed or cancelled' }),
+    operations: t.expose('operations', { type: EditOperationsRef, description: 'What the edit asked for' }),
+    before: t.expose('before', { type: EditSnapshotRef, description: 'The order when the edit was previewed' }),
+    after: t.expose('after', { type: EditSnapshotRef, description: 'The previewed order; once confirmed, the order as applied (with the new line ids)' }),
+    difference: t.expose('difference', { type: 'MinorUnits', description: 'after.grandTotal − before.grandTotal (negative: money goes back)' }),
+    paymentAction: t.expose('paymentAction', { type: OrderEditPaymentActionEnum, nullable: true, description: 'Set when confirmed' }),
+    refundId: t.expose('refundId', { type: 'UUID', nullable: true, description: 'The refund of the difference (paymentAction refund)' }),
     reason: t.exposeString('reason', { nullable: true }),
-    createdBy: t.field({ type: TimelineActorRef, description: 'Who previewed the edit', resolve: (e) => e.createdBy }),
-    createdAt: t.field({ type: 'DateTime', resolve: (e) => e.createdAt }),
-    decidedBy: t.field({ type: TimelineActorRef, nullable: true, description: 'Who confirmed or cancelled it', resolve: (e) => e.decidedBy }),
-    decidedAt: t.field({ type: 'DateTime', nullable: true, resolve: (e) => e.decidedAt }),
+    createdBy: t.expose('createdBy', { type: TimelineActorRef, description: 'Who previewed the edit' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    decidedBy: t.expose('decidedBy', { type: TimelineActorRef, nullable: true, description: 'Who confirmed or cancelled it' }),
+    decidedAt: t.expose('decidedAt', { type: 'DateTime', nullable: true }),
   }),
 });

@@ -98,7 +98,7 @@ const OrderInvoiceRef = builder.objectRef<InvoiceView>('OrderInvoice').implement
   description: 'A fiscal invoice issued for an order. The first GET /orders/:id/invoice.pdf (or .html, or the invoice email) issues it; an order has at most one.',
   fields: (t) => ({
     invoiceNumber: t.exposeString('invoiceNumber', { description: 'INV-YYYY-NNNNNN, consecutive per organization and year' }),
-    issuedAt: t.field({ type: 'DateTime', description: 'When the number was issued', resolve: (i) => i.issuedAt }),
+    issuedAt: t.expose('issuedAt', { type: 'DateTime', description: 'When the number was issued' }),
     pdfUrl: t.string({ description: 'The PDF document, under /api (same permission as the order)', resolve: (i) => `/api/orders/${i.orderId}/invoice.pdf` }),
     htmlUrl: t.string({ description: 'The printable HTML document, under /api (same permission as the order)', resolve: (i) => `/api/orders/${i.orderId}/invoice.html` }),
   }),

@@ -45,9 +45,9 @@ const MailTransportEnum = defineEnum('MailTransport', ['smtp', 'file'] as const,
 export const OrderLineRef = builder.objectRef<OrderLineView>('OrderLine').implement({
   description: 'One line of an order, priced at checkout.',
   fields: (t) => ({
-    lineItemId: t.field({ type: 'UUID', resolve: (l) => l.lineItemId }),
-    entityId: t.field({ type: 'UUID', resolve: (l) => l.entityId }),
-    variantId: t.field({ type: 'UUID', nullable: true, resolve: (l) => l.variantId }),
+    lineItemId: t.expose('lineItemId', { type: 'UUID' }),
+    entityId: t.expose('entityId', { type: 'UUID' }),
+    variantId: t.expose('variantId', { type: 'UUID', nullable: true }),
     entityType: t.exposeString('entityType'),
     sku: t.exposeString('sku'),
     title: t.exposeString('title'),
@@ -55,12 +55,12 @@ export const OrderLineRef = builder.objectRef<OrderLineView>('OrderLine').implem
     refundedQuantity: t.exposeInt('refundedQuantity', { description: 'Units refunded (pending or paid out; undone refunds give them back)' }),
     fulfilledQuantity: t.exposeInt('fulfilledQuantity'),
     fulfillmentStatus: t.field({ type: LineFulfillmentStatusEnum, resolve: (l) => l.fulfillmentStatus as never }),
-    unitPrice: t.field({ type: 'MinorUnits', resolve: (l) => l.unitPrice }),
-    totalPrice: t.field({ type: 'MinorUnits', description: 'unitPrice × quantity', resolve: (l) => l.totalPrice }),
-    discountTotal: t.field({ type: 'MinorUnits', description: "This line's share of the order's discounts", resolve: (l) => l.discountTotal }),
-    taxClassId: t.field({ type: 'UUID', nullable: true, resolve: (l) => l.taxClassId }),
+    unitPrice: t.expose('unitPrice', { type: 'MinorUnits' }),
+    totalPrice: t.expose('totalPrice', { type: 'MinorUnits', description: 'unitPrice × quantity' }),
+    discountTotal: t.expose('discountTotal', { type: 'MinorUnits', description: "This line's share of the order's discounts" }),
+    taxClassId: t.expose('taxClassId', { type: 'UUID', nullable: true }),
     taxRateBps: t.exposeInt('taxRateBps', { description: 'Tax rate in basis points' }),
-    taxTotal: t.field({ type: 'MinorUnits', description: 'Tax on (totalPrice − discountTotal), rounded half up', resolve: (l) => l.taxTotal }),
+    taxTotal: t.expose('taxTotal', { type: 'MinorUnits', description: 'Tax on (totalPrice − discountTotal), rounded half up' }),
   }),
 });
 
@@ -77,18 +77,18 @@ const AppliedPromotionRef = builder.objectRef<NonNullable<OrderPricingView['prom
   description: 'A promotion code redeemed by the order.',
   fields: (t) => ({
     code: t.exposeString('code'),
-    promotionId: t.field({ type: 'UUID', resolve: (p) => p.promotionId }),
+    promotionId: t.expose('promotionId', { type: 'UUID' }),
     type: t.exposeString('type', { description: 'The promotion type (see PromotionType)' }),
-    amount: t.field({ type: 'MinorUnits', description: 'Discount it gave, minor units of the order currency', resolve: (p) => p.amount }),
-    redemptionId: t.field({ type: 'UUID', resolve: (p) => p.redemptionId }),
+    amount: t.expose('amount', { type: 'MinorUnits', description: 'Discount it gave, minor units of the order currency' }),
+    redemptionId: t.expose('redemptionId', { type: 'UUID' }),
   }),
 });
 
 const ShippingRuleRef = builder.objectRef<NonNullable<OrderPricingView['shipping']>>('OrderShippingRule').implement({
   description: 'The shipping rule (settings `shipping`) in force when the order was placed.',
   fields: (t) => ({
-    flatRate: t.field({ type: 'MinorUnits', resolve: (r) => r.flatRate }),
-    freeOver: t.field({ type: 'MinorUnits', nullable: true, description: 'Subtotal from which shipping is free; null: never', resolve: (r) => r.freeOver }),
+    flatRate: t.expose('flatRate', { type: 'MinorUnits' }),
+    freeOver: t.expose('freeOver', { type: 'MinorUnits', nullable: true, description: 'Subtotal from which shipping is free; null: never' }),
   }),
 });
 
@@ -118,26 +118,25 @@ export const OrderRef = builder.objectRef<OrderView>('Order').implement({
   description:
     'An order: grandTotal = subtotal − discountTotal + taxTotal + shippingTotal, in minor units of currency; when pricing.pricesIncludeTax, the tax is inside the prices and grandTotal = subtotal − discountTotal + shippingTotal.',
   fields: (t) => ({
-    id: t.field({ type: 'UUID', resolve: (o) => o.id }),
+    id: t.expose('id', { type: 'UUID' }),
     orderNumber: t.string({ description: 'ORD-YYYY-NNNNNN, sequential per organization and year', resolve: (o) => o.number }),
     number: t.exposeString('number', { description: 'ORD-YYYY-NNNNNN (the same as orderNumber)', deprecationReason: 'Use orderNumber; number stays for one release.' }),
     status: t.field({ type: OrderStatusEnum, resolve: (o) => o.status as never }),
     paymentStatus: t.field({ type: PaymentStatusEnum, resolve: (o) => o.paymentStatus as never }),
     currency: t.exposeString('currency'),
-    customerId: t.field({
+    customerId: t.expose('customerId', {
       type: 'UUID',
       nullable: true,
       description: "The customer (their account's user id, as Customer.id); null for a guest order",
-      resolve: (o) => o.customerId,
     }),
     customerEmail: t.exposeString('customerEmail', { nullable: true }),
-    subtotal: t.field({ type: 'MinorUnits', resolve: (o) => o.subtotal }),
-    discountTotal: t.field({ type: 'MinorUnits', resolve: (o) => o.discountTotal }),
-    taxTotal: t.field({ type: 'MinorUnits', resolve: (o) => o.taxTotal }),
-    shippingTotal: t.field({ type: 'MinorUnits', resolve: (o) => o.shippingTotal }),
-    grandTotal: t.field({ type: 'MinorUnits', resolve: (o) => o.grandTotal }),
-    capturedAmount: t.field({ type: 'MinorUnits', description: 'What the payment provider confirmed as charged', resolve: (o) => o.capturedAmount }),
-    refundedAmount: t.field({ type: 'MinorUnits', description: 'Refunds pending or paid out', resolve: (o) => o.refundedAmount }),
+    subtotal: t.expose('subtotal', { type: 'MinorUnits' }),
+    discountTotal: t.expose('discountTotal', { type: 'MinorUnits' }),
+    taxTotal: t.expose('taxTotal', { type: 'MinorUnits' }),
+    shippingTotal: t.expose('shippingTotal', { type: 'MinorUnits' }),
+    grandTotal: t.expose('grandTotal', { type: 'MinorUnits' }),
+    capturedAmount: t.expose('capturedAmount', { type: 'MinorUnits', description: 'What the payment provider confirmed as charged' }),
+    refundedAmount: t.expose('refundedAmount', { type: 'MinorUnits', description: 'Refunds pending or paid out' }),
     shippingAddress: t.field({ type: AddressRef, nullable: true, resolve: (o) => o.shippingAddress as AddressView | null }),
     promotionCodes: t.exposeStringList('promotionCodes'),
     customerGroupIds: t.exposeStringList('customerGroupIds'),
@@ -145,57 +144,57 @@ export const OrderRef = builder.objectRef<OrderView>('Order').implement({
     paymentProvider: t.exposeString('paymentProvider', { nullable: true }),
     paymentIntentId: t.exposeString('paymentIntentId', { nullable: true }),
     invoiceNumber: t.exposeString('invoiceNumber', { nullable: true, description: 'INV-YYYY-NNNNNN, issued with the first invoice' }),
-    lineItems: t.field({ type: [OrderLineRef], resolve: (o) => o.lineItems }),
-    placedAt: t.field({ type: 'DateTime', resolve: (o) => o.placedAt }),
-    createdAt: t.field({ type: 'DateTime', resolve: (o) => o.createdAt }),
-    updatedAt: t.field({ type: 'DateTime', resolve: (o) => o.updatedAt }),
+    lineItems: t.expose('lineItems', { type: [OrderLineRef] }),
+    placedAt: t.expose('placedAt', { type: 'DateTime' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
 
 export const OrderNoteRef = builder.objectRef<NoteView>('OrderNote').implement({
   fields: (t) => ({
-    id: t.field({ type: 'UUID', resolve: (n) => n.id }),
-    orderId: t.field({ type: 'UUID', resolve: (n) => n.orderId }),
+    id: t.expose('id', { type: 'UUID' }),
+    orderId: t.expose('orderId', { type: 'UUID' }),
     body: t.exposeString('body'),
     pinned: t.exposeBoolean('pinned'),
     authorId: t.exposeString('authorId', { nullable: true }),
-    createdAt: t.field({ type: 'DateTime', resolve: (n) => n.createdAt }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
 
 export const RefundLineRef = builder.objectRef<RefundLineView>('OrderRefundLine').implement({
   fields: (t) => ({
-    lineItemId: t.field({ type: 'UUID', resolve: (l) => l.lineItemId }),
+    lineItemId: t.expose('lineItemId', { type: 'UUID' }),
     quantity: t.exposeInt('quantity'),
-    amount: t.field({ type: 'MinorUnits', resolve: (l) => l.amount }),
+    amount: t.expose('amount', { type: 'MinorUnits' }),
   }),
 });
 
 export const OrderRefundRef = builder.objectRef<RefundView>('OrderRefund').implement({
   description: 'A refund of order lines. pending until its undo window closes, then paid out through the payment adapter (succeeded or failed); undone inside the window.',
   fields: (t) => ({
-    id: t.field({ type: 'UUID', resolve: (r) => r.id }),
-    orderId: t.field({ type: 'UUID', resolve: (r) => r.orderId }),
-    amount: t.field({ type: 'MinorUnits', resolve: (r) => r.amount }),
-    shippingAmount: t.field({ type: 'MinorUnits', description: 'The part of amount that refunds shipping, tax included', resolve: (r) => r.shippingAmount }),
+    id: t.expose('id', { type: 'UUID' }),
+    orderId: t.expose('orderId', { type: 'UUID' }),
+    amount: t.expose('amount', { type: 'MinorUnits' }),
+    shippingAmount: t.expose('shippingAmount', { type: 'MinorUnits', description: 'The part of amount that refunds shipping, tax included' }),
     currency: t.exposeString('currency'),
     reason: t.exposeString('reason', { nullable: true }),
     status: t.field({ type: RefundStatusEnum, resolve: (r) => r.status as never }),
     operatorId: t.exposeString('operatorId'),
-    lines: t.field({ type: [RefundLineRef], resolve: (r) => r.lines }),
-    undoDeadline: t.field({ type: 'DateTime', resolve: (r) => r.undoDeadline }),
-    undoneAt: t.field({ type: 'DateTime', nullable: true, resolve: (r) => r.undoneAt }),
+    lines: t.expose('lines', { type: [RefundLineRef] }),
+    undoDeadline: t.expose('undoDeadline', { type: 'DateTime' }),
+    undoneAt: t.expose('undoneAt', { type: 'DateTime', nullable: true }),
     undoneBy: t.exposeString('undoneBy', {
       nullable: true,
       description: 'Id of the user or API key that undid it',
       deprecationReason: 'Use undoneById (the ...Id naming of every id field); undoneBy stays for REST.',
     }),
     undoneById: t.exposeString('undoneBy', { nullable: true, description: 'Id of the user or API key that undid it (null while the refund stands)' }),
-    settledAt: t.field({ type: 'DateTime', nullable: true, resolve: (r) => r.settledAt }),
+    settledAt: t.expose('settledAt', { type: 'DateTime', nullable: true }),
     providerRefundId: t.exposeString('providerRefundId', { nullable: true }),
     failureReason: t.exposeString('failureReason', { nullable: true }),
     destination: t.field({ type: RefundDestinationEnum, description: 'Where the money goes when it settles', resolve: (r) => r.destination as never }),
-    createdAt: t.field({ type: 'DateTime', resolve: (r) => r.createdAt }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
 
@@ -205,35 +204,35 @@ export const RefundCapRef = builder.objectRef<RefundCapView>('OrderRefundCap').i
     operatorId: t.exposeString('operatorId'),
     day: t.exposeString('day', { description: 'YYYY-MM-DD in the organization timezone' }),
     timezone: t.exposeString('timezone'),
-    cap: t.field({ type: 'MinorUnits', nullable: true, description: 'null: no cap configured', resolve: (c) => c.cap }),
-    used: t.field({ type: 'MinorUnits', resolve: (c) => c.used }),
-    remaining: t.field({ type: 'MinorUnits', nullable: true, resolve: (c) => c.remaining }),
-    resetsAt: t.field({ type: 'DateTime', resolve: (c) => c.resetsAt }),
+    cap: t.expose('cap', { type: 'MinorUnits', nullable: true, description: 'null: no cap configured' }),
+    used: t.expose('used', { type: 'MinorUnits' }),
+    remaining: t.expose('remaining', { type: 'MinorUnits', nullable: true }),
+    resetsAt: t.expose('resetsAt', { type: 'DateTime' }),
   }),
 });
 
 const FulfillmentLineRef = builder.objectRef<{ lineItemId: string; quantity: number }>('OrderFulfillmentLine').implement({
   fields: (t) => ({
-    lineItemId: t.field({ type: 'UUID', resolve: (l) => l.lineItemId }),
+    lineItemId: t.expose('lineItemId', { type: 'UUID' }),
     quantity: t.exposeInt('quantity'),
   }),
 });
 
 export const OrderFulfillmentRef = builder.objectRef<FulfillmentView>('OrderFulfillment').implement({
   fields: (t) => ({
-    id: t.field({ type: 'UUID', resolve: (f) => f.id }),
-    orderId: t.field({ type: 'UUID', resolve: (f) => f.orderId }),
+    id: t.expose('id', { type: 'UUID' }),
+    orderId: t.expose('orderId', { type: 'UUID' }),
     carrier: t.exposeString('carrier', { nullable: true }),
     trackingNumber: t.exposeString('trackingNumber', { nullable: true }),
     trackingUrl: t.exposeString('trackingUrl', { nullable: true }),
-    lines: t.field({ type: [FulfillmentLineRef], resolve: (f) => f.lines }),
+    lines: t.expose('lines', { type: [FulfillmentLineRef] }),
     createdBy: t.exposeString('createdBy', {
       nullable: true,
       description: 'Id of the user or API key that recorded the shipment',
       deprecationReason: 'Use createdById (the ...Id naming of every id field); createdBy stays for REST.',
     }),
     createdById: t.exposeString('createdBy', { nullable: true, description: 'Id of the user or API key that recorded the shipment' }),
-    createdAt: t.field({ type: 'DateTime', resolve: (f) => f.createdAt }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
 // The ...Id spellings are GraphQL-only: REST bodies keep the names the contract has.
@@ -249,11 +248,11 @@ export const TimelineActorRef = builder.objectRef<TimelineEntry['actor']>('Order
 
 export const TimelineEntryRef = builder.objectRef<TimelineEntry>('OrderTimelineEntry').implement({
   fields: (t) => ({
-    type: t.field({ type: TimelineEntryTypeEnum, description: 'An undo is a refund entry with data.action = undone', resolve: (e) => e.type }),
-    at: t.field({ type: 'DateTime', resolve: (e) => e.at }),
-    actor: t.field({ type: TimelineActorRef, resolve: (e) => e.actor }),
+    type: t.expose('type', { type: TimelineEntryTypeEnum, description: 'An undo is a refund entry with data.action = undone' }),
+    at: t.expose('at', { type: 'DateTime' }),
+    actor: t.expose('actor', { type: TimelineActorRef }),
     summary: t.exposeString('summary'),
-    data: t.field({ type: 'JSONObject', resolve: (e) => e.data }),
+    data: t.expose('data', { type: 'JSONObject' }),
   }),
 });
 
@@ -270,7 +269,7 @@ export const OrderDocumentRef = builder.objectRef<OrderDocumentView>('OrderDocum
   fields: (t) => ({
     filename: t.exposeString('filename'),
     contentType: t.exposeString('contentType'),
-    encoding: t.field({ type: DocumentEncodingEnum, resolve: (d) => d.encoding }),
+    encoding: t.expose('encoding', { type: DocumentEncodingEnum }),
     content: t.exposeString('content'),
   }),
 });
@@ -297,7 +296,7 @@ const HookErrorRef = builder.objectRef<HookError>('HookError').implement({
 
 export const CheckoutMetaRef = builder.objectRef<{ hookErrors: HookError[]; replayed: boolean }>('CheckoutMeta').implement({
   fields: (t) => ({
-    hookErrors: t.field({ type: [HookErrorRef], resolve: (m) => m.hookErrors }),
+    hookErrors: t.expose('hookErrors', { type: [HookErrorRef] }),
     replayed: t.exposeBoolean('replayed', { description: 'true when an idempotencyKey replay returned the original order' }),
   }),
 });

@@ -22,9 +22,9 @@ const orderId = z.string().min(1).max(64).describe('Order UUID or number (ORD-YY
 const PaymentsOutcomeRef = builder.objectRef<CaptureOutcome>('OrderPaymentsResult').implement({
   description: 'The order after a capture or void, and its payments.',
   fields: (t) => ({
-    order: t.field({ type: OrderRef, resolve: (r) => r.order }),
-    payments: t.field({ type: [PaymentRef], resolve: (r) => r.payments }),
-    captured: t.field({ type: 'MinorUnits', description: 'What this call captured (0 for a void)', resolve: (r) => r.captured }),
+    order: t.expose('order', { type: OrderRef }),
+    payments: t.expose('payments', { type: [PaymentRef] }),
+    captured: t.expose('captured', { type: 'MinorUnits', description: 'What this call captured (0 for a void)' }),
   }),
 });
 
@@ -108,8 +108,8 @@ const WebhookReceiptRef = builder.objectRef<WebhookReceipt>('PaymentWebhookRecei
     outcome: t.exposeString('outcome', {
       description: 'confirmed, paid, partially_paid, authorized, failed, cancelled, voided, expired, refunded, refund_failed, recorded, duplicate or ignored: <why>',
     }),
-    orderId: t.field({ type: 'UUID', nullable: true, description: 'The order of the event, if any', resolve: (r) => r.orderId }),
-    paymentId: t.field({ type: 'UUID', nullable: true, description: 'The payment the event moved, if any', resolve: (r) => r.paymentId }),
+    orderId: t.expose('orderId', { type: 'UUID', nullable: true, description: 'The order of the event, if any' }),
+    paymentId: t.expose('paymentId', { type: 'UUID', nullable: true, description: 'The payment the event moved, if any' }),
   }),
 });
 

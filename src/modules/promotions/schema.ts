@@ -51,35 +51,35 @@ const TYPES_DOC =
 export const PromotionRef = builder.objectRef<PromotionView>('Promotion').implement({
   description: `A discount code. ${TYPES_DOC}`,
   fields: (t) => ({
-    id: t.field({ type: 'UUID', resolve: (p) => p.id }),
+    id: t.expose('id', { type: 'UUID' }),
     code: t.exposeString('code', { description: 'Unique per organization; matched case-insensitively, stored upper-case' }),
     name: t.exposeString('name'),
     description: t.exposeString('description', { nullable: true }),
-    type: t.field({ type: PromotionTypeEnum, resolve: (p) => p.type as never }),
+    type: t.expose('type', { type: PromotionTypeEnum }),
     value: t.exposeFloat('value', { description: 'See the type description' }),
     currency: t.exposeString('currency', { nullable: true, description: 'Restricts the code to carts in this currency' }),
-    validFrom: t.field({ type: 'DateTime', resolve: (p) => p.validFrom }),
-    validUntil: t.field({ type: 'DateTime', nullable: true, description: 'Exclusive; null = no end', resolve: (p) => p.validUntil }),
+    validFrom: t.expose('validFrom', { type: 'DateTime' }),
+    validUntil: t.expose('validUntil', { type: 'DateTime', nullable: true, description: 'Exclusive; null = no end' }),
     isActive: t.exposeBoolean('isActive'),
     usageLimit: t.exposeInt('usageLimit', { nullable: true, description: 'Total redemptions allowed; null = unlimited' }),
     usageLimitPerCustomer: t.exposeInt('usageLimitPerCustomer', { nullable: true }),
     timesUsed: t.exposeInt('timesUsed', { description: 'Live redemptions' }),
-    minSubtotal: t.field({ type: 'MinorUnits', nullable: true, description: 'Minimum cart subtotal, in currency', resolve: (p) => p.minSubtotal }),
+    minSubtotal: t.expose('minSubtotal', { type: 'MinorUnits', nullable: true, description: 'Minimum cart subtotal, in currency' }),
     entityIds: t.field({ type: ['UUID'], resolve: (p) => p.entityIds }),
     entityTypes: t.exposeStringList('entityTypes'),
     customerGroupIds: t.exposeStringList('customerGroupIds', { description: 'Empty = every customer' }),
     buyQuantity: t.exposeInt('buyQuantity', { nullable: true }),
     getQuantity: t.exposeInt('getQuantity', { nullable: true }),
-    createdAt: t.field({ type: 'DateTime', resolve: (p) => p.createdAt }),
-    updatedAt: t.field({ type: 'DateTime', resolve: (p) => p.updatedAt }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
 
 const LineDiscountRef = builder.objectRef<LineDiscount>('PromotionLineDiscount').implement({
   fields: (t) => ({
     index: t.exposeInt('index', { description: 'Position of the line in lineItems, from 0' }),
-    entityId: t.field({ type: 'UUID', resolve: (l) => l.entityId }),
-    discount: t.field({ type: 'MinorUnits', resolve: (l) => l.discount }),
+    entityId: t.expose('entityId', { type: 'UUID' }),
+    discount: t.expose('discount', { type: 'MinorUnits' }),
   }),
 });
 
@@ -95,11 +95,11 @@ export const PromotionValidationRef = builder.objectRef<ValidationResult>('Promo
         'CUSTOMER_GROUP_NOT_ELIGIBLE, CUSTOMER_REQUIRED, CUSTOMER_LIMIT_REACHED, MIN_SUBTOTAL_NOT_MET, NO_ELIGIBLE_ITEMS',
     }),
     message: t.exposeString('message'),
-    promotionId: t.field({ type: 'UUID', nullable: true, resolve: (r) => r.promotionId }),
+    promotionId: t.expose('promotionId', { type: 'UUID', nullable: true }),
     type: t.field({ type: PromotionTypeEnum, nullable: true, resolve: (p) => (p.type ?? null) as never }),
-    discount: t.field({ type: 'MinorUnits', description: 'Total discount in minor units of the cart currency', resolve: (r) => r.discount }),
+    discount: t.expose('discount', { type: 'MinorUnits', description: 'Total discount in minor units of the cart currency' }),
     freeShipping: t.exposeBoolean('freeShipping'),
-    lines: t.field({ type: [LineDiscountRef], description: 'Per-line split for item promotions', resolve: (r) => r.lines }),
+    lines: t.expose('lines', { type: [LineDiscountRef], description: 'Per-line split for item promotions' }),
   }),
 });
 

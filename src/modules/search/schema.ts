@@ -24,7 +24,7 @@ const FacetRef = builder.objectRef<SearchFacet>('SearchFacet').implement({
   description: 'Counts of one facet over the whole filtered result (disjunctive: its own filter is left out).',
   fields: (t) => ({
     name: t.exposeString('name', { description: 'type, category, brand, status or an attribute name' }),
-    values: t.field({ type: [FacetValueRef], resolve: (f) => f.values }),
+    values: t.expose('values', { type: [FacetValueRef] }),
   }),
 });
 
@@ -45,8 +45,8 @@ const SearchMetaRef = builder.objectRef<SearchResult['meta']>('SearchMeta').impl
 const SearchResultRef = builder.objectRef<SearchResult>('SearchResult').implement({
   description: 'Search hits (catalog entities, best first) with counts.',
   fields: (t) => ({
-    data: t.field({ type: [CatalogEntityRef], resolve: (r) => r.data }),
-    meta: t.field({ type: SearchMetaRef, resolve: (r) => r.meta }),
+    data: t.expose('data', { type: [CatalogEntityRef] }),
+    meta: t.expose('meta', { type: SearchMetaRef }),
     facets: t.field({ type: [FacetRef], description: 'The requested facets, typed', resolve: (r) => r.facetList }),
   }),
 });
@@ -56,7 +56,7 @@ const SuggestionRef = builder.objectRef<Suggestion>('SearchSuggestion').implemen
   fields: (t) => ({
     text: t.exposeString('text'),
     kind: t.expose('kind', { type: SuggestionKindEnum, description: 'title or sku' }),
-    entityId: t.field({ type: 'UUID', resolve: (s) => s.entityId }),
+    entityId: t.expose('entityId', { type: 'UUID' }),
     slug: t.exposeString('slug', { description: 'Slug of the entity, for a product link' }),
   }),
 });

@@ -17,10 +17,10 @@ export const ShippingOptionRef = builder.objectRef<ShippingOption>('ShippingOpti
   description:
     'A shipping method the cart may use, priced as checkout will charge it: the amount, its tax (on top, extracted when prices include tax, 0 for an exempt customer group), and the delivery estimate.',
   fields: (t) => ({
-    methodId: t.field({ type: 'UUID', resolve: (o) => o.methodId }),
+    methodId: t.expose('methodId', { type: 'UUID' }),
     code: t.exposeString('code'),
     name: t.exposeString('name'),
-    kind: t.field({ type: ShippingMethodKindEnum, description: 'delivery or pickup', resolve: (o) => o.kind }),
+    kind: t.expose('kind', { type: ShippingMethodKindEnum, description: 'delivery or pickup' }),
     currency: t.exposeString('currency'),
     amount: t.field({
       type: 'MinorUnits',
@@ -28,19 +28,19 @@ export const ShippingOptionRef = builder.objectRef<ShippingOption>('ShippingOpti
       resolve: (o) => o.amount,
     }),
     taxRateBps: t.exposeInt('taxRateBps', { description: "The rate of the method's tax class (else the default class)" }),
-    taxTotal: t.field({ type: 'MinorUnits', resolve: (o) => o.taxTotal }),
+    taxTotal: t.expose('taxTotal', { type: 'MinorUnits' }),
     minDays: t.exposeInt('minDays', { nullable: true, description: 'Delivery estimate, fewest days' }),
     maxDays: t.exposeInt('maxDays', { nullable: true, description: 'Delivery estimate, most days' }),
-    pickupLocation: t.field({ type: PickupLocationRef, nullable: true, description: 'Pickup methods: where the order is collected', resolve: (o) => o.pickupLocation }),
+    pickupLocation: t.expose('pickupLocation', { type: PickupLocationRef, nullable: true, description: 'Pickup methods: where the order is collected' }),
   }),
 });
 
 const CartShippingRef = builder.objectRef<CartShippingView>('CartShipping').implement({
   description: "The cart's shipping address and chosen method (priced now; checkout re-prices).",
   fields: (t) => ({
-    cartId: t.field({ type: 'UUID', resolve: (s) => s.cartId }),
+    cartId: t.expose('cartId', { type: 'UUID' }),
     address: t.field({ type: AddressRef, nullable: true, resolve: (s) => s.address as AddressView | null }),
-    method: t.field({ type: ShippingOptionRef, nullable: true, description: 'The chosen method, priced now; null when none is chosen', resolve: (s) => s.method }),
+    method: t.expose('method', { type: ShippingOptionRef, nullable: true, description: 'The chosen method, priced now; null when none is chosen' }),
   }),
 });
 

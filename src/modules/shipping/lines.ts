@@ -28,8 +28,8 @@ export async function loadShippingLines(ctx: RequestContext, orderId: string): P
 export const OrderShippingLineRef = builder.objectRef<ShippingLineView>('OrderShippingLine').implement({
   description: 'What the order pays for shipping with one method: amount before tax, its tax, the estimate; pickup orders name the location.',
   fields: (t) => ({
-    id: t.field({ type: 'UUID', resolve: (l) => l.id }),
-    methodId: t.field({ type: 'UUID', nullable: true, description: 'The method (null once deleted)', resolve: (l) => l.methodId }),
+    id: t.expose('id', { type: 'UUID' }),
+    methodId: t.expose('methodId', { type: 'UUID', nullable: true, description: 'The method (null once deleted)' }),
     code: t.exposeString('code'),
     name: t.exposeString('name'),
     amount: t.field({
@@ -38,10 +38,10 @@ export const OrderShippingLineRef = builder.objectRef<ShippingLineView>('OrderSh
       resolve: (l) => l.amount,
     }),
     taxRateBps: t.exposeInt('taxRateBps', { description: 'The rate the shipping charge was taxed at, basis points' }),
-    taxTotal: t.field({ type: 'MinorUnits', resolve: (l) => l.taxTotal }),
+    taxTotal: t.expose('taxTotal', { type: 'MinorUnits' }),
     minDays: t.exposeInt('minDays', { nullable: true, description: 'Delivery estimate at checkout, fewest days' }),
     maxDays: t.exposeInt('maxDays', { nullable: true, description: 'Delivery estimate at checkout, most days' }),
-    pickupLocation: t.field({ type: PickupLocationRef, nullable: true, description: 'Pickup orders: where the order is collected', resolve: (l) => l.pickupLocation }),
+    pickupLocation: t.expose('pickupLocation', { type: PickupLocationRef, nullable: true, description: 'Pickup orders: where the order is collected' }),
     refundedAmount: t.field({
       type: 'MinorUnits',
       description: 'Shipping refunded so far, tax included (orderRefundCreate with shipping: true)',

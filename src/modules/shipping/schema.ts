@@ -30,27 +30,27 @@ const CalculatorKindEnum = defineEnum('ShippingCalculatorKind', CALCULATOR_KINDS
 export const ShippingZoneRef = builder.objectRef<ZoneView>('ShippingZone').implement({
   description: 'Where shipping methods apply: countries, optionally narrowed by regions and postal-code patterns.',
   fields: (t) => ({
-    id: t.field({ type: 'UUID', resolve: (z) => z.id }),
+    id: t.expose('id', { type: 'UUID' }),
     name: t.exposeString('name'),
     countries: t.exposeStringList('countries', { description: 'ISO 3166-1 alpha-2 codes' }),
     regions: t.exposeStringList('regions', { description: 'ISO 3166-2 codes (US-CA); when a country has some listed, only those regions of it are in the zone' }),
     postalCodes: t.exposeStringList('postalCodes', {
       description: 'Postal-code patterns (* matches anything; spaces and case ignored); when set, only matching codes are in the zone',
     }),
-    createdAt: t.field({ type: 'DateTime', resolve: (z) => z.createdAt }),
-    updatedAt: t.field({ type: 'DateTime', resolve: (z) => z.updatedAt }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
 
 const AmountRef = builder.objectRef<Amount>('ShippingAmount').implement({
   description: 'An amount in one currency, minor units.',
-  fields: (t) => ({ currency: t.exposeString('currency'), amount: t.field({ type: 'MinorUnits', resolve: (a) => a.amount }) }),
+  fields: (t) => ({ currency: t.exposeString('currency'), amount: t.expose('amount', { type: 'MinorUnits' }) }),
 });
 const BandRef = builder.objectRef<Band>('ShippingBand').implement({
   description: 'A band of a table: applies up to and including upTo (grams or minor units); null = and above.',
   fields: (t) => ({
-    upTo: t.field({ type: 'MinorUnits', nullable: true, description: 'Inclusive upper bound (grams or minor units); null = and above', resolve: (b) => b.upTo }),
-    amount: t.field({ type: 'MinorUnits', resolve: (b) => b.amount }),
+    upTo: t.expose('upTo', { type: 'MinorUnits', nullable: true, description: 'Inclusive upper bound (grams or minor units); null = and above' }),
+    amount: t.expose('amount', { type: 'MinorUnits' }),
   }),
 });
 type AnyCalc = Calculator | Extract<Calculator, { kind: 'free_over' }>['otherwise'];
@@ -59,7 +59,7 @@ ShippingCalculatorRef.implement({
   description:
     'A price calculator. flat and per_item: amounts; weight_table and price_table: currency and bands; free_over: thresholds and otherwise; carrier: provider, serviceLevels, markupBps and fallback.',
   fields: (t) => ({
-    kind: t.field({ type: CalculatorKindEnum, description: 'Which calculator this is; its fields are set, the others null', resolve: (c) => c.kind }),
+    kind: t.expose('kind', { type: CalculatorKindEnum, description: 'Which calculator this is; its fields are set, the others null' }),
     amounts: t.field({ type: [AmountRef], nullable: true, description: 'flat and per_item: the amount per currency', resolve: (c) => ('amounts' in c ? c.amounts : null) }),
     currency: t.string({ nullable: true, resolve: (c) => ('currency' in c ? c.currency : null) }),
     bands: t.field({
@@ -104,23 +104,23 @@ ShippingCalculatorRef.implement({
 export const ShippingMethodRef = builder.objectRef<MethodView>('ShippingMethod').implement({
   description: 'A way to ship (or collect) an order within one zone, priced by its calculator.',
   fields: (t) => ({
-    id: t.field({ type: 'UUID', resolve: (m) => m.id }),
-    zoneId: t.field({ type: 'UUID', resolve: (m) => m.zoneId }),
+    id: t.expose('id', { type: 'UUID' }),
+    zoneId: t.expose('zoneId', { type: 'UUID' }),
     name: t.exposeString('name'),
     code: t.exposeString('code', { description: 'Unique per organization' }),
-    kind: t.field({ type: ShippingMethodKindEnum, description: 'delivery or pickup', resolve: (m) => m.kind }),
+    kind: t.expose('kind', { type: ShippingMethodKindEnum, description: 'delivery or pickup' }),
     isActive: t.exposeBoolean('isActive'),
-    taxClassId: t.field({ type: 'UUID', nullable: true, description: 'The tax class of the shipping charge; none = the default class', resolve: (m) => m.taxClassId }),
-    warehouseId: t.field({ type: 'UUID', nullable: true, description: 'Pickup methods: where the order is collected', resolve: (m) => m.warehouseId }),
+    taxClassId: t.expose('taxClassId', { type: 'UUID', nullable: true, description: 'The tax class of the shipping charge; none = the default class' }),
+    warehouseId: t.expose('warehouseId', { type: 'UUID', nullable: true, description: 'Pickup methods: where the order is collected' }),
     minDays: t.exposeInt('minDays', { nullable: true, description: 'Delivery estimate, fewest days' }),
     maxDays: t.exposeInt('maxDays', { nullable: true, description: 'Delivery estimate, most days' }),
-    calculator: t.field({ type: ShippingCalculatorRef, description: 'How the method prices a cart', resolve: (m) => m.calculator }),
-    minSubtotal: t.field({ type: 'MinorUnits', nullable: true, description: 'Offered only from this cart subtotal', resolve: (m) => m.minSubtotal }),
-    maxSubtotal: t.field({ type: 'MinorUnits', nullable: true, description: 'Offered only up to this cart subtotal', resolve: (m) => m.maxSubtotal }),
+    calculator: t.expose('calculator', { type: ShippingCalculatorRef, description: 'How the method prices a cart' }),
+    minSubtotal: t.expose('minSubtotal', { type: 'MinorUnits', nullable: true, description: 'Offered only from this cart subtotal' }),
+    maxSubtotal: t.expose('maxSubtotal', { type: 'MinorUnits', nullable: true, description: 'Offered only up to this cart subtotal' }),
     maxWeightGrams: t.exposeInt('maxWeightGrams', { nullable: true, description: 'Offered only up to this cart weight' }),
     customerGroupIds: t.exposeStringList('customerGroupIds', { description: 'When set, only carts of customers in one of these groups see the method' }),
-    createdAt: t.field({ type: 'DateTime', resolve: (m) => m.createdAt }),
-    updatedAt: t.field({ type: 'DateTime', resolve: (m) => m.updatedAt }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
 

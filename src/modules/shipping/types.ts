@@ -7,7 +7,7 @@ import type { PickupLocation } from './quote.js';
 export const PickupLocationRef = builder.objectRef<PickupLocation>('PickupLocation').implement({
   description: "Where a pickup order is collected: the method's warehouse.",
   fields: (t) => ({
-    warehouseId: t.field({ type: 'UUID', resolve: (p) => p.warehouseId }),
+    warehouseId: t.expose('warehouseId', { type: 'UUID' }),
     name: t.exposeString('name'),
     address: t.field({ type: AddressRef, nullable: true, resolve: (p) => p.address as AddressView | null }),
   }),

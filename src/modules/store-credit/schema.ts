@@ -10,30 +10,30 @@ import type { StoreCreditEntryView } from './ledger.js';
 export const StoreCreditEntryRef = builder.objectRef<StoreCreditEntryView>('StoreCreditEntry').implement({
   description: "One move of a customer's store credit.",
   fields: (t) => ({
-    id: t.field({ type: 'UUID', resolve: (e) => e.id }),
+    id: t.expose('id', { type: 'UUID' }),
     currency: t.exposeString('currency'),
-    amount: t.field({ type: 'MinorUnits', description: 'Signed: credits positive, debits negative', resolve: (e) => e.amount }),
-    balanceAfter: t.field({ type: 'MinorUnits', resolve: (e) => e.balanceAfter }),
+    amount: t.expose('amount', { type: 'MinorUnits', description: 'Signed: credits positive, debits negative' }),
+    balanceAfter: t.expose('balanceAfter', { type: 'MinorUnits' }),
     reason: t.exposeString('reason'),
     sourceType: t.exposeString('sourceType', { description: 'What moved it: staff, checkout, refund, return, order_edit...' }),
     sourceId: t.exposeString('sourceId', { nullable: true, description: 'The id of that source (an order, a return...)' }),
-    createdAt: t.field({ type: 'DateTime', resolve: (e) => e.createdAt }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
 
 const StoreCreditBalanceRef = builder.objectRef<StoreCreditBalanceView>('StoreCreditBalance').implement({
   fields: (t) => ({
     currency: t.exposeString('currency'),
-    balance: t.field({ type: 'MinorUnits', resolve: (b) => b.balance }),
+    balance: t.expose('balance', { type: 'MinorUnits' }),
   }),
 });
 
 export const StoreCreditRef = builder.objectRef<StoreCreditView>('StoreCredit').implement({
   description: "A customer's store credit: a balance per currency and the latest ledger entries, newest first.",
   fields: (t) => ({
-    customerId: t.field({ type: 'UUID', resolve: (s) => s.customerId }),
-    balances: t.field({ type: [StoreCreditBalanceRef], description: 'One per currency the customer ever had credit in', resolve: (s) => s.balances }),
-    entries: t.field({ type: [StoreCreditEntryRef], description: 'The latest 100 entries, newest first', resolve: (s) => s.entries }),
+    customerId: t.expose('customerId', { type: 'UUID' }),
+    balances: t.expose('balances', { type: [StoreCreditBalanceRef], description: 'One per currency the customer ever had credit in' }),
+    entries: t.expose('entries', { type: [StoreCreditEntryRef], description: 'The latest 100 entries, newest first' }),
   }),
 });
 

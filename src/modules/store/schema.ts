@@ -23,8 +23,8 @@ const StorePoliciesRef = builder.objectRef<StorePolicies>('StorePolicies').imple
     termsUrl: t.exposeString('termsUrl', { nullable: true, description: 'Terms of sale (policies.termsUrl)' }),
     privacyUrl: t.exposeString('privacyUrl', { nullable: true, description: 'Privacy policy (policies.privacyUrl)' }),
     returnsUrl: t.exposeString('returnsUrl', { nullable: true, description: 'Returns policy (policies.returnsUrl)' }),
-    shippingFlatRate: t.field({ type: 'MinorUnits', description: 'Shipping per order, minor units of defaultCurrency (0 when unset)', resolve: (p) => p.shippingFlatRate }),
-    freeShippingOver: t.field({ type: 'MinorUnits', nullable: true, description: 'Subtotal from which shipping is free; null: never', resolve: (p) => p.freeShippingOver }),
+    shippingFlatRate: t.expose('shippingFlatRate', { type: 'MinorUnits', description: 'Shipping per order, minor units of defaultCurrency (0 when unset)' }),
+    freeShippingOver: t.expose('freeShippingOver', { type: 'MinorUnits', nullable: true, description: 'Subtotal from which shipping is free; null: never' }),
   }),
 });
 
@@ -39,8 +39,8 @@ export const StoreRef = builder.objectRef<StoreProfile>('Store').implement({
     defaultLocale: t.exposeString('defaultLocale', { description: 'BCP 47 locale (general.locale; en when unset)' }),
     locales: t.exposeStringList('locales', { description: 'Locales the store offers, defaultLocale first (general.locales)' }),
     timezone: t.exposeString('timezone', { description: 'IANA time zone (general.timezone; UTC when unset)' }),
-    branding: t.field({ type: StoreBrandingRef, description: 'Logo, colour and contact details', resolve: (s) => s.branding }),
-    policies: t.field({ type: StorePoliciesRef, description: 'Policy links and the shipping rule', resolve: (s) => s.policies }),
+    branding: t.expose('branding', { type: StoreBrandingRef, description: 'Logo, colour and contact details' }),
+    policies: t.expose('policies', { type: StorePoliciesRef, description: 'Policy links and the shipping rule' }),
   }),
 });
 

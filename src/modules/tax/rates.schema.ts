@@ -34,15 +34,15 @@ export const TaxRateRef = builder.objectRef<TaxRateView>('TaxRate').implement({
     "A tax class's rate in one zone. At checkout the destination (shipping address; the store's address for digital goods) picks the most specific " +
     "matching rate of the line's class: exact postal code, then longest postal prefix, then region, then country. No match: the class's own rate.",
   fields: (t) => ({
-    id: t.field({ type: 'UUID', resolve: (r) => r.id }),
-    taxClassId: t.field({ type: 'UUID', resolve: (r) => r.taxClassId }),
+    id: t.expose('id', { type: 'UUID' }),
+    taxClassId: t.expose('taxClassId', { type: 'UUID' }),
     name: t.exposeString('name', { nullable: true }),
     countryCode: t.exposeString('countryCode', { description: 'ISO 3166-1 alpha-2' }),
     region: t.exposeString('region', { nullable: true, description: 'ISO 3166-2; null: the whole country' }),
     postalPattern: t.exposeString('postalPattern', { nullable: true, description: 'Exact code or prefix ending in *; null: any' }),
     rateBps: t.exposeInt('rateBps', { description: 'Basis points: 1900 = 19 %' }),
-    createdAt: t.field({ type: 'DateTime', resolve: (r) => r.createdAt }),
-    updatedAt: t.field({ type: 'DateTime', resolve: (r) => r.updatedAt }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
 

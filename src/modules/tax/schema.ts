@@ -24,14 +24,14 @@ const id = z.guid().describe('Tax class UUID');
 export const TaxClassRef = builder.objectRef<TaxClassView>('TaxClass').implement({
   description: 'A tax rate applied per order line: variant class, else entity class, else the default class, else 0.',
   fields: (t) => ({
-    id: t.field({ type: 'UUID', resolve: (c) => c.id }),
+    id: t.expose('id', { type: 'UUID' }),
     name: t.exposeString('name', { description: 'Slug, unique per organization' }),
     description: t.exposeString('description', { nullable: true }),
     rateBps: t.exposeInt('rateBps', { description: 'Basis points: 2000 = 20 %' }),
     isDefault: t.exposeBoolean('isDefault', { description: "The organization's default class (at most one)" }),
     isActive: t.exposeBoolean('isActive'),
-    createdAt: t.field({ type: 'DateTime', resolve: (c) => c.createdAt }),
-    updatedAt: t.field({ type: 'DateTime', resolve: (c) => c.updatedAt }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
 
