@@ -85,9 +85,16 @@ process.on('SIGTERM', async () => {
   await listening.close();
   await app.close();
   const c = new pg.Client({ connectionString: server.url });
-  await c.connect();
-  await c.query(`drop database if exists ${name} with (force)`);
-  await c.end();
+  c.on('error', () => undefined);
+  try {
+    await c.connect();
+    await c.query(`drop database if exists ${name} with (force)`);
+  } catch {
+    // The embedded server is already stopping (the bench process that started it released it
+    // first): its database goes with it, or the next bench server's sweep above drops it.
+  } finally {
+    await c.end().catch(() => undefined);
+  }
   await server.release();
   process.exit(0);
 });

@@ -66,6 +66,23 @@ function isJson(headers: Headers): boolean {
   return type.startsWith('application/json') || type.startsWith('application/graphql-response+json');
 }
 
+/** Statuses that never carry a body (RFC 9110 §15.3.5, §15.3.6, §15.4.5). */
+const BODILESS = new Set([204, 205, 304]);
+
+/**
+ * What the server adapter sends: `body` as conditional() settled it, or, when it left the answer
+ * untagged (`undefined`), the response's own body. A JSON answer goes out as its bytes in one
+ * buffer, read with arrayBuffer() and never through the `body` getter, which on whatwg-node's
+ * Response builds a stream over a fresh encoding of the text (every POST answer paid for both).
+ */
+async function sendableBody(response: Response, body: BodyInit | null | undefined, headers: Headers): Promise<BodyInit | null> {
+  if (body === undefined) {
+    if (isJson(headers) && !BODILESS.has(response.status)) return new Uint8Array(await response.arrayBuffer());
+    return response.body;
+  }
+  return body !== null && !(body instanceof Uint8Array) && isJson(headers) ? new Uint8Array(await response.arrayBuffer()) : body;
+}
+
 /**
  * The final headers as a plain object when no header repeats (set-cookie is the only one that
  * may): the adapter then writes status and headers in one writeHead call instead of setting
@@ -444,7 +461,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
         // whatwg-node's Response (Yoga's fetch API), not Node's global one: the server adapter
         // writes its buffer in one call, where Node's would wrap the bytes in a ReadableStream the
         // adapter then pumps chunk by chunk (~4% of a small request's CPU in the profile).
-        const sendable = body !== null && !(body instanceof Uint8Array) && isJson(headers) ? new Uint8Array(await response.arrayBuffer()) : body;
+        const sendable = await sendableBody(response, body, headers);
         return new yoga.fetchAPI.Response(sendable, { status, headers: plainHeaders(headers) });
       }
     }

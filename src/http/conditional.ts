@@ -83,8 +83,9 @@ function isPublicCatalogRead(path: string): boolean {
 /**
  * Adds ETag / Cache-Control to a successful GET answer and turns it into 304 when the client
  * already holds it. `headers` are the final headers the answer will carry (mutated in place).
+ * The body to send, or `undefined`: the answer is not tagged and its body is the response's own.
  */
-export async function conditional(input: ConditionalInput, response: Response, headers: Headers): Promise<{ status: number; body: BodyInit | null }> {
+export async function conditional(input: ConditionalInput, response: Response, headers: Headers): Promise<{ status: number; body: BodyInit | null | undefined }> {
   const known = knownBodies.get(response);
   const eligible =
     (input.method === 'GET' || input.method === 'HEAD') &&
@@ -95,7 +96,9 @@ export async function conditional(input: ConditionalInput, response: Response, h
     (input.path.startsWith('/api/') || input.path === '/graphql') &&
     !input.path.startsWith('/api/auth/') &&
     !headers.has('set-cookie');
-  if (!eligible) return { status: response.status, body: known ? known.body : response.body };
+  // Not tagged: `undefined` leaves the response's own body unread (its getter would build a
+  // stream over a fresh encoding of the JSON text, which the sender then encodes again).
+  if (!eligible) return { status: response.status, body: known ? known.body : undefined };
   let body: Uint8Array<ArrayBuffer>;
   let etag: string;
   if (known) ({ body, etag } = known);
