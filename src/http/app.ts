@@ -70,17 +70,14 @@ function isJson(headers: Headers): boolean {
 const BODILESS = new Set([204, 205, 304]);
 
 /**
- * What the server adapter sends: `body` as conditional() settled it, or, when it left the answer
- * untagged (`undefined`), the response's own body. A JSON answer goes out as its bytes in one
- * buffer, read with arrayBuffer() and never through the `body` getter, which on whatwg-node's
+ * What the server adapter sends: the bytes or null conditional() settled, or, when it left the
+ * answer untagged (`undefined`), the response's own body. A JSON answer goes out as its bytes in
+ * one buffer, read with arrayBuffer() and never through the `body` getter, which on whatwg-node's
  * Response builds a stream over a fresh encoding of the text (every POST answer paid for both).
  */
-async function sendableBody(response: Response, body: BodyInit | null | undefined, headers: Headers): Promise<BodyInit | null> {
-  if (body === undefined) {
-    if (isJson(headers) && !BODILESS.has(response.status)) return new Uint8Array(await response.arrayBuffer());
-    return response.body;
-  }
-  return body !== null && !(body instanceof Uint8Array) && isJson(headers) ? new Uint8Array(await response.arrayBuffer()) : body;
+async function sendableBody(response: Response, body: Uint8Array<ArrayBuffer> | null | undefined, headers: Headers): Promise<BodyInit | null> {
+  if (body !== undefined) return body;
+  return isJson(headers) && !BODILESS.has(response.status) ? new Uint8Array(await response.arrayBuffer()) : response.body;
 }
 
 /**

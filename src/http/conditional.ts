@@ -83,9 +83,10 @@ function isPublicCatalogRead(path: string): boolean {
 /**
  * Adds ETag / Cache-Control to a successful GET answer and turns it into 304 when the client
  * already holds it. `headers` are the final headers the answer will carry (mutated in place).
- * The body to send, or `undefined`: the answer is not tagged and its body is the response's own.
+ * The body to send: its bytes, null (304), or `undefined` when the answer is not tagged and its
+ * body is the response's own, still unread.
  */
-export async function conditional(input: ConditionalInput, response: Response, headers: Headers): Promise<{ status: number; body: BodyInit | null | undefined }> {
+export async function conditional(input: ConditionalInput, response: Response, headers: Headers): Promise<{ status: number; body: Uint8Array<ArrayBuffer> | null | undefined }> {
   const known = knownBodies.get(response);
   const eligible =
     (input.method === 'GET' || input.method === 'HEAD') &&
@@ -104,7 +105,7 @@ export async function conditional(input: ConditionalInput, response: Response, h
   if (known) ({ body, etag } = known);
   else {
     const length = Number(headers.get('content-length') ?? 0);
-    if (length > MAX_TAGGED_BYTES) return { status: response.status, body: response.body };
+    if (length > MAX_TAGGED_BYTES) return { status: response.status, body: undefined };
     body = await bodyBytes(response);
     if (body.byteLength > MAX_TAGGED_BYTES) return { status: response.status, body };
     etag = etagFor(body);
