@@ -269,11 +269,17 @@ class EngineAdapterFactory implements SqlMigrationAwareDriverAdapterFactory {
 }
 
 function createPool(connectionString: string): pg.Pool {
-  return new pg.Pool({
+  const pool = new pg.Pool({
     connectionString,
     // pg-pool constructs it with the pool's config; @types/pg declares a no-argument constructor.
     Client: CharColumnsClient as unknown as new () => pg.ClientBase,
   });
+  // A shadow database is dropped WITH (FORCE) while this pool may still hold idle connections to
+  // it: the server terminates them (57P01) and the pool emits 'error', which unheard crashed the
+  // process (CI: an uncaught 57P01 during the PgBouncer pass). The pool drops the broken client;
+  // a statement that needs one opens a new connection, as db/client.ts's pool does.
+  pool.on('error', () => undefined);
+  return pool;
 }
 
 /** `databaseUrl` pointing at another database on the same server. */
