@@ -23,7 +23,7 @@ const sideEnv = (spec: string | undefined) =>
     (spec ?? '')
       .split(',')
       .filter(Boolean)
-      .map((pair) => pair.split('=') as [string, string]),
+      .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)] as [string, string]),
   );
 
 async function cpu(t: Target): Promise<number> {
