@@ -176,7 +176,8 @@ export const configSchema = z
      * `sqlStatementsSampleRate` (METRICS_SQL_STATEMENTS_SAMPLE_RATE): the share of requests whose
      * SQL statements are counted for commerce_http_request_sql_statements, besides each route's
      * first request (default 0.01; 1 counts every request, 0 none). Counting costs every concurrent request
-     * Node's promise hooks while a counted one is in flight (observability/request-observer.ts).
+     * Node's promise hooks while a counted one is in flight, so below 1 counted requests are in flight
+     * at most 5% of the time (observability/request-observer.ts).
      */
     metrics: z
       .object({

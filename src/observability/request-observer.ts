@@ -25,37 +25,79 @@ function pathOf(url: string): string {
 export const DEFAULT_SQL_STATEMENTS_SAMPLE_RATE = 0.01;
 
 /**
- * Which requests count their SQL statements: each route's first one, then `rate` of the rest,
- * evenly (with 0.01, one in a hundred). Counting needs the statement scope's AsyncLocalStorage,
- * and while one counted request is in flight Node 20 runs its promise hooks for every request of
- * the process (src/async-storage.ts): counting them all cost 8–20% of a read's CPU. Route
- * templates are a bounded set (route-label.ts), so is this map.
+ * The most of the time counted requests may be in flight (below a rate of 1). While one is, Node 20
+ * runs its promise hooks for every request of the process, ~10% of a catalog page's CPU, and "one
+ * request in a hundred" alone did not bound that time: under 50 connections a storefront card
+ * takes ~300 ms, so at 140 pages/s a counted one was in flight about 40% of the time (GraphQL card,
+ * 7 A/B rounds: counting off cost 0.91 of counting on).
  */
-export function statementSampler(rate: number): (route: string) => boolean {
+export const MAX_COUNTING_SHARE = 0.05;
+
+export interface StatementSampler {
+  /** Whether this request of `route` counts its statements; if so, call done() when it has ended. */
+  take(route: string): boolean;
+  done(): void;
+}
+
+/**
+ * Which requests count their SQL statements: each route's first one, then `rate` of the rest,
+ * evenly (with 0.01, one in a hundred), and below a rate of 1 only while counted requests have
+ * been in flight at most `maxShare` of the time: after they were in flight for t ms, the next
+ * counted request (a route's first excepted) waits until t × (1 / maxShare − 1) ms have passed,
+ * and keeps its turn till then. Counting needs the statement scope's AsyncLocalStorage (see
+ * MAX_COUNTING_SHARE). Route templates are a bounded set (route-label.ts), so is this map.
+ */
+export function statementSampler(rate: number, options: { maxShare?: number; now?: () => number } = {}): StatementSampler {
   const credit = new Map<string, number>();
-  return (route) => {
-    if (rate <= 0) return false;
-    const owed = credit.get(route);
-    if (owed === undefined) {
-      credit.set(route, 0);
-      return true;
-    }
-    const next = owed + rate;
-    credit.set(route, next >= 1 ? next - 1 : next);
-    return next >= 1;
+  const maxShare = options.maxShare ?? MAX_COUNTING_SHARE;
+  const now = options.now ?? (() => performance.now());
+  let inFlight = 0;
+  let onSince = 0;
+  let quietUntil = 0;
+  const start = () => {
+    if (inFlight === 0) onSince = now();
+    inFlight += 1;
+    return true;
+  };
+  return {
+    take(route) {
+      if (rate <= 0) return false;
+      const owed = credit.get(route);
+      if (owed === undefined) {
+        credit.set(route, 0);
+        return start();
+      }
+      const next = owed + rate;
+      if (next < 1) {
+        credit.set(route, next);
+        return false;
+      }
+      // Due, but counting is resting: the turn is kept for the first request after the rest.
+      if (rate < 1 && inFlight === 0 && now() < quietUntil) {
+        credit.set(route, 1 - rate);
+        return false;
+      }
+      credit.set(route, next - 1);
+      return start();
+    },
+    done() {
+      inFlight -= 1;
+      // A route's first request may end inside a rest: it lengthens the rest, never shortens it.
+      if (inFlight === 0) quietUntil = Math.max(quietUntil, now() + (now() - onSince) * (1 / maxShare - 1));
+    },
   };
 }
 
 export function requestObserver(options: { metrics: Metrics | null; sqlStatementsSampleRate: number }) {
   const { metrics } = options;
   const tracing = tracingActive();
-  const counted = statementSampler(options.sqlStatementsSampleRate);
+  const sampler = statementSampler(options.sqlStatementsSampleRate);
   async function observe(request: Request, serve: (request: Request) => Promise<Response>): Promise<Response> {
     const started = performance.now();
     const path = pathOf(request.url);
     const route = routeTemplate(request.method, path);
-    const scope = metrics && counted(route) ? { statements: 0 } : null;
-    const run = () => (scope ? statementScope.run(scope, () => serve(request)) : serve(request));
+    const scope = metrics && sampler.take(route) ? { statements: 0 } : null;
+    const run = () => (scope ? statementScope.run(scope, () => serve(request)).finally(() => sampler.done()) : serve(request));
     let response: Response;
     if (tracing) {
       const parent = propagation.extract(context.active(), request.headers, headerGetter);

@@ -78,20 +78,76 @@ describe('libraryStorages', () => {
 });
 
 describe('statementSampler', () => {
-  it('counts each route’s first request, then the configured share of the rest, evenly', () => {
-    const half = statementSampler(0.5);
-    expect(Array.from({ length: 7 }, () => half('GET /api/orders/:id'))).toEqual([true, false, true, false, true, false, true]);
-    expect(half('GET /api/customers/:id')).toBe(true);
+  /** A sampler on a clock the test moves; each counted request ends at once (after `lasts` ms). */
+  function sampled(rate: number, maxShare?: number) {
+    let clock = 0;
+    const sampler = statementSampler(rate, { maxShare, now: () => clock });
+    return {
+      ask(route: string, lasts = 0): boolean {
+        const taken = sampler.take(route);
+        if (taken) {
+          clock += lasts;
+          sampler.done();
+        }
+        return taken;
+      },
+      wait(ms: number) {
+        clock += ms;
+      },
+      sampler,
+    };
+  }
 
-    const hundredth = statementSampler(0.01);
-    const picks = Array.from({ length: 1001 }, () => hundredth('GET /api/settings/:group'));
+  it('counts each route’s first request, then the configured share of the rest, evenly', () => {
+    const half = sampled(0.5);
+    expect(Array.from({ length: 7 }, () => half.ask('GET /api/orders/:id'))).toEqual([true, false, true, false, true, false, true]);
+    expect(half.ask('GET /api/customers/:id')).toBe(true);
+
+    const hundredth = sampled(0.01);
+    const picks = Array.from({ length: 1001 }, () => hundredth.ask('GET /api/settings/:group'));
     expect(picks.filter(Boolean)).toHaveLength(11); // the first, then one in each hundred after it
     expect(picks.slice(1, 100).some(Boolean)).toBe(false);
     expect(picks[100]).toBe(true);
 
-    const every = statementSampler(1);
-    expect(Array.from({ length: 5 }, () => every('GET /x'))).toEqual([true, true, true, true, true]);
-    const never = statementSampler(0);
-    expect([never('GET /x'), never('GET /x')]).toEqual([false, false]);
+    const every = sampled(1);
+    expect(Array.from({ length: 5 }, () => every.ask('GET /x', 50))).toEqual([true, true, true, true, true]);
+    const never = sampled(0);
+    expect([never.ask('GET /x'), never.ask('GET /x')]).toEqual([false, false]);
+  });
+
+  it('keeps counted requests in flight at most the given share of the time, and a due turn waits for its time', () => {
+    const s = sampled(0.5, 0.05);
+    expect(s.ask('GET /api/catalog/entities', 100)).toBe(true); // the route's first: 100 ms in flight
+    // Counting rests 19 × 100 ms: due requests in that time are not counted…
+    expect(s.ask('GET /api/catalog/entities')).toBe(false);
+    expect(s.ask('GET /api/catalog/entities')).toBe(false);
+    s.wait(1_899);
+    expect(s.ask('GET /api/catalog/entities')).toBe(false);
+    // …except another route's first request.
+    expect(s.ask('GET /api/settings/:group')).toBe(true); // ends at 1,999 ms: the rest still ends at 2,000
+    expect(s.ask('GET /api/catalog/entities')).toBe(false);
+    s.wait(1);
+    // The turn kept while resting is taken by the next request after it.
+    expect(s.ask('GET /api/catalog/entities', 10)).toBe(true);
+    expect(s.ask('GET /api/catalog/entities')).toBe(false); // not due (0.5: every other one)
+    expect(s.ask('GET /api/catalog/entities')).toBe(false); // due, but resting 190 ms
+    s.wait(190);
+    expect(s.ask('GET /api/catalog/entities')).toBe(true);
+  });
+
+  it('lets counted requests overlap, and rests in proportion to the whole time any was in flight', () => {
+    let clock = 0;
+    const sampler = statementSampler(1 / 3, { maxShare: 0.5, now: () => clock });
+    expect(sampler.take('GET /a')).toBe(true);
+    clock += 10;
+    expect(sampler.take('GET /b')).toBe(true); // first of its route, while /a is in flight
+    clock += 30;
+    sampler.done();
+    clock += 20;
+    sampler.done(); // in flight from 0 to 60 ms: counting rests until 120 ms
+    expect([sampler.take('GET /a'), sampler.take('GET /a'), sampler.take('GET /a')]).toEqual([false, false, false]);
+    clock = 120;
+    expect(sampler.take('GET /a')).toBe(true);
+    sampler.done();
   });
 });
