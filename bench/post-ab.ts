@@ -5,7 +5,8 @@
 // with the machine's load; the B/A ratio of the same run much less (issue 30).
 //   node --import tsx bench/post-ab.ts <A bench/support/server.ts> <B bench/support/server.ts>   (ROUNDS 7, REQUESTS 3000, CLIENTS 10)
 // AB_PATH (/graphql), AB_METHOD (POST), AB_BODY (the settings query; '' for none), AB_KEY (admin | storefront) choose
-// another request; BENCH_PRODUCTS seeds a catalog for it; A_ENV / B_ENV ("NAME=value,...") add to one side's environment.
+// another request; BENCH_PRODUCTS seeds a catalog for it; A_ENV / B_ENV ("NAME=value,...") add to one side's environment;
+// AB_BODY_B sends B another body (two queries compared on the same tree: what selecting a field costs).
 import autocannon from 'autocannon';
 import { startTarget, type Target } from './support/driver.js';
 
@@ -17,7 +18,9 @@ const path = process.env.AB_PATH ?? '/graphql';
 const method = process.env.AB_METHOD ?? 'POST';
 const body = process.env.AB_BODY ?? JSON.stringify({ query: '{ settingsGroup(group: "general") }' });
 const keyOf = (t: Target) => (process.env.AB_KEY === 'storefront' ? t.info.storefrontKey! : t.info.key!);
+const bodyB = process.env.AB_BODY_B ?? body;
 const headersOf = (t: Target) => ({ 'x-api-key': keyOf(t), ...(body ? { 'content-type': 'application/json' } : {}) });
+const bodyOf = (t: Target) => (t === B ? bodyB : body);
 const sideEnv = (spec: string | undefined) =>
   Object.fromEntries(
     (spec ?? '')
@@ -38,7 +41,7 @@ async function round(t: Target, amount: number): Promise<number> {
     url: `${t.info.url}${path}`,
     method: method as 'GET',
     headers: headersOf(t),
-    ...(body ? { body } : {}),
+    ...(bodyOf(t) ? { body: bodyOf(t) } : {}),
     connections: clients,
     amount,
   });
@@ -55,7 +58,7 @@ const median = (v: number[]) => {
 const A = await startTarget(aScript!, { ...process.env, ...sideEnv(process.env.A_ENV) });
 const B = await startTarget(bScript!, { ...process.env, ...sideEnv(process.env.B_ENV) });
 for (const t of [A, B]) {
-  const probe = await fetch(`${t.info.url}${path}`, { method, headers: headersOf(t), ...(body ? { body } : {}) });
+  const probe = await fetch(`${t.info.url}${path}`, { method, headers: headersOf(t), ...(bodyOf(t) ? { body: bodyOf(t) } : {}) });
   const text = await probe.text();
   if (probe.status !== 200 || text.includes('"errors"')) throw new Error(`${probe.status} ${text.slice(0, 300)}`);
   await round(t, requests); // warm-up
