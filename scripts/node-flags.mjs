@@ -1,6 +1,7 @@
 // Node.js flags of the API server process, given on its command line: `npm start` runs
-// `node <SERVER_NODE_FLAGS> scripts/run-entry.mjs server` (package.json), and the bench starts its
-// targets with them (bench/support/driver.ts), so what is measured is what an operator runs.
+// `node <SERVER_NODE_FLAGS> scripts/run-entry.mjs server` (package.json), and the benches start
+// the server with them (bench/support/driver.ts, bench/production.ts, bench/peer/ours.ts), so what
+// is measured is what an operator runs.
 // test/platform/node-flags.test.ts fails when package.json's start script drops one.
 //
 // `--max-semi-space-size=32` (MB; Node 20's default is 16): a request's garbage lives while it
