@@ -19,14 +19,18 @@ const method = process.env.AB_METHOD ?? 'POST';
 const body = process.env.AB_BODY ?? JSON.stringify({ query: '{ settingsGroup(group: "general") }' });
 const keyOf = (t: Target) => (process.env.AB_KEY === 'storefront' ? t.info.storefrontKey! : t.info.key!);
 const bodyB = process.env.AB_BODY_B ?? body;
-const headersOf = (t: Target) => ({ 'x-api-key': keyOf(t), ...(body ? { 'content-type': 'application/json' } : {}) });
 const bodyOf = (t: Target) => (t === B ? bodyB : body);
+const headersOf = (t: Target) => ({ 'x-api-key': keyOf(t), ...(bodyOf(t) ? { 'content-type': 'application/json' } : {}) });
 const sideEnv = (spec: string | undefined) =>
   Object.fromEntries(
     (spec ?? '')
       .split(',')
       .filter(Boolean)
-      .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)] as [string, string]),
+      .map((pair) => {
+        // The name ends at the first '=': a value may hold more (NODE_OPTIONS=--flag=value).
+        const at = pair.indexOf('=');
+        return at < 0 ? [pair, ''] : [pair.slice(0, at), pair.slice(at + 1)];
+      }),
   );
 
 async function cpu(t: Target): Promise<number> {

@@ -12,8 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { load, startTarget } from './support/driver.js';
-// @ts-expect-error: a plain .mjs script, no declarations
-import { SERVER_NODE_FLAGS } from '../scripts/node-flags.mjs';
+import { NPM_START_ARGS } from '../scripts/node-flags.js';
 import { goalLine } from './support/goals.js';
 
 const starts = Number(process.env.BENCH_STARTS ?? 3);
@@ -51,7 +50,7 @@ const env = {
 
 async function startProduction(): Promise<{ child: ChildProcess; ms: number }> {
   const started = performance.now();
-  const child = spawn(process.execPath, [...(SERVER_NODE_FLAGS as string[]), 'scripts/run-entry.mjs', 'server'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...NPM_START_ARGS], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   for (;;) {
     if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}`);
     try {

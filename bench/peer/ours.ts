@@ -11,8 +11,7 @@ import path from 'node:path';
 import { startTarget, type Target } from '../support/driver.js';
 import { api } from '../support/probe.js';
 import { BRANDS, CATEGORIES, PRODUCTS, STOCK, pick3 } from './shared.js';
-// @ts-expect-error: a plain .mjs script, no declarations
-import { SERVER_NODE_FLAGS } from '../../scripts/node-flags.mjs';
+import { NPM_START_ARGS } from '../../scripts/node-flags.js';
 
 export interface Ours {
   url: string;
@@ -81,7 +80,7 @@ export async function startOurs(): Promise<Ours> {
     // The API only: the dashboard bundle (a Vite build when stale) plays no part here.
     ADMIN_BUILD: '0',
   };
-  const child = spawn(process.execPath, [...(SERVER_NODE_FLAGS as string[]), 'scripts/run-entry.mjs', 'server'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...NPM_START_ARGS], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}`);

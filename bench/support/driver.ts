@@ -2,8 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import readline from 'node:readline';
 import autocannon from 'autocannon';
-// @ts-expect-error: a plain .mjs script, no declarations
-import { SERVER_NODE_FLAGS } from '../../scripts/node-flags.mjs';
+import { SERVER_NODE_FLAGS } from '../../scripts/node-flags.js';
 
 export interface Target {
   info: Record<string, string>;
@@ -14,12 +13,12 @@ export interface Target {
 }
 
 /**
- * Starts a bench target under the flags `npm start` gives the server (scripts/node-flags.mjs), so
+ * Starts a bench target under the flags `npm start` gives the server (scripts/node-flags.ts), so
  * the app is measured as an operator runs it; the floors and the raw yardstick get them too (same
  * runtime settings on both sides of a ratio).
  */
 export async function startTarget(script: string, env: NodeJS.ProcessEnv = process.env, nodeArgs: string[] = []): Promise<Target> {
-  const child = spawn(process.execPath, [...(SERVER_NODE_FLAGS as string[]), ...nodeArgs, '--import', 'tsx', script], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...nodeArgs, '--import', 'tsx', script], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = readline.createInterface({ input: child.stdout! });
   const queue: Array<(line: Record<string, unknown>) => void> = [];
   lines.on('line', (line) => {

@@ -83,7 +83,9 @@ export function statementSampler(rate: number, options: { maxShare?: number; now
     done() {
       inFlight -= 1;
       // A route's first request may end inside a rest: it lengthens the rest, never shortens it.
-      if (inFlight === 0) quietUntil = Math.max(quietUntil, now() + (now() - onSince) * (1 / maxShare - 1));
+      if (inFlight > 0) return;
+      const at = now();
+      quietUntil = Math.max(quietUntil, at + (at - onSince) * (1 / maxShare - 1));
     },
   };
 }

@@ -1,21 +1,21 @@
-// The server's V8 flags that must be on its command line (scripts/node-flags.mjs): `npm start`
+// The server's V8 flags that must be on its command line (scripts/node-flags.ts): `npm start`
 // gives them, and so does every bench target, so a ratio the bench prints is the server an
 // operator runs. Dropping one from package.json would quietly cost 10–18% CPU per catalog page.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error: a plain .mjs script, no declarations
-import { SERVER_NODE_FLAGS } from '../../scripts/node-flags.mjs';
+import { NPM_START_ARGS, SERVER_NODE_FLAGS } from '../../scripts/node-flags.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const flags = SERVER_NODE_FLAGS as string[];
+const flags = [...SERVER_NODE_FLAGS];
 
 describe('the server process flags', () => {
   it('npm start passes every one of them to node before the entry script', () => {
     const start: string = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start;
     expect(flags.length).toBeGreaterThan(0);
-    expect(start).toBe(`node ${flags.join(' ')} scripts/run-entry.mjs server`);
+    expect(NPM_START_ARGS).toEqual([...flags, 'scripts/run-entry.mjs', 'server']);
+    expect(start).toBe(`node ${NPM_START_ARGS.join(' ')}`);
   });
 
   it('are flags this node accepts, and they take effect: the heap may grow larger than without them', () => {
