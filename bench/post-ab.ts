@@ -7,6 +7,7 @@
 // AB_PATH (/graphql), AB_METHOD (POST), AB_BODY (the settings query; '' for none), AB_KEY (admin | storefront) choose
 // another request; BENCH_PRODUCTS seeds a catalog for it; A_ENV / B_ENV ("NAME=value,...") add to one side's environment;
 // AB_BODY_B sends B another body (two queries compared on the same tree: what selecting a field costs).
+// `{entityId}` in AB_PATH is each server's own sample entity (GET /api/catalog/entities/{entityId}).
 import autocannon from 'autocannon';
 import { startTarget, type Target } from './support/driver.js';
 
@@ -19,6 +20,7 @@ const method = process.env.AB_METHOD ?? 'POST';
 const body = process.env.AB_BODY ?? JSON.stringify({ query: '{ settingsGroup(group: "general") }' });
 const keyOf = (t: Target) => (process.env.AB_KEY === 'storefront' ? t.info.storefrontKey! : t.info.key!);
 const bodyB = process.env.AB_BODY_B ?? body;
+const pathOf = (t: Target) => path.replace('{entityId}', t.info.entityId ?? '');
 const bodyOf = (t: Target) => (t === B ? bodyB : body);
 const headersOf = (t: Target) => ({ 'x-api-key': keyOf(t), ...(bodyOf(t) ? { 'content-type': 'application/json' } : {}) });
 const sideEnv = (spec: string | undefined) =>
@@ -42,7 +44,7 @@ async function cpu(t: Target): Promise<number> {
 async function round(t: Target, amount: number): Promise<number> {
   const before = await cpu(t);
   const result = await autocannon({
-    url: `${t.info.url}${path}`,
+    url: `${t.info.url}${pathOf(t)}`,
     method: method as 'GET',
     headers: headersOf(t),
     ...(bodyOf(t) ? { body: bodyOf(t) } : {}),
@@ -62,7 +64,7 @@ const median = (v: number[]) => {
 const A = await startTarget(aScript!, { ...process.env, ...sideEnv(process.env.A_ENV) });
 const B = await startTarget(bScript!, { ...process.env, ...sideEnv(process.env.B_ENV) });
 for (const t of [A, B]) {
-  const probe = await fetch(`${t.info.url}${path}`, { method, headers: headersOf(t), ...(bodyOf(t) ? { body: bodyOf(t) } : {}) });
+  const probe = await fetch(`${t.info.url}${pathOf(t)}`, { method, headers: headersOf(t), ...(bodyOf(t) ? { body: bodyOf(t) } : {}) });
   const text = await probe.text();
   if (probe.status !== 200 || text.includes('"errors"')) throw new Error(`${probe.status} ${text.slice(0, 300)}`);
   await round(t, requests); // warm-up

@@ -28,6 +28,7 @@ import { buildOpenApiDocument } from './openapi.js';
 import { wrapAuthResponse } from './auth-response.js';
 import { matchRawRoute, serveRawRoute } from './raw-routes.js';
 import { conditional } from './conditional.js';
+import { AnswerHeaders, type HeaderSet } from './answer-headers.js';
 import { hasPermission, MEDIA_WRITE } from '../auth/permissions.js';
 import { METRICS_PATH, metricsAnswer, metricsEnabled, metricsOnApiPort } from '../observability/metrics-http.js';
 import { DEFAULT_SQL_STATEMENTS_SAMPLE_RATE, requestObserver } from '../observability/request-observer.js';
@@ -61,7 +62,7 @@ interface Admission {
 }
 
 /** JSON answers are whole strings already (nothing streams them), so they are sent as one buffer. */
-function isJson(headers: Headers): boolean {
+function isJson(headers: HeaderSet): boolean {
   const type = headers.get('content-type') ?? '';
   return type.startsWith('application/json') || type.startsWith('application/graphql-response+json');
 }
@@ -75,23 +76,9 @@ const BODILESS = new Set([204, 205, 304]);
  * one buffer, read with arrayBuffer() and never through the `body` getter, which on whatwg-node's
  * Response builds a stream over a fresh encoding of the text (every POST answer paid for both).
  */
-async function sendableBody(response: Response, body: Uint8Array<ArrayBuffer> | null | undefined, headers: Headers): Promise<BodyInit | null> {
+async function sendableBody(response: Response, body: Uint8Array<ArrayBuffer> | null | undefined, headers: HeaderSet): Promise<BodyInit | null> {
   if (body !== undefined) return body;
   return isJson(headers) && !BODILESS.has(response.status) ? new Uint8Array(await response.arrayBuffer()) : response.body;
-}
-
-/**
- * The final headers as a plain object when no header repeats (set-cookie is the only one that
- * may): the adapter then writes status and headers in one writeHead call instead of setting
- * each header on the response first (@whatwg-node/server sendNodeResponse).
- */
-function plainHeaders(headers: Headers): Headers | Record<string, string> {
-  if (headers.has('set-cookie')) return headers;
-  const plain: Record<string, string> = {};
-  headers.forEach((value, name) => {
-    plain[name] = value;
-  });
-  return plain;
 }
 
 export function createHttpApp(deps: HttpAppDeps): HttpApp {
@@ -430,9 +417,9 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
             response = errorResponse(500, 'INTERNAL_ERROR', 'Internal server error');
           }
         }
-        // The adapter's own Headers (whatwg-node): a lazy copy over plain Maps, where Node's
-        // (undici) validates every name and value through WebIDL conversions on each call.
-        const headers = new yoga.fetchAPI.Headers(response.headers);
+        // Copied once into a plain record (http/answer-headers.ts), whichever Headers class the
+        // handler's answer carries.
+        const headers = new AnswerHeaders(response.headers);
         headers.set('x-request-id', requestId);
         if (rate) for (const [name, value] of Object.entries(rateLimitHeaders(rate))) headers.set(name, value);
         if (response.status === 429 && !headers.has('retry-after')) headers.set('retry-after', String(rate?.retryAfter ?? 1));
@@ -459,7 +446,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
         // writes its buffer in one call, where Node's would wrap the bytes in a ReadableStream the
         // adapter then pumps chunk by chunk (~4% of a small request's CPU in the profile).
         const sendable = await sendableBody(response, body, headers);
-        return new yoga.fetchAPI.Response(sendable, { status, headers: plainHeaders(headers) });
+        return new yoga.fetchAPI.Response(sendable, { status, headers: headers.toInit(yoga.fetchAPI.Headers) });
       }
     }
   }

@@ -4,6 +4,7 @@
 // by nobody are cacheable by shared caches for a short while, so a CDN in front can absorb
 // storefront traffic. Answers that depend on who asks (admin keys, users) stay `private`.
 import crypto from 'node:crypto';
+import type { HeaderSet } from './answer-headers.js';
 
 /** Seconds a shared cache may serve an anonymous catalog read without asking again. */
 export const PUBLIC_CATALOG_MAX_AGE = 60;
@@ -48,7 +49,7 @@ export function etagFor(body: Uint8Array): string {
  * whole JSON text, which bodyBytes() then encodes once more (about half of the ETag's cost on
  * a ~110 KB list page).
  */
-function hasBody(method: string, response: Response, headers: Headers): boolean {
+function hasBody(method: string, response: Response, headers: HeaderSet): boolean {
   if (method === 'GET' && Number(headers.get('content-length')) > 0) return true;
   return response.body !== null;
 }
@@ -86,7 +87,7 @@ function isPublicCatalogRead(path: string): boolean {
  * The body to send: its bytes, null (304), or `undefined` when the answer is not tagged and its
  * body is the response's own, still unread.
  */
-export async function conditional(input: ConditionalInput, response: Response, headers: Headers): Promise<{ status: number; body: Uint8Array<ArrayBuffer> | null | undefined }> {
+export async function conditional(input: ConditionalInput, response: Response, headers: HeaderSet): Promise<{ status: number; body: Uint8Array<ArrayBuffer> | null | undefined }> {
   const known = knownBodies.get(response);
   const eligible =
     (input.method === 'GET' || input.method === 'HEAD') &&

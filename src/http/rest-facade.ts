@@ -14,6 +14,7 @@
 //   - a success status chosen by the operation (`ctx.rest.status`, one of `rest.otherStatuses`),
 //   - 404 NOT_FOUND for anything sofa has no route for, including its built-in /webhook routes.
 import { createRequire } from 'node:module';
+import { Response as AdapterResponse } from '@whatwg-node/server';
 import type { useSofa as CreateSofaHandler } from 'sofa-api';
 import { execute as executeOnGraphqlJs, Kind, type ExecutionArgs, type ExecutionResult, type GraphQLError, type GraphQLSchema } from 'graphql';
 import { MapperKind, mapSchema } from '@graphql-tools/utils';
@@ -85,6 +86,30 @@ export function withParsedQuery(request: Request, pathParams: Record<string, str
     },
     text: () => request.text(),
   } as unknown as Request;
+}
+
+/**
+ * sofa's answer in the server adapter's own Response class (Yoga's fetch API), with the same
+ * status, JSON text and the two headers sofa's Response.json sets. sofa builds its answers with
+ * fets' copy of whatwg-node, whose Headers iterate through a generator that sorts the names on
+ * every forEach: the HTTP layer copies, extends and sends these headers (http/app.ts serve), and
+ * that iteration was ~5 KB of garbage per request, the largest single allocator of a settings
+ * read. The JSON text is held by the answer (not a stream), so reading it copies nothing.
+ * Answers the facade built itself (errors) are already Node's or the adapter's and pass as they are.
+ */
+async function adapterResponse(response: Response, status: number): Promise<Response> {
+  // Typed as the same class; at run time the adapter's (fetch API ponyfill) and Node's differ.
+  const answer: object = response;
+  const own = answer instanceof AdapterResponse || answer instanceof Response;
+  if (own) {
+    return status === response.status ? response : new AdapterResponse(await response.text(), { status, headers: response.headers });
+  }
+  const headers: Record<string, string> = {};
+  for (const name of ['content-type', 'content-length']) {
+    const value = response.headers.get(name);
+    if (value !== null) headers[name] = value;
+  }
+  return new AdapterResponse(await response.text(), { status, headers });
 }
 
 export interface RestFacadeOptions {
@@ -399,13 +424,8 @@ export function restFacade(options: RestFacadeOptions): RestFacade {
       // An operation whose success status depends on its outcome chose it on its context.
       const chosen = ctx.rest.status;
       const allowed = route.operation.rest?.otherStatuses;
-      if (chosen && response.ok && allowed?.includes(chosen as 200) && chosen !== response.status) {
-        // sofa's answer is whatwg-node's (fets) with its JSON text held: the same class and the
-        // text, rather than Node's Response over a web stream of it (read again in http/app.ts).
-        const Same = response.constructor as typeof Response;
-        return new Same(await response.text(), { status: chosen, headers: response.headers });
-      }
-      return response;
+      const status = chosen && response.ok && allowed?.includes(chosen as 200) ? chosen : response.status;
+      return adapterResponse(response, status);
     },
   };
 }
