@@ -2,8 +2,7 @@
 // ctx.organization. A patch is a shallow merge where null deletes a key, applied in a single
 // SQL statement (jsonb `||` then `-`) so two concurrent patches of one group both land.
 import type { RequestContext } from '../../context.js';
-import { queryRows } from '../../db/raw.js';
-import { Prisma } from '../../generated/prisma/client.js';
+import { statementRows, type Statement } from '../../db/raw.js';
 import { validationFailed } from '../../errors.js';
 import { zodIssues } from '../../graphql/operation.js';
 import { GROUP_NAME, patchSchema } from './groups.js';
@@ -27,15 +26,16 @@ export async function getAllSettings(ctx: Ctx): Promise<Record<string, Json>> {
   return Object.fromEntries(rows.map((row) => [row.group, row.values as Json]));
 }
 
+const SETTINGS_GROUP: Statement = {
+  name: 'settings_group',
+  text: 'select "values" from settings where organization_id = $1::uuid and "group" = $2',
+};
+
 export async function getSettingsGroup(ctx: Ctx, group: string): Promise<Json> {
   assertGroupName(group);
   // Straight to node-postgres (db/raw.ts): Prisma's own work was ~13% of this read's CPU.
   // Named: read on every settings request, same text each time (db/raw.ts).
-  const [row] = await queryRows<{ values: Json }>(
-    ctx.db,
-    Prisma.sql`select "values" from settings where organization_id = ${ctx.organization.id}::uuid and "group" = ${group}`,
-    'settings_group',
-  );
+  const [row] = await statementRows<{ values: Json }>(ctx.db, SETTINGS_GROUP, [ctx.organization.id, group]);
   return row?.values ?? {};
 }
 

@@ -2,7 +2,7 @@
 // Reads need catalog:read; entities that are not active (draft, archived, discontinued) exist
 // only for callers with catalog:read:unpublished (404 and filtered out of lists for others).
 import { Prisma, type CatalogEntity, type CatalogEntityStatus } from '../../../generated/prisma/client.js';
-import { queryRows } from '../../../db/raw.js';
+import { queryRows, statementRows, type Statement } from '../../../db/raw.js';
 import { forbidden, notFound, validationFailed } from '../../../errors.js';
 import { hasPermission } from '../../../auth/permissions.js';
 import { paginate, type ListCtx, type Page, type PageInput } from '../../../graphql/pagination.js';
@@ -126,21 +126,19 @@ async function entityPage(ctx: CatalogCtx, input: EntityListInput, window: { ski
   return { rows: rows.filter((row) => row.id !== null).map(({ total: _total, ...row }) => row as CatalogEntity), total };
 }
 
+const READABLE_ENTITY = `select id, organization_id as "organizationId", type, slug, status::text as status, metadata, tax_class_id as "taxClassId",
+         source_store_id as "sourceStoreId", published_at as "publishedAt", created_at as "createdAt", updated_at as "updatedAt"
+  from catalog_entities where organization_id = $1::uuid`;
+const ENTITY_BY_ID: Statement = { name: 'catalog_entity_by_id', text: `${READABLE_ENTITY} and id = $2::uuid` };
+const ENTITY_BY_SLUG: Statement = { name: 'catalog_entity_by_slug', text: `${READABLE_ENTITY} and slug = $2` };
+
 /** An entity the caller may read, by UUID or slug; 404 when absent or not visible to them. */
 export async function findReadableEntity(ctx: CatalogCtx, idOrSlug: string): Promise<CatalogEntity> {
   // The read behind every product page: straight to node-postgres (db/raw.ts), the same row
   // Prisma's findFirst returned, without its per-statement interpreter. The column list mirrors
   // model CatalogEntity in prisma/schema.prisma: a column added there must be added here too.
-  const byId = UUID_RE.test(idOrSlug);
-  const key = byId ? Prisma.sql`id = ${idOrSlug}::uuid` : Prisma.sql`slug = ${idOrSlug}`;
-  const [row] = await queryRows<CatalogEntity>(
-    ctx.db,
-    Prisma.sql`select id, organization_id as "organizationId", type, slug, status::text as status, metadata, tax_class_id as "taxClassId",
-                      source_store_id as "sourceStoreId", published_at as "publishedAt", created_at as "createdAt", updated_at as "updatedAt"
-               from catalog_entities where organization_id = ${ctx.organization.id}::uuid and ${key}`,
-    // Named (one text per key kind): parsed once per connection, not on every product page.
-    byId ? 'catalog_entity_by_id' : 'catalog_entity_by_slug',
-  );
+  // Named (one text per key kind): parsed once per connection, not on every product page.
+  const [row] = await statementRows<CatalogEntity>(ctx.db, UUID_RE.test(idOrSlug) ? ENTITY_BY_ID : ENTITY_BY_SLUG, [ctx.organization.id, idOrSlug]);
   if (!row || (row.status !== 'active' && !seesUnpublished(ctx))) throw notFound('Catalog entity');
   return row;
 }
