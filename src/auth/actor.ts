@@ -214,10 +214,21 @@ export function createActorResolver(auth: Auth, config: Config, db: Db): ActorRe
   };
 }
 
+/**
+ * The key-only actor of each cached key actor: a storefront key's grants include `:own`/`:self`
+ * ones, and filtering them built a new actor on every request of every storefront.
+ */
+const keyOnlyActors = new WeakMap<Actor, Actor>();
+
 /** A key with no session: its `:own`/`:self` grants have no shopper to name, so they are dropped. */
 function keyOnly(actor: Actor): Actor {
-  const permissions = withoutSelfPermissions(actor.permissions);
-  return permissions.length === actor.permissions.length ? actor : { ...actor, permissions };
+  let only = keyOnlyActors.get(actor);
+  if (!only) {
+    const permissions = withoutSelfPermissions(actor.permissions);
+    only = permissions.length === actor.permissions.length ? actor : { ...actor, permissions };
+    keyOnlyActors.set(actor, only);
+  }
+  return only;
 }
 
 /**
