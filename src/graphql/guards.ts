@@ -88,6 +88,8 @@ export async function executionRefusal(args: ExecutionArgs, options: GuardOption
   if (refusal) return refusal;
   if (!ctx.rateLimit) return null;
   const points = Math.max(1, Math.ceil(cost.cost / options.costPerPoint));
+  // The first point was charged when the request was admitted: most operations owe no more.
+  if (points === 1) return null;
   try {
     await ctx.rateLimit.charge(points - 1);
   } catch (error) {

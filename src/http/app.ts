@@ -14,7 +14,7 @@ import { createGraphqlServer } from '../graphql/yoga.js';
 import { readBody, BodyTimeoutError, BodyTooLargeError, MULTIPART_ALLOWANCE_BYTES } from './body.js';
 import { corsHeaders, corsOrigins, preflightResponse } from './cors.js';
 import { originRefusal, withoutFetchMetadataForCredentiallessClient } from './origin-check.js';
-import { createRateLimiter, rateLimitHeaders, requestRateLimit, type Budget, type RateDecision } from './rate-limit.js';
+import { createRateLimiter, requestRateLimit, setRateLimitHeaders, type Budget, type RateDecision } from './rate-limit.js';
 import { rejectNulCharacters } from './input-guard.js';
 import { admitAuthRequest } from './auth-budget.js';
 import { revokeSessionById, withoutSessionTokens } from './auth-sessions.js';
@@ -172,7 +172,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
     return server?.clientAddress ?? 'unknown';
   }
 
-  async function limit(budget: Budget, key: string): Promise<RateDecision> {
+  function limit(budget: Budget, key: string): Promise<RateDecision> {
     return limiter.consume(budget, key);
   }
 
@@ -421,7 +421,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
         // handler's answer carries.
         const headers = new AnswerHeaders(response.headers);
         headers.set('x-request-id', requestId);
-        if (rate) for (const [name, value] of Object.entries(rateLimitHeaders(rate))) headers.set(name, value);
+        if (rate) setRateLimitHeaders(headers, rate);
         if (response.status === 429 && !headers.has('retry-after')) headers.set('retry-after', String(rate?.retryAfter ?? 1));
         for (const [name, value] of Object.entries(corsHeaders(incoming, cors))) {
           // Vary adds to what the handler varied on (Accept-Encoding...), never replaces it.

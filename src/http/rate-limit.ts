@@ -72,14 +72,12 @@ export function createRateLimiter(config: Config): RateLimiter {
   };
 }
 
-export function rateLimitHeaders(d: RateDecision): Record<string, string> {
-  const headers: Record<string, string> = {
-    'x-ratelimit-limit': String(d.limit),
-    'x-ratelimit-remaining': String(d.remaining),
-    'x-ratelimit-reset': String(d.reset),
-  };
-  if (d.retryAfter !== undefined) headers['retry-after'] = String(d.retryAfter);
-  return headers;
+/** The decision's numbers on the answer (X-RateLimit-*, and Retry-After when refused). */
+export function setRateLimitHeaders(headers: Pick<Headers, 'set'>, d: RateDecision): void {
+  headers.set('x-ratelimit-limit', String(d.limit));
+  headers.set('x-ratelimit-remaining', String(d.remaining));
+  headers.set('x-ratelimit-reset', String(d.reset));
+  if (d.retryAfter !== undefined) headers.set('retry-after', String(d.retryAfter));
 }
 
 /**

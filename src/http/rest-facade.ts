@@ -194,7 +194,9 @@ export function withoutGraphOnlyFields(schema: GraphQLSchema): GraphQLSchema {
 }
 
 export function restFacade(options: RestFacadeOptions): RestFacade {
-  let built: Promise<{ sofa: Sofa; handlers: Map<CompiledRoute, { handler: SofaRoute['handler']; pattern: RegExp }>; parseQuery: QueryParser }> | null = null;
+  type Router = { sofa: Sofa; handlers: Map<CompiledRoute, { handler: SofaRoute['handler']; pattern: RegExp }>; parseQuery: QueryParser };
+  let built: Promise<Router> | null = null;
+  let router: Router | undefined;
   let restSchema: GraphQLSchema | null = null;
   const schemaForRest = (): GraphQLSchema => (restSchema ??= withoutGraphOnlyFields(fullSchema));
   const fullSchema = options.schema;
@@ -346,7 +348,7 @@ export function restFacade(options: RestFacadeOptions): RestFacade {
    * a good part of a second of CPU that `npm start` need not spend before it is ready (issue 30
    * goal 5). /api/doc does not need it (it is derived from restSchema and the registry).
    */
-  async function build(): Promise<Awaited<NonNullable<typeof built>>> {
+  async function build(): Promise<Router> {
     const { useSofa: createSofaHandler } = await import('sofa-api');
     // The qs sofa parses query strings with, resolved from sofa's own package (not a copy of ours):
     // withParsedQuery must give every variable what sofa's parse would.
@@ -408,8 +410,9 @@ export function restFacade(options: RestFacadeOptions): RestFacade {
       ctx.rest.facade = true;
       const rewritten = await rewriteBody(request, route, ctx.rest);
       if (rewritten instanceof Response) return rewritten;
-      built ??= build();
-      const { handlers, parseQuery } = await built;
+      // Awaited until built; then read as it is (no promise turn per request).
+      router ??= await (built ??= build());
+      const { handlers, parseQuery } = router;
       // biome-ignore lint/style/noNonNullAssertion: build() gives every compiled route its handler
       const { handler, pattern } = handlers.get(route)!;
       const match = pattern.exec(pathname);
