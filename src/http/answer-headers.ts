@@ -5,8 +5,9 @@
 // the adapter's, fets' inside sofa), and wrapping one in another made every get/has/set walk both
 // (a missing name twice over, building lowercase key lists on the way); the adapter then needed
 // the result as a plain object again to write status and headers in one writeHead call. Here
-// the answer's headers are copied once and every later step is a property access; ~2 KB less
-// garbage and a few percent of a settings read's CPU (bench/post-ab.ts, issue 30).
+// the answer's headers are copied once and every later step is a property access. With sofa's
+// answers in the adapter's Response (rest-facade.ts adapterResponse): settings read B/A 0.95
+// (bench/post-ab.ts, issue 30).
 export interface HeaderSet {
   get(name: string): string | null;
   has(name: string): boolean;
@@ -60,9 +61,9 @@ export class AnswerHeaders implements HeaderSet {
    * What the adapter's Response is given: the record itself when no cookie is set (the adapter
    * writes it with one writeHead call), otherwise `Headers` of `Init` with each cookie appended.
    */
-  toInit<Init extends Headers>(Headers: new () => Init): Record<string, string> | Init {
+  toInit<Init extends Headers>(HeadersClass: new () => Init): Record<string, string> | Init {
     if (!this.cookies.length) return this.values;
-    const headers = new Headers();
+    const headers = new HeadersClass();
     for (const name in this.values) headers.set(name, this.values[name] as string);
     for (const cookie of this.cookies) headers.append('set-cookie', cookie);
     return headers;
