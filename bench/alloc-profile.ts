@@ -8,6 +8,9 @@
 //   scenarios: settings, entity, list, cached (the list for a storefront key: warm cache hits)
 //   BENCH_SECONDS (5), BENCH_CONNECTIONS (50), BENCH_TOP (40), ALLOC_SAMPLE_BYTES (512),
 //   ALLOC_CALLERS=<function name prefix>: also the four frames above each allocation in it.
+//   ALLOC_PROMOTED=1: only what outlived the young generation (not freed by a scavenge): what
+//   something kept alive past two of them (bench/promotion.ts counts it per request).
+//   scenario `path` with ALLOC_PATH=/api/...: any other GET of the app, with the admin key.
 import WebSocket from 'ws';
 import { load, startTarget } from './support/driver.js';
 
@@ -26,6 +29,8 @@ const scenarios: Record<string, { url: string; key: string }> = {
   entity: { url: `${app.info.url}/api/catalog/entities/${app.info.entityId}`, key: app.info.key! },
   list: { url: list, key: app.info.key! },
   cached: { url: list, key: app.info.storefrontKey! },
+  // Any other path of the app (ALLOC_PATH, e.g. /api/health/live): what the pipeline alone allocates.
+  path: { url: `${app.info.url}${process.env.ALLOC_PATH ?? '/api/health/live'}`, key: app.info.key! },
 };
 const chosen = scenarios[which];
 if (!chosen) throw new Error(`unknown scenario ${which}; one of ${Object.keys(scenarios).join(', ')}`);
@@ -68,7 +73,11 @@ try {
   await load(scenario, 3, connections); // warm-up: compiled code, caches, pools
   const inspector = await devtools();
   await inspector.call('HeapProfiler.enable');
-  await inspector.call('HeapProfiler.startSampling', { samplingInterval: sampleBytes, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  await inspector.call('HeapProfiler.startSampling', {
+    samplingInterval: sampleBytes,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: process.env.ALLOC_PROMOTED !== '1',
+  });
   const result = await load(scenario, seconds, connections);
   const { profile } = (await inspector.call('HeapProfiler.stopSampling')) as { profile: { head: ProfileNode } };
   inspector.close();

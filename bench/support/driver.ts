@@ -22,11 +22,13 @@ export async function startTarget(script: string, env: NodeJS.ProcessEnv = proce
   const lines = readline.createInterface({ input: child.stdout! });
   const queue: Array<(line: Record<string, unknown>) => void> = [];
   lines.on('line', (line) => {
+    let parsed: Record<string, unknown>;
     try {
-      queue.shift()?.(JSON.parse(line));
+      parsed = JSON.parse(line);
     } catch {
-      /* not one of ours */
+      return; // not one of ours (V8's --trace-gc lines, say): the next waiter still waits for one
     }
+    queue.shift()?.(parsed);
   });
   const nextLine = () => new Promise<Record<string, unknown>>((resolve) => queue.push(resolve));
   const info = (await nextLine()) as Record<string, string>;

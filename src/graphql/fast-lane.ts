@@ -24,6 +24,7 @@ import type { RequestContext } from '../context.js';
 import { bufferedText, type FetchApi } from '../http/body.js';
 import type { PersistedQueryStore } from './apq.js';
 import { maskedResult, maskError, UNEXPECTED_ERROR_MESSAGE } from './error-masking.js';
+import { releaseRequestCaches } from './request-caches.js';
 import { withFieldErrorDetails } from './field-errors.js';
 import { executionRefusal, type GuardOptions } from './guards.js';
 import type { createCompiler } from './jit.js';
@@ -161,7 +162,12 @@ export function createFastLane(options: FastLaneOptions): FastLane {
     const query = options.compiler?.(args);
     const execute = () =>
       query ? query.query(args.rootValue, args.contextValue, args.variableValues ?? {}) : (normalizedExecutor(args) as Promise<ExecutionResult> | ExecutionResult);
-    const result = maskedResult(await (observation ? observation.run(execute) : execute()), ctx);
+    let result: ExecutionResult;
+    try {
+      result = maskedResult(await (observation ? observation.run(execute) : execute()), ctx);
+    } finally {
+      releaseRequestCaches(args.contextValue);
+    }
     observation?.done(result);
     return result;
   }

@@ -17,6 +17,7 @@ import { createPersistedQueryStore, useAutomaticPersistedQueries } from './apq.j
 import { useFieldErrorDetails } from './field-errors.js';
 import { createCompiler, useCompiledExecution } from './jit.js';
 import { createFastLane } from './fast-lane.js';
+import { useRequestCacheRelease } from './request-caches.js';
 import type { Metrics } from '../observability/metrics.js';
 import { executionObserver, useGraphqlObserver } from '../observability/graphql-observer.js';
 
@@ -133,6 +134,7 @@ export function createGraphqlServer(options: {
       useRequestGuards(guards),
       useMultipartNulGuard(),
       ...(compiler ? [useCompiledExecution(compiler)] : []),
+      useRequestCacheRelease(),
       // Last: it wraps the execute function the plugins above settled on.
       ...(observer ? [observer] : []),
       // Tells the fast lane which documents passed parsing and validation (graphql/fast-lane.ts).

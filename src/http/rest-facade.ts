@@ -30,6 +30,7 @@ import { executionRefusal, type GuardOptions } from '../graphql/guards.js';
 import { multipartNulRefusal } from '../graphql/multipart-nul.js';
 import { maskedResult } from '../graphql/error-masking.js';
 import { createCompiler } from '../graphql/jit.js';
+import { releaseRequestCaches } from '../graphql/request-caches.js';
 import { executionObserver } from '../observability/graphql-observer.js';
 import type { Metrics } from '../observability/metrics.js';
 
@@ -335,7 +336,12 @@ export function restFacade(options: RestFacadeOptions): RestFacade {
       const observation = observe?.(args);
       const query = compiler?.(args);
       const run = () => (query ? query.query(args.rootValue, args.contextValue, args.variableValues ?? {}) : executeOnGraphqlJs(args));
-      result = await (observation ? observation.run(run) : run());
+      try {
+        result = await (observation ? observation.run(run) : run());
+      } finally {
+        // Nothing resolves after this: scope-auth's entry for the context goes (graphql/request-caches.ts).
+        releaseRequestCaches(args.contextValue);
+      }
       result = maskedResult(result, ctx);
       observation?.done(result);
       return wrap(result);
