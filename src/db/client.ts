@@ -2,6 +2,7 @@
 import '../runtime-flags.js'; // first: V8 flags before Prisma's WebAssembly compiles
 import { PrismaPg } from '@prisma/adapter-pg';
 import { ScopedStorage } from '../async-storage.js';
+import { queryDescribed } from './described-statement.js';
 import pg from 'pg';
 import { trace } from '@opentelemetry/api';
 import { inSpan, SpanKind, tracingActive } from '../observability/trace-context.js';
@@ -215,10 +216,10 @@ export function sqlPool(db: unknown): { query(config: pg.QueryConfig): Promise<{
  */
 export function queryCounted(queryable: pg.Pool | pg.PoolClient, counter: SqlCounter | null, config: pg.QueryConfig): Promise<pg.QueryResult> {
   if (counter) counter.statements += 1;
-  if (!tracingActive() || !trace.getActiveSpan()) return queryable.query(config);
-  return inSpan(config.name ? `pg.query ${config.name}` : 'pg.query', { kind: SpanKind.CLIENT, attributes: { 'db.system': 'postgresql', 'db.statement': config.text } }, () =>
-    queryable.query(config),
-  );
+  // A named statement is described once per connection (db/described-statement.ts).
+  const run = () => (config.name ? queryDescribed(queryable, config) : queryable.query(config));
+  if (!tracingActive() || !trace.getActiveSpan()) return run();
+  return inSpan(config.name ? `pg.query ${config.name}` : 'pg.query', { kind: SpanKind.CLIENT, attributes: { 'db.system': 'postgresql', 'db.statement': config.text } }, run);
 }
 
 /** The pool's connections now (metrics): all open, idle, and callers waiting for one. */
