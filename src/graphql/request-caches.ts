@@ -6,9 +6,9 @@
 // an old-to-young pointer, and V8's young-generation collector (the scavenger) treats those as
 // roots: the value, the context it references and everything the context reaches (the request,
 // its loaders, its rows, its answer) survive every scavenge until a full mark-compact clears the
-// entry. So each request's whole object graph was copied twice and promoted: ~5 KB of a settings
-// read, ~180 KB of a catalog page, then the full collections that freed them (`node
-// --trace-gc-nvp`: `promoted=` per scavenge). Deleting the entry once execution has finished
+// entry. So each request's whole object graph was copied twice and promoted (~5 KB of a settings
+// read, all of its request), then freed by full collections (`node --trace-gc-nvp`: `promoted=`
+// per scavenge; bench/promotion.ts). Deleting the entry once execution has finished
 // leaves the table nothing that points into the young generation, and the request's objects die
 // young, as garbage should. The cache is a memo (scopes are evaluated from the context again when
 // asked), so a late reader gets a fresh one rather than a wrong answer.
