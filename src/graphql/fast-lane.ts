@@ -23,12 +23,11 @@ import { LRUCache } from 'lru-cache';
 import type { RequestContext } from '../context.js';
 import { bufferedText, type FetchApi } from '../http/body.js';
 import type { PersistedQueryStore } from './apq.js';
-import { maskedResult, maskError, UNEXPECTED_ERROR_MESSAGE } from './error-masking.js';
-import { releaseRequestCaches } from './request-caches.js';
+import { compiledExecution } from './compiled-execution.js';
+import { maskError, UNEXPECTED_ERROR_MESSAGE } from './error-masking.js';
 import { withFieldErrorDetails } from './field-errors.js';
-import { executionRefusal, type GuardOptions } from './guards.js';
+import type { GuardOptions } from './guards.js';
 import type { createCompiler } from './jit.js';
-import { multipartNulRefusal } from './multipart-nul.js';
 import type { executionObserver } from '../observability/graphql-observer.js';
 
 /** Documents the lane remembers (Yoga's own parse cache keeps 1,000 too). */
@@ -108,6 +107,13 @@ export interface FastLane {
 }
 
 export function createFastLane(options: FastLaneOptions): FastLane {
+  // Yoga's own executor for a document not compiled yet (see the import).
+  const run = compiledExecution({
+    guards: options.guards,
+    compiler: options.compiler,
+    observe: options.observe,
+    fallback: (args) => normalizedExecutor(args) as Promise<ExecutionResult> | ExecutionResult,
+  });
   const known = new LRUCache<string, Known>({ max: FAST_LANE_DOCUMENTS });
 
   const plugin: Plugin = {
@@ -153,25 +159,6 @@ export function createFastLane(options: FastLaneOptions): FastLane {
     return body as ReturnType<typeof paramsOf>;
   }
 
-  async function run(args: ExecutionArgs, ctx: RequestContext): Promise<ExecutionResult> {
-    const refusal = multipartNulRefusal(args) ?? (await executionRefusal(args, options.guards));
-    // A refused operation is masked but not observed, as on Yoga (the guard stops execution
-    // before the observer's hook) and in the REST facade.
-    if (refusal) return maskedResult({ errors: [refusal] }, ctx);
-    const observation = options.observe?.(args);
-    const query = options.compiler?.(args);
-    const execute = () =>
-      query ? query.query(args.rootValue, args.contextValue, args.variableValues ?? {}) : (normalizedExecutor(args) as Promise<ExecutionResult> | ExecutionResult);
-    let result: ExecutionResult;
-    try {
-      result = maskedResult(await (observation ? observation.run(execute) : execute()), ctx);
-    } finally {
-      releaseRequestCaches(args.contextValue);
-    }
-    observation?.done(result);
-    return result;
-  }
-
   return {
     plugin,
     async serve(request, ctx) {
@@ -200,7 +187,7 @@ export function createFastLane(options: FastLaneOptions): FastLane {
       };
       let result: ExecutionResult;
       try {
-        result = await run(args, ctx);
+        result = await run(args);
       } catch (error) {
         // What Yoga does with an error thrown out of execution: masked, as its only error.
         result = { errors: [maskError(error, UNEXPECTED_ERROR_MESSAGE, ctx) as GraphQLError] };

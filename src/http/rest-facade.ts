@@ -26,11 +26,9 @@ import { structuredValueIssues } from './input-coercion.js';
 import { bufferedText } from './body.js';
 import { errorResponse, restErrorFromGraphQL, takeUnexpectedErrors } from './rest-errors.js';
 import { compileRoute, pathParamIssues, type CompiledRoute } from './path-params.js';
-import { executionRefusal, type GuardOptions } from '../graphql/guards.js';
-import { multipartNulRefusal } from '../graphql/multipart-nul.js';
-import { maskedResult } from '../graphql/error-masking.js';
+import type { GuardOptions } from '../graphql/guards.js';
+import { compiledExecution } from '../graphql/compiled-execution.js';
 import { createCompiler } from '../graphql/jit.js';
-import { releaseRequestCaches } from '../graphql/request-caches.js';
 import { executionObserver } from '../observability/graphql-observer.js';
 import type { Metrics } from '../observability/metrics.js';
 
@@ -201,8 +199,13 @@ export function restFacade(options: RestFacadeOptions): RestFacade {
   let restSchema: GraphQLSchema | null = null;
   const schemaForRest = (): GraphQLSchema => (restSchema ??= withoutGraphOnlyFields(fullSchema));
   const fullSchema = options.schema;
-  const compiler = options.jit ? createCompiler() : null;
-  const observe = executionObserver(options.metrics);
+  // graphql-js runs a document until the compiler takes it, as on /graphql.
+  const run = compiledExecution({
+    guards: options.guards,
+    compiler: options.jit ? createCompiler() : null,
+    observe: executionObserver(options.metrics),
+    fallback: executeOnGraphqlJs,
+  });
   const registered = [...operations.values()].filter((op) => op.rest);
   const routes = Object.fromEntries(
     registered.map((op) => [
@@ -321,32 +324,12 @@ export function restFacade(options: RestFacadeOptions): RestFacade {
   }
 
   /**
-   * One route's execution: the guards and the multipart NUL rule of /graphql first, then the
-   * route's document compiled once (graphql-jit; graphql-js until it is, as on /graphql), the
-   * errors masked with the request's context, the operation observed. The envelop plugins of
-   * /graphql call the same functions in the same order (graphql/yoga.ts).
+   * One route's execution: /graphql's rules around the route's document, compiled once
+   * (graphql/compiled-execution.ts, which the fast lane of /graphql runs too), then the `{ data }`
+   * wrapping of a non-paginated answer.
    */
   async function execute(sofaArgs: ExecutionArgs): Promise<ExecutionResult> {
-    const args = withExplicitNulls({ ...sofaArgs, schema: fullSchema });
-    const ctx = args.contextValue as RequestContext;
-    let result: ExecutionResult;
-    const refusal = multipartNulRefusal(args) ?? (await executionRefusal(args, options.guards));
-    if (refusal) result = { errors: [refusal] };
-    else {
-      const observation = observe?.(args);
-      const query = compiler?.(args);
-      const run = () => (query ? query.query(args.rootValue, args.contextValue, args.variableValues ?? {}) : executeOnGraphqlJs(args));
-      try {
-        result = await (observation ? observation.run(run) : run());
-      } finally {
-        // Nothing resolves after this: scope-auth's entry for the context goes (graphql/request-caches.ts).
-        releaseRequestCaches(args.contextValue);
-      }
-      result = maskedResult(result, ctx);
-      observation?.done(result);
-      return wrap(result);
-    }
-    return wrap(maskedResult(result, ctx));
+    return wrap(await run(withExplicitNulls({ ...sofaArgs, schema: fullSchema })));
   }
 
   /**
