@@ -19,7 +19,7 @@
 //
 //   npm run bench            BENCH_SECONDS (5), BENCH_CONNECTIONS (50), BENCH_ROUNDS (3),
 //                            BENCH_PRODUCTS (100), BENCH_ONLY=http to skip checkout, jobs and the production start/RSS run,
-//                            BENCH_SCENARIOS=settings,entity,adapter to run only the scenarios and floors whose name
+//                            BENCH_SCENARIOS=settings,entities/:id,entity,adapter to run only the scenarios and floors whose name
 //                            holds one of these words (the goals of the others then read "not measured")
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';

@@ -2,7 +2,7 @@
 import '../runtime-flags.js'; // first: V8 flags before Prisma's WebAssembly compiles
 import { PrismaPg } from '@prisma/adapter-pg';
 import { ScopedStorage } from '../async-storage.js';
-import { queryDescribed } from './described-statement.js';
+import { queryDescribed, type StatementConfig } from './described-statement.js';
 import pg from 'pg';
 import { trace } from '@opentelemetry/api';
 import { inSpan, SpanKind, tracingActive } from '../observability/trace-context.js';
@@ -198,13 +198,13 @@ export function directTarget(db: unknown): { queryable: pg.PoolClient | pg.Pool;
  * most of the worker's CPU there). Statements sent through it count in the SqlCounter like
  * Prisma's. Undefined for a transaction client or a client made elsewhere: use Prisma then.
  */
-export function sqlPool(db: unknown): { query(config: pg.QueryConfig): Promise<{ rows: unknown[] }> } | undefined {
+export function sqlPool(db: unknown): { query(config: StatementConfig): Promise<{ rows: unknown[] }> } | undefined {
   const entry = pools.get(db as object);
   if (!entry) return undefined;
   const { pool, counter, pgbouncer } = entry;
   return {
     // Behind PgBouncer in transaction mode a statement name is dropped: parsed each time.
-    query: (named: pg.QueryConfig) => queryCounted(pool, counter, pgbouncer && named.name ? { ...named, name: undefined } : named),
+    query: (named: StatementConfig) => queryCounted(pool, counter, pgbouncer && named.name ? { ...named, name: undefined } : named),
   };
 }
 
@@ -214,10 +214,10 @@ export function sqlPool(db: unknown): { query(config: pg.QueryConfig): Promise<{
  * them, and @opentelemetry/instrumentation-pg cannot hook pg loaded as an ES module: they get their
  * span here, only inside a traced operation (a polling claim with no parent stays unspanned).
  */
-export function queryCounted(queryable: pg.Pool | pg.PoolClient, counter: SqlCounter | null, config: pg.QueryConfig): Promise<pg.QueryResult> {
+export function queryCounted(queryable: pg.Pool | pg.PoolClient, counter: SqlCounter | null, config: StatementConfig): Promise<pg.QueryResult> {
   if (counter) counter.statements += 1;
   // A named statement is described once per connection (db/described-statement.ts).
-  const run = () => (config.name ? queryDescribed(queryable, config) : queryable.query(config));
+  const run = () => queryDescribed(queryable, config);
   if (!tracingActive() || !trace.getActiveSpan()) return run();
   return inSpan(config.name ? `pg.query ${config.name}` : 'pg.query', { kind: SpanKind.CLIENT, attributes: { 'db.system': 'postgresql', 'db.statement': config.text } }, run);
 }
