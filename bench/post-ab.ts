@@ -7,6 +7,7 @@
 // AB_PATH (/graphql), AB_METHOD (POST), AB_BODY (the settings query; '' for none), AB_KEY (admin | storefront) choose
 // another request; BENCH_PRODUCTS seeds a catalog for it; A_ENV / B_ENV ("NAME=value,...") add to one side's environment;
 // AB_BODY_B sends B another body (two queries compared on the same tree: what selecting a field costs).
+// A_NODE_ARGS / B_NODE_ARGS (space-separated) add node or V8 flags to one side's command line (a flag A/B on one tree).
 // `{entityId}` in AB_PATH is each server's own sample entity (GET /api/catalog/entities/{entityId}).
 import autocannon from 'autocannon';
 import { startTarget, type Target } from './support/driver.js';
@@ -61,8 +62,9 @@ const median = (v: number[]) => {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
 
-const A = await startTarget(aScript!, { ...process.env, ...sideEnv(process.env.A_ENV) });
-const B = await startTarget(bScript!, { ...process.env, ...sideEnv(process.env.B_ENV) });
+const nodeArgs = (spec: string | undefined) => (spec ?? '').split(' ').filter(Boolean);
+const A = await startTarget(aScript!, { ...process.env, ...sideEnv(process.env.A_ENV) }, nodeArgs(process.env.A_NODE_ARGS));
+const B = await startTarget(bScript!, { ...process.env, ...sideEnv(process.env.B_ENV) }, nodeArgs(process.env.B_NODE_ARGS));
 for (const t of [A, B]) {
   const probe = await fetch(`${t.info.url}${pathOf(t)}`, { method, headers: headersOf(t), ...(bodyOf(t) ? { body: bodyOf(t) } : {}) });
   const text = await probe.text();

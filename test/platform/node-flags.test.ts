@@ -1,6 +1,7 @@
 // The server's V8 flags that must be on its command line (scripts/node-flags.ts): `npm start`
 // gives them, and so does every bench target, so a ratio the bench prints is the server an
-// operator runs. Dropping one from package.json would quietly cost 10–18% CPU per catalog page.
+// operator runs. Dropping one from package.json would quietly cost 10–18% CPU per catalog page
+// (each flag's measurements are in scripts/node-flags.ts).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,6 +17,14 @@ describe('the server process flags', () => {
     expect(flags.length).toBeGreaterThan(0);
     expect(NPM_START_ARGS).toEqual([...flags, 'scripts/run-entry.mjs', 'server']);
     expect(start).toBe(`node ${NPM_START_ARGS.join(' ')}`);
+  });
+
+  it('are each accepted by this node on their own (a misspelt V8 flag makes node exit 9, "bad option")', () => {
+    for (const flag of flags) {
+      const run = spawnSync(process.execPath, [flag, '-e', 'process.stdout.write(JSON.stringify(process.execArgv))'], { encoding: 'utf8' });
+      expect(run.status, `${flag}: ${run.stderr}`).toBe(0);
+      expect(JSON.parse(run.stdout)).toEqual([flag, '-e', 'process.stdout.write(JSON.stringify(process.execArgv))']);
+    }
   });
 
   it('are flags this node accepts, and they take effect: the heap may grow larger than without them', () => {
