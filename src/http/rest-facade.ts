@@ -93,16 +93,7 @@ export function withParsedQuery(request: Request, pathParams: Record<string, str
   // member stays a key. Path parameters are assigned over them, as sofa checks them first.
   const params: Record<string, unknown> = Object.fromEntries(Object.entries(parsed).filter(([, value]) => value));
   Object.assign(params, pathParams);
-  return {
-    url: url.slice(0, mark),
-    params,
-    method: request.method,
-    headers: request.headers,
-    get body() {
-      return request.body;
-    },
-    text: () => request.text(),
-  } as unknown as Request;
+  return Object.assign(requestAt(request, url.slice(0, mark)), { params });
 }
 
 /**
