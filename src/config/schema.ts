@@ -168,6 +168,21 @@ export const configSchema = z
      */
     bodyReadTimeoutMs: z.number().int().positive().default(30_000),
     /**
+     * Execution slots (README: Scaling → Execution slots): an operation costing at least `minCost`
+     * (EXECUTION_SLOTS_MIN_COST; the weights of graphql.maxCost: the list of 20 with includes
+     * costs ~600 over GraphQL and ~2,800 over REST, a read by id 1) runs only when one of `max`
+     * slots is free (EXECUTION_SLOTS; 0: no limit) and otherwise waits in arrival order; cheaper
+     * operations never wait. The default is the database pool's size. An operation still running
+     * after `holdMs` (EXECUTION_SLOT_HOLD_MS) gives its slot back, so slow ones never block the queue.
+     */
+    executionSlots: z
+      .object({
+        max: z.number().int().nonnegative().default(10),
+        minCost: z.number().int().positive().default(100),
+        holdMs: z.number().int().positive().default(1000),
+      })
+      .prefault({}),
+    /**
      * GET /metrics (README: Operating → Metrics). `token` (METRICS_TOKEN): served on the API port
      * to `Authorization: Bearer <token>` only. `port` (METRICS_PORT): served on its own listener
      * bound to 127.0.0.1 (the worker's only way). Neither: off in production; in development and

@@ -3,7 +3,7 @@
 // its own copy of the cache release; one function keeps them in step with each other and with
 // the envelop plugins of /graphql (yoga.ts), which call the same functions in the same order:
 //   multipart NUL rule (multipart-nul.ts) → execution guards (guards.ts: introspection, cost,
-//   rate charge) → observation starts (graphql-observer.ts) → the document compiled once
+//   rate charge, a slot for a heavy operation) → observation starts (graphql-observer.ts) → the document compiled once
 //   (jit.ts; the caller's executor until it is) → per-request caches released
 //   (request-caches.ts) → error masking (error-masking.ts) → observation done.
 // What differs between the callers stays with them: the facade's `{ data }` wrapping, the lane's
@@ -12,7 +12,7 @@ import type { ExecutionArgs, ExecutionResult } from 'graphql';
 import type { RequestContext } from '../context.js';
 import type { executionObserver } from '../observability/graphql-observer.js';
 import { maskedResult } from './error-masking.js';
-import { executionRefusal, type GuardOptions } from './guards.js';
+import { admitExecution, type GuardOptions } from './guards.js';
 import type { createCompiler } from './jit.js';
 import { multipartNulRefusal } from './multipart-nul.js';
 import { releaseRequestCaches } from './request-caches.js';
@@ -32,19 +32,23 @@ export type CompiledExecution = (args: ExecutionArgs) => Promise<ExecutionResult
 export function compiledExecution(options: CompiledExecutionOptions): CompiledExecution {
   return async (args) => {
     const ctx = args.contextValue as RequestContext;
-    const refusal = multipartNulRefusal(args) ?? (await executionRefusal(args, options.guards));
+    const nul = multipartNulRefusal(args);
+    const { refusal, release } = nul ? { refusal: nul, release: null } : await admitExecution(args, options.guards);
     // A refused operation is masked but not observed, as on Yoga (the guard stops execution
     // before the observer's hook).
     if (refusal) return maskedResult({ errors: [refusal] }, ctx);
-    const observation = options.observe?.(args);
-    const query = options.compiler?.(args);
-    const execute = () => (query ? query.query(args.rootValue, args.contextValue, args.variableValues ?? {}) : options.fallback(args));
+    let observation: ReturnType<NonNullable<CompiledExecutionOptions['observe']>> | undefined;
     let result: ExecutionResult;
     try {
+      observation = options.observe?.(args);
+      const query = options.compiler?.(args);
+      const execute = () => (query ? query.query(args.rootValue, args.contextValue, args.variableValues ?? {}) : options.fallback(args));
       result = await (observation ? observation.run(execute) : execute());
     } finally {
       // Nothing resolves after this: scope-auth's entry for the context goes (request-caches.ts).
       releaseRequestCaches(args.contextValue);
+      // A heavy operation's execution slot (guards.ts) goes to the next one waiting.
+      release?.();
     }
     result = maskedResult(result, ctx);
     observation?.done(result);

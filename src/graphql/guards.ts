@@ -5,13 +5,16 @@
 //    operation is charged ceil(cost / graphqlCostPerPoint) points in all, so thirty aliases of a
 //    field, or a page with every relation selected, cost what they do (finding: aliases
 //    multiplied work under one rate-limit unit);
-//  - introspection for anonymous callers and customers only when graphql.publicIntrospection.
+//  - introspection for anonymous callers and customers only when graphql.publicIntrospection;
+//  - an operation costing at least executionSlots.minCost waits for an execution slot
+//    (execution-slots.ts) once the guards above have let it through.
 import { Kind, type DocumentNode, type ExecutionArgs, type FragmentDefinitionNode, type SelectionSetNode, type OperationDefinitionNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { RequestContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { viaRestFacade } from './loaders.js';
 import { MAX_LIST_ENTRIES_PER_PATH, operationCost, type OperationCost } from './cost.js';
+import type { ExecutionSlots } from './execution-slots.js';
 
 function operationOf(document: DocumentNode, operationName?: string | null): OperationDefinitionNode | undefined {
   const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
@@ -64,20 +67,28 @@ export interface GuardOptions {
   costPerPoint: number;
   maxCost: number;
   publicIntrospection: boolean;
+  /** Operations costing at least minCost wait for one of these slots (execution-slots.ts); null: none wait. */
+  heavy?: { slots: ExecutionSlots; minCost: number } | null;
 }
+
+/** What the guards decided: a refusal, or run it, holding a slot when `release` is set. */
+export type ExecutionAdmission = { refusal: AppError; release: null } | { refusal: null; release: (() => void) | null };
+
+const RUN: ExecutionAdmission = { refusal: null, release: null };
 
 /**
  * The refusal these guards give an operation before it executes (introspection, cost, the rate
- * charge of its cost), or null to run it. One function for both ways in: the envelop plugin
- * below (/graphql) and the REST facade's executor (http/rest-facade.ts).
+ * charge of its cost), else, for a heavy one, the wait for an execution slot. One function for
+ * both ways in: the envelop plugin below (/graphql) and compiled execution (the REST facade and
+ * /graphql's fast lane). The caller gives the slot back when execution ends.
  */
-export async function executionRefusal(args: ExecutionArgs, options: GuardOptions): Promise<AppError | null> {
+export async function admitExecution(args: ExecutionArgs, options: GuardOptions): Promise<ExecutionAdmission> {
   const ctx = args.contextValue as RequestContext;
   if (!options.publicIntrospection && !mayIntrospect(ctx)) {
     const operation = operationOf(args.document, args.operationName);
     const fragments = new Map<string, FragmentDefinitionNode>();
     for (const d of args.document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
-    if (operation && introspects(operation.selectionSet, fragments)) return new AppError('FORBIDDEN', 'Introspection is available to staff and API keys only');
+    if (operation && introspects(operation.selectionSet, fragments)) return refused(new AppError('FORBIDDEN', 'Introspection is available to staff and API keys only'));
   }
   // Before any resolver runs (REST routes execute here too, without GraphQL validation).
   const cost = operationCost(args.schema, args.document, args.operationName, args.variableValues as Record<string, unknown> | null, {
@@ -85,25 +96,31 @@ export async function executionRefusal(args: ExecutionArgs, options: GuardOption
     restQuery: ctx.rest?.queryArgs,
   });
   const refusal = costRefusal(cost, options.maxCost);
-  if (refusal) return refusal;
-  if (!ctx.rateLimit) return null;
+  if (refusal) return refused(refusal);
   const points = Math.max(1, Math.ceil(cost.cost / options.costPerPoint));
   // The first point was charged when the request was admitted: most operations owe no more.
-  if (points === 1) return null;
-  try {
-    await ctx.rateLimit.charge(points - 1);
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
+  if (ctx.rateLimit && points > 1) {
+    try {
+      await ctx.rateLimit.charge(points - 1);
+    } catch (error) {
+      if (error instanceof AppError) return refused(error);
+      throw error;
+    }
   }
-  return null;
+  if (!options.heavy || cost.cost < options.heavy.minCost) return RUN;
+  return { refusal: null, release: await options.heavy.slots.acquire() };
+}
+
+function refused(refusal: AppError): ExecutionAdmission {
+  return { refusal, release: null };
 }
 
 export function useRequestGuards(options: GuardOptions): Plugin<RequestContext> {
   return {
     async onExecute({ args, setResultAndStopExecution }) {
-      const refusal = await executionRefusal(args as ExecutionArgs, options);
+      const { refusal, release } = await admitExecution(args as ExecutionArgs, options);
       if (refusal) setResultAndStopExecution({ errors: [refusal] });
+      if (release) return { onExecuteDone: release };
     },
   };
 }

@@ -12,6 +12,7 @@ import { REST_BASE_PATH } from '../http/path-params.js';
 import { maskError, useRequestErrorMasking, UNEXPECTED_ERROR_MESSAGE } from './error-masking.js';
 import { limitPlugins, type GraphqlLimits } from './limits.js';
 import { useRequestGuards } from './guards.js';
+import { createExecutionSlots } from './execution-slots.js';
 import { useMultipartNulGuard } from './multipart-nul.js';
 import { createPersistedQueryStore, useAutomaticPersistedQueries } from './apq.js';
 import { useFieldErrorDetails } from './field-errors.js';
@@ -82,10 +83,21 @@ export function createGraphqlServer(options: {
   exposure: GraphqlExposure;
   logger?: Logger;
   metrics?: Metrics | null;
+  /** config.executionSlots: heavy operations wait for one of `max` slots (0: none wait). */
+  executionSlots?: { max: number; minCost: number; holdMs: number };
 }) {
   giveRootTypesDefinitions(options.schema);
   const observer = useGraphqlObserver(options.metrics ?? null);
-  const guards = { costPerPoint: options.exposure.costPerPoint, maxCost: options.limits.maxCost, publicIntrospection: options.exposure.publicIntrospection };
+  // One set of slots for /graphql and /api alike: heavy operations wait for the same ones.
+  const slotConfig = options.executionSlots;
+  const heavy = slotConfig && slotConfig.max > 0 ? { slots: createExecutionSlots(slotConfig.max, slotConfig.holdMs), minCost: slotConfig.minCost } : null;
+  if (heavy) options.metrics?.executionSlots(heavy.slots);
+  const guards = {
+    costPerPoint: options.exposure.costPerPoint,
+    maxCost: options.limits.maxCost,
+    publicIntrospection: options.exposure.publicIntrospection,
+    heavy,
+  };
   // /api runs beside Yoga, not through it (http/rest-facade.ts), with the same guards, masking,
   // compiled execution and observation as the plugins below.
   const facade = restFacade({

@@ -91,6 +91,7 @@ export function createHttpApp(deps: HttpAppDeps): HttpApp {
     version,
     logger,
     metrics: metricsEnabled(config) ? services.metrics : null,
+    executionSlots: config.executionSlots,
     exposure: {
       graphiql: config.graphql.graphiql ?? !production,
       publicIntrospection: config.graphql.publicIntrospection ?? !production,

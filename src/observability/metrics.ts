@@ -28,6 +28,8 @@ export interface Metrics {
   checkout(outcome: 'created' | 'replayed' | 'refused' | 'error'): void;
   /** A response-cache lookup (src/cache): hit in this process's memory or in Redis, or a miss. */
   responseCache(outcome: 'hit' | 'miss', layer: 'memory' | 'redis'): void;
+  /** Reports the execution slots of heavy operations (graphql/execution-slots.ts) as a gauge read at scrape time. */
+  executionSlots(slots: { readonly running: number; readonly waiting: number }): void;
   /** Prometheus text of every series (collects the database gauges first). */
   text(): Promise<string>;
   contentType: string;
@@ -114,6 +116,18 @@ export function createMetrics(db: Db): Metrics {
       this.set({ state: 'in_use' }, stats.total - stats.idle);
       this.set({ state: 'idle' }, stats.idle);
       this.set({ state: 'waiting' }, stats.waiting);
+    },
+  });
+  let slotSource: { readonly running: number; readonly waiting: number } | null = null;
+  new Gauge({
+    name: 'commerce_graphql_execution_slots',
+    help: 'Heavy operations (cost at least EXECUTION_SLOTS_MIN_COST) holding an execution slot (running) and waiting for one (waiting); EXECUTION_SLOTS bounds running',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      if (!slotSource) return;
+      this.set({ state: 'running' }, slotSource.running);
+      this.set({ state: 'waiting' }, slotSource.waiting);
     },
   });
   const jobsGauge = new Gauge({
@@ -217,6 +231,9 @@ export function createMetrics(db: Db): Metrics {
     },
     responseCache(outcome, layer) {
       responseCache.inc({ outcome, layer });
+    },
+    executionSlots(slots) {
+      slotSource = slots;
     },
     async text() {
       await collectDatabaseGauges();

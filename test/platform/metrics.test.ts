@@ -55,6 +55,7 @@ describe('GET /metrics', () => {
       'commerce_http_request_sql_statements_bucket',
       'commerce_graphql_operation_duration_seconds_bucket',
       'commerce_db_pool_connections',
+      'commerce_graphql_execution_slots',
       'commerce_jobs',
       'commerce_jobs_oldest_pending_age_seconds',
       'commerce_outbox_lag_seconds',
@@ -71,6 +72,7 @@ describe('GET /metrics', () => {
     expect(after).toMatch(/commerce_graphql_operation_duration_seconds_count\{operation="anonymous",error_code="GRAPHQL_PARSE_FAILED"\} [1-9]/);
     expect(after).toMatch(/commerce_graphql_operation_duration_seconds_count\{operation="NoSuchField",error_code="GRAPHQL_VALIDATION_FAILED"\} 1/);
     expect(text).toMatch(/commerce_db_pool_connections\{state="in_use"\} \d+/);
+    expect(text).toMatch(/commerce_graphql_execution_slots\{state="waiting"\} 0/);
     // Help and type lines for counters that have not counted yet are still there.
     for (const name of ['commerce_rate_limit_refusals_total', 'commerce_webhook_deliveries_total', 'commerce_checkouts_total', 'commerce_job_duration_seconds']) {
       expect(text).toContain(`# TYPE ${name}`);
