@@ -6,11 +6,12 @@
 // Why: a heavy read holds what it has built (parsed rows, domain objects, the result tree) while
 // it awaits PostgreSQL. Fifty of them started at once outgrow V8's young generation, so every
 // scavenge copies that live set and promotes part of it to the old generation, where only full
-// collections free it. Measured on the list of 20 with includes at 50 connections: 5.3 ms of
-// server CPU per request with every request running, 3.4 ms with 10 at a time, and a lower p99.
-// Limiting every request instead (tried first) cost the cheap reads ~15% at 50 connections: a
-// process running fewer of them at once handles fewer per wake-up. A cheap operation here holds
-// too little to matter, so only the heavy ones queue.
+// collections free it. The list of 20 with includes costs 5.3 ms of server CPU per request at 50
+// connections and 3.4 ms at 10 (README: Issue 30 goals); with these slots at 50 connections the
+// REST list costs 0.854 and the GraphQL list 0.917 of what it did without them (same-run A/B).
+// Limiting every request at the listener instead (tried first) cost the cheap reads 20% at 50
+// connections: a process running fewer of them at once handles fewer per wake-up. A cheap
+// operation holds too little to matter, so only the heavy ones queue.
 //
 // A slow operation cannot block the queue: one still running after holdMs (a long report) gives
 // its slot back and runs on outside the count. Written here rather than taken from p-limit or a
