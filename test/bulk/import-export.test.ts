@@ -14,7 +14,7 @@ let t: TestApp;
 let store: Store;
 let code: string;
 
-function multipart(csv: string, fields: Record<string, string> = {}): Promise<{ body: Buffer; type: string }> {
+function multipart(csv: string | Uint8Array<ArrayBuffer>, fields: Record<string, string> = {}): Promise<{ body: Buffer; type: string }> {
   const form = new FormData();
   form.append('file', new Blob([csv], { type: 'text/csv' }), 'catalog.csv');
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
@@ -22,7 +22,7 @@ function multipart(csv: string, fields: Record<string, string> = {}): Promise<{ 
   return encoded.arrayBuffer().then((b) => ({ body: Buffer.from(b), type: encoded.headers.get('content-type')! }));
 }
 
-async function importCsv(csv: string, fields: Record<string, string> = {}, apiKey = store.admin) {
+async function importCsv(csv: string | Uint8Array<ArrayBuffer>, fields: Record<string, string> = {}, apiKey = store.admin) {
   const { body, type } = await multipart(csv, fields);
   return t.request('/api/catalog/import', { method: 'POST', apiKey, rawBody: body, headers: { 'content-type': type } });
 }
@@ -136,6 +136,17 @@ describe('POST /catalog/import', () => {
     expect(bad.text).toContain('unknown column name');
     const storefront = await importCsv(csv(), {}, store.storefront);
     expect(storefront.status).toBe(403);
+  });
+
+  it('refuses a file that is not CSV at all (422, never a 500): binary bytes with a stray quote on the first line', async () => {
+    // Found by the fuzz test (seed -1152174590): csv-parse threw on the header line and the upload answered 500.
+    const before = await counts();
+    const binary = await importCsv(new Uint8Array([0x8d, 0xd6, 0x0f, 0xc3, 0xd4, 0x31, 0x22, 0x3c]));
+    expect(binary.status, binary.text).toBe(422);
+    expect(binary.body.error.code).toBe('VALIDATION_FAILED');
+    expect(binary.body.error.message).toBe('The file is not a CSV file');
+    expect(binary.body.error.details).toEqual([{ field: 'file', message: 'is not a CSV file: Invalid Opening Quote: a quote is found on field 0 at line 1' }]);
+    expect(await counts()).toEqual(before);
   });
 
   it('needs what the single writes need: pricing for price columns, catalog:update to change a product', async () => {

@@ -3,7 +3,7 @@
 // the signed GET /bulk/files/:organizationId/:fileId.
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
-import { parse } from 'csv-parse';
+import { CsvError, parse } from 'csv-parse';
 import { z } from 'zod';
 import type { RequestContext } from '../../context.js';
 import { forbidden, validationFailed } from '../../errors.js';
@@ -45,7 +45,16 @@ const importOptions = z.object({
 async function checkHeader(file: string, options: z.infer<typeof importOptions>): Promise<string[]> {
   const parser = readTemp(file).pipe(parse({ bom: true, relax_column_count: true, to_line: 1 }));
   let header: string[] | null = null;
-  for await (const record of parser as AsyncIterable<string[]>) header ??= record;
+  try {
+    for await (const record of parser as AsyncIterable<string[]>) header ??= record;
+  } catch (error) {
+    // A first line that is not CSV at all (a binary file, a stray quote): the client's file, not our fault.
+    if (error instanceof CsvError) {
+      // csv-parse's message ends with the offending bytes; the reason and the line are enough.
+      throw validationFailed([{ field: 'file', message: `is not a CSV file: ${error.message.replace(/, value is [\s\S]*$/, '')}` }], 'The file is not a CSV file');
+    }
+    throw error;
+  }
   if (!header) throw validationFailed([{ field: 'file', message: 'is empty: a CSV with a header row is expected' }]);
   try {
     readerFor({ format: options.format, locale: options.locale, currency: options.currency, warehouse: options.warehouse ?? null }, header);
