@@ -106,8 +106,9 @@ async function lockCatalog(t: TestApp): Promise<{ release(): Promise<void> }> {
 }
 
 // Costs (graphql/cost.ts): the catalog list of 20 without includes 23, the customers list of 20
-// over GraphQL selecting ids 21, the settings read 1.
-const CUSTOMERS = JSON.stringify({ query: '{ customers(limit: 20) { data { id } } }' });
+// over GraphQL selecting ids 21, the settings read 1. Every answer goes through t.request /
+// t.graphql, so each is checked against /api/doc and the schema like the rest of the suite.
+const CUSTOMERS = '{ customers(limit: 20) { data { id } } }';
 
 describe('heavy operations with one execution slot (minimum cost 10)', () => {
   let t: TestApp | undefined;
@@ -119,56 +120,49 @@ describe('heavy operations with one execution slot (minimum cost 10)', () => {
     t = undefined;
   });
 
-  async function start(holdMs: number): Promise<{ t: TestApp; key: string }> {
-    t = await startTestApp({ executionSlots: { max: 1, minCost: 10, holdMs } });
-    return { t, key: await t.apiKey('admin') };
+  async function start(slots: { max: number; minCost: number; holdMs?: number }): Promise<{ t: TestApp; apiKey: string }> {
+    t = await startTestApp({ executionSlots: slots });
+    return { t, apiKey: await t.apiKey('admin') };
   }
 
   it('queues a heavy GraphQL read behind a heavy REST read holding the slot, runs cheap reads at once, and runs the queued one when the slot frees', async () => {
-    const { t, key } = await start(60_000);
-    const headers = { 'x-api-key': key };
+    const { t, apiKey } = await start({ max: 1, minCost: 10, holdMs: 60_000 });
     lock = await lockCatalog(t);
-    const blocked = fetch(`${t.url}/api/catalog/entities?limit=20`, { headers });
+    const blocked = t.request('/api/catalog/entities?limit=20', { apiKey });
     await expect.poll(async () => (await slotGauge(t)).running, { timeout: 5000 }).toBe(1);
 
     let queuedAnswered = false;
-    const queued = fetch(`${t.url}/graphql`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: CUSTOMERS }).then((response) => {
+    const queued = t.graphql(CUSTOMERS, undefined, { apiKey }).then((response) => {
       queuedAnswered = true;
       return response;
     });
     await expect.poll(async () => (await slotGauge(t)).waiting, { timeout: 5000 }).toBe(1);
     // Cost 1: never waits, over REST or GraphQL.
-    expect((await fetch(`${t.url}/api/settings/general`, { headers })).status).toBe(200);
-    const cheap = await fetch(`${t.url}/graphql`, {
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json' },
-      body: JSON.stringify({ query: '{ settingsGroup(group: "general") }' }),
-    });
-    expect(cheap.status).toBe(200);
+    expect((await t.request('/api/settings/general', { apiKey })).status).toBe(200);
+    expect((await t.graphql('{ settingsGroup(group: "general") }', undefined, { apiKey })).status).toBe(200);
     expect(queuedAnswered).toBe(false);
 
     await lock.release();
     lock = undefined;
     const [list, customers] = await Promise.all([blocked, queued]);
     expect(list.status).toBe(200);
-    expect(((await list.json()) as { data: unknown[] }).data).toEqual([]);
+    expect(list.body.data).toEqual([]);
     expect(customers.status).toBe(200);
-    expect(((await customers.json()) as { data: { customers: { data: unknown[] } } }).data.customers.data).toEqual([]);
+    expect(customers.body.data?.customers.data).toEqual([]);
     expect(await slotGauge(t)).toEqual({ running: 0, waiting: 0 });
   });
 
   it('gives the slot back after the hold time, so an operation stuck on a lock does not block the one behind it', async () => {
-    const { t, key } = await start(1000);
-    const headers = { 'x-api-key': key };
+    const { t, apiKey } = await start({ max: 1, minCost: 10, holdMs: 1000 });
     lock = await lockCatalog(t);
     let blockedAnswered = false;
-    const blocked = fetch(`${t.url}/api/catalog/entities?limit=20`, { headers }).then((response) => {
+    const blocked = t.request('/api/catalog/entities?limit=20', { apiKey }).then((response) => {
       blockedAnswered = true;
       return response;
     });
     await expect.poll(async () => (await slotGauge(t)).running, { timeout: 900, interval: 20 }).toBe(1);
     // Without the hold time this would wait for the lock, which is released only below.
-    const customers = await fetch(`${t.url}/graphql`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: CUSTOMERS });
+    const customers = await t.graphql(CUSTOMERS, undefined, { apiKey });
     expect(customers.status).toBe(200);
     expect(blockedAnswered).toBe(false);
     await lock.release();
@@ -178,12 +172,10 @@ describe('heavy operations with one execution slot (minimum cost 10)', () => {
   });
 
   it('lets every operation run at once with EXECUTION_SLOTS 0', async () => {
-    t = await startTestApp({ executionSlots: { max: 0, minCost: 10 } });
-    const key = await t.apiKey('admin');
-    const headers = { 'x-api-key': key };
+    const { t, apiKey } = await start({ max: 0, minCost: 10 });
     lock = await lockCatalog(t);
-    const blocked = fetch(`${t.url}/api/catalog/entities?limit=20`, { headers });
-    const customers = await fetch(`${t.url}/graphql`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: CUSTOMERS });
+    const blocked = t.request('/api/catalog/entities?limit=20', { apiKey });
+    const customers = await t.graphql(CUSTOMERS, undefined, { apiKey });
     expect(customers.status).toBe(200);
     expect((await fetch(`${t.url}/metrics`).then((r) => r.text())).includes('commerce_graphql_execution_slots{')).toBe(false);
     await lock.release();
